@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs everything numagpu needs to build and test on Debian 12. Idempotent: when every package is
+# already present it changes nothing and does not touch the network.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config git
+  libsystemc-dev          # SystemC 2.3.4 + TLM-2.0
+  verilator               # RTL lint, lockstep and in-the-loop models
+  libyaml-cpp-dev         # configuration files
+  nlohmann-json3-dev      # stats.json and resolved-config output
+  libcli11-dev            # command line
+  libgtest-dev libgmock-dev
+  libbenchmark-dev        # bench/ harness
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
