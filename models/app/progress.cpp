@@ -1,0 +1,46 @@
+#include "app/progress.hpp"
+
+#include <cstdio>
+
+namespace numagpu {
+
+ProgressLine::ProgressLine(const sc_core::sc_module_name& name, Probes probes, std::ostream& os, Cycles every)
+    : sc_module(name), probes_(std::move(probes)), os_(os), every_(every) {
+  SC_HAS_PROCESS(ProgressLine);
+  SC_METHOD(tick);
+  sensitive << tick_event_;
+  dont_initialize();
+}
+
+void ProgressLine::start() {
+  started_ = last_draw_ = std::chrono::steady_clock::now();
+  tick_event_.notify(GpuClock::cycles(every_));
+}
+
+void ProgressLine::tick() {
+  if (probes_.finished()) return;  // stop ticking: the run is draining or done
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_draw_ >= std::chrono::milliseconds(250)) {
+    last_draw_ = now;
+    draw(false);
+  }
+  tick_event_.notify(GpuClock::cycles(every_));
+}
+
+void ProgressLine::draw(bool) {
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  const std::uint64_t done = probes_.requests_completed();
+  char line[160];
+  std::snprintf(line, sizeof line, "\r[numagpu] cycle %llu | kernels %u/%u | requests %llu | %.2f M req/s   ",
+                static_cast<unsigned long long>(GpuClock::now()), probes_.kernels_done(), probes_.kernels_total,
+                static_cast<unsigned long long>(done), wall > 0 ? double(done) / wall / 1e6 : 0.0);
+  os_ << line << std::flush;
+  drawn_ = true;
+}
+
+void ProgressLine::finish() {
+  tick_event_.cancel();
+  if (drawn_) os_ << "\r" << std::string(100, ' ') << "\r" << std::flush;
+}
+
+}  // namespace numagpu

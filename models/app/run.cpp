@@ -1,0 +1,121 @@
+#include "app/run.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "app/embedded_configs.hpp"
+#include "app/progress.hpp"
+#include "app/summary.hpp"
+#include "app/system_config.hpp"
+#include "common/health.hpp"
+#include "config/config.hpp"
+#include "stats/atomic_write.hpp"
+#include "stats/document.hpp"
+#include "system/system.hpp"
+
+#ifndef NUMAGPU_VERSION
+#define NUMAGPU_VERSION "unknown"
+#endif
+
+namespace numagpu {
+
+namespace {
+
+// Layers, lowest first: the default workload, the system (file or built-in), then an explicit workload file.
+config::Config load_configuration(const RunOptions& o) {
+  std::vector<config::Layer> layers;
+  layers.push_back({"<built-in configs/workloads/default.yaml>", std::string(embedded::kDefaultWorkload)});
+  if (o.config_file) {
+    layers.push_back({*o.config_file, std::nullopt});
+  } else {
+    layers.push_back({"<built-in configs/paper_4socket.yaml>", std::string(embedded::kPaperSystem)});
+  }
+  if (o.workload_file) layers.push_back({*o.workload_file, std::nullopt});
+  return config::load(system_schema(), layers, o.sets);
+}
+
+}  // namespace
+
+int config_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  try {
+    const config::Config cfg = load_configuration(options);
+    (void)to_system_spec(cfg);  // cross-field checks too: a dump is a statement that the config is valid
+    out << "# numagpu " << NUMAGPU_VERSION << " resolved configuration, hash " << cfg.hash() << "\n"
+        << cfg.dump_yaml();
+    return kExitOk;
+  } catch (const config::ConfigError& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+}
+
+int config_reference_command(std::ostream& out) {
+  out << system_schema().markdown_reference();
+  return kExitOk;
+}
+
+int run_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  std::optional<config::Config> cfg;
+  SystemSpec spec;
+  try {
+    cfg.emplace(load_configuration(options));
+    spec = to_system_spec(*cfg);
+  } catch (const config::ConfigError& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;  // nothing written
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(options.out_dir, ec);
+  if (ec) {
+    err << "numagpu: error: " << options.out_dir << ": cannot create output directory (" << ec.message() << ")\n";
+    return kExitBadInput;
+  }
+
+  RunHealth::reset();
+  RunHealth::set_echo(true);
+  stats::Registry registry;
+  System system("system", spec, registry, err);
+  std::unique_ptr<ProgressLine> progress;
+  if (options.progress && !options.quiet) {
+    ProgressLine::Probes probes{[&] { return system.requests_completed(); },
+                                [&] { return system.runtime().kernels_done(); },
+                                [&] { return system.runtime().finished(); },
+                                static_cast<std::uint32_t>(spec.kernels.size())};
+    progress = std::make_unique<ProgressLine>("progress", probes, err);
+    progress->start();
+  }
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  system.run();
+  const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (progress) progress->finish();
+
+  const RunFacts facts = collect_facts(system, registry, wall_seconds);
+  nlohmann::json run_info = facts.to_json();
+  const nlohmann::json document =
+      stats::make_document(registry, NUMAGPU_VERSION, cfg->resolved(), cfg->hash(), run_info);
+  const std::filesystem::path dir(options.out_dir);
+  try {
+    write_file_atomically((dir / "stats.json").string(), document.dump(1) + "\n");
+    write_file_atomically((dir / "stats.txt").string(), registry.text());
+    write_file_atomically((dir / "config.yaml").string(),
+                          "# numagpu " NUMAGPU_VERSION " resolved configuration, hash " + cfg->hash() + "\n" +
+                              cfg->dump_yaml());
+  } catch (const std::exception& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (!options.quiet) print_summary(out, spec, facts, options.out_dir);
+  if (!RunHealth::ok()) {
+    err << "numagpu: run failed: " << RunHealth::count(RunHealth::Kind::kProtocol) << " protocol violation(s), "
+        << RunHealth::count(RunHealth::Kind::kAudit) << " audit error(s), watchdog "
+        << (RunHealth::count(RunHealth::Kind::kWatchdog) ? "fired" : "quiet") << "\n";
+    return kExitRunFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace numagpu

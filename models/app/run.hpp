@@ -1,0 +1,28 @@
+// The `numagpu run` and `numagpu config dump` commands, separate from argument parsing so tests can call them.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace numagpu {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRunFailed = 1;  // the run completed but a check failed (protocol, audit, watchdog)
+inline constexpr int kExitBadInput = 2;   // configuration, workload, command line or output directory
+
+struct RunOptions {
+  std::optional<std::string> config_file;    // default: the built-in configs/paper_4socket.yaml
+  std::optional<std::string> workload_file;  // default: the built-in configs/workloads/default.yaml
+  std::vector<std::string> sets;             // key.path=value overrides, applied last
+  std::string out_dir = "numagpu-out";
+  bool quiet = false;
+  bool progress = false;  // draw the progress line (the caller decides: stderr is a terminal)
+};
+
+int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
+int config_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err);
+int config_reference_command(std::ostream& out);
+
+}  // namespace numagpu

@@ -1,0 +1,78 @@
+// One cache (an SM's L1, or one bank of a socket's L2): a tag array, one tag access per cycle, a hit latency,
+// a bounded number of requests in process (misses included), write-through or write-back.
+//
+// Foundation scope: misses are forwarded one by one (no MSHR merging yet), writes move whole 128 B lines,
+// and atomics are performed at the L2 (the L1 forwards them). See docs/architecture.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+#include "cache/tag_array.hpp"
+#include "common/ports.hpp"
+#include "common/time.hpp"
+#include "common/watchdog.hpp"
+#include "stats/registry.hpp"
+
+namespace numagpu {
+
+class TxnPool;
+
+struct CacheSpec {
+  std::uint64_t size_bytes = 0;
+  unsigned line_bytes = 128;
+  unsigned ways = 0;
+  Cycles hit_latency = 1;
+  unsigned max_in_process = 64;  // requests accepted and not yet answered (back-pressure beyond)
+  bool write_back = false;       // false: write-through, no write-allocate
+  bool caches_atomics = false;   // true at the L2, where atomics are performed
+  std::uint64_t set_index_shift = 0;  // low line-number bits already used to select this bank
+};
+
+class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
+ public:
+  Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::uint16_t socket, TxnPool& pool,
+        stats::Registry& stats);
+
+  RequestInputs in;    // from the SM (L1) or the crossbar (L2 bank)
+  RequestOutputs out;  // towards memory
+
+  std::uint64_t invalidate_all() { return tags_.invalidate_all(); }
+  std::size_t in_process() const { return in_process_; }
+  void report_queues(std::ostream& os) const override;
+
+ private:
+  bool try_accept(unsigned port, Payload& gp) override;
+  void on_request(unsigned port, Payload& gp) override;
+  void on_response(unsigned port, Payload& gp) override;
+
+  std::uint64_t line_of(const Payload& gp) const { return gp.get_address() / spec_.line_bytes; }
+  std::uint64_t tag_line(std::uint64_t line) const { return line >> spec_.set_index_shift; }
+  sc_core::sc_time tag_access_done();  // reserves the next free tag-access cycle, returns hit-latency end
+  void fill(std::uint64_t line, bool dirty);
+  void write_back_line(std::uint64_t line);
+  void finish(Payload& gp, const sc_core::sc_time& delay);
+
+  CacheSpec spec_;
+  std::uint16_t socket_;
+  TxnPool& pool_;
+  TagArray tags_;
+  std::size_t in_process_ = 0;
+  Cycles next_tag_cycle_ = 0;
+
+  struct ClassCounters {
+    stats::Counter* read_hits;
+    stats::Counter* read_misses;
+    stats::Counter* writes;
+  };
+  std::array<ClassCounters, 3> by_class_{};
+  stats::Counter& atomics_;
+  stats::Counter& writebacks_;
+  stats::Counter& fills_;
+  stats::Counter& evictions_;
+};
+
+}  // namespace numagpu

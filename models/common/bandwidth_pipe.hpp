@@ -1,0 +1,30 @@
+// A resource that moves bytes at a fixed rate (a DRAM channel, a crossbar port). Time is kept exactly as a
+// rational number so that rates such as 96 B/cycle or 25 GB/s at 1 GHz never drift through rounding.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+namespace numagpu {
+
+class BandwidthPipe {
+ public:
+  // Rate: bytes_num bytes every den cycles of the GPU clock.
+  BandwidthPipe(std::uint64_t bytes_num, std::uint64_t den);
+
+  // Occupies the pipe for `bytes`, starting no earlier than `arrival` and after everything reserved before.
+  // Returns the time the last byte leaves (rounded up to the picosecond).
+  sc_core::sc_time reserve(const sc_core::sc_time& arrival, std::uint64_t bytes);
+  // When the pipe is next free (rounded up to the picosecond).
+  sc_core::sc_time free_at() const;
+  std::uint64_t bytes_moved() const { return bytes_moved_; }
+
+ private:
+  std::uint64_t num_;
+  std::uint64_t ps_per_byte_scaled_;  // period_ps * den: time of one byte, in units of 1/num_ ps
+  std::uint64_t free_at_scaled_ = 0;  // ps * num_
+  std::uint64_t bytes_moved_ = 0;
+};
+
+}  // namespace numagpu

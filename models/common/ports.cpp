@@ -1,0 +1,209 @@
+#include "common/ports.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "common/txn.hpp"
+
+namespace numagpu {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+using sc_core::SC_ZERO_TIME;
+
+namespace {
+// Pass-through components queue a phase no earlier than anything they queued before on the same port:
+// the base protocol requires non-decreasing timing annotations per socket.
+sc_time not_before(const sc_time& wanted, const sc_time& last) { return std::max(wanted, last); }
+std::string child_name(const char* base, const char* suffix) { return std::string(base) + "_" + suffix; }
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------- inputs
+
+RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t component_id)
+    : socket(name),
+      owner_(owner),
+      component_id_(component_id),
+      arrivals_(child_name(name, "arrivals").c_str(), this, &RequestInputs::on_arrival) {
+  socket.register_nb_transport_fw(this, &RequestInputs::nb_transport_fw);
+  socket.register_b_transport(this, &RequestInputs::b_transport);
+  socket.register_transport_dbg(this, &RequestInputs::transport_dbg);
+}
+
+RequestInputs::PortState& RequestInputs::port_state(unsigned port) {
+  if (port >= ports_.size()) ports_.resize(port + 1);
+  return ports_[port];
+}
+
+tlm::tlm_sync_enum RequestInputs::nb_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase,
+                                                  sc_time& delay) {
+  auto& ps = port_state(static_cast<unsigned>(port));
+  if (phase == tlm::BEGIN_REQ) {
+    if (ps.held) throw std::logic_error("BEGIN_REQ while a request is held on the same port");
+    attr(gp).record_hop(component_id_);
+    if (owner_.try_accept(static_cast<unsigned>(port), gp)) {
+      attr(gp).arrival_port = static_cast<std::uint16_t>(port);
+      arrivals_.notify(gp, phase, delay);
+      phase = tlm::END_REQ;  // early END_REQ: same effective time as the BEGIN_REQ
+      return tlm::TLM_UPDATED;
+    }
+    ps.held = &gp;
+    ps.held_at = sc_time_stamp() + delay;
+    return tlm::TLM_ACCEPTED;
+  }
+  if (phase == tlm::END_RESP) {
+    if (ps.resp_in_flight != &gp) throw std::logic_error("END_RESP for a response not in flight");
+    ps.resp_in_flight = nullptr;
+    send_responses(static_cast<unsigned>(port));
+    return tlm::TLM_COMPLETED;
+  }
+  throw std::logic_error("unexpected phase on the forward path");
+}
+
+void RequestInputs::b_transport(int, Payload&, sc_time&) {
+  // The model is approximately timed throughout; a blocking caller is a wiring mistake.
+  throw std::logic_error("b_transport is not supported by numagpu components (use nb_transport)");
+}
+
+unsigned RequestInputs::transport_dbg(int, Payload&) { return 0; }
+
+void RequestInputs::on_arrival(Payload& gp, const tlm::tlm_phase&) { owner_.on_request(attr(gp).arrival_port, gp); }
+
+void RequestInputs::retry_blocked() {
+  const unsigned n = static_cast<unsigned>(ports_.size());
+  for (unsigned k = 0; k < n; ++k) {
+    const unsigned port = (retry_start_ + k) % n;
+    auto& ps = ports_[port];
+    if (!ps.held || !owner_.try_accept(port, *ps.held)) continue;
+    Payload& gp = *ps.held;
+    ps.held = nullptr;
+    const sc_time at = std::max(ps.held_at, sc_time_stamp());
+    sc_time delay = at - sc_time_stamp();
+    attr(gp).arrival_port = static_cast<std::uint16_t>(port);
+    arrivals_.notify(gp, tlm::BEGIN_REQ, delay);
+    tlm::tlm_phase phase = tlm::END_REQ;
+    // The initiator may send its next BEGIN_REQ from inside this call; our state is already consistent.
+    socket[port]->nb_transport_bw(gp, phase, delay);
+  }
+  if (n) retry_start_ = (retry_start_ + 1) % n;
+}
+
+void RequestInputs::respond(unsigned port, Payload& gp, const sc_time& delay) {
+  if (gp.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  auto& ps = port_state(port);
+  ps.responses.emplace_back(&gp, sc_time_stamp() + delay);
+  send_responses(port);
+}
+
+void RequestInputs::send_responses(unsigned port) {
+  auto& ps = ports_[port];
+  while (!ps.resp_in_flight && !ps.responses.empty()) {
+    auto [gp, at] = ps.responses.front();
+    ps.responses.pop_front();
+    const sc_time when = not_before(std::max(at, sc_time_stamp()), ps.last_resp_at);
+    ps.last_resp_at = when;
+    sc_time delay = when - sc_time_stamp();
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    const auto status = socket[port]->nb_transport_bw(*gp, phase, delay);
+    if (status == tlm::TLM_ACCEPTED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
+      ps.resp_in_flight = gp;  // wait for END_RESP before the next BEGIN_RESP on this port
+    }
+  }
+}
+
+std::size_t RequestInputs::held_requests() const {
+  std::size_t n = 0;
+  for (const auto& ps : ports_) n += ps.held ? 1 : 0;
+  return n;
+}
+
+std::size_t RequestInputs::queued_responses() const {
+  std::size_t n = 0;
+  for (const auto& ps : ports_) n += ps.responses.size() + (ps.resp_in_flight ? 1 : 0);
+  return n;
+}
+
+// --------------------------------------------------------------------------------------------- outputs
+
+RequestOutputs::RequestOutputs(const char* name, OutputOwner& owner)
+    : socket(name), owner_(owner), arrivals_(child_name(name, "arrivals").c_str(), this, &RequestOutputs::on_arrival) {
+  socket.register_nb_transport_bw(this, &RequestOutputs::nb_transport_bw);
+  socket.register_invalidate_direct_mem_ptr(this, &RequestOutputs::invalidate_dmi);
+}
+
+RequestOutputs::PortState& RequestOutputs::port_state(unsigned port) {
+  if (port >= ports_.size()) ports_.resize(port + 1);
+  return ports_[port];
+}
+
+void RequestOutputs::send(unsigned port, Payload& gp, const sc_time& delay) {
+  port_state(port).queue.emplace_back(&gp, sc_time_stamp() + delay);
+  pump(port);
+}
+
+void RequestOutputs::pump(unsigned port) {
+  auto& ps = ports_[port];
+  if (ps.sending) return;  // re-entered from inside nb_transport_fw: the outer loop continues
+  ps.sending = true;
+  while (!ps.in_request_phase && !ps.queue.empty()) {
+    auto [gp, at] = ps.queue.front();
+    ps.queue.pop_front();
+    const sc_time when = not_before(std::max(at, sc_time_stamp()), ps.last_req_at);
+    ps.last_req_at = when;
+    sc_time delay = when - sc_time_stamp();
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    ps.in_request_phase = gp;
+    const auto status = socket[port]->nb_transport_fw(*gp, phase, delay);
+    if (status == tlm::TLM_ACCEPTED) continue;  // END_REQ will come on the backward path
+    if (phase == tlm::END_REQ) {
+      request_accepted(port, *gp);
+    } else if (phase == tlm::BEGIN_RESP || status == tlm::TLM_COMPLETED) {
+      request_accepted(port, *gp);
+      attr(*gp).arrival_port = static_cast<std::uint16_t>(port);
+      arrivals_.notify(*gp, tlm::BEGIN_RESP, delay);
+    }
+  }
+  ps.sending = false;
+}
+
+void RequestOutputs::request_accepted(unsigned port, Payload& gp) {
+  ports_[port].in_request_phase = nullptr;
+  owner_.on_request_accepted(port, gp);
+}
+
+tlm::tlm_sync_enum RequestOutputs::nb_transport_bw(int port_id, Payload& gp, tlm::tlm_phase& phase,
+                                                   sc_time& delay) {
+  const auto port = static_cast<unsigned>(port_id);
+  auto& ps = port_state(port);
+  if (phase == tlm::END_REQ) {
+    if (ps.in_request_phase != &gp) throw std::logic_error("END_REQ for a request not in its request phase");
+    request_accepted(port, gp);
+    pump(port);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (phase == tlm::BEGIN_RESP) {
+    if (ps.in_request_phase == &gp) {  // BEGIN_RESP implies END_REQ
+      request_accepted(port, gp);
+      pump(port);
+    }
+    attr(gp).arrival_port = static_cast<std::uint16_t>(port);
+    arrivals_.notify(gp, phase, delay);
+    return tlm::TLM_COMPLETED;  // responses are always taken: the owner reserved room when it sent the request
+  }
+  throw std::logic_error("unexpected phase on the backward path");
+}
+
+void RequestOutputs::on_arrival(Payload& gp, const tlm::tlm_phase&) { owner_.on_response(attr(gp).arrival_port, gp); }
+
+std::size_t RequestOutputs::queued(unsigned port) const {
+  if (port >= ports_.size()) return 0;
+  return ports_[port].queue.size() + (ports_[port].in_request_phase ? 1 : 0);
+}
+
+std::size_t RequestOutputs::queued_total() const {
+  std::size_t n = 0;
+  for (unsigned p = 0; p < ports_.size(); ++p) n += queued(p);
+  return n;
+}
+
+}  // namespace numagpu

@@ -1,0 +1,148 @@
+#include "common/txn.hpp"
+
+#include <stdexcept>
+
+namespace numagpu {
+
+const char* to_string(MemOp op) {
+  switch (op) {
+    case MemOp::kRead: return "read";
+    case MemOp::kWrite: return "write";
+    case MemOp::kAtomic: return "atomic";
+  }
+  return "?";
+}
+
+const char* to_string(TrafficClass c) {
+  switch (c) {
+    case TrafficClass::kLocalLocal: return "local_local";
+    case TrafficClass::kLocalRemote: return "local_remote";
+    case TrafficClass::kRemoteLocal: return "remote_local";
+  }
+  return "?";
+}
+
+void NumaAttr::push_return_port(std::uint16_t port) {
+  // A route deeper than the stack is a topology bug, not a workload property: fail loudly.
+  if (route_depth_ >= kMaxRoute) throw std::logic_error("NumaAttr: return-port stack overflow");
+  route_[route_depth_++] = port;
+}
+
+std::uint16_t NumaAttr::pop_return_port() {
+  if (route_depth_ == 0) throw std::logic_error("NumaAttr: return-port stack underflow");
+  return route_[--route_depth_];
+}
+
+void NumaAttr::record_hop(std::uint16_t component_id) {
+  if (trail_len_ < kMaxTrail) {
+    trail_[trail_len_++] = component_id;
+  } else if (trail_dropped_ < 255) {
+    ++trail_dropped_;
+  }
+}
+
+std::string NumaAttr::trail_text() const {
+  std::string text;
+  for (int i = 0; i < trail_len_; ++i) {
+    if (i) text += " -> ";
+    text += ComponentNames::name(trail_[i]);
+  }
+  if (trail_dropped_) text += " -> (+" + std::to_string(trail_dropped_) + " hops)";
+  return text.empty() ? std::string("(not sent)") : text;
+}
+
+void NumaAttr::reset_for_reuse() {
+  const auto slot = pool_slot;
+  *this = NumaAttr();
+  pool_slot = slot;
+}
+
+tlm::tlm_extension_base* NumaAttr::clone() const { return new NumaAttr(*this); }
+
+void NumaAttr::copy_from(const tlm::tlm_extension_base& other) {
+  *this = static_cast<const NumaAttr&>(other);
+}
+
+namespace {
+std::vector<std::string>& names() {
+  static std::vector<std::string> table;
+  return table;
+}
+}  // namespace
+
+std::uint16_t ComponentNames::add(const std::string& name) {
+  auto& table = names();
+  if (table.size() >= 0xffff) throw std::logic_error("ComponentNames: too many components");
+  table.push_back(name);
+  return static_cast<std::uint16_t>(table.size() - 1);
+}
+
+const std::string& ComponentNames::name(std::uint16_t id) {
+  static const std::string unknown = "?";
+  const auto& table = names();
+  return id < table.size() ? table[id] : unknown;
+}
+
+void ComponentNames::clear() { names().clear(); }
+
+struct TxnPool::Entry {
+  tlm::tlm_generic_payload gp;
+  NumaAttr* ext = nullptr;  // owned by gp once set
+  std::array<unsigned char, kLineBytes> data{};
+  bool live = false;
+};
+
+TxnPool::TxnPool() = default;
+
+TxnPool::~TxnPool() {
+  // Detach our extension explicitly: the payload destructor frees attached extensions itself.
+  for (auto& e : entries_) e->gp.free_all_extensions();
+}
+
+tlm::tlm_generic_payload& TxnPool::allocate(MemOp op, std::uint64_t address, unsigned length) {
+  if (length == 0 || length > kLineBytes) throw std::logic_error("TxnPool: access length out of range");
+  Entry* e;
+  if (free_list_.empty()) {
+    entries_.push_back(std::make_unique<Entry>());
+    e = entries_.back().get();
+    e->gp.set_mm(this);
+    e->ext = new NumaAttr();
+    e->ext->pool_slot = static_cast<std::uint32_t>(entries_.size() - 1);
+    e->gp.set_extension(e->ext);
+  } else {
+    e = free_list_.back();
+    free_list_.pop_back();
+    e->ext->reset_for_reuse();
+  }
+  e->live = true;
+  ++live_;
+  auto& gp = e->gp;
+  gp.set_command(op == MemOp::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  gp.set_address(address);
+  gp.set_data_ptr(e->data.data());
+  gp.set_data_length(length);
+  gp.set_streaming_width(length);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_byte_enable_length(0);
+  gp.set_dmi_allowed(false);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  gp.acquire();
+  e->ext->id = next_id_++;
+  e->ext->op = op;
+  return gp;
+}
+
+void TxnPool::free(tlm::tlm_generic_payload* gp) {
+  Entry* e = entries_.at(gp->get_extension<NumaAttr>()->pool_slot).get();
+  e->live = false;
+  --live_;
+  free_list_.push_back(e);
+}
+
+void TxnPool::for_each_live(const std::function<void(const tlm::tlm_generic_payload&)>& fn) const {
+  for (const auto& e : entries_) {
+    if (e->live) fn(e->gp);
+  }
+}
+
+}  // namespace numagpu

@@ -1,0 +1,112 @@
+// The memory transaction: a pooled tlm_generic_payload carrying a NumaAttr extension.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tlm>
+
+#include "common/time.hpp"
+
+namespace numagpu {
+
+enum class MemOp : std::uint8_t { kRead, kWrite, kAtomic };
+const char* to_string(MemOp op);
+
+// Where a request stands relative to the socket observing it (the paper's traffic classes).
+enum class TrafficClass : std::uint8_t { kLocalLocal, kLocalRemote, kRemoteLocal };
+const char* to_string(TrafficClass c);
+
+// Who created the transaction: SMs create demand requests; caches create write-backs of dirty lines.
+enum class Issuer : std::uint8_t { kSm, kCacheWriteback };
+
+// NUMA attributes of a request, defined once and carried on every hop (DESIGN principle 3).
+class NumaAttr : public tlm::tlm_extension<NumaAttr> {
+ public:
+  static constexpr int kMaxRoute = 12;  // return-port stack depth: routers push, responses pop
+  static constexpr int kMaxTrail = 24;  // component ids visited, for the audit's report
+
+  std::uint64_t id = 0;  // unique per run, in issue order
+  std::uint16_t origin_socket = 0;
+  std::uint16_t origin_sm = 0;
+  std::uint16_t origin_warp = 0;  // the issuing SM's warp slot, to wake the warp on the response
+  std::uint16_t home_socket = 0;
+  std::uint32_t kernel_id = 0;
+  Cycles issue_cycle = 0;
+  MemOp op = MemOp::kRead;
+  Issuer issuer = Issuer::kSm;
+  bool completed = false;  // set once by the issuer when the response arrives (audit)
+  std::uint32_t pool_slot = 0;  // the payload's slot in its TxnPool; survives reset_for_reuse
+
+  // Scratch written by a port group when it queues an arriving phase, read back in the same component's
+  // callback: a transaction sits in exactly one event queue at a time.
+  std::uint16_t arrival_port = 0;
+
+  void push_return_port(std::uint16_t port);
+  std::uint16_t pop_return_port();
+  void record_hop(std::uint16_t component_id);
+  std::string trail_text() const;
+
+  TrafficClass traffic_class(std::uint16_t observer_socket) const {
+    if (origin_socket != observer_socket) return TrafficClass::kRemoteLocal;
+    return home_socket == observer_socket ? TrafficClass::kLocalLocal : TrafficClass::kLocalRemote;
+  }
+
+  void reset_for_reuse();
+
+  tlm::tlm_extension_base* clone() const override;
+  void copy_from(const tlm::tlm_extension_base& other) override;
+
+ private:
+  std::array<std::uint16_t, kMaxRoute> route_{};
+  std::array<std::uint16_t, kMaxTrail> trail_{};
+  std::uint8_t route_depth_ = 0;
+  std::uint8_t trail_len_ = 0;
+  std::uint8_t trail_dropped_ = 0;
+};
+
+inline NumaAttr& attr(tlm::tlm_generic_payload& gp) { return *gp.get_extension<NumaAttr>(); }
+inline const NumaAttr& attr(const tlm::tlm_generic_payload& gp) { return *gp.get_extension<NumaAttr>(); }
+
+// Names of components for trails: a component registers once and stores its 16-bit id.
+class ComponentNames {
+ public:
+  static std::uint16_t add(const std::string& name);
+  static const std::string& name(std::uint16_t id);
+  static void clear();
+};
+
+// Pool of payloads with their extension and data buffer attached: no allocation per request
+// (DESIGN principle 3). Payloads return to the pool when their reference count drops to zero.
+class TxnPool : public tlm::tlm_mm_interface {
+ public:
+  static constexpr unsigned kLineBytes = 128;  // largest access the model moves in one payload
+
+  TxnPool();
+  TxnPool(const TxnPool&) = delete;
+  TxnPool& operator=(const TxnPool&) = delete;
+  ~TxnPool() override;
+
+  // A fresh transaction with reference count 1 held by the caller, a new id, and fields reset.
+  tlm::tlm_generic_payload& allocate(MemOp op, std::uint64_t address, unsigned length);
+  void free(tlm::tlm_generic_payload* gp) override;
+
+  std::uint64_t live() const { return live_; }
+  std::uint64_t allocated_total() const { return next_id_; }
+  std::size_t capacity() const { return entries_.size(); }
+  // Visits every transaction currently out of the pool (for the end-of-run audit).
+  void for_each_live(const std::function<void(const tlm::tlm_generic_payload&)>& fn) const;
+
+ private:
+  struct Entry;
+  std::vector<std::unique_ptr<Entry>> entries_;
+  std::vector<Entry*> free_list_;
+  std::uint64_t next_id_ = 0;
+  std::uint64_t live_ = 0;
+};
+
+}  // namespace numagpu

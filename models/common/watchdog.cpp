@@ -1,0 +1,50 @@
+#include "common/watchdog.hpp"
+
+#include <sstream>
+
+#include "common/health.hpp"
+
+namespace numagpu {
+
+Watchdog::Watchdog(const sc_core::sc_module_name& name, Cycles window, Probes probes, std::ostream& dump)
+    : sc_module(name), window_(window), probes_(std::move(probes)), dump_(dump) {
+  SC_HAS_PROCESS(Watchdog);
+  SC_METHOD(sample);
+  sensitive << tick_;
+  dont_initialize();
+}
+
+void Watchdog::start() {
+  if (window_ == 0) return;  // disabled by configuration
+  running_ = true;
+  last_completed_ = probes_.completed();
+  tick_.notify(GpuClock::cycles(window_));
+}
+
+void Watchdog::stop() {
+  running_ = false;
+  tick_.cancel();
+}
+
+void Watchdog::sample() {
+  if (!running_) return;
+  const std::uint64_t completed = probes_.completed();
+  const std::uint64_t outstanding = probes_.outstanding();
+  if (outstanding > 0 && completed == last_completed_) {
+    fired_ = true;
+    running_ = false;
+    std::ostringstream head;
+    head << "no request completed for " << window_ << " cycles with " << outstanding
+         << " outstanding (at cycle " << GpuClock::now() << "); queue occupancy follows";
+    RunHealth::report(RunHealth::Kind::kWatchdog, head.str());
+    dump_ << "numagpu: watchdog: " << head.str() << "\n";
+    for (const auto* r : reporters_) r->report_queues(dump_);
+    dump_.flush();
+    sc_core::sc_stop();
+    return;
+  }
+  last_completed_ = completed;
+  tick_.notify(GpuClock::cycles(window_));
+}
+
+}  // namespace numagpu

@@ -1,0 +1,78 @@
+#include "fabric/crossbar.hpp"
+
+#include "common/txn.hpp"
+#include "fabric/packet.hpp"
+
+namespace numagpu {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec, std::uint16_t socket,
+                   stats::Registry& stats)
+    : sc_module(name),
+      in("in", *this, ComponentNames::add(this->name())),
+      out("out", *this),
+      spec_(spec),
+      socket_(socket),
+      reserved_(spec.l2_banks + 1, 0),
+      requests_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests routed")),
+      remote_requests_(stats.counter(std::string(this->name()) + ".requests_to_link", "requests",
+                                     "Requests routed to the inter-socket link")),
+      bytes_(stats.counter(std::string(this->name()) + ".bytes", "bytes", "Request and response bytes moved")) {
+  for (unsigned p = 0; p <= spec.l2_banks; ++p) {
+    out_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
+  }
+  for (unsigned p = 0; p <= spec.sm_ports; ++p) {
+    in_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
+  }
+}
+
+unsigned Crossbar::route(const Payload& gp) const {
+  const NumaAttr& a = attr(gp);
+  if (a.home_socket != socket_) return spec_.l2_banks;  // the link's egress
+  return static_cast<unsigned>((gp.get_address() / spec_.line_bytes) % spec_.l2_banks);
+}
+
+bool Crossbar::try_accept(unsigned, Payload& gp) {
+  unsigned& r = reserved_[route(gp)];
+  if (r >= spec_.queue_depth) return false;
+  ++r;
+  return true;
+}
+
+void Crossbar::on_request(unsigned port, Payload& gp) {
+  NumaAttr& a = attr(gp);
+  const unsigned o = route(gp);
+  requests_.add();
+  if (o == spec_.l2_banks) remote_requests_.add();
+  a.push_return_port(static_cast<std::uint16_t>(port));
+  const std::uint64_t bytes = request_bytes(a, spec_.header_bytes, spec_.line_bytes);
+  bytes_.add(bytes);
+  const sc_time leaves = out_pipes_[o]->reserve(sc_time_stamp(), bytes);
+  out.send(o, gp, leaves - sc_time_stamp() + GpuClock::cycles(spec_.latency));
+}
+
+void Crossbar::on_request_accepted(unsigned port, Payload&) {
+  --reserved_[port];
+  in.retry_blocked();
+}
+
+void Crossbar::on_response(unsigned, Payload& gp) {
+  NumaAttr& a = attr(gp);
+  const unsigned back = a.pop_return_port();
+  const std::uint64_t bytes = response_bytes(a, spec_.header_bytes, spec_.line_bytes);
+  bytes_.add(bytes);
+  const sc_time leaves = in_pipes_[back]->reserve(sc_time_stamp(), bytes);
+  in.respond(back, gp, leaves - sc_time_stamp() + GpuClock::cycles(spec_.latency));
+}
+
+void Crossbar::report_queues(std::ostream& os) const {
+  std::size_t reserved = 0;
+  for (unsigned r : reserved_) reserved += r;
+  if (reserved == 0 && in.held_requests() == 0 && in.queued_responses() == 0) return;
+  os << "  " << name() << ": accepted-not-forwarded " << reserved << ", held " << in.held_requests()
+     << ", responses queued " << in.queued_responses() << "\n";
+}
+
+}  // namespace numagpu

@@ -1,0 +1,61 @@
+// The intra-socket crossbar: SMs' L1s and the link's ingress side on one side, the L2 banks and the link's
+// egress side on the other. Requests homed here go to the L2 bank selected by the line's low bits; requests
+// homed elsewhere go to the link (memory-side L2: remote data is cached at its home). Each output port moves
+// `port_bytes_per_cycle`, each input port returns responses at the same rate, plus a fixed latency.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "common/bandwidth_pipe.hpp"
+#include "common/ports.hpp"
+#include "common/time.hpp"
+#include "common/watchdog.hpp"
+#include "stats/registry.hpp"
+
+namespace numagpu {
+
+struct CrossbarSpec {
+  unsigned sm_ports = 1;    // inputs 0..sm_ports-1; input sm_ports is the link's ingress
+  unsigned l2_banks = 1;    // outputs 0..l2_banks-1; output l2_banks is the link's egress
+  bool has_link = true;
+  Cycles latency = 1;
+  unsigned port_bytes_per_cycle = 64;
+  unsigned queue_depth = 16;  // requests waiting per output port before inputs are back-pressured
+  unsigned header_bytes = 16;
+  unsigned line_bytes = 128;
+};
+
+class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
+ public:
+  Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec, std::uint16_t socket,
+           stats::Registry& stats);
+
+  RequestInputs in;
+  RequestOutputs out;
+
+  unsigned link_input() const { return spec_.sm_ports; }
+  unsigned link_output() const { return spec_.l2_banks; }
+  void report_queues(std::ostream& os) const override;
+
+ private:
+  bool try_accept(unsigned port, Payload& gp) override;
+  void on_request(unsigned port, Payload& gp) override;
+  void on_response(unsigned port, Payload& gp) override;
+  void on_request_accepted(unsigned port, Payload& gp) override;
+  unsigned route(const Payload& gp) const;
+
+  CrossbarSpec spec_;
+  std::uint16_t socket_;
+  std::vector<unsigned> reserved_;                        // per output: accepted, not yet taken downstream
+  std::vector<std::unique_ptr<BandwidthPipe>> out_pipes_;  // request direction
+  std::vector<std::unique_ptr<BandwidthPipe>> in_pipes_;   // response direction
+  stats::Counter& requests_;
+  stats::Counter& remote_requests_;
+  stats::Counter& bytes_;
+};
+
+}  // namespace numagpu

@@ -1,0 +1,46 @@
+#include "fabric/switch.hpp"
+
+#include "common/txn.hpp"
+
+namespace numagpu {
+
+Switch::Switch(const sc_core::sc_module_name& name, const SwitchSpec& spec, stats::Registry& stats)
+    : sc_module(name),
+      in("in", *this, ComponentNames::add(this->name())),
+      out("out", *this),
+      spec_(spec),
+      reserved_(spec.ports, 0),
+      packets_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests switched")) {}
+
+bool Switch::try_accept(unsigned, Payload& gp) {
+  unsigned& r = reserved_.at(attr(gp).home_socket);
+  if (r >= spec_.queue_depth) return false;
+  ++r;
+  return true;
+}
+
+void Switch::on_request(unsigned port, Payload& gp) {
+  NumaAttr& a = attr(gp);
+  packets_.add();
+  a.push_return_port(static_cast<std::uint16_t>(port));
+  out.send(a.home_socket, gp, GpuClock::cycles(spec_.latency));
+}
+
+void Switch::on_request_accepted(unsigned port, Payload&) {
+  --reserved_[port];
+  in.retry_blocked();
+}
+
+void Switch::on_response(unsigned, Payload& gp) {
+  in.respond(attr(gp).pop_return_port(), gp, GpuClock::cycles(spec_.latency));
+}
+
+void Switch::report_queues(std::ostream& os) const {
+  unsigned total = 0;
+  for (unsigned r : reserved_) total += r;
+  if (total == 0 && in.held_requests() == 0 && in.queued_responses() == 0) return;
+  os << "  " << name() << ": queued " << total << ", held " << in.held_requests() << ", responses queued "
+     << in.queued_responses() << "\n";
+}
+
+}  // namespace numagpu

@@ -1,0 +1,102 @@
+#include "mem/dram.hpp"
+
+#include <algorithm>
+
+#include "common/txn.hpp"
+
+namespace numagpu {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Registry& stats)
+    : sc_module(name),
+      in("in", *this, ComponentNames::add(this->name())),
+      spec_(spec),
+      reads_(stats.counter(std::string(this->name()) + ".reads", "requests", "Line reads served (atomics count here)")),
+      writes_(stats.counter(std::string(this->name()) + ".writes", "requests", "Line writes served")),
+      read_bytes_(stats.counter(std::string(this->name()) + ".read_bytes", "bytes", "Bytes read")),
+      write_bytes_(stats.counter(std::string(this->name()) + ".write_bytes", "bytes", "Bytes written")),
+      utilization_(stats.series(std::string(this->name()) + ".utilization", "percent",
+                                "Share of peak bandwidth used in each sample window", spec.sample_cycles)) {
+  for (unsigned c = 0; c < spec.channels; ++c) {
+    // Per channel: num / (den * channels) bytes per cycle.
+    channels_.push_back(std::make_unique<BandwidthPipe>(spec.bandwidth_bytes_num, spec.bandwidth_den * spec.channels));
+  }
+  line_time_ = GpuClock::cycles_fraction(spec.line_bytes * spec.bandwidth_den * spec.channels, spec.bandwidth_bytes_num);
+  SC_HAS_PROCESS(Dram);
+  SC_METHOD(unblock);
+  sensitive << unblock_event_;
+  dont_initialize();
+  SC_METHOD(sample);
+  sensitive << sample_event_;
+  dont_initialize();
+}
+
+unsigned Dram::channel_of(const Payload& gp) const {
+  return static_cast<unsigned>((gp.get_address() / spec_.line_bytes) % spec_.channels);
+}
+
+sc_time Dram::backlog_limit() const { return line_time_ * double(spec_.queue_depth); }
+
+bool Dram::try_accept(unsigned, Payload& gp) {
+  if (spec_.inject_stuck && in_service_ >= spec_.queue_depth) return false;
+  const sc_time free_at = channels_[channel_of(gp)]->free_at();
+  const sc_time now = sc_time_stamp();
+  if (free_at <= now || free_at - now <= backlog_limit()) return true;
+  // Full: look again when this channel's backlog has drained to the limit.
+  unblock_event_.notify(free_at - now - backlog_limit());
+  return false;
+}
+
+void Dram::on_request(unsigned port, Payload& gp) {
+  const NumaAttr& a = attr(gp);
+  const bool write = a.op == MemOp::kWrite;
+  (write ? writes_ : reads_).add();
+  (write ? write_bytes_ : read_bytes_).add(spec_.line_bytes);
+  if (spec_.inject_stuck) {
+    ++in_service_;
+    return;
+  }
+  if (spec_.inject_drop_response && !dropped_one_ && a.issuer == Issuer::kSm) {
+    dropped_one_ = true;
+    return;
+  }
+  const sc_time done = channels_[channel_of(gp)]->reserve(sc_time_stamp(), spec_.line_bytes);
+  in.respond(port, gp, done - sc_time_stamp() + GpuClock::cycles(spec_.latency));
+}
+
+void Dram::start_sampling() {
+  if (spec_.sample_cycles == 0) return;
+  sampling_ = true;
+  sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
+}
+
+void Dram::stop_sampling() {
+  sampling_ = false;
+  sample_event_.cancel();
+}
+
+void Dram::sample() {
+  if (!sampling_) return;
+  // Bytes whose transfer was booked in the window, as a share of what the window could move. Booking time
+  // is arrival time, so a window can read above 100 % when a backlog forms; clamp to the physical limit.
+  std::uint64_t bytes = 0;
+  for (const auto& c : channels_) bytes += c->bytes_moved();
+  const std::uint64_t window_bytes = bytes - bytes_at_last_sample_;
+  bytes_at_last_sample_ = bytes;
+  const double capacity = double(spec_.bandwidth_bytes_num) * double(spec_.sample_cycles) / double(spec_.bandwidth_den);
+  utilization_.push(std::min(100.0, 100.0 * double(window_bytes) / capacity));
+  sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
+}
+
+void Dram::report_queues(std::ostream& os) const {
+  const sc_time now = sc_time_stamp();
+  std::size_t busy = 0;
+  for (const auto& c : channels_) busy += c->free_at() > now ? 1 : 0;
+  if (busy == 0 && in.held_requests() == 0 && in_service_ == 0) return;
+  os << "  " << name() << ": busy channels " << busy << "/" << channels_.size() << ", held " << in.held_requests()
+     << ", stuck in service " << in_service_ << ", responses queued " << in.queued_responses() << "\n";
+}
+
+}  // namespace numagpu

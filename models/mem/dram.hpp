@@ -1,0 +1,67 @@
+// A socket's DRAM: channels selected by line address, each moving bandwidth/channels bytes per cycle, plus a
+// fixed access latency. A channel whose backlog exceeds `queue_depth` line transfers back-pressures its
+// inputs until it drains. Utilization per sample window is recorded as a time series.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "common/bandwidth_pipe.hpp"
+#include "common/ports.hpp"
+#include "common/time.hpp"
+#include "common/watchdog.hpp"
+#include "stats/registry.hpp"
+
+namespace numagpu {
+
+struct DramSpec {
+  std::uint64_t bandwidth_bytes_num = 768;  // bandwidth = num / den bytes per cycle (whole socket)
+  std::uint64_t bandwidth_den = 1;
+  unsigned channels = 8;
+  Cycles latency = 100;
+  unsigned queue_depth = 32;  // line transfers of backlog per channel
+  unsigned line_bytes = 128;
+  Cycles sample_cycles = 5000;
+  bool inject_drop_response = false;  // test hook: swallow the first response (the audit must catch it)
+  bool inject_stuck = false;          // test hook: accept requests, never serve them (the watchdog must fire)
+};
+
+class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter {
+ public:
+  Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Registry& stats);
+
+  RequestInputs in;  // one binding per L2 bank
+
+  void report_queues(std::ostream& os) const override;
+  void start_sampling();
+  void stop_sampling();
+
+ private:
+  bool try_accept(unsigned port, Payload& gp) override;
+  void on_request(unsigned port, Payload& gp) override;
+  unsigned channel_of(const Payload& gp) const;
+  sc_core::sc_time backlog_limit() const;
+  void sample();
+  void unblock() { in.retry_blocked(); }
+
+  DramSpec spec_;
+  std::vector<std::unique_ptr<BandwidthPipe>> channels_;
+  sc_core::sc_time line_time_;  // one line transfer on one channel
+  sc_core::sc_event unblock_event_;
+  sc_core::sc_event sample_event_;
+  std::uint64_t bytes_at_last_sample_ = 0;
+  std::uint64_t in_service_ = 0;
+  bool dropped_one_ = false;
+  bool sampling_ = false;
+
+  stats::Counter& reads_;
+  stats::Counter& writes_;
+  stats::Counter& read_bytes_;
+  stats::Counter& write_bytes_;
+  stats::TimeSeries& utilization_;
+};
+
+}  // namespace numagpu

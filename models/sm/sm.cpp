@@ -1,0 +1,191 @@
+#include "sm/sm.hpp"
+
+#include <algorithm>
+
+#include "common/health.hpp"
+#include "common/txn.hpp"
+#include "mem/placement.hpp"
+
+namespace numagpu {
+
+namespace {
+std::string stat(const sc_core::sc_module& m, const char* leaf) { return std::string(m.name()) + "." + leaf; }
+}  // namespace
+
+Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t socket, std::uint16_t index,
+       TxnPool& pool, const Placement& placement, CtaSource& source, stats::Registry& stats)
+    : sc_module(name),
+      out((std::string(basename()) + "_out").c_str(), *this),
+      spec_(spec),
+      socket_(socket),
+      index_(index),
+      pool_(pool),
+      placement_(placement),
+      source_(source),
+      instructions_(stats.counter(stat(*this, "instructions"), "instructions", "Warp instructions issued")),
+      loads_(stats.counter(stat(*this, "loads"), "requests", "Global load line requests issued")),
+      stores_(stats.counter(stat(*this, "stores"), "requests", "Global store line requests issued")),
+      atomics_(stats.counter(stat(*this, "atomics"), "requests", "Global atomic line requests issued")),
+      ctas_(stats.counter(stat(*this, "ctas"), "ctas", "CTAs completed")),
+      mem_stall_events_(stats.counter(stat(*this, "outstanding_limit_stalls"), "events",
+                                      "Times issue stopped because the outstanding-request limit was reached")),
+      load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")) {
+  SC_HAS_PROCESS(Sm);
+  SC_METHOD(issue);
+  sensitive << issue_event_;
+  dont_initialize();
+}
+
+void Sm::start_kernel(const KernelSpec& kernel, std::uint32_t kernel_id) {
+  kernel_ = &kernel;
+  kernel_id_ = kernel_id;
+  program_ = std::make_unique<WarpProgram>(kernel, spec_.line_bytes);
+  const std::uint32_t slots = std::max<std::uint32_t>(1, spec_.max_warps / kernel.warps_per_cta);
+  warps_.assign(std::size_t(slots) * kernel.warps_per_cta, Warp{});
+  warps_left_in_slot_.assign(slots, 0);
+  resident_ctas_ = 0;
+  greedy_ = nullptr;
+  idle_reported_ = false;
+  for (std::uint32_t s = 0; s < slots; ++s) {
+    if (!launch_cta(s)) break;
+  }
+  if (resident_ctas_ == 0) {
+    idle_reported_ = true;
+    source_.sm_idle(socket_, index_);
+    return;
+  }
+  wake_at(GpuClock::now());
+}
+
+bool Sm::launch_cta(std::uint32_t slot) {
+  std::uint32_t cta;
+  if (!source_.next_cta(socket_, cta)) return false;
+  const std::uint32_t wpc = kernel_->warps_per_cta;
+  for (std::uint32_t w = 0; w < wpc; ++w) {
+    Warp& warp = warps_[std::size_t(slot) * wpc + w];
+    warp = Warp{cta, w, slot, 0, 0, GpuClock::now(), next_age_++, true};
+  }
+  warps_left_in_slot_[slot] = wpc;
+  ++resident_ctas_;
+  return true;
+}
+
+void Sm::wake_at(Cycles cycle) {
+  if (wake_cycle_ != kNever && wake_cycle_ <= cycle) return;  // an earlier wake-up is already pending
+  wake_cycle_ = cycle;
+  issue_event_.notify(GpuClock::cycles(cycle) - sc_core::sc_time_stamp());
+}
+
+Sm::Warp* Sm::pick_ready(Cycles now) {
+  // Greedy: keep issuing from the same warp while it is ready; otherwise the oldest ready warp.
+  if (greedy_ && greedy_->active && greedy_->ready_at <= now) return greedy_;
+  Warp* best = nullptr;
+  for (auto& w : warps_) {
+    if (w.active && w.ready_at <= now && (!best || w.age < best->age)) best = &w;
+  }
+  return best;
+}
+
+void Sm::issue() {
+  const Cycles now = GpuClock::now();
+  wake_cycle_ = kNever;
+  if (last_issue_cycle_ == now) {  // one instruction per cycle
+    wake_at(now + 1);
+    return;
+  }
+  if (Warp* w = pick_ready(now)) {
+    const WarpStep next = program_->step(w->cta, w->index, w->next_step);
+    const bool is_memory = next.kind != WarpStep::Kind::kCompute;
+    if (is_memory && outstanding_ >= spec_.max_outstanding) {
+      mem_stall_events_.add();  // a response will wake us
+      return;
+    }
+    last_issue_cycle_ = now;
+    greedy_ = w;
+    execute(*w);
+  }
+  Cycles next = kNever;
+  for (const auto& w : warps_) {
+    if (w.active) next = std::min(next, w.ready_at);
+  }
+  if (next != kNever) wake_at(std::max(next, now + 1));
+}
+
+void Sm::execute(Warp& w) {
+  const Cycles now = GpuClock::now();
+  const WarpStep step = program_->step(w.cta, w.index, w.next_step++);
+  instructions_.add();
+  if (step.kind == WarpStep::Kind::kCompute) {
+    w.ready_at = now + std::max<Cycles>(1, step.cycles);
+    retire_if_done(w);
+    return;
+  }
+  const MemOp op = step.kind == WarpStep::Kind::kStore    ? MemOp::kWrite
+                   : step.kind == WarpStep::Kind::kAtomic ? MemOp::kAtomic
+                                                          : MemOp::kRead;
+  Payload& gp = pool_.allocate(op, step.address, spec_.line_bytes);
+  NumaAttr& a = attr(gp);
+  a.origin_socket = socket_;
+  a.origin_sm = index_;
+  a.home_socket = placement_.home(step.address);
+  a.kernel_id = kernel_id_;
+  a.issue_cycle = now;
+  a.origin_warp = static_cast<std::uint16_t>(&w - warps_.data());
+  ++outstanding_;
+  if (op == MemOp::kWrite) {
+    stores_.add();
+    w.ready_at = now + 1;  // stores do not block their warp
+  } else {
+    (op == MemOp::kRead ? loads_ : atomics_).add();
+    ++w.loads_waiting;
+    w.ready_at = kNever;
+  }
+  out.send(0, gp, sc_core::SC_ZERO_TIME);
+  retire_if_done(w);
+}
+
+void Sm::retire_if_done(Warp& w) {
+  if (w.next_step < program_->steps() || w.loads_waiting > 0) return;
+  w.active = false;
+  if (--warps_left_in_slot_[w.slot] > 0) return;
+  ctas_.add();
+  --resident_ctas_;
+  if (launch_cta(w.slot)) return;
+  if (resident_ctas_ == 0 && outstanding_ == 0 && !idle_reported_) {
+    idle_reported_ = true;
+    source_.sm_idle(socket_, index_);
+  }
+}
+
+void Sm::on_response(unsigned, Payload& gp) {
+  NumaAttr& a = attr(gp);
+  if (a.completed) {
+    RunHealth::report(RunHealth::Kind::kAudit, std::string(name()) + ": transaction " + std::to_string(a.id) +
+                                                   " completed twice");
+    return;
+  }
+  a.completed = true;
+  --outstanding_;
+  const Cycles now = GpuClock::now();
+  if (a.op != MemOp::kWrite) {
+    load_latency_.sample(double(now - a.issue_cycle));
+    Warp& w = warps_.at(a.origin_warp);
+    if (--w.loads_waiting == 0) w.ready_at = now;
+    retire_if_done(w);
+  }
+  gp.release();
+  if (resident_ctas_ == 0 && outstanding_ == 0 && !idle_reported_) {
+    idle_reported_ = true;
+    source_.sm_idle(socket_, index_);
+    return;
+  }
+  wake_at(now);
+}
+
+void Sm::report_queues(std::ostream& os) const {
+  if (outstanding_ == 0 && out.queued_total() == 0) return;
+  os << "  " << name() << ": outstanding " << outstanding_ << "/" << spec_.max_outstanding << ", to L1 queued "
+     << out.queued_total() << ", resident CTAs " << resident_ctas_ << "\n";
+}
+
+}  // namespace numagpu

@@ -1,0 +1,101 @@
+// A streaming multiprocessor at foundation detail: resident CTAs up to the warp limit, one instruction issued
+// per cycle by a greedy-then-oldest pick among ready warps, loads that block their warp, stores that do not,
+// and a limit on outstanding memory requests. Event-driven: when no warp is ready the SM schedules nothing and
+// wakes on the next response or compute completion.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "common/ports.hpp"
+#include "common/time.hpp"
+#include "common/watchdog.hpp"
+#include "stats/registry.hpp"
+#include "workload/kernel.hpp"
+
+namespace numagpu {
+
+class TxnPool;
+class Placement;
+
+struct SmSpec {
+  unsigned max_warps = 64;
+  unsigned max_outstanding = 64;  // memory requests in flight (MSHR-like limit)
+  unsigned line_bytes = 128;
+};
+
+// The socket-level CTA dispatcher the SM pulls work from.
+class CtaSource {
+ public:
+  virtual ~CtaSource() = default;
+  virtual bool next_cta(std::uint16_t socket, std::uint32_t& cta) = 0;
+  virtual void sm_idle(std::uint16_t socket, std::uint16_t sm) = 0;  // no CTA left to run, nothing in flight
+};
+
+class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
+ public:
+  Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t socket, std::uint16_t index,
+     TxnPool& pool, const Placement& placement, CtaSource& source, stats::Registry& stats);
+
+  RequestOutputs out;  // to this SM's L1
+
+  void start_kernel(const KernelSpec& kernel, std::uint32_t kernel_id);
+  std::uint32_t outstanding() const { return outstanding_; }
+  void report_queues(std::ostream& os) const override;
+
+ private:
+  static constexpr Cycles kNever = std::numeric_limits<Cycles>::max();
+  struct Warp {
+    std::uint32_t cta = 0;
+    std::uint32_t index = 0;  // warp index within its CTA
+    std::uint32_t slot = 0;   // CTA slot on this SM
+    std::uint32_t next_step = 0;
+    std::uint32_t loads_waiting = 0;
+    Cycles ready_at = kNever;
+    std::uint64_t age = 0;  // launch order, for "oldest"
+    bool active = false;
+  };
+
+  void issue();
+  void on_response(unsigned port, Payload& gp) override;
+  bool launch_cta(std::uint32_t slot);
+  void execute(Warp& w);
+  void retire_if_done(Warp& w);
+  void wake_at(Cycles cycle);
+  Warp* pick_ready(Cycles now);
+
+  SmSpec spec_;
+  std::uint16_t socket_;
+  std::uint16_t index_;
+  TxnPool& pool_;
+  const Placement& placement_;
+  CtaSource& source_;
+
+  const KernelSpec* kernel_ = nullptr;
+  std::unique_ptr<WarpProgram> program_;
+  std::uint32_t kernel_id_ = 0;
+  std::vector<Warp> warps_;
+  std::vector<std::uint32_t> warps_left_in_slot_;
+  std::uint32_t resident_ctas_ = 0;
+  std::uint32_t outstanding_ = 0;
+  std::uint64_t next_age_ = 0;
+  Warp* greedy_ = nullptr;
+  bool idle_reported_ = true;
+  Cycles wake_cycle_ = kNever;
+  Cycles last_issue_cycle_ = kNever;
+  sc_core::sc_event issue_event_;
+
+  stats::Counter& instructions_;
+  stats::Counter& loads_;
+  stats::Counter& stores_;
+  stats::Counter& atomics_;
+  stats::Counter& ctas_;
+  stats::Counter& mem_stall_events_;
+  stats::Average& load_latency_;
+};
+
+}  // namespace numagpu

@@ -1,0 +1,72 @@
+#include "system/runtime.hpp"
+
+namespace numagpu {
+
+Runtime::Runtime(const sc_core::sc_module_name& name, const std::vector<KernelSpec>& kernels, unsigned sockets,
+                 Cycles launch_cycles, stats::Registry& stats)
+    : sc_module(name),
+      kernels_(kernels),
+      sockets_(sockets),
+      launch_cycles_(launch_cycles),
+      l1_invalidations_(stats.counter(std::string(this->name()) + ".l1_lines_invalidated", "lines",
+                                      "Valid L1 lines dropped at kernel boundaries")),
+      ctas_dispatched_(stats.counter(std::string(this->name()) + ".ctas_dispatched", "ctas", "CTAs handed to SMs")) {
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    kernel_cycles_.push_back(&stats.scalar(std::string(this->name()) + ".kernel" + std::to_string(k) + ".cycles",
+                                           "cycles", "Cycles from a kernel's launch to its last completion"));
+  }
+  SC_HAS_PROCESS(Runtime);
+  SC_METHOD(launch);
+  sensitive << launch_event_;
+  dont_initialize();
+}
+
+void Runtime::attach(std::vector<std::vector<Sm*>> sms_by_socket, std::function<std::uint64_t()> invalidate_l1s) {
+  sms_ = std::move(sms_by_socket);
+  invalidate_l1s_ = std::move(invalidate_l1s);
+}
+
+void Runtime::start() {
+  if (kernels_.empty()) {
+    finished_ = true;
+    if (on_finish) on_finish();
+    return;
+  }
+  launch_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Runtime::launch() {
+  const KernelSpec& k = kernels_[current_];
+  next_cta_.assign(sockets_, 0);
+  for (unsigned s = 0; s < sockets_; ++s) next_cta_[s] = s;  // interleave: socket s runs CTAs s, s+N, ...
+  kernel_start_ = GpuClock::now();
+  busy_sms_ = 0;
+  for (const auto& socket : sms_) busy_sms_ += socket.size();
+  for (auto& socket : sms_) {
+    for (Sm* sm : socket) sm->start_kernel(k, current_);
+  }
+}
+
+bool Runtime::next_cta(std::uint16_t socket, std::uint32_t& cta) {
+  std::uint32_t& next = next_cta_[socket];
+  if (next >= kernels_[current_].ctas) return false;
+  cta = next;
+  next += sockets_;
+  ctas_dispatched_.add();
+  return true;
+}
+
+void Runtime::sm_idle(std::uint16_t, std::uint16_t) {
+  if (--busy_sms_ > 0) return;
+  kernel_cycles_[current_]->set(double(GpuClock::now() - kernel_start_));
+  ++kernels_done_;
+  if (invalidate_l1s_) l1_invalidations_.add(invalidate_l1s_());
+  if (++current_ >= kernels_.size()) {
+    finished_ = true;
+    if (on_finish) on_finish();
+    return;
+  }
+  launch_event_.notify(GpuClock::cycles(launch_cycles_));
+}
+
+}  // namespace numagpu

@@ -1,0 +1,54 @@
+// Kernel sequencing and CTA dispatch: kernels run one after another; a kernel's CTAs are split across sockets
+// (CTA i to socket i mod N, the foundation's only schedule) and handed to SMs as CTA slots free up. A kernel
+// ends when every SM is idle with nothing in flight; the next starts `launch_cycles` later, after the L1s are
+// invalidated (software coherence at kernel boundaries).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <systemc>
+
+#include "sm/sm.hpp"
+#include "stats/registry.hpp"
+#include "workload/kernel.hpp"
+
+namespace numagpu {
+
+class Runtime : public sc_core::sc_module, public CtaSource {
+ public:
+  Runtime(const sc_core::sc_module_name& name, const std::vector<KernelSpec>& kernels, unsigned sockets,
+          Cycles launch_cycles, stats::Registry& stats);
+
+  void attach(std::vector<std::vector<Sm*>> sms_by_socket, std::function<std::uint64_t()> invalidate_l1s);
+  // Called once, at time zero.
+  void start();
+  bool finished() const { return finished_; }
+  std::uint32_t kernels_done() const { return kernels_done_; }
+  std::function<void()> on_finish;  // called at the end of the last kernel
+
+  bool next_cta(std::uint16_t socket, std::uint32_t& cta) override;
+  void sm_idle(std::uint16_t socket, std::uint16_t sm) override;
+
+ private:
+  void launch();
+
+  const std::vector<KernelSpec>& kernels_;
+  unsigned sockets_;
+  Cycles launch_cycles_;
+  std::vector<std::vector<Sm*>> sms_;
+  std::function<std::uint64_t()> invalidate_l1s_;
+  std::vector<std::uint32_t> next_cta_;  // per socket: next CTA id it will hand out
+  std::size_t busy_sms_ = 0;
+  std::uint32_t current_ = 0;
+  std::uint32_t kernels_done_ = 0;
+  Cycles kernel_start_ = 0;
+  bool finished_ = false;
+  sc_core::sc_event launch_event_;
+  stats::Counter& l1_invalidations_;
+  stats::Counter& ctas_dispatched_;
+  std::vector<stats::Scalar*> kernel_cycles_;
+};
+
+}  // namespace numagpu

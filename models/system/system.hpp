@@ -1,0 +1,93 @@
+// The whole machine assembled from a SystemSpec: sockets (SMs, L1s, crossbar, L2 banks, DRAM, link), the
+// switch, the runtime, the watchdog, and protocol checkers on every binding when enabled.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "cache/cache.hpp"
+#include "common/protocol_checker.hpp"
+#include "common/txn.hpp"
+#include "common/watchdog.hpp"
+#include "fabric/crossbar.hpp"
+#include "fabric/link.hpp"
+#include "fabric/switch.hpp"
+#include "mem/dram.hpp"
+#include "mem/placement.hpp"
+#include "sm/sm.hpp"
+#include "stats/registry.hpp"
+#include "system/runtime.hpp"
+#include "system/system_spec.hpp"
+
+namespace numagpu {
+
+class System;
+
+class Socket : public sc_core::sc_module {
+ public:
+  Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std::uint16_t id, System& system);
+
+  std::vector<std::unique_ptr<Sm>> sms;
+  std::vector<std::unique_ptr<Cache>> l1s;
+  std::unique_ptr<Crossbar> xbar;
+  std::vector<std::unique_ptr<Cache>> l2_banks;
+  std::unique_ptr<Dram> dram;
+  std::unique_ptr<Link> link;  // absent in a single-socket system
+};
+
+class System : public sc_core::sc_module {
+ public:
+  System(const sc_core::sc_module_name& name, const SystemSpec& spec, stats::Registry& stats, std::ostream& diag);
+  ~System() override;
+
+  // Runs the workload to completion (or to max_cycles, or until the watchdog fires), then audits.
+  void run();
+
+  const SystemSpec& spec() const { return spec_; }
+  TxnPool& pool() { return pool_; }
+  stats::Registry& stats() { return stats_; }
+  const Placement& placement() const { return placement_; }
+  Runtime& runtime() { return *runtime_; }
+
+  Cycles finish_cycle() const { return finish_cycle_; }  // when the last kernel completed
+  Cycles drained_cycle() const { return drained_cycle_; }  // when the last transaction (write-backs) ended
+  std::uint64_t requests_completed() const;
+  std::uint64_t protocol_phases_checked() const;
+  std::size_t checker_count() const { return checkers_.size(); }
+
+  // Binds initiator -> target, through a protocol checker when checks are enabled.
+  template <class InitiatorSocket, class TargetSocket>
+  void connect(InitiatorSocket& initiator, TargetSocket& target, const std::string& hop) {
+    if (!spec_.protocol_checks) {
+      initiator.bind(target);
+      return;
+    }
+    checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + hop).c_str()));
+    initiator.bind(checkers_.back()->target);
+    checkers_.back()->initiator.bind(target);
+  }
+
+ private:
+  void on_workload_finished();
+  void audit();
+
+  SystemSpec spec_;
+  stats::Registry& stats_;
+  std::ostream& diag_;
+  TxnPool pool_;
+  Placement placement_;
+  std::vector<std::unique_ptr<ProtocolChecker>> checkers_;
+  std::unique_ptr<Runtime> runtime_;
+  std::vector<std::unique_ptr<Socket>> sockets_;
+  std::unique_ptr<Switch> switch_;
+  std::unique_ptr<Watchdog> watchdog_;
+  Cycles finish_cycle_ = 0;
+  Cycles drained_cycle_ = 0;
+};
+
+}  // namespace numagpu

@@ -1,0 +1,42 @@
+// Everything needed to build a system, as plain values: filled from the validated configuration
+// (system_config.cpp) or directly by tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cache/cache.hpp"
+#include "fabric/crossbar.hpp"
+#include "fabric/link.hpp"
+#include "fabric/switch.hpp"
+#include "mem/dram.hpp"
+#include "mem/placement.hpp"
+#include "sm/sm.hpp"
+#include "workload/kernel.hpp"
+
+namespace numagpu {
+
+struct SystemSpec {
+  unsigned sockets = 4;
+  std::uint64_t clock_mhz = 1000;
+  unsigned sms_per_socket = 64;
+  unsigned l2_banks = 16;
+  SmSpec sm;
+  CacheSpec l1;
+  CacheSpec l2;  // per bank: size_bytes is the bank's share
+  CrossbarSpec crossbar;
+  DramSpec dram;
+  LinkSpec link;
+  SwitchSpec sw;
+  Placement::Policy placement = Placement::Policy::kPageInterleave;
+  std::uint64_t page_bytes = 4096;
+  Cycles launch_cycles = 0;
+  bool protocol_checks = false;
+  Cycles watchdog_cycles = 1000000;
+  Cycles max_cycles = 0;  // 0: run to completion
+  std::string workload_name = "default";
+  std::vector<KernelSpec> kernels;
+};
+
+}  // namespace numagpu

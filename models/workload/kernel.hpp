@@ -1,0 +1,51 @@
+// A kernel of the synthetic workload and the instruction stream of each of its warps. Foundation scope: two
+// patterns (stream, random); the workload issue grows this into the pattern library.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace numagpu {
+
+struct KernelSpec {
+  std::string name;
+  std::string pattern = "stream";  // stream | random
+  std::uint32_t ctas = 1;
+  std::uint32_t warps_per_cta = 1;
+  std::uint32_t accesses_per_warp = 1;  // memory instructions each warp executes
+  std::uint32_t compute_cycles = 0;     // compute before each memory instruction
+  std::uint32_t write_percent = 0;      // share of memory instructions that are stores
+  std::uint32_t atomic_percent = 0;     // share that are atomics (taken before stores)
+  std::uint64_t footprint_bytes = 0;    // 0: the stream's natural footprint
+  std::uint64_t base_address = 0;
+  std::uint64_t seed = 1;
+
+  std::uint64_t total_warps() const { return std::uint64_t(ctas) * warps_per_cta; }
+  std::uint64_t footprint_lines(unsigned line_bytes) const;
+};
+
+struct WarpStep {
+  enum class Kind : std::uint8_t { kCompute, kLoad, kStore, kAtomic };
+  Kind kind;
+  std::uint32_t cycles;   // compute only
+  std::uint64_t address;  // memory only: one coalesced 128 B line
+};
+
+// Deterministic: the same (kernel, cta, warp, step) always gives the same step, whatever the timing.
+class WarpProgram {
+ public:
+  WarpProgram(const KernelSpec& kernel, unsigned line_bytes);
+  std::uint32_t steps() const { return 2 * kernel_.accesses_per_warp; }
+  WarpStep step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index) const;
+
+ private:
+  const KernelSpec& kernel_;
+  unsigned line_bytes_;
+  std::uint64_t lines_;
+};
+
+// SplitMix64: a small, well-mixed hash for reproducible pseudo-random choices.
+std::uint64_t mix64(std::uint64_t x);
+
+}  // namespace numagpu

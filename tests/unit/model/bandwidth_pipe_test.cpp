@@ -1,0 +1,50 @@
+#include "common/bandwidth_pipe.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/time.hpp"
+
+namespace numagpu {
+namespace {
+
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+// At 1 GHz (1000 ps per cycle). These tests build no SystemC module, so several may share a process.
+TEST(BandwidthPipe, WholeRate) {
+  GpuClock::set_frequency_mhz(1000);
+  BandwidthPipe pipe(64, 1);  // 64 B/cycle
+  // 128 B take 2 cycles; a second 128 B packet arriving at time 0 waits for the first: done at 4 cycles.
+  EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(2, SC_NS));
+  EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(4, SC_NS));
+  // Arriving after the pipe went idle starts at the arrival: 10 ns + 1 cycle for 64 B.
+  EXPECT_EQ(pipe.reserve(sc_time(10, SC_NS), 64), sc_time(11, SC_NS));
+  EXPECT_EQ(pipe.bytes_moved(), 320u);
+}
+
+TEST(BandwidthPipe, FractionalRateDoesNotDrift) {
+  GpuClock::set_frequency_mhz(1000);
+  // 768 B/cycle over 8 channels = 96 B/cycle per channel: one 128 B line takes 4/3 cycle = 1333.33 ps.
+  BandwidthPipe pipe(768, 8);
+  EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(1334, sc_core::SC_PS));  // rounded up
+  EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(2667, sc_core::SC_PS));  // 2666.67 rounded up
+  // Three lines = 384 B = exactly 4 cycles: no accumulated rounding.
+  EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(4, SC_NS));
+  // 3000 lines back to back = 384000 B / 96 = 4000 cycles exactly.
+  BandwidthPipe big(768, 8);
+  sc_time end;
+  for (int i = 0; i < 3000; ++i) end = big.reserve(sc_time(0, SC_NS), 128);
+  EXPECT_EQ(end, sc_time(4000, SC_NS));
+}
+
+TEST(GpuClock, ConvertsCyclesAndTime) {
+  GpuClock::set_frequency_mhz(500);  // 2000 ps per cycle
+  EXPECT_EQ(GpuClock::cycles(3), sc_time(6, SC_NS));
+  EXPECT_EQ(GpuClock::to_cycles(sc_time(5, SC_NS)), 2u);       // 2.5 cycles, rounded down
+  EXPECT_EQ(GpuClock::to_cycles_ceil(sc_time(5, SC_NS)), 3u);  // rounded up
+  EXPECT_THROW(GpuClock::set_frequency_mhz(3), std::invalid_argument);  // 333333.3 ps: not whole
+  GpuClock::set_frequency_mhz(1000);
+}
+
+}  // namespace
+}  // namespace numagpu
