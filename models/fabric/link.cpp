@@ -21,9 +21,11 @@ Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, stats::Reg
     const std::string base = std::string(this->name()) + "." + dir_names[d];
     dirs_[d].bytes_stat = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
     dirs_[d].packets_stat = &stats.counter(base + ".packets", "packets", "Packets sent in this direction");
-    dirs_[d].utilization = &stats.series(base + ".utilization", "percent",
-                                         "Share of cycles the direction's lanes were busy, per sample window",
-                                         spec.sample_cycles);
+    if (spec.sample_cycles) {
+      dirs_[d].utilization = &stats.series(base + ".utilization", "percent",
+                                           "Share of cycles the direction's lanes were busy, per sample window",
+                                           spec.sample_cycles);
+    }
   }
   SC_HAS_PROCESS(Link);
   SC_METHOD(sample);

@@ -16,9 +16,11 @@ Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Reg
       reads_(stats.counter(std::string(this->name()) + ".reads", "requests", "Line reads served (atomics count here)")),
       writes_(stats.counter(std::string(this->name()) + ".writes", "requests", "Line writes served")),
       read_bytes_(stats.counter(std::string(this->name()) + ".read_bytes", "bytes", "Bytes read")),
-      write_bytes_(stats.counter(std::string(this->name()) + ".write_bytes", "bytes", "Bytes written")),
-      utilization_(stats.series(std::string(this->name()) + ".utilization", "percent",
-                                "Share of peak bandwidth used in each sample window", spec.sample_cycles)) {
+      write_bytes_(stats.counter(std::string(this->name()) + ".write_bytes", "bytes", "Bytes written")) {
+  if (spec.sample_cycles) {
+    utilization_ = &stats.series(std::string(this->name()) + ".utilization", "percent",
+                                 "Share of peak bandwidth used in each sample window", spec.sample_cycles);
+  }
   for (unsigned c = 0; c < spec.channels; ++c) {
     // Per channel: num / (den * channels) bytes per cycle.
     channels_.push_back(std::make_unique<BandwidthPipe>(spec.bandwidth_bytes_num, spec.bandwidth_den * spec.channels));
@@ -86,7 +88,7 @@ void Dram::sample() {
   const std::uint64_t window_bytes = bytes - bytes_at_last_sample_;
   bytes_at_last_sample_ = bytes;
   const double capacity = double(spec_.bandwidth_bytes_num) * double(spec_.sample_cycles) / double(spec_.bandwidth_den);
-  utilization_.push(std::min(100.0, 100.0 * double(window_bytes) / capacity));
+  utilization_->push(std::min(100.0, 100.0 * double(window_bytes) / capacity));
   sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
 }
 

@@ -61,7 +61,7 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   stats::Counter& writes_;
   stats::Counter& read_bytes_;
   stats::Counter& write_bytes_;
-  stats::TimeSeries& utilization_;
+  stats::TimeSeries* utilization_ = nullptr;  // only when sampling is enabled
 };
 
 }  // namespace numagpu

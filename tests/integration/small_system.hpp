@@ -1,0 +1,51 @@
+// A small system for end-to-end tests: built from a SystemSpec directly (no configuration files), so the
+// expected numbers below can be derived by hand from a handful of parameters.
+#pragma once
+
+#include "system/system_spec.hpp"
+
+namespace numagpu::testing {
+
+inline KernelSpec stream_kernel(const char* name, std::uint32_t ctas, std::uint32_t warps, std::uint32_t accesses) {
+  KernelSpec k;
+  k.name = name;
+  k.pattern = "stream";
+  k.ctas = ctas;
+  k.warps_per_cta = warps;
+  k.accesses_per_warp = accesses;
+  k.compute_cycles = 0;
+  return k;
+}
+
+inline SystemSpec small_spec(unsigned sockets) {
+  SystemSpec s;
+  s.sockets = sockets;
+  s.clock_mhz = 1000;
+  s.sms_per_socket = 4;
+  s.l2_banks = 4;
+  s.sm = SmSpec{16, 32, 128};
+  s.l1 = CacheSpec{16 * 1024, 128, 4, 20, 32, false, false, 0};
+  // 64 KiB per socket over 4 banks: 16 KiB per bank; bank chosen by the 2 low line bits.
+  s.l2 = CacheSpec{16 * 1024, 128, 16, 30, 32, true, true, 2};
+  s.crossbar.latency = 10;
+  s.crossbar.port_bytes_per_cycle = 64;
+  s.crossbar.queue_depth = 8;
+  s.crossbar.header_bytes = 16;
+  s.dram.bandwidth_bytes_num = 768;  // 768 B/cycle = 768 GB/s at 1 GHz
+  s.dram.bandwidth_den = 1;
+  s.dram.channels = 8;
+  s.dram.latency = 100;
+  s.dram.queue_depth = 16;
+  s.link.lanes = 16;
+  s.link.lane_bytes = 8;
+  s.link.latency = 128;
+  s.link.header_bytes = 16;
+  s.sw.latency = 0;
+  s.placement = Placement::Policy::kPageInterleave;
+  s.page_bytes = 4096;  // 32 lines per page
+  s.protocol_checks = true;
+  s.watchdog_cycles = 100000;
+  return s;
+}
+
+}  // namespace numagpu::testing
