@@ -12,8 +12,14 @@
 #define NUMAGPU_VERSION "unknown"
 #endif
 
-int sc_main(int argc, char* argv[]) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+namespace {
+// SystemC prints its banner from its own main(), before sc_main() runs: silence it during static
+// initialization instead (an explicit SYSTEMC_DISABLE_COPYRIGHT_MESSAGE in the environment still wins).
+const bool kBannerSilenced = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+}  // namespace
+
+extern "C" int sc_main(int argc, char* argv[]) {
+  (void)kBannerSilenced;
 
   CLI::App app{"numagpu " NUMAGPU_VERSION
                " - a SystemC/TLM-2.0 model of multi-socket NUMA GPUs.\n"

@@ -24,7 +24,8 @@ RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t 
     : socket(name),
       owner_(owner),
       component_id_(component_id),
-      arrivals_(child_name(name, "arrivals").c_str(), this, &RequestInputs::on_arrival) {
+      arrivals_(child_name(name, "arrivals").c_str(),
+                [this](Payload& gp) { owner_.on_request(attr(gp).arrival_port, gp); }) {
   socket.register_nb_transport_fw(this, &RequestInputs::nb_transport_fw);
   socket.register_b_transport(this, &RequestInputs::b_transport);
   socket.register_transport_dbg(this, &RequestInputs::transport_dbg);
@@ -43,12 +44,13 @@ tlm::tlm_sync_enum RequestInputs::nb_transport_fw(int port, Payload& gp, tlm::tl
     attr(gp).record_hop(component_id_);
     if (owner_.try_accept(static_cast<unsigned>(port), gp)) {
       attr(gp).arrival_port = static_cast<std::uint16_t>(port);
-      arrivals_.notify(gp, phase, delay);
+      arrivals_.push(gp, delay);
       phase = tlm::END_REQ;  // early END_REQ: same effective time as the BEGIN_REQ
       return tlm::TLM_UPDATED;
     }
     ps.held = &gp;
     ps.held_at = sc_time_stamp() + delay;
+    ++held_;
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::END_RESP) {
@@ -67,9 +69,8 @@ void RequestInputs::b_transport(int, Payload&, sc_time&) {
 
 unsigned RequestInputs::transport_dbg(int, Payload&) { return 0; }
 
-void RequestInputs::on_arrival(Payload& gp, const tlm::tlm_phase&) { owner_.on_request(attr(gp).arrival_port, gp); }
-
 void RequestInputs::retry_blocked() {
+  if (held_ == 0) return;
   const unsigned n = static_cast<unsigned>(ports_.size());
   for (unsigned k = 0; k < n; ++k) {
     const unsigned port = (retry_start_ + k) % n;
@@ -77,10 +78,11 @@ void RequestInputs::retry_blocked() {
     if (!ps.held || !owner_.try_accept(port, *ps.held)) continue;
     Payload& gp = *ps.held;
     ps.held = nullptr;
+    --held_;
     const sc_time at = std::max(ps.held_at, sc_time_stamp());
     sc_time delay = at - sc_time_stamp();
     attr(gp).arrival_port = static_cast<std::uint16_t>(port);
-    arrivals_.notify(gp, tlm::BEGIN_REQ, delay);
+    arrivals_.push(gp, delay);
     tlm::tlm_phase phase = tlm::END_REQ;
     // The initiator may send its next BEGIN_REQ from inside this call; our state is already consistent.
     socket[port]->nb_transport_bw(gp, phase, delay);
@@ -111,12 +113,6 @@ void RequestInputs::send_responses(unsigned port) {
   }
 }
 
-std::size_t RequestInputs::held_requests() const {
-  std::size_t n = 0;
-  for (const auto& ps : ports_) n += ps.held ? 1 : 0;
-  return n;
-}
-
 std::size_t RequestInputs::queued_responses() const {
   std::size_t n = 0;
   for (const auto& ps : ports_) n += ps.responses.size() + (ps.resp_in_flight ? 1 : 0);
@@ -126,7 +122,10 @@ std::size_t RequestInputs::queued_responses() const {
 // --------------------------------------------------------------------------------------------- outputs
 
 RequestOutputs::RequestOutputs(const char* name, OutputOwner& owner)
-    : socket(name), owner_(owner), arrivals_(child_name(name, "arrivals").c_str(), this, &RequestOutputs::on_arrival) {
+    : socket(name),
+      owner_(owner),
+      arrivals_(child_name(name, "arrivals").c_str(),
+                [this](Payload& gp) { owner_.on_response(attr(gp).arrival_port, gp); }) {
   socket.register_nb_transport_bw(this, &RequestOutputs::nb_transport_bw);
   socket.register_invalidate_direct_mem_ptr(this, &RequestOutputs::invalidate_dmi);
 }
@@ -160,7 +159,7 @@ void RequestOutputs::pump(unsigned port) {
     } else if (phase == tlm::BEGIN_RESP || status == tlm::TLM_COMPLETED) {
       request_accepted(port, *gp);
       attr(*gp).arrival_port = static_cast<std::uint16_t>(port);
-      arrivals_.notify(*gp, tlm::BEGIN_RESP, delay);
+      arrivals_.push(*gp, delay);
     }
   }
   ps.sending = false;
@@ -187,13 +186,11 @@ tlm::tlm_sync_enum RequestOutputs::nb_transport_bw(int port_id, Payload& gp, tlm
       pump(port);
     }
     attr(gp).arrival_port = static_cast<std::uint16_t>(port);
-    arrivals_.notify(gp, phase, delay);
+    arrivals_.push(gp, delay);
     return tlm::TLM_COMPLETED;  // responses are always taken: the owner reserved room when it sent the request
   }
   throw std::logic_error("unexpected phase on the backward path");
 }
-
-void RequestOutputs::on_arrival(Payload& gp, const tlm::tlm_phase&) { owner_.on_response(attr(gp).arrival_port, gp); }
 
 std::size_t RequestOutputs::queued(unsigned port) const {
   if (port >= ports_.size()) return 0;

@@ -17,7 +17,8 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
-#include <tlm_utils/peq_with_cb_and_phase.h>
+
+#include "common/arrival_queue.hpp"
 
 namespace numagpu {
 
@@ -54,7 +55,7 @@ class RequestInputs {
   // The owner has room again: grant END_REQ to held requests (round-robin across ports).
   void retry_blocked();
 
-  std::size_t held_requests() const;
+  std::size_t held_requests() const { return held_; }
   std::size_t queued_responses() const;
 
  private:
@@ -69,15 +70,15 @@ class RequestInputs {
   tlm::tlm_sync_enum nb_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void b_transport(int port, Payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int port, Payload& gp);
-  void on_arrival(Payload& gp, const tlm::tlm_phase& phase);
   void send_responses(unsigned port);
   PortState& port_state(unsigned port);
 
   InputOwner& owner_;
   std::uint16_t component_id_;
   std::deque<PortState> ports_;  // deque: growing keeps references to existing ports valid
+  std::size_t held_ = 0;         // ports holding a request: retry_blocked() is free when none is
   unsigned retry_start_ = 0;
-  tlm_utils::peq_with_cb_and_phase<RequestInputs> arrivals_;
+  ArrivalQueue arrivals_;  // requests, delivered to the owner at their arrival time
 };
 
 class RequestOutputs {
@@ -105,12 +106,11 @@ class RequestOutputs {
   void invalidate_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
   void pump(unsigned port);
   void request_accepted(unsigned port, Payload& gp);
-  void on_arrival(Payload& gp, const tlm::tlm_phase& phase);
   PortState& port_state(unsigned port);
 
   OutputOwner& owner_;
   std::deque<PortState> ports_;
-  tlm_utils::peq_with_cb_and_phase<RequestOutputs> arrivals_;
+  ArrivalQueue arrivals_;  // responses, delivered to the owner at their arrival time
 };
 
 }  // namespace numagpu

@@ -86,7 +86,7 @@ const std::string& ComponentNames::name(std::uint16_t id) {
 void ComponentNames::clear() { names().clear(); }
 
 struct TxnPool::Entry {
-  tlm::tlm_generic_payload gp;
+  PooledPayload gp;
   NumaAttr* ext = nullptr;  // owned by gp once set
   std::array<unsigned char, kLineBytes> data{};
   bool live = false;
@@ -109,6 +109,7 @@ tlm::tlm_generic_payload& TxnPool::allocate(MemOp op, std::uint64_t address, uns
     e->ext = new NumaAttr();
     e->ext->pool_slot = static_cast<std::uint32_t>(entries_.size() - 1);
     e->gp.set_extension(e->ext);
+    e->gp.numa = e->ext;
   } else {
     e = free_list_.back();
     free_list_.pop_back();
@@ -133,7 +134,7 @@ tlm::tlm_generic_payload& TxnPool::allocate(MemOp op, std::uint64_t address, uns
 }
 
 void TxnPool::free(tlm::tlm_generic_payload* gp) {
-  Entry* e = entries_.at(gp->get_extension<NumaAttr>()->pool_slot).get();
+  Entry* e = entries_.at(attr(*gp).pool_slot).get();
   e->live = false;
   --live_;
   free_list_.push_back(e);

@@ -1,0 +1,186 @@
+#include "yaml_tree.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include "text.hpp"
+
+namespace numagpu::config::detail {
+namespace {
+
+// Deeper nesting only happens with alias loops or hostile input; a config never gets close.
+constexpr int kMaxDepth = 100;
+
+Location to_location(const std::string& file, const YAML::Mark& mark) {
+  if (mark.is_null()) return {file, 0, 0};
+  return {file, mark.line + 1, mark.column + 1};  // yaml-cpp marks are 0-based
+}
+
+std::string kind_of(const YAML::Node& node) {
+  if (node.IsMap()) return "a map";
+  if (node.IsSequence()) return "a list";
+  return "null";
+}
+
+class TreeBuilder {
+ public:
+  explicit TreeBuilder(const std::string& file) : file_(file) {}
+
+  // `path` is the dotted key path of `node`, used to name the key in errors.
+  RawNode build(const YAML::Node& node, const std::string& path, int depth) {
+    const Location where = to_location(file_, node.Mark());
+    if (depth > kMaxDepth) {
+      throw ConfigError(where, path, "YAML nesting is deeper than " + std::to_string(kMaxDepth) + " levels");
+    }
+    switch (node.Type()) {
+      case YAML::NodeType::Scalar:
+        return scalar(node, path, where);
+      case YAML::NodeType::Map:
+        return map(node, path, where, depth);
+      case YAML::NodeType::Sequence:
+        return list(node, path, where, depth);
+      default:
+        return null(where);
+    }
+  }
+
+ private:
+  static RawNode null(const Location& where) {
+    RawNode out;
+    out.where = where;
+    return out;
+  }
+
+  RawNode scalar(const YAML::Node& node, const std::string& path, const Location& where) const {
+    RawNode out;
+    out.kind = RawNode::Kind::kScalar;
+    out.where = where;
+    out.text = node.Scalar();
+    // yaml-cpp tags plain scalars "?" and quoted/block scalars "!". Other tags would need a type
+    // system of their own; refusing them beats silently ignoring them.
+    const std::string& tag = node.Tag();
+    if (tag == "!" || tag == "tag:yaml.org,2002:str") {
+      out.quoted = true;
+    } else if (tag != "?") {
+      throw ConfigError(where, path, "unsupported YAML tag " + in_quotes(tag));
+    }
+    return out;
+  }
+
+  RawNode list(const YAML::Node& node, const std::string& path, const Location& where, int depth) {
+    RawNode out;
+    out.kind = RawNode::Kind::kList;
+    out.where = where;
+    for (const auto& item : node) {
+      out.items.push_back(build(item, child_path(path, std::to_string(out.items.size())), depth + 1));
+    }
+    return out;
+  }
+
+  RawNode map(const YAML::Node& node, const std::string& path, const Location& where, int depth) {
+    RawNode out = make_map(where);
+    // yaml-cpp keeps both pairs of a duplicated key when iterating, which lets us reject them.
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      RawEntry entry = map_entry(it->first, it->second, path, depth);
+      if (const RawEntry* first = out.find(entry.key)) {
+        throw ConfigError(entry.key_where, child_path(path, entry.key),
+                          "duplicate key " + in_quotes(entry.key) + " (first defined at line " +
+                              std::to_string(first->key_where.line) + ", column " +
+                              std::to_string(first->key_where.column) + ")");
+      }
+      out.entries.push_back(std::move(entry));
+    }
+    return out;
+  }
+
+  RawEntry map_entry(const YAML::Node& key, const YAML::Node& value, const std::string& path, int depth) {
+    RawEntry entry;
+    entry.key_where = to_location(file_, key.Mark());
+    if (!key.IsScalar()) throw ConfigError(entry.key_where, path, "expected a key name, got " + kind_of(key));
+    entry.key = key.Scalar();
+    entry.value = build(value, child_path(path, entry.key), depth + 1);
+    // An empty value ("ways:") carries the mark of the next token, often on a later line; the key
+    // is the better place to point at.
+    if (entry.value.kind == RawNode::Kind::kNull &&
+        (entry.value.where.line == 0 || entry.value.where.line != entry.key_where.line)) {
+      entry.value.where = entry.key_where;
+    }
+    return entry;
+  }
+
+  const std::string& file_;
+};
+
+}  // namespace
+
+RawEntry* RawNode::find(const std::string& key) {
+  for (auto& entry : entries) {
+    if (entry.key == key) return &entry;
+  }
+  return nullptr;
+}
+
+const RawEntry* RawNode::find(const std::string& key) const {
+  return const_cast<RawNode*>(this)->find(key);
+}
+
+void RawNode::erase(const std::string& key) {
+  for (auto it = entries.begin(); it != entries.end(); ++it) {
+    if (it->key == key) {
+      entries.erase(it);
+      return;
+    }
+  }
+}
+
+RawNode make_map(Location where) {
+  RawNode node;
+  node.kind = RawNode::Kind::kMap;
+  node.where = std::move(where);
+  return node;
+}
+
+RawNode parse_yaml(const std::string& text, const std::string& display_name) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::Exception& error) {
+    throw ConfigError(to_location(display_name, error.mark), "", "YAML syntax error: " + error.msg);
+  }
+  if (documents.empty()) {  // nothing but comments or whitespace
+    RawNode null;
+    null.where = {display_name, 0, 0};
+    return null;
+  }
+  if (documents.size() > 1) {
+    throw ConfigError(to_location(display_name, documents[1].Mark()), "",
+                      "expected a single YAML document, found " + std::to_string(documents.size()));
+  }
+  return TreeBuilder(display_name).build(documents[0], "", 0);
+}
+
+void relocate(RawNode& node, const Location& where) {
+  node.where = where;
+  for (auto& entry : node.entries) {
+    entry.key_where = where;
+    relocate(entry.value, where);
+  }
+  for (auto& item : node.items) {
+    relocate(item, where);
+  }
+}
+
+std::string describe(const RawNode& node) {
+  switch (node.kind) {
+    case RawNode::Kind::kNull:
+      return "null";
+    case RawNode::Kind::kMap:
+      return "a map";
+    case RawNode::Kind::kList:
+      return "a list";
+    case RawNode::Kind::kScalar:
+      break;
+  }
+  return node.quoted ? "a quoted string " + in_quotes(node.text) : in_quotes(node.text);
+}
+
+}  // namespace numagpu::config::detail

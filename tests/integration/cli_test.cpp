@@ -1,0 +1,161 @@
+// The numagpu commands as a user meets them: bad input gives one exact line and exit status 2 and writes
+// nothing; a good run writes a valid stats.json that embeds the resolved configuration and its hash.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/run.hpp"
+#include "stats/document.hpp"
+
+namespace numagpu {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("numagpu_cli_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    options.out_dir = (dir / "out").string();
+    options.quiet = true;
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  int run() { return run_command(options, out, err); }
+  // Runs and expects exit status 2, the exact one-line message, and no output directory.
+  void expect_rejected(const std::string& message) {
+    EXPECT_EQ(run(), kExitBadInput);
+    EXPECT_EQ(err.str(), "numagpu: error: " + message + "\n");
+    EXPECT_FALSE(fs::exists(options.out_dir)) << "bad input must write nothing";
+  }
+
+  fs::path dir;
+  RunOptions options;
+  std::ostringstream out, err;
+};
+
+TEST_F(CliTest, UnknownKeySuggestsTheNearestKey) {
+  options.config_file = write("c.yaml", "l2:\n  sise_bytes: 4096\n");
+  expect_rejected(*options.config_file + ":2:3: l2.sise_bytes: unknown key 'sise_bytes' (did you mean 'size_bytes'?)");
+}
+
+TEST_F(CliTest, WrongTypeNamesWhatWasExpected) {
+  options.config_file = write("c.yaml", "sm:\n  max_warps: lots\n");
+  expect_rejected(*options.config_file + ":2:14: sm.max_warps: expected an integer, got 'lots'");
+}
+
+TEST_F(CliTest, ZeroSocketsIsOutOfRange) {
+  options.config_file = write("c.yaml", "system:\n  sockets: 0\n");
+  expect_rejected(*options.config_file + ":2:12: system.sockets: 0 is out of range [1, 8]");
+}
+
+TEST_F(CliTest, FewerThanTwoLanesIsOutOfRange) {
+  options.config_file = write("c.yaml", "link:\n  lanes: 1\n");
+  expect_rejected(*options.config_file + ":2:10: link.lanes: 1 is out of range [2, 256]");
+}
+
+TEST_F(CliTest, OddLaneCountIsInconsistent) {
+  options.config_file = write("c.yaml", "link:\n  lanes: 15\n");
+  expect_rejected(*options.config_file +
+                  ":2:10: link.lanes: 15 is odd; a link starts symmetric, half its lanes each way");
+}
+
+TEST_F(CliTest, CacheSizeMustBeSetsTimesWaysTimesLine) {
+  // 131000 B is not a multiple of 4 ways x 128 B = 512 B.
+  options.config_file = write("c.yaml", "l1:\n  size_bytes: 131000\n");
+  expect_rejected(*options.config_file +
+                  ":2:15: l1.size_bytes: 131000 is not sets x ways x line_bytes with a power-of-two number of sets "
+                  "(4 ways x 128 B lines)");
+}
+
+TEST_F(CliTest, ChoiceListsTheAllowedValues) {
+  options.config_file = write("c.yaml", "l2:\n  write_policy: write_around\n");
+  expect_rejected(*options.config_file +
+                  ":2:17: l2.write_policy: expected one of write_back, write_through; got 'write_around'");
+}
+
+TEST_F(CliTest, SetOverrideErrorsNameTheOverride) {
+  options.sets = {"l2.ways=abc"};
+  expect_rejected("--set l2.ways=abc: l2.ways: expected an integer, got 'abc'");
+}
+
+TEST_F(CliTest, InconsistencyIntroducedBySetPointsAtTheOverride) {
+  options.sets = {"l2.line_bytes=64"};
+  expect_rejected("--set l2.line_bytes=64: l2.line_bytes: 64 differs from l1.line_bytes (128); both levels must use "
+                  "one line size");
+}
+
+TEST_F(CliTest, MissingFileIsOneLine) {
+  options.config_file = (dir / "absent.yaml").string();
+  expect_rejected(*options.config_file + ": cannot read configuration file (No such file or directory)");
+}
+
+TEST_F(CliTest, WorkloadErrorsPointIntoTheWorkloadFile) {
+  options.workload_file = write("w.yaml",
+                                "workload:\n"
+                                "  kernels:\n"
+                                "    - name: k\n"
+                                "      ctas: 4\n"
+                                "      warps_per_cta: 65\n");
+  expect_rejected(*options.workload_file + ":5:22: workload.kernels.0.warps_per_cta: 65 is out of range [1, 64]");
+}
+
+// A tiny but complete run: 2 sockets x 2 SMs, one kernel of 4 CTAs x 2 warps x 4 loads = 32 loads.
+TEST_F(CliTest, RunWritesAValidStatsDocumentWithTheResolvedConfiguration) {
+  options.sets = {"system.sockets=2", "sm.per_socket=2", "l2.banks=2", "checks.protocol=true",
+                  "workload.kernels=[{name: tiny, ctas: 4, warps_per_cta: 2, accesses_per_warp: 4}]"};
+  ASSERT_EQ(run(), kExitOk) << err.str();
+  for (const char* f : {"stats.json", "stats.txt", "config.yaml"}) {
+    EXPECT_TRUE(fs::exists(fs::path(options.out_dir) / f)) << f;
+  }
+  std::ifstream in(fs::path(options.out_dir) / "stats.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_TRUE(stats::validate_document(doc).empty());
+  EXPECT_EQ(doc["config"]["system"]["sockets"], 2);
+  EXPECT_EQ(doc["config"]["l1"]["size_bytes"], 131072);  // a default, filled in
+  EXPECT_EQ(doc["config_hash"].get<std::string>().size(), 16u);
+  EXPECT_EQ(doc["run"]["kernels_done"], 1);
+  EXPECT_EQ(doc["run"]["checks"]["protocol_violations"], 0);
+  EXPECT_EQ(doc["run"]["transactions"], 32);
+  std::uint64_t loads = 0;
+  for (int s = 0; s < 2; ++s) {
+    for (int m = 0; m < 2; ++m) loads += doc["stats"]["system"]["socket" + std::to_string(s)]["sm" + std::to_string(m)]["loads"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(loads, 32u);
+
+  // The written config.yaml is itself a valid configuration with the same hash.
+  RunOptions again;
+  again.config_file = (fs::path(options.out_dir) / "config.yaml").string();
+  std::ostringstream dump, dump_err;
+  ASSERT_EQ(config_dump_command(again, dump, dump_err), kExitOk) << dump_err.str();
+  EXPECT_NE(dump.str().find("hash " + doc["config_hash"].get<std::string>()), std::string::npos);
+}
+
+TEST_F(CliTest, DefaultConfigurationIsThePapersTable1) {
+  std::ostringstream dump, dump_err;
+  ASSERT_EQ(config_dump_command(options, dump, dump_err), kExitOk) << dump_err.str();
+  const std::string y = dump.str();
+  // Table 1: 4 sockets, 64 SMs, 1 GHz, 64 warps, L1 128 KB 4-way 128 B lines, L2 4 MB 16-way write-back,
+  // 8 lanes x 8 B per direction with 128-cycle latency, DRAM 768 GB/s and 100 ns.
+  for (const char* line : {"sockets: 4", "clock_mhz: 1000", "per_socket: 64", "max_warps: 64", "size_bytes: 131072",
+                           "size_bytes: 4194304", "ways: 16", "write_policy: write_back", "lanes: 16",
+                           "lane_bytes: 8", "latency_cycles: 128", "bandwidth_gbps: 768", "latency_ns: 100"}) {
+    EXPECT_NE(y.find(line), std::string::npos) << line;
+  }
+}
+
+}  // namespace
+}  // namespace numagpu
+
+extern "C" int sc_main(int, char*[]) { return 0; }

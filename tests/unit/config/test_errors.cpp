@@ -1,0 +1,267 @@
+// One test per class of user error, each asserting the complete one-line message.
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+namespace numagpu::config::testing {
+namespace {
+
+// ---- message format ----------------------------------------------------------------------------
+
+TEST(ConfigErrorFormat, FullLocationAndKey) {
+  const ConfigError error({"sys.yaml", 3, 7}, "l2.ways", "0 is out of range [1, 8]");
+  EXPECT_STREQ(error.what(), "sys.yaml:3:7: l2.ways: 0 is out of range [1, 8]");
+  EXPECT_EQ(error.where(), (Location{"sys.yaml", 3, 7}));
+  EXPECT_EQ(error.key(), "l2.ways");
+  EXPECT_EQ(error.message(), "0 is out of range [1, 8]");
+}
+
+TEST(ConfigErrorFormat, NoPositionOmitsLineAndColumn) {
+  EXPECT_STREQ(ConfigError({"<default>", 0, 0}, "l2.ways", "bad").what(), "<default>: l2.ways: bad");
+}
+
+TEST(ConfigErrorFormat, EmptyKeyOmitsKey) {
+  EXPECT_STREQ(ConfigError({"a.yaml", 2, 1}, "", "YAML syntax error: x").what(),
+               "a.yaml:2:1: YAML syntax error: x");
+}
+
+TEST(ConfigErrorFormat, StaysOnOneLine) {
+  EXPECT_STREQ(ConfigError({"a.yaml", 1, 1}, "k", "two\nlines").what(), "a.yaml:1:1: k: two\\nlines");
+}
+
+// ---- unknown keys -------------------------------------------------------------------------------
+
+TEST(UnknownKey, SuggestsCloseSibling) {
+  EXPECT_EQ(error_in("l2:\n  sise_bytes: 4096\n"),
+            "a.yaml:2:3: l2.sise_bytes: unknown key 'sise_bytes' (did you mean 'size_bytes'?)");
+}
+
+TEST(UnknownKey, ListsSiblingsWhenNothingIsClose) {
+  EXPECT_EQ(error_in("l2:\n  colour: red\n"),
+            "a.yaml:2:3: l2.colour: unknown key 'colour' (expected one of: size_bytes, ways, organization)");
+}
+
+TEST(UnknownKey, AtTopLevel) {
+  EXPECT_EQ(error_in("foo: 1\n"),
+            "a.yaml:1:1: foo: unknown key 'foo' (expected one of: name, gpu, l2, workload)");
+}
+
+TEST(UnknownKey, InsideListItemUsesItemIndex) {
+  EXPECT_EQ(error_in("workload:\n  kernels:\n    - name: k0\n    - name: k1\n      ctaz: 4\n"),
+            "a.yaml:5:7: workload.kernels.1.ctaz: unknown key 'ctaz' (did you mean 'ctas'?)");
+}
+
+TEST(UnknownKey, IncludeIsOnlySpecialAtTheTopOfAFile) {
+  EXPECT_EQ(error_in("gpu:\n  include: x.yaml\n"),
+            "a.yaml:2:3: gpu.include: unknown key 'include' (expected one of: sockets, clock_ghz, coherent)");
+}
+
+// ---- wrong types --------------------------------------------------------------------------------
+
+TEST(WrongType, IntegerGotWord) {
+  EXPECT_EQ(error_in("gpu:\n  sockets: abc\n"), "a.yaml:2:12: gpu.sockets: expected an integer, got 'abc'");
+}
+
+TEST(WrongType, IntegerRejectsFraction) {
+  EXPECT_EQ(error_in("gpu:\n  sockets: 1.5\n"), "a.yaml:2:12: gpu.sockets: expected an integer, got '1.5'");
+}
+
+TEST(WrongType, IntegerRejectsExponent) {
+  EXPECT_EQ(error_in("l2:\n  ways: 1e3\n"), "a.yaml:2:9: l2.ways: expected an integer, got '1e3'");
+}
+
+TEST(WrongType, IntegerRejectsDigitSeparators) {
+  EXPECT_EQ(error_in("l2:\n  ways: 1_6\n"), "a.yaml:2:9: l2.ways: expected an integer, got '1_6'");
+}
+
+TEST(WrongType, IntegerRejectsQuotedNumber) {
+  EXPECT_EQ(error_in("gpu:\n  sockets: \"8\"\n"),
+            "a.yaml:2:12: gpu.sockets: expected an integer, got a quoted string '8'");
+}
+
+TEST(WrongType, IntegerTooLarge) {
+  EXPECT_EQ(error_in("l2:\n  ways: 9223372036854775808\n"),
+            "a.yaml:2:9: l2.ways: '9223372036854775808' does not fit in a 64-bit integer");
+}
+
+TEST(WrongType, EmptyValueIsNullAndReportedAtTheKey) {
+  EXPECT_EQ(error_in("gpu:\n  sockets:\n  coherent: true\n"),
+            "a.yaml:2:3: gpu.sockets: expected an integer, got null");
+}
+
+TEST(WrongType, RealGotWord) {
+  EXPECT_EQ(error_in("gpu:\n  clock_ghz: fast\n"),
+            "a.yaml:2:14: gpu.clock_ghz: expected a number, got 'fast'");
+}
+
+TEST(WrongType, RealRejectsInfinity) {
+  EXPECT_EQ(error_in("gpu:\n  clock_ghz: .inf\n"),
+            "a.yaml:2:14: gpu.clock_ghz: expected a number, got '.inf'");
+}
+
+TEST(WrongType, RealTooLarge) {
+  EXPECT_EQ(error_in("gpu:\n  clock_ghz: 1e999\n"),
+            "a.yaml:2:14: gpu.clock_ghz: '1e999' is outside the range of a double");
+}
+
+TEST(WrongType, RealTooSmall) {
+  EXPECT_EQ(error_in("gpu:\n  clock_ghz: 1e-999\n"),
+            "a.yaml:2:14: gpu.clock_ghz: '1e-999' is outside the range of a double");
+}
+
+TEST(WrongType, Boolean) {
+  EXPECT_EQ(error_in("gpu:\n  coherent: yes please\n"),
+            "a.yaml:2:13: gpu.coherent: expected true or false, got 'yes please'");
+}
+
+TEST(WrongType, BooleanRejectsYaml11Words) {
+  EXPECT_EQ(error_in("gpu:\n  coherent: on\n"),
+            "a.yaml:2:13: gpu.coherent: expected true or false, got 'on'");
+}
+
+TEST(WrongType, StringGotMap) {
+  EXPECT_EQ(error_in("name: {first: a}\n"), "a.yaml:1:7: name: expected a string, got a map");
+}
+
+TEST(WrongType, SectionGotScalar) {
+  EXPECT_EQ(error_in("gpu: 4\n"), "a.yaml:1:6: gpu: expected a map, got '4'");
+}
+
+TEST(WrongType, ListGotMap) {
+  EXPECT_EQ(error_in("workload:\n  kernels: {name: k0}\n"),
+            "a.yaml:2:12: workload.kernels: expected a list, got a map");
+}
+
+TEST(WrongType, ListItemGotScalar) {
+  EXPECT_EQ(error_in("workload:\n  kernels:\n    - k0\n"),
+            "a.yaml:3:7: workload.kernels.0: expected a map, got 'k0'");
+}
+
+TEST(WrongType, TopLevelMustBeAMap) {
+  EXPECT_EQ(error_in("- gpu\n- l2\n"), "a.yaml:1:1: expected a map at the top level, got a list");
+}
+
+TEST(WrongType, UnsupportedTag) {
+  EXPECT_EQ(error_in("name: !path x\n"), "a.yaml:1:7: name: unsupported YAML tag '!path'");
+}
+
+// ---- bounds and choices -------------------------------------------------------------------------
+
+TEST(OutOfRange, IntegerBelowRange) {
+  EXPECT_EQ(error_in("gpu:\n  sockets: 0\n"), "a.yaml:2:12: gpu.sockets: 0 is out of range [1, 8]");
+}
+
+TEST(OutOfRange, HexValueShownInDecimal) {
+  EXPECT_EQ(error_in("l2:\n  ways: 0x40\n"), "a.yaml:2:9: l2.ways: 64 is out of range [1, 32]");
+}
+
+TEST(OutOfRange, MinimumOnly) {
+  EXPECT_EQ(error_in("l2:\n  size_bytes: 512\n"),
+            "a.yaml:2:15: l2.size_bytes: 512 is out of range (must be >= 1024)");
+}
+
+TEST(OutOfRange, Real) {
+  EXPECT_EQ(error_in("gpu:\n  clock_ghz: 3.5\n"),
+            "a.yaml:2:14: gpu.clock_ghz: 3.5 is out of range [0.5, 3.0]");
+}
+
+TEST(Choice, UnknownValue) {
+  EXPECT_EQ(error_in("l2:\n  organization: foo\n"),
+            "a.yaml:2:17: l2.organization: expected one of memside, static, shared, numa_aware; got 'foo'");
+}
+
+TEST(Choice, IsCaseSensitive) {
+  EXPECT_EQ(
+      error_in("l2:\n  organization: Shared\n"),
+      "a.yaml:2:17: l2.organization: expected one of memside, static, shared, numa_aware; got 'Shared'");
+}
+
+// ---- required keys and list lengths -------------------------------------------------------------
+
+TEST(Required, MissingInWrittenSectionPointsAtTheSection) {
+  EXPECT_EQ(load_error({text_layer("a.yaml", "gpu:\n  sockets: 2\nl2:\n  ways: 4\n")}),
+            "a.yaml:4:3: l2.size_bytes: missing required key");
+}
+
+TEST(Required, MissingWithSectionAbsentPointsAtTheDocument) {
+  EXPECT_EQ(load_error({text_layer("a.yaml", "# comment\nname: run\n")}),
+            "a.yaml:2:1: l2.size_bytes: missing required key");
+}
+
+TEST(Required, MissingInListItem) {
+  EXPECT_EQ(error_in("workload:\n  kernels:\n    - ctas: 2\n"),
+            "a.yaml:3:7: workload.kernels.0.name: missing required key");
+}
+
+TEST(Required, NoLayersAtAll) {
+  EXPECT_EQ(load_error({}), "<default>: l2.size_bytes: missing required key");
+}
+
+TEST(ListLength, TooManyItems) {
+  EXPECT_EQ(error_in("workload:\n  kernels: [{name: a}, {name: b}, {name: c}, {name: d}, {name: e}]\n"),
+            "a.yaml:2:12: workload.kernels: expected at most 4 items, got 5");
+}
+
+Schema bounded_list_schema() {
+  Schema s;
+  Schema& item = s.list("phases", "Phases").items(2, 3).element();
+  item.integer("cycles", "Length").default_value(1);
+  return s;
+}
+
+TEST(ListLength, TooFewItems) {
+  EXPECT_EQ(load_error({text_layer("p.yaml", "phases:\n  - cycles: 5\n")}, {}, bounded_list_schema()),
+            "p.yaml:2:3: phases: expected 2 to 3 items, got 1");
+}
+
+TEST(ListLength, AbsentListWithMinimumIsRequired) {
+  EXPECT_EQ(load_error({text_layer("p.yaml", "{}\n")}, {}, bounded_list_schema()),
+            "p.yaml:1:1: phases: missing required key");
+}
+
+// ---- YAML problems ------------------------------------------------------------------------------
+
+TEST(YamlSyntax, ReportsParserMessageOneBased) {
+  EXPECT_EQ(error_in("gpu:\n  sockets: [1, 2\n"),
+            "a.yaml:3:1: YAML syntax error: end of sequence flow not found");
+}
+
+TEST(YamlSyntax, BadIndentation) {
+  EXPECT_EQ(error_in("gpu: a: b\n"), "a.yaml:1:7: YAML syntax error: illegal map value");
+}
+
+TEST(YamlSyntax, DuplicateKey) {
+  EXPECT_EQ(error_in("gpu:\n  sockets: 2\n  coherent: true\n  sockets: 4\n"),
+            "a.yaml:4:3: gpu.sockets: duplicate key 'sockets' (first defined at line 2, column 3)");
+}
+
+TEST(YamlSyntax, DuplicateKeyInFlowMap) {
+  EXPECT_EQ(error_in("gpu: {sockets: 2, sockets: 3}\n"),
+            "a.yaml:1:19: gpu.sockets: duplicate key 'sockets' (first defined at line 1, column 7)");
+}
+
+TEST(YamlSyntax, SeveralDocuments) {
+  EXPECT_EQ(error_in("name: a\n---\nname: b\n"), "a.yaml:3:1: expected a single YAML document, found 2");
+}
+
+TEST(File, Unreadable) {
+  const TempDir dir;
+  const std::string path = dir.path() + "/absent.yaml";
+  EXPECT_EQ(load_error({file_layer(path)}),
+            path + ": cannot read configuration file (No such file or directory)");
+}
+
+TEST(File, DirectoryIsNotAFile) {
+  const TempDir dir;
+  EXPECT_EQ(load_error({file_layer(dir.path())}),
+            dir.path() + ": cannot read configuration file (Is a directory)");
+}
+
+TEST(File, ErrorsNameTheFile) {
+  const TempDir dir;
+  const std::string path = dir.write("sys.yaml", "l2:\n  size_bytes: 4096\n  ways: 0\n");
+  EXPECT_EQ(load_error({file_layer(path)}), path + ":3:9: l2.ways: 0 is out of range [1, 32]");
+}
+
+}  // namespace
+}  // namespace numagpu::config::testing
