@@ -37,7 +37,8 @@ void BM_BandwidthPipeReserve(benchmark::State& state) {
   GpuClock::set_frequency_mhz(1000);
   BandwidthPipe pipe(768, 8);
   std::uint64_t t = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(pipe.reserve(sc_core::sc_time::from_value(t += 700), 128));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(pipe.reserve(sc_core::sc_time::from_value(t += 700), 128));
 }
 BENCHMARK(BM_BandwidthPipeReserve);
 
@@ -60,5 +61,7 @@ BENCHMARK(BM_WarpProgramStep);
 }  // namespace
 }  // namespace numagpu
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}
 BENCHMARK_MAIN();

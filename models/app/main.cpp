@@ -21,9 +21,10 @@ const bool kBannerSilenced = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0)
 extern "C" int sc_main(int argc, char* argv[]) {
   (void)kBannerSilenced;
 
-  CLI::App app{"numagpu " NUMAGPU_VERSION
-               " - a SystemC/TLM-2.0 model of multi-socket NUMA GPUs.\n"
-               "With no subcommand, `numagpu run` is implied: the paper's 4-socket system on the default workload."};
+  CLI::App app{
+      "numagpu " NUMAGPU_VERSION
+      " - a SystemC/TLM-2.0 model of multi-socket NUMA GPUs.\n"
+      "With no subcommand, `numagpu run` is implied: the paper's 4-socket system on the default workload."};
   app.set_version_flag("--version", "numagpu " NUMAGPU_VERSION);
   app.require_subcommand(0, 1);
 
@@ -31,20 +32,25 @@ extern "C" int sc_main(int argc, char* argv[]) {
   auto add_config_options = [&options](CLI::App* cmd) {
     cmd->add_option("-c,--config", options.config_file,
                     "System configuration YAML (default: built-in configs/paper_4socket.yaml)");
-    cmd->add_option("-w,--workload", options.workload_file,
-                    "Workload YAML, layered over the configuration (default: built-in configs/workloads/default.yaml)");
-    cmd->add_option("-s,--set", options.sets, "Override one parameter, KEY.PATH=VALUE (repeatable, applied last)")
+    cmd->add_option(
+        "-w,--workload", options.workload_file,
+        "Workload YAML, layered over the configuration (default: built-in configs/workloads/default.yaml)");
+    cmd->add_option("-s,--set", options.sets,
+                    "Override one parameter, KEY.PATH=VALUE (repeatable, applied last)")
         ->type_name("KEY=VALUE");
   };
 
-  CLI::App* run = app.add_subcommand("run", "Simulate a workload and write stats.json, stats.txt, config.yaml");
+  CLI::App* run =
+      app.add_subcommand("run", "Simulate a workload and write stats.json, stats.txt, config.yaml");
   add_config_options(run);
-  run->add_option("-o,--out", options.out_dir, "Output directory (created if missing)")->capture_default_str();
+  run->add_option("-o,--out", options.out_dir, "Output directory (created if missing)")
+      ->capture_default_str();
   run->add_flag("-q,--quiet", options.quiet, "No summary on stdout and no progress line");
 
   CLI::App* config = app.add_subcommand("config", "Inspect configurations");
   config->require_subcommand(1);
-  CLI::App* dump = config->add_subcommand("dump", "Print the resolved configuration (every parameter, with its meaning)");
+  CLI::App* dump =
+      config->add_subcommand("dump", "Print the resolved configuration (every parameter, with its meaning)");
   add_config_options(dump);
   CLI::App* reference = config->add_subcommand("reference", "Print the parameter reference in Markdown");
 

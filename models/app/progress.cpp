@@ -32,8 +32,9 @@ void ProgressLine::draw(bool) {
   const std::uint64_t done = probes_.requests_completed();
   char line[160];
   std::snprintf(line, sizeof line, "\r[numagpu] cycle %llu | kernels %u/%u | requests %llu | %.2f M req/s   ",
-                static_cast<unsigned long long>(GpuClock::now()), probes_.kernels_done(), probes_.kernels_total,
-                static_cast<unsigned long long>(done), wall > 0 ? double(done) / wall / 1e6 : 0.0);
+                static_cast<unsigned long long>(GpuClock::now()), probes_.kernels_done(),
+                probes_.kernels_total, static_cast<unsigned long long>(done),
+                wall > 0 ? double(done) / wall / 1e6 : 0.0);
   os_ << line << std::flush;
   drawn_ = true;
 }

@@ -70,7 +70,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   std::error_code ec;
   std::filesystem::create_directories(options.out_dir, ec);
   if (ec) {
-    err << "numagpu: error: " << options.out_dir << ": cannot create output directory (" << ec.message() << ")\n";
+    err << "numagpu: error: " << options.out_dir << ": cannot create output directory (" << ec.message()
+        << ")\n";
     return kExitBadInput;
   }
 
@@ -80,17 +81,17 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   System system("system", spec, registry, err);
   std::unique_ptr<ProgressLine> progress;
   if (options.progress && !options.quiet) {
-    ProgressLine::Probes probes{[&] { return system.requests_completed(); },
-                                [&] { return system.runtime().kernels_done(); },
-                                [&] { return system.runtime().finished(); },
-                                static_cast<std::uint32_t>(spec.kernels.size())};
+    ProgressLine::Probes probes{
+        [&] { return system.requests_completed(); }, [&] { return system.runtime().kernels_done(); },
+        [&] { return system.runtime().finished(); }, static_cast<std::uint32_t>(spec.kernels.size())};
     progress = std::make_unique<ProgressLine>("progress", probes, err);
     progress->start();
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
   system.run();
-  const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (progress) progress->finish();
 
   const RunFacts facts = collect_facts(system, registry, wall_seconds);
@@ -100,19 +101,22 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   const std::filesystem::path dir(options.out_dir);
   try {
     write_file_atomically((dir / "stats.json").string(), document.dump(1) + "\n");
-    write_file_atomically((dir / "stats.txt").string(), registry.text());
-    write_file_atomically((dir / "config.yaml").string(),
-                          "# numagpu " NUMAGPU_VERSION " resolved configuration, hash " + cfg->hash() + "\n" +
-                              cfg->dump_yaml());
+    write_file_atomically((dir / "stats.txt").string(), "# numagpu " NUMAGPU_VERSION
+                                                        " statistics, config hash " +
+                                                            cfg->hash() + "\n" + registry.text());
+    write_file_atomically((dir / "config.yaml").string(), "# numagpu " NUMAGPU_VERSION
+                                                          " resolved configuration, hash " +
+                                                              cfg->hash() + "\n" + cfg->dump_yaml());
   } catch (const std::exception& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
   if (!options.quiet) print_summary(out, spec, facts, options.out_dir);
   if (!RunHealth::ok()) {
-    err << "numagpu: run failed: " << RunHealth::count(RunHealth::Kind::kProtocol) << " protocol violation(s), "
-        << RunHealth::count(RunHealth::Kind::kAudit) << " audit error(s), watchdog "
-        << (RunHealth::count(RunHealth::Kind::kWatchdog) ? "fired" : "quiet") << "\n";
+    err << "numagpu: run failed: " << RunHealth::count(RunHealth::Kind::kProtocol)
+        << " protocol violation(s), " << RunHealth::count(RunHealth::Kind::kAudit)
+        << " audit error(s), watchdog " << (RunHealth::count(RunHealth::Kind::kWatchdog) ? "fired" : "quiet")
+        << "\n";
     return kExitRunFailed;
   }
   return kExitOk;

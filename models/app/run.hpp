@@ -1,4 +1,5 @@
-// The `numagpu run` and `numagpu config dump` commands, separate from argument parsing so tests can call them.
+// The `numagpu run` and `numagpu config dump` commands, separate from argument parsing so tests can call
+// them.
 #pragma once
 
 #include <iosfwd>

@@ -15,7 +15,9 @@ std::uint64_t counter(const stats::Registry& r, const std::string& path) {
   return c ? c->value() : 0;
 }
 
-double percent(std::uint64_t part, std::uint64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; }
+double percent(std::uint64_t part, std::uint64_t whole) {
+  return whole ? 100.0 * double(part) / double(whole) : 0.0;
+}
 
 // Bytes over cycles at the GPU clock, in GB/s (10^9 bytes per second).
 double gbps(std::uint64_t bytes, std::uint64_t cycles, std::uint64_t clock_mhz) {
@@ -77,50 +79,59 @@ RunFacts collect_facts(System& system, stats::Registry& registry, double wall_se
         counter(registry, sock + ".dram.read_bytes") + counter(registry, sock + ".dram.write_bytes");
     sf.dram_gbps = gbps(dram_bytes, f.sim_cycles, spec.clock_mhz);
     sf.link_egress_gbps = gbps(counter(registry, sock + ".link.egress.bytes"), f.sim_cycles, spec.clock_mhz);
-    sf.link_ingress_gbps = gbps(counter(registry, sock + ".link.ingress.bytes"), f.sim_cycles, spec.clock_mhz);
+    sf.link_ingress_gbps =
+        gbps(counter(registry, sock + ".link.ingress.bytes"), f.sim_cycles, spec.clock_mhz);
     sf.remote_requests = counter(registry, sock + ".xbar.requests_to_link");
     f.sockets.push_back(sf);
 
     const std::string sum = "summary.socket" + std::to_string(s);
-    registry.scalar(sum + ".l1_read_hit_percent", "percent", "L1 read hit rate over the run").set(sf.l1_read_hit_percent);
-    registry.scalar(sum + ".l2_read_hit_percent", "percent", "L2 read hit rate over the run").set(sf.l2_read_hit_percent);
-    registry.scalar(sum + ".dram_gbps", "GB/s", "DRAM bandwidth used (reads + writes) over the run").set(sf.dram_gbps);
-    registry.scalar(sum + ".link_egress_gbps", "GB/s", "Link bandwidth used socket -> switch").set(sf.link_egress_gbps);
-    registry.scalar(sum + ".link_ingress_gbps", "GB/s", "Link bandwidth used switch -> socket").set(sf.link_ingress_gbps);
+    registry.scalar(sum + ".l1_read_hit_percent", "percent", "L1 read hit rate over the run")
+        .set(sf.l1_read_hit_percent);
+    registry.scalar(sum + ".l2_read_hit_percent", "percent", "L2 read hit rate over the run")
+        .set(sf.l2_read_hit_percent);
+    registry.scalar(sum + ".dram_gbps", "GB/s", "DRAM bandwidth used (reads + writes) over the run")
+        .set(sf.dram_gbps);
+    registry.scalar(sum + ".link_egress_gbps", "GB/s", "Link bandwidth used socket -> switch")
+        .set(sf.link_egress_gbps);
+    registry.scalar(sum + ".link_ingress_gbps", "GB/s", "Link bandwidth used switch -> socket")
+        .set(sf.link_ingress_gbps);
   }
-  registry.scalar("summary.sim_cycles", "cycles", "Cycle at which the last kernel completed").set(double(f.sim_cycles));
+  registry.scalar("summary.sim_cycles", "cycles", "Cycle at which the last kernel completed")
+      .set(double(f.sim_cycles));
   registry.scalar("summary.ipc", "instructions/cycle", "Warp instructions per cycle, whole system")
       .set(f.sim_cycles ? double(f.instructions) / double(f.sim_cycles) : 0.0);
   return f;
 }
 
 nlohmann::json RunFacts::to_json() const {
-  return nlohmann::json{{"sim_cycles", sim_cycles},
-                        {"drained_cycles", drained_cycles},
-                        {"kernels_done", kernels_done},
-                        {"kernels_total", kernels_total},
-                        {"transactions", transactions},
-                        {"wall_seconds", wall_seconds},
-                        {"host_requests_per_second", wall_seconds > 0 ? double(transactions) / wall_seconds : 0.0},
-                        {"checks",
-                         {{"protocol_hops", protocol_hops},
-                          {"protocol_phases_checked", protocol_phases_checked},
-                          {"protocol_violations", protocol_violations},
-                          {"audit_errors", audit_errors},
-                          {"watchdog_fired", watchdog_fired != 0}}}};
+  return nlohmann::json{
+      {"sim_cycles", sim_cycles},
+      {"drained_cycles", drained_cycles},
+      {"kernels_done", kernels_done},
+      {"kernels_total", kernels_total},
+      {"transactions", transactions},
+      {"wall_seconds", wall_seconds},
+      {"host_requests_per_second", wall_seconds > 0 ? double(transactions) / wall_seconds : 0.0},
+      {"checks",
+       {{"protocol_hops", protocol_hops},
+        {"protocol_phases_checked", protocol_phases_checked},
+        {"protocol_violations", protocol_violations},
+        {"audit_errors", audit_errors},
+        {"watchdog_fired", watchdog_fired != 0}}}};
 }
 
 void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& f, const std::string& out_dir) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "numagpu: workload '%s' on %u socket(s) x %u SMs\n", spec.workload_name.c_str(),
-                spec.sockets, spec.sms_per_socket);
+  std::snprintf(buf, sizeof buf, "numagpu: workload '%s' on %u socket(s) x %u SMs\n",
+                spec.workload_name.c_str(), spec.sockets, spec.sms_per_socket);
   os << buf;
   std::snprintf(buf, sizeof buf, "simulated   %llu cycles (%.3f us at %llu MHz), kernels %u/%u, IPC %.2f\n",
                 static_cast<unsigned long long>(f.sim_cycles), double(f.sim_cycles) / double(spec.clock_mhz),
                 static_cast<unsigned long long>(spec.clock_mhz), f.kernels_done, f.kernels_total,
                 f.sim_cycles ? double(f.instructions) / double(f.sim_cycles) : 0.0);
   os << buf;
-  std::snprintf(buf, sizeof buf, "requests    %llu loads, %llu stores, %llu atomics; %llu transactions in all\n",
+  std::snprintf(buf, sizeof buf,
+                "requests    %llu loads, %llu stores, %llu atomics; %llu transactions in all\n",
                 static_cast<unsigned long long>(f.loads), static_cast<unsigned long long>(f.stores),
                 static_cast<unsigned long long>(f.atomics), static_cast<unsigned long long>(f.transactions));
   os << buf;
@@ -130,9 +141,9 @@ void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& f, 
   os << "socket  L1 hit%  L2 hit%  DRAM GB/s  link out GB/s  link in GB/s  remote reqs\n";
   for (std::size_t s = 0; s < f.sockets.size(); ++s) {
     const SocketFacts& sf = f.sockets[s];
-    std::snprintf(buf, sizeof buf, "%6zu  %7.1f  %7.1f  %9.1f  %13.1f  %12.1f  %11llu\n", s, sf.l1_read_hit_percent,
-                  sf.l2_read_hit_percent, sf.dram_gbps, sf.link_egress_gbps, sf.link_ingress_gbps,
-                  static_cast<unsigned long long>(sf.remote_requests));
+    std::snprintf(buf, sizeof buf, "%6zu  %7.1f  %7.1f  %9.1f  %13.1f  %12.1f  %11llu\n", s,
+                  sf.l1_read_hit_percent, sf.l2_read_hit_percent, sf.dram_gbps, sf.link_egress_gbps,
+                  sf.link_ingress_gbps, static_cast<unsigned long long>(sf.remote_requests));
     os << buf;
   }
   if (f.protocol_hops) {

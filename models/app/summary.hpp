@@ -43,6 +43,7 @@ struct RunFacts {
 };
 
 RunFacts collect_facts(System& system, stats::Registry& registry, double wall_seconds);
-void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& facts, const std::string& out_dir);
+void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& facts,
+                   const std::string& out_dir);
 
 }  // namespace numagpu

@@ -8,7 +8,9 @@ namespace {
 
 using config::Schema;
 
-bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+bool power_of_two(std::int64_t v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
 unsigned log2_exact(std::uint64_t v) {
   unsigned n = 0;
   while (v > 1) {
@@ -69,17 +71,26 @@ void add_memory_system(Schema& root) {
       .default_value(16);
   l2.choice("write_policy", {"write_back", "write_through"}, "L2 write policy").default_value("write_back");
 
-  Schema& x = root.section("crossbar", "Intra-socket crossbar between the SMs' L1s, the L2 banks and the link");
+  Schema& x =
+      root.section("crossbar", "Intra-socket crossbar between the SMs' L1s, the L2 banks and the link");
   x.integer("latency_cycles", "Traversal latency, each way").range(0, 10000).unit("cycles").default_value(10);
-  x.integer("port_bytes_per_cycle", "Bandwidth of each port, each way").range(1, 4096).unit("B/cycle").default_value(64);
+  x.integer("port_bytes_per_cycle", "Bandwidth of each port, each way")
+      .range(1, 4096)
+      .unit("B/cycle")
+      .default_value(64);
   x.integer("queue_depth", "Requests waiting per output port before inputs are back-pressured")
       .range(1, 4096)
       .default_value(16);
 
   Schema& d = root.section("dram", "DRAM of each socket");
-  d.integer("bandwidth_gbps", "Peak bandwidth of the socket's DRAM").range(1, 100000).unit("GB/s").default_value(768);
+  d.integer("bandwidth_gbps", "Peak bandwidth of the socket's DRAM")
+      .range(1, 100000)
+      .unit("GB/s")
+      .default_value(768);
   d.integer("latency_ns", "Access latency after the transfer").range(0, 100000).unit("ns").default_value(100);
-  d.integer("channels", "Channels; a line's channel is its line number mod channels").range(1, 256).default_value(8);
+  d.integer("channels", "Channels; a line's channel is its line number mod channels")
+      .range(1, 256)
+      .default_value(8);
   d.integer("queue_depth", "Backlog per channel, in line transfers, before inputs are back-pressured")
       .range(1, 4096)
       .default_value(32);
@@ -104,7 +115,8 @@ void add_fabric(Schema& root) {
       .range(0, 100000)
       .unit("cycles")
       .default_value(128);
-  l.integer("header_bytes", "Packet header; read requests and write acks are a header, data packets add a line")
+  l.integer("header_bytes",
+            "Packet header; read requests and write acks are a header, data packets add a line")
       .range(1, 1024)
       .unit("B")
       .default_value(16);
@@ -113,7 +125,10 @@ void add_fabric(Schema& root) {
       .default_value(64);
 
   Schema& s = root.section("switch", "The switch between sockets");
-  s.integer("latency_cycles", "Extra latency through the switch").range(0, 100000).unit("cycles").default_value(0);
+  s.integer("latency_cycles", "Extra latency through the switch")
+      .range(0, 100000)
+      .unit("cycles")
+      .default_value(0);
   s.integer("queue_depth", "Requests waiting per output before links are back-pressured")
       .range(1, 4096)
       .default_value(64);
@@ -133,7 +148,8 @@ void add_run(Schema& root) {
       .default_value(5000);
 
   Schema& c = root.section("checks", "Run-time checking");
-  c.boolean("protocol", "Insert a TLM-2.0 base-protocol checker on every binding (slower)").default_value(false);
+  c.boolean("protocol", "Insert a TLM-2.0 base-protocol checker on every binding (slower)")
+      .default_value(false);
   c.integer("watchdog_cycles", "Stop with a queue dump when nothing completes for this long; 0 disables")
       .range(0, std::int64_t(1) << 40)
       .unit("cycles")
@@ -161,18 +177,29 @@ void add_workload(Schema& root) {
   k.integer("ctas", "CTAs in the grid; CTA i runs on socket i mod sockets").range(1, 1 << 24).required();
   k.integer("warps_per_cta", "Warps per CTA").range(1, 64).default_value(4);
   k.integer("accesses_per_warp", "Memory instructions per warp").range(1, 1 << 20).default_value(8);
-  k.integer("compute_cycles", "Compute cycles before each memory instruction").range(0, 1 << 20).unit("cycles")
+  k.integer("compute_cycles", "Compute cycles before each memory instruction")
+      .range(0, 1 << 20)
+      .unit("cycles")
       .default_value(4);
-  k.integer("write_percent", "Share of memory instructions that are stores").range(0, 100).unit("%").default_value(0);
-  k.integer("atomic_percent", "Share of memory instructions that are atomics").range(0, 100).unit("%")
+  k.integer("write_percent", "Share of memory instructions that are stores")
+      .range(0, 100)
+      .unit("%")
+      .default_value(0);
+  k.integer("atomic_percent", "Share of memory instructions that are atomics")
+      .range(0, 100)
+      .unit("%")
       .default_value(0);
   k.integer("footprint_bytes", "Bytes the kernel touches; 0: warps x accesses lines (stream's natural size)")
       .range(0, std::int64_t(1) << 40)
       .unit("B")
       .default_value(0);
-  k.integer("base_address", "First byte of the kernel's data").range(0, std::int64_t(1) << 48).unit("B")
+  k.integer("base_address", "First byte of the kernel's data")
+      .range(0, std::int64_t(1) << 48)
+      .unit("B")
       .default_value(0);
-  k.integer("seed", "Seed of the pattern's pseudo-random choices").range(0, std::int64_t(1) << 62).default_value(1);
+  k.integer("seed", "Seed of the pattern's pseudo-random choices")
+      .range(0, std::int64_t(1) << 62)
+      .default_value(1);
 }
 
 Schema build_schema() {
@@ -191,9 +218,9 @@ std::uint64_t checked_sets(const config::Config& cfg, const std::string& cache, 
                            std::uint64_t ways, std::uint64_t line) {
   const std::uint64_t way_bytes = ways * line;
   if (size % way_bytes != 0 || !power_of_two(std::int64_t(size / way_bytes))) {
-    cfg.fail(cache + ".size_bytes", std::to_string(size) + " is not sets x ways x line_bytes with a power-of-two " +
-                                        "number of sets (" + std::to_string(ways) + " ways x " + std::to_string(line) +
-                                        " B lines)");
+    cfg.fail(cache + ".size_bytes",
+             std::to_string(size) + " is not sets x ways x line_bytes with a power-of-two " +
+                 "number of sets (" + std::to_string(ways) + " ways x " + std::to_string(line) + " B lines)");
   }
   return size / way_bytes;
 }
@@ -211,14 +238,16 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.sockets = static_cast<unsigned>(u("system.sockets"));
   s.clock_mhz = u("system.clock_mhz");
   if (1000000 % s.clock_mhz != 0) {
-    cfg.fail("system.clock_mhz", std::to_string(s.clock_mhz) + " MHz has no whole-picosecond period (use a divisor of 1000000)");
+    cfg.fail("system.clock_mhz",
+             std::to_string(s.clock_mhz) + " MHz has no whole-picosecond period (use a divisor of 1000000)");
   }
   s.sms_per_socket = static_cast<unsigned>(u("sm.per_socket"));
   s.sm.max_warps = static_cast<unsigned>(u("sm.max_warps"));
   s.sm.max_outstanding = static_cast<unsigned>(u("sm.max_outstanding"));
 
   const std::uint64_t line = u("l1.line_bytes");
-  if (!power_of_two(std::int64_t(line))) cfg.fail("l1.line_bytes", std::to_string(line) + " is not a power of two");
+  if (!power_of_two(std::int64_t(line)))
+    cfg.fail("l1.line_bytes", std::to_string(line) + " is not a power of two");
   if (u("l2.line_bytes") != line) {
     cfg.fail("l2.line_bytes", std::to_string(u("l2.line_bytes")) + " differs from l1.line_bytes (" +
                                   std::to_string(line) + "); both levels must use one line size");
@@ -226,19 +255,31 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.sm.line_bytes = static_cast<unsigned>(line);
 
   checked_sets(cfg, "l1", u("l1.size_bytes"), u("l1.ways"), line);
-  s.l1 = CacheSpec{u("l1.size_bytes"), static_cast<unsigned>(line), static_cast<unsigned>(u("l1.ways")),
-                   u("l1.hit_latency_cycles"), static_cast<unsigned>(u("l1.max_in_process")), false, false, 0};
+  s.l1 = CacheSpec{u("l1.size_bytes"),
+                   static_cast<unsigned>(line),
+                   static_cast<unsigned>(u("l1.ways")),
+                   u("l1.hit_latency_cycles"),
+                   static_cast<unsigned>(u("l1.max_in_process")),
+                   false,
+                   false,
+                   0};
 
   s.l2_banks = static_cast<unsigned>(u("l2.banks"));
   if (!power_of_two(s.l2_banks)) cfg.fail("l2.banks", std::to_string(s.l2_banks) + " is not a power of two");
   const std::uint64_t l2_size = u("l2.size_bytes");
   if (l2_size % s.l2_banks != 0) {
-    cfg.fail("l2.size_bytes", std::to_string(l2_size) + " does not divide into " + std::to_string(s.l2_banks) + " banks");
+    cfg.fail("l2.size_bytes",
+             std::to_string(l2_size) + " does not divide into " + std::to_string(s.l2_banks) + " banks");
   }
   checked_sets(cfg, "l2", l2_size / s.l2_banks, u("l2.ways"), line);
-  s.l2 = CacheSpec{l2_size / s.l2_banks, static_cast<unsigned>(line), static_cast<unsigned>(u("l2.ways")),
-                   u("l2.hit_latency_cycles"), static_cast<unsigned>(u("l2.max_in_process")),
-                   cfg.string("l2.write_policy") == "write_back", true, log2_exact(s.l2_banks)};
+  s.l2 = CacheSpec{l2_size / s.l2_banks,
+                   static_cast<unsigned>(line),
+                   static_cast<unsigned>(u("l2.ways")),
+                   u("l2.hit_latency_cycles"),
+                   static_cast<unsigned>(u("l2.max_in_process")),
+                   cfg.string("l2.write_policy") == "write_back",
+                   true,
+                   log2_exact(s.l2_banks)};
 
   s.crossbar.latency = u("crossbar.latency_cycles");
   s.crossbar.port_bytes_per_cycle = static_cast<unsigned>(u("crossbar.port_bytes_per_cycle"));
@@ -263,12 +304,14 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     cfg.fail("memory.page_bytes", std::to_string(s.page_bytes) + " is not a power of two");
   }
   if (s.page_bytes < line) {
-    cfg.fail("memory.page_bytes", std::to_string(s.page_bytes) + " is smaller than a line (" + std::to_string(line) + " B)");
+    cfg.fail("memory.page_bytes",
+             std::to_string(s.page_bytes) + " is smaller than a line (" + std::to_string(line) + " B)");
   }
 
   s.link.lanes = static_cast<unsigned>(u("link.lanes"));
   if (s.link.lanes % 2 != 0) {
-    cfg.fail("link.lanes", std::to_string(s.link.lanes) + " is odd; a link starts symmetric, half its lanes each way");
+    cfg.fail("link.lanes",
+             std::to_string(s.link.lanes) + " is odd; a link starts symmetric, half its lanes each way");
   }
   s.link.lane_bytes = static_cast<unsigned>(u("link.lane_bytes"));
   s.link.latency = u("link.latency_cycles");
@@ -307,7 +350,8 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     }
     if (ks.write_percent + ks.atomic_percent > 100) {
       cfg.fail(k + "atomic_percent", "write_percent + atomic_percent is " +
-                                         std::to_string(ks.write_percent + ks.atomic_percent) + ", more than 100");
+                                         std::to_string(ks.write_percent + ks.atomic_percent) +
+                                         ", more than 100");
     }
     s.kernels.push_back(ks);
   }

@@ -17,7 +17,8 @@ Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::ui
       socket_(socket),
       pool_(pool),
       tags_(spec.size_bytes / (std::uint64_t(spec.line_bytes) * spec.ways), spec.ways),
-      atomics_(stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
+      atomics_(
+          stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
       writebacks_(stats.counter(std::string(this->name()) + ".writebacks", "lines",
                                 "Dirty lines written back to the next level")),
       fills_(stats.counter(std::string(this->name()) + ".fills", "lines", "Lines allocated after a miss")),
@@ -25,10 +26,12 @@ Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::ui
   const std::string base = this->name();
   for (int c = 0; c < 3; ++c) {
     const std::string cls = to_string(static_cast<TrafficClass>(c));
-    by_class_[c].read_hits = &stats.counter(base + ".read_hits." + cls, "requests", "Read hits, by traffic class");
+    by_class_[c].read_hits =
+        &stats.counter(base + ".read_hits." + cls, "requests", "Read hits, by traffic class");
     by_class_[c].read_misses =
         &stats.counter(base + ".read_misses." + cls, "requests", "Read misses, by traffic class");
-    by_class_[c].writes = &stats.counter(base + ".writes." + cls, "requests", "Writes received, by traffic class");
+    by_class_[c].writes =
+        &stats.counter(base + ".writes." + cls, "requests", "Writes received, by traffic class");
   }
 }
 

@@ -26,9 +26,9 @@ struct CacheSpec {
   unsigned line_bytes = 128;
   unsigned ways = 0;
   Cycles hit_latency = 1;
-  unsigned max_in_process = 64;  // requests accepted and not yet answered (back-pressure beyond)
-  bool write_back = false;       // false: write-through, no write-allocate
-  bool caches_atomics = false;   // true at the L2, where atomics are performed
+  unsigned max_in_process = 64;       // requests accepted and not yet answered (back-pressure beyond)
+  bool write_back = false;            // false: write-through, no write-allocate
+  bool caches_atomics = false;        // true at the L2, where atomics are performed
   std::uint64_t set_index_shift = 0;  // low line-number bits already used to select this bank
 };
 

@@ -16,7 +16,9 @@ TagArray::Way* TagArray::find(std::uint64_t line) {
   return nullptr;
 }
 
-const TagArray::Way* TagArray::find(std::uint64_t line) const { return const_cast<TagArray*>(this)->find(line); }
+const TagArray::Way* TagArray::find(std::uint64_t line) const {
+  return const_cast<TagArray*>(this)->find(line);
+}
 
 bool TagArray::access(std::uint64_t line) {
   Way* w = find(line);
@@ -25,7 +27,9 @@ bool TagArray::access(std::uint64_t line) {
   return true;
 }
 
-bool TagArray::contains(std::uint64_t line) const { return find(line) != nullptr; }
+bool TagArray::contains(std::uint64_t line) const {
+  return find(line) != nullptr;
+}
 
 std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty) {
   Way* set = &ways_storage_[set_of(line) * ways_];

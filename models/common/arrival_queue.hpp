@@ -29,7 +29,9 @@ class ArrivalQueue : public sc_core::sc_module {
     tlm::tlm_generic_payload* gp;
   };
   struct Later {
-    bool operator()(const Item& a, const Item& b) const { return a.at > b.at || (a.at == b.at && a.seq > b.seq); }
+    bool operator()(const Item& a, const Item& b) const {
+      return a.at > b.at || (a.at == b.at && a.seq > b.seq);
+    }
   };
   void fire();
 

@@ -19,9 +19,12 @@ State& state() {
 
 const char* to_string(RunHealth::Kind kind) {
   switch (kind) {
-    case RunHealth::Kind::kProtocol: return "protocol";
-    case RunHealth::Kind::kAudit: return "audit";
-    case RunHealth::Kind::kWatchdog: return "watchdog";
+    case RunHealth::Kind::kProtocol:
+      return "protocol";
+    case RunHealth::Kind::kAudit:
+      return "audit";
+    case RunHealth::Kind::kWatchdog:
+      return "watchdog";
   }
   return "?";
 }
@@ -36,7 +39,9 @@ void RunHealth::report(Kind kind, std::string message) {
   if (s.messages[k].size() < kKeptMessages) s.messages[k].push_back(std::move(message));
 }
 
-std::uint64_t RunHealth::count(Kind kind) { return state().counts[static_cast<std::size_t>(kind)]; }
+std::uint64_t RunHealth::count(Kind kind) {
+  return state().counts[static_cast<std::size_t>(kind)];
+}
 
 const std::vector<std::string>& RunHealth::messages(Kind kind) {
   return state().messages[static_cast<std::size_t>(kind)];
@@ -48,6 +53,8 @@ void RunHealth::reset() {
   state().echo = echo;
 }
 
-void RunHealth::set_echo(bool echo) { state().echo = echo; }
+void RunHealth::set_echo(bool echo) {
+  state().echo = echo;
+}
 
 }  // namespace numagpu

@@ -14,8 +14,12 @@ using sc_core::SC_ZERO_TIME;
 namespace {
 // Pass-through components queue a phase no earlier than anything they queued before on the same port:
 // the base protocol requires non-decreasing timing annotations per socket.
-sc_time not_before(const sc_time& wanted, const sc_time& last) { return std::max(wanted, last); }
-std::string child_name(const char* base, const char* suffix) { return std::string(base) + "_" + suffix; }
+sc_time not_before(const sc_time& wanted, const sc_time& last) {
+  return std::max(wanted, last);
+}
+std::string child_name(const char* base, const char* suffix) {
+  return std::string(base) + "_" + suffix;
+}
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------- inputs
@@ -67,7 +71,9 @@ void RequestInputs::b_transport(int, Payload&, sc_time&) {
   throw std::logic_error("b_transport is not supported by numagpu components (use nb_transport)");
 }
 
-unsigned RequestInputs::transport_dbg(int, Payload&) { return 0; }
+unsigned RequestInputs::transport_dbg(int, Payload&) {
+  return 0;
+}
 
 void RequestInputs::retry_blocked() {
   if (held_ == 0) return;
@@ -115,17 +121,17 @@ void RequestInputs::send_responses(unsigned port) {
 
 std::size_t RequestInputs::queued_responses() const {
   std::size_t n = 0;
-  for (const auto& ps : ports_) n += ps.responses.size() + (ps.resp_in_flight ? 1 : 0);
+  for (const auto& ps : ports_)
+    n += ps.responses.size() + (ps.resp_in_flight ? 1 : 0);
   return n;
 }
 
 // --------------------------------------------------------------------------------------------- outputs
 
 RequestOutputs::RequestOutputs(const char* name, OutputOwner& owner)
-    : socket(name),
-      owner_(owner),
-      arrivals_(child_name(name, "arrivals").c_str(),
-                [this](Payload& gp) { owner_.on_response(attr(gp).arrival_port, gp); }) {
+    : socket(name), owner_(owner), arrivals_(child_name(name, "arrivals").c_str(), [this](Payload& gp) {
+        owner_.on_response(attr(gp).arrival_port, gp);
+      }) {
   socket.register_nb_transport_bw(this, &RequestOutputs::nb_transport_bw);
   socket.register_invalidate_direct_mem_ptr(this, &RequestOutputs::invalidate_dmi);
 }
@@ -187,7 +193,8 @@ tlm::tlm_sync_enum RequestOutputs::nb_transport_bw(int port_id, Payload& gp, tlm
     }
     attr(gp).arrival_port = static_cast<std::uint16_t>(port);
     arrivals_.push(gp, delay);
-    return tlm::TLM_COMPLETED;  // responses are always taken: the owner reserved room when it sent the request
+    return tlm::TLM_COMPLETED;  // responses are always taken: the owner reserved room when it sent the
+                                // request
   }
   throw std::logic_error("unexpected phase on the backward path");
 }
@@ -199,7 +206,8 @@ std::size_t RequestOutputs::queued(unsigned port) const {
 
 std::size_t RequestOutputs::queued_total() const {
   std::size_t n = 0;
-  for (unsigned p = 0; p < ports_.size(); ++p) n += queued(p);
+  for (unsigned p = 0; p < ports_.size(); ++p)
+    n += queued(p);
   return n;
 }
 

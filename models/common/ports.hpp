@@ -1,11 +1,11 @@
 // Port groups that implement the TLM-2.0 base protocol (4-phase AT) once, for every component.
 //
 // RequestInputs faces upstream: it receives BEGIN_REQ, grants END_REQ at once when the owner has room and
-// otherwise holds the request (back-pressure by withholding END_REQ), delivers the request to the owner at its
-// annotated arrival time, and sends responses (BEGIN_RESP) in order, waiting for END_RESP when the initiator
-// asks for it. RequestOutputs faces downstream: it queues requests per port, sends one BEGIN_REQ at a time
-// (request exclusion rule), and delivers responses to the owner at their arrival time, completing them on the
-// spot (responses are never back-pressured, which keeps the request/response network deadlock-free).
+// otherwise holds the request (back-pressure by withholding END_REQ), delivers the request to the owner at
+// its annotated arrival time, and sends responses (BEGIN_RESP) in order, waiting for END_RESP when the
+// initiator asks for it. RequestOutputs faces downstream: it queues requests per port, sends one BEGIN_REQ at
+// a time (request exclusion rule), and delivers responses to the owner at their arrival time, completing them
+// on the spot (responses are never back-pressured, which keeps the request/response network deadlock-free).
 #pragma once
 
 #include <cstdint>
@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "common/arrival_queue.hpp"
 
@@ -44,8 +44,8 @@ class OutputOwner {
 
 class RequestInputs {
  public:
-  using Socket = tlm_utils::multi_passthrough_target_socket<RequestInputs, 32, tlm::tlm_base_protocol_types, 0,
-                                                            sc_core::SC_ZERO_OR_MORE_BOUND>;
+  using Socket = tlm_utils::multi_passthrough_target_socket<RequestInputs, 32, tlm::tlm_base_protocol_types,
+                                                            0, sc_core::SC_ZERO_OR_MORE_BOUND>;
   RequestInputs(const char* name, InputOwner& owner, std::uint16_t component_id);
 
   Socket socket;
@@ -62,7 +62,7 @@ class RequestInputs {
   struct PortState {
     Payload* held = nullptr;  // request waiting for END_REQ
     sc_core::sc_time held_at;
-    Payload* resp_in_flight = nullptr;  // BEGIN_RESP sent, END_RESP awaited
+    Payload* resp_in_flight = nullptr;                            // BEGIN_RESP sent, END_RESP awaited
     std::deque<std::pair<Payload*, sc_core::sc_time>> responses;  // absolute send times
     sc_core::sc_time last_resp_at;
   };
@@ -83,8 +83,9 @@ class RequestInputs {
 
 class RequestOutputs {
  public:
-  using Socket = tlm_utils::multi_passthrough_initiator_socket<RequestOutputs, 32, tlm::tlm_base_protocol_types,
-                                                               0, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  using Socket =
+      tlm_utils::multi_passthrough_initiator_socket<RequestOutputs, 32, tlm::tlm_base_protocol_types, 0,
+                                                    sc_core::SC_ZERO_OR_MORE_BOUND>;
   RequestOutputs(const char* name, OutputOwner& owner);
 
   Socket socket;

@@ -28,8 +28,10 @@ void ProtocolChecker::violation(const tlm::tlm_generic_payload& gp, const std::s
 }
 
 void ProtocolChecker::check_mm(const tlm::tlm_generic_payload& gp, const char* where) {
-  if (!gp.has_mm()) violation(gp, std::string(where) + ": payload has no memory manager");
-  else if (gp.get_ref_count() <= 0) violation(gp, std::string(where) + ": payload used with reference count 0");
+  if (!gp.has_mm())
+    violation(gp, std::string(where) + ": payload has no memory manager");
+  else if (gp.get_ref_count() <= 0)
+    violation(gp, std::string(where) + ": payload used with reference count 0");
 }
 
 void ProtocolChecker::on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase, const sc_time& at,
@@ -40,13 +42,15 @@ void ProtocolChecker::on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phas
   // non-decreasing effective times, so a receiver's event queue never has to look into the past.
   if (phase == tlm::BEGIN_REQ || phase == tlm::BEGIN_RESP) {
     sc_time& last = phase == tlm::BEGIN_REQ ? last_begin_req_at_ : last_begin_resp_at_;
-    if (at < last) violation(gp, std::string(phase.get_name()) + " annotated earlier than the previous one on this hop");
+    if (at < last)
+      violation(gp, std::string(phase.get_name()) + " annotated earlier than the previous one on this hop");
     last = std::max(last, at);
   }
 
   auto it = txns_.find(&gp);
   if (it != txns_.end()) {
-    if (at < it->second.last_at) violation(gp, std::string(phase.get_name()) + " earlier than the previous phase");
+    if (at < it->second.last_at)
+      violation(gp, std::string(phase.get_name()) + " earlier than the previous phase");
     it->second.last_at = std::max(it->second.last_at, at);
   }
 
@@ -61,7 +65,8 @@ void ProtocolChecker::on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phas
     request_open_ = &gp;
     return;
   }
-  if (it == txns_.end()) return violation(gp, std::string(phase.get_name()) + " for a transaction not active on this hop");
+  if (it == txns_.end())
+    return violation(gp, std::string(phase.get_name()) + " for a transaction not active on this hop");
   Txn& t = it->second;
   if (phase == tlm::END_REQ) {
     if (forward) return violation(gp, "END_REQ on the forward path");
@@ -71,7 +76,8 @@ void ProtocolChecker::on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phas
   } else if (phase == tlm::BEGIN_RESP) {
     if (forward) return violation(gp, "BEGIN_RESP on the forward path");
     if (t.state == State::kResponse) return violation(gp, "second BEGIN_RESP for the same transaction");
-    if (response_open_) violation(gp, "BEGIN_RESP before END_RESP of the previous response (response exclusion)");
+    if (response_open_)
+      violation(gp, "BEGIN_RESP before END_RESP of the previous response (response exclusion)");
     if (gp.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) {
       violation(gp, "BEGIN_RESP with the response status still TLM_INCOMPLETE_RESPONSE");
     }
@@ -136,6 +142,8 @@ void ProtocolChecker::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) 
   initiator->b_transport(gp, delay);
 }
 
-unsigned ProtocolChecker::transport_dbg(tlm::tlm_generic_payload& gp) { return initiator->transport_dbg(gp); }
+unsigned ProtocolChecker::transport_dbg(tlm::tlm_generic_payload& gp) {
+  return initiator->transport_dbg(gp);
+}
 
 }  // namespace numagpu

@@ -8,10 +8,10 @@
 #include <string>
 #include <unordered_map>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 namespace numagpu {
 
@@ -33,13 +33,16 @@ class ProtocolChecker : public sc_core::sc_module {
     sc_core::sc_time last_at;
   };
 
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& gp);
 
   // One phase crossing this hop, in either direction, at effective time `at`.
-  void on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase, const sc_core::sc_time& at, bool forward);
+  void on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase, const sc_core::sc_time& at,
+                bool forward);
   void on_completed(tlm::tlm_generic_payload& gp, const sc_core::sc_time& at);
   void check_mm(const tlm::tlm_generic_payload& gp, const char* where);
   void violation(const tlm::tlm_generic_payload& gp, const std::string& what);

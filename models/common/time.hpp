@@ -19,7 +19,7 @@ class GpuClock {
   static sc_core::sc_time cycles(Cycles n) { return sc_core::sc_time::from_value(n * period_ps_); }
   // Exact picosecond delay for a fractional number of cycles expressed as num/den (bandwidth models).
   static sc_core::sc_time cycles_fraction(std::uint64_t num, std::uint64_t den);
-  static Cycles now();                       // current cycle, rounded down
+  static Cycles now();                                 // current cycle, rounded down
   static Cycles to_cycles(const sc_core::sc_time& t);  // rounded down
   static Cycles to_cycles_ceil(const sc_core::sc_time& t);
 

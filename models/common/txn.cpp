@@ -6,18 +6,24 @@ namespace numagpu {
 
 const char* to_string(MemOp op) {
   switch (op) {
-    case MemOp::kRead: return "read";
-    case MemOp::kWrite: return "write";
-    case MemOp::kAtomic: return "atomic";
+    case MemOp::kRead:
+      return "read";
+    case MemOp::kWrite:
+      return "write";
+    case MemOp::kAtomic:
+      return "atomic";
   }
   return "?";
 }
 
 const char* to_string(TrafficClass c) {
   switch (c) {
-    case TrafficClass::kLocalLocal: return "local_local";
-    case TrafficClass::kLocalRemote: return "local_remote";
-    case TrafficClass::kRemoteLocal: return "remote_local";
+    case TrafficClass::kLocalLocal:
+      return "local_local";
+    case TrafficClass::kLocalRemote:
+      return "local_remote";
+    case TrafficClass::kRemoteLocal:
+      return "remote_local";
   }
   return "?";
 }
@@ -57,7 +63,9 @@ void NumaAttr::reset_for_reuse() {
   pool_slot = slot;
 }
 
-tlm::tlm_extension_base* NumaAttr::clone() const { return new NumaAttr(*this); }
+tlm::tlm_extension_base* NumaAttr::clone() const {
+  return new NumaAttr(*this);
+}
 
 void NumaAttr::copy_from(const tlm::tlm_extension_base& other) {
   *this = static_cast<const NumaAttr&>(other);
@@ -83,7 +91,9 @@ const std::string& ComponentNames::name(std::uint16_t id) {
   return id < table.size() ? table[id] : unknown;
 }
 
-void ComponentNames::clear() { names().clear(); }
+void ComponentNames::clear() {
+  names().clear();
+}
 
 struct TxnPool::Entry {
   PooledPayload gp;
@@ -96,7 +106,8 @@ TxnPool::TxnPool() = default;
 
 TxnPool::~TxnPool() {
   // Detach our extension explicitly: the payload destructor frees attached extensions itself.
-  for (auto& e : entries_) e->gp.free_all_extensions();
+  for (auto& e : entries_)
+    e->gp.free_all_extensions();
 }
 
 tlm::tlm_generic_payload& TxnPool::allocate(MemOp op, std::uint64_t address, unsigned length) {

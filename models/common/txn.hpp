@@ -39,7 +39,7 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   Cycles issue_cycle = 0;
   MemOp op = MemOp::kRead;
   Issuer issuer = Issuer::kSm;
-  bool completed = false;  // set once by the issuer when the response arrives (audit)
+  bool completed = false;       // set once by the issuer when the response arrives (audit)
   std::uint32_t pool_slot = 0;  // the payload's slot in its TxnPool; survives reset_for_reuse
 
   // Scratch written by a port group when it queues an arriving phase, read back in the same component's
@@ -77,7 +77,9 @@ class PooledPayload : public tlm::tlm_generic_payload {
   NumaAttr* numa = nullptr;
 };
 
-inline NumaAttr& attr(tlm::tlm_generic_payload& gp) { return *static_cast<PooledPayload&>(gp).numa; }
+inline NumaAttr& attr(tlm::tlm_generic_payload& gp) {
+  return *static_cast<PooledPayload&>(gp).numa;
+}
 inline const NumaAttr& attr(const tlm::tlm_generic_payload& gp) {
   return *static_cast<const PooledPayload&>(gp).numa;
 }

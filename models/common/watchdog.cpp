@@ -38,7 +38,8 @@ void Watchdog::sample() {
          << " outstanding (at cycle " << GpuClock::now() << "); queue occupancy follows";
     RunHealth::report(RunHealth::Kind::kWatchdog, head.str());
     dump_ << "numagpu: watchdog: " << head.str() << "\n";
-    for (const auto* r : reporters_) r->report_queues(dump_);
+    for (const auto* r : reporters_)
+      r->report_queues(dump_);
     dump_.flush();
     sc_core::sc_stop();
     return;

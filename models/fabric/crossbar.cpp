@@ -19,7 +19,8 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec
       requests_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests routed")),
       remote_requests_(stats.counter(std::string(this->name()) + ".requests_to_link", "requests",
                                      "Requests routed to the inter-socket link")),
-      bytes_(stats.counter(std::string(this->name()) + ".bytes", "bytes", "Request and response bytes moved")) {
+      bytes_(
+          stats.counter(std::string(this->name()) + ".bytes", "bytes", "Request and response bytes moved")) {
   for (unsigned p = 0; p <= spec.l2_banks; ++p) {
     out_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
   }
@@ -69,7 +70,8 @@ void Crossbar::on_response(unsigned, Payload& gp) {
 
 void Crossbar::report_queues(std::ostream& os) const {
   std::size_t reserved = 0;
-  for (unsigned r : reserved_) reserved += r;
+  for (unsigned r : reserved_)
+    reserved += r;
   if (reserved == 0 && in.held_requests() == 0 && in.queued_responses() == 0) return;
   os << "  " << name() << ": accepted-not-forwarded " << reserved << ", held " << in.held_requests()
      << ", responses queued " << in.queued_responses() << "\n";

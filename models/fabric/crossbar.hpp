@@ -19,8 +19,8 @@
 namespace numagpu {
 
 struct CrossbarSpec {
-  unsigned sm_ports = 1;    // inputs 0..sm_ports-1; input sm_ports is the link's ingress
-  unsigned l2_banks = 1;    // outputs 0..l2_banks-1; output l2_banks is the link's egress
+  unsigned sm_ports = 1;  // inputs 0..sm_ports-1; input sm_ports is the link's ingress
+  unsigned l2_banks = 1;  // outputs 0..l2_banks-1; output l2_banks is the link's egress
   bool has_link = true;
   Cycles latency = 1;
   unsigned port_bytes_per_cycle = 64;
@@ -50,7 +50,7 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
 
   CrossbarSpec spec_;
   std::uint16_t socket_;
-  std::vector<unsigned> reserved_;                        // per output: accepted, not yet taken downstream
+  std::vector<unsigned> reserved_;                         // per output: accepted, not yet taken downstream
   std::vector<std::unique_ptr<BandwidthPipe>> out_pipes_;  // request direction
   std::vector<std::unique_ptr<BandwidthPipe>> in_pipes_;   // response direction
   stats::Counter& requests_;

@@ -22,9 +22,9 @@ Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, stats::Reg
     dirs_[d].bytes_stat = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
     dirs_[d].packets_stat = &stats.counter(base + ".packets", "packets", "Packets sent in this direction");
     if (spec.sample_cycles) {
-      dirs_[d].utilization = &stats.series(base + ".utilization", "percent",
-                                           "Share of cycles the direction's lanes were busy, per sample window",
-                                           spec.sample_cycles);
+      dirs_[d].utilization = &stats.series(
+          base + ".utilization", "percent",
+          "Share of cycles the direction's lanes were busy, per sample window", spec.sample_cycles);
     }
   }
   SC_HAS_PROCESS(Link);
@@ -103,8 +103,8 @@ void Link::sample() {
 
 void Link::report_queues(std::ostream& os) const {
   if (reserved_[0] + reserved_[1] == 0 && in.held_requests() == 0 && in.queued_responses() == 0) return;
-  os << "  " << name() << ": ingress queued " << reserved_[0] << ", egress queued " << reserved_[1] << ", held "
-     << in.held_requests() << ", responses queued " << in.queued_responses() << "\n";
+  os << "  " << name() << ": ingress queued " << reserved_[0] << ", egress queued " << reserved_[1]
+     << ", held " << in.held_requests() << ", responses queued " << in.queued_responses() << "\n";
 }
 
 }  // namespace numagpu

@@ -1,11 +1,12 @@
 // A socket's link to the switch: `lanes` lanes of `lane_bytes` per cycle, split evenly between the two
 // directions (lane turnaround and the link balancer come with the fabric issue). A packet occupies its
 // direction for ceil(bytes / (lanes_in_direction * lane_bytes)) whole cycles; the egress traversal
-// (socket -> switch) then takes `latency` cycles, so socket-to-socket latency is `latency` plus serialization.
+// (socket -> switch) then takes `latency` cycles, so socket-to-socket latency is `latency` plus
+// serialization.
 //
 // Ports (numbered by binding order: the socket binds its side first): input 0 takes this socket's requests
-// from the crossbar and output 1 sends them to the switch (egress); input 1 takes other sockets' requests from
-// the switch and output 0 hands them to the crossbar (ingress). Responses retrace those paths.
+// from the crossbar and output 1 sends them to the switch (egress); input 1 takes other sockets' requests
+// from the switch and output 0 hands them to the crossbar (ingress). Responses retrace those paths.
 #pragma once
 
 #include <cstdint>

@@ -37,7 +37,8 @@ void Switch::on_response(unsigned, Payload& gp) {
 
 void Switch::report_queues(std::ostream& os) const {
   unsigned total = 0;
-  for (unsigned r : reserved_) total += r;
+  for (unsigned r : reserved_)
+    total += r;
   if (total == 0 && in.held_requests() == 0 && in.queued_responses() == 0) return;
   os << "  " << name() << ": queued " << total << ", held " << in.held_requests() << ", responses queued "
      << in.queued_responses() << "\n";

@@ -13,7 +13,8 @@ Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Reg
     : sc_module(name),
       in("in", *this, ComponentNames::add(this->name())),
       spec_(spec),
-      reads_(stats.counter(std::string(this->name()) + ".reads", "requests", "Line reads served (atomics count here)")),
+      reads_(stats.counter(std::string(this->name()) + ".reads", "requests",
+                           "Line reads served (atomics count here)")),
       writes_(stats.counter(std::string(this->name()) + ".writes", "requests", "Line writes served")),
       read_bytes_(stats.counter(std::string(this->name()) + ".read_bytes", "bytes", "Bytes read")),
       write_bytes_(stats.counter(std::string(this->name()) + ".write_bytes", "bytes", "Bytes written")) {
@@ -23,9 +24,11 @@ Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Reg
   }
   for (unsigned c = 0; c < spec.channels; ++c) {
     // Per channel: num / (den * channels) bytes per cycle.
-    channels_.push_back(std::make_unique<BandwidthPipe>(spec.bandwidth_bytes_num, spec.bandwidth_den * spec.channels));
+    channels_.push_back(
+        std::make_unique<BandwidthPipe>(spec.bandwidth_bytes_num, spec.bandwidth_den * spec.channels));
   }
-  line_time_ = GpuClock::cycles_fraction(spec.line_bytes * spec.bandwidth_den * spec.channels, spec.bandwidth_bytes_num);
+  line_time_ = GpuClock::cycles_fraction(spec.line_bytes * spec.bandwidth_den * spec.channels,
+                                         spec.bandwidth_bytes_num);
   SC_HAS_PROCESS(Dram);
   SC_METHOD(unblock);
   sensitive << unblock_event_;
@@ -39,7 +42,9 @@ unsigned Dram::channel_of(const Payload& gp) const {
   return static_cast<unsigned>((gp.get_address() / spec_.line_bytes) % spec_.channels);
 }
 
-sc_time Dram::backlog_limit() const { return line_time_ * double(spec_.queue_depth); }
+sc_time Dram::backlog_limit() const {
+  return line_time_ * double(spec_.queue_depth);
+}
 
 bool Dram::try_accept(unsigned, Payload& gp) {
   if (spec_.inject_stuck && in_service_ >= spec_.queue_depth) return false;
@@ -84,10 +89,12 @@ void Dram::sample() {
   // Bytes whose transfer was booked in the window, as a share of what the window could move. Booking time
   // is arrival time, so a window can read above 100 % when a backlog forms; clamp to the physical limit.
   std::uint64_t bytes = 0;
-  for (const auto& c : channels_) bytes += c->bytes_moved();
+  for (const auto& c : channels_)
+    bytes += c->bytes_moved();
   const std::uint64_t window_bytes = bytes - bytes_at_last_sample_;
   bytes_at_last_sample_ = bytes;
-  const double capacity = double(spec_.bandwidth_bytes_num) * double(spec_.sample_cycles) / double(spec_.bandwidth_den);
+  const double capacity =
+      double(spec_.bandwidth_bytes_num) * double(spec_.sample_cycles) / double(spec_.bandwidth_den);
   utilization_->push(std::min(100.0, 100.0 * double(window_bytes) / capacity));
   sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
 }
@@ -95,10 +102,12 @@ void Dram::sample() {
 void Dram::report_queues(std::ostream& os) const {
   const sc_time now = sc_time_stamp();
   std::size_t busy = 0;
-  for (const auto& c : channels_) busy += c->free_at() > now ? 1 : 0;
+  for (const auto& c : channels_)
+    busy += c->free_at() > now ? 1 : 0;
   if (busy == 0 && in.held_requests() == 0 && in_service_ == 0) return;
-  os << "  " << name() << ": busy channels " << busy << "/" << channels_.size() << ", held " << in.held_requests()
-     << ", stuck in service " << in_service_ << ", responses queued " << in.queued_responses() << "\n";
+  os << "  " << name() << ": busy channels " << busy << "/" << channels_.size() << ", held "
+     << in.held_requests() << ", stuck in service " << in_service_ << ", responses queued "
+     << in.queued_responses() << "\n";
 }
 
 }  // namespace numagpu

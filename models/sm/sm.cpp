@@ -9,7 +9,9 @@
 namespace numagpu {
 
 namespace {
-std::string stat(const sc_core::sc_module& m, const char* leaf) { return std::string(m.name()) + "." + leaf; }
+std::string stat(const sc_core::sc_module& m, const char* leaf) {
+  return std::string(m.name()) + "." + leaf;
+}
 }  // namespace
 
 Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t socket, std::uint16_t index,
@@ -27,8 +29,9 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t so
       stores_(stats.counter(stat(*this, "stores"), "requests", "Global store line requests issued")),
       atomics_(stats.counter(stat(*this, "atomics"), "requests", "Global atomic line requests issued")),
       ctas_(stats.counter(stat(*this, "ctas"), "ctas", "CTAs completed")),
-      mem_stall_events_(stats.counter(stat(*this, "outstanding_limit_stalls"), "events",
-                                      "Times issue stopped because the outstanding-request limit was reached")),
+      mem_stall_events_(
+          stats.counter(stat(*this, "outstanding_limit_stalls"), "events",
+                        "Times issue stopped because the outstanding-request limit was reached")),
       load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")) {
   SC_HAS_PROCESS(Sm);
   SC_METHOD(issue);
@@ -160,8 +163,8 @@ void Sm::retire_if_done(Warp& w) {
 void Sm::on_response(unsigned, Payload& gp) {
   NumaAttr& a = attr(gp);
   if (a.completed) {
-    RunHealth::report(RunHealth::Kind::kAudit, std::string(name()) + ": transaction " + std::to_string(a.id) +
-                                                   " completed twice");
+    RunHealth::report(RunHealth::Kind::kAudit,
+                      std::string(name()) + ": transaction " + std::to_string(a.id) + " completed twice");
     return;
   }
   a.completed = true;
@@ -184,8 +187,8 @@ void Sm::on_response(unsigned, Payload& gp) {
 
 void Sm::report_queues(std::ostream& os) const {
   if (outstanding_ == 0 && out.queued_total() == 0) return;
-  os << "  " << name() << ": outstanding " << outstanding_ << "/" << spec_.max_outstanding << ", to L1 queued "
-     << out.queued_total() << ", resident CTAs " << resident_ctas_ << "\n";
+  os << "  " << name() << ": outstanding " << outstanding_ << "/" << spec_.max_outstanding
+     << ", to L1 queued " << out.queued_total() << ", resident CTAs " << resident_ctas_ << "\n";
 }
 
 }  // namespace numagpu

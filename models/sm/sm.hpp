@@ -1,7 +1,7 @@
 // A streaming multiprocessor at foundation detail: resident CTAs up to the warp limit, one instruction issued
 // per cycle by a greedy-then-oldest pick among ready warps, loads that block their warp, stores that do not,
-// and a limit on outstanding memory requests. Event-driven: when no warp is ready the SM schedules nothing and
-// wakes on the next response or compute completion.
+// and a limit on outstanding memory requests. Event-driven: when no warp is ready the SM schedules nothing
+// and wakes on the next response or compute completion.
 #pragma once
 
 #include <cstdint>

@@ -2,18 +2,20 @@
 
 namespace numagpu {
 
-Runtime::Runtime(const sc_core::sc_module_name& name, const std::vector<KernelSpec>& kernels, unsigned sockets,
-                 Cycles launch_cycles, stats::Registry& stats)
+Runtime::Runtime(const sc_core::sc_module_name& name, const std::vector<KernelSpec>& kernels,
+                 unsigned sockets, Cycles launch_cycles, stats::Registry& stats)
     : sc_module(name),
       kernels_(kernels),
       sockets_(sockets),
       launch_cycles_(launch_cycles),
       l1_invalidations_(stats.counter(std::string(this->name()) + ".l1_lines_invalidated", "lines",
                                       "Valid L1 lines dropped at kernel boundaries")),
-      ctas_dispatched_(stats.counter(std::string(this->name()) + ".ctas_dispatched", "ctas", "CTAs handed to SMs")) {
+      ctas_dispatched_(
+          stats.counter(std::string(this->name()) + ".ctas_dispatched", "ctas", "CTAs handed to SMs")) {
   for (std::size_t k = 0; k < kernels.size(); ++k) {
-    kernel_cycles_.push_back(&stats.scalar(std::string(this->name()) + ".kernel" + std::to_string(k) + ".cycles",
-                                           "cycles", "Cycles from a kernel's launch to its last completion"));
+    kernel_cycles_.push_back(
+        &stats.scalar(std::string(this->name()) + ".kernel" + std::to_string(k) + ".cycles", "cycles",
+                      "Cycles from a kernel's launch to its last completion"));
   }
   SC_HAS_PROCESS(Runtime);
   SC_METHOD(launch);
@@ -21,7 +23,8 @@ Runtime::Runtime(const sc_core::sc_module_name& name, const std::vector<KernelSp
   dont_initialize();
 }
 
-void Runtime::attach(std::vector<std::vector<Sm*>> sms_by_socket, std::function<std::uint64_t()> invalidate_l1s) {
+void Runtime::attach(std::vector<std::vector<Sm*>> sms_by_socket,
+                     std::function<std::uint64_t()> invalidate_l1s) {
   sms_ = std::move(sms_by_socket);
   invalidate_l1s_ = std::move(invalidate_l1s);
 }
@@ -38,12 +41,15 @@ void Runtime::start() {
 void Runtime::launch() {
   const KernelSpec& k = kernels_[current_];
   next_cta_.assign(sockets_, 0);
-  for (unsigned s = 0; s < sockets_; ++s) next_cta_[s] = s;  // interleave: socket s runs CTAs s, s+N, ...
+  for (unsigned s = 0; s < sockets_; ++s)
+    next_cta_[s] = s;  // interleave: socket s runs CTAs s, s+N, ...
   kernel_start_ = GpuClock::now();
   busy_sms_ = 0;
-  for (const auto& socket : sms_) busy_sms_ += socket.size();
+  for (const auto& socket : sms_)
+    busy_sms_ += socket.size();
   for (auto& socket : sms_) {
-    for (Sm* sm : socket) sm->start_kernel(k, current_);
+    for (Sm* sm : socket)
+      sm->start_kernel(k, current_);
   }
 }
 

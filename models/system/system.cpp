@@ -8,7 +8,9 @@
 namespace numagpu {
 
 namespace {
-std::string indexed(const char* base, unsigned i) { return base + std::to_string(i); }
+std::string indexed(const char* base, unsigned i) {
+  return base + std::to_string(i);
+}
 }  // namespace
 
 Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std::uint16_t id, System& sys)
@@ -29,7 +31,8 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
   }
   dram = std::make_unique<Dram>("dram", spec.dram, sys.stats());
   for (unsigned b = 0; b < spec.l2_banks; ++b) {
-    l2_banks.push_back(std::make_unique<Cache>(indexed("l2_", b).c_str(), spec.l2, id, sys.pool(), sys.stats()));
+    l2_banks.push_back(
+        std::make_unique<Cache>(indexed("l2_", b).c_str(), spec.l2, id, sys.pool(), sys.stats()));
     sys.connect(xbar->out.socket, l2_banks.back()->in.socket, indexed("xbar_l2_", b));
     sys.connect(l2_banks.back()->out.socket, dram->in.socket, indexed("l2_", b) + "_dram");
   }
@@ -47,11 +50,13 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
       spec_(spec),
       stats_(stats),
       diag_(diag),
-      placement_(spec.placement, spec.page_bytes, spec.l1.line_bytes, static_cast<std::uint16_t>(spec.sockets)) {
+      placement_(spec.placement, spec.page_bytes, spec.l1.line_bytes,
+                 static_cast<std::uint16_t>(spec.sockets)) {
   GpuClock::set_frequency_mhz(spec.clock_mhz);
   runtime_ = std::make_unique<Runtime>("runtime", spec_.kernels, spec.sockets, spec.launch_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
-    sockets_.push_back(std::make_unique<Socket>(indexed("socket", s).c_str(), spec_, static_cast<std::uint16_t>(s), *this));
+    sockets_.push_back(
+        std::make_unique<Socket>(indexed("socket", s).c_str(), spec_, static_cast<std::uint16_t>(s), *this));
   }
   if (spec.sockets > 1) {
     SwitchSpec ss = spec.sw;
@@ -67,12 +72,14 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
 
   std::vector<std::vector<Sm*>> sms(spec.sockets);
   for (unsigned s = 0; s < spec.sockets; ++s) {
-    for (auto& sm : sockets_[s]->sms) sms[s].push_back(sm.get());
+    for (auto& sm : sockets_[s]->sms)
+      sms[s].push_back(sm.get());
   }
   runtime_->attach(std::move(sms), [this] {
     std::uint64_t lines = 0;
     for (auto& socket : sockets_) {
-      for (auto& l1 : socket->l1s) lines += l1->invalidate_all();
+      for (auto& l1 : socket->l1s)
+        lines += l1->invalidate_all();
     }
     return lines;
   });
@@ -81,10 +88,13 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
   Watchdog::Probes probes{[this] { return requests_completed(); }, [this] { return pool_.live(); }};
   watchdog_ = std::make_unique<Watchdog>("watchdog", spec.watchdog_cycles, probes, diag_);
   for (auto& socket : sockets_) {
-    for (auto& sm : socket->sms) watchdog_->add_reporter(sm.get());
-    for (auto& l1 : socket->l1s) watchdog_->add_reporter(l1.get());
+    for (auto& sm : socket->sms)
+      watchdog_->add_reporter(sm.get());
+    for (auto& l1 : socket->l1s)
+      watchdog_->add_reporter(l1.get());
     watchdog_->add_reporter(socket->xbar.get());
-    for (auto& l2 : socket->l2_banks) watchdog_->add_reporter(l2.get());
+    for (auto& l2 : socket->l2_banks)
+      watchdog_->add_reporter(l2.get());
     watchdog_->add_reporter(socket->dram.get());
     if (socket->link) watchdog_->add_reporter(socket->link.get());
   }
@@ -93,11 +103,14 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
 
 System::~System() = default;
 
-std::uint64_t System::requests_completed() const { return pool_.allocated_total() - pool_.live(); }
+std::uint64_t System::requests_completed() const {
+  return pool_.allocated_total() - pool_.live();
+}
 
 std::uint64_t System::protocol_phases_checked() const {
   std::uint64_t n = 0;
-  for (const auto& c : checkers_) n += c->phases_checked();
+  for (const auto& c : checkers_)
+    n += c->phases_checked();
   return n;
 }
 
@@ -130,7 +143,8 @@ void System::run() {
 void System::audit() {
   if (watchdog_->fired()) return;  // already diagnosed, with queue occupancy
   if (!runtime_->finished()) {
-    if (spec_.max_cycles && GpuClock::now() >= spec_.max_cycles) return;  // truncated on request, not a failure
+    if (spec_.max_cycles && GpuClock::now() >= spec_.max_cycles)
+      return;  // truncated on request, not a failure
     std::ostringstream msg;
     msg << "simulation ran out of events at cycle " << GpuClock::now() << " with the workload unfinished and "
         << pool_.live() << " transaction(s) outstanding";
@@ -139,9 +153,10 @@ void System::audit() {
   pool_.for_each_live([](const Payload& gp) {
     const NumaAttr& a = attr(gp);
     std::ostringstream msg;
-    msg << "transaction " << a.id << " (" << to_string(a.op) << " 0x" << std::hex << gp.get_address() << std::dec
-        << ", socket " << a.origin_socket << " sm " << a.origin_sm << " -> home " << a.home_socket << ", kernel "
-        << a.kernel_id << ", issued at cycle " << a.issue_cycle << ") never completed; path: " << a.trail_text();
+    msg << "transaction " << a.id << " (" << to_string(a.op) << " 0x" << std::hex << gp.get_address()
+        << std::dec << ", socket " << a.origin_socket << " sm " << a.origin_sm << " -> home " << a.home_socket
+        << ", kernel " << a.kernel_id << ", issued at cycle " << a.issue_cycle
+        << ") never completed; path: " << a.trail_text();
     RunHealth::report(RunHealth::Kind::kAudit, msg.str());
   });
 }

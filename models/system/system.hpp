@@ -42,7 +42,8 @@ class Socket : public sc_core::sc_module {
 
 class System : public sc_core::sc_module {
  public:
-  System(const sc_core::sc_module_name& name, const SystemSpec& spec, stats::Registry& stats, std::ostream& diag);
+  System(const sc_core::sc_module_name& name, const SystemSpec& spec, stats::Registry& stats,
+         std::ostream& diag);
   ~System() override;
 
   // Runs the workload to completion (or to max_cycles, or until the watchdog fires), then audits.
@@ -54,7 +55,7 @@ class System : public sc_core::sc_module {
   const Placement& placement() const { return placement_; }
   Runtime& runtime() { return *runtime_; }
 
-  Cycles finish_cycle() const { return finish_cycle_; }  // when the last kernel completed
+  Cycles finish_cycle() const { return finish_cycle_; }    // when the last kernel completed
   Cycles drained_cycle() const { return drained_cycle_; }  // when the last transaction (write-backs) ended
   std::uint64_t requests_completed() const;
   std::uint64_t protocol_phases_checked() const;

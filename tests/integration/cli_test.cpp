@@ -47,7 +47,8 @@ class CliTest : public ::testing::Test {
 
 TEST_F(CliTest, UnknownKeySuggestsTheNearestKey) {
   options.config_file = write("c.yaml", "l2:\n  sise_bytes: 4096\n");
-  expect_rejected(*options.config_file + ":2:3: l2.sise_bytes: unknown key 'sise_bytes' (did you mean 'size_bytes'?)");
+  expect_rejected(*options.config_file +
+                  ":2:3: l2.sise_bytes: unknown key 'sise_bytes' (did you mean 'size_bytes'?)");
 }
 
 TEST_F(CliTest, WrongTypeNamesWhatWasExpected) {
@@ -74,9 +75,10 @@ TEST_F(CliTest, OddLaneCountIsInconsistent) {
 TEST_F(CliTest, CacheSizeMustBeSetsTimesWaysTimesLine) {
   // 131000 B is not a multiple of 4 ways x 128 B = 512 B.
   options.config_file = write("c.yaml", "l1:\n  size_bytes: 131000\n");
-  expect_rejected(*options.config_file +
-                  ":2:15: l1.size_bytes: 131000 is not sets x ways x line_bytes with a power-of-two number of sets "
-                  "(4 ways x 128 B lines)");
+  expect_rejected(
+      *options.config_file +
+      ":2:15: l1.size_bytes: 131000 is not sets x ways x line_bytes with a power-of-two number of sets "
+      "(4 ways x 128 B lines)");
 }
 
 TEST_F(CliTest, ChoiceListsTheAllowedValues) {
@@ -92,8 +94,9 @@ TEST_F(CliTest, SetOverrideErrorsNameTheOverride) {
 
 TEST_F(CliTest, InconsistencyIntroducedBySetPointsAtTheOverride) {
   options.sets = {"l2.line_bytes=64"};
-  expect_rejected("--set l2.line_bytes=64: l2.line_bytes: 64 differs from l1.line_bytes (128); both levels must use "
-                  "one line size");
+  expect_rejected(
+      "--set l2.line_bytes=64: l2.line_bytes: 64 differs from l1.line_bytes (128); both levels must use "
+      "one line size");
 }
 
 TEST_F(CliTest, MissingFileIsOneLine) {
@@ -108,7 +111,8 @@ TEST_F(CliTest, WorkloadErrorsPointIntoTheWorkloadFile) {
                                 "    - name: k\n"
                                 "      ctas: 4\n"
                                 "      warps_per_cta: 65\n");
-  expect_rejected(*options.workload_file + ":5:22: workload.kernels.0.warps_per_cta: 65 is out of range [1, 64]");
+  expect_rejected(*options.workload_file +
+                  ":5:22: workload.kernels.0.warps_per_cta: 65 is out of range [1, 64]");
 }
 
 // A tiny but complete run: 2 sockets x 2 SMs, one kernel of 4 CTAs x 2 warps x 4 loads = 32 loads.
@@ -130,7 +134,9 @@ TEST_F(CliTest, RunWritesAValidStatsDocumentWithTheResolvedConfiguration) {
   EXPECT_EQ(doc["run"]["transactions"], 32);
   std::uint64_t loads = 0;
   for (int s = 0; s < 2; ++s) {
-    for (int m = 0; m < 2; ++m) loads += doc["stats"]["system"]["socket" + std::to_string(s)]["sm" + std::to_string(m)]["loads"].get<std::uint64_t>();
+    for (int m = 0; m < 2; ++m)
+      loads += doc["stats"]["system"]["socket" + std::to_string(s)]["sm" + std::to_string(m)]["loads"]
+                   .get<std::uint64_t>();
   }
   EXPECT_EQ(loads, 32u);
 
@@ -142,15 +148,29 @@ TEST_F(CliTest, RunWritesAValidStatsDocumentWithTheResolvedConfiguration) {
   EXPECT_NE(dump.str().find("hash " + doc["config_hash"].get<std::string>()), std::string::npos);
 }
 
+// configs/examples/two_sockets.yaml includes the paper system and overrides two values: the result has those
+// two changed and everything else from the base (and the base's defaults).
+TEST_F(CliTest, IncludedBaseWithOverrides) {
+  options.config_file = std::string(NUMAGPU_SOURCE_DIR) + "/configs/examples/two_sockets.yaml";
+  std::ostringstream dump, dump_err;
+  ASSERT_EQ(config_dump_command(options, dump, dump_err), kExitOk) << dump_err.str();
+  const std::string y = dump.str();
+  EXPECT_NE(y.find("sockets: 2"), std::string::npos);
+  EXPECT_NE(y.find("lanes: 32"), std::string::npos);
+  EXPECT_NE(y.find("size_bytes: 4194304"), std::string::npos);  // the base's L2
+  EXPECT_EQ(y.find("sockets: 4"), std::string::npos);
+}
+
 TEST_F(CliTest, DefaultConfigurationIsThePapersTable1) {
   std::ostringstream dump, dump_err;
   ASSERT_EQ(config_dump_command(options, dump, dump_err), kExitOk) << dump_err.str();
   const std::string y = dump.str();
   // Table 1: 4 sockets, 64 SMs, 1 GHz, 64 warps, L1 128 KB 4-way 128 B lines, L2 4 MB 16-way write-back,
   // 8 lanes x 8 B per direction with 128-cycle latency, DRAM 768 GB/s and 100 ns.
-  for (const char* line : {"sockets: 4", "clock_mhz: 1000", "per_socket: 64", "max_warps: 64", "size_bytes: 131072",
-                           "size_bytes: 4194304", "ways: 16", "write_policy: write_back", "lanes: 16",
-                           "lane_bytes: 8", "latency_cycles: 128", "bandwidth_gbps: 768", "latency_ns: 100"}) {
+  for (const char* line :
+       {"sockets: 4", "clock_mhz: 1000", "per_socket: 64", "max_warps: 64", "size_bytes: 131072",
+        "size_bytes: 4194304", "ways: 16", "write_policy: write_back", "lanes: 16", "lane_bytes: 8",
+        "latency_cycles: 128", "bandwidth_gbps: 768", "latency_ns: 100"}) {
     EXPECT_NE(y.find(line), std::string::npos) << line;
   }
 }
@@ -158,4 +178,6 @@ TEST_F(CliTest, DefaultConfigurationIsThePapersTable1) {
 }  // namespace
 }  // namespace numagpu
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}

@@ -6,7 +6,8 @@
 
 namespace numagpu::testing {
 
-inline KernelSpec stream_kernel(const char* name, std::uint32_t ctas, std::uint32_t warps, std::uint32_t accesses) {
+inline KernelSpec stream_kernel(const char* name, std::uint32_t ctas, std::uint32_t warps,
+                                std::uint32_t accesses) {
   KernelSpec k;
   k.name = name;
   k.pattern = "stream";

@@ -21,7 +21,8 @@ std::uint64_t value(const stats::Registry& r, const std::string& path) {
 }
 
 std::uint64_t sum_classes(const stats::Registry& r, const std::string& prefix) {
-  return value(r, prefix + ".local_local") + value(r, prefix + ".local_remote") + value(r, prefix + ".remote_local");
+  return value(r, prefix + ".local_local") + value(r, prefix + ".local_remote") +
+         value(r, prefix + ".remote_local");
 }
 
 class SystemTest : public ::testing::Test {
@@ -150,7 +151,8 @@ TEST_F(SystemTest, WriteBackL2EvictsDirtyLinesToDram) {
 }
 
 // The audit: DRAM swallows the first response. With the watchdog and the periodic samplers off, nothing is
-// left to happen and the simulation runs out of events; the audit must name the lost transaction and its path.
+// left to happen and the simulation runs out of events; the audit must name the lost transaction and its
+// path.
 TEST_F(SystemTest, AuditReportsADroppedResponseWithItsPath) {
   SystemSpec spec = small_spec(1);
   spec.watchdog_cycles = 0;
@@ -193,4 +195,6 @@ TEST_F(SystemTest, WatchdogFiresOnAStuckTargetAndDumpsQueues) {
 }  // namespace
 }  // namespace numagpu
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}

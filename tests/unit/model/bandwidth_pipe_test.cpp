@@ -33,15 +33,16 @@ TEST(BandwidthPipe, FractionalRateDoesNotDrift) {
   // 3000 lines back to back = 384000 B / 96 = 4000 cycles exactly.
   BandwidthPipe big(768, 8);
   sc_time end;
-  for (int i = 0; i < 3000; ++i) end = big.reserve(sc_time(0, SC_NS), 128);
+  for (int i = 0; i < 3000; ++i)
+    end = big.reserve(sc_time(0, SC_NS), 128);
   EXPECT_EQ(end, sc_time(4000, SC_NS));
 }
 
 TEST(GpuClock, ConvertsCyclesAndTime) {
   GpuClock::set_frequency_mhz(500);  // 2000 ps per cycle
   EXPECT_EQ(GpuClock::cycles(3), sc_time(6, SC_NS));
-  EXPECT_EQ(GpuClock::to_cycles(sc_time(5, SC_NS)), 2u);       // 2.5 cycles, rounded down
-  EXPECT_EQ(GpuClock::to_cycles_ceil(sc_time(5, SC_NS)), 3u);  // rounded up
+  EXPECT_EQ(GpuClock::to_cycles(sc_time(5, SC_NS)), 2u);                // 2.5 cycles, rounded down
+  EXPECT_EQ(GpuClock::to_cycles_ceil(sc_time(5, SC_NS)), 3u);           // rounded up
   EXPECT_THROW(GpuClock::set_frequency_mhz(3), std::invalid_argument);  // 333333.3 ps: not whole
   GpuClock::set_frequency_mhz(1000);
 }

@@ -33,13 +33,19 @@ struct Harness : sc_core::sc_module {
     init.bind(checker.target);
     checker.initiator.bind(targ);
   }
-  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_time& d) { return target_fw(gp, p, d); }
-  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_time& d) { return initiator_bw(gp, p, d); }
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_time& d) {
+    return target_fw(gp, p, d);
+  }
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_time& d) {
+    return initiator_bw(gp, p, d);
+  }
 
-  tlm::tlm_sync_enum send_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase p, sc_time d = sc_core::SC_ZERO_TIME) {
+  tlm::tlm_sync_enum send_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase p,
+                             sc_time d = sc_core::SC_ZERO_TIME) {
     return init->nb_transport_fw(gp, p, d);
   }
-  tlm::tlm_sync_enum send_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase p, sc_time d = sc_core::SC_ZERO_TIME) {
+  tlm::tlm_sync_enum send_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase p,
+                             sc_time d = sc_core::SC_ZERO_TIME) {
     return targ->nb_transport_bw(gp, p, d);
   }
 };
@@ -174,4 +180,6 @@ TEST_F(ProtocolCheckerTest, PayloadWithZeroReferencesIsReported) {
 
 // libsystemc provides main(); gtest_main provides main() too and wins at link time, but SystemC still
 // requires the symbol.
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}
