@@ -12,6 +12,8 @@ packages=(
   libcli11-dev            # command line
   libgtest-dev libgmock-dev
   libbenchmark-dev        # bench/ harness
+  yosys                   # RTL synthesis (area) and formal proofs
+  liblzma-dev zlib1g-dev  # xz- and gzip-compressed Accel-Sim traces
 )
 
 missing=()
