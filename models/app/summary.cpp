@@ -78,9 +78,8 @@ RunFacts collect_facts(System& system, stats::Registry& registry, double wall_se
     const std::uint64_t dram_bytes =
         counter(registry, sock + ".dram.read_bytes") + counter(registry, sock + ".dram.write_bytes");
     sf.dram_gbps = gbps(dram_bytes, f.sim_cycles, spec.clock_mhz);
-    sf.link_egress_gbps = gbps(counter(registry, sock + ".link.egress.bytes"), f.sim_cycles, spec.clock_mhz);
-    sf.link_ingress_gbps =
-        gbps(counter(registry, sock + ".link.ingress.bytes"), f.sim_cycles, spec.clock_mhz);
+    sf.link_egress_gbps = gbps(system.fabric_bytes_out(s), f.sim_cycles, spec.clock_mhz);
+    sf.link_ingress_gbps = gbps(system.fabric_bytes_in(s), f.sim_cycles, spec.clock_mhz);
     sf.remote_requests = counter(registry, sock + ".xbar.requests_to_link");
     f.sockets.push_back(sf);
 
@@ -91,9 +90,9 @@ RunFacts collect_facts(System& system, stats::Registry& registry, double wall_se
         .set(sf.l2_read_hit_percent);
     registry.scalar(sum + ".dram_gbps", "GB/s", "DRAM bandwidth used (reads + writes) over the run")
         .set(sf.dram_gbps);
-    registry.scalar(sum + ".link_egress_gbps", "GB/s", "Link bandwidth used socket -> switch")
+    registry.scalar(sum + ".link_egress_gbps", "GB/s", "Fabric bandwidth leaving the socket, all its links")
         .set(sf.link_egress_gbps);
-    registry.scalar(sum + ".link_ingress_gbps", "GB/s", "Link bandwidth used switch -> socket")
+    registry.scalar(sum + ".link_ingress_gbps", "GB/s", "Fabric bandwidth entering the socket, all its links")
         .set(sf.link_ingress_gbps);
   }
   registry.scalar("summary.sim_cycles", "cycles", "Cycle at which the last kernel completed")

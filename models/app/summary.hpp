@@ -20,8 +20,8 @@ struct SocketFacts {
   double l1_read_hit_percent = 0;
   double l2_read_hit_percent = 0;
   double dram_gbps = 0;          // read + write, over the run
-  double link_egress_gbps = 0;   // socket -> switch
-  double link_ingress_gbps = 0;  // switch -> socket
+  double link_egress_gbps = 0;   // leaving the socket, over all its links
+  double link_ingress_gbps = 0;  // entering the socket
   std::uint64_t remote_requests = 0;
 };
 

@@ -111,7 +111,8 @@ void add_fabric(Schema& root) {
       .range(2, 256)
       .default_value(16);
   l.integer("lane_bytes", "Bytes a lane moves per cycle").range(1, 1024).unit("B/cycle").default_value(8);
-  l.integer("latency_cycles", "Socket-to-socket latency through the switch, excluding serialization")
+  l.integer("latency_cycles",
+            "Socket-to-socket latency through the switch, excluding serialization: half on each of the two links")
       .range(0, 100000)
       .unit("cycles")
       .default_value(128);
@@ -313,8 +314,14 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     cfg.fail("link.lanes",
              std::to_string(s.link.lanes) + " is odd; a link starts symmetric, half its lanes each way");
   }
-  s.link.lane_bytes = static_cast<unsigned>(u("link.lane_bytes"));
-  s.link.latency = u("link.latency_cycles");
+  s.link.lane_rate_num = u("link.lane_bytes");
+  s.link.lane_rate_den = 1;
+  s.link.whole_cycles = true;
+  if (u("link.latency_cycles") % 2 != 0) {
+    cfg.fail("link.latency_cycles", std::to_string(u("link.latency_cycles")) +
+                                        " is odd; it is split evenly over the two link traversals of a socket-to-socket trip");
+  }
+  s.link.latency = u("link.latency_cycles") / 2;
   s.link.header_bytes = static_cast<unsigned>(u("link.header_bytes"));
   s.link.queue_depth = static_cast<unsigned>(u("link.queue_depth"));
   s.link.line_bytes = static_cast<unsigned>(line);

@@ -15,23 +15,23 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec
       out("out", *this),
       spec_(spec),
       socket_(socket),
-      reserved_(spec.l2_banks + 1, 0),
+      reserved_(spec.l2_banks + spec.link_ports, 0),
       requests_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests routed")),
       remote_requests_(stats.counter(std::string(this->name()) + ".requests_to_link", "requests",
-                                     "Requests routed to the inter-socket link")),
+                                     "Requests routed to a fabric link (remote homes, and traffic passing through)")),
       bytes_(
           stats.counter(std::string(this->name()) + ".bytes", "bytes", "Request and response bytes moved")) {
-  for (unsigned p = 0; p <= spec.l2_banks; ++p) {
+  for (unsigned p = 0; p < spec.l2_banks + spec.link_ports; ++p) {
     out_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
   }
-  for (unsigned p = 0; p <= spec.sm_ports; ++p) {
+  for (unsigned p = 0; p < spec.sm_ports + spec.link_ports; ++p) {
     in_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
   }
 }
 
 unsigned Crossbar::route(const Payload& gp) const {
   const NumaAttr& a = attr(gp);
-  if (a.home_socket != socket_) return spec_.l2_banks;  // the link's egress
+  if (a.home_socket != socket_) return spec_.l2_banks + unsigned(link_for_gpu_[a.home_socket]);
   return static_cast<unsigned>((gp.get_address() / spec_.line_bytes) % spec_.l2_banks);
 }
 
@@ -46,7 +46,7 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
   const unsigned o = route(gp);
   requests_.add();
-  if (o == spec_.l2_banks) remote_requests_.add();
+  if (o >= spec_.l2_banks) remote_requests_.add();
   a.push_return_port(static_cast<std::uint16_t>(port));
   const std::uint64_t bytes = request_bytes(a, spec_.header_bytes, spec_.line_bytes);
   bytes_.add(bytes);

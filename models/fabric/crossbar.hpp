@@ -1,7 +1,9 @@
-// The intra-socket crossbar: SMs' L1s and the link's ingress side on one side, the L2 banks and the link's
-// egress side on the other. Requests homed here go to the L2 bank selected by the line's low bits; requests
-// homed elsewhere go to the link (memory-side L2: remote data is cached at its home). Each output port moves
-// `port_bytes_per_cycle`, each input port returns responses at the same rate, plus a fixed latency.
+// The intra-socket crossbar: the SMs' L1s and the socket's fabric links on the input side, the L2 banks and
+// the same links on the output side. Requests homed here go to the L2 bank selected by the line's low bits;
+// requests homed elsewhere leave on the link the topology's route table names for their home (memory-side
+// L2: remote data is cached at its home), which also forwards traffic passing through this GPU to another.
+// Each output port moves `port_bytes_per_cycle`, each input port returns responses at the same rate, plus a
+// fixed latency.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +21,9 @@
 namespace numagpu {
 
 struct CrossbarSpec {
-  unsigned sm_ports = 1;  // inputs 0..sm_ports-1; input sm_ports is the link's ingress
-  unsigned l2_banks = 1;  // outputs 0..l2_banks-1; output l2_banks is the link's egress
-  bool has_link = true;
+  unsigned sm_ports = 1;    // inputs 0..sm_ports-1 come from L1s; inputs sm_ports.. from links
+  unsigned l2_banks = 1;    // outputs 0..l2_banks-1 go to L2 banks; outputs l2_banks.. to links
+  unsigned link_ports = 0;  // fabric links attached to this socket, in topology order
   Cycles latency = 1;
   unsigned port_bytes_per_cycle = 64;
   unsigned queue_depth = 16;  // requests waiting per output port before inputs are back-pressured
@@ -37,8 +39,8 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   RequestInputs in;
   RequestOutputs out;
 
-  unsigned link_input() const { return spec_.sm_ports; }
-  unsigned link_output() const { return spec_.l2_banks; }
+  // For each GPU: which of this socket's links leads towards it (0-based), or -1 for this socket itself.
+  void set_routes(std::vector<int> link_for_gpu) { link_for_gpu_ = std::move(link_for_gpu); }
   void report_queues(std::ostream& os) const override;
 
  private:
@@ -50,6 +52,7 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
 
   CrossbarSpec spec_;
   std::uint16_t socket_;
+  std::vector<int> link_for_gpu_;
   std::vector<unsigned> reserved_;                         // per output: accepted, not yet taken downstream
   std::vector<std::unique_ptr<BandwidthPipe>> out_pipes_;  // request direction
   std::vector<std::unique_ptr<BandwidthPipe>> in_pipes_;   // response direction

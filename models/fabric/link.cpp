@@ -10,58 +10,56 @@ namespace numagpu {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, stats::Registry& stats)
+namespace {
+bool same(const LaneOutputs& a, const LaneOutputs& b) {
+  return a.lanes[0] == b.lanes[0] && a.lanes[1] == b.lanes[1] && a.quiescing == b.quiescing &&
+         a.switching == b.switching && a.from == b.from;
+}
+}  // namespace
+
+Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, std::unique_ptr<LaneControl> control,
+           stats::Registry& stats)
     : sc_module(name),
       in("in", *this, ComponentNames::add(this->name())),
       out("out", *this),
       spec_(spec),
-      lanes_per_direction_(spec.lanes / 2) {
-  const char* dir_names[2] = {"egress", "ingress"};
+      control_(std::move(control)),
+      turnarounds_(stats.counter(std::string(this->name()) + ".turnarounds", "lanes", "Lanes turned around")),
+      turn_cycles_(stats.counter(std::string(this->name()) + ".turnaround_cycles", "cycles",
+                                 "Lane-cycles lost to turnarounds (quiesce + switch), summed over turns")) {
   for (int d = 0; d < 2; ++d) {
-    const std::string base = std::string(this->name()) + "." + dir_names[d];
-    dirs_[d].bytes_stat = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
-    dirs_[d].packets_stat = &stats.counter(base + ".packets", "packets", "Packets sent in this direction");
+    const std::string base = std::string(this->name()) + "." + spec.dir_names[d];
+    dirs_[d].bytes = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
+    dirs_[d].packets = &stats.counter(base + ".packets", "packets", "Packets sent in this direction");
     if (spec.sample_cycles) {
-      dirs_[d].utilization = &stats.series(
-          base + ".utilization", "percent",
-          "Share of cycles the direction's lanes were busy, per sample window", spec.sample_cycles);
+      dirs_[d].utilization = &stats.series(base + ".utilization", "percent",
+                                           "Share of each sample window the direction's lanes were busy",
+                                           spec.sample_cycles);
+      dirs_[d].lanes = &stats.series(base + ".lanes", "lanes", "Active lanes at the end of each sample window",
+                                     spec.sample_cycles);
     }
   }
+  const LaneOutputs o = control_->outputs();
+  changes_.push_back(LaneChange{0, {o.lanes[0], o.lanes[1]}, o.quiescing, o.switching});
   SC_HAS_PROCESS(Link);
   SC_METHOD(sample);
   sensitive << sample_event_;
   dont_initialize();
 }
 
-sc_time Link::transmit(Dir dir, std::uint64_t bytes) {
-  Direction& d = dirs_[dir];
-  const std::uint64_t width = std::uint64_t(lanes_per_direction_) * spec_.lane_bytes;
-  const Cycles occupancy = (bytes + width - 1) / width;
-  const Cycles start = std::max(GpuClock::now(), d.free_cycle);
-  d.free_cycle = start + occupancy;
-  d.busy_cycles += occupancy;
-  d.bytes += bytes;
-  d.bytes_stat->add(bytes);
-  d.packets_stat->add();
-  return GpuClock::cycles(d.free_cycle) - sc_time_stamp();
-}
+// ------------------------------------------------------------------------------------------- traffic
 
-// Room is reserved per output: a request from the socket side leaves on the switch side and vice versa.
 bool Link::try_accept(unsigned port, Payload&) {
-  unsigned& r = reserved_[1 - port];
+  unsigned& r = reserved_[1 - port];  // a request from side s leaves on side 1 - s
   if (r >= spec_.queue_depth) return false;
   ++r;
   return true;
 }
 
 void Link::on_request(unsigned port, Payload& gp) {
-  const NumaAttr& a = attr(gp);
-  const std::uint64_t bytes = request_bytes(a, spec_.header_bytes, spec_.line_bytes);
-  if (port == kSocketSide) {
-    out.send(kSwitchSide, gp, transmit(kEgress, bytes) + GpuClock::cycles(spec_.latency));
-  } else {
-    out.send(kSocketSide, gp, transmit(kIngress, bytes));
-  }
+  const std::uint64_t bytes = request_bytes(attr(gp), spec_.header_bytes, spec_.line_bytes);
+  const int dir = static_cast<int>(port);
+  out.send(1 - port, gp, transmit(dir, bytes) + GpuClock::cycles(spec_.latency));
 }
 
 void Link::on_request_accepted(unsigned port, Payload&) {
@@ -70,14 +68,90 @@ void Link::on_request_accepted(unsigned port, Payload&) {
 }
 
 void Link::on_response(unsigned port, Payload& gp) {
-  const NumaAttr& a = attr(gp);
-  const std::uint64_t bytes = response_bytes(a, spec_.header_bytes, spec_.line_bytes);
-  if (port == kSwitchSide) {
-    in.respond(kSocketSide, gp, transmit(kIngress, bytes));  // our own request's response, coming home
-  } else {
-    in.respond(kSwitchSide, gp, transmit(kEgress, bytes) + GpuClock::cycles(spec_.latency));
-  }
+  // The response of a request that left on side `port` travels back towards side 1 - port.
+  const std::uint64_t bytes = response_bytes(attr(gp), spec_.header_bytes, spec_.line_bytes);
+  const int dir = static_cast<int>(port);
+  in.respond(1 - port, gp, transmit(dir, bytes) + GpuClock::cycles(spec_.latency));
 }
+
+sc_time Link::transmit(int dir, std::uint64_t bytes) {
+  const std::uint64_t period = GpuClock::period_ps();
+  const std::uint64_t now_ps = sc_time_stamp().value();
+  catch_up(now_ps / period);
+  Direction& d = dirs_[dir];
+  if (!control_->dynamic()) {  // no lane stepping consumes the booked intervals: drop the past ones here
+    while (!d.booked.empty() && d.booked.front().end_ps <= now_ps) d.booked.pop_front();
+  }
+  const std::uint64_t lanes = control_->outputs().lanes[dir];
+  // time = bytes / (lanes * num / den) cycles = bytes * den * period / (lanes * num) ps
+  const std::uint64_t rate = lanes * spec_.lane_rate_num;
+  std::uint64_t start_ps, occupancy_ps;
+  if (spec_.whole_cycles) {
+    const std::uint64_t cycles = (bytes * spec_.lane_rate_den + rate - 1) / rate;
+    start_ps = std::max((now_ps + period - 1) / period * period, d.free_ps);
+    occupancy_ps = cycles * period;
+  } else {
+    start_ps = std::max(now_ps, d.free_ps);
+    occupancy_ps = (bytes * spec_.lane_rate_den * period + rate - 1) / rate;
+  }
+  d.free_ps = start_ps + occupancy_ps;
+  d.booked.push_back(Interval{start_ps, d.free_ps});
+  d.busy_ps += occupancy_ps;
+  d.bytes->add(bytes);
+  d.packets->add();
+  return sc_time::from_value(d.free_ps - now_ps);
+}
+
+// -------------------------------------------------------------------------------------- lane control
+
+void Link::kernel_launch() {
+  const Cycles now = GpuClock::now();
+  catch_up(now);
+  launch_pending_ = true;
+  launch_cycle_ = now;
+}
+
+bool Link::busy_in_cycle(Direction& d, Cycles c) const {
+  const std::uint64_t period = GpuClock::period_ps();
+  const std::uint64_t begin = c * period;
+  while (!d.booked.empty() && d.booked.front().end_ps <= begin) d.booked.pop_front();
+  return !d.booked.empty() && d.booked.front().start_ps < begin + period;
+}
+
+void Link::catch_up(Cycles until) {
+  if (!control_->dynamic()) {
+    stepped_ = std::max(stepped_, until);
+    return;
+  }
+  const std::uint64_t period = GpuClock::period_ps();
+  for (Cycles c = stepped_; c < until; ++c) {
+    LaneInputs inputs;
+    inputs.kernel_launch = launch_pending_ && c == launch_cycle_;
+    if (inputs.kernel_launch) launch_pending_ = false;
+    inputs.busy[0] = busy_in_cycle(dirs_[0], c);
+    inputs.busy[1] = busy_in_cycle(dirs_[1], c);
+    const LaneOutputs before = control_->outputs();
+    inputs.drained = before.quiescing && drain_at_ps_ <= c * period;
+    const LaneOutputs after = control_->step(inputs);
+    if (!same(before, after)) record_change(c + 1, before, after);
+  }
+  stepped_ = std::max(stepped_, until);
+}
+
+void Link::record_change(Cycles cycle, const LaneOutputs& before, const LaneOutputs& after) {
+  const bool turning_before = before.quiescing || before.switching;
+  const bool turning_after = after.quiescing || after.switching;
+  if (after.quiescing && !before.quiescing) {
+    // The lane carried its share of every packet already booked on its old direction.
+    drain_at_ps_ = dirs_[after.from].free_ps;
+    turnarounds_.add();
+    turn_started_ = cycle;
+  }
+  if (turning_before && !turning_after) turn_cycles_.add(cycle - turn_started_);
+  changes_.push_back(LaneChange{cycle, {after.lanes[0], after.lanes[1]}, after.quiescing, after.switching});
+}
+
+// -------------------------------------------------------------------------------------- statistics
 
 void Link::start_sampling() {
   if (spec_.sample_cycles == 0) return;
@@ -85,26 +159,37 @@ void Link::start_sampling() {
   sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
 }
 
-void Link::stop_sampling() {
-  sampling_ = false;
-  sample_event_.cancel();
-}
-
 void Link::sample() {
   if (!sampling_) return;
-  for (auto& d : dirs_) {
-    // Busy cycles booked in the window (booked when a packet is scheduled), capped at the window length.
-    const std::uint64_t busy = d.busy_cycles - d.busy_at_last_sample;
-    d.busy_at_last_sample = d.busy_cycles;
-    d.utilization->push(std::min(100.0, 100.0 * double(busy) / double(spec_.sample_cycles)));
+  const std::uint64_t now_ps = sc_time_stamp().value();
+  catch_up(GpuClock::now());
+  const std::uint64_t window_ps = spec_.sample_cycles * GpuClock::period_ps();
+  for (int i = 0; i < 2; ++i) {
+    Direction& d = dirs_[i];
+    // Busy time booked so far, minus what is booked beyond now: the busy time up to now.
+    std::uint64_t future = 0;
+    for (auto it = d.booked.rbegin(); it != d.booked.rend() && it->end_ps > now_ps; ++it) {
+      future += it->end_ps - std::max(it->start_ps, now_ps);
+    }
+    const std::uint64_t busy_until_now = d.busy_ps - future;
+    d.utilization->push(100.0 * double(busy_until_now - d.busy_ps_at_sample) / double(window_ps));
+    d.busy_ps_at_sample = busy_until_now;
+    d.lanes->push(control_->outputs().lanes[i]);
   }
   sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
 }
 
+void Link::finish() {
+  sampling_ = false;
+  sample_event_.cancel();
+  catch_up(GpuClock::now());
+}
+
 void Link::report_queues(std::ostream& os) const {
   if (reserved_[0] + reserved_[1] == 0 && in.held_requests() == 0 && in.queued_responses() == 0) return;
-  os << "  " << name() << ": ingress queued " << reserved_[0] << ", egress queued " << reserved_[1]
-     << ", held " << in.held_requests() << ", responses queued " << in.queued_responses() << "\n";
+  os << "  " << name() << ": queued to side 0 " << reserved_[0] << ", to side 1 " << reserved_[1] << ", held "
+     << in.held_requests() << ", responses queued " << in.queued_responses() << ", lanes " << lanes(0) << "/"
+     << lanes(1) << "\n";
 }
 
 }  // namespace numagpu

@@ -1,75 +1,115 @@
-// A socket's link to the switch: `lanes` lanes of `lane_bytes` per cycle, split evenly between the two
-// directions (lane turnaround and the link balancer come with the fabric issue). A packet occupies its
-// direction for ceil(bytes / (lanes_in_direction * lane_bytes)) whole cycles; the egress traversal
-// (socket -> switch) then takes `latency` cycles, so socket-to-socket latency is `latency` plus
-// serialization.
+// A link of bi-directional lanes between two fabric nodes (a socket's crossbar and the switch, in the
+// paper's system). Direction 0 carries packets from side 0 to side 1, direction 1 the other way; a
+// LaneControl decides how many lanes each direction has, cycle by cycle, so both ends always agree.
 //
-// Ports (numbered by binding order: the socket binds its side first): input 0 takes this socket's requests
-// from the crossbar and output 1 sends them to the switch (egress); input 1 takes other sockets' requests
-// from the switch and output 0 hands them to the crossbar (ingress). Responses retrace those paths.
+// Serialization: a packet occupies the lanes of its direction for bytes / (lanes x lane rate), rounded up to
+// whole cycles when `whole_cycles` (the paper's rule: ceil(bytes / (lanes x lane_bytes)) cycles), otherwise
+// kept exact to the picosecond so that, e.g., a 25 GB/s link delivers 25 GB/s. Packets start when the
+// direction is free; a traversal then takes `latency` cycles.
+//
+// Turnaround: when the control turns a lane, the lane stops taking new packets at once (its direction loses
+// it), drains the packets already booked on it, carries nothing for the switch time, then serves the other
+// direction. The link feeds the control each cycle's busy flags and the drained flag.
+//
+// Ports, numbered by binding order: input s takes requests arriving from side s, output s hands packets to
+// side s. A request from side s crosses in direction s; its response crosses back in direction 1 - s.
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <systemc>
 
 #include "common/ports.hpp"
 #include "common/time.hpp"
 #include "common/watchdog.hpp"
+#include "fabric/lane_control.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
 
 struct LinkSpec {
-  unsigned lanes = 16;
-  unsigned lane_bytes = 8;
-  Cycles latency = 128;
+  unsigned lanes = 16;                // bi-directional lanes in total
+  std::uint64_t lane_rate_num = 8;    // bytes per cycle per lane = num / den
+  std::uint64_t lane_rate_den = 1;
+  bool whole_cycles = true;           // occupancy rounded up to whole cycles
+  Cycles latency = 64;                // one traversal
   unsigned header_bytes = 16;
   unsigned line_bytes = 128;
   unsigned queue_depth = 64;
-  Cycles sample_cycles = 5000;
+  Cycles sample_cycles = 5000;        // window of the utilization and lane-count time series; 0: none
+  std::string dir_names[2] = {"dir0", "dir1"};  // statistics names of direction 0 and 1
+};
+
+// One change of a link's lane split, for the lane VCD.
+struct LaneChange {
+  Cycles cycle;
+  unsigned lanes[2];
+  bool quiescing;
+  bool switching;
 };
 
 class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
-  static constexpr unsigned kSocketSide = 0;  // input from / output to the crossbar
-  static constexpr unsigned kSwitchSide = 1;  // input from / output to the switch
-
-  Link(const sc_core::sc_module_name& name, const LinkSpec& spec, stats::Registry& stats);
+  Link(const sc_core::sc_module_name& name, const LinkSpec& spec, std::unique_ptr<LaneControl> control,
+       stats::Registry& stats);
 
   RequestInputs in;
   RequestOutputs out;
 
-  void report_queues(std::ostream& os) const override;
+  void kernel_launch();   // the runtime calls this at each kernel launch
   void start_sampling();
-  void stop_sampling();
+  void finish();          // end of run: steps the lane control up to now and closes the time series
+  unsigned lanes(int dir) const { return control_->outputs().lanes[dir]; }
+  std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
+  const std::vector<LaneChange>& lane_changes() const { return changes_; }
+  void report_queues(std::ostream& os) const override;
 
  private:
-  struct Direction {
-    Cycles free_cycle = 0;
-    std::uint64_t bytes = 0;
-    std::uint64_t busy_cycles = 0;
-    std::uint64_t busy_at_last_sample = 0;
-    stats::Counter* bytes_stat = nullptr;
-    stats::Counter* packets_stat = nullptr;
-    stats::TimeSeries* utilization = nullptr;
+  struct Interval {
+    std::uint64_t start_ps, end_ps;
   };
-  enum Dir { kEgress = 0, kIngress = 1 };
+  struct Direction {
+    std::uint64_t free_ps = 0;      // when the last booked packet has left
+    std::deque<Interval> booked;    // busy intervals, in time order, not yet consumed by stepping
+    std::uint64_t busy_ps = 0;      // total booked busy time
+    std::uint64_t busy_ps_at_sample = 0;
+    stats::Counter* bytes = nullptr;
+    stats::Counter* packets = nullptr;
+    stats::TimeSeries* utilization = nullptr;
+    stats::TimeSeries* lanes = nullptr;
+  };
 
   bool try_accept(unsigned port, Payload& gp) override;
   void on_request(unsigned port, Payload& gp) override;
   void on_response(unsigned port, Payload& gp) override;
   void on_request_accepted(unsigned port, Payload& gp) override;
-  // Serializes a packet on a direction; returns the delay from now until it has fully left.
-  sc_core::sc_time transmit(Dir dir, std::uint64_t bytes);
+
+  // Books a packet on direction `dir`; returns the delay from now until it has fully left.
+  sc_core::sc_time transmit(int dir, std::uint64_t bytes);
+  // Steps the lane control through every cycle before `until`.
+  void catch_up(Cycles until);
+  bool busy_in_cycle(Direction& d, Cycles c) const;
+  void record_change(Cycles cycle, const LaneOutputs& before, const LaneOutputs& after);
   void sample();
 
   LinkSpec spec_;
-  unsigned lanes_per_direction_;
+  std::unique_ptr<LaneControl> control_;
   Direction dirs_[2];
   unsigned reserved_[2] = {0, 0};
+  Cycles stepped_ = 0;                 // cycles before this one have been stepped
+  Cycles launch_cycle_ = 0;
+  bool launch_pending_ = false;
+  std::uint64_t drain_at_ps_ = 0;      // when the quiescing lane's last packet leaves
+  Cycles turn_started_ = 0;
+  std::vector<LaneChange> changes_;
   sc_core::sc_event sample_event_;
   bool sampling_ = false;
+  stats::Counter& turnarounds_;
+  stats::Counter& turn_cycles_;
 };
 
 }  // namespace numagpu

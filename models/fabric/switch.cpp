@@ -13,7 +13,7 @@ Switch::Switch(const sc_core::sc_module_name& name, const SwitchSpec& spec, stat
       packets_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests switched")) {}
 
 bool Switch::try_accept(unsigned, Payload& gp) {
-  unsigned& r = reserved_.at(attr(gp).home_socket);
+  unsigned& r = reserved_.at(unsigned(port_for_gpu_.at(attr(gp).home_socket)));
   if (r >= spec_.queue_depth) return false;
   ++r;
   return true;
@@ -23,7 +23,7 @@ void Switch::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
   packets_.add();
   a.push_return_port(static_cast<std::uint16_t>(port));
-  out.send(a.home_socket, gp, GpuClock::cycles(spec_.latency));
+  out.send(unsigned(port_for_gpu_[a.home_socket]), gp, GpuClock::cycles(spec_.latency));
 }
 
 void Switch::on_request_accepted(unsigned port, Payload&) {

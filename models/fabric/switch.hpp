@@ -1,5 +1,6 @@
-// The switch between sockets' links: non-blocking, a fixed latency, routing a request to the link of its home
-// socket and a response back the way its request came.
+// A fabric switch: non-blocking between its links, per-output queueing (bounded, back-pressured), a fixed
+// latency; a request leaves on the link the topology's route table names for its home GPU, a response goes
+// back the way its request came.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@
 namespace numagpu {
 
 struct SwitchSpec {
-  unsigned ports = 1;  // one per socket link; port i connects socket i
+  unsigned ports = 1;  // one per attached link, in topology order
   Cycles latency = 0;
   unsigned queue_depth = 64;
 };
@@ -28,6 +29,8 @@ class Switch : public sc_core::sc_module, public InputOwner, public OutputOwner,
   RequestOutputs out;
 
   void report_queues(std::ostream& os) const override;
+  // For each GPU: the port (0-based) leading towards it.
+  void set_routes(std::vector<int> port_for_gpu) { port_for_gpu_ = std::move(port_for_gpu); }
 
  private:
   bool try_accept(unsigned port, Payload& gp) override;
@@ -36,6 +39,7 @@ class Switch : public sc_core::sc_module, public InputOwner, public OutputOwner,
   void on_request_accepted(unsigned port, Payload& gp) override;
 
   SwitchSpec spec_;
+  std::vector<int> port_for_gpu_;
   std::vector<unsigned> reserved_;
   stats::Counter& packets_;
 };

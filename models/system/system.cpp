@@ -15,11 +15,10 @@ std::string indexed(const char* base, unsigned i) {
 
 Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std::uint16_t id, System& sys)
     : sc_module(name) {
-  const bool multi_socket = spec.sockets > 1;
   CrossbarSpec xs = spec.crossbar;
   xs.sm_ports = spec.sms_per_socket;
   xs.l2_banks = spec.l2_banks;
-  xs.has_link = multi_socket;
+  xs.link_ports = static_cast<unsigned>(sys.topology().links_of(id).size());
   xbar = std::make_unique<Crossbar>("xbar", xs, id, sys.stats());
 
   for (unsigned i = 0; i < spec.sms_per_socket; ++i) {
@@ -36,12 +35,16 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
     sys.connect(xbar->out.socket, l2_banks.back()->in.socket, indexed("xbar_l2_", b));
     sys.connect(l2_banks.back()->out.socket, dram->in.socket, indexed("l2_", b) + "_dram");
   }
-  if (multi_socket) {
-    link = std::make_unique<Link>("link", spec.link, sys.stats());
-    // Bind order fixes port numbers: crossbar output l2_banks and input sms_per_socket are the link's.
-    sys.connect(xbar->out.socket, link->in.socket, "xbar_link");
-    sys.connect(link->out.socket, xbar->in.socket, "link_xbar");
-  }
+}
+
+Topology switch_topology(unsigned sockets, const LinkSpec& link) {
+  Topology t;
+  t.name = "switch";
+  t.gpus = sockets;
+  if (sockets < 2) return t;
+  t.switches = 1;
+  for (unsigned g = 0; g < sockets; ++g) t.links.push_back(TopologyLink{g, sockets, link});
+  return t;
 }
 
 System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stats::Registry& stats,
@@ -51,24 +54,16 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
       stats_(stats),
       diag_(diag),
       placement_(spec.placement, spec.page_bytes, spec.l1.line_bytes,
-                 static_cast<std::uint16_t>(spec.sockets)) {
+                 static_cast<std::uint16_t>(spec.sockets)),
+      topology_(spec.topology.links.empty() ? switch_topology(spec.sockets, spec.link) : spec.topology) {
   GpuClock::set_frequency_mhz(spec.clock_mhz);
+  topology_.compute_routes();
   runtime_ = std::make_unique<Runtime>("runtime", spec_.kernels, spec.sockets, spec.launch_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
     sockets_.push_back(
         std::make_unique<Socket>(indexed("socket", s).c_str(), spec_, static_cast<std::uint16_t>(s), *this));
   }
-  if (spec.sockets > 1) {
-    SwitchSpec ss = spec.sw;
-    ss.ports = spec.sockets;
-    switch_ = std::make_unique<Switch>("switch", ss, stats);
-    for (unsigned s = 0; s < spec.sockets; ++s) {
-      connect(sockets_[s]->link->out.socket, switch_->in.socket, indexed("link", s) + "_switch");
-    }
-    for (unsigned s = 0; s < spec.sockets; ++s) {
-      connect(switch_->out.socket, sockets_[s]->link->in.socket, "switch_" + indexed("link", s));
-    }
-  }
+  build_fabric();
 
   std::vector<std::vector<Sm*>> sms(spec.sockets);
   for (unsigned s = 0; s < spec.sockets; ++s) {
@@ -96,12 +91,84 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     for (auto& l2 : socket->l2_banks)
       watchdog_->add_reporter(l2.get());
     watchdog_->add_reporter(socket->dram.get());
-    if (socket->link) watchdog_->add_reporter(socket->link.get());
   }
-  if (switch_) watchdog_->add_reporter(switch_.get());
+  for (auto& sw : switches_) watchdog_->add_reporter(sw.get());
+  for (auto& link : links_) watchdog_->add_reporter(link.get());
 }
 
 System::~System() = default;
+
+std::unique_ptr<LaneControl> System::lane_control(const LinkSpec& spec) const {
+  return std::make_unique<StaticLanes>(spec.lanes);
+}
+
+// Switches, then links in topology order. Each link binds side a, then side b; a node's link ports are
+// numbered in the same order (after its SM/bank ports for a GPU), which is what the route tables use.
+void System::build_fabric() {
+  const Topology& t = topology_;
+  for (unsigned s = 0; s < t.switches; ++s) {
+    SwitchSpec ss = spec_.sw;
+    ss.ports = static_cast<unsigned>(t.links_of(t.gpus + s).size());
+    switches_.push_back(std::make_unique<Switch>(indexed("switch", s).c_str(), ss, stats_));
+  }
+  for (const TopologyLink& tl : t.links) {
+    LinkSpec ls = tl.spec;
+    const std::string a = t.node_name(tl.a), b = t.node_name(tl.b);
+    ls.dir_names[0] = "to_" + b;
+    ls.dir_names[1] = "to_" + a;
+    const std::string name = "link_" + a + "_" + b;
+    links_.push_back(std::make_unique<Link>(name.c_str(), ls, lane_control(ls), stats_));
+    Link& link = *links_.back();
+    for (unsigned node : {tl.a, tl.b}) {
+      const std::string hop = name + "_" + t.node_name(node);
+      if (node < t.gpus) {
+        Crossbar& x = *sockets_[node]->xbar;
+        connect(x.out.socket, link.in.socket, "xbar_" + hop);
+        connect(link.out.socket, x.in.socket, hop + "_xbar");
+      } else {
+        Switch& sw = *switches_[node - t.gpus];
+        connect(sw.out.socket, link.in.socket, "switch_" + hop);
+        connect(link.out.socket, sw.in.socket, hop + "_switch");
+      }
+    }
+  }
+  // Route tables: for each node and destination GPU, the position of the next link among the node's links.
+  for (unsigned node = 0; node < t.nodes(); ++node) {
+    const std::vector<unsigned> attached = t.links_of(node);
+    std::vector<int> port_for_gpu(t.gpus, -1);
+    for (unsigned dest = 0; dest < t.gpus; ++dest) {
+      const int l = t.next_link(node, dest);
+      for (unsigned k = 0; k < attached.size(); ++k) {
+        if (int(attached[k]) == l) port_for_gpu[dest] = int(k);
+      }
+    }
+    if (node < t.gpus) {
+      sockets_[node]->xbar->set_routes(port_for_gpu);
+    } else {
+      switches_[node - t.gpus]->set_routes(port_for_gpu);
+    }
+  }
+}
+
+std::uint64_t System::fabric_bytes_out(unsigned gpu) const {
+  std::uint64_t bytes = 0;
+  for (std::size_t l = 0; l < links_.size(); ++l) {
+    const TopologyLink& tl = topology_.links[l];
+    if (tl.a == gpu) bytes += links_[l]->bytes(0);
+    if (tl.b == gpu) bytes += links_[l]->bytes(1);
+  }
+  return bytes;
+}
+
+std::uint64_t System::fabric_bytes_in(unsigned gpu) const {
+  std::uint64_t bytes = 0;
+  for (std::size_t l = 0; l < links_.size(); ++l) {
+    const TopologyLink& tl = topology_.links[l];
+    if (tl.a == gpu) bytes += links_[l]->bytes(1);
+    if (tl.b == gpu) bytes += links_[l]->bytes(0);
+  }
+  return bytes;
+}
 
 std::uint64_t System::requests_completed() const {
   return pool_.allocated_total() - pool_.live();
@@ -120,8 +187,8 @@ void System::on_workload_finished() {
   watchdog_->stop();
   for (auto& socket : sockets_) {
     socket->dram->stop_sampling();
-    if (socket->link) socket->link->stop_sampling();
   }
+  for (auto& link : links_) link->finish();
 }
 
 void System::run() {
@@ -129,8 +196,8 @@ void System::run() {
   watchdog_->start();
   for (auto& socket : sockets_) {
     socket->dram->start_sampling();
-    if (socket->link) socket->link->start_sampling();
   }
+  for (auto& link : links_) link->start_sampling();
   if (spec_.max_cycles) {
     sc_core::sc_start(GpuClock::cycles(spec_.max_cycles));
   } else {

@@ -37,7 +37,6 @@ class Socket : public sc_core::sc_module {
   std::unique_ptr<Crossbar> xbar;
   std::vector<std::unique_ptr<Cache>> l2_banks;
   std::unique_ptr<Dram> dram;
-  std::unique_ptr<Link> link;  // absent in a single-socket system
 };
 
 class System : public sc_core::sc_module {
@@ -53,6 +52,11 @@ class System : public sc_core::sc_module {
   TxnPool& pool() { return pool_; }
   stats::Registry& stats() { return stats_; }
   const Placement& placement() const { return placement_; }
+  const Topology& topology() const { return topology_; }
+  const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
+  // Bytes that left / entered GPU `gpu` over all its links.
+  std::uint64_t fabric_bytes_out(unsigned gpu) const;
+  std::uint64_t fabric_bytes_in(unsigned gpu) const;
   Runtime& runtime() { return *runtime_; }
 
   Cycles finish_cycle() const { return finish_cycle_; }    // when the last kernel completed
@@ -74,6 +78,8 @@ class System : public sc_core::sc_module {
   }
 
  private:
+  void build_fabric();
+  std::unique_ptr<LaneControl> lane_control(const LinkSpec& spec) const;
   void on_workload_finished();
   void audit();
 
@@ -85,7 +91,9 @@ class System : public sc_core::sc_module {
   std::vector<std::unique_ptr<ProtocolChecker>> checkers_;
   std::unique_ptr<Runtime> runtime_;
   std::vector<std::unique_ptr<Socket>> sockets_;
-  std::unique_ptr<Switch> switch_;
+  Topology topology_;
+  std::vector<std::unique_ptr<Switch>> switches_;
+  std::vector<std::unique_ptr<Link>> links_;
   std::unique_ptr<Watchdog> watchdog_;
   Cycles finish_cycle_ = 0;
   Cycles drained_cycle_ = 0;

@@ -10,6 +10,7 @@
 #include "fabric/crossbar.hpp"
 #include "fabric/link.hpp"
 #include "fabric/switch.hpp"
+#include "fabric/topology.hpp"
 #include "mem/dram.hpp"
 #include "mem/placement.hpp"
 #include "sm/sm.hpp"
@@ -27,8 +28,12 @@ struct SystemSpec {
   CacheSpec l2;  // per bank: size_bytes is the bank's share
   CrossbarSpec crossbar;
   DramSpec dram;
-  LinkSpec link;
+  LinkSpec link;  // the defaults of switch-topology links
   SwitchSpec sw;
+  // The fabric. Empty (no links) means the paper's switch topology is built from `link` and `sw` by
+  // switch_topology(); a single socket has no fabric.
+  Topology topology;
+  enum class LinkMode { kStatic, kDynamic, kDoubleBandwidth } link_mode = LinkMode::kStatic;
   Placement::Policy placement = Placement::Policy::kPageInterleave;
   std::uint64_t page_bytes = 4096;
   Cycles launch_cycles = 0;
@@ -38,5 +43,8 @@ struct SystemSpec {
   std::string workload_name = "default";
   std::vector<KernelSpec> kernels;
 };
+
+// N sockets on one switch, each through one link with the given spec (the paper's system).
+Topology switch_topology(unsigned sockets, const LinkSpec& link);
 
 }  // namespace numagpu

@@ -38,8 +38,8 @@ inline SystemSpec small_spec(unsigned sockets) {
   s.dram.latency = 100;
   s.dram.queue_depth = 16;
   s.link.lanes = 16;
-  s.link.lane_bytes = 8;
-  s.link.latency = 128;
+  s.link.lane_rate_num = 8;  // 8 B per lane per cycle
+  s.link.latency = 64;       // per traversal: 128 socket to socket
   s.link.header_bytes = 16;
   s.sw.latency = 0;
   s.placement = Placement::Policy::kPageInterleave;

@@ -83,14 +83,17 @@ TEST_F(SystemTest, FourSocketsRemoteTrafficCrossesLinksAndSwitch) {
 
   EXPECT_TRUE(RunHealth::ok()) << diag.str();
   EXPECT_EQ(sys.runtime().kernels_done(), 2u);
-  // Per socket 16 hops + xbar->link + link->xbar = 18; x4 = 72; plus link->switch and switch->link x4 = 80.
+  // Per socket 16 hops + xbar->link + link->xbar = 18; x4 = 72; plus switch->link and link->switch x4 = 80.
   EXPECT_EQ(sys.checker_count(), 80u);
   for (int s = 0; s < 4; ++s) {
     const std::string sock = "system.socket" + std::to_string(s);
     EXPECT_EQ(value(reg, sock + ".xbar.requests_to_link"), 48u) << sock;
     EXPECT_EQ(value(reg, sock + ".dram.reads"), 32u) << sock;
-    EXPECT_EQ(value(reg, sock + ".link.egress.bytes"), 7680u) << sock;
-    EXPECT_EQ(value(reg, sock + ".link.ingress.bytes"), 7680u) << sock;
+    const std::string link = "system.link_gpu" + std::to_string(s) + "_switch0";
+    EXPECT_EQ(value(reg, link + ".to_switch0.bytes"), 7680u) << link;
+    EXPECT_EQ(value(reg, link + ".to_gpu" + std::to_string(s) + ".bytes"), 7680u) << link;
+    EXPECT_EQ(sys.fabric_bytes_out(s), 7680u);
+    EXPECT_EQ(sys.fabric_bytes_in(s), 7680u);
     std::uint64_t remote_local_misses = 0, local_local_misses = 0;
     for (int b = 0; b < 4; ++b) {
       const std::string l2 = sock + ".l2_" + std::to_string(b);
@@ -100,7 +103,7 @@ TEST_F(SystemTest, FourSocketsRemoteTrafficCrossesLinksAndSwitch) {
     EXPECT_EQ(local_local_misses, 8u) << sock;    // its own 8 warps' access to its page, kernel 0
     EXPECT_EQ(remote_local_misses, 24u) << sock;  // the other 24 warps' access to its page, kernel 0
   }
-  EXPECT_EQ(value(reg, "system.switch.requests"), 4u * 48u);
+  EXPECT_EQ(value(reg, "system.switch0.requests"), 4u * 48u);
 }
 
 // One load through an idle one-socket system, with the latency rules of each hop (docs/architecture.md):
