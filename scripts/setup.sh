@@ -14,6 +14,7 @@ packages=(
   libbenchmark-dev        # bench/ harness
   yosys                   # RTL synthesis (area) and formal proofs
   liblzma-dev zlib1g-dev  # xz- and gzip-compressed Accel-Sim traces
+  python3-matplotlib      # bench-fabric --plot
 )
 
 missing=()

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/bench_fabric.hpp"
 #include "app/run.hpp"
 
 #ifndef NUMAGPU_VERSION
@@ -47,6 +48,33 @@ extern "C" int sc_main(int argc, char* argv[]) {
       ->capture_default_str();
   run->add_flag("-q,--quiet", options.quiet, "No summary on stdout and no progress line");
 
+  numagpu::BenchFabricOptions bench;
+  CLI::App* fabric = app.add_subcommand(
+      "bench-fabric",
+      "Copy bandwidth and latency between GPU pairs on the modelled topology (Comm|Scope style)");
+  fabric->add_option("-c,--config", bench.base.config_file,
+                     "System configuration YAML (default: the paper's system)");
+  fabric->add_option("-s,--set", bench.base.sets, "Override one parameter, KEY.PATH=VALUE (repeatable)")
+      ->type_name("KEY=VALUE");
+  fabric->add_option("-o,--out", bench.base.out_dir, "Output directory for bench_fabric.csv and plots")
+      ->capture_default_str();
+  fabric->add_flag("-q,--quiet", bench.base.quiet, "No table on stdout");
+  fabric->add_option("--pairs", bench.pairs, "Ordered GPU pairs: all, or SRC-DST[,SRC-DST...]")
+      ->capture_default_str();
+  fabric->add_option("--min-size", bench.min_log2, "Smallest transfer, log2 bytes (8 = 256 B)")
+      ->capture_default_str();
+  fabric->add_option("--max-size", bench.max_log2, "Largest transfer, log2 bytes (at most 30 = 1 GiB)")
+      ->capture_default_str();
+  fabric->add_option("--direction", bench.direction, "uni, bi or both")->capture_default_str();
+  fabric->add_option("--op", bench.op, "write: the source pushes; read: the source pulls")
+      ->capture_default_str();
+  fabric->add_option("--outstanding", bench.outstanding, "Requests a copy engine keeps in flight")
+      ->capture_default_str();
+  fabric->add_option("--startup-cycles", bench.startup_cycles, "Fixed cost before a copy's first request")
+      ->capture_default_str();
+  fabric->add_flag("--plot", bench.plot,
+                   "Also write PNG curves and a pair-by-pair heat map (python3-matplotlib)");
+
   CLI::App* config = app.add_subcommand("config", "Inspect configurations");
   config->require_subcommand(1);
   CLI::App* dump =
@@ -65,6 +93,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
     return numagpu::kExitBadInput;
   }
 
+  if (fabric->parsed()) return numagpu::bench_fabric_command(bench, std::cout, std::cerr);
   if (dump->parsed()) return numagpu::config_dump_command(options, std::cout, std::cerr);
   if (reference->parsed()) return numagpu::config_reference_command(std::cout);
   options.progress = isatty(STDERR_FILENO) != 0;

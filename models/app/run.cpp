@@ -12,6 +12,7 @@
 #include "app/system_config.hpp"
 #include "common/health.hpp"
 #include "config/config.hpp"
+#include "fabric/lane_vcd.hpp"
 #include "stats/atomic_write.hpp"
 #include "stats/document.hpp"
 #include "system/system.hpp"
@@ -21,8 +22,6 @@
 #endif
 
 namespace numagpu {
-
-namespace {
 
 // Layers, lowest first: the default workload, the system (file or built-in), then an explicit workload file.
 config::Config load_configuration(const RunOptions& o) {
@@ -36,8 +35,6 @@ config::Config load_configuration(const RunOptions& o) {
   if (o.workload_file) layers.push_back({*o.workload_file, std::nullopt});
   return config::load(system_schema(), layers, o.sets);
 }
-
-}  // namespace
 
 int config_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
   try {
@@ -104,6 +101,15 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     write_file_atomically((dir / "stats.txt").string(), "# numagpu " NUMAGPU_VERSION
                                                         " statistics, config hash " +
                                                             cfg->hash() + "\n" + registry.text());
+    if (!system.links().empty()) {
+      std::vector<NamedLink> named;
+      const Topology& t = system.topology();
+      for (std::size_t l = 0; l < system.links().size(); ++l) {
+        const std::string a = t.node_name(t.links[l].a), b = t.node_name(t.links[l].b);
+        named.push_back(NamedLink{"link_" + a + "_" + b, {"to_" + b, "to_" + a}, system.links()[l].get()});
+      }
+      write_file_atomically((dir / "lanes.vcd").string(), lane_vcd(named, GpuClock::period_ps()));
+    }
     write_file_atomically((dir / "config.yaml").string(), "# numagpu " NUMAGPU_VERSION
                                                           " resolved configuration, hash " +
                                                               cfg->hash() + "\n" + cfg->dump_yaml());

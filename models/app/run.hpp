@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
+
 namespace numagpu {
 
 inline constexpr int kExitOk = 0;
@@ -21,6 +23,10 @@ struct RunOptions {
   bool quiet = false;
   bool progress = false;  // draw the progress line (the caller decides: stderr is a terminal)
 };
+
+// The validated configuration of a run: the built-in default workload, then the system (--config or the
+// built-in paper system), then --workload, then the --set overrides. Throws config::ConfigError.
+config::Config load_configuration(const RunOptions& options);
 
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
 int config_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err);

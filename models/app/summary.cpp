@@ -155,7 +155,8 @@ void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& f, 
   }
   os << "audit: " << (f.audit_errors ? std::to_string(f.audit_errors) + " error(s)" : std::string("ok"))
      << "; watchdog: " << (f.watchdog_fired ? "fired" : "quiet") << "\n";
-  os << "outputs     " << out_dir << "/stats.json, stats.txt, config.yaml\n";
+  os << "outputs     " << out_dir << "/stats.json, stats.txt, config.yaml"
+     << (f.sockets.size() > 1 ? ", lanes.vcd" : "") << "\n";
 }
 
 }  // namespace numagpu

@@ -22,7 +22,9 @@ unsigned log2_exact(std::uint64_t v) {
 
 void add_system(Schema& root) {
   Schema& s = root.section("system", "The machine as a whole");
-  s.integer("sockets", "Number of GPU sockets on the switch").range(1, 8).default_value(4);
+  s.integer("sockets", "GPU sockets (or chiplets): 1-8 on the paper's switch, up to 64 in a custom topology")
+      .range(1, 64)
+      .default_value(4);
   s.integer("clock_mhz", "GPU clock; every *_cycles parameter counts cycles of this clock")
       .range(1, 10000)
       .unit("MHz")
@@ -111,8 +113,9 @@ void add_fabric(Schema& root) {
       .range(2, 256)
       .default_value(16);
   l.integer("lane_bytes", "Bytes a lane moves per cycle").range(1, 1024).unit("B/cycle").default_value(8);
-  l.integer("latency_cycles",
-            "Socket-to-socket latency through the switch, excluding serialization: half on each of the two links")
+  l.integer(
+       "latency_cycles",
+       "Socket-to-socket latency through the switch, excluding serialization: half on each of the two links")
       .range(0, 100000)
       .unit("cycles")
       .default_value(128);
@@ -121,6 +124,22 @@ void add_fabric(Schema& root) {
       .range(1, 1024)
       .unit("B")
       .default_value(16);
+  l.choice("mode", {"static", "dynamic", "double_bandwidth"},
+           "static: half the lanes each way; dynamic: the link balancer turns lanes toward a saturated "
+           "direction; double_bandwidth: static with twice the lanes (the paper's upper bound)")
+      .default_value("static");
+  l.integer("switch_cycles", "Cycles a drained lane needs to turn around (dynamic mode)")
+      .range(1, 1000000)
+      .unit("cycles")
+      .default_value(100);
+  l.integer("sample_cycles", "Link balancer window: it decides once per window (dynamic mode)")
+      .range(1, 100000000)
+      .unit("cycles")
+      .default_value(5000);
+  l.integer("saturation_percent", "A direction busy at least this share of a window is saturated")
+      .range(1, 100)
+      .unit("%")
+      .default_value(99);
   l.integer("queue_depth", "Packets waiting per direction before senders are back-pressured")
       .range(1, 4096)
       .default_value(64);
@@ -133,6 +152,42 @@ void add_fabric(Schema& root) {
   s.integer("queue_depth", "Requests waiting per output before links are back-pressured")
       .range(1, 4096)
       .default_value(64);
+}
+
+void add_topology(Schema& root) {
+  Schema& t = root.section("topology", "The fabric between sockets (docs/fabric.md)");
+  t.choice("preset", {"switch", "custom"},
+           "switch: every socket on one switch through a link built from the `link` section (the paper's "
+           "system); custom: the nodes and links listed here")
+      .default_value("switch");
+  t.string("name", "Name shown in reports").default_value("switch");
+  t.integer("switches", "custom: switch (or CPU root) nodes, named switch0, switch1, ...")
+      .range(0, 64)
+      .default_value(0);
+  t.choice("tie_break", {"lowest", "highest"},
+           "Among equally short routes, leave through the neighbour with the lowest or highest node number "
+           "(GPUs are numbered before switches)")
+      .default_value("lowest");
+  Schema& l = t.list("links", "custom: the links, in order (the order fixes port numbers)").element();
+  l.string("a", "One end: gpuN or switchN").required();
+  l.string("b", "The other end").required();
+  l.integer("count", "Parallel links between a and b; their lanes add up").range(1, 64).default_value(1);
+  l.integer("lanes", "Bi-directional lanes per link (half each way at launch)")
+      .range(2, 256)
+      .default_value(16);
+  l.real("gbps",
+         "Bandwidth per link and direction at the symmetric split, exact (not rounded to bytes/cycle)")
+      .range(0.001, 100000.0)
+      .unit("GB/s")
+      .required();
+  l.integer("latency_cycles", "Latency of one traversal of this link")
+      .range(0, 100000)
+      .unit("cycles")
+      .default_value(64);
+  Schema& r = t.list("routes", "custom: route overrides, by destination").element();
+  r.string("from", "GPU where the route starts").required();
+  r.string("to", "Destination GPU").required();
+  r.string("via", "Neighbour of `from` to go through (an intermediate GPU or a switch)").required();
 }
 
 void add_run(Schema& root) {
@@ -209,6 +264,7 @@ Schema build_schema() {
   add_sm(root);
   add_memory_system(root);
   add_fabric(root);
+  add_topology(root);
   add_run(root);
   add_workload(root);
   return root;
@@ -224,6 +280,74 @@ std::uint64_t checked_sets(const config::Config& cfg, const std::string& cache, 
                  "number of sets (" + std::to_string(ways) + " ways x " + std::to_string(line) + " B lines)");
   }
   return size / way_bytes;
+}
+
+unsigned node_of(const config::Config& cfg, const Topology& t, const std::string& path) {
+  const std::string name = cfg.string(path);
+  const int id = t.node_id(name);
+  if (id < 0) {
+    cfg.fail(path, "unknown node '" + name + "' (nodes: gpu0..gpu" + std::to_string(t.gpus - 1) +
+                       (t.switches ? ", switch0..switch" + std::to_string(t.switches - 1) : std::string()) +
+                       ")");
+  }
+  return unsigned(id);
+}
+
+void build_topology(const config::Config& cfg, SystemSpec& s) {
+  Topology& t = s.topology;
+  t.name = cfg.string("topology.name");
+  t.gpus = s.sockets;
+  t.tie_break = cfg.string("topology.tie_break") == "highest" ? Topology::TieBreak::kHighest
+                                                              : Topology::TieBreak::kLowest;
+  const std::size_t n = cfg.list_size("topology.links");
+  if (cfg.string("topology.preset") == "switch") {
+    if (n) cfg.fail("topology.links", "links are listed, but topology.preset is 'switch' (use 'custom')");
+    if (s.sockets > 8) {
+      cfg.fail("system.sockets",
+               std::to_string(s.sockets) +
+                   " sockets on the paper's switch; it has 8 ports (use a custom topology)");
+    }
+    return;  // System builds the switch topology from `link`
+  }
+  if (n == 0) cfg.fail("topology.preset", "'custom' needs at least one entry in topology.links");
+  t.switches = static_cast<unsigned>(cfg.integer("topology.switches"));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string k = "topology.links." + std::to_string(i) + ".";
+    TopologyLink tl;
+    tl.a = node_of(cfg, t, k + "a");
+    tl.b = node_of(cfg, t, k + "b");
+    if (tl.a == tl.b) cfg.fail(k + "b", "a link cannot connect " + t.node_name(tl.a) + " to itself");
+    const auto lanes = static_cast<unsigned>(cfg.integer(k + "lanes"));
+    if (lanes % 2)
+      cfg.fail(k + "lanes", std::to_string(lanes) + " is odd; a link starts with half its lanes each way");
+    const auto count = static_cast<unsigned>(cfg.integer(k + "count"));
+    LinkSpec ls = s.link;
+    ls.lanes = lanes * count;
+    // gbps per direction over lanes/2 lanes: bytes per cycle per lane = gbps * 1000 / clock_mhz / (lanes /
+    // 2), kept as the exact fraction milli_gbps / (clock_mhz * lanes / 2).
+    const double gbps = cfg.real(k + "gbps");
+    ls.lane_rate_num = static_cast<std::uint64_t>(gbps * 1000.0 + 0.5);
+    ls.lane_rate_den = s.clock_mhz * (lanes / 2);
+    ls.whole_cycles = false;
+    ls.latency = static_cast<Cycles>(cfg.integer(k + "latency_cycles"));
+    if (s.link_mode == SystemSpec::LinkMode::kDoubleBandwidth) ls.lanes *= 2;
+    tl.spec = ls;
+    t.links.push_back(tl);
+  }
+  const std::size_t nr = cfg.list_size("topology.routes");
+  for (std::size_t i = 0; i < nr; ++i) {
+    const std::string k = "topology.routes." + std::to_string(i) + ".";
+    RouteOverride o{node_of(cfg, t, k + "from"), node_of(cfg, t, k + "to"), node_of(cfg, t, k + "via")};
+    if (o.from >= t.gpus) cfg.fail(k + "from", "routes start at a GPU");
+    if (o.to >= t.gpus) cfg.fail(k + "to", "routes end at a GPU");
+    t.overrides.push_back(o);
+  }
+  try {
+    Topology check = t;
+    check.compute_routes();
+  } catch (const std::invalid_argument& e) {
+    cfg.fail(nr ? "topology.routes" : "topology.links", e.what());
+  }
 }
 
 }  // namespace
@@ -318,10 +442,21 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.link.lane_rate_den = 1;
   s.link.whole_cycles = true;
   if (u("link.latency_cycles") % 2 != 0) {
-    cfg.fail("link.latency_cycles", std::to_string(u("link.latency_cycles")) +
-                                        " is odd; it is split evenly over the two link traversals of a socket-to-socket trip");
+    cfg.fail("link.latency_cycles",
+             std::to_string(u("link.latency_cycles")) +
+                 " is odd; it is split evenly over the two link traversals of a socket-to-socket trip");
   }
   s.link.latency = u("link.latency_cycles") / 2;
+  const std::string mode = cfg.string("link.mode");
+  s.link_mode = mode == "dynamic"            ? SystemSpec::LinkMode::kDynamic
+                : mode == "double_bandwidth" ? SystemSpec::LinkMode::kDoubleBandwidth
+                                             : SystemSpec::LinkMode::kStatic;
+  if (s.link_mode == SystemSpec::LinkMode::kDoubleBandwidth) s.link.lanes *= 2;
+  s.balancer.lanes = s.link.lanes;
+  s.balancer.sample_cycles = static_cast<std::uint32_t>(u("link.sample_cycles"));
+  s.balancer.switch_cycles = static_cast<std::uint32_t>(u("link.switch_cycles"));
+  s.balancer.sat_num = static_cast<std::uint32_t>(u("link.saturation_percent"));
+  s.balancer.sat_den = 100;
   s.link.header_bytes = static_cast<unsigned>(u("link.header_bytes"));
   s.link.queue_depth = static_cast<unsigned>(u("link.queue_depth"));
   s.link.line_bytes = static_cast<unsigned>(line);
@@ -329,6 +464,8 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.crossbar.header_bytes = s.link.header_bytes;
   s.sw.latency = u("switch.latency_cycles");
   s.sw.queue_depth = static_cast<unsigned>(u("switch.queue_depth"));
+
+  build_topology(cfg, s);
 
   s.launch_cycles = u("runtime.launch_cycles");
   s.protocol_checks = cfg.boolean("checks.protocol");

@@ -17,8 +17,9 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec
       socket_(socket),
       reserved_(spec.l2_banks + spec.link_ports, 0),
       requests_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests routed")),
-      remote_requests_(stats.counter(std::string(this->name()) + ".requests_to_link", "requests",
-                                     "Requests routed to a fabric link (remote homes, and traffic passing through)")),
+      remote_requests_(
+          stats.counter(std::string(this->name()) + ".requests_to_link", "requests",
+                        "Requests routed to a fabric link (remote homes, and traffic passing through)")),
       bytes_(
           stats.counter(std::string(this->name()) + ".bytes", "bytes", "Request and response bytes moved")) {
   for (unsigned p = 0; p < spec.l2_banks + spec.link_ports; ++p) {

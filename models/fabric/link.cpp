@@ -32,11 +32,11 @@ Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, std::uniqu
     dirs_[d].bytes = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
     dirs_[d].packets = &stats.counter(base + ".packets", "packets", "Packets sent in this direction");
     if (spec.sample_cycles) {
-      dirs_[d].utilization = &stats.series(base + ".utilization", "percent",
-                                           "Share of each sample window the direction's lanes were busy",
-                                           spec.sample_cycles);
-      dirs_[d].lanes = &stats.series(base + ".lanes", "lanes", "Active lanes at the end of each sample window",
-                                     spec.sample_cycles);
+      dirs_[d].utilization =
+          &stats.series(base + ".utilization", "percent",
+                        "Share of each sample window the direction's lanes were busy", spec.sample_cycles);
+      dirs_[d].lanes = &stats.series(base + ".lanes", "lanes",
+                                     "Active lanes at the end of each sample window", spec.sample_cycles);
     }
   }
   const LaneOutputs o = control_->outputs();
@@ -80,7 +80,8 @@ sc_time Link::transmit(int dir, std::uint64_t bytes) {
   catch_up(now_ps / period);
   Direction& d = dirs_[dir];
   if (!control_->dynamic()) {  // no lane stepping consumes the booked intervals: drop the past ones here
-    while (!d.booked.empty() && d.booked.front().end_ps <= now_ps) d.booked.pop_front();
+    while (!d.booked.empty() && d.booked.front().end_ps <= now_ps)
+      d.booked.pop_front();
   }
   const std::uint64_t lanes = control_->outputs().lanes[dir];
   // time = bytes / (lanes * num / den) cycles = bytes * den * period / (lanes * num) ps
@@ -114,7 +115,8 @@ void Link::kernel_launch() {
 bool Link::busy_in_cycle(Direction& d, Cycles c) const {
   const std::uint64_t period = GpuClock::period_ps();
   const std::uint64_t begin = c * period;
-  while (!d.booked.empty() && d.booked.front().end_ps <= begin) d.booked.pop_front();
+  while (!d.booked.empty() && d.booked.front().end_ps <= begin)
+    d.booked.pop_front();
   return !d.booked.empty() && d.booked.front().start_ps < begin + period;
 }
 

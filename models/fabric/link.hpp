@@ -32,15 +32,15 @@
 namespace numagpu {
 
 struct LinkSpec {
-  unsigned lanes = 16;                // bi-directional lanes in total
-  std::uint64_t lane_rate_num = 8;    // bytes per cycle per lane = num / den
+  unsigned lanes = 16;              // bi-directional lanes in total
+  std::uint64_t lane_rate_num = 8;  // bytes per cycle per lane = num / den
   std::uint64_t lane_rate_den = 1;
-  bool whole_cycles = true;           // occupancy rounded up to whole cycles
-  Cycles latency = 64;                // one traversal
+  bool whole_cycles = true;  // occupancy rounded up to whole cycles
+  Cycles latency = 64;       // one traversal
   unsigned header_bytes = 16;
   unsigned line_bytes = 128;
   unsigned queue_depth = 64;
-  Cycles sample_cycles = 5000;        // window of the utilization and lane-count time series; 0: none
+  Cycles sample_cycles = 5000;  // window of the utilization and lane-count time series; 0: none
   std::string dir_names[2] = {"dir0", "dir1"};  // statistics names of direction 0 and 1
 };
 
@@ -60,9 +60,9 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   RequestInputs in;
   RequestOutputs out;
 
-  void kernel_launch();   // the runtime calls this at each kernel launch
+  void kernel_launch();  // the runtime calls this at each kernel launch
   void start_sampling();
-  void finish();          // end of run: steps the lane control up to now and closes the time series
+  void finish();  // end of run: steps the lane control up to now and closes the time series
   unsigned lanes(int dir) const { return control_->outputs().lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
   const std::vector<LaneChange>& lane_changes() const { return changes_; }
@@ -73,9 +73,9 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
     std::uint64_t start_ps, end_ps;
   };
   struct Direction {
-    std::uint64_t free_ps = 0;      // when the last booked packet has left
-    std::deque<Interval> booked;    // busy intervals, in time order, not yet consumed by stepping
-    std::uint64_t busy_ps = 0;      // total booked busy time
+    std::uint64_t free_ps = 0;    // when the last booked packet has left
+    std::deque<Interval> booked;  // busy intervals, in time order, not yet consumed by stepping
+    std::uint64_t busy_ps = 0;    // total booked busy time
     std::uint64_t busy_ps_at_sample = 0;
     stats::Counter* bytes = nullptr;
     stats::Counter* packets = nullptr;
@@ -100,10 +100,10 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   std::unique_ptr<LaneControl> control_;
   Direction dirs_[2];
   unsigned reserved_[2] = {0, 0};
-  Cycles stepped_ = 0;                 // cycles before this one have been stepped
+  Cycles stepped_ = 0;  // cycles before this one have been stepped
   Cycles launch_cycle_ = 0;
   bool launch_pending_ = false;
-  std::uint64_t drain_at_ps_ = 0;      // when the quiescing lane's last packet leaves
+  std::uint64_t drain_at_ps_ = 0;  // when the quiescing lane's last packet leaves
   Cycles turn_started_ = 0;
   std::vector<LaneChange> changes_;
   sc_core::sc_event sample_event_;

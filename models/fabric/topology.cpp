@@ -72,7 +72,8 @@ void Topology::compute_routes() {
     }
     for (unsigned g = 0; g < gpus; ++g) {
       if (dist[g] == kFar) {
-        throw std::invalid_argument(node_name(g) + " cannot reach " + node_name(dest) + " through the links given");
+        throw std::invalid_argument(node_name(g) + " cannot reach " + node_name(dest) +
+                                    " through the links given");
       }
     }
   }
@@ -94,7 +95,8 @@ void Topology::compute_routes() {
   }
   // Overrides must not create loops: every GPU pair's path must end at its destination.
   for (unsigned from = 0; from < gpus; ++from) {
-    for (unsigned to = 0; to < gpus; ++to) (void)path(from, to);
+    for (unsigned to = 0; to < gpus; ++to)
+      (void)path(from, to);
   }
 }
 

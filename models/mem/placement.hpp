@@ -16,6 +16,11 @@ class Placement {
   std::uint16_t home(std::uint64_t address) const {
     return static_cast<std::uint16_t>((address / granule_) % sockets_);
   }
+  // The `offset`-th byte of the memory homed at `socket` (inverse of home()): consecutive offsets fill that
+  // socket's granules in address order.
+  std::uint64_t address_homed_at(std::uint16_t socket, std::uint64_t offset) const {
+    return ((offset / granule_) * sockets_ + socket) * granule_ + offset % granule_;
+  }
   static Policy parse(const std::string& name) {
     return name == "line_interleave" ? Policy::kLineInterleave : Policy::kPageInterleave;
   }

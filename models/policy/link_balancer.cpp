@@ -9,7 +9,9 @@ namespace numagpu::policy {
 
 namespace {
 
-std::uint64_t low_bits(std::uint32_t n) { return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1; }
+std::uint64_t low_bits(std::uint32_t n) {
+  return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+}
 
 void require(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(std::string("LinkBalancer: ") + what);
@@ -21,8 +23,11 @@ void LinkBalancer::Params::validate() const {
   require(lanes >= 2 && lanes <= 64 && lanes % 2 == 0, "lanes must be even and in 2..64");
   require(sample_cycles >= 1, "sample_cycles must be at least 1");
   require(switch_cycles >= 1, "switch_cycles must be at least 1");
+  require(sat_num >= 1, "sat_num must be at least 1");
   require(sat_den >= 1, "sat_den must be at least 1");
 }
+
+LinkBalancer::LinkBalancer() : LinkBalancer(Params{}) {}
 
 LinkBalancer::LinkBalancer(const Params& params) : params_(params) {
   params_.validate();
@@ -43,7 +48,9 @@ void LinkBalancer::restart() {
   decision_ = Decision::kNone;
 }
 
-void LinkBalancer::reset() { restart(); }
+void LinkBalancer::reset() {
+  restart();
+}
 
 std::uint64_t LinkBalancer::saturation_threshold() const {
   const std::uint64_t num = std::uint64_t{params_.sat_num} * params_.sample_cycles;

@@ -20,7 +20,7 @@ class LinkBalancer {
     std::uint32_t lanes = 16;            // bi-directional lanes; even, 2..64
     std::uint32_t sample_cycles = 5000;  // window length in cycles; >= 1
     std::uint32_t switch_cycles = 100;   // cycles a drained lane spends switching; >= 1
-    std::uint32_t sat_num = 99;          // saturated: busy * sat_den >= sat_num * sample_cycles
+    std::uint32_t sat_num = 99;          // >= 1; saturated: busy * sat_den >= sat_num * sample_cycles
     std::uint32_t sat_den = 100;         // >= 1
 
     // Throws std::invalid_argument naming the first parameter out of range.
@@ -37,15 +37,15 @@ class LinkBalancer {
 
   // Decision codes: the RTL's decision_o carries the same values.
   enum class Decision : std::uint8_t {
-    kNone = 0,           // neither direction saturated
-    kTurnToA = 1,        // A saturated alone: the lowest B lane turns toward A
-    kTurnToB = 2,        // B saturated alone: the highest A lane turns toward B
-    kRebalanceToA = 3,   // both saturated, B has more lanes: one B lane turns back toward A
-    kRebalanceToB = 4,   // both saturated, A has more lanes: one A lane turns back toward B
-    kBalanced = 5,       // both saturated, already symmetric
-    kBlockedToA = 6,     // A saturated alone, but B is down to its last lane
-    kBlockedToB = 7,     // B saturated alone, but A is down to its last lane
-    kBusyTurning = 8,    // a turn was still in progress at the window end
+    kNone = 0,          // neither direction saturated
+    kTurnToA = 1,       // A saturated alone: the lowest B lane turns toward A
+    kTurnToB = 2,       // B saturated alone: the highest A lane turns toward B
+    kRebalanceToA = 3,  // both saturated, B has more lanes: one B lane turns back toward A
+    kRebalanceToB = 4,  // both saturated, A has more lanes: one A lane turns back toward B
+    kBalanced = 5,      // both saturated, already symmetric
+    kBlockedToA = 6,    // A saturated alone, but B is down to its last lane
+    kBlockedToB = 7,    // B saturated alone, but A is down to its last lane
+    kBusyTurning = 8,   // a turn was still in progress at the window end
   };
   static constexpr std::size_t kNumDecisions = 9;
 
@@ -53,12 +53,12 @@ class LinkBalancer {
 
   // Registered outputs (valid for a whole cycle). Bit i of a mask is lane i.
   struct Outputs {
-    std::uint32_t lanes_a = 0;       // active lanes carrying A
-    std::uint32_t lanes_b = 0;       // active lanes carrying B
-    std::uint64_t lane_dir = 0;      // 0 = A, 1 = B; the turning lane shows the direction it turns to
-    std::uint64_t lane_quiesce = 0;  // the (at most one) quiescing lane
-    std::uint64_t lane_switch = 0;   // the (at most one) switching lane
-    bool decision_valid = false;     // pulses in the first cycle after a window's decision
+    std::uint32_t lanes_a = 0;            // active lanes carrying A
+    std::uint32_t lanes_b = 0;            // active lanes carrying B
+    std::uint64_t lane_dir = 0;           // 0 = A, 1 = B; the turning lane shows the direction it turns to
+    std::uint64_t lane_quiesce = 0;       // the (at most one) quiescing lane
+    std::uint64_t lane_switch = 0;        // the (at most one) switching lane
+    bool decision_valid = false;          // pulses in the first cycle after a window's decision
     Decision decision = Decision::kNone;  // last decision, held until the next one or a reset/launch
 
     friend bool operator==(const Outputs& x, const Outputs& y) {
@@ -80,7 +80,8 @@ class LinkBalancer {
   using Coverage = std::array<std::uint64_t, kNumDecisions>;
 
   // Validates the parameters (std::invalid_argument) and starts in the reset state.
-  explicit LinkBalancer(const Params& params = Params{});
+  LinkBalancer();  // default Params
+  explicit LinkBalancer(const Params& params);
 
   // One rising edge with rst_ni low. Coverage and counters are kept.
   void reset();

@@ -14,17 +14,22 @@ void require(bool ok, const char* what) {
 }
 
 // ceil(a / b) for b >= 1, in 128 bits so that products of three 32-bit parameters cannot wrap.
-std::uint64_t ceil_div(Wide a, Wide b) { return static_cast<std::uint64_t>((a + b - 1) / b); }
+std::uint64_t ceil_div(Wide a, Wide b) {
+  return static_cast<std::uint64_t>((a + b - 1) / b);
+}
 
 }  // namespace
 
 void PartitionController::Params::validate() const {
   require(ways >= 2 && ways <= 64, "ways must be in 2..64");
   require(sample_cycles >= 1, "sample_cycles must be at least 1");
+  require(sat_num >= 1, "sat_num must be at least 1");
   require(sat_den >= 1, "sat_den must be at least 1");
   require(resp_bytes >= 1, "resp_bytes must be at least 1");
   require(ingress_bytes_per_cycle >= 1, "ingress_bytes_per_cycle must be at least 1");
 }
+
+PartitionController::PartitionController() : PartitionController(Params{}) {}
 
 PartitionController::PartitionController(const Params& params) : params_(params) {
   params_.validate();
@@ -40,7 +45,9 @@ void PartitionController::restart() {
   decision_ = Decision::kNone;
 }
 
-void PartitionController::reset() { restart(); }
+void PartitionController::reset() {
+  restart();
+}
 
 std::uint64_t PartitionController::dram_threshold() const {
   return ceil_div(Wide{params_.sat_num} * params_.sample_cycles, params_.sat_den);

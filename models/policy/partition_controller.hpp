@@ -20,7 +20,7 @@ class PartitionController {
   struct Params {
     std::uint32_t ways = 16;                     // 2..64
     std::uint32_t sample_cycles = 5000;          // >= 1
-    std::uint32_t sat_num = 99;                  // saturation fraction sat_num / sat_den
+    std::uint32_t sat_num = 99;                  // >= 1; saturation fraction sat_num / sat_den
     std::uint32_t sat_den = 100;                 // >= 1
     std::uint32_t resp_bytes = 144;              // bytes of one read response on the link; >= 1
     std::uint32_t ingress_bytes_per_cycle = 64;  // link ingress capacity; >= 1
@@ -30,9 +30,9 @@ class PartitionController {
   };
 
   struct Inputs {
-    bool kernel_launch = false;    // strobe: back to the equal split, counters cleared
-    bool dram_busy = false;        // the socket's DRAM was busy this cycle
-    std::uint16_t read_reqs = 0;   // remote read requests this socket sent this cycle (RTL: ReqW bits)
+    bool kernel_launch = false;   // strobe: back to the equal split, counters cleared
+    bool dram_busy = false;       // the socket's DRAM was busy this cycle
+    std::uint16_t read_reqs = 0;  // remote read requests this socket sent this cycle (RTL: ReqW bits)
   };
 
   // Decision codes: the RTL's decision_o carries the same values.
@@ -50,10 +50,10 @@ class PartitionController {
 
   // Registered outputs (valid for a whole cycle).
   struct Outputs {
-    std::uint32_t remote_ways = 0;   // ways remote lines may allocate into
-    std::uint32_t local_ways = 0;    // ways - remote_ways
-    std::uint64_t remote_mask = 0;   // bit w: way w allocates remote lines (the highest remote_ways ways)
-    bool decision_valid = false;     // pulses in the first cycle after a window's decision
+    std::uint32_t remote_ways = 0;  // ways remote lines may allocate into
+    std::uint32_t local_ways = 0;   // ways - remote_ways
+    std::uint64_t remote_mask = 0;  // bit w: way w allocates remote lines (the highest remote_ways ways)
+    bool decision_valid = false;    // pulses in the first cycle after a window's decision
     Decision decision = Decision::kNone;  // last decision, held until the next one or a reset/launch
 
     friend bool operator==(const Outputs& x, const Outputs& y) {
@@ -72,7 +72,8 @@ class PartitionController {
   using Coverage = std::array<std::uint64_t, kNumDecisions>;
 
   // Validates the parameters (std::invalid_argument) and starts in the reset state.
-  explicit PartitionController(const Params& params = Params{});
+  PartitionController();  // default Params
+  explicit PartitionController(const Params& params);
 
   // One rising edge with rst_ni low. Coverage and counters are kept.
   void reset();

@@ -44,6 +44,7 @@ void Runtime::launch() {
   for (unsigned s = 0; s < sockets_; ++s)
     next_cta_[s] = s;  // interleave: socket s runs CTAs s, s+N, ...
   kernel_start_ = GpuClock::now();
+  if (on_launch) on_launch();
   busy_sms_ = 0;
   for (const auto& socket : sms_)
     busy_sms_ += socket.size();

@@ -27,6 +27,7 @@ class Runtime : public sc_core::sc_module, public CtaSource {
   bool finished() const { return finished_; }
   std::uint32_t kernels_done() const { return kernels_done_; }
   std::function<void()> on_finish;  // called at the end of the last kernel
+  std::function<void()> on_launch;  // called as each kernel launches (links return to symmetric)
 
   bool next_cta(std::uint16_t socket, std::uint32_t& cta) override;
   void sm_idle(std::uint16_t socket, std::uint16_t sm) override;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/health.hpp"
+#include "fabric/balancer_lanes.hpp"
 
 namespace numagpu {
 
@@ -16,7 +17,7 @@ std::string indexed(const char* base, unsigned i) {
 Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std::uint16_t id, System& sys)
     : sc_module(name) {
   CrossbarSpec xs = spec.crossbar;
-  xs.sm_ports = spec.sms_per_socket;
+  xs.sm_ports = spec.sms_per_socket + (spec.copy_engines ? 1 : 0);  // a copy engine takes the last one
   xs.l2_banks = spec.l2_banks;
   xs.link_ports = static_cast<unsigned>(sys.topology().links_of(id).size());
   xbar = std::make_unique<Crossbar>("xbar", xs, id, sys.stats());
@@ -27,6 +28,11 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
     l1s.push_back(std::make_unique<Cache>(indexed("l1_", i).c_str(), spec.l1, id, sys.pool(), sys.stats()));
     sys.connect(sms.back()->out.socket, l1s.back()->in.socket, indexed("sm", i) + "_l1");
     sys.connect(l1s.back()->out.socket, xbar->in.socket, indexed("l1_", i) + "_xbar");
+  }
+  if (spec.copy_engines) {
+    copy_engine =
+        std::make_unique<CopyEngine>("copy_engine", id, sys.pool(), sys.placement(), spec.l1.line_bytes);
+    sys.connect(copy_engine->out.socket, xbar->in.socket, "copy_engine_xbar");
   }
   dram = std::make_unique<Dram>("dram", spec.dram, sys.stats());
   for (unsigned b = 0; b < spec.l2_banks; ++b) {
@@ -43,7 +49,8 @@ Topology switch_topology(unsigned sockets, const LinkSpec& link) {
   t.gpus = sockets;
   if (sockets < 2) return t;
   t.switches = 1;
-  for (unsigned g = 0; g < sockets; ++g) t.links.push_back(TopologyLink{g, sockets, link});
+  for (unsigned g = 0; g < sockets; ++g)
+    t.links.push_back(TopologyLink{g, sockets, link});
   return t;
 }
 
@@ -79,6 +86,10 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     return lines;
   });
   runtime_->on_finish = [this] { on_workload_finished(); };
+  runtime_->on_launch = [this] {
+    for (auto& link : links_)
+      link->kernel_launch();
+  };
 
   Watchdog::Probes probes{[this] { return requests_completed(); }, [this] { return pool_.live(); }};
   watchdog_ = std::make_unique<Watchdog>("watchdog", spec.watchdog_cycles, probes, diag_);
@@ -91,15 +102,21 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     for (auto& l2 : socket->l2_banks)
       watchdog_->add_reporter(l2.get());
     watchdog_->add_reporter(socket->dram.get());
+    if (socket->copy_engine) watchdog_->add_reporter(socket->copy_engine.get());
   }
-  for (auto& sw : switches_) watchdog_->add_reporter(sw.get());
-  for (auto& link : links_) watchdog_->add_reporter(link.get());
+  for (auto& sw : switches_)
+    watchdog_->add_reporter(sw.get());
+  for (auto& link : links_)
+    watchdog_->add_reporter(link.get());
 }
 
 System::~System() = default;
 
 std::unique_ptr<LaneControl> System::lane_control(const LinkSpec& spec) const {
-  return std::make_unique<StaticLanes>(spec.lanes);
+  if (spec_.link_mode != SystemSpec::LinkMode::kDynamic) return std::make_unique<StaticLanes>(spec.lanes);
+  policy::LinkBalancer::Params p = spec_.balancer;
+  p.lanes = spec.lanes;
+  return std::make_unique<BalancerLanes>(p);
 }
 
 // Switches, then links in topology order. Each link binds side a, then side b; a node's link ports are
@@ -188,7 +205,8 @@ void System::on_workload_finished() {
   for (auto& socket : sockets_) {
     socket->dram->stop_sampling();
   }
-  for (auto& link : links_) link->finish();
+  for (auto& link : links_)
+    link->finish();
 }
 
 void System::run() {
@@ -197,7 +215,8 @@ void System::run() {
   for (auto& socket : sockets_) {
     socket->dram->start_sampling();
   }
-  for (auto& link : links_) link->start_sampling();
+  for (auto& link : links_)
+    link->start_sampling();
   if (spec_.max_cycles) {
     sc_core::sc_start(GpuClock::cycles(spec_.max_cycles));
   } else {

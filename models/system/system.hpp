@@ -10,6 +10,7 @@
 
 #include <systemc>
 
+#include "bench/copy_engine.hpp"
 #include "cache/cache.hpp"
 #include "common/protocol_checker.hpp"
 #include "common/txn.hpp"
@@ -37,6 +38,7 @@ class Socket : public sc_core::sc_module {
   std::unique_ptr<Crossbar> xbar;
   std::vector<std::unique_ptr<Cache>> l2_banks;
   std::unique_ptr<Dram> dram;
+  std::unique_ptr<CopyEngine> copy_engine;  // only with SystemSpec::copy_engines (bench-fabric)
 };
 
 class System : public sc_core::sc_module {
@@ -53,6 +55,7 @@ class System : public sc_core::sc_module {
   stats::Registry& stats() { return stats_; }
   const Placement& placement() const { return placement_; }
   const Topology& topology() const { return topology_; }
+  Socket& socket(unsigned i) { return *sockets_.at(i); }
   const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
   // Bytes that left / entered GPU `gpu` over all its links.
   std::uint64_t fabric_bytes_out(unsigned gpu) const;

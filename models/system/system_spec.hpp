@@ -13,6 +13,7 @@
 #include "fabric/topology.hpp"
 #include "mem/dram.hpp"
 #include "mem/placement.hpp"
+#include "policy/link_balancer.hpp"
 #include "sm/sm.hpp"
 #include "workload/kernel.hpp"
 
@@ -34,12 +35,14 @@ struct SystemSpec {
   // switch_topology(); a single socket has no fabric.
   Topology topology;
   enum class LinkMode { kStatic, kDynamic, kDoubleBandwidth } link_mode = LinkMode::kStatic;
+  policy::LinkBalancer::Params balancer;  // dynamic mode; lanes come from each link
   Placement::Policy placement = Placement::Policy::kPageInterleave;
   std::uint64_t page_bytes = 4096;
   Cycles launch_cycles = 0;
   bool protocol_checks = false;
   Cycles watchdog_cycles = 1000000;
-  Cycles max_cycles = 0;  // 0: run to completion
+  Cycles max_cycles = 0;      // 0: run to completion
+  bool copy_engines = false;  // a CopyEngine on every socket's crossbar (numagpu bench-fabric)
   std::string workload_name = "default";
   std::vector<KernelSpec> kernels;
 };

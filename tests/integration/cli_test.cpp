@@ -58,7 +58,14 @@ TEST_F(CliTest, WrongTypeNamesWhatWasExpected) {
 
 TEST_F(CliTest, ZeroSocketsIsOutOfRange) {
   options.config_file = write("c.yaml", "system:\n  sockets: 0\n");
-  expect_rejected(*options.config_file + ":2:12: system.sockets: 0 is out of range [1, 8]");
+  expect_rejected(*options.config_file + ":2:12: system.sockets: 0 is out of range [1, 64]");
+}
+
+TEST_F(CliTest, MoreThanEightSocketsNeedACustomTopology) {
+  options.config_file = write("c.yaml", "system:\n  sockets: 9\n");
+  expect_rejected(
+      *options.config_file +
+      ":2:12: system.sockets: 9 sockets on the paper's switch; it has 8 ports (use a custom topology)");
 }
 
 TEST_F(CliTest, FewerThanTwoLanesIsOutOfRange) {

@@ -1,0 +1,70 @@
+#include "bench/copy_engine.hpp"
+
+#include "common/health.hpp"
+#include "common/txn.hpp"
+#include "mem/placement.hpp"
+
+namespace numagpu {
+
+CopyEngine::CopyEngine(const sc_core::sc_module_name& name, std::uint16_t socket, TxnPool& pool,
+                       const Placement& placement, unsigned line_bytes)
+    : sc_module(name),
+      out("out", *this),
+      socket_(socket),
+      pool_(pool),
+      placement_(placement),
+      line_bytes_(line_bytes) {
+  SC_HAS_PROCESS(CopyEngine);
+  SC_METHOD(issue);
+  sensitive << start_event_;
+  dont_initialize();
+}
+
+void CopyEngine::start(const Job& job, std::function<void()> done) {
+  job_ = job;
+  lines_ = (job.bytes + line_bytes_ - 1) / line_bytes_;
+  lines_issued_ = lines_done_ = 0;
+  in_flight_ = 0;
+  done_ = std::move(done);
+  start_event_.notify(GpuClock::cycles(job.startup));
+}
+
+void CopyEngine::issue() {
+  while (in_flight_ < job_.outstanding && lines_issued_ < lines_) {
+    const std::uint64_t offset = job_.base_offset + lines_issued_ * line_bytes_;
+    Payload& gp = pool_.allocate(job_.push ? MemOp::kWrite : MemOp::kRead,
+                                 placement_.address_homed_at(job_.peer, offset), line_bytes_);
+    NumaAttr& a = attr(gp);
+    a.origin_socket = socket_;
+    a.home_socket = job_.peer;
+    a.issue_cycle = GpuClock::now();
+    ++lines_issued_;
+    ++in_flight_;
+    out.send(0, gp, sc_core::SC_ZERO_TIME);
+  }
+}
+
+void CopyEngine::on_response(unsigned, Payload& gp) {
+  NumaAttr& a = attr(gp);
+  if (a.completed) {
+    RunHealth::report(RunHealth::Kind::kAudit,
+                      std::string(name()) + ": transaction " + std::to_string(a.id) + " completed twice");
+    return;
+  }
+  a.completed = true;
+  gp.release();
+  --in_flight_;
+  ++lines_done_;
+  if (lines_done_ == lines_) {
+    if (done_) done_();
+    return;
+  }
+  issue();
+}
+
+void CopyEngine::report_queues(std::ostream& os) const {
+  if (in_flight_ == 0) return;
+  os << "  " << name() << ": in flight " << in_flight_ << ", lines " << lines_done_ << "/" << lines_ << "\n";
+}
+
+}  // namespace numagpu

@@ -1,0 +1,117 @@
+// numagpu bench-fabric on the paper's switch system (8 lanes x 8 B per direction: 64 B/cycle each way; a
+// write packet is 16 B header + 128 B = 144 B = ceil(144/64) = 3 cycles; its ack 16 B = 1 cycle).
+#include "app/bench_fabric.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace numagpu {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Row {
+  unsigned src, dst;
+  std::uint64_t bytes;
+  std::string direction;
+  std::uint64_t cycles;
+  double gbps;
+};
+
+std::vector<Row> run(BenchFabricOptions o) {
+  const fs::path dir = fs::temp_directory_path() / ("numagpu_bench_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  o.base.out_dir = dir.string();
+  o.base.quiet = true;
+  std::ostringstream out, err;
+  EXPECT_EQ(bench_fabric_command(o, out, err), kExitOk) << err.str();
+  std::ifstream in(dir / "bench_fabric.csv");
+  std::vector<Row> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line[0] == 's') continue;
+    Row r;
+    char dir_buf[8];
+    double us;
+    unsigned long long bytes, cycles;
+    if (std::sscanf(line.c_str(), "%u,%u,%llu,%3[a-z],%llu,%lf,%lf", &r.src, &r.dst, &bytes, dir_buf, &cycles,
+                    &us, &r.gbps) == 7) {
+      r.bytes = bytes;
+      r.cycles = cycles;
+      r.direction = dir_buf;
+      rows.push_back(r);
+    }
+  }
+  fs::remove_all(dir);
+  return rows;
+}
+
+// Unidirectional 1 MiB push 0 -> 1 with enough requests in flight to keep the link busy: 8192 writes of
+// 3 cycles on socket 0's egress = 24576 cycles, plus one round trip (a few hundred cycles) to fill and drain.
+// Payload rate 128 B / 3 cycles = 42.67 GB/s at 1 GHz; over 1 MiB the fill costs ~1.5 %: at least 97 % of it.
+TEST(BenchFabric, UnidirectionalCopyReachesTheLinkRate) {
+  BenchFabricOptions o;
+  o.pairs = "0-1";
+  o.min_log2 = o.max_log2 = 20;
+  o.direction = "uni";
+  o.outstanding = 1024;
+  const auto rows = run(o);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_GE(rows[0].cycles, 24576u);
+  EXPECT_GE(rows[0].gbps, 0.97 * 128.0 / 3.0);
+  EXPECT_LE(rows[0].gbps, 128.0 / 3.0);
+}
+
+// Bidirectional: each direction of each link now carries a 3-cycle write one way and the 1-cycle ack of the
+// opposite copy: 4 cycles per 128 B each way, 32 GB/s per direction, 64 GB/s for the pair — 1.5x the
+// unidirectional rate, not 2x, because the acks share the lanes.
+TEST(BenchFabric, BidirectionalCopySharesLanesWithAcks) {
+  BenchFabricOptions o;
+  o.pairs = "2-3";
+  o.min_log2 = o.max_log2 = 20;
+  o.direction = "bi";
+  o.outstanding = 1024;
+  const auto rows = run(o);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_GE(rows[0].gbps, 0.97 * 64.0);
+  EXPECT_LE(rows[0].gbps, 64.0);
+}
+
+// A copy engine with k requests in flight and a round trip of R cycles moves at most k x 128 B per R cycles
+// (Little's law): with one request in flight, doubling the size doubles the time (to within one round trip),
+// and the start-up cost is added once per copy.
+TEST(BenchFabric, OneOutstandingRequestIsLatencyBoundAndStartupAddsOnce) {
+  BenchFabricOptions o;
+  o.pairs = "0-1";
+  o.min_log2 = 8;
+  o.max_log2 = 9;
+  o.direction = "uni";
+  o.outstanding = 1;
+  o.startup_cycles = 1000;
+  const auto rows = run(o);
+  ASSERT_EQ(rows.size(), 2u);
+  const std::uint64_t rtt2 = rows[0].cycles - 1000;  // 256 B = 2 lines, one after the other
+  const std::uint64_t rtt4 = rows[1].cycles - 1000;  // 512 B = 4 lines
+  EXPECT_EQ(rtt4, 2 * rtt2);
+  EXPECT_GT(rtt2, 2u * 128u);  // each line crosses two link traversals each way: at least 2 x 128 cycles
+}
+
+TEST(BenchFabric, BadOptionsAreOneLineErrors) {
+  BenchFabricOptions o;
+  o.pairs = "0-9";
+  std::ostringstream out, err;
+  o.base.out_dir = (fs::temp_directory_path() / "numagpu_bench_bad").string();
+  EXPECT_EQ(bench_fabric_command(o, out, err), kExitBadInput);
+  EXPECT_EQ(err.str(), "numagpu: error: --pairs: '0-9' names a GPU outside 0..3\n");
+  EXPECT_FALSE(fs::exists(o.base.out_dir));
+}
+
+}  // namespace
+}  // namespace numagpu
+
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}

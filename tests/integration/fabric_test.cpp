@@ -1,0 +1,173 @@
+// The inter-socket fabric in whole systems: lanes turning toward a saturated direction, symmetric traffic
+// turning none, and routes through an intermediate GPU on the DGX-1 topology.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "app/embedded_configs.hpp"
+#include "app/system_config.hpp"
+#include "common/health.hpp"
+#include "small_system.hpp"
+#include "system/system.hpp"
+
+namespace numagpu {
+namespace {
+
+using testing::small_spec;
+using testing::stream_kernel;
+
+std::uint64_t counter(const stats::Registry& r, const std::string& path) {
+  const auto* c = r.find_counter(path);
+  if (!c) ADD_FAILURE() << "no counter " << path;
+  return c ? c->value() : 0;
+}
+
+// Every socket stores into memory homed at socket 0 (one 1 GiB page: page-interleaved placement puts all of
+// it on socket 0): sockets 1-3 send 144 B write packets (16 B header + 128 B) towards socket 0 and get 16 B
+// acks back, so socket 0's ingress is the bottleneck. Static: 8 ingress lanes x 8 B = 64 B/cycle, a packet
+// takes ceil(144/64) = 3 cycles. Dynamic: the balancer turns socket 0's egress lanes (carrying only acks)
+// toward ingress; with 14 ingress lanes (112 B/cycle) a packet takes 2 cycles, 1.5x the static rate, while
+// its 2 egress lanes still carry the 16 B acks in 1 cycle (not saturated). The kernel is long enough for the
+// turns (one per 5000-cycle window) to pay off: at least 1.3x.
+SystemSpec reduction_spec(SystemSpec::LinkMode mode) {
+  SystemSpec spec = small_spec(4);
+  spec.protocol_checks = false;
+  spec.page_bytes = std::uint64_t(1) << 30;
+  spec.sm.max_outstanding = 64;
+  spec.link_mode = mode;
+  spec.balancer.lanes = spec.link.lanes;
+  KernelSpec k = stream_kernel("reduce", 64, 4, 256);  // 64 CTAs x 4 warps x 256 stores = 65536 stores
+  k.write_percent = 100;
+  k.footprint_bytes = 1 << 20;
+  spec.kernels = {k};
+  return spec;
+}
+
+TEST(Fabric, DynamicLanesSpeedUpAReductionToOneSocket) {
+  // Each mode needs its own simulation context, so the static run is derived by hand instead of simulated
+  // here: 3/4 of the 65536 stores are remote (CTAs interleave over 4 sockets) = 49152 packets of 3 cycles
+  // each on socket 0's ingress = 147456 cycles at least.
+  stats::Registry reg;
+  std::ostringstream diag;
+  RunHealth::reset();
+  System sys("system", reduction_spec(SystemSpec::LinkMode::kDynamic), reg, diag);
+  sys.run();
+  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const Cycles dynamic_cycles = sys.finish_cycle();
+  const Cycles static_floor = 49152 * 3;
+  EXPECT_LE(dynamic_cycles * 13, static_floor * 10)
+      << "dynamic " << dynamic_cycles << " vs static floor " << static_floor;
+  // Socket 0's link ended with more lanes into socket 0 than out of it; the others the other way round.
+  const auto& links = sys.links();
+  EXPECT_GT(links[0]->lanes(1), links[0]->lanes(0));  // link_gpu0_switch0: direction 1 = to_gpu0
+  for (int s = 1; s < 4; ++s)
+    EXPECT_GE(links[s]->lanes(0), links[s]->lanes(1)) << "socket " << s;
+  EXPECT_GT(counter(reg, "system.link_gpu0_switch0.turnarounds"), 0u);
+}
+
+TEST(Fabric, StaticLinksMatchTheHandDerivedReductionFloor) {
+  stats::Registry reg;
+  std::ostringstream diag;
+  RunHealth::reset();
+  System sys("system", reduction_spec(SystemSpec::LinkMode::kStatic), reg, diag);
+  sys.run();
+  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  // Socket 0's ingress carries all 49152 remote stores at 3 cycles each: the kernel cannot end before
+  // cycle 147456. Once the writers' queues have filled, the direction is saturated: every 5000-cycle window
+  // after the first 20000 cycles (the ramp-up, see docs/fabric.md) has its lanes busy at least 97 % of the
+  // time, and the whole kernel ends within 4 % of the floor.
+  EXPECT_GE(sys.finish_cycle(), 147456u);
+  EXPECT_LE(sys.finish_cycle(), 147456u * 104 / 100);
+  const auto* util = reg.find_series("system.link_gpu0_switch0.to_gpu0.utilization");
+  ASSERT_NE(util, nullptr);
+  const auto& windows = util->values();
+  ASSERT_GE(windows.size(), 25u);
+  for (std::size_t w = 4; w + 1 < windows.size(); ++w)
+    EXPECT_GE(windows[w], 97.0) << "window " << w;
+  EXPECT_EQ(counter(reg, "system.link_gpu0_switch0.to_gpu0.packets"), 49152u);
+  EXPECT_EQ(counter(reg, "system.link_gpu0_switch0.turnarounds"), 0u);
+}
+
+// Uniform traffic: every socket streams reads over pages spread round-robin, so each link carries the same
+// mix both ways (requests out and responses in, and the mirror image for the other sockets' requests).
+// Neither direction ever saturates alone: no lane turns.
+TEST(Fabric, UniformAllToAllTrafficTurnsNoLanes) {
+  SystemSpec spec = small_spec(4);
+  spec.protocol_checks = false;
+  spec.link_mode = SystemSpec::LinkMode::kDynamic;
+  spec.balancer.lanes = spec.link.lanes;
+  spec.kernels = {stream_kernel("uniform", 64, 4, 64)};
+  stats::Registry reg;
+  std::ostringstream diag;
+  RunHealth::reset();
+  System sys("system", spec, reg, diag);
+  sys.run();
+  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  for (int s = 0; s < 4; ++s) {
+    const std::string link = "system.link_gpu" + std::to_string(s) + "_switch0";
+    EXPECT_EQ(counter(reg, link + ".turnarounds"), 0u) << link;
+    EXPECT_GT(counter(reg, link + ".to_switch0.bytes"), 0u) << link;
+  }
+}
+
+// The V100 DGX-1 topology file, with every byte of data homed at GPU 5 (one 1 GiB page, placed at 5 GiB).
+// GPU 0 has no link to GPU 5: with tie_break lowest its requests go through GPU 1, with highest through
+// GPU 4 (reference/topologies.md). GPU 4 and GPU 1 reach 5 directly, and no GPU other than 0 routes over
+// the 0-4 or 0-1 link towards 4 or 1, so those links' bytes tell which way GPU 0 went.
+System* dgx_system(const std::string& tie_break, stats::Registry& reg, std::ostringstream& diag) {
+  const std::vector<config::Layer> layers = {
+      {"<built-in default workload>", std::string(embedded::kDefaultWorkload)},
+      {std::string(NUMAGPU_SOURCE_DIR) + "/configs/topologies/dgx1_v100.yaml", std::nullopt}};
+  const std::vector<std::string> sets = {
+      "topology.tie_break=" + tie_break, "sm.per_socket=2", "l2.banks=2", "memory.page_bytes=1073741824",
+      "workload.kernels=[{name: to_gpu5, ctas: 16, warps_per_cta: 2, accesses_per_warp: 8, base_address: "
+      "5368709120}]"};
+  const config::Config cfg = config::load(system_schema(), layers, sets);
+  RunHealth::reset();
+  static std::unique_ptr<System> sys;
+  sys = std::make_unique<System>("system", to_system_spec(cfg), reg, diag);
+  sys->run();
+  return sys.get();
+}
+
+TEST(Fabric, Dgx1TrafficWithoutADirectLinkGoesThroughTheLowestIntermediate) {
+  stats::Registry reg;
+  std::ostringstream diag;
+  System* sys = dgx_system("lowest", reg, diag);
+  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  EXPECT_GT(counter(reg, "system.link_gpu0_gpu1.to_gpu1.bytes"), 0u);
+  EXPECT_GT(counter(reg, "system.link_gpu1_gpu5.to_gpu5.bytes"), 0u);
+  EXPECT_EQ(counter(reg, "system.link_gpu0_gpu4.to_gpu4.bytes"), 0u);
+  EXPECT_GT(sys->fabric_bytes_in(5), 0u);
+}
+
+TEST(Fabric, Dgx1TrafficWithoutADirectLinkGoesThroughTheHighestIntermediate) {
+  stats::Registry reg;
+  std::ostringstream diag;
+  dgx_system("highest", reg, diag);
+  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  EXPECT_GT(counter(reg, "system.link_gpu0_gpu4.to_gpu4.bytes"), 0u);
+  EXPECT_GT(counter(reg, "system.link_gpu4_gpu5.to_gpu5.bytes"), 0u);
+  EXPECT_EQ(counter(reg, "system.link_gpu0_gpu1.to_gpu1.bytes"), 0u);
+}
+
+// Every shipped topology file loads, validates and routes every GPU pair.
+TEST(Fabric, ShippedTopologiesLoad) {
+  for (const char* f :
+       {"dgx1_p100", "dgx1_v100", "dgx2", "summit", "summitdev", "pcie3_tree", "ladm_4x4", "bigger_gpu_4x"}) {
+    const std::vector<config::Layer> layers = {
+        {"<built-in default workload>", std::string(embedded::kDefaultWorkload)},
+        {std::string(NUMAGPU_SOURCE_DIR) + "/configs/topologies/" + f + ".yaml", std::nullopt}};
+    SystemSpec spec;
+    ASSERT_NO_THROW(spec = to_system_spec(config::load(system_schema(), layers, {}))) << f;
+    Topology t = spec.topology.links.empty() ? switch_topology(spec.sockets, spec.link) : spec.topology;
+    ASSERT_NO_THROW(t.compute_routes()) << f;
+  }
+}
+
+}  // namespace
+}  // namespace numagpu
+
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}

@@ -1,0 +1,155 @@
+// One link between two scripted endpoints, with the real link balancer: the exact cycles of a lane turn
+// (quiesce until drained, then switch_cycles), and a packet's serialization before and after it.
+#include "fabric/link.hpp"
+
+#include <gtest/gtest.h>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "common/txn.hpp"
+#include "fabric/balancer_lanes.hpp"
+#include "stats/registry.hpp"
+
+namespace numagpu {
+namespace {
+
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+// Sends scripted requests into the link and records when packets arrive from it (at 1 GHz, 1 ns = 1 cycle).
+struct Endpoint : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Endpoint> init{"init"};
+  tlm_utils::simple_target_socket<Endpoint> targ{"targ"};
+  std::vector<std::pair<std::uint64_t, unsigned>> arrivals;  // (cycle, bytes of the payload's op)
+
+  explicit Endpoint(const sc_core::sc_module_name& n) : sc_module(n) {
+    init.register_nb_transport_bw(this, &Endpoint::bw);
+    targ.register_nb_transport_fw(this, &Endpoint::fw);
+  }
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload&, tlm::tlm_phase& p, sc_time&) {
+    if (p == tlm::BEGIN_RESP) return tlm::TLM_COMPLETED;
+    return tlm::TLM_ACCEPTED;
+  }
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_time& d) {
+    arrivals.emplace_back(GpuClock::to_cycles(sc_core::sc_time_stamp() + d), gp.get_data_length());
+    p = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  void send(tlm::tlm_generic_payload& gp) {
+    tlm::tlm_phase p = tlm::BEGIN_REQ;
+    sc_time d = sc_core::SC_ZERO_TIME;
+    init->nb_transport_fw(gp, p, d);
+  }
+};
+
+struct Bench : sc_core::sc_module {
+  stats::Registry reg;
+  TxnPool pool;
+  Endpoint a{"a"}, b{"b"};
+  std::unique_ptr<Link> link;
+  std::vector<int> b_reads_at;  // cycles at which side b sends a read request towards a
+
+  static LinkSpec spec() {
+    LinkSpec s;
+    s.lanes = 4;          // 2 each way: 16 B/cycle per direction
+    s.lane_rate_num = 8;  // 8 B per lane per cycle
+    s.latency = 0;
+    s.sample_cycles = 0;
+    return s;
+  }
+  static policy::LinkBalancer::Params params() {
+    policy::LinkBalancer::Params p;
+    p.lanes = 4;
+    p.sample_cycles = 4;
+    p.switch_cycles = 2;
+    return p;
+  }
+
+  explicit Bench(const sc_core::sc_module_name& n, std::vector<int> b_reads)
+      : sc_module(n), b_reads_at(std::move(b_reads)) {
+    GpuClock::set_frequency_mhz(1000);
+    link = std::make_unique<Link>("link", spec(), std::make_unique<BalancerLanes>(params()), reg);
+    a.init.bind(link->in.socket);
+    link->out.socket.bind(a.targ);
+    b.init.bind(link->in.socket);
+    link->out.socket.bind(b.targ);
+    SC_HAS_PROCESS(Bench);
+    SC_THREAD(script);
+  }
+
+  tlm::tlm_generic_payload& packet(MemOp op) { return pool.allocate(op, 0, 128); }
+
+  // Side a: one 16 B read request per cycle in cycles 0..7 (direction A busy every cycle of windows 0 and
+  // 1), then one 144 B write request at cycle 12. Side b: 16 B read requests at the scripted cycles.
+  void script() {
+    for (int c = 0; c < 13; ++c) {
+      if (c < 8) a.send(packet(MemOp::kRead));
+      if (c == 12) a.send(packet(MemOp::kWrite));
+      for (int r : b_reads_at) {
+        if (r == c) b.send(packet(MemOp::kRead));
+      }
+      wait(1, SC_NS);
+    }
+  }
+};
+
+struct Change {
+  Cycles cycle;
+  unsigned a, b;
+  bool quiescing, switching;
+};
+
+void expect_changes(const Link& link, const std::vector<Change>& want) {
+  const auto& got = link.lane_changes();
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].cycle, want[i].cycle) << "change " << i;
+    EXPECT_EQ(got[i].lanes[0], want[i].a) << "change " << i;
+    EXPECT_EQ(got[i].lanes[1], want[i].b) << "change " << i;
+    EXPECT_EQ(got[i].quiescing, want[i].quiescing) << "change " << i;
+    EXPECT_EQ(got[i].switching, want[i].switching) << "change " << i;
+  }
+}
+
+// B idle. Window 0 (cycles 0-3): A busy 4/4 (saturated), B 0/4: one B lane turns toward A. It quiesces from
+// cycle 4 and, carrying nothing, is drained at once (d = 0): it switches in cycles 5 and 6 (switch_cycles 2)
+// and serves A from cycle 7 (docs/policies.md, "A turn"). Window 1 ends with the turn complete and B at one
+// lane: blocked; later windows change nothing. The write at cycle 12 then has 3 lanes (24 B/cycle):
+// ceil(144 / 24) = 6 cycles, arriving at cycle 18 — with the original 2 lanes it would take 9.
+TEST(LinkTurnaround, IdleLaneTurnsAfterSwitchCycles) {
+  Bench bench("bench", {});
+  sc_core::sc_start(sc_time(30, SC_NS));
+  bench.link->finish();
+  expect_changes(
+      *bench.link,
+      {{0, 2, 2, false, false}, {4, 2, 1, true, false}, {5, 2, 1, false, true}, {7, 3, 1, false, false}});
+  const auto& at_b = bench.b.arrivals;
+  ASSERT_EQ(at_b.size(), 9u);
+  for (int c = 0; c < 8; ++c)
+    EXPECT_EQ(at_b[c].first, std::uint64_t(c + 1)) << "read " << c;  // 1 cycle each
+  EXPECT_EQ(at_b[8].first, 18u);
+  EXPECT_EQ(bench.reg.find_counter("bench.link.turnarounds")->value(), 1u);
+  EXPECT_EQ(bench.reg.find_counter("bench.link.turnaround_cycles")->value(), 3u);  // cycles 4, 5, 6
+}
+
+// B sends read requests in cycles 2, 3 and 4 (one cycle each on its 2 lanes): window 0 sees B busy 2/4, not
+// saturated, so the same turn is decided; but the turning lane carries B's packet of cycle 4 (booked before
+// it quiesced) and only drains at the end of cycle 4: drained in cycle 5 (d = 1). It switches in cycles 6 and
+// 7 and serves A from cycle 8. Window 1 ends (cycle 7) with the turn in progress: no decision.
+TEST(LinkTurnaround, QuiescingLaneWaitsForItsPacketsToDrain) {
+  Bench bench("bench", {2, 3, 3});
+  sc_core::sc_start(sc_time(30, SC_NS));
+  bench.link->finish();
+  expect_changes(
+      *bench.link,
+      {{0, 2, 2, false, false}, {4, 2, 1, true, false}, {6, 2, 1, false, true}, {8, 3, 1, false, false}});
+  EXPECT_EQ(bench.reg.find_counter("bench.link.turnaround_cycles")->value(), 4u);  // cycles 4 to 7
+}
+
+}  // namespace
+}  // namespace numagpu
+
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}
