@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -145,6 +147,72 @@ TEST(LinkTurnaround, QuiescingLaneWaitsForItsPacketsToDrain) {
       *bench.link,
       {{0, 2, 2, false, false}, {4, 2, 1, true, false}, {6, 2, 1, false, true}, {8, 3, 1, false, false}});
   EXPECT_EQ(bench.reg.find_counter("bench.link.turnaround_cycles")->value(), 4u);  // cycles 4 to 7
+}
+
+// A static link between two endpoints, driven by a script run in an SC_THREAD.
+struct Wire : sc_core::sc_module {
+  stats::Registry reg;
+  TxnPool pool;
+  Endpoint a{"a"}, b{"b"};
+  std::unique_ptr<Link> link;
+  std::function<void(Wire&)> script;
+
+  Wire(const sc_core::sc_module_name& n, const LinkSpec& spec, std::function<void(Wire&)> s)
+      : sc_module(n), script(std::move(s)) {
+    GpuClock::set_frequency_mhz(1000);
+    link = std::make_unique<Link>("link", spec, std::make_unique<StaticLanes>(spec.lanes), reg);
+    a.init.bind(link->in.socket);
+    link->out.socket.bind(a.targ);
+    b.init.bind(link->in.socket);
+    link->out.socket.bind(b.targ);
+    SC_HAS_PROCESS(Wire);
+    SC_THREAD(run);
+  }
+  void run() { script(*this); }
+};
+
+// Zero load: one 16 B read request on an idle paper link (8 lanes x 8 B each way) takes ceil(16/64) = 1 cycle
+// of serialization plus the traversal latency (64, half of Table 1's 128-cycle socket-to-socket trip): it
+// arrives at cycle 65. A 144 B write on the same idle link: ceil(144/64) = 3 cycles + 64 = 67 after sending.
+TEST(LinkTiming, ZeroLoadLatencyIsSerializationPlusTheConfiguredLatency) {
+  LinkSpec spec;
+  spec.lanes = 16;
+  spec.lane_rate_num = 8;
+  spec.latency = 64;
+  spec.sample_cycles = 0;
+  Wire w("wire", spec, [](Wire& self) {
+    self.a.send(self.pool.allocate(MemOp::kRead, 0, 128));
+    sc_core::wait(1000, SC_NS);
+    self.a.send(self.pool.allocate(MemOp::kWrite, 0, 128));
+  });
+  sc_core::sc_start(sc_time(2000, SC_NS));
+  ASSERT_EQ(w.b.arrivals.size(), 2u);
+  EXPECT_EQ(w.b.arrivals[0].first, 65u);
+  EXPECT_EQ(w.b.arrivals[1].first, 1067u);
+}
+
+// A link given in GB/s keeps its rate exact: a 25 GB/s link (NVLink 2.0) of 8 lanes each way moves
+// 25 B/cycle at 1 GHz, i.e. 3.125 B per lane per cycle = 25000 / (1000 x 8) as configured by a topology
+// file. 1000 write packets of 144 B sent at once leave back to back: 144000 B / 25 B per cycle = 5760 cycles
+// exactly (5.76 cycles each, not rounded to 6): 25 GB/s, not a rounded number of bytes per cycle.
+TEST(LinkTiming, GbpsLinkDeliversItsExactRate) {
+  LinkSpec spec;
+  spec.lanes = 16;
+  spec.lane_rate_num = 25000;
+  spec.lane_rate_den = 1000 * 8;
+  spec.whole_cycles = false;
+  spec.latency = 0;
+  spec.sample_cycles = 0;
+  spec.queue_depth = 1000;  // all 1000 are sent in one go, without waiting for END_REQ in between
+  Wire w("wire", spec, [](Wire& self) {
+    for (int i = 0; i < 1000; ++i)
+      self.a.send(self.pool.allocate(MemOp::kWrite, 0, 128));
+  });
+  sc_core::sc_start(sc_time(10000, SC_NS));
+  ASSERT_EQ(w.b.arrivals.size(), 1000u);
+  EXPECT_EQ(w.b.arrivals.front().first, 5u);  // 5.76 cycles, reported as cycle 5 (rounded down)
+  EXPECT_EQ(w.b.arrivals.back().first, 5760u);
+  EXPECT_EQ(w.reg.find_counter("wire.link.dir0.bytes")->value(), 144000u);
 }
 
 }  // namespace
