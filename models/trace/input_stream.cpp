@@ -3,9 +3,9 @@
 #include <lzma.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <system_error>
 
@@ -19,7 +19,9 @@ constexpr unsigned char kXzMagic[] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
 constexpr size_t kMagicBytes = sizeof(kXzMagic);
 constexpr size_t kCompressedChunk = 256 * 1024;
 
-std::string errno_text(int err) { return std::generic_category().message(err); }
+std::string errno_text(int err) {
+  return std::generic_category().message(err);
+}
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -132,7 +134,8 @@ class GzipStream final : public InputStream {
       } else if (rc == Z_OK || rc == Z_BUF_ERROR) {
         // No output and no input left: the file ended inside the stream.
         if (produced == 0 && z_.avail_in == 0 && in_.eof()) {
-          throw TraceError(path() + ": truncated gzip stream: the compressed data ends before its end marker");
+          throw TraceError(path() +
+                           ": truncated gzip stream: the compressed data ends before its end marker");
         }
       } else {
         throw TraceError(path() + ": corrupt gzip data (" + (z_.msg ? z_.msg : "inflate error") + ")");
@@ -203,8 +206,8 @@ class XzStream final : public InputStream {
 
 std::string compression_mismatch(const std::string& path, Compression by_name) {
   const std::string magic = by_name == Compression::kXz ? "FD 37 7A 58 5A 00" : "1F 8B";
-  return path + ": the name ends in ." + (by_name == Compression::kXz ? "xz" : "gz") + " but the content is not " +
-         to_string(by_name) + " data (expected magic bytes " + magic + ")";
+  return path + ": the name ends in ." + (by_name == Compression::kXz ? "xz" : "gz") +
+         " but the content is not " + to_string(by_name) + " data (expected magic bytes " + magic + ")";
 }
 
 }  // namespace
@@ -222,7 +225,8 @@ const char* to_string(Compression compression) {
 }
 
 Compression compression_from_magic(const unsigned char* bytes, size_t size) {
-  if (size >= sizeof(kXzMagic) && std::memcmp(bytes, kXzMagic, sizeof(kXzMagic)) == 0) return Compression::kXz;
+  if (size >= sizeof(kXzMagic) && std::memcmp(bytes, kXzMagic, sizeof(kXzMagic)) == 0)
+    return Compression::kXz;
   if (size >= sizeof(kGzipMagic) && std::memcmp(bytes, kGzipMagic, sizeof(kGzipMagic)) == 0) {
     return Compression::kGzip;
   }

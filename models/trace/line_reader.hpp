@@ -35,8 +35,8 @@ class LineReader {
 
   std::unique_ptr<InputStream> input_;
   std::vector<char> buffer_;
-  size_t begin_ = 0;  // first unconsumed byte
-  size_t end_ = 0;    // one past the last valid byte
+  size_t begin_ = 0;    // first unconsumed byte
+  size_t end_ = 0;      // one past the last valid byte
   size_t scanned_ = 0;  // bytes from begin_ already known to hold no newline
   bool eof_ = false;
   uint64_t line_number_ = 0;

@@ -39,13 +39,15 @@ std::string dims(const Dim3& d) {
 
 }  // namespace
 
-std::optional<std::string> check_launch_dims(const KernelInfo& info) {
-  const Dim3& g = info.grid;
+std::optional<std::string> check_grid_dims(const Dim3& g) {
   if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > kMaxGridX || g.y > kMaxGridYZ || g.z > kMaxGridYZ) {
     return "grid dim " + dims(g) + " outside CUDA's limits (1.." + std::to_string(kMaxGridX) + ", 1.." +
            std::to_string(kMaxGridYZ) + ", 1.." + std::to_string(kMaxGridYZ) + ")";
   }
-  const Dim3& b = info.block;
+  return std::nullopt;
+}
+
+std::optional<std::string> check_block_dims(const Dim3& b) {
   if (b.x == 0 || b.y == 0 || b.z == 0 || b.volume() > kMaxThreadsPerCta) {
     return "block dim " + dims(b) + " outside CUDA's limits (no zero dimension, at most " +
            std::to_string(kMaxThreadsPerCta) + " threads)";
@@ -53,9 +55,15 @@ std::optional<std::string> check_launch_dims(const KernelInfo& info) {
   return std::nullopt;
 }
 
+std::optional<std::string> check_launch_dims(const KernelInfo& info) {
+  if (auto problem = check_grid_dims(info.grid)) return problem;
+  return check_block_dims(info.block);
+}
+
 uint64_t ThreadBlock::instruction_count() const {
   uint64_t n = 0;
-  for (const auto& warp : warps) n += warp.size();
+  for (const auto& warp : warps)
+    n += warp.size();
   return n;
 }
 
@@ -86,7 +94,8 @@ bool operator==(const TraceCounts& a, const TraceCounts& b) {
 TraceCounts count_trace(KernelTraceReader& reader) {
   TraceCounts counts;
   ThreadBlock block;
-  while (reader.next_block(block)) counts.add(block);
+  while (reader.next_block(block))
+    counts.add(block);
   return counts;
 }
 

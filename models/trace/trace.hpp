@@ -48,7 +48,9 @@ struct WarpInstruction {
 };
 
 bool operator==(const WarpInstruction& a, const WarpInstruction& b);
-inline bool operator!=(const WarpInstruction& a, const WarpInstruction& b) { return !(a == b); }
+inline bool operator!=(const WarpInstruction& a, const WarpInstruction& b) {
+  return !(a == b);
+}
 
 struct Dim3 {
   uint32_t x = 1;
@@ -58,8 +60,12 @@ struct Dim3 {
   uint64_t volume() const { return uint64_t{x} * y * z; }
 };
 
-inline bool operator==(const Dim3& a, const Dim3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
-inline bool operator!=(const Dim3& a, const Dim3& b) { return !(a == b); }
+inline bool operator==(const Dim3& a, const Dim3& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+inline bool operator!=(const Dim3& a, const Dim3& b) {
+  return !(a == b);
+}
 
 struct KernelInfo {
   std::string name;
@@ -83,9 +89,13 @@ struct KernelInfo {
 };
 
 bool operator==(const KernelInfo& a, const KernelInfo& b);
-inline bool operator!=(const KernelInfo& a, const KernelInfo& b) { return !(a == b); }
+inline bool operator!=(const KernelInfo& a, const KernelInfo& b) {
+  return !(a == b);
+}
 
-// Why `info` cannot describe a launch (a zero or beyond-CUDA-limit dimension), or nothing when it can.
+// Why a grid, a block or a whole launch is impossible (a zero or beyond-CUDA-limit dimension), or nothing.
+std::optional<std::string> check_grid_dims(const Dim3& grid);
+std::optional<std::string> check_block_dims(const Dim3& block);
 std::optional<std::string> check_launch_dims(const KernelInfo& info);
 
 struct ThreadBlock {
@@ -101,7 +111,9 @@ struct ThreadBlock {
 };
 
 bool operator==(const ThreadBlock& a, const ThreadBlock& b);
-inline bool operator!=(const ThreadBlock& a, const ThreadBlock& b) { return !(a == b); }
+inline bool operator!=(const ThreadBlock& a, const ThreadBlock& b) {
+  return !(a == b);
+}
 
 // Every reader and writer error: one line, "<file>:<line>: <what was expected, what was found>" for text
 // formats, "<file>: at byte <n>: ..." for binary ones.
