@@ -6,6 +6,7 @@
 #include "common/bandwidth_pipe.hpp"
 #include "common/time.hpp"
 #include "common/txn.hpp"
+#include "policy/link_balancer.hpp"
 #include "workload/kernel.hpp"
 
 namespace numagpu {
@@ -57,6 +58,22 @@ void BM_WarpProgramStep(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_WarpProgramStep);
+
+// Cost of one cycle of a dynamic link's lane control (docs/fabric.md: a dynamic link steps its balancer for
+// every simulated cycle once something touches it).
+void BM_LinkBalancerStep(benchmark::State& state) {
+  policy::LinkBalancer balancer;
+  policy::LinkBalancer::Inputs in;
+  std::uint32_t i = 0;
+  for (auto _ : state) {
+    in.busy_a = (i & 7) != 0;
+    in.busy_b = (i & 3) == 0;
+    in.drained = true;
+    benchmark::DoNotOptimize(balancer.step(in));
+    ++i;
+  }
+}
+BENCHMARK(BM_LinkBalancerStep);
 
 }  // namespace
 }  // namespace numagpu
