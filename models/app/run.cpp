@@ -16,6 +16,7 @@
 #include "stats/atomic_write.hpp"
 #include "stats/document.hpp"
 #include "system/system.hpp"
+#include "trace/trace.hpp"
 
 #ifndef NUMAGPU_VERSION
 #define NUMAGPU_VERSION "unknown"
@@ -75,7 +76,16 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   RunHealth::reset();
   RunHealth::set_echo(true);
   stats::Registry registry;
-  System system("system", spec, registry, err);
+  std::unique_ptr<System> built;
+  try {
+    built = std::make_unique<System>("system", spec, registry, err);
+  } catch (const trace::TraceError& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  System& system = *built;
+  for (const std::string& w : system.trace_warnings())
+    err << "numagpu: warning: " << w << "\n";
   std::unique_ptr<ProgressLine> progress;
   if (options.progress && !options.quiet) {
     ProgressLine::Probes probes{

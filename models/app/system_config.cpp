@@ -1,6 +1,9 @@
 #include "app/system_config.hpp"
 
+#include <filesystem>
 #include <string>
+
+#include "trace/accelsim_reader.hpp"
 
 namespace numagpu {
 
@@ -225,12 +228,25 @@ void add_run(Schema& root) {
 void add_workload(Schema& root) {
   Schema& w = root.section("workload", "What to run");
   w.string("name", "Workload name, shown in the summary").default_value("unnamed");
+  w.string(
+       "trace_list",
+       "An Accel-Sim kernelslist.g: when set, its kernels (traces) replace workload.kernels; a relative path "
+       "is taken from the file that sets it")
+      .default_value("");
   Schema& k = w.list("kernels", "Kernels, launched one after another").items(1, 4096).element();
   k.string("name", "Kernel name").required();
+  k.string(
+       "trace",
+       "Replay this kernel trace (Accel-Sim .traceg, optionally .gz/.xz, or numagpu .ngt) instead of a "
+       "pattern; the grid and warps come from the trace. A relative path is taken from the file that sets it")
+      .default_value("");
   k.choice("pattern", {"stream", "random"},
            "stream: warps sweep the footprint together (no reuse within a pass); random: uniform lines")
       .default_value("stream");
-  k.integer("ctas", "CTAs in the grid; CTA i runs on socket i mod sockets").range(1, 1 << 24).required();
+  k.integer("ctas",
+            "CTAs in the grid (patterns; required unless `trace` is set); CTA i runs on socket i mod sockets")
+      .range(0, 1 << 24)
+      .default_value(0);
   k.integer("warps_per_cta", "Warps per CTA").range(1, 64).default_value(4);
   k.integer("accesses_per_warp", "Memory instructions per warp").range(1, 1 << 20).default_value(8);
   k.integer("compute_cycles", "Compute cycles before each memory instruction")
@@ -280,6 +296,16 @@ std::uint64_t checked_sets(const config::Config& cfg, const std::string& cache, 
                  "number of sets (" + std::to_string(ways) + " ways x " + std::to_string(line) + " B lines)");
   }
   return size / way_bytes;
+}
+
+// A path written in a configuration file is relative to that file; one from --set or a built-in layer is
+// relative to the working directory.
+std::string relative_to_setter(const config::Config& cfg, const std::string& key) {
+  const std::string value = cfg.string(key);
+  const std::filesystem::path p(value);
+  const config::Location where = cfg.location(key);
+  if (p.is_absolute() || where.line == 0) return value;
+  return (std::filesystem::path(where.file).parent_path() / p).lexically_normal().string();
 }
 
 unsigned node_of(const config::Config& cfg, const Topology& t, const std::string& path) {
@@ -473,6 +499,22 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.max_cycles = u("checks.max_cycles");
 
   s.workload_name = cfg.string("workload.name");
+  if (!cfg.string("workload.trace_list").empty()) {
+    const std::string list = relative_to_setter(cfg, "workload.trace_list");
+    try {
+      const trace::KernelList kl = trace::read_kernel_list(list);
+      for (const std::string& path : kl.kernel_paths()) {
+        KernelSpec ks;
+        ks.name = std::filesystem::path(path).filename().string();
+        ks.trace_path = path;
+        s.kernels.push_back(ks);
+      }
+    } catch (const trace::TraceError& e) {
+      cfg.fail("workload.trace_list", e.what());
+    }
+    if (s.kernels.empty()) cfg.fail("workload.trace_list", list + " lists no kernel");
+    return s;
+  }
   const std::size_t n = cfg.list_size("workload.kernels");
   for (std::size_t i = 0; i < n; ++i) {
     const std::string k = "workload.kernels." + std::to_string(i) + ".";
@@ -488,6 +530,11 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     ks.footprint_bytes = u(k + "footprint_bytes");
     ks.base_address = u(k + "base_address");
     ks.seed = u(k + "seed");
+    if (!cfg.string(k + "trace").empty()) {
+      ks.trace_path = relative_to_setter(cfg, k + "trace");
+    } else if (ks.ctas == 0) {
+      cfg.fail(k + "ctas", "missing: a kernel without a trace needs its number of CTAs");
+    }
     if (ks.warps_per_cta > s.sm.max_warps) {
       cfg.fail(k + "warps_per_cta", std::to_string(ks.warps_per_cta) + " exceeds sm.max_warps (" +
                                         std::to_string(s.sm.max_warps) + "): a CTA would never fit on an SM");

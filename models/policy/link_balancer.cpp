@@ -21,10 +21,12 @@ void require(bool ok, const char* what) {
 
 void LinkBalancer::Params::validate() const {
   require(lanes >= 2 && lanes <= 64 && lanes % 2 == 0, "lanes must be even and in 2..64");
-  require(sample_cycles >= 1, "sample_cycles must be at least 1");
-  require(switch_cycles >= 1, "switch_cycles must be at least 1");
-  require(sat_num >= 1, "sat_num must be at least 1");
-  require(sat_den >= 1, "sat_den must be at least 1");
+  // The upper limits keep the RTL's elaboration-time threshold arithmetic (64 bits) exact; see
+  // docs/policies.md. The RTL rejects the same values.
+  require(sample_cycles >= 1 && sample_cycles < (1u << 31), "sample_cycles must be in 1..2^31-1");
+  require(switch_cycles >= 1 && switch_cycles < (1u << 31), "switch_cycles must be in 1..2^31-1");
+  require(sat_num >= 1 && sat_num < (1u << 16), "sat_num must be in 1..65535");
+  require(sat_den >= 1 && sat_den < (1u << 16), "sat_den must be in 1..65535");
 }
 
 LinkBalancer::LinkBalancer() : LinkBalancer(Params{}) {}

@@ -1,5 +1,5 @@
-// LinkBalancer: the reference model of one inter-socket link's load balancer (paper §4). It decides, once per
-// sample window, whether one of the link's bi-directional lanes should turn around toward a saturated
+// LinkBalancer: the reference model of one inter-socket link's load balancer (paper §4). It decides, once
+// per sample window, whether one of the link's bi-directional lanes should turn around toward a saturated
 // direction, and sequences that turn (quiesce until drained, then switch for switch_cycles).
 //
 // This class is the specification rtl/link_balancer.sv is verified against, bit for bit and cycle for
@@ -17,11 +17,12 @@ class LinkBalancer {
  public:
   // Defaults are the paper's: 16 lanes (8 per direction), 5K-cycle windows, 100-cycle turnaround, 99 %.
   struct Params {
+    // Limits as in the RTL (docs/policies.md, "Parameter limits").
     std::uint32_t lanes = 16;            // bi-directional lanes; even, 2..64
-    std::uint32_t sample_cycles = 5000;  // window length in cycles; >= 1
-    std::uint32_t switch_cycles = 100;   // cycles a drained lane spends switching; >= 1
-    std::uint32_t sat_num = 99;          // >= 1; saturated: busy * sat_den >= sat_num * sample_cycles
-    std::uint32_t sat_den = 100;         // >= 1
+    std::uint32_t sample_cycles = 5000;  // window length in cycles; 1..2^31-1
+    std::uint32_t switch_cycles = 100;   // cycles a drained lane spends switching; 1..2^31-1
+    std::uint32_t sat_num = 99;          // saturated: busy * sat_den >= sat_num * sample_cycles; 1..65535
+    std::uint32_t sat_den = 100;         // 1..65535
 
     // Throws std::invalid_argument naming the first parameter out of range.
     void validate() const;

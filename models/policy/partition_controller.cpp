@@ -22,11 +22,14 @@ std::uint64_t ceil_div(Wide a, Wide b) {
 
 void PartitionController::Params::validate() const {
   require(ways >= 2 && ways <= 64, "ways must be in 2..64");
-  require(sample_cycles >= 1, "sample_cycles must be at least 1");
-  require(sat_num >= 1, "sat_num must be at least 1");
-  require(sat_den >= 1, "sat_den must be at least 1");
-  require(resp_bytes >= 1, "resp_bytes must be at least 1");
-  require(ingress_bytes_per_cycle >= 1, "ingress_bytes_per_cycle must be at least 1");
+  // The upper limits keep the RTL's elaboration-time threshold arithmetic (64 bits) exact; see
+  // docs/policies.md. The RTL rejects the same values.
+  require(sample_cycles >= 1 && sample_cycles < (1u << 31), "sample_cycles must be in 1..2^31-1");
+  require(sat_num >= 1 && sat_num < (1u << 16), "sat_num must be in 1..65535");
+  require(sat_den >= 1 && sat_den < (1u << 16), "sat_den must be in 1..65535");
+  require(resp_bytes >= 1 && resp_bytes < (1u << 16), "resp_bytes must be in 1..65535");
+  require(ingress_bytes_per_cycle >= 1 && ingress_bytes_per_cycle < (1u << 16),
+          "ingress_bytes_per_cycle must be in 1..65535");
 }
 
 PartitionController::PartitionController() : PartitionController(Params{}) {}

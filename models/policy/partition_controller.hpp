@@ -18,12 +18,13 @@ class PartitionController {
   // Defaults: 16 ways, 5K-cycle windows, 99 %, 144 B responses (128 B line + 16 B header) on a 64 B/cycle
   // ingress (8 lanes x 8 B).
   struct Params {
+    // Limits as in the RTL (docs/policies.md, "Parameter limits").
     std::uint32_t ways = 16;                     // 2..64
-    std::uint32_t sample_cycles = 5000;          // >= 1
-    std::uint32_t sat_num = 99;                  // >= 1; saturation fraction sat_num / sat_den
-    std::uint32_t sat_den = 100;                 // >= 1
-    std::uint32_t resp_bytes = 144;              // bytes of one read response on the link; >= 1
-    std::uint32_t ingress_bytes_per_cycle = 64;  // link ingress capacity; >= 1
+    std::uint32_t sample_cycles = 5000;          // 1..2^31-1
+    std::uint32_t sat_num = 99;                  // saturation fraction sat_num / sat_den; 1..65535
+    std::uint32_t sat_den = 100;                 // 1..65535
+    std::uint32_t resp_bytes = 144;              // bytes of one read response on the link; 1..65535
+    std::uint32_t ingress_bytes_per_cycle = 64;  // link ingress capacity; 1..65535
 
     // Throws std::invalid_argument naming the first parameter out of range.
     void validate() const;

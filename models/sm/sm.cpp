@@ -32,6 +32,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t so
       mem_stall_events_(
           stats.counter(stat(*this, "outstanding_limit_stalls"), "events",
                         "Times issue stopped because the outstanding-request limit was reached")),
+      barriers_(stats.counter(stat(*this, "barriers"), "events", "Warp arrivals at CTA barriers")),
       load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")) {
   SC_HAS_PROCESS(Sm);
   SC_METHOD(issue);
@@ -39,13 +40,14 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t so
   dont_initialize();
 }
 
-void Sm::start_kernel(const KernelSpec& kernel, std::uint32_t kernel_id) {
-  kernel_ = &kernel;
+void Sm::start_kernel(const KernelProgram& program, std::uint32_t kernel_id) {
+  program_ = &program;
   kernel_id_ = kernel_id;
-  program_ = std::make_unique<WarpProgram>(kernel, spec_.line_bytes);
-  const std::uint32_t slots = std::max<std::uint32_t>(1, spec_.max_warps / kernel.warps_per_cta);
-  warps_.assign(std::size_t(slots) * kernel.warps_per_cta, Warp{});
+  warps_per_cta_ = std::max<std::uint32_t>(1, program.warps_per_cta());
+  const std::uint32_t slots = std::max<std::uint32_t>(1, spec_.max_warps / warps_per_cta_);
+  warps_.assign(std::size_t(slots) * warps_per_cta_, Warp{});
   warps_left_in_slot_.assign(slots, 0);
+  at_barrier_in_slot_.assign(slots, 0);
   resident_ctas_ = 0;
   greedy_ = nullptr;
   idle_reported_ = false;
@@ -63,12 +65,18 @@ void Sm::start_kernel(const KernelSpec& kernel, std::uint32_t kernel_id) {
 bool Sm::launch_cta(std::uint32_t slot) {
   std::uint32_t cta;
   if (!source_.next_cta(socket_, cta)) return false;
-  const std::uint32_t wpc = kernel_->warps_per_cta;
-  for (std::uint32_t w = 0; w < wpc; ++w) {
-    Warp& warp = warps_[std::size_t(slot) * wpc + w];
-    warp = Warp{cta, w, slot, 0, 0, GpuClock::now(), next_age_++, true};
+  for (std::uint32_t w = 0; w < warps_per_cta_; ++w) {
+    Warp& warp = warps_[std::size_t(slot) * warps_per_cta_ + w];
+    warp = Warp{};
+    warp.cta = cta;
+    warp.index = w;
+    warp.slot = slot;
+    warp.ready_at = GpuClock::now();
+    warp.age = next_age_++;
+    warp.active = true;
   }
-  warps_left_in_slot_[slot] = wpc;
+  warps_left_in_slot_[slot] = warps_per_cta_;
+  at_barrier_in_slot_[slot] = 0;
   ++resident_ctas_;
   return true;
 }
@@ -81,10 +89,13 @@ void Sm::wake_at(Cycles cycle) {
 
 Sm::Warp* Sm::pick_ready(Cycles now) {
   // Greedy: keep issuing from the same warp while it is ready; otherwise the oldest ready warp.
-  if (greedy_ && greedy_->active && greedy_->ready_at <= now) return greedy_;
+  auto ready = [now](const Warp& w) {
+    return w.active && !w.issued_all && !w.at_barrier && w.ready_at <= now;
+  };
+  if (greedy_ && ready(*greedy_)) return greedy_;
   Warp* best = nullptr;
   for (auto& w : warps_) {
-    if (w.active && w.ready_at <= now && (!best || w.age < best->age)) best = &w;
+    if (ready(w) && (!best || w.age < best->age)) best = &w;
   }
   return best;
 }
@@ -96,61 +107,100 @@ void Sm::issue() {
     wake_at(now + 1);
     return;
   }
-  if (Warp* w = pick_ready(now)) {
-    const WarpStep next = program_->step(w->cta, w->index, w->next_step);
-    const bool is_memory = next.kind != WarpStep::Kind::kCompute;
-    if (is_memory && outstanding_ >= spec_.max_outstanding) {
+  // Warps whose program has ended are retired as they are found (they may still wait for loads).
+  while (Warp* w = pick_ready(now)) {
+    if (!program_->step(w->cta, w->index, w->next_step, step_)) {
+      w->issued_all = true;
+      retire_if_done(*w);
+      continue;
+    }
+    const bool is_memory = step_.kind == Step::Kind::kLoad || step_.kind == Step::Kind::kStore ||
+                           step_.kind == Step::Kind::kAtomic;
+    if (is_memory && outstanding_ + step_.line_count > spec_.max_outstanding && outstanding_ > 0) {
       mem_stall_events_.add();  // a response will wake us
       return;
     }
     last_issue_cycle_ = now;
     greedy_ = w;
-    execute(*w);
+    ++w->next_step;
+    execute(*w, step_);
+    break;
   }
   Cycles next = kNever;
   for (const auto& w : warps_) {
-    if (w.active) next = std::min(next, w.ready_at);
+    if (w.active && !w.issued_all && !w.at_barrier) next = std::min(next, w.ready_at);
   }
   if (next != kNever) wake_at(std::max(next, now + 1));
 }
 
-void Sm::execute(Warp& w) {
+void Sm::execute(Warp& w, const Step& step) {
   const Cycles now = GpuClock::now();
-  const WarpStep step = program_->step(w.cta, w.index, w.next_step++);
   instructions_.add();
-  if (step.kind == WarpStep::Kind::kCompute) {
-    w.ready_at = now + std::max<Cycles>(1, step.cycles);
-    retire_if_done(w);
-    return;
+  switch (step.kind) {
+    case Step::Kind::kCompute:
+      w.ready_at = now + std::max<Cycles>(1, step.cycles);
+      return;
+    case Step::Kind::kBarrier:
+      w.ready_at = now + 1;
+      arrive_at_barrier(w);
+      return;
+    default:
+      break;
   }
-  const MemOp op = step.kind == WarpStep::Kind::kStore    ? MemOp::kWrite
-                   : step.kind == WarpStep::Kind::kAtomic ? MemOp::kAtomic
-                                                          : MemOp::kRead;
-  Payload& gp = pool_.allocate(op, step.address, spec_.line_bytes);
-  NumaAttr& a = attr(gp);
-  a.origin_socket = socket_;
-  a.origin_sm = index_;
-  a.home_socket = placement_.home(step.address);
-  a.kernel_id = kernel_id_;
-  a.issue_cycle = now;
-  a.origin_warp = static_cast<std::uint16_t>(&w - warps_.data());
-  ++outstanding_;
+  const MemOp op = step.kind == Step::Kind::kStore    ? MemOp::kWrite
+                   : step.kind == Step::Kind::kAtomic ? MemOp::kAtomic
+                                                      : MemOp::kRead;
+  for (unsigned i = 0; i < step.line_count; ++i) {
+    Payload& gp = pool_.allocate(op, step.lines[i], spec_.line_bytes);
+    NumaAttr& a = attr(gp);
+    a.origin_socket = socket_;
+    a.origin_sm = index_;
+    a.home_socket = placement_.home(step.lines[i]);
+    a.kernel_id = kernel_id_;
+    a.issue_cycle = now;
+    a.origin_warp = static_cast<std::uint16_t>(&w - warps_.data());
+    ++outstanding_;
+    out.send(0, gp, sc_core::SC_ZERO_TIME);
+  }
   if (op == MemOp::kWrite) {
-    stores_.add();
+    stores_.add(step.line_count);
     w.ready_at = now + 1;  // stores do not block their warp
   } else {
-    (op == MemOp::kRead ? loads_ : atomics_).add();
-    ++w.loads_waiting;
+    (op == MemOp::kRead ? loads_ : atomics_).add(step.line_count);
+    w.loads_waiting += step.line_count;
     w.ready_at = kNever;
   }
-  out.send(0, gp, sc_core::SC_ZERO_TIME);
-  retire_if_done(w);
+}
+
+// A CTA barrier: the warp waits until every unfinished warp of its CTA has arrived.
+void Sm::arrive_at_barrier(Warp& w) {
+  barriers_.add();
+  w.at_barrier = true;
+  if (++at_barrier_in_slot_[w.slot] >= warps_left_in_slot_[w.slot]) release_barrier(w.slot);
+}
+
+void Sm::release_barrier(std::uint32_t slot) {
+  const Cycles now = GpuClock::now();
+  for (std::uint32_t k = 0; k < warps_per_cta_; ++k) {
+    Warp& w = warps_[std::size_t(slot) * warps_per_cta_ + k];
+    if (w.active && w.at_barrier) {
+      w.at_barrier = false;
+      w.ready_at = std::max(w.ready_at, now + 1);
+    }
+  }
+  at_barrier_in_slot_[slot] = 0;
 }
 
 void Sm::retire_if_done(Warp& w) {
-  if (w.next_step < program_->steps() || w.loads_waiting > 0) return;
+  if (!w.active || !w.issued_all || w.loads_waiting > 0) return;
   w.active = false;
-  if (--warps_left_in_slot_[w.slot] > 0) return;
+  if (--warps_left_in_slot_[w.slot] > 0) {
+    // A warp that exits no longer counts for a barrier the others wait at.
+    if (at_barrier_in_slot_[w.slot] > 0 && at_barrier_in_slot_[w.slot] >= warps_left_in_slot_[w.slot]) {
+      release_barrier(w.slot);
+    }
+    return;
+  }
   ctas_.add();
   --resident_ctas_;
   if (launch_cta(w.slot)) return;
@@ -173,8 +223,10 @@ void Sm::on_response(unsigned, Payload& gp) {
   if (a.op != MemOp::kWrite) {
     load_latency_.sample(double(now - a.issue_cycle));
     Warp& w = warps_.at(a.origin_warp);
-    if (--w.loads_waiting == 0) w.ready_at = now;
-    retire_if_done(w);
+    if (--w.loads_waiting == 0) {
+      w.ready_at = now;
+      retire_if_done(w);
+    }
   }
   gp.release();
   if (resident_ctas_ == 0 && outstanding_ == 0 && !idle_reported_) {

@@ -15,7 +15,7 @@
 #include "common/time.hpp"
 #include "common/watchdog.hpp"
 #include "stats/registry.hpp"
-#include "workload/kernel.hpp"
+#include "workload/program.hpp"
 
 namespace numagpu {
 
@@ -43,7 +43,7 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
 
   RequestOutputs out;  // to this SM's L1
 
-  void start_kernel(const KernelSpec& kernel, std::uint32_t kernel_id);
+  void start_kernel(const KernelProgram& program, std::uint32_t kernel_id);
   std::uint32_t outstanding() const { return outstanding_; }
   void report_queues(std::ostream& os) const override;
 
@@ -56,14 +56,18 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
     std::uint32_t next_step = 0;
     std::uint32_t loads_waiting = 0;
     Cycles ready_at = kNever;
-    std::uint64_t age = 0;  // launch order, for "oldest"
-    bool active = false;
+    std::uint64_t age = 0;    // launch order, for "oldest"
+    bool active = false;      // resident and not finished
+    bool issued_all = false;  // its program has no more steps
+    bool at_barrier = false;
   };
 
   void issue();
   void on_response(unsigned port, Payload& gp) override;
   bool launch_cta(std::uint32_t slot);
-  void execute(Warp& w);
+  void execute(Warp& w, const Step& step);
+  void arrive_at_barrier(Warp& w);
+  void release_barrier(std::uint32_t slot);
   void retire_if_done(Warp& w);
   void wake_at(Cycles cycle);
   Warp* pick_ready(Cycles now);
@@ -75,11 +79,13 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
   const Placement& placement_;
   CtaSource& source_;
 
-  const KernelSpec* kernel_ = nullptr;
-  std::unique_ptr<WarpProgram> program_;
+  const KernelProgram* program_ = nullptr;
   std::uint32_t kernel_id_ = 0;
+  std::uint32_t warps_per_cta_ = 1;
   std::vector<Warp> warps_;
-  std::vector<std::uint32_t> warps_left_in_slot_;
+  std::vector<std::uint32_t> warps_left_in_slot_;  // warps of the slot's CTA not finished
+  std::vector<std::uint32_t> at_barrier_in_slot_;  // of those, waiting at a barrier
+  Step step_;                                      // scratch for the next instruction
   std::uint32_t resident_ctas_ = 0;
   std::uint32_t outstanding_ = 0;
   std::uint64_t next_age_ = 0;
@@ -95,6 +101,7 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
   stats::Counter& atomics_;
   stats::Counter& ctas_;
   stats::Counter& mem_stall_events_;
+  stats::Counter& barriers_;
   stats::Average& load_latency_;
 };
 

@@ -2,17 +2,17 @@
 
 namespace numagpu {
 
-Runtime::Runtime(const sc_core::sc_module_name& name, const std::vector<KernelSpec>& kernels,
+Runtime::Runtime(const sc_core::sc_module_name& name, std::vector<std::unique_ptr<KernelProgram>> kernels,
                  unsigned sockets, Cycles launch_cycles, stats::Registry& stats)
     : sc_module(name),
-      kernels_(kernels),
+      kernels_(std::move(kernels)),
       sockets_(sockets),
       launch_cycles_(launch_cycles),
       l1_invalidations_(stats.counter(std::string(this->name()) + ".l1_lines_invalidated", "lines",
                                       "Valid L1 lines dropped at kernel boundaries")),
       ctas_dispatched_(
           stats.counter(std::string(this->name()) + ".ctas_dispatched", "ctas", "CTAs handed to SMs")) {
-  for (std::size_t k = 0; k < kernels.size(); ++k) {
+  for (std::size_t k = 0; k < kernels_.size(); ++k) {
     kernel_cycles_.push_back(
         &stats.scalar(std::string(this->name()) + ".kernel" + std::to_string(k) + ".cycles", "cycles",
                       "Cycles from a kernel's launch to its last completion"));
@@ -39,7 +39,7 @@ void Runtime::start() {
 }
 
 void Runtime::launch() {
-  const KernelSpec& k = kernels_[current_];
+  const KernelProgram& k = *kernels_[current_];
   next_cta_.assign(sockets_, 0);
   for (unsigned s = 0; s < sockets_; ++s)
     next_cta_[s] = s;  // interleave: socket s runs CTAs s, s+N, ...
@@ -56,7 +56,7 @@ void Runtime::launch() {
 
 bool Runtime::next_cta(std::uint16_t socket, std::uint32_t& cta) {
   std::uint32_t& next = next_cta_[socket];
-  if (next >= kernels_[current_].ctas) return false;
+  if (next >= kernels_[current_]->ctas()) return false;
   cta = next;
   next += sockets_;
   ctas_dispatched_.add();

@@ -12,14 +12,14 @@
 
 #include "sm/sm.hpp"
 #include "stats/registry.hpp"
-#include "workload/kernel.hpp"
+#include "workload/program.hpp"
 
 namespace numagpu {
 
 class Runtime : public sc_core::sc_module, public CtaSource {
  public:
-  Runtime(const sc_core::sc_module_name& name, const std::vector<KernelSpec>& kernels, unsigned sockets,
-          Cycles launch_cycles, stats::Registry& stats);
+  Runtime(const sc_core::sc_module_name& name, std::vector<std::unique_ptr<KernelProgram>> kernels,
+          unsigned sockets, Cycles launch_cycles, stats::Registry& stats);
 
   void attach(std::vector<std::vector<Sm*>> sms_by_socket, std::function<std::uint64_t()> invalidate_l1s);
   // Called once, at time zero.
@@ -35,7 +35,7 @@ class Runtime : public sc_core::sc_module, public CtaSource {
  private:
   void launch();
 
-  const std::vector<KernelSpec>& kernels_;
+  std::vector<std::unique_ptr<KernelProgram>> kernels_;
   unsigned sockets_;
   Cycles launch_cycles_;
   std::vector<std::vector<Sm*>> sms_;

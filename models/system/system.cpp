@@ -65,7 +65,7 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
       topology_(spec.topology.links.empty() ? switch_topology(spec.sockets, spec.link) : spec.topology) {
   GpuClock::set_frequency_mhz(spec.clock_mhz);
   topology_.compute_routes();
-  runtime_ = std::make_unique<Runtime>("runtime", spec_.kernels, spec.sockets, spec.launch_cycles, stats);
+  runtime_ = std::make_unique<Runtime>("runtime", build_programs(), spec.sockets, spec.launch_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
     sockets_.push_back(
         std::make_unique<Socket>(indexed("socket", s).c_str(), spec_, static_cast<std::uint16_t>(s), *this));
@@ -111,6 +111,18 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
 }
 
 System::~System() = default;
+
+std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
+  std::vector<std::unique_ptr<KernelProgram>> programs;
+  for (const KernelSpec& k : spec_.kernels) {
+    if (k.trace_path.empty()) {
+      programs.push_back(std::make_unique<SyntheticProgram>(k, spec_.l1.line_bytes));
+    } else {
+      programs.push_back(load_trace_program(k.trace_path, spec_.l1.line_bytes, &trace_warnings_));
+    }
+  }
+  return programs;
+}
 
 std::unique_ptr<LaneControl> System::lane_control(const LinkSpec& spec) const {
   if (spec_.link_mode != SystemSpec::LinkMode::kDynamic) return std::make_unique<StaticLanes>(spec.lanes);

@@ -62,6 +62,8 @@ class System : public sc_core::sc_module {
   std::uint64_t fabric_bytes_in(unsigned gpu) const;
   Runtime& runtime() { return *runtime_; }
 
+  // What trace readers ignored or doubted while loading the workload (to show the user).
+  const std::vector<std::string>& trace_warnings() const { return trace_warnings_; }
   Cycles finish_cycle() const { return finish_cycle_; }    // when the last kernel completed
   Cycles drained_cycle() const { return drained_cycle_; }  // when the last transaction (write-backs) ended
   std::uint64_t requests_completed() const;
@@ -81,6 +83,7 @@ class System : public sc_core::sc_module {
   }
 
  private:
+  std::vector<std::unique_ptr<KernelProgram>> build_programs();
   void build_fabric();
   std::unique_ptr<LaneControl> lane_control(const LinkSpec& spec) const;
   void on_workload_finished();
@@ -98,6 +101,7 @@ class System : public sc_core::sc_module {
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<Link>> links_;
   std::unique_ptr<Watchdog> watchdog_;
+  std::vector<std::string> trace_warnings_;
   Cycles finish_cycle_ = 0;
   Cycles drained_cycle_ = 0;
 };

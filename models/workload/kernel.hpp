@@ -20,6 +20,7 @@ struct KernelSpec {
   std::uint64_t footprint_bytes = 0;    // 0: the stream's natural footprint
   std::uint64_t base_address = 0;
   std::uint64_t seed = 1;
+  std::string trace_path;  // non-empty: replay this kernel trace instead of the pattern
 
   std::uint64_t total_warps() const { return std::uint64_t(ctas) * warps_per_cta; }
   std::uint64_t footprint_lines(unsigned line_bytes) const;

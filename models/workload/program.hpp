@@ -1,0 +1,58 @@
+// What a kernel's warps execute, step by step, for the SM model: synthetic patterns or a replayed trace.
+// A memory step names the distinct cache lines its active threads touch (the coalescer's output), so the SM
+// issues one line request per entry.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workload/kernel.hpp"
+
+namespace numagpu {
+
+struct Step {
+  enum class Kind : std::uint8_t { kCompute, kLoad, kStore, kAtomic, kBarrier };
+  static constexpr unsigned kMaxLines = 64;  // 32 threads, an access may straddle two lines
+  Kind kind = Kind::kCompute;
+  std::uint32_t cycles = 1;                      // compute: cycles the warp is busy
+  unsigned line_count = 0;                       // memory: distinct lines, in first-touch order
+  std::array<std::uint64_t, kMaxLines> lines{};  // line-aligned addresses
+};
+
+// Distinct lines touched by `addresses` accessing `bytes` each (an access crossing a line boundary touches
+// both lines), appended to `step` in first-touch order. The SM's coalescer.
+void coalesce(const std::vector<std::uint64_t>& addresses, unsigned bytes, unsigned line_bytes, Step& step);
+
+class KernelProgram {
+ public:
+  virtual ~KernelProgram() = default;
+  virtual const std::string& name() const = 0;
+  virtual std::uint32_t ctas() const = 0;
+  virtual std::uint32_t warps_per_cta() const = 0;
+  // Step `index` of a warp; false when the warp has no more steps (it exits).
+  virtual bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const = 0;
+};
+
+// The synthetic patterns of KernelSpec (stream, random): compute, then one memory access, repeated.
+class SyntheticProgram : public KernelProgram {
+ public:
+  SyntheticProgram(const KernelSpec& kernel, unsigned line_bytes);
+  const std::string& name() const override { return kernel_.name; }
+  std::uint32_t ctas() const override { return kernel_.ctas; }
+  std::uint32_t warps_per_cta() const override { return kernel_.warps_per_cta; }
+  bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const override;
+
+ private:
+  KernelSpec kernel_;
+  WarpProgram program_;
+};
+
+// A kernel trace (Accel-Sim .traceg[.gz|.xz] or numagpu .ngt), held in memory for random access by CTA.
+// Throws trace::TraceError (one line, file:line) on a bad trace.
+std::unique_ptr<KernelProgram> load_trace_program(const std::string& path, unsigned line_bytes,
+                                                  std::vector<std::string>* warnings);
+
+}  // namespace numagpu

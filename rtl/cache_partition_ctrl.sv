@@ -1,0 +1,251 @@
+// SPDX-FileCopyrightText: numagpu authors
+//
+// Cache partition controller: once per sample window, moves at most one way between the local and the
+// remote group of a socket's L1s and L2, from the socket's DRAM utilization and its incoming link
+// utilization estimated from outgoing read requests. Interface, timing and rules: docs/policies.md;
+// reference model: models/policy/partition_controller.hpp.
+//
+// Every output is a function of flip-flops only (Moore), so an input first shows on the outputs in the next
+// cycle.
+
+module cache_partition_ctrl #(
+  /// Ways of the socket's caches; at least 2.
+  parameter int unsigned Ways = 16,
+  /// Sample window length in cycles; 1 .. 2^31-1.
+  parameter int unsigned SampleCycles = 5000,
+  /// Saturation fraction, numerator; 1 .. 65535.
+  parameter int unsigned SatNum = 99,
+  /// Saturation fraction, denominator; 1 .. 65535.
+  parameter int unsigned SatDen = 100,
+  /// Bytes of one read response packet on the link (line + header); 1 .. 65535.
+  parameter int unsigned RespBytes = 144,
+  /// Link ingress capacity in bytes per cycle; 1 .. 65535.
+  parameter int unsigned IngressBytesPerCycle = 64,
+  /// Width of read_reqs_i (read requests sent per cycle, 0 .. 2**ReqW-1); 1 .. 16.
+  parameter int unsigned ReqW = 2,
+  /// Derived: DRAM busy cycles that saturate, ceil(SatNum * SampleCycles / SatDen), in 64 bits.
+  localparam logic [63:0] DramThrRaw = (64'(SatNum) * 64'(SampleCycles) + 64'(SatDen) - 64'd1) / 64'(SatDen),
+  /// Derived: DramThrRaw clamped to SampleCycles + 1 ("never"), which keeps the counter narrow.
+  localparam int unsigned DramThr =
+      32'((DramThrRaw > 64'(SampleCycles)) ? 64'(SampleCycles) + 64'd1 : DramThrRaw),
+  /// Derived: read requests that saturate the ingress estimate,
+  /// ceil(SatNum * IngressBytesPerCycle * SampleCycles / (RespBytes * SatDen)), in 64 bits.
+  localparam logic [63:0] LinkThrRaw =
+      (64'(SatNum) * 64'(IngressBytesPerCycle) * 64'(SampleCycles) + 64'(RespBytes) * 64'(SatDen) - 64'd1) /
+      (64'(RespBytes) * 64'(SatDen)),
+  /// Derived: the most read requests a window can count, SampleCycles * (2**ReqW - 1).
+  localparam logic [63:0] ReqMax = 64'(SampleCycles) * ((64'd1 << ReqW) - 64'd1),
+  /// Derived: LinkThrRaw clamped to ReqMax + 1 ("never").
+  localparam int unsigned LinkThr = 32'((LinkThrRaw > ReqMax) ? ReqMax + 64'd1 : LinkThrRaw),
+  /// Derived, do not override: width of a way count (0 .. Ways).
+  localparam int unsigned WayCntW = $clog2(Ways + 1),
+  /// Width of the window position counter (0 .. SampleCycles-1); may be widened, not narrowed.
+  parameter int unsigned WinCntW = (SampleCycles > 1) ? $clog2(SampleCycles) : 1,
+  /// Width of the saturating DRAM busy counter (0 .. DramThr); may be widened, not narrowed.
+  parameter int unsigned DramCntW = $clog2(DramThr + 1),
+  /// Width of the saturating read request counter (0 .. LinkThr); may be widened, not narrowed.
+  parameter int unsigned ReqCntW = $clog2(LinkThr + 1)
+) (
+  /// Clock (GPU clock).
+  input  logic               clk_i,
+  /// Synchronous reset, active low: equal split, window restarted.
+  input  logic               rst_ni,
+  /// Kernel launch strobe: the same effect as reset; the inputs of this cycle are discarded.
+  input  logic               kernel_launch_i,
+  /// The socket's DRAM was busy this cycle.
+  input  logic               dram_busy_i,
+  /// Remote read requests the socket sent this cycle.
+  input  logic [ReqW-1:0]    read_reqs_i,
+  /// Ways remote lines may allocate into.
+  output logic [WayCntW-1:0] remote_ways_o,
+  /// Ways local lines may allocate into (Ways - remote_ways_o).
+  output logic [WayCntW-1:0] local_ways_o,
+  /// Per way: 1 = allocates remote lines. The remote ways are the highest remote_ways_o ways.
+  output logic [Ways-1:0]    remote_mask_o,
+  /// One-cycle pulse in the first cycle after a window's decision.
+  output logic               decision_valid_o,
+  /// Code of the last decision (docs/policies.md), held until the next one; 0 after reset/launch.
+  output logic [2:0]         decision_o
+);
+
+  // Parameter checks at elaboration: a counter narrower than its range would wrap silently.
+  if (Ways < 2) begin : gen_check_ways
+    $error("cache_partition_ctrl: Ways must be at least 2");
+  end
+  // The upper limits keep the 64-bit threshold arithmetic above exact (docs/policies.md).
+  if (SampleCycles < 1 || SampleCycles >= 2**31 || SatNum < 1 || SatNum >= 2**16 || SatDen < 1 ||
+      SatDen >= 2**16 || RespBytes < 1 || RespBytes >= 2**16 || IngressBytesPerCycle < 1 ||
+      IngressBytesPerCycle >= 2**16 || ReqW < 1 || ReqW > 16) begin : gen_check_range
+    $error("cache_partition_ctrl: a parameter is out of range");
+  end
+  if (ReqMax >= 64'h1_0000_0000) begin : gen_check_req_max
+    $error("cache_partition_ctrl: SampleCycles * (2^ReqW - 1) must be below 2^32");
+  end
+  if ((SampleCycles > 1 && WinCntW < $clog2(SampleCycles)) || (DramCntW < $clog2(DramThr + 1)) ||
+      (ReqCntW < $clog2(LinkThr + 1))) begin : gen_check_widths
+    $error("cache_partition_ctrl: a counter width parameter is narrower than its range");
+  end
+
+  // Same values as numagpu::policy::PartitionController::Decision.
+  typedef enum logic [2:0] {
+    DecNone            = 3'd0,
+    DecToRemote        = 3'd1,
+    DecToLocal         = 3'd2,
+    DecEqualToRemote   = 3'd3,
+    DecEqualToLocal    = 3'd4,
+    DecBalanced        = 3'd5,
+    DecBlockedToRemote = 3'd6,
+    DecBlockedToLocal  = 3'd7
+  } decision_e;
+
+  localparam int unsigned DramSumW = DramCntW + 1;
+  // Wide enough for a counter value plus one cycle's requests.
+  localparam int unsigned ReqSumW = ((ReqCntW > ReqW) ? ReqCntW : ReqW) + 1;
+  localparam logic [WayCntW-1:0] AllWays = WayCntW'(Ways);
+  localparam logic [WayCntW-1:0] HalfWays = WayCntW'(Ways / 2);
+  localparam logic [WinCntW-1:0] WinLast = WinCntW'(SampleCycles - 1);
+  localparam logic [DramCntW-1:0] DramThrCnt = DramCntW'(DramThr);
+  localparam logic [DramSumW-1:0] DramThrSum = DramSumW'(DramThr);
+  localparam logic [ReqCntW-1:0] LinkThrCnt = ReqCntW'(LinkThr);
+  localparam logic [ReqSumW-1:0] LinkThrSum = ReqSumW'(LinkThr);
+
+  logic [WinCntW-1:0]  win_cnt_d, win_cnt_q;
+  logic [DramCntW-1:0] dram_cnt_d, dram_cnt_q;
+  logic [ReqCntW-1:0]  req_cnt_d, req_cnt_q;
+  logic [WayCntW-1:0]  remote_d, remote_q;
+  logic                decision_valid_d, decision_valid_q;
+  decision_e           decision_d, decision_q;
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Window: counts including this cycle. Both counters saturate at their threshold: a decision only needs
+  // to know whether the threshold was reached.
+  // ---------------------------------------------------------------------------------------------------------
+  logic                win_end;
+  logic [DramSumW-1:0] dram_sum;
+  logic [ReqSumW-1:0]  req_sum;
+  logic                dram_sat, link_sat;
+
+  assign win_end  = (win_cnt_q == WinLast);
+  assign dram_sum = DramSumW'(dram_cnt_q) + DramSumW'(dram_busy_i);
+  assign req_sum  = ReqSumW'(req_cnt_q) + ReqSumW'(read_reqs_i);
+  // busy * SatDen >= SatNum * SampleCycles  <=>  busy >= DramThr
+  assign dram_sat = (dram_sum >= DramThrSum);
+  // reqs * RespBytes * SatDen >= SatNum * IngressBytesPerCycle * SampleCycles  <=>  reqs >= LinkThr.
+  // Outgoing read requests stand for the responses they will bring in, so incoming writes from other
+  // sockets cannot make the link look saturated.
+  assign link_sat = (req_sum >= LinkThrSum);
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Decision of the window ending in this cycle (used only when win_end).
+  // ---------------------------------------------------------------------------------------------------------
+  logic [WayCntW-1:0] local_q;
+  decision_e          decision;
+
+  assign local_q = AllWays - remote_q;
+
+  always_comb begin
+    decision = DecNone;
+    if (link_sat && !dram_sat) begin
+      decision = (local_q >= WayCntW'(2)) ? DecToRemote : DecBlockedToRemote;
+    end else if (dram_sat && !link_sat) begin
+      decision = (remote_q >= WayCntW'(2)) ? DecToLocal : DecBlockedToLocal;
+    end else if (link_sat && dram_sat) begin
+      // Ways/2 lies in [1, Ways-1], so stepping toward it never meets a floor.
+      if (remote_q < HalfWays) begin
+        decision = DecEqualToRemote;
+      end else if (remote_q > HalfWays) begin
+        decision = DecEqualToLocal;
+      end else begin
+        decision = DecBalanced;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Next state.
+  // ---------------------------------------------------------------------------------------------------------
+  always_comb begin
+    win_cnt_d        = win_cnt_q + WinCntW'(1);
+    dram_cnt_d       = dram_sat ? DramThrCnt : dram_sum[DramCntW-1:0];
+    req_cnt_d        = link_sat ? LinkThrCnt : req_sum[ReqCntW-1:0];
+    remote_d         = remote_q;
+    decision_valid_d = 1'b0;
+    decision_d       = decision_q;
+
+    if (kernel_launch_i) begin
+      // The caches were just flushed for coherence: start again from the equal split.
+      win_cnt_d  = '0;
+      dram_cnt_d = '0;
+      req_cnt_d  = '0;
+      remote_d   = HalfWays;
+      decision_d = DecNone;
+    end else if (win_end) begin
+      win_cnt_d        = '0;
+      dram_cnt_d       = '0;
+      req_cnt_d        = '0;
+      decision_valid_d = 1'b1;
+      decision_d       = decision;
+      if (decision == DecToRemote || decision == DecEqualToRemote) begin
+        remote_d = remote_q + WayCntW'(1);
+      end else if (decision == DecToLocal || decision == DecEqualToLocal) begin
+        remote_d = remote_q - WayCntW'(1);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      win_cnt_q        <= '0;
+      dram_cnt_q       <= '0;
+      req_cnt_q        <= '0;
+      remote_q         <= HalfWays;
+      decision_valid_q <= 1'b0;
+      decision_q       <= DecNone;
+    end else begin
+      win_cnt_q        <= win_cnt_d;
+      dram_cnt_q       <= dram_cnt_d;
+      req_cnt_q        <= req_cnt_d;
+      remote_q         <= remote_d;
+      decision_valid_q <= decision_valid_d;
+      decision_q       <= decision_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Outputs. Remote ways are the top ones, ways local_q .. Ways-1, so the mask is a thermometer code.
+  // ---------------------------------------------------------------------------------------------------------
+  assign remote_ways_o    = remote_q;
+  assign local_ways_o     = local_q;
+  assign decision_valid_o = decision_valid_q;
+  assign decision_o       = decision_q;
+
+  for (genvar w = 0; w < Ways; w++) begin : gen_way
+    assign remote_mask_o[w] = (WayCntW'(w) >= local_q);
+  end
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------------------------------------
+  // Invariants of docs/policies.md, proven for all reachable states by scripts/rtl_formal.sh (yosys
+  // sat -tempinduct; the script holds rst_ni low in the first step, which is not checked).
+  // ---------------------------------------------------------------------------------------------------------
+  logic [Ways-1:0] f_local_mask;
+  assign f_local_mask = ~remote_mask_o;
+
+  always_comb begin
+    // Each group keeps at least one way.
+    assert (remote_ways_o >= WayCntW'(1));
+    assert (remote_ways_o <= WayCntW'(Ways - 1));
+    assert (32'(remote_ways_o) + 32'(local_ways_o) == Ways);
+    // The mask has exactly remote_ways bits set, all above the local ones (a thermometer code).
+    assert ($countones(remote_mask_o) == 32'(remote_ways_o));
+    assert ((f_local_mask & (f_local_mask + Ways'(1))) == '0);
+    if (rst_ni && !kernel_launch_i) begin
+      // The split moves by at most one way per cycle, and only at a window end (which the window
+      // counter makes once per SampleCycles cycles): at most one way per window.
+      assert (32'(remote_d) <= 32'(remote_q) + 1 && 32'(remote_q) <= 32'(remote_d) + 1);
+      assert (remote_d == remote_q || win_end);
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,318 @@
+// SPDX-FileCopyrightText: numagpu authors
+//
+// Link load balancer: once per sample window, turns one bi-directional lane of an inter-socket link toward a
+// saturated direction (quiesce until drained, then switch), or back toward symmetry when both directions are
+// saturated. Interface, timing and rules: docs/policies.md; reference model: models/policy/link_balancer.hpp.
+//
+// Direction A is socket -> switch (egress), B is switch -> socket (ingress). Every output is a function of
+// flip-flops only (Moore), so an input first shows on the outputs in the next cycle.
+
+module link_balancer #(
+  /// Bi-directional lanes of the link; even, at least 2.
+  parameter int unsigned Lanes = 16,
+  /// Sample window length in cycles; 1 .. 2^31-1.
+  parameter int unsigned SampleCycles = 5000,
+  /// Cycles a drained lane spends switching to its new direction; 1 .. 2^31-1.
+  parameter int unsigned SwitchCycles = 100,
+  /// Saturation fraction, numerator, 1 .. 65535: a direction is saturated when
+  /// busy * SatDen >= SatNum * SampleCycles.
+  parameter int unsigned SatNum = 99,
+  /// Saturation fraction, denominator; 1 .. 65535.
+  parameter int unsigned SatDen = 100,
+  /// Derived: busy cycles that saturate a direction, ceil(SatNum * SampleCycles / SatDen), in 64 bits.
+  localparam logic [63:0] BusyThrRaw = (64'(SatNum) * 64'(SampleCycles) + 64'(SatDen) - 64'd1) / 64'(SatDen),
+  /// Derived: BusyThrRaw clamped to SampleCycles + 1 ("never"), which keeps the busy counters narrow.
+  localparam int unsigned BusyThr =
+      32'((BusyThrRaw > 64'(SampleCycles)) ? 64'(SampleCycles) + 64'd1 : BusyThrRaw),
+  /// Derived, do not override: width of a lane count (0 .. Lanes).
+  localparam int unsigned LaneCntW = $clog2(Lanes + 1),
+  /// Width of the window position counter (0 .. SampleCycles-1); may be widened, not narrowed.
+  parameter int unsigned WinCntW = (SampleCycles > 1) ? $clog2(SampleCycles) : 1,
+  /// Width of the saturating busy counters (0 .. BusyThr); may be widened, not narrowed.
+  parameter int unsigned BusyCntW = (BusyThr > 0) ? $clog2(BusyThr + 1) : 1,
+  /// Width of the switch countdown (0 .. SwitchCycles-1); may be widened, not narrowed.
+  parameter int unsigned SwitchCntW = (SwitchCycles > 1) ? $clog2(SwitchCycles) : 1
+) (
+  /// Clock (GPU clock).
+  input  logic                clk_i,
+  /// Synchronous reset, active low: symmetric split, no turn, window restarted.
+  input  logic                rst_ni,
+  /// Kernel launch strobe: the same effect as reset; the inputs of this cycle are discarded.
+  input  logic                kernel_launch_i,
+  /// Direction A (egress) carried data on its lanes this cycle.
+  input  logic                busy_a_i,
+  /// Direction B (ingress) carried data on its lanes this cycle.
+  input  logic                busy_b_i,
+  /// The quiescing lane carries nothing any more (from the link); ignored unless a lane is quiescing.
+  input  logic                drained_i,
+  /// Active lanes carrying A.
+  output logic [LaneCntW-1:0] lanes_a_o,
+  /// Active lanes carrying B.
+  output logic [LaneCntW-1:0] lanes_b_o,
+  /// Per lane: 0 = A, 1 = B; for the turning lane, the direction it turns to.
+  output logic [Lanes-1:0]    lane_dir_o,
+  /// Per lane: quiescing (at most one bit set).
+  output logic [Lanes-1:0]    lane_quiesce_o,
+  /// Per lane: switching (at most one bit set).
+  output logic [Lanes-1:0]    lane_switch_o,
+  /// One-cycle pulse in the first cycle after a window's decision.
+  output logic                decision_valid_o,
+  /// Code of the last decision (docs/policies.md), held until the next one; 0 after reset/launch.
+  output logic [3:0]          decision_o
+);
+
+  // Parameter checks at elaboration: a counter narrower than its range would wrap silently.
+  if (Lanes < 2 || Lanes % 2 != 0) begin : gen_check_lanes
+    $error("link_balancer: Lanes must be even and at least 2");
+  end
+  // The upper limits keep the 64-bit threshold arithmetic above exact (docs/policies.md).
+  if (SampleCycles < 1 || SampleCycles >= 2**31 || SwitchCycles < 1 || SwitchCycles >= 2**31 ||
+      SatNum < 1 || SatNum >= 2**16 || SatDen < 1 || SatDen >= 2**16) begin : gen_check_range
+    $error("link_balancer: a parameter is out of range");
+  end
+  if ((SampleCycles > 1 && WinCntW < $clog2(SampleCycles)) || (BusyCntW < $clog2(BusyThr + 1)) ||
+      (SwitchCycles > 1 && SwitchCntW < $clog2(SwitchCycles))) begin : gen_check_widths
+    $error("link_balancer: a counter width parameter is narrower than its range");
+  end
+
+  typedef enum logic [1:0] {
+    TurnIdle    = 2'd0,
+    TurnQuiesce = 2'd1,
+    TurnSwitch  = 2'd2
+  } turn_e;
+
+  // Same values as numagpu::policy::LinkBalancer::Decision.
+  typedef enum logic [3:0] {
+    DecNone        = 4'd0,
+    DecTurnToA     = 4'd1,
+    DecTurnToB     = 4'd2,
+    DecRebalToA    = 4'd3,
+    DecRebalToB    = 4'd4,
+    DecBalanced    = 4'd5,
+    DecBlockedToA  = 4'd6,
+    DecBlockedToB  = 4'd7,
+    DecBusyTurning = 4'd8
+  } decision_e;
+
+  localparam int unsigned BusySumW = BusyCntW + 1;
+  localparam logic [LaneCntW-1:0] HalfLanes = LaneCntW'(Lanes / 2);
+  localparam logic [WinCntW-1:0] WinLast = WinCntW'(SampleCycles - 1);
+  localparam logic [SwitchCntW-1:0] SwitchLast = SwitchCntW'(SwitchCycles - 1);
+  localparam logic [BusyCntW-1:0] BusyThrCnt = BusyCntW'(BusyThr);
+  localparam logic [BusySumW-1:0] BusyThrSum = BusySumW'(BusyThr);
+
+  logic [WinCntW-1:0]    win_cnt_d, win_cnt_q;
+  logic [BusyCntW-1:0]   busy_a_cnt_d, busy_a_cnt_q;
+  logic [BusyCntW-1:0]   busy_b_cnt_d, busy_b_cnt_q;
+  logic [LaneCntW-1:0]   lanes_a_d, lanes_a_q;
+  logic [LaneCntW-1:0]   lanes_b_d, lanes_b_q;
+  turn_e                 turn_d, turn_q;
+  logic                  turn_to_b_d, turn_to_b_q;
+  logic [SwitchCntW-1:0] switch_cnt_d, switch_cnt_q;
+  logic                  decision_valid_d, decision_valid_q;
+  decision_e             decision_d, decision_q;
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Window: busy counts including this cycle. The counters saturate at BusyThr: a decision only needs to
+  // know whether the count reached the threshold, so counting further would only cost flip-flops.
+  // ---------------------------------------------------------------------------------------------------------
+  logic                win_end;
+  logic [BusySumW-1:0] busy_a_sum, busy_b_sum;
+  logic                sat_a, sat_b;
+
+  assign win_end    = (win_cnt_q == WinLast);
+  assign busy_a_sum = BusySumW'(busy_a_cnt_q) + BusySumW'(busy_a_i);
+  assign busy_b_sum = BusySumW'(busy_b_cnt_q) + BusySumW'(busy_b_i);
+  // busy * SatDen >= SatNum * SampleCycles  <=>  busy >= ceil(SatNum * SampleCycles / SatDen)
+  assign sat_a      = (busy_a_sum >= BusyThrSum);
+  assign sat_b      = (busy_b_sum >= BusyThrSum);
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Decision of the window ending in this cycle (used only when win_end), from the state of this cycle.
+  // ---------------------------------------------------------------------------------------------------------
+  logic      turning;
+  decision_e decision;
+  logic      start_turn, start_to_b;
+
+  assign turning = (turn_q == TurnQuiesce) || (turn_q == TurnSwitch);
+
+  always_comb begin
+    decision = DecNone;
+    if (turning) begin
+      // One lane turns at a time: a window that ends during a turn passes.
+      decision = DecBusyTurning;
+    end else if (sat_a && !sat_b) begin
+      decision = (lanes_b_q >= LaneCntW'(2)) ? DecTurnToA : DecBlockedToA;
+    end else if (sat_b && !sat_a) begin
+      decision = (lanes_a_q >= LaneCntW'(2)) ? DecTurnToB : DecBlockedToB;
+    end else if (sat_a && sat_b) begin
+      // The larger direction has more than Lanes/2 >= 1 lanes, so rebalancing never meets the floor.
+      if (lanes_b_q > lanes_a_q) begin
+        decision = DecRebalToA;
+      end else if (lanes_a_q > lanes_b_q) begin
+        decision = DecRebalToB;
+      end else begin
+        decision = DecBalanced;
+      end
+    end
+  end
+
+  assign start_turn = (decision == DecTurnToA) || (decision == DecRebalToA) ||
+                      (decision == DecTurnToB) || (decision == DecRebalToB);
+  assign start_to_b = (decision == DecTurnToB) || (decision == DecRebalToB);
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Next state.
+  // ---------------------------------------------------------------------------------------------------------
+  always_comb begin
+    win_cnt_d        = win_cnt_q + WinCntW'(1);
+    busy_a_cnt_d     = sat_a ? BusyThrCnt : busy_a_sum[BusyCntW-1:0];
+    busy_b_cnt_d     = sat_b ? BusyThrCnt : busy_b_sum[BusyCntW-1:0];
+    lanes_a_d        = lanes_a_q;
+    lanes_b_d        = lanes_b_q;
+    turn_d           = turn_q;
+    turn_to_b_d      = turn_to_b_q;
+    switch_cnt_d     = switch_cnt_q;
+    decision_valid_d = 1'b0;
+    decision_d       = decision_q;
+
+    if (kernel_launch_i) begin
+      // The link is idle at a kernel boundary: back to symmetric, any turn abandoned.
+      win_cnt_d    = '0;
+      busy_a_cnt_d = '0;
+      busy_b_cnt_d = '0;
+      lanes_a_d    = HalfLanes;
+      lanes_b_d    = HalfLanes;
+      turn_d       = TurnIdle;
+      turn_to_b_d  = 1'b0;
+      switch_cnt_d = '0;
+      decision_d   = DecNone;
+    end else begin
+      // Progress of a turn in flight. A lane that stopped quiescing switches for exactly SwitchCycles cycles.
+      unique case (turn_q)
+        TurnIdle: ;
+        TurnQuiesce: begin
+          if (drained_i) begin
+            turn_d       = TurnSwitch;
+            switch_cnt_d = SwitchLast;
+          end
+        end
+        TurnSwitch: begin
+          if (switch_cnt_q == '0) begin
+            turn_d      = TurnIdle;
+            turn_to_b_d = 1'b0;
+            if (turn_to_b_q) begin
+              lanes_b_d = lanes_b_q + LaneCntW'(1);
+            end else begin
+              lanes_a_d = lanes_a_q + LaneCntW'(1);
+            end
+          end else begin
+            switch_cnt_d = switch_cnt_q - SwitchCntW'(1);
+          end
+        end
+        default: turn_d = TurnIdle;  // unreachable encoding (proven): recover to idle
+      endcase
+
+      if (win_end) begin
+        win_cnt_d        = '0;
+        busy_a_cnt_d     = '0;
+        busy_b_cnt_d     = '0;
+        decision_valid_d = 1'b1;
+        decision_d       = decision;
+        // start_turn implies no turn in flight, so the case above left the turn state alone.
+        if (start_turn) begin
+          // The lane leaves its old direction at once; it carries nothing new while it quiesces.
+          turn_d      = TurnQuiesce;
+          turn_to_b_d = start_to_b;
+          if (start_to_b) begin
+            lanes_a_d = lanes_a_q - LaneCntW'(1);
+          end else begin
+            lanes_b_d = lanes_b_q - LaneCntW'(1);
+          end
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      win_cnt_q        <= '0;
+      busy_a_cnt_q     <= '0;
+      busy_b_cnt_q     <= '0;
+      lanes_a_q        <= HalfLanes;
+      lanes_b_q        <= HalfLanes;
+      turn_q           <= TurnIdle;
+      turn_to_b_q      <= 1'b0;
+      switch_cnt_q     <= '0;
+      decision_valid_q <= 1'b0;
+      decision_q       <= DecNone;
+    end else begin
+      win_cnt_q        <= win_cnt_d;
+      busy_a_cnt_q     <= busy_a_cnt_d;
+      busy_b_cnt_q     <= busy_b_cnt_d;
+      lanes_a_q        <= lanes_a_d;
+      lanes_b_q        <= lanes_b_d;
+      turn_q           <= turn_d;
+      turn_to_b_q      <= turn_to_b_d;
+      switch_cnt_q     <= switch_cnt_d;
+      decision_valid_q <= decision_valid_d;
+      decision_q       <= decision_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Outputs. Lane layout: A lanes at the bottom (0 .. lanes_a-1), B lanes at the top, and during a turn the
+  // turning lane between them at index lanes_a. Turning toward B takes the highest A lane and toward A the
+  // lowest B lane, so the groups stay contiguous and a lane's direction is one comparison with lanes_a.
+  // ---------------------------------------------------------------------------------------------------------
+  assign lanes_a_o        = lanes_a_q;
+  assign lanes_b_o        = lanes_b_q;
+  assign decision_valid_o = decision_valid_q;
+  assign decision_o       = decision_q;
+
+  for (genvar i = 0; i < Lanes; i++) begin : gen_lane
+    localparam logic [LaneCntW-1:0] Idx = LaneCntW'(i);
+    logic is_turning;
+    assign is_turning        = turning && (lanes_a_q == Idx);
+    assign lane_dir_o[i]     = is_turning ? turn_to_b_q : (Idx >= lanes_a_q);
+    assign lane_quiesce_o[i] = is_turning && (turn_q == TurnQuiesce);
+    assign lane_switch_o[i]  = is_turning && (turn_q == TurnSwitch);
+  end
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------------------------------------
+  // Invariants of docs/policies.md, proven for all reachable states by scripts/rtl_formal.sh (yosys
+  // sat -tempinduct; the script holds rst_ni low in the first step, which is not checked).
+  // ---------------------------------------------------------------------------------------------------------
+  logic [Lanes-1:0] f_active_a, f_active_b, f_turning;
+  assign f_active_a = ~lane_dir_o & ~lane_quiesce_o & ~lane_switch_o;
+  assign f_active_b = lane_dir_o & ~lane_quiesce_o & ~lane_switch_o;
+  assign f_turning  = lane_quiesce_o | lane_switch_o;
+
+  always_comb begin
+    // The turn FSM never holds its unused encoding.
+    assert (turn_q == TurnIdle || turn_q == TurnQuiesce || turn_q == TurnSwitch);
+    // At least one active lane per direction.
+    assert (lanes_a_o >= LaneCntW'(1));
+    assert (lanes_b_o >= LaneCntW'(1));
+    // Every lane is accounted for: active A + active B + the turning lane.
+    assert (32'(lanes_a_o) + 32'(lanes_b_o) + 32'(turning) == Lanes);
+    // A turning lane carries nothing: the per-lane view agrees with the counts and excludes it.
+    assert ($countones(f_active_a) == 32'(lanes_a_o));
+    assert ($countones(f_active_b) == 32'(lanes_b_o));
+    assert ($countones(f_turning) == 32'(turning));
+    assert ((lane_quiesce_o & lane_switch_o) == '0);
+    // Decision codes stay within the documented set.
+    assert (decision_q <= DecBusyTurning);
+    if (rst_ni && !kernel_launch_i) begin
+      // Outside reset/launch, a lane count moves by at most one per cycle ...
+      assert (32'(lanes_a_d) <= 32'(lanes_a_q) + 1 && 32'(lanes_a_q) <= 32'(lanes_a_d) + 1);
+      assert (32'(lanes_b_d) <= 32'(lanes_b_q) + 1 && 32'(lanes_b_q) <= 32'(lanes_b_d) + 1);
+      // ... a turn starts only at a window end, and a count only drops when one starts.
+      assert (turn_q != TurnIdle || turn_d == TurnIdle || win_end);
+      assert ((lanes_a_d >= lanes_a_q && lanes_b_d >= lanes_b_q) || (win_end && start_turn));
+    end
+  end
+`endif
+
+endmodule

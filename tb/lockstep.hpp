@@ -1,0 +1,217 @@
+// Lockstep comparison of a Verilated RTL policy block with its C++ reference class.
+//
+// Every cycle: compare ALL outputs of the two (the outputs are registered, so they are compared before the
+// cycle's inputs are applied), then apply the same inputs to both. The stimulus may look at the reference
+// model (to react to a quiescing lane, or to place counts exactly on a window's threshold), so it is a
+// deterministic function of its seed and of the reference's state: a failing run can be replayed exactly.
+// On a mismatch the run stops, reports the cycle, the differing outputs and the recent inputs, and is
+// replayed with waveforms on (RTL: every signal, via Verilator --trace; reference: its outputs, same names
+// and time base) for the cycles leading up to the mismatch.
+//
+// A Block describes one policy block to the engine:
+//   using Model (the Verilated class), Ref (the C++ class), Params, Inputs, Outputs;
+//   kDecisions; drive(Model&, bool reset, const Inputs&); sample(const Model&) -> Outputs;
+//   output_fields(const Params&) / output_values(const Outputs&) (RTL port names, widths, values);
+//   input_fields(const Params&) / input_values(bool reset, const Inputs&).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tb/ref_vcd.hpp"
+#include "tb/verilated_dut.hpp"
+
+namespace numagpu::tb {
+
+struct Field {
+  const char* name;
+  unsigned width;
+};
+
+inline unsigned count_width(std::uint32_t max_value) {
+  unsigned w = 1;
+  while (w < 32 && (std::uint64_t{1} << w) <= max_value)
+    ++w;
+  return w;
+}
+
+// One cycle of stimulus: rst_ni low (`reset`), or the block's inputs.
+template <class Inputs>
+struct Cycle {
+  bool reset = false;
+  Inputs in{};
+};
+
+// Scripted stimulus: a fixed list of cycles for a reference class `Ref` (idle inputs after its end).
+template <class Ref>
+class ScriptStim {
+ public:
+  using Step = Cycle<typename Ref::Inputs>;
+  explicit ScriptStim(std::vector<Step> cycles) : cycles_(std::move(cycles)) {}
+  Step next(std::uint64_t n, const Ref&) { return n < cycles_.size() ? cycles_[n] : Step{}; }
+  std::size_t size() const { return cycles_.size(); }
+
+ private:
+  std::vector<Step> cycles_;
+};
+
+inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+template <class Block>
+struct RunOptions {
+  std::string name;                   // names reports and waveform files
+  std::uint64_t cycles = 0;           // cycles to compare after the initial reset
+  std::uint64_t trace_from = kNever;  // write waveforms from this cycle on (replays)
+  std::uint64_t trace_cycles = 2000;  // how far before a mismatch the replay starts tracing
+  // Test hook: corrupts the reference's copy of the inputs, to show that a divergence is caught.
+  std::function<void(std::uint64_t cycle, typename Block::Inputs& ref_inputs)> ref_fault;
+};
+
+template <class Block, class Stim>
+struct RunResult {
+  bool ok = true;
+  std::uint64_t cycles = 0;          // cycles compared
+  std::uint64_t mismatch_cycle = 0;  // first cycle whose outputs differ (when !ok)
+  std::string report;
+  // Decision codes seen on the RTL's own outputs (decision_o while decision_valid_o).
+  std::array<std::uint64_t, Block::kDecisions> rtl_decisions{};
+  // The reference after the run (coverage counters, counters()).
+  std::unique_ptr<typename Block::Ref> ref;
+  std::unique_ptr<Stim> stim;  // the stimulus after the run (its own coverage bins)
+};
+
+inline std::string vcd_dir() {
+  const char* env = std::getenv("NUMAGPU_RTL_VCD_DIR");
+  return env != nullptr && *env != '\0' ? std::string(env) : std::string("rtl_vcd");
+}
+
+namespace detail {
+
+inline std::string format_fields(const std::vector<Field>& fields, const std::vector<std::uint64_t>& values) {
+  std::ostringstream os;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i != 0) os << ' ';
+    os << fields[i].name << '=';
+    if (fields[i].width > 8) {
+      os << "0x" << std::hex << values[i] << std::dec;
+    } else {
+      os << values[i];
+    }
+  }
+  return os.str();
+}
+
+template <class Block, class Stim>
+RunResult<Block, Stim> run_once(const typename Block::Params& params, const std::function<Stim()>& make_stim,
+                                const RunOptions<Block>& opt, std::uint64_t stop_after) {
+  using Inputs = typename Block::Inputs;
+  using Outputs = typename Block::Outputs;
+  RunResult<Block, Stim> r;
+  r.ref = std::make_unique<typename Block::Ref>(params);
+  r.stim = std::make_unique<Stim>(make_stim());
+  VerilatedDut<typename Block::Model> dut;
+  // Bring the RTL out of its power-up state; the reference is constructed in the reset state.
+  Block::drive(dut.top(), true, Inputs{});
+  dut.tick();
+
+  const std::vector<Field> out_fields = Block::output_fields(params);
+  const std::vector<Field> in_fields = Block::input_fields(params);
+  RefVcd ref_vcd;
+  std::vector<std::size_t> ref_handles;
+  for (const Field& f : out_fields)
+    ref_handles.push_back(ref_vcd.add(f.name, f.width));
+
+  // The inputs of the last kHistory cycles, for the report (a ring: no allocation per cycle).
+  constexpr std::size_t kHistory = 8;
+  std::array<Cycle<Inputs>, kHistory> history{};
+
+  for (std::uint64_t n = 0; n < opt.cycles && n <= stop_after; ++n) {
+    if (n == opt.trace_from) {
+      std::filesystem::create_directories(vcd_dir());
+      const std::string base = vcd_dir() + "/" + opt.name;
+      dut.open_vcd(base + ".rtl.vcd");
+      ref_vcd.open(base + ".ref.vcd");
+    }
+    // VerilatedDut counts the initial reset as its cycle 0, so cycle n here is its cycle n + 1, and the
+    // outputs of cycle n appear at the rising edge that ended cycle n - 1, at time 10 * n + 5.
+    const std::uint64_t time = 10 * n + 5;
+    const Outputs rtl = Block::sample(dut.top());
+    const Outputs ref = r.ref->outputs();
+    if (ref_vcd.is_open()) {
+      const std::vector<std::uint64_t> ref_values = Block::output_values(ref);
+      for (std::size_t i = 0; i < ref_handles.size(); ++i)
+        ref_vcd.set(time, ref_handles[i], ref_values[i]);
+    }
+    const auto code = static_cast<std::size_t>(rtl.decision);
+    if (rtl.decision_valid && code < r.rtl_decisions.size()) ++r.rtl_decisions[code];
+    if (rtl != ref && r.ok) {
+      r.ok = false;
+      r.mismatch_cycle = n;
+      const std::vector<std::uint64_t> rtl_values = Block::output_values(rtl);
+      const std::vector<std::uint64_t> ref_values = Block::output_values(ref);
+      std::ostringstream os;
+      os << "lockstep mismatch in " << opt.name << " at cycle " << n
+         << " (registered outputs: they depend on the inputs of cycles < " << n << ")\n";
+      for (std::size_t i = 0; i < out_fields.size(); ++i) {
+        if (rtl_values[i] != ref_values[i]) {
+          os << "  " << out_fields[i].name << ": rtl=" << rtl_values[i] << " ref=" << ref_values[i] << '\n';
+        }
+      }
+      os << "  rtl: " << format_fields(out_fields, rtl_values) << '\n';
+      os << "  ref: " << format_fields(out_fields, ref_values) << '\n';
+      const std::uint64_t first = n > kHistory ? n - kHistory : 0;
+      os << "  inputs of the last " << n - first << " cycles:\n";
+      for (std::uint64_t c = first; c < n; ++c) {
+        const Cycle<Inputs>& h = history[c % kHistory];
+        os << "    cycle " << c << ": " << format_fields(in_fields, Block::input_values(h.reset, h.in))
+           << '\n';
+      }
+      r.report = os.str();
+    }
+    r.cycles = n + 1;
+    if (!r.ok && stop_after == kNever) break;  // a replay goes on to stop_after
+
+    const Cycle<Inputs> c = r.stim->next(n, *r.ref);
+    history[n % kHistory] = c;
+    Block::drive(dut.top(), c.reset, c.in);
+    dut.tick();
+    if (c.reset) {
+      r.ref->reset();
+    } else {
+      Inputs ref_in = c.in;
+      if (opt.ref_fault) opt.ref_fault(n, ref_in);
+      r.ref->step(ref_in);
+    }
+  }
+  return r;
+}
+
+}  // namespace detail
+
+// Runs `opt.cycles` cycles in lockstep. On a mismatch, replays the same run with waveforms for the last
+// `opt.trace_cycles` cycles before it (and two after) and adds the file names to the report.
+template <class Block, class Stim>
+RunResult<Block, Stim> run_lockstep(const typename Block::Params& params,
+                                    const std::function<Stim()>& make_stim, const RunOptions<Block>& opt) {
+  RunResult<Block, Stim> r = detail::run_once<Block, Stim>(params, make_stim, opt, kNever);
+  if (r.ok) return r;
+  RunOptions<Block> replay = opt;
+  replay.trace_from = r.mismatch_cycle > opt.trace_cycles ? r.mismatch_cycle - opt.trace_cycles : 0;
+  detail::run_once<Block, Stim>(params, make_stim, replay, r.mismatch_cycle + 2);
+  const std::string base = vcd_dir() + "/" + opt.name;
+  r.report += "  waveforms (cycles " + std::to_string(replay.trace_from) + " .. " +
+              std::to_string(r.mismatch_cycle + 2) + ", cycle n starts at time 10 x (n + 1)): " + base +
+              ".rtl.vcd, " + base + ".ref.vcd\n";
+  return r;
+}
+
+}  // namespace numagpu::tb

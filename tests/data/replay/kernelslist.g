@@ -1,0 +1,1 @@
+kernel-1-barrier.traceg
