@@ -48,6 +48,7 @@ RunFacts collect_facts(System& system, stats::Registry& registry, double wall_se
   f.kernels_total = static_cast<std::uint32_t>(spec.kernels.size());
   f.transactions = system.pool().allocated_total();
   f.wall_seconds = wall_seconds;
+  f.policy_impl = spec.rtl_policies ? "rtl" : "model";
   f.protocol_phases_checked = system.protocol_phases_checked();
   f.protocol_hops = system.checker_count();
   f.protocol_violations = RunHealth::count(RunHealth::Kind::kProtocol);
@@ -111,6 +112,7 @@ nlohmann::json RunFacts::to_json() const {
       {"transactions", transactions},
       {"wall_seconds", wall_seconds},
       {"host_requests_per_second", wall_seconds > 0 ? double(transactions) / wall_seconds : 0.0},
+      {"policy_impl", policy_impl},
       {"checks",
        {{"protocol_hops", protocol_hops},
         {"protocol_phases_checked", protocol_phases_checked},

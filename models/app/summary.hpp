@@ -38,6 +38,7 @@ struct RunFacts {
   std::size_t protocol_hops = 0;
   std::uint64_t protocol_violations = 0, audit_errors = 0, watchdog_fired = 0;
   std::vector<SocketFacts> sockets;
+  std::string policy_impl = "model";  // which implementation of the policy blocks decided: model or rtl
 
   nlohmann::json to_json() const;
 };

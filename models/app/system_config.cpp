@@ -157,6 +157,15 @@ void add_fabric(Schema& root) {
       .default_value(64);
 }
 
+void add_policy(Schema& root) {
+  Schema& p = root.section("policy", "The hardware policy blocks (docs/policies.md)");
+  p.choice("impl", {"model", "rtl"},
+           "model: the C++ reference policies decide; rtl: the Verilated RTL of rtl/ does, cycle by cycle, "
+           "with the same inputs (only at the RTL's compiled parameters: 16 lanes, 5000-cycle windows, "
+           "100-cycle switch, 99 %)")
+      .default_value("model");
+}
+
 void add_topology(Schema& root) {
   Schema& t = root.section("topology", "The fabric between sockets (docs/fabric.md)");
   t.choice("preset", {"switch", "custom"},
@@ -281,6 +290,7 @@ Schema build_schema() {
   add_memory_system(root);
   add_fabric(root);
   add_topology(root);
+  add_policy(root);
   add_run(root);
   add_workload(root);
   return root;
@@ -373,6 +383,33 @@ void build_topology(const config::Config& cfg, SystemSpec& s) {
     check.compute_routes();
   } catch (const std::invalid_argument& e) {
     cfg.fail(nr ? "topology.routes" : "topology.links", e.what());
+  }
+}
+
+// `policy.impl: rtl` runs the Verilated link balancer, compiled at the RTL's default parameters: every
+// dynamic link must use exactly those.
+void check_rtl_policies(const config::Config& cfg, SystemSpec& s) {
+  s.rtl_policies = cfg.string("policy.impl") == "rtl";
+  if (!s.rtl_policies) return;
+#ifndef NUMAGPU_HAVE_RTL_LOOP
+  cfg.fail("policy.impl", "rtl needs the Verilated models, and this numagpu was built without Verilator");
+#endif
+  const policy::LinkBalancer::Params rtl{};
+  auto mismatch = [&](const std::string& key, std::uint64_t got, std::uint64_t want) {
+    if (got != want) {
+      cfg.fail(key, std::to_string(got) + " differs from the RTL's compiled parameter (" +
+                        std::to_string(want) + "); policy.impl: rtl needs the RTL's parameters");
+    }
+  };
+  if (s.link_mode != SystemSpec::LinkMode::kDynamic) return;  // no balancer runs: nothing to check
+  mismatch("link.sample_cycles", s.balancer.sample_cycles, rtl.sample_cycles);
+  mismatch("link.switch_cycles", s.balancer.switch_cycles, rtl.switch_cycles);
+  mismatch("link.saturation_percent", s.balancer.sat_num, rtl.sat_num);
+  if (s.topology.links.empty()) {
+    mismatch("link.lanes", s.link.lanes, rtl.lanes);
+  } else {
+    for (const TopologyLink& l : s.topology.links)
+      mismatch("topology.links", l.spec.lanes, rtl.lanes);
   }
 }
 
@@ -492,6 +529,7 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.sw.queue_depth = static_cast<unsigned>(u("switch.queue_depth"));
 
   build_topology(cfg, s);
+  check_rtl_policies(cfg, s);
 
   s.launch_cycles = u("runtime.launch_cycles");
   s.protocol_checks = cfg.boolean("checks.protocol");

@@ -5,6 +5,9 @@
 
 #include "common/health.hpp"
 #include "fabric/balancer_lanes.hpp"
+#ifdef NUMAGPU_HAVE_RTL_LOOP
+#include "rtl_loop/rtl_lanes.hpp"
+#endif
 
 namespace numagpu {
 
@@ -126,6 +129,9 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
 
 std::unique_ptr<LaneControl> System::lane_control(const LinkSpec& spec) const {
   if (spec_.link_mode != SystemSpec::LinkMode::kDynamic) return std::make_unique<StaticLanes>(spec.lanes);
+#ifdef NUMAGPU_HAVE_RTL_LOOP
+  if (spec_.rtl_policies) return std::make_unique<RtlLanes>();
+#endif
   policy::LinkBalancer::Params p = spec_.balancer;
   p.lanes = spec.lanes;
   return std::make_unique<BalancerLanes>(p);

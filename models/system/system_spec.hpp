@@ -36,6 +36,7 @@ struct SystemSpec {
   Topology topology;
   enum class LinkMode { kStatic, kDynamic, kDoubleBandwidth } link_mode = LinkMode::kStatic;
   policy::LinkBalancer::Params balancer;  // dynamic mode; lanes come from each link
+  bool rtl_policies = false;               // the Verilated RTL decides instead of the C++ reference
   Placement::Policy placement = Placement::Policy::kPageInterleave;
   std::uint64_t page_bytes = 4096;
   Cycles launch_cycles = 0;
