@@ -174,6 +174,9 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
   const std::string csv_path = (dir / "bench_fabric.csv").string();
   try {
     write_file_atomically(csv_path, csv.str());
+    write_file_atomically(
+        (dir / "config.yaml").string(),
+        "# numagpu bench-fabric resolved configuration, hash " + cfg->hash() + "\n" + cfg->dump_yaml());
   } catch (const std::exception& e) {
     return bad(e.what());
   }
@@ -206,8 +209,8 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
       }
       out << line;
     }
-    out << "outputs     " << csv_path << (o.plot ? ", bench_fabric_curves.png, bench_fabric_heatmap.png" : "")
-        << "\n";
+    out << "outputs     " << csv_path << ", config.yaml"
+        << (o.plot ? ", bench_fabric_curves.png, bench_fabric_heatmap.png" : "") << "\n";
   }
 
   if (o.plot) {

@@ -108,9 +108,14 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   const std::filesystem::path dir(options.out_dir);
   try {
     write_file_atomically((dir / "stats.json").string(), document.dump(1) + "\n");
-    write_file_atomically((dir / "stats.txt").string(), "# numagpu " NUMAGPU_VERSION
-                                                        " statistics, config hash " +
-                                                            cfg->hash() + "\n" + registry.text());
+    // Every output carries the resolved configuration (or, for the VCD, its hash and the file beside it).
+    std::string commented_config;
+    std::istringstream yaml(cfg->dump_yaml());
+    for (std::string line; std::getline(yaml, line);)
+      commented_config += "# " + line + "\n";
+    write_file_atomically((dir / "stats.txt").string(),
+                          "# numagpu " NUMAGPU_VERSION " statistics, config hash " + cfg->hash() + "\n" +
+                              registry.text() + "# resolved configuration:\n" + commented_config);
     if (!system.links().empty()) {
       std::vector<NamedLink> named;
       const Topology& t = system.topology();
@@ -118,7 +123,10 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
         const std::string a = t.node_name(t.links[l].a), b = t.node_name(t.links[l].b);
         named.push_back(NamedLink{"link_" + a + "_" + b, {"to_" + b, "to_" + a}, system.links()[l].get()});
       }
-      write_file_atomically((dir / "lanes.vcd").string(), lane_vcd(named, GpuClock::period_ps()));
+      write_file_atomically((dir / "lanes.vcd").string(),
+                            lane_vcd(named, GpuClock::period_ps(),
+                                     "numagpu " NUMAGPU_VERSION ", config hash " + cfg->hash() +
+                                         " (resolved configuration: config.yaml)"));
     }
     write_file_atomically((dir / "config.yaml").string(), "# numagpu " NUMAGPU_VERSION
                                                           " resolved configuration, hash " +

@@ -29,9 +29,12 @@ std::string binary(unsigned v) {
 
 }  // namespace
 
-std::string lane_vcd(const std::vector<NamedLink>& links, std::uint64_t period_ps) {
+std::string lane_vcd(const std::vector<NamedLink>& links, std::uint64_t period_ps,
+                     const std::string& comment) {
   std::ostringstream os;
-  os << "$version numagpu lane directions $end\n$timescale 1ps $end\n";
+  os << "$version numagpu lane directions $end\n";
+  if (!comment.empty()) os << "$comment " << comment << " $end\n";
+  os << "$timescale 1ps $end\n";
   // Four signals per link: lanes in direction 0 and 1 (8 bits), quiescing, switching.
   for (std::size_t l = 0; l < links.size(); ++l) {
     os << "$scope module " << links[l].name << " $end\n";

@@ -16,6 +16,8 @@ struct NamedLink {
 };
 
 // The whole VCD text; times in picoseconds of the GPU clock (cycle x period).
-std::string lane_vcd(const std::vector<NamedLink>& links, std::uint64_t period_ps);
+// `comment` goes into the header's $comment (e.g. the configuration hash).
+std::string lane_vcd(const std::vector<NamedLink>& links, std::uint64_t period_ps,
+                     const std::string& comment = "");
 
 }  // namespace numagpu
