@@ -75,6 +75,32 @@ void add_memory_system(Schema& root) {
       .range(1, 256)
       .default_value(16);
   l2.choice("write_policy", {"write_back", "write_through"}, "L2 write policy").default_value("write_back");
+  l2.choice("organization", {"memside", "static", "shared", "numa_aware"},
+            "memside: caches only data homed at its socket, remote requests are served by the home's L2 (the "
+            "baseline); static: GPU-side, half the ways for local data and half for remote data; shared: "
+            "GPU-side, local and remote lines compete for all ways; numa_aware: GPU-side, the partition "
+            "controller moves the split between local and remote ways")
+      .default_value("memside");
+  l2.choice(
+        "remote_insert", {"twice", "once"},
+        "GPU-side L2s: twice: a remote read is cached at the home L2 and at the requester's; once: requests "
+        "from other sockets do not allocate in the home L2 (LADM)")
+      .default_value("twice");
+  l2.integer("partition_sample_cycles", "numa_aware: the partition controller decides once per window")
+      .range(1, 100000000)
+      .unit("cycles")
+      .default_value(5000);
+  l2.integer("saturation_percent",
+             "numa_aware: DRAM or estimated link ingress busy at least this share of a "
+             "window is saturated")
+      .range(1, 100)
+      .unit("%")
+      .default_value(99);
+  l2.boolean(
+        "ideal_coherence",
+        "GPU-side L2s: skip the kernel-boundary write-back and invalidation of remote lines (the paper's "
+        "upper bound)")
+      .default_value(false);
 
   Schema& x =
       root.section("crossbar", "Intra-socket crossbar between the SMs' L1s, the L2 banks and the link");
@@ -401,9 +427,23 @@ void check_rtl_policies(const config::Config& cfg, SystemSpec& s) {
                         std::to_string(want) + "); policy.impl: rtl needs the RTL's parameters");
     }
   };
-  if (s.link_mode != SystemSpec::LinkMode::kDynamic) return;  // no balancer runs: nothing to check
   mismatch("link.sample_cycles", s.balancer.sample_cycles, rtl.sample_cycles);
   mismatch("link.switch_cycles", s.balancer.switch_cycles, rtl.switch_cycles);
+  if (s.l2_numa_aware) {
+    const policy::PartitionController::Params pc{};
+    mismatch("l2.ways", s.partition.ways, pc.ways);
+    mismatch("l2.partition_sample_cycles", s.partition.sample_cycles, pc.sample_cycles);
+    mismatch("l2.saturation_percent", s.partition.sat_num, pc.sat_num);
+    mismatch("link.header_bytes", s.partition.resp_bytes,
+             192);  // the in-loop RTL is built with RespBytes=192
+    if (!s.topology.links.empty()) {
+      cfg.fail("topology.preset",
+               "policy.impl: rtl with numa_aware is built for the paper's switch links "
+               "(64 B/cycle of ingress per socket)");
+    }
+    mismatch("link.lanes", s.link.lanes / 2 * s.link.lane_rate_num, pc.ingress_bytes_per_cycle);
+  }
+  if (s.link_mode != SystemSpec::LinkMode::kDynamic) return;  // no balancer runs: nothing more to check
   mismatch("link.saturation_percent", s.balancer.sat_num, rtl.sat_num);
   if (s.topology.links.empty()) {
     mismatch("link.lanes", s.link.lanes, rtl.lanes);
@@ -469,6 +509,20 @@ SystemSpec to_system_spec(const config::Config& cfg) {
                    true,
                    log2_exact(s.l2_banks)};
 
+  const std::string org = cfg.string("l2.organization");
+  s.l2.gpu_side = org != "memside";
+  if (org == "static") {
+    s.l2.local_quota = s.l2.ways / 2;
+    s.l2.remote_quota = s.l2.ways - s.l2.ways / 2;
+    if (s.l2.ways < 2)
+      cfg.fail("l2.ways", "the static organization splits the ways in two: it needs at least 2");
+  }
+  s.l2.insert_remote_requests = cfg.string("l2.remote_insert") == "twice";
+  s.l2_numa_aware = org == "numa_aware";
+  if (s.l2_numa_aware && s.l2.ways < 2)
+    cfg.fail("l2.ways", "numa_aware needs at least 2 ways (one per class)");
+  s.ideal_coherence = cfg.boolean("l2.ideal_coherence");
+
   s.crossbar.latency = u("crossbar.latency_cycles");
   s.crossbar.port_bytes_per_cycle = static_cast<unsigned>(u("crossbar.port_bytes_per_cycle"));
   s.crossbar.queue_depth = static_cast<unsigned>(u("crossbar.queue_depth"));
@@ -520,6 +574,19 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.balancer.switch_cycles = static_cast<std::uint32_t>(u("link.switch_cycles"));
   s.balancer.sat_num = static_cast<std::uint32_t>(u("link.saturation_percent"));
   s.balancer.sat_den = 100;
+  s.partition.ways = static_cast<std::uint32_t>(s.l2.ways);
+  s.partition.sample_cycles = static_cast<std::uint32_t>(u("l2.partition_sample_cycles"));
+  s.partition.sat_num = static_cast<std::uint32_t>(u("l2.saturation_percent"));
+  s.partition.sat_den = 100;
+  // A read response (header + line) as the ingress lanes carry it: on the paper's whole-cycle links it
+  // occupies whole cycles of lanes/2 x lane_bytes (144 B -> 3 x 64 = 192 B), and that is what saturates them.
+  {
+    const std::uint64_t width = s.link.lanes / 2 * s.link.lane_rate_num;
+    const std::uint64_t packet = s.link.header_bytes + s.link.line_bytes;
+    s.partition.resp_bytes =
+        static_cast<std::uint32_t>(s.topology.links.empty() ? (packet + width - 1) / width * width : packet);
+  }
+  // ingress_bytes_per_cycle is per socket (its links' inbound capacity): System fills it in.
   s.link.header_bytes = static_cast<unsigned>(u("link.header_bytes"));
   s.link.queue_depth = static_cast<unsigned>(u("link.queue_depth"));
   s.link.line_bytes = static_cast<unsigned>(line);

@@ -1,28 +1,39 @@
 #include "cache/cache.hpp"
 
 #include <stdexcept>
+#include <vector>
 
+#include "cache/partition_driver.hpp"
 #include "common/txn.hpp"
+#include "mem/placement.hpp"
 
 namespace numagpu {
 
 using sc_core::sc_time;
 
 Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::uint16_t socket, TxnPool& pool,
-             stats::Registry& stats)
+             stats::Registry& stats, const Placement* placement)
     : sc_module(name),
       in((std::string(basename()) + "_in").c_str(), *this, ComponentNames::add(this->name())),
       out((std::string(basename()) + "_out").c_str(), *this),
       spec_(spec),
       socket_(socket),
       pool_(pool),
+      placement_(placement),
       tags_(spec.size_bytes / (std::uint64_t(spec.line_bytes) * spec.ways), spec.ways),
       atomics_(
           stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
       writebacks_(stats.counter(std::string(this->name()) + ".writebacks", "lines",
                                 "Dirty lines written back to the next level")),
       fills_(stats.counter(std::string(this->name()) + ".fills", "lines", "Lines allocated after a miss")),
-      evictions_(stats.counter(std::string(this->name()) + ".evictions", "lines", "Valid lines displaced")) {
+      evictions_(stats.counter(std::string(this->name()) + ".evictions", "lines", "Valid lines displaced")),
+      coherence_invalidations_(
+          stats.counter(std::string(this->name()) + ".coherence_invalidations", "lines",
+                        "Remote lines dropped at kernel boundaries (software coherence)")),
+      coherence_writebacks_(
+          stats.counter(std::string(this->name()) + ".coherence_writebacks", "lines",
+                        "Dirty remote lines written back to their home at kernel boundaries")) {
+  if (spec.gpu_side && !placement) throw std::logic_error("a GPU-side cache needs the placement");
   const std::string base = this->name();
   for (int c = 0; c < 3; ++c) {
     const std::string cls = to_string(static_cast<TrafficClass>(c));
@@ -59,6 +70,9 @@ void Cache::on_request(unsigned, Payload& gp) {
   auto& counters = by_class_[static_cast<int>(a.traffic_class(socket_))];
   const std::uint64_t line = line_of(gp);
   const sc_time done = tag_access_done();
+  const TagArray::LineClass cls = class_of(a.home_socket);
+  // remote_insert: once — a request from another socket is served here without allocating.
+  const bool allocate = spec_.insert_remote_requests || a.origin_socket == socket_;
   switch (a.op) {
     case MemOp::kRead:
       if (tags_.access(tag_line(line))) {
@@ -66,25 +80,25 @@ void Cache::on_request(unsigned, Payload& gp) {
         finish(gp, done);
       } else {
         counters.read_misses->add();
-        out.send(0, gp, done);
+        forward(gp, done);
       }
       return;
     case MemOp::kWrite:
       counters.writes->add();
-      if (!spec_.write_back) {
+      if (!spec_.write_back || !allocate) {
         tags_.access(tag_line(line));  // keeps a present copy current; no write-allocate
-        out.send(0, gp, done);
+        forward(gp, done);
         return;
       }
       // Write-back: whole-line writes allocate without fetching.
-      if (!tags_.mark_dirty(tag_line(line))) fill(line, true);
+      if (!tags_.mark_dirty(tag_line(line))) fill(line, true, cls);
       tags_.access(tag_line(line));
       finish(gp, done);
       return;
     case MemOp::kAtomic:
       atomics_.add();
       if (!spec_.caches_atomics) {
-        out.send(0, gp, done);
+        forward(gp, done);
         return;
       }
       if (tags_.access(tag_line(line))) {
@@ -93,47 +107,94 @@ void Cache::on_request(unsigned, Payload& gp) {
         finish(gp, done);
       } else {
         counters.read_misses->add();
-        out.send(0, gp, done);
+        forward(gp, done);
       }
       return;
   }
 }
 
-void Cache::on_response(unsigned, Payload& gp) {
+// A miss (or a write passing through) goes on towards memory. A GPU-side L2 sends remote data into the fabric
+// without keeping its slot: a slot held while waiting on the fabric could wait on this very bank's
+// neighbours at the home socket, whose requests travel the same queues (a protocol deadlock; hardware
+// separates them with virtual channels). The SMs' outstanding-request limits bound what it lets through.
+void Cache::forward(Payload& gp, const sc_time& delay) {
+  const unsigned port = output_for(attr(gp).home_socket);
+  out.send(port, gp, delay);
+  if (port == 1) {
+    --in_process_;
+    in.retry_blocked();
+  }
+}
+
+void Cache::on_response(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
-  if (a.issuer == Issuer::kCacheWriteback) {  // our own write-back came back: it is done
+  if (a.issuer != Issuer::kSm) {  // our own write-back came back: it is done
+    const bool flush = a.issuer == Issuer::kCoherenceFlush;
     a.completed = true;
     gp.release();
+    if (flush && --flush_pending_ == 0 && flush_done_) {
+      auto done = std::move(flush_done_);
+      flush_done_ = nullptr;
+      done();
+    }
     return;
   }
   const std::uint64_t line = line_of(gp);
-  if (a.op == MemOp::kRead || (a.op == MemOp::kAtomic && spec_.caches_atomics)) {
-    if (!tags_.contains(tag_line(line))) fill(line, a.op == MemOp::kAtomic);
+  const bool allocate = spec_.insert_remote_requests || a.origin_socket == socket_;
+  if (allocate && (a.op == MemOp::kRead || (a.op == MemOp::kAtomic && spec_.caches_atomics))) {
+    if (!tags_.contains(tag_line(line))) fill(line, a.op == MemOp::kAtomic, class_of(a.home_socket));
   }
-  finish(gp, sc_core::SC_ZERO_TIME);
+  if (port == 1) {
+    in.respond(0, gp, sc_core::SC_ZERO_TIME);  // its slot was released when it left (forward())
+  } else {
+    finish(gp, sc_core::SC_ZERO_TIME);
+  }
 }
 
-void Cache::fill(std::uint64_t line, bool dirty) {
+void Cache::fill(std::uint64_t line, bool dirty, TagArray::LineClass cls) {
   fills_.add();
-  const auto victim = tags_.insert(tag_line(line), dirty);
+  if (partition_) partition_->catch_up();  // the split in force now
+  const unsigned quota = cls == TagArray::LineClass::kRemote ? spec_.remote_quota : spec_.local_quota;
+  const auto victim = tags_.insert(tag_line(line), dirty, cls, quota);
   if (!victim) return;
   evictions_.add();
   if (victim->dirty) {
     // Rebuild the victim's full line number from its tag line and this bank's index bits.
     const std::uint64_t low_mask = (std::uint64_t(1) << spec_.set_index_shift) - 1;
-    write_back_line((victim->line << spec_.set_index_shift) | (line & low_mask));
+    writebacks_.add();
+    write_back_line((victim->line << spec_.set_index_shift) | (line & low_mask), Issuer::kCacheWriteback);
   }
 }
 
-void Cache::write_back_line(std::uint64_t line) {
-  writebacks_.add();
-  Payload& wb = pool_.allocate(MemOp::kWrite, line * spec_.line_bytes, spec_.line_bytes);
+void Cache::write_back_line(std::uint64_t line, Issuer issuer) {
+  const std::uint64_t address = line * spec_.line_bytes;
+  Payload& wb = pool_.allocate(MemOp::kWrite, address, spec_.line_bytes);
   NumaAttr& a = attr(wb);
-  a.issuer = Issuer::kCacheWriteback;
+  a.issuer = issuer;
   a.origin_socket = socket_;
-  a.home_socket = socket_;  // a memory-side L2 holds only lines homed at its own socket
+  // A memory-side cache holds only lines homed at its own socket; a GPU-side one asks the placement.
+  a.home_socket = placement_ ? placement_->home(address) : socket_;
   a.issue_cycle = GpuClock::now();
-  out.send(0, wb, sc_core::SC_ZERO_TIME);
+  out.send(output_for(a.home_socket), wb, sc_core::SC_ZERO_TIME);
+}
+
+std::uint64_t Cache::flush_remote(std::function<void()> done) {
+  std::vector<std::uint64_t> dirty;
+  const std::uint64_t dropped = tags_.invalidate_class(TagArray::LineClass::kRemote, dirty);
+  coherence_invalidations_.add(dropped);
+  coherence_writebacks_.add(dirty.size());
+  if (dirty.empty()) {
+    done();
+    return dropped;
+  }
+  flush_pending_ += dirty.size();
+  flush_done_ = std::move(done);
+  // Tag lines of this bank carry the bank bits shifted out; put them back (all lines here share them).
+  const std::uint64_t bank_bits = spec_.bank_index;
+  for (std::uint64_t tag : dirty) {
+    write_back_line((tag << spec_.set_index_shift) | bank_bits, Issuer::kCoherenceFlush);
+  }
+  return dropped;
 }
 
 void Cache::report_queues(std::ostream& os) const {

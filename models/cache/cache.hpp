@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include <systemc>
@@ -14,12 +15,15 @@
 #include "cache/tag_array.hpp"
 #include "common/ports.hpp"
 #include "common/time.hpp"
+#include "common/txn.hpp"
 #include "common/watchdog.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
 
 class TxnPool;
+class Placement;
+class PartitionDriver;
 
 struct CacheSpec {
   std::uint64_t size_bytes = 0;
@@ -30,17 +34,36 @@ struct CacheSpec {
   bool write_back = false;            // false: write-through, no write-allocate
   bool caches_atomics = false;        // true at the L2, where atomics are performed
   std::uint64_t set_index_shift = 0;  // low line-number bits already used to select this bank
+  std::uint64_t bank_index = 0;       // this bank's value of those bits
+  // GPU-side L2 (organizations static and shared): data homed at other sockets is cached here too; misses
+  // for it, and write-backs of it, leave on output 1 (to the crossbar and the fabric) instead of output 0.
+  bool gpu_side = false;
+  unsigned local_quota = ~0u;          // ways per set local lines may hold (~0: no partitioning)
+  unsigned remote_quota = ~0u;         // ways per set remote lines may hold
+  bool insert_remote_requests = true;  // false (remote_insert: once): other sockets' requests do not allocate
 };
 
 class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
+  // `placement` gives the home of write-back victims (needed by a GPU-side L2; may be null otherwise).
   Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::uint16_t socket, TxnPool& pool,
-        stats::Registry& stats);
+        stats::Registry& stats, const Placement* placement = nullptr);
 
   RequestInputs in;    // from the SM (L1) or the crossbar (L2 bank)
   RequestOutputs out;  // towards memory
 
   std::uint64_t invalidate_all() { return tags_.invalidate_all(); }
+  // Software coherence at a kernel boundary: drops every remote line, writing dirty ones back to their home
+  // first; `done` runs when the last write-back is acknowledged (at once if there is none). Returns the
+  // number of lines dropped.
+  std::uint64_t flush_remote(std::function<void()> done);
+  std::uint64_t lines(TagArray::LineClass cls) const { return tags_.count(cls); }
+  // numa_aware: the driver that owns this bank's way split (brought up to date before each allocation).
+  void set_partition(PartitionDriver* driver) { partition_ = driver; }
+  void set_quotas(unsigned local_ways, unsigned remote_ways) {
+    spec_.local_quota = local_ways;
+    spec_.remote_quota = remote_ways;
+  }
   std::size_t in_process() const { return in_process_; }
   void report_queues(std::ostream& os) const override;
 
@@ -52,13 +75,22 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   std::uint64_t line_of(const Payload& gp) const { return gp.get_address() / spec_.line_bytes; }
   std::uint64_t tag_line(std::uint64_t line) const { return line >> spec_.set_index_shift; }
   sc_core::sc_time tag_access_done();  // reserves the next free tag-access cycle, returns hit-latency end
-  void fill(std::uint64_t line, bool dirty);
-  void write_back_line(std::uint64_t line);
+  TagArray::LineClass class_of(std::uint16_t home) const {
+    return home == socket_ ? TagArray::LineClass::kLocal : TagArray::LineClass::kRemote;
+  }
+  unsigned output_for(std::uint16_t home) const { return spec_.gpu_side && home != socket_ ? 1 : 0; }
+  void forward(Payload& gp, const sc_core::sc_time& delay);
+  void fill(std::uint64_t line, bool dirty, TagArray::LineClass cls);
+  void write_back_line(std::uint64_t line, Issuer issuer);
   void finish(Payload& gp, const sc_core::sc_time& delay);
 
   CacheSpec spec_;
   std::uint16_t socket_;
   TxnPool& pool_;
+  const Placement* placement_;
+  PartitionDriver* partition_ = nullptr;
+  std::uint64_t flush_pending_ = 0;
+  std::function<void()> flush_done_;
   TagArray tags_;
   std::size_t in_process_ = 0;
   Cycles next_tag_cycle_ = 0;
@@ -73,6 +105,8 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   stats::Counter& writebacks_;
   stats::Counter& fills_;
   stats::Counter& evictions_;
+  stats::Counter& coherence_invalidations_;
+  stats::Counter& coherence_writebacks_;
 };
 
 }  // namespace numagpu

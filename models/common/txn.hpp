@@ -21,8 +21,9 @@ const char* to_string(MemOp op);
 enum class TrafficClass : std::uint8_t { kLocalLocal, kLocalRemote, kRemoteLocal };
 const char* to_string(TrafficClass c);
 
-// Who created the transaction: SMs create demand requests; caches create write-backs of dirty lines.
-enum class Issuer : std::uint8_t { kSm, kCacheWriteback };
+// Who created the transaction: SMs create demand requests; caches create write-backs of dirty victims and,
+// at kernel boundaries, of dirty remote lines (software coherence).
+enum class Issuer : std::uint8_t { kSm, kCacheWriteback, kCoherenceFlush };
 
 // NUMA attributes of a request, defined once and carried on every hop (DESIGN principle 3).
 class NumaAttr : public tlm::tlm_extension<NumaAttr> {

@@ -25,19 +25,23 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec
   for (unsigned p = 0; p < spec.l2_banks + spec.link_ports; ++p) {
     out_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
   }
-  for (unsigned p = 0; p < spec.sm_ports + spec.link_ports; ++p) {
+  for (unsigned p = 0; p < spec.sm_ports + spec.l2_ports + spec.link_ports; ++p) {
     in_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
   }
 }
 
-unsigned Crossbar::route(const Payload& gp) const {
+// Homed here: the L2 bank of the line. Homed elsewhere: the link towards the home — except a request from
+// an SM when the L2 is GPU-side, which first tries the local L2 (its bank sends a miss back through here).
+unsigned Crossbar::route(unsigned in_port, const Payload& gp) const {
   const NumaAttr& a = attr(gp);
-  if (a.home_socket != socket_) return spec_.l2_banks + unsigned(link_for_gpu_[a.home_socket]);
-  return static_cast<unsigned>((gp.get_address() / spec_.line_bytes) % spec_.l2_banks);
+  const unsigned bank = static_cast<unsigned>((gp.get_address() / spec_.line_bytes) % spec_.l2_banks);
+  if (a.home_socket == socket_) return bank;
+  if (spec_.gpu_side_l2 && in_port < spec_.sm_ports) return bank;
+  return spec_.l2_banks + unsigned(link_for_gpu_[a.home_socket]);
 }
 
-bool Crossbar::try_accept(unsigned, Payload& gp) {
-  unsigned& r = reserved_[route(gp)];
+bool Crossbar::try_accept(unsigned port, Payload& gp) {
+  unsigned& r = reserved_[route(port, gp)];
   if (r >= spec_.queue_depth) return false;
   ++r;
   return true;
@@ -45,9 +49,12 @@ bool Crossbar::try_accept(unsigned, Payload& gp) {
 
 void Crossbar::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
-  const unsigned o = route(gp);
+  const unsigned o = route(port, gp);
   requests_.add();
-  if (o >= spec_.l2_banks) remote_requests_.add();
+  if (o >= spec_.l2_banks) {
+    remote_requests_.add();
+    if (on_remote_read && a.origin_socket == socket_ && a.op != MemOp::kWrite) on_remote_read();
+  }
   a.push_return_port(static_cast<std::uint16_t>(port));
   const std::uint64_t bytes = request_bytes(a, spec_.header_bytes, spec_.line_bytes);
   bytes_.add(bytes);

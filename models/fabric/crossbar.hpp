@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -21,9 +22,11 @@
 namespace numagpu {
 
 struct CrossbarSpec {
-  unsigned sm_ports = 1;    // inputs 0..sm_ports-1 come from L1s; inputs sm_ports.. from links
-  unsigned l2_banks = 1;    // outputs 0..l2_banks-1 go to L2 banks; outputs l2_banks.. to links
-  unsigned link_ports = 0;  // fabric links attached to this socket, in topology order
+  unsigned sm_ports = 1;     // inputs 0..sm_ports-1 come from L1s; inputs sm_ports.. from links
+  unsigned l2_banks = 1;     // outputs 0..l2_banks-1 go to L2 banks; outputs l2_banks.. to links
+  unsigned l2_ports = 0;     // inputs sm_ports..sm_ports+l2_ports-1: GPU-side L2 banks sending remote misses
+  unsigned link_ports = 0;   // fabric links attached to this socket, in topology order
+  bool gpu_side_l2 = false;  // SMs' requests for remote data go to the local L2 first
   Cycles latency = 1;
   unsigned port_bytes_per_cycle = 64;
   unsigned queue_depth = 16;  // requests waiting per output port before inputs are back-pressured
@@ -41,6 +44,8 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
 
   // For each GPU: which of this socket's links leads towards it (0-based), or -1 for this socket itself.
   void set_routes(std::vector<int> link_for_gpu) { link_for_gpu_ = std::move(link_for_gpu); }
+  // Called when a read or atomic of this socket's own leaves on a link (the partition controller's input).
+  std::function<void()> on_remote_read;
   void report_queues(std::ostream& os) const override;
 
  private:
@@ -48,7 +53,7 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   void on_request(unsigned port, Payload& gp) override;
   void on_response(unsigned port, Payload& gp) override;
   void on_request_accepted(unsigned port, Payload& gp) override;
-  unsigned route(const Payload& gp) const;
+  unsigned route(unsigned in_port, const Payload& gp) const;
 
   CrossbarSpec spec_;
   std::uint16_t socket_;

@@ -69,8 +69,34 @@ void Dram::on_request(unsigned port, Payload& gp) {
     dropped_one_ = true;
     return;
   }
-  const sc_time done = channels_[channel_of(gp)]->reserve(sc_time_stamp(), spec_.line_bytes);
+  const unsigned ch = channel_of(gp);
+  const sc_time start = std::max(sc_time_stamp(), channels_[ch]->free_at());
+  const sc_time done = channels_[ch]->reserve(sc_time_stamp(), spec_.line_bytes);
+  if (track_busy_) {
+    if (busy_.empty()) busy_.resize(channels_.size());
+    auto& q = busy_[ch];
+    // Back-to-back transfers merge into one interval.
+    if (!q.empty() && q.back().second >= start.value()) {
+      q.back().second = done.value();
+    } else {
+      q.emplace_back(start.value(), done.value());
+    }
+  }
   in.respond(port, gp, done - sc_time_stamp() + GpuClock::cycles(spec_.latency));
+}
+
+bool Dram::all_channels_busy(Cycles cycle) const {
+  if (busy_.size() != channels_.size()) return false;  // nothing transferred yet
+  const std::uint64_t begin = cycle * GpuClock::period_ps();
+  const std::uint64_t end = begin + GpuClock::period_ps();
+  bool all = true;
+  for (auto& q : busy_) {
+    while (!q.empty() && q.front().second <= begin)
+      q.pop_front();
+    // Busy for the whole cycle: a transfer interval covers it entirely.
+    if (q.empty() || q.front().first > begin || q.front().second < end) all = false;
+  }
+  return all;
 }
 
 void Dram::start_sampling() {

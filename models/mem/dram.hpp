@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,9 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   RequestInputs in;  // one binding per L2 bank
 
   void report_queues(std::ostream& os) const override;
+  // Per-cycle activity for the partition controller: recorded only once enabled.
+  void track_busy() { track_busy_ = true; }
+  bool all_channels_busy(Cycles cycle) const;
   void start_sampling();
   void stop_sampling();
 
@@ -55,6 +59,9 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   std::uint64_t bytes_at_last_sample_ = 0;
   std::uint64_t in_service_ = 0;
   bool dropped_one_ = false;
+  bool track_busy_ = false;
+  // Per channel: transfer intervals [start, end) in ps not yet consumed by all_channels_busy().
+  mutable std::vector<std::deque<std::pair<std::uint64_t, std::uint64_t>>> busy_;
   bool sampling_ = false;
 
   stats::Counter& reads_;

@@ -10,6 +10,8 @@ Runtime::Runtime(const sc_core::sc_module_name& name, std::vector<std::unique_pt
       launch_cycles_(launch_cycles),
       l1_invalidations_(stats.counter(std::string(this->name()) + ".l1_lines_invalidated", "lines",
                                       "Valid L1 lines dropped at kernel boundaries")),
+      coherence_cycles_(stats.counter(std::string(this->name()) + ".coherence_cycles", "cycles",
+                                      "Cycles spent on coherence actions at kernel boundaries")),
       ctas_dispatched_(
           stats.counter(std::string(this->name()) + ".ctas_dispatched", "ctas", "CTAs handed to SMs")) {
   for (std::size_t k = 0; k < kernels_.size(); ++k) {
@@ -68,12 +70,23 @@ void Runtime::sm_idle(std::uint16_t, std::uint16_t) {
   kernel_cycles_[current_]->set(double(GpuClock::now() - kernel_start_));
   ++kernels_done_;
   if (invalidate_l1s_) l1_invalidations_.add(invalidate_l1s_());
-  if (++current_ >= kernels_.size()) {
-    finished_ = true;
-    if (on_finish) on_finish();
-    return;
+  // Coherence actions of the memory system (write-back and invalidation of remote L2 lines) come next; the
+  // following kernel, or the end of the run, waits for them.
+  const Cycles boundary_start = GpuClock::now();
+  auto proceed = [this, boundary_start] {
+    coherence_cycles_.add(GpuClock::now() - boundary_start);
+    if (++current_ >= kernels_.size()) {
+      finished_ = true;
+      if (on_finish) on_finish();
+      return;
+    }
+    launch_event_.notify(GpuClock::cycles(launch_cycles_));
+  };
+  if (on_boundary) {
+    on_boundary(proceed);
+  } else {
+    proceed();
   }
-  launch_event_.notify(GpuClock::cycles(launch_cycles_));
 }
 
 }  // namespace numagpu

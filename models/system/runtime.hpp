@@ -28,6 +28,8 @@ class Runtime : public sc_core::sc_module, public CtaSource {
   std::uint32_t kernels_done() const { return kernels_done_; }
   std::function<void()> on_finish;  // called at the end of the last kernel
   std::function<void()> on_launch;  // called as each kernel launches (links return to symmetric)
+  // Called at each kernel's end; must call its argument once the memory system's coherence actions are done.
+  std::function<void(std::function<void()>)> on_boundary;
 
   bool next_cta(std::uint16_t socket, std::uint32_t& cta) override;
   void sm_idle(std::uint16_t socket, std::uint16_t sm) override;
@@ -48,6 +50,7 @@ class Runtime : public sc_core::sc_module, public CtaSource {
   bool finished_ = false;
   sc_core::sc_event launch_event_;
   stats::Counter& l1_invalidations_;
+  stats::Counter& coherence_cycles_;
   stats::Counter& ctas_dispatched_;
   std::vector<stats::Scalar*> kernel_cycles_;
 };

@@ -1,5 +1,7 @@
 #include "system/system.hpp"
 
+#include <algorithm>
+#include <memory>
 #include <ostream>
 #include <sstream>
 
@@ -7,6 +9,7 @@
 #include "fabric/balancer_lanes.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
 #include "rtl_loop/rtl_lanes.hpp"
+#include "rtl_loop/rtl_ways.hpp"
 #endif
 
 namespace numagpu {
@@ -21,6 +24,8 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
     : sc_module(name) {
   CrossbarSpec xs = spec.crossbar;
   xs.sm_ports = spec.sms_per_socket + (spec.copy_engines ? 1 : 0);  // a copy engine takes the last one
+  xs.gpu_side_l2 = spec.l2.gpu_side;
+  xs.l2_ports = spec.l2.gpu_side ? spec.l2_banks : 0;
   xs.l2_banks = spec.l2_banks;
   xs.link_ports = static_cast<unsigned>(sys.topology().links_of(id).size());
   xbar = std::make_unique<Crossbar>("xbar", xs, id, sys.stats());
@@ -39,10 +44,26 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
   }
   dram = std::make_unique<Dram>("dram", spec.dram, sys.stats());
   for (unsigned b = 0; b < spec.l2_banks; ++b) {
-    l2_banks.push_back(
-        std::make_unique<Cache>(indexed("l2_", b).c_str(), spec.l2, id, sys.pool(), sys.stats()));
+    CacheSpec bank = spec.l2;
+    bank.bank_index = b;
+    l2_banks.push_back(std::make_unique<Cache>(indexed("l2_", b).c_str(), bank, id, sys.pool(), sys.stats(),
+                                               &sys.placement()));
     sys.connect(xbar->out.socket, l2_banks.back()->in.socket, indexed("xbar_l2_", b));
     sys.connect(l2_banks.back()->out.socket, dram->in.socket, indexed("l2_", b) + "_dram");
+    // A GPU-side bank's second output takes remote misses and write-backs into the crossbar (its inputs
+    // after the SMs' and the copy engine's).
+    if (spec.l2.gpu_side)
+      sys.connect(l2_banks.back()->out.socket, xbar->in.socket, indexed("l2_", b) + "_xbar");
+  }
+  if (spec.l2_numa_aware) {
+    std::vector<Cache*> banks;
+    for (auto& bank : l2_banks)
+      banks.push_back(bank.get());
+    dram->track_busy();
+    // The controller counts up to 2^ReqW - 1 remote reads per cycle (ReqW = 2 in the RTL as built).
+    partition = std::make_unique<PartitionDriver>("partition", sys.way_control(id), spec.l2.ways, 3, *dram,
+                                                  std::move(banks), spec.dram.sample_cycles, sys.stats());
+    xbar->on_remote_read = [p = partition.get()] { p->read_request_sent(); };
   }
 }
 
@@ -89,9 +110,13 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     return lines;
   });
   runtime_->on_finish = [this] { on_workload_finished(); };
+  runtime_->on_boundary = [this](std::function<void()> proceed) { kernel_boundary(std::move(proceed)); };
   runtime_->on_launch = [this] {
     for (auto& link : links_)
       link->kernel_launch();
+    for (auto& socket : sockets_) {
+      if (socket->partition) socket->partition->kernel_launch();
+    }
   };
 
   Watchdog::Probes probes{[this] { return requests_completed(); }, [this] { return pool_.live(); }};
@@ -125,6 +150,22 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
     }
   }
   return programs;
+}
+
+std::unique_ptr<WayControl> System::way_control(unsigned socket) const {
+#ifdef NUMAGPU_HAVE_RTL_LOOP
+  if (spec_.rtl_policies) return std::make_unique<RtlWays>();
+#endif
+  // The link ingress capacity the controller compares read responses against: this socket's links' inbound
+  // bytes per cycle at the symmetric split.
+  policy::PartitionController::Params p = spec_.partition;
+  std::uint64_t ingress = 0;
+  for (unsigned l : topology_.links_of(socket)) {
+    const LinkSpec& ls = topology_.links[l].spec;
+    ingress += std::uint64_t(ls.lanes / 2) * ls.lane_rate_num / ls.lane_rate_den;
+  }
+  p.ingress_bytes_per_cycle = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(ingress, 1, 65535));
+  return std::make_unique<ModelWays>(p);
 }
 
 std::unique_ptr<LaneControl> System::lane_control(const LinkSpec& spec) const {
@@ -216,6 +257,26 @@ std::uint64_t System::protocol_phases_checked() const {
   return n;
 }
 
+// Software coherence of a GPU-side L2 at a kernel boundary: every bank drops its remote lines, writing dirty
+// ones back to their homes; the runtime proceeds when the last write-back is acknowledged.
+void System::kernel_boundary(std::function<void()> proceed) {
+  if (!spec_.l2.gpu_side || spec_.ideal_coherence) {
+    proceed();
+    return;
+  }
+  auto pending = std::make_shared<std::size_t>(1);  // one extra count until every bank has started
+  auto finish_one = [pending, proceed] {
+    if (--*pending == 0) proceed();
+  };
+  for (auto& socket : sockets_) {
+    for (auto& bank : socket->l2_banks) {
+      ++*pending;
+      bank->flush_remote(finish_one);
+    }
+  }
+  finish_one();
+}
+
 void System::on_workload_finished() {
   finish_cycle_ = GpuClock::now();
   // Stop everything periodic; the simulation then ends by itself once the last write-back has drained.
@@ -225,6 +286,9 @@ void System::on_workload_finished() {
   }
   for (auto& link : links_)
     link->finish();
+  for (auto& socket : sockets_) {
+    if (socket->partition) socket->partition->finish();
+  }
 }
 
 void System::run() {
@@ -235,6 +299,9 @@ void System::run() {
   }
   for (auto& link : links_)
     link->start_sampling();
+  for (auto& socket : sockets_) {
+    if (socket->partition) socket->partition->start_sampling();
+  }
   if (spec_.max_cycles) {
     sc_core::sc_start(GpuClock::cycles(spec_.max_cycles));
   } else {

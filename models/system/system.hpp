@@ -12,6 +12,7 @@
 
 #include "bench/copy_engine.hpp"
 #include "cache/cache.hpp"
+#include "cache/partition_driver.hpp"
 #include "common/protocol_checker.hpp"
 #include "common/txn.hpp"
 #include "common/watchdog.hpp"
@@ -29,6 +30,8 @@ namespace numagpu {
 
 class System;
 
+class WayControl;
+
 class Socket : public sc_core::sc_module {
  public:
   Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std::uint16_t id, System& system);
@@ -38,7 +41,8 @@ class Socket : public sc_core::sc_module {
   std::unique_ptr<Crossbar> xbar;
   std::vector<std::unique_ptr<Cache>> l2_banks;
   std::unique_ptr<Dram> dram;
-  std::unique_ptr<CopyEngine> copy_engine;  // only with SystemSpec::copy_engines (bench-fabric)
+  std::unique_ptr<CopyEngine> copy_engine;     // only with SystemSpec::copy_engines (bench-fabric)
+  std::unique_ptr<PartitionDriver> partition;  // only for the numa_aware L2 organization
 };
 
 class System : public sc_core::sc_module {
@@ -56,6 +60,8 @@ class System : public sc_core::sc_module {
   const Placement& placement() const { return placement_; }
   const Topology& topology() const { return topology_; }
   Socket& socket(unsigned i) { return *sockets_.at(i); }
+  // What decides each socket's way split (numa_aware): the C++ controller or its RTL (policy.impl).
+  std::unique_ptr<WayControl> way_control(unsigned socket) const;
   const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
   // Bytes that left / entered GPU `gpu` over all its links.
   std::uint64_t fabric_bytes_out(unsigned gpu) const;
@@ -86,6 +92,7 @@ class System : public sc_core::sc_module {
   std::vector<std::unique_ptr<KernelProgram>> build_programs();
   void build_fabric();
   std::unique_ptr<LaneControl> lane_control(const LinkSpec& spec) const;
+  void kernel_boundary(std::function<void()> proceed);
   void on_workload_finished();
   void audit();
 

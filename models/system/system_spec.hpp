@@ -14,6 +14,7 @@
 #include "mem/dram.hpp"
 #include "mem/placement.hpp"
 #include "policy/link_balancer.hpp"
+#include "policy/partition_controller.hpp"
 #include "sm/sm.hpp"
 #include "workload/kernel.hpp"
 
@@ -36,10 +37,13 @@ struct SystemSpec {
   Topology topology;
   enum class LinkMode { kStatic, kDynamic, kDoubleBandwidth } link_mode = LinkMode::kStatic;
   policy::LinkBalancer::Params balancer;  // dynamic mode; lanes come from each link
-  bool rtl_policies = false;               // the Verilated RTL decides instead of the C++ reference
+  bool rtl_policies = false;              // the Verilated RTL decides instead of the C++ reference
+  bool l2_numa_aware = false;             // the partition controller drives the L2 way split
+  policy::PartitionController::Params partition;
   Placement::Policy placement = Placement::Policy::kPageInterleave;
   std::uint64_t page_bytes = 4096;
   Cycles launch_cycles = 0;
+  bool ideal_coherence = false;  // GPU-side L2: skip the kernel-boundary write-back and invalidation
   bool protocol_checks = false;
   Cycles watchdog_cycles = 1000000;
   Cycles max_cycles = 0;      // 0: run to completion

@@ -46,3 +46,78 @@ TEST(TagArray, InvalidateAllCountsValidLines) {
 
 }  // namespace
 }  // namespace numagpu
+
+namespace numagpu {
+namespace {
+
+using Cls = TagArray::LineClass;
+
+// One set of 4 ways, remote quota 1 (local 3). Lines are numbered so that all fall in set 0.
+TEST(TagArrayPartition, RemoteClassIsCappedAtItsQuota) {
+  TagArray t(1, 4);
+  t.insert(10, false, Cls::kRemote, 1);
+  t.insert(11, false, Cls::kRemote, 1);  // remote at its quota (1): replaces its own LRU line, 10
+  EXPECT_FALSE(t.contains(10));
+  EXPECT_TRUE(t.contains(11));
+  EXPECT_EQ(t.count(Cls::kRemote), 1u);
+  // Local (quota 3) fills the 3 free ways, then replaces its own LRU.
+  t.insert(1, false, Cls::kLocal, 3);
+  t.insert(2, false, Cls::kLocal, 3);
+  t.insert(3, false, Cls::kLocal, 3);
+  const auto v = t.insert(4, false, Cls::kLocal, 3);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->line, 1u);  // the local LRU, not the remote line 11
+  EXPECT_TRUE(t.contains(11));
+}
+
+// The split moves from 3 local / 1 remote to 1 local / 3 remote: nothing is evicted at once (lazy), local
+// lines leave only as remote lines need their ways; and each class always keeps its one-way floor.
+TEST(TagArrayPartition, LazyEvictionAfterASplitChange) {
+  TagArray t(1, 4);
+  t.insert(1, false, Cls::kLocal, 3);
+  t.insert(2, false, Cls::kLocal, 3);
+  t.insert(3, false, Cls::kLocal, 3);
+  t.insert(10, false, Cls::kRemote, 1);
+  // New split: remote 3. The set is full; remote holds 1 < 3: takes the LRU local line (1).
+  auto v = t.insert(11, true, Cls::kRemote, 3);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->line, 1u);
+  EXPECT_EQ(v->cls, Cls::kLocal);
+  v = t.insert(12, false, Cls::kRemote, 3);  // remote 2 < 3: takes local 2
+  EXPECT_EQ(v->line, 2u);
+  v = t.insert(13, false, Cls::kRemote, 3);  // remote at 3: replaces its own LRU (10); local 3 stays
+  EXPECT_EQ(v->line, 10u);
+  EXPECT_TRUE(t.contains(3));
+  // Local is now over... at 1 line, its quota is 1: a new local line replaces local 3 (floor: one way).
+  v = t.insert(4, false, Cls::kLocal, 1);
+  EXPECT_EQ(v->line, 3u);
+  EXPECT_EQ(t.count(Cls::kLocal), 1u);
+  EXPECT_EQ(t.count(Cls::kRemote), 3u);
+}
+
+TEST(TagArrayPartition, UnpartitionedSetsUseOneLruOverBothClasses) {
+  TagArray t(1, 2);
+  t.insert(1, false, Cls::kLocal, 2);
+  t.insert(10, false, Cls::kRemote, 2);
+  t.access(1);  // LRU order: 10, 1
+  const auto v = t.insert(2, false, Cls::kLocal, 2);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->line, 10u);
+}
+
+TEST(TagArrayPartition, InvalidateOneClassReturnsItsDirtyLines) {
+  TagArray t(2, 2);
+  t.insert(0, false, Cls::kLocal, 2);
+  t.insert(1, true, Cls::kRemote, 2);
+  t.insert(2, false, Cls::kRemote, 2);
+  t.insert(3, true, Cls::kLocal, 2);
+  std::vector<std::uint64_t> dirty;
+  EXPECT_EQ(t.invalidate_class(Cls::kRemote, dirty), 2u);
+  EXPECT_EQ(dirty, (std::vector<std::uint64_t>{1}));
+  EXPECT_TRUE(t.contains(0));
+  EXPECT_TRUE(t.contains(3));
+  EXPECT_FALSE(t.contains(1));
+}
+
+}  // namespace
+}  // namespace numagpu

@@ -1,0 +1,94 @@
+#include "cache/partition_driver.hpp"
+
+#include <algorithm>
+
+#include "cache/cache.hpp"
+#include "mem/dram.hpp"
+
+namespace numagpu {
+
+PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<WayControl> control,
+                                 unsigned ways, unsigned max_read_reqs_per_cycle, const Dram& dram,
+                                 std::vector<Cache*> banks, Cycles sample_cycles, stats::Registry& stats)
+    : sc_module(name),
+      control_(std::move(control)),
+      ways_(ways),
+      max_reqs_(max_read_reqs_per_cycle),
+      dram_(dram),
+      banks_(std::move(banks)),
+      sample_cycles_(sample_cycles),
+      changes_(stats.counter(std::string(this->name()) + ".changes", "events", "Changes of the way split")) {
+  if (sample_cycles) {
+    split_ = &stats.series(std::string(this->name()) + ".remote_ways", "ways",
+                           "L2 ways remote data may allocate into, at the end of each sample window",
+                           sample_cycles);
+  }
+  for (Cache* bank : banks_)
+    bank->set_partition(this);
+  apply(control_->remote_ways());
+  SC_HAS_PROCESS(PartitionDriver);
+  SC_METHOD(sample);
+  sensitive << sample_event_;
+  dont_initialize();
+}
+
+void PartitionDriver::apply(unsigned remote_ways) {
+  for (Cache* bank : banks_)
+    bank->set_quotas(ways_ - remote_ways, remote_ways);
+}
+
+void PartitionDriver::catch_up() {
+  const Cycles until = GpuClock::now();
+  for (Cycles c = stepped_; c < until; ++c) {
+    WayInputs in;
+    in.kernel_launch = launch_pending_ && c == launch_cycle_;
+    if (in.kernel_launch) launch_pending_ = false;
+    in.dram_busy = dram_.all_channels_busy(c);
+    unsigned reqs = 0;
+    while (!reads_.empty() && reads_.front() <= c) {
+      reqs += reads_.front() == c ? 1 : 0;
+      reads_.pop_front();
+    }
+    // The controller counts at most max_reqs_ per cycle (its input width); both implementations see the
+    // same clamped value.
+    in.read_reqs = static_cast<std::uint16_t>(std::min(reqs, max_reqs_));
+    const unsigned before = control_->remote_ways();
+    const unsigned after = control_->step(in);
+    if (after != before) {
+      changes_.add();
+      apply(after);
+    }
+  }
+  stepped_ = std::max(stepped_, until);
+}
+
+void PartitionDriver::kernel_launch() {
+  catch_up();
+  launch_pending_ = true;
+  launch_cycle_ = GpuClock::now();
+}
+
+void PartitionDriver::read_request_sent() {
+  reads_.push_back(GpuClock::now());
+}
+
+void PartitionDriver::start_sampling() {
+  if (!split_) return;
+  sampling_ = true;
+  sample_event_.notify(GpuClock::cycles(sample_cycles_));
+}
+
+void PartitionDriver::sample() {
+  if (!sampling_) return;
+  catch_up();
+  split_->push(control_->remote_ways());
+  sample_event_.notify(GpuClock::cycles(sample_cycles_));
+}
+
+void PartitionDriver::finish() {
+  sampling_ = false;
+  sample_event_.cancel();
+  catch_up();
+}
+
+}  // namespace numagpu

@@ -1,0 +1,57 @@
+// Drives a socket's way partition (organization numa_aware): feeds the way control each cycle with the
+// socket's DRAM activity and the remote read requests it sent, and applies its split to the socket's L2
+// banks. Stepped lazily, like a dynamic link: every cycle up to now whenever a bank is about to allocate, at
+// each sample, and at the end; an idle socket costs nothing until then.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "cache/way_control.hpp"
+#include "common/time.hpp"
+#include "stats/registry.hpp"
+
+namespace numagpu {
+
+class Cache;
+class Dram;
+
+class PartitionDriver : public sc_core::sc_module {
+ public:
+  PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<WayControl> control, unsigned ways,
+                  unsigned max_read_reqs_per_cycle, const Dram& dram, std::vector<Cache*> banks,
+                  Cycles sample_cycles, stats::Registry& stats);
+
+  void catch_up();           // steps every cycle before now
+  void kernel_launch();      // the next stepped cycle carries the launch strobe
+  void read_request_sent();  // a remote read left the socket in the current cycle
+  void start_sampling();
+  void finish();
+  unsigned remote_ways() const { return control_->remote_ways(); }
+
+ private:
+  void apply(unsigned remote_ways);
+  void sample();
+
+  std::unique_ptr<WayControl> control_;
+  unsigned ways_;
+  unsigned max_reqs_;
+  const Dram& dram_;
+  std::vector<Cache*> banks_;
+  Cycles sample_cycles_;
+  Cycles stepped_ = 0;
+  Cycles launch_cycle_ = 0;
+  bool launch_pending_ = false;
+  std::deque<Cycles> reads_;  // cycles of remote read requests not yet stepped, in order
+  sc_core::sc_event sample_event_;
+  bool sampling_ = false;
+  stats::Counter& changes_;
+  stats::TimeSeries* split_ = nullptr;
+};
+
+}  // namespace numagpu

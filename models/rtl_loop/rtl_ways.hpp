@@ -1,0 +1,28 @@
+// RTL in the loop for the cache partition controller: the Verilated rtl/cache_partition_ctrl.sv, built at its
+// default parameters but a 192 B response (16 ways, 5000-cycle windows, 99 %, 64 B/cycle ingress, ReqW 2;
+// a 144 B response occupies 192 B of the paper's whole-cycle link),
+// stepped one clock per simulated cycle with the inputs the C++ reference would get.
+#pragma once
+
+#include <memory>
+
+#include "cache/way_control.hpp"
+
+namespace numagpu {
+
+class RtlWays : public WayControl {
+ public:
+  RtlWays();
+  ~RtlWays() override;
+  RtlWays(const RtlWays&) = delete;
+  RtlWays& operator=(const RtlWays&) = delete;
+
+  unsigned step(const WayInputs& in) override;
+  unsigned remote_ways() const override;
+
+ private:
+  struct Model;
+  std::unique_ptr<Model> model_;
+};
+
+}  // namespace numagpu
