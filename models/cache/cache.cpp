@@ -27,6 +27,8 @@ Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::ui
                                 "Dirty lines written back to the next level")),
       fills_(stats.counter(std::string(this->name()) + ".fills", "lines", "Lines allocated after a miss")),
       evictions_(stats.counter(std::string(this->name()) + ".evictions", "lines", "Valid lines displaced")),
+      merges_(stats.counter(std::string(this->name()) + ".mshr_merges", "requests",
+                            "Read misses merged with an outstanding miss to the same line (no new request)")),
       coherence_invalidations_(
           stats.counter(std::string(this->name()) + ".coherence_invalidations", "lines",
                         "Remote lines dropped at kernel boundaries (software coherence)")),
@@ -78,10 +80,21 @@ void Cache::on_request(unsigned, Payload& gp) {
       if (tags_.access(tag_line(line))) {
         counters.read_hits->add();
         finish(gp, done);
-      } else {
-        counters.read_misses->add();
-        forward(gp, done);
+        return;
       }
+      counters.read_misses->add();
+      if (auto it = mshrs_.find(line); it != mshrs_.end()) {
+        // A miss to this line is already on its way: wait for its data instead of asking again.
+        merges_.add();
+        it->second.merged.push_back(&gp);
+        if (it->second.remote) {  // like its primary, it keeps no slot while the fabric serves it
+          --in_process_;
+          in.retry_blocked();
+        }
+        return;
+      }
+      mshrs_.emplace(line, Mshr{output_for(a.home_socket) == 1, {}});
+      forward(gp, done);
       return;
     case MemOp::kWrite:
       counters.writes->add();
@@ -144,10 +157,21 @@ void Cache::on_response(unsigned port, Payload& gp) {
   if (allocate && (a.op == MemOp::kRead || (a.op == MemOp::kAtomic && spec_.caches_atomics))) {
     if (!tags_.contains(tag_line(line))) fill(line, a.op == MemOp::kAtomic, class_of(a.home_socket));
   }
-  if (port == 1) {
-    in.respond(0, gp, sc_core::SC_ZERO_TIME);  // its slot was released when it left (forward())
-  } else {
-    finish(gp, sc_core::SC_ZERO_TIME);
+  auto answer = [this, port](Payload& p) {
+    if (port == 1) {
+      in.respond(0, p, sc_core::SC_ZERO_TIME);  // its slot was released when it left (forward())
+    } else {
+      finish(p, sc_core::SC_ZERO_TIME);
+    }
+  };
+  answer(gp);
+  if (a.op == MemOp::kRead) {
+    if (auto it = mshrs_.find(line); it != mshrs_.end()) {
+      const std::vector<Payload*> merged = std::move(it->second.merged);
+      mshrs_.erase(it);
+      for (Payload* m : merged)
+        answer(*m);
+    }
   }
 }
 

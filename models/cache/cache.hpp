@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include <systemc>
 
@@ -89,6 +91,12 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   TxnPool& pool_;
   const Placement* placement_;
   PartitionDriver* partition_ = nullptr;
+  // Outstanding read misses by line, with the reads that arrived for the same line meanwhile (merged).
+  struct Mshr {
+    bool remote;  // the miss went into the fabric (GPU-side L2): its reads hold no slot
+    std::vector<Payload*> merged;
+  };
+  std::unordered_map<std::uint64_t, Mshr> mshrs_;
   std::uint64_t flush_pending_ = 0;
   std::function<void()> flush_done_;
   TagArray tags_;
@@ -105,6 +113,7 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   stats::Counter& writebacks_;
   stats::Counter& fills_;
   stats::Counter& evictions_;
+  stats::Counter& merges_;
   stats::Counter& coherence_invalidations_;
   stats::Counter& coherence_writebacks_;
 };
