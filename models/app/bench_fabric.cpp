@@ -143,6 +143,10 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
   std::filesystem::create_directories(o.base.out_dir, ec);
   if (ec) return bad(o.base.out_dir + ": cannot create output directory (" + ec.message() + ")");
 
+  if (spec.placement != runtime::PlacementPolicy::kPageInterleave &&
+      spec.placement != runtime::PlacementPolicy::kLineInterleave) {
+    return bad("bench-fabric places buffers with page_interleave or line_interleave (memory.placement)");
+  }
   spec.kernels.clear();  // the copy engines are the only traffic
   spec.copy_engines = true;
   RunHealth::reset();

@@ -1,5 +1,6 @@
 #include "app/summary.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <ostream>
 
@@ -98,6 +99,18 @@ RunFacts collect_facts(System& system, stats::Registry& registry, double wall_se
   }
   registry.scalar("summary.sim_cycles", "cycles", "Cycle at which the last kernel completed")
       .set(double(f.sim_cycles));
+  // Placement of each declared allocation: its pages per socket (for first touch: pages touched so far).
+  for (const runtime::AllocationReport& r : system.placement().policy().report()) {
+    std::string name;
+    for (char c : r.name)
+      name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    for (std::size_t s = 0; s < r.pages.size(); ++s) {
+      registry
+          .scalar("placement." + name + ".pages.socket" + std::to_string(s), "pages",
+                  "Whole pages of the allocation homed at the socket")
+          .set(double(r.pages[s]));
+    }
+  }
   registry.scalar("summary.ipc", "instructions/cycle", "Warp instructions per cycle, whole system")
       .set(f.sim_cycles ? double(f.instructions) / double(f.sim_cycles) : 0.0);
   return f;

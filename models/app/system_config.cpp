@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <string>
 
+#include "runtime/cta_schedule.hpp"
+#include "runtime/placement.hpp"
 #include "trace/accelsim_reader.hpp"
 
 namespace numagpu {
@@ -127,9 +129,17 @@ void add_memory_system(Schema& root) {
       .default_value(32);
 
   Schema& p = root.section("memory", "Address space and page placement");
-  p.choice("placement", {"page_interleave", "line_interleave"},
-           "Home socket of an address: round-robin pages, or round-robin lines")
+  p.choice(
+       "placement",
+       {"page_interleave", "line_interleave", "first_touch", "kernel_wide", "stride_aware", "row_based",
+        "col_based"},
+       "Home socket of an address (docs/runtime-policies.md): round-robin pages or lines; the socket that "
+       "touches a page first; or LADM's placements of each workload allocation")
       .default_value("page_interleave");
+  p.integer("migration_cycles", "first_touch: cost of one first touch (reported, not charged)")
+      .range(0, 100000000)
+      .unit("cycles")
+      .default_value(0);
   p.integer("page_bytes", "Page size for page placement (a power of two)")
       .range(128, std::int64_t(1) << 30)
       .unit("B")
@@ -230,6 +240,23 @@ void add_topology(Schema& root) {
 
 void add_run(Schema& root) {
   Schema& r = root.section("runtime", "Kernel launch");
+  r.choice("cta_schedule",
+           {"interleave", "contiguous", "batch", "row_binding", "col_binding", "hierarchical"},
+           "Which socket runs each CTA (docs/runtime-policies.md): CTA i on socket i mod N; N contiguous "
+           "blocks; batches round-robin; LADM's row or column binding; a block per GPU, round-robin over its "
+           "chiplets")
+      .default_value("interleave");
+  r.integer("batch_ctas", "batch: CTAs per batch").range(1, 1 << 20).default_value(4);
+  r.integer("chiplets_per_gpu",
+            "Sockets that form one GPU (hierarchical scheduling); must divide system.sockets")
+      .range(1, 64)
+      .default_value(1);
+  r.choice("hierarchy_unit", {"ctas", "rows", "cols"},
+           "hierarchical: what a GPU's contiguous block is made of")
+      .default_value("ctas");
+  r.integer("chiplet_batch", "hierarchical: consecutive CTAs a chiplet takes in its turn")
+      .range(1, 1 << 20)
+      .default_value(1);
   r.integer("launch_cycles", "Idle cycles between a kernel's end and the next kernel's start")
       .range(0, 100000000)
       .unit("cycles")
@@ -268,6 +295,21 @@ void add_workload(Schema& root) {
        "An Accel-Sim kernelslist.g: when set, its kernels (traces) replace workload.kernels; a relative path "
        "is taken from the file that sets it")
       .default_value("");
+  Schema& al = w.list("allocations", "Named data structures (LADM's placements place each one)").element();
+  al.string("name", "Allocation name (reports)").required();
+  al.integer("base_address", "First byte").range(0, std::int64_t(1) << 48).unit("B").required();
+  al.integer("bytes", "Size").range(1, std::int64_t(1) << 40).unit("B").required();
+  al.integer("element_bytes", "Element size").range(1, 1 << 16).unit("B").default_value(4);
+  al.integer("rows", "2-D/3-D shape: rows (row_based, col_based); 0: none")
+      .range(0, std::int64_t(1) << 40)
+      .default_value(0);
+  al.integer("cols", "2-D/3-D shape: columns").range(0, std::int64_t(1) << 40).default_value(0);
+  al.integer("depth", "3-D shape: planes of rows x cols").range(1, std::int64_t(1) << 40).default_value(1);
+  al.integer("stride_bytes", "stride_aware: the access stride")
+      .range(0, std::int64_t(1) << 40)
+      .unit("B")
+      .default_value(0);
+  al.string("placement", "This allocation's placement policy; empty: memory.placement").default_value("");
   Schema& k = w.list("kernels", "Kernels, launched one after another").items(1, 4096).element();
   k.string("name", "Kernel name").required();
   k.string(
@@ -283,6 +325,9 @@ void add_workload(Schema& root) {
       .range(0, 1 << 24)
       .default_value(0);
   k.integer("warps_per_cta", "Warps per CTA").range(1, 64).default_value(4);
+  k.integer("grid_x", "CTAs per grid row, for a 2-D grid (row/column binding); 0: one row")
+      .range(0, 1 << 24)
+      .default_value(0);
   k.integer("accesses_per_warp", "Memory instructions per warp").range(1, 1 << 20).default_value(8);
   k.integer("compute_cycles", "Compute cycles before each memory instruction")
       .range(0, 1 << 20)
@@ -540,7 +585,18 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.dram.inject_drop_response = fault == "drop_response";
   s.dram.inject_stuck = fault == "stuck_dram";
 
-  s.placement = Placement::parse(cfg.string("memory.placement"));
+  s.placement = runtime::parse_placement_policy(cfg.string("memory.placement"));
+  s.migration_cycles = u("memory.migration_cycles");
+  s.chiplets_per_gpu = static_cast<unsigned>(u("runtime.chiplets_per_gpu"));
+  if (s.sockets % s.chiplets_per_gpu != 0) {
+    cfg.fail("runtime.chiplets_per_gpu", std::to_string(s.chiplets_per_gpu) +
+                                             " does not divide system.sockets (" + std::to_string(s.sockets) +
+                                             ")");
+  }
+  s.cta.policy = runtime::parse_cta_policy(cfg.string("runtime.cta_schedule"));
+  s.cta.batch = static_cast<std::uint32_t>(u("runtime.batch_ctas"));
+  s.cta.hierarchy_unit = runtime::parse_hierarchy_unit(cfg.string("runtime.hierarchy_unit"));
+  s.cta.chiplet_batch = static_cast<std::uint32_t>(u("runtime.chiplet_batch"));
   s.page_bytes = u("memory.page_bytes");
   if (!power_of_two(std::int64_t(s.page_bytes))) {
     cfg.fail("memory.page_bytes", std::to_string(s.page_bytes) + " is not a power of two");
@@ -604,6 +660,32 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.max_cycles = u("checks.max_cycles");
 
   s.workload_name = cfg.string("workload.name");
+  const std::size_t na = cfg.list_size("workload.allocations");
+  for (std::size_t i = 0; i < na; ++i) {
+    const std::string a = "workload.allocations." + std::to_string(i) + ".";
+    runtime::Allocation al;
+    al.name = cfg.string(a + "name");
+    al.base = u(a + "base_address");
+    al.bytes = u(a + "bytes");
+    al.element_bytes = static_cast<std::uint32_t>(u(a + "element_bytes"));
+    if (u(a + "rows") || u(a + "cols"))
+      al.shape = runtime::Shape{u(a + "rows"), u(a + "cols"), u(a + "depth")};
+    al.stride_bytes = u(a + "stride_bytes");
+    if (!cfg.string(a + "placement").empty()) {
+      try {
+        al.policy = runtime::parse_placement_policy(cfg.string(a + "placement"));
+      } catch (const std::invalid_argument& e) {
+        cfg.fail(a + "placement", e.what());
+      }
+    }
+    s.allocations.push_back(al);
+  }
+  try {  // the placement checks allocations against its policy (shapes, strides, overlaps)
+    runtime::Placement check(s.sockets, runtime::PlacementParams{s.placement, s.page_bytes, line, 0},
+                             s.allocations);
+  } catch (const std::invalid_argument& e) {
+    cfg.fail(na ? "workload.allocations" : "memory.placement", e.what());
+  }
   if (!cfg.string("workload.trace_list").empty()) {
     const std::string list = relative_to_setter(cfg, "workload.trace_list");
     try {
@@ -627,6 +709,11 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     ks.name = cfg.string(k + "name");
     ks.pattern = cfg.string(k + "pattern");
     ks.ctas = static_cast<std::uint32_t>(u(k + "ctas"));
+    ks.grid_x = static_cast<std::uint32_t>(u(k + "grid_x"));
+    if (ks.grid_x && ks.ctas % ks.grid_x != 0) {
+      cfg.fail(k + "grid_x",
+               std::to_string(ks.grid_x) + " does not divide ctas (" + std::to_string(ks.ctas) + ")");
+    }
     ks.warps_per_cta = static_cast<std::uint32_t>(u(k + "warps_per_cta"));
     ks.accesses_per_warp = static_cast<std::uint32_t>(u(k + "accesses_per_warp"));
     ks.compute_cycles = static_cast<std::uint32_t>(u(k + "compute_cycles"));

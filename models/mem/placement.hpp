@@ -1,33 +1,51 @@
-// Page placement: which socket's DRAM is the home of an address. Foundation scope: round-robin pages and
-// round-robin lines; first touch and LADM's policies come with the runtime issue.
+// The home socket of every address, for the model's components: an adapter over the runtime's placement
+// policies (models/runtime/placement.hpp: interleaving, first touch, LADM's kernel-wide, stride-aware, row-
+// and column-based). First touch is stateful, so the adapter keeps the policy object mutable behind const
+// queries: a request "touches" its page; write-backs ask for the home already decided.
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <memory>
+#include <vector>
+
+#include "runtime/placement.hpp"
 
 namespace numagpu {
 
 class Placement {
  public:
-  enum class Policy { kPageInterleave, kLineInterleave };
-  Placement(Policy policy, std::uint64_t page_bytes, std::uint64_t line_bytes, std::uint16_t sockets)
-      : granule_(policy == Policy::kPageInterleave ? page_bytes : line_bytes), sockets_(sockets) {}
+  Placement(std::uint16_t sockets, const runtime::PlacementParams& params,
+            std::vector<runtime::Allocation> allocations = {})
+      : impl_(std::make_unique<runtime::Placement>(sockets, params, std::move(allocations))),
+        sockets_(sockets),
+        params_(params) {}
 
+  // The home of `address` for a request issued by `toucher` (first touch homes an untouched page there).
+  std::uint16_t touch(std::uint64_t address, std::uint16_t toucher) const {
+    return impl_->home(address, toucher);
+  }
+  // The home already decided for `address` (a page nobody touched yet: as if socket 0 touched it).
   std::uint16_t home(std::uint64_t address) const {
-    return static_cast<std::uint16_t>((address / granule_) % sockets_);
+    const auto h = impl_->peek(address);
+    return h ? *h : impl_->home(address, 0);
   }
-  // The `offset`-th byte of the memory homed at `socket` (inverse of home()): consecutive offsets fill that
-  // socket's granules in address order.
+  // The `offset`-th byte of the memory homed at `socket`, for the interleaving policies (bench-fabric).
+  bool invertible() const {
+    return params_.policy == runtime::PlacementPolicy::kPageInterleave ||
+           params_.policy == runtime::PlacementPolicy::kLineInterleave;
+  }
   std::uint64_t address_homed_at(std::uint16_t socket, std::uint64_t offset) const {
-    return ((offset / granule_) * sockets_ + socket) * granule_ + offset % granule_;
+    const std::uint64_t granule = params_.policy == runtime::PlacementPolicy::kLineInterleave
+                                      ? params_.granule_bytes
+                                      : params_.page_bytes;
+    return ((offset / granule) * sockets_ + socket) * granule + offset % granule;
   }
-  static Policy parse(const std::string& name) {
-    return name == "line_interleave" ? Policy::kLineInterleave : Policy::kPageInterleave;
-  }
+  const runtime::Placement& policy() const { return *impl_; }
 
  private:
-  std::uint64_t granule_;
+  std::unique_ptr<runtime::Placement> impl_;
   std::uint16_t sockets_;
+  runtime::PlacementParams params_;
 };
 
 }  // namespace numagpu

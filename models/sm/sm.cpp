@@ -155,7 +155,7 @@ void Sm::execute(Warp& w, const Step& step) {
     NumaAttr& a = attr(gp);
     a.origin_socket = socket_;
     a.origin_sm = index_;
-    a.home_socket = placement_.home(step.lines[i]);
+    a.home_socket = placement_.touch(step.lines[i], socket_);
     a.kernel_id = kernel_id_;
     a.issue_cycle = now;
     a.origin_warp = static_cast<std::uint16_t>(&w - warps_.data());

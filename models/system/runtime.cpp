@@ -3,10 +3,13 @@
 namespace numagpu {
 
 Runtime::Runtime(const sc_core::sc_module_name& name, std::vector<std::unique_ptr<KernelProgram>> kernels,
-                 unsigned sockets, Cycles launch_cycles, stats::Registry& stats)
+                 const runtime::Machine& machine, const runtime::CtaScheduleParams& schedule,
+                 Cycles launch_cycles, stats::Registry& stats)
     : sc_module(name),
       kernels_(std::move(kernels)),
-      sockets_(sockets),
+      sockets_(static_cast<unsigned>(machine.sockets())),
+      machine_(machine),
+      schedule_params_(schedule),
       launch_cycles_(launch_cycles),
       l1_invalidations_(stats.counter(std::string(this->name()) + ".l1_lines_invalidated", "lines",
                                       "Valid L1 lines dropped at kernel boundaries")),
@@ -42,9 +45,8 @@ void Runtime::start() {
 
 void Runtime::launch() {
   const KernelProgram& k = *kernels_[current_];
+  schedule_ = std::make_unique<runtime::CtaSchedule>(k.grid(), machine_, schedule_params_);
   next_cta_.assign(sockets_, 0);
-  for (unsigned s = 0; s < sockets_; ++s)
-    next_cta_[s] = s;  // interleave: socket s runs CTAs s, s+N, ...
   kernel_start_ = GpuClock::now();
   if (on_launch) on_launch();
   busy_sms_ = 0;
@@ -57,10 +59,10 @@ void Runtime::launch() {
 }
 
 bool Runtime::next_cta(std::uint16_t socket, std::uint32_t& cta) {
-  std::uint32_t& next = next_cta_[socket];
-  if (next >= kernels_[current_]->ctas()) return false;
-  cta = next;
-  next += sockets_;
+  const std::vector<runtime::CtaId>& mine = schedule_->ctas_of(socket);
+  std::size_t& next = next_cta_[socket];
+  if (next >= mine.size()) return false;
+  cta = mine[next++];
   ctas_dispatched_.add();
   return true;
 }

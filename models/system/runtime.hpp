@@ -1,5 +1,6 @@
 // Kernel sequencing and CTA dispatch: kernels run one after another; a kernel's CTAs are split across sockets
-// (CTA i to socket i mod N, the foundation's only schedule) and handed to SMs as CTA slots free up. A kernel
+// by the configured schedule (runtime/cta_schedule.hpp) and handed to a socket's SMs in that order as CTA
+// slots free up. A kernel
 // ends when every SM is idle with nothing in flight; the next starts `launch_cycles` later, after the L1s are
 // invalidated (software coherence at kernel boundaries).
 #pragma once
@@ -19,7 +20,8 @@ namespace numagpu {
 class Runtime : public sc_core::sc_module, public CtaSource {
  public:
   Runtime(const sc_core::sc_module_name& name, std::vector<std::unique_ptr<KernelProgram>> kernels,
-          unsigned sockets, Cycles launch_cycles, stats::Registry& stats);
+          const runtime::Machine& machine, const runtime::CtaScheduleParams& schedule, Cycles launch_cycles,
+          stats::Registry& stats);
 
   void attach(std::vector<std::vector<Sm*>> sms_by_socket, std::function<std::uint64_t()> invalidate_l1s);
   // Called once, at time zero.
@@ -39,10 +41,13 @@ class Runtime : public sc_core::sc_module, public CtaSource {
 
   std::vector<std::unique_ptr<KernelProgram>> kernels_;
   unsigned sockets_;
+  runtime::Machine machine_;
+  runtime::CtaScheduleParams schedule_params_;
   Cycles launch_cycles_;
   std::vector<std::vector<Sm*>> sms_;
   std::function<std::uint64_t()> invalidate_l1s_;
-  std::vector<std::uint32_t> next_cta_;  // per socket: next CTA id it will hand out
+  std::unique_ptr<runtime::CtaSchedule> schedule_;  // the current kernel's CTA to socket assignment
+  std::vector<std::size_t> next_cta_;               // per socket: position in its CTA list
   std::size_t busy_sms_ = 0;
   std::uint32_t current_ = 0;
   std::uint32_t kernels_done_ = 0;

@@ -84,12 +84,17 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
       spec_(spec),
       stats_(stats),
       diag_(diag),
-      placement_(spec.placement, spec.page_bytes, spec.l1.line_bytes,
-                 static_cast<std::uint16_t>(spec.sockets)),
+      placement_(static_cast<std::uint16_t>(spec.sockets),
+                 runtime::PlacementParams{spec.placement, spec.page_bytes, spec.l1.line_bytes,
+                                          spec.migration_cycles},
+                 spec.allocations),
       topology_(spec.topology.links.empty() ? switch_topology(spec.sockets, spec.link) : spec.topology) {
   GpuClock::set_frequency_mhz(spec.clock_mhz);
   topology_.compute_routes();
-  runtime_ = std::make_unique<Runtime>("runtime", build_programs(), spec.sockets, spec.launch_cycles, stats);
+  runtime_ =
+      std::make_unique<Runtime>("runtime", build_programs(),
+                                runtime::Machine{spec.sockets / spec.chiplets_per_gpu, spec.chiplets_per_gpu},
+                                spec.cta, spec.launch_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
     sockets_.push_back(
         std::make_unique<Socket>(indexed("socket", s).c_str(), spec_, static_cast<std::uint16_t>(s), *this));

@@ -15,6 +15,7 @@
 #include "mem/placement.hpp"
 #include "policy/link_balancer.hpp"
 #include "policy/partition_controller.hpp"
+#include "runtime/cta_schedule.hpp"
 #include "sm/sm.hpp"
 #include "workload/kernel.hpp"
 
@@ -40,8 +41,12 @@ struct SystemSpec {
   bool rtl_policies = false;              // the Verilated RTL decides instead of the C++ reference
   bool l2_numa_aware = false;             // the partition controller drives the L2 way split
   policy::PartitionController::Params partition;
-  Placement::Policy placement = Placement::Policy::kPageInterleave;
+  runtime::PlacementPolicy placement = runtime::PlacementPolicy::kPageInterleave;
   std::uint64_t page_bytes = 4096;
+  std::uint64_t migration_cycles = 0;            // first touch: reported, not charged
+  std::vector<runtime::Allocation> allocations;  // named data structures (LADM's placements need them)
+  runtime::CtaScheduleParams cta{runtime::CtaPolicy::kInterleave};
+  unsigned chiplets_per_gpu = 1;  // sockets = GPUs x chiplets (hierarchical scheduling)
   Cycles launch_cycles = 0;
   bool ideal_coherence = false;  // GPU-side L2: skip the kernel-boundary write-back and invalidation
   bool protocol_checks = false;

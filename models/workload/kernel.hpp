@@ -12,6 +12,7 @@ struct KernelSpec {
   std::string name;
   std::string pattern = "stream";  // stream | random
   std::uint32_t ctas = 1;
+  std::uint32_t grid_x = 0;  // CTAs per grid row (2-D grids, for row/column binding); 0: one row
   std::uint32_t warps_per_cta = 1;
   std::uint32_t accesses_per_warp = 1;  // memory instructions each warp executes
   std::uint32_t compute_cycles = 0;     // compute before each memory instruction

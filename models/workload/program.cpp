@@ -64,6 +64,7 @@ class TraceProgram : public KernelProgram {
       throw trace::TraceError(path + ": grid of " + std::to_string(info.ctas()) +
                               " CTAs is too large to replay");
     ctas_ = static_cast<std::uint32_t>(info.ctas());
+    grid_ = runtime::Grid{info.grid.x, info.grid.y, info.grid.z};
     warps_per_cta_ = info.warps_per_cta();
     blocks_.resize(ctas_);
     trace::ThreadBlock block;
@@ -81,6 +82,7 @@ class TraceProgram : public KernelProgram {
   const std::string& name() const override { return name_; }
   std::uint32_t ctas() const override { return ctas_; }
   std::uint32_t warps_per_cta() const override { return warps_per_cta_; }
+  runtime::Grid grid() const override { return grid_; }
 
   bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const override {
     const auto& warps = blocks_[cta];  // a CTA absent from the trace runs no instruction
@@ -117,6 +119,7 @@ class TraceProgram : public KernelProgram {
   std::string name_;
   std::uint32_t ctas_ = 0;
   std::uint32_t warps_per_cta_ = 0;
+  runtime::Grid grid_;
   std::vector<std::vector<std::vector<trace::WarpInstruction>>> blocks_;  // [cta][warp][instruction]
 };
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/cta_schedule.hpp"
 #include "workload/kernel.hpp"
 
 namespace numagpu {
@@ -32,6 +33,8 @@ class KernelProgram {
   virtual const std::string& name() const = 0;
   virtual std::uint32_t ctas() const = 0;
   virtual std::uint32_t warps_per_cta() const = 0;
+  // The grid's shape (x fastest); ctas() == x * y * z.
+  virtual runtime::Grid grid() const { return runtime::Grid{ctas(), 1, 1}; }
   // Step `index` of a warp; false when the warp has no more steps (it exits).
   virtual bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const = 0;
 };
@@ -43,6 +46,10 @@ class SyntheticProgram : public KernelProgram {
   const std::string& name() const override { return kernel_.name; }
   std::uint32_t ctas() const override { return kernel_.ctas; }
   std::uint32_t warps_per_cta() const override { return kernel_.warps_per_cta; }
+  runtime::Grid grid() const override {
+    const std::uint32_t x = kernel_.grid_x ? kernel_.grid_x : kernel_.ctas;
+    return runtime::Grid{x, kernel_.ctas / x, 1};
+  }
   bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const override;
 
  private:

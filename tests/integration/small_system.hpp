@@ -42,7 +42,7 @@ inline SystemSpec small_spec(unsigned sockets) {
   s.link.latency = 64;       // per traversal: 128 socket to socket
   s.link.header_bytes = 16;
   s.sw.latency = 0;
-  s.placement = Placement::Policy::kPageInterleave;
+  s.placement = runtime::PlacementPolicy::kPageInterleave;
   s.page_bytes = 4096;  // 32 lines per page
   s.protocol_checks = true;
   s.watchdog_cycles = 100000;
