@@ -72,7 +72,8 @@ void Dram::on_request(unsigned port, Payload& gp) {
   const unsigned ch = channel_of(gp);
   const sc_time start = std::max(sc_time_stamp(), channels_[ch]->free_at());
   const sc_time done = channels_[ch]->reserve(sc_time_stamp(), spec_.line_bytes);
-  if (track_busy_) {
+  busy_ps_total_ += done.value() - start.value();
+  if (track_busy_ || utilization_) {
     if (busy_.empty()) busy_.resize(channels_.size());
     auto& q = busy_[ch];
     // Back-to-back transfers merge into one interval.
@@ -110,18 +111,27 @@ void Dram::stop_sampling() {
   sample_event_.cancel();
 }
 
+// Utilization of a window: the channels' transfer time inside it over channels x window (exact: transfers
+// booked beyond now are left out until their window comes).
 void Dram::sample() {
   if (!sampling_) return;
-  // Bytes whose transfer was booked in the window, as a share of what the window could move. Booking time
-  // is arrival time, so a window can read above 100 % when a backlog forms; clamp to the physical limit.
-  std::uint64_t bytes = 0;
-  for (const auto& c : channels_)
-    bytes += c->bytes_moved();
-  const std::uint64_t window_bytes = bytes - bytes_at_last_sample_;
-  bytes_at_last_sample_ = bytes;
-  const double capacity =
-      double(spec_.bandwidth_bytes_num) * double(spec_.sample_cycles) / double(spec_.bandwidth_den);
-  utilization_->push(std::min(100.0, 100.0 * double(window_bytes) / capacity));
+  const std::uint64_t now_ps = sc_time_stamp().value();
+  std::uint64_t future = 0;
+  for (auto& q : busy_) {
+    for (auto it = q.rbegin(); it != q.rend() && it->second > now_ps; ++it) {
+      future += it->second - std::max(it->first, now_ps);
+    }
+    // Without a partition driver nothing else consumes the intervals: drop those entirely in the past.
+    if (!track_busy_) {
+      while (!q.empty() && q.front().second <= now_ps)
+        q.pop_front();
+    }
+  }
+  const std::uint64_t busy_until_now = busy_ps_total_ - future;
+  const double window_ps =
+      double(spec_.sample_cycles) * double(GpuClock::period_ps()) * double(channels_.size());
+  utilization_->push(100.0 * double(busy_until_now - busy_ps_at_sample_) / window_ps);
+  busy_ps_at_sample_ = busy_until_now;
   sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
 }
 

@@ -1,6 +1,6 @@
 // A socket's DRAM: channels selected by line address, each moving bandwidth/channels bytes per cycle, plus a
 // fixed access latency. A channel whose backlog exceeds `queue_depth` line transfers back-pressures its
-// inputs until it drains. Utilization per sample window is recorded as a time series.
+// inputs until it drains. Utilization per sample window (the channels' transfer time in it) is a time series.
 #pragma once
 
 #include <cstdint>
@@ -56,10 +56,11 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   sc_core::sc_time line_time_;  // one line transfer on one channel
   sc_core::sc_event unblock_event_;
   sc_core::sc_event sample_event_;
-  std::uint64_t bytes_at_last_sample_ = 0;
   std::uint64_t in_service_ = 0;
   bool dropped_one_ = false;
   bool track_busy_ = false;
+  std::uint64_t busy_ps_total_ = 0;      // transfer time booked on all channels
+  std::uint64_t busy_ps_at_sample_ = 0;  // of it, up to the previous sample
   // Per channel: transfer intervals [start, end) in ps not yet consumed by all_channels_busy().
   mutable std::vector<std::deque<std::pair<std::uint64_t, std::uint64_t>>> busy_;
   bool sampling_ = false;

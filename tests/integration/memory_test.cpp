@@ -1,0 +1,84 @@
+// The socket memory system under load.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "common/health.hpp"
+#include "small_system.hpp"
+#include "system/system.hpp"
+
+namespace numagpu {
+namespace {
+
+using testing::small_spec;
+using testing::stream_kernel;
+
+// One paper socket (64 SMs x 64 warps, 768 B/cycle of DRAM in 8 channels) streaming 16 MiB of reads once:
+// 4096 loads in flight against a ~170-cycle round trip ask for ~24 lines per cycle, far above the 6 lines
+// per cycle (768 B) the DRAM can move, so the DRAM saturates. Every full 5000-cycle window between the
+// ramp-up (the first) and the drain (the last) must show at least 97 % utilization, and no window more
+// than 100 %: the channels never move more than their configured bandwidth.
+TEST(Memory, SaturatingStreamUsesAllButNeverMoreThanTheDramBandwidth) {
+  SystemSpec spec = small_spec(1);
+  spec.protocol_checks = false;
+  spec.sms_per_socket = 64;
+  spec.sm.max_warps = 64;
+  spec.sm.max_outstanding = 128;
+  spec.l1.max_in_process = 128;
+  spec.l2_banks = 16;
+  spec.l2 = CacheSpec{4 * 1024 * 1024 / 16, 128, 16, 30, 64, true, true, 4};
+  spec.crossbar.queue_depth = 16;
+  spec.dram.queue_depth = 32;
+  spec.kernels = {stream_kernel("stream", 1024, 8, 16)};  // 131072 lines = 16 MiB
+  stats::Registry reg;
+  std::ostringstream diag;
+  RunHealth::reset();
+  System sys("system", spec, reg, diag);
+  sys.run();
+  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  EXPECT_EQ(reg.find_counter("system.socket0.dram.reads")->value(), 131072u);
+  const auto* util = reg.find_series("system.socket0.dram.utilization");
+  ASSERT_NE(util, nullptr);
+  const auto& w = util->values();
+  ASSERT_GE(w.size(), 3u);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    EXPECT_LE(w[i], 100.0 + 1e-9) << "window " << i;
+  for (std::size_t i = 1; i + 1 < w.size(); ++i)
+    EXPECT_GE(w[i], 97.0) << "window " << i;
+  // Over the whole kernel: 16 MiB at 768 B/cycle needs 21846 cycles at least.
+  EXPECT_GE(sys.finish_cycle(), 21846u);
+}
+
+// MSHR merging: 4 warps of one CTA on one SM read the same line (a 1-line footprint): the first read misses
+// the L1 and goes on; the other three find the miss outstanding and wait for its data. One L2 access, one
+// DRAM read, three merges at the L1.
+TEST(Memory, ReadsToALineWithAnOutstandingMissAreMerged) {
+  SystemSpec spec = small_spec(1);
+  KernelSpec k = stream_kernel("same_line", 1, 4, 1);
+  k.footprint_bytes = 128;
+  spec.kernels = {k};
+  stats::Registry reg;
+  std::ostringstream diag;
+  RunHealth::reset();
+  System sys("system", spec, reg, diag);
+  sys.run();
+  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  EXPECT_EQ(reg.find_counter("system.socket0.sm0.loads")->value(), 4u);
+  EXPECT_EQ(reg.find_counter("system.socket0.l1_0.mshr_merges")->value(), 3u);
+  EXPECT_EQ(reg.find_counter("system.socket0.dram.reads")->value(), 1u);
+  std::uint64_t l2_lookups = 0;
+  for (int b = 0; b < 4; ++b) {
+    for (const char* c : {"local_local", "local_remote", "remote_local"}) {
+      l2_lookups += reg.find_counter("system.socket0.l2_" + std::to_string(b) + ".read_misses." + c)->value();
+      l2_lookups += reg.find_counter("system.socket0.l2_" + std::to_string(b) + ".read_hits." + c)->value();
+    }
+  }
+  EXPECT_EQ(l2_lookups, 1u);
+}
+
+}  // namespace
+}  // namespace numagpu
+
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}
