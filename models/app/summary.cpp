@@ -66,6 +66,9 @@ RunFacts collect_facts(System& system, stats::Registry& registry, double wall_se
       f.loads += counter(registry, sm + ".loads");
       f.stores += counter(registry, sm + ".stores");
       f.atomics += counter(registry, sm + ".atomics");
+      registry
+          .scalar(sm + ".ipc", "instructions/cycle", "Warp instructions per cycle of this SM over the run")
+          .set(f.sim_cycles ? double(counter(registry, sm + ".instructions")) / double(f.sim_cycles) : 0.0);
       const HitMiss h = read_hits(registry, sock + ".l1_" + std::to_string(i));
       l1.hits += h.hits;
       l1.misses += h.misses;

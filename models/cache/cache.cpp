@@ -29,6 +29,8 @@ Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::ui
       evictions_(stats.counter(std::string(this->name()) + ".evictions", "lines", "Valid lines displaced")),
       merges_(stats.counter(std::string(this->name()) + ".mshr_merges", "requests",
                             "Read misses merged with an outstanding miss to the same line (no new request)")),
+      bank_conflicts_(stats.counter(std::string(this->name()) + ".bank_conflicts", "requests",
+                                    "Requests that waited for the tag port (one access per cycle)")),
       coherence_invalidations_(
           stats.counter(std::string(this->name()) + ".coherence_invalidations", "lines",
                         "Remote lines dropped at kernel boundaries (software coherence)")),
@@ -57,6 +59,7 @@ bool Cache::try_accept(unsigned, Payload&) {
 sc_time Cache::tag_access_done() {
   // One tag access per cycle: a request that finds the port busy waits for the next free cycle.
   const Cycles start = std::max(GpuClock::now(), next_tag_cycle_);
+  if (start > GpuClock::now()) bank_conflicts_.add();  // the tag port was taken this cycle: wait
   next_tag_cycle_ = start + 1;
   return GpuClock::cycles(start + spec_.hit_latency) - sc_core::sc_time_stamp();
 }

@@ -114,6 +114,7 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   stats::Counter& fills_;
   stats::Counter& evictions_;
   stats::Counter& merges_;
+  stats::Counter& bank_conflicts_;
   stats::Counter& coherence_invalidations_;
   stats::Counter& coherence_writebacks_;
 };

@@ -9,13 +9,16 @@ namespace numagpu {
 
 PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<WayControl> control,
                                  unsigned ways, unsigned max_read_reqs_per_cycle, const Dram& dram,
-                                 std::vector<Cache*> banks, Cycles sample_cycles, stats::Registry& stats)
+                                 std::vector<Cache*> banks, std::vector<Cache*> l1s, unsigned l1_ways,
+                                 Cycles sample_cycles, stats::Registry& stats)
     : sc_module(name),
       control_(std::move(control)),
       ways_(ways),
       max_reqs_(max_read_reqs_per_cycle),
       dram_(dram),
       banks_(std::move(banks)),
+      l1s_(std::move(l1s)),
+      l1_ways_(l1_ways),
       sample_cycles_(sample_cycles),
       changes_(stats.counter(std::string(this->name()) + ".changes", "events", "Changes of the way split")) {
   if (sample_cycles) {
@@ -25,6 +28,8 @@ PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::uniqu
   }
   for (Cache* bank : banks_)
     bank->set_partition(this);
+  for (Cache* l1 : l1s_)
+    l1->set_partition(this);
   apply(control_->remote_ways());
   SC_HAS_PROCESS(PartitionDriver);
   SC_METHOD(sample);
@@ -35,6 +40,13 @@ PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::uniqu
 void PartitionDriver::apply(unsigned remote_ways) {
   for (Cache* bank : banks_)
     bank->set_quotas(ways_ - remote_ways, remote_ways);
+  if (l1_ways_ >= 2) {
+    // Same share of the ways, rounded to the nearest, keeping one way per class.
+    const unsigned scaled = (remote_ways * l1_ways_ + ways_ / 2) / ways_;
+    const unsigned l1_remote = std::clamp(scaled, 1u, l1_ways_ - 1);
+    for (Cache* l1 : l1s_)
+      l1->set_quotas(l1_ways_ - l1_remote, l1_remote);
+  }
 }
 
 void PartitionDriver::catch_up() {

@@ -23,9 +23,11 @@ class Dram;
 
 class PartitionDriver : public sc_core::sc_module {
  public:
+  // `banks` (the L2, `ways` ways) take the split as it is; `l1s` (`l1_ways` ways) take it scaled to their
+  // associativity, at least one way per class.
   PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<WayControl> control, unsigned ways,
                   unsigned max_read_reqs_per_cycle, const Dram& dram, std::vector<Cache*> banks,
-                  Cycles sample_cycles, stats::Registry& stats);
+                  std::vector<Cache*> l1s, unsigned l1_ways, Cycles sample_cycles, stats::Registry& stats);
 
   void catch_up();           // steps every cycle before now
   void kernel_launch();      // the next stepped cycle carries the launch strobe
@@ -43,6 +45,8 @@ class PartitionDriver : public sc_core::sc_module {
   unsigned max_reqs_;
   const Dram& dram_;
   std::vector<Cache*> banks_;
+  std::vector<Cache*> l1s_;
+  unsigned l1_ways_;
   Cycles sample_cycles_;
   Cycles stepped_ = 0;
   Cycles launch_cycle_ = 0;

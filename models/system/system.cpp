@@ -61,8 +61,12 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
       banks.push_back(bank.get());
     dram->track_busy();
     // The controller counts up to 2^ReqW - 1 remote reads per cycle (ReqW = 2 in the RTL as built).
+    std::vector<Cache*> l1_caches;
+    for (auto& l1 : l1s)
+      l1_caches.push_back(l1.get());
     partition = std::make_unique<PartitionDriver>("partition", sys.way_control(id), spec.l2.ways, 3, *dram,
-                                                  std::move(banks), spec.dram.sample_cycles, sys.stats());
+                                                  std::move(banks), std::move(l1_caches), spec.l1.ways,
+                                                  spec.dram.sample_cycles, sys.stats());
     xbar->on_remote_read = [p = partition.get()] { p->read_request_sent(); };
   }
 }
