@@ -42,6 +42,9 @@ void add_sm(Schema& root) {
   s.integer("max_warps", "Resident warps per SM (CTA slots = max_warps / warps_per_cta)")
       .range(1, 256)
       .default_value(64);
+  s.integer("issue_width", "Warp instructions an SM issues per cycle (greedy-then-oldest, different warps)")
+      .range(1, 8)
+      .default_value(1);
   s.integer("max_outstanding", "Memory requests an SM may have in flight before issue stalls")
       .range(1, 4096)
       .default_value(128);
@@ -517,6 +520,7 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.sms_per_socket = static_cast<unsigned>(u("sm.per_socket"));
   s.sm.max_warps = static_cast<unsigned>(u("sm.max_warps"));
   s.sm.max_outstanding = static_cast<unsigned>(u("sm.max_outstanding"));
+  s.sm.issue_width = static_cast<unsigned>(u("sm.issue_width"));
 
   const std::uint64_t line = u("l1.line_bytes");
   if (!power_of_two(std::int64_t(line)))

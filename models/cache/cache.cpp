@@ -36,7 +36,9 @@ Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::ui
                         "Remote lines dropped at kernel boundaries (software coherence)")),
       coherence_writebacks_(
           stats.counter(std::string(this->name()) + ".coherence_writebacks", "lines",
-                        "Dirty remote lines written back to their home at kernel boundaries")) {
+                        "Dirty remote lines written back to their home at kernel boundaries")),
+      coherence_bytes_(stats.counter(std::string(this->name()) + ".coherence_writeback_bytes", "bytes",
+                                     "Bytes of dirty remote lines written back at kernel boundaries")) {
   if (spec.gpu_side && !placement) throw std::logic_error("a GPU-side cache needs the placement");
   const std::string base = this->name();
   for (int c = 0; c < 3; ++c) {
@@ -210,6 +212,7 @@ std::uint64_t Cache::flush_remote(std::function<void()> done) {
   const std::uint64_t dropped = tags_.invalidate_class(TagArray::LineClass::kRemote, dirty);
   coherence_invalidations_.add(dropped);
   coherence_writebacks_.add(dirty.size());
+  coherence_bytes_.add(dirty.size() * spec_.line_bytes);
   if (dirty.empty()) {
     done();
     return dropped;

@@ -117,6 +117,7 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   stats::Counter& bank_conflicts_;
   stats::Counter& coherence_invalidations_;
   stats::Counter& coherence_writebacks_;
+  stats::Counter& coherence_bytes_;
 };
 
 }  // namespace numagpu

@@ -5,8 +5,11 @@
 
 namespace numagpu {
 
-TagArray::TagArray(std::uint64_t sets, unsigned ways) : sets_(sets), ways_(ways), ways_storage_(sets * ways) {
+TagArray::TagArray(std::uint64_t sets, unsigned ways, std::unique_ptr<ReplacementPolicy> replacement)
+    : sets_(sets), ways_(ways), ways_storage_(sets * ways), replacement_(std::move(replacement)) {
   if (sets == 0 || ways == 0) throw std::invalid_argument("TagArray: sets and ways must be positive");
+  if (ways > 64) throw std::invalid_argument("TagArray: at most 64 ways");
+  if (!replacement_) replacement_ = std::make_unique<LruReplacement>(sets, ways);
 }
 
 TagArray::Way* TagArray::find(std::uint64_t line) {
@@ -24,7 +27,8 @@ const TagArray::Way* TagArray::find(std::uint64_t line) const {
 bool TagArray::access(std::uint64_t line) {
   Way* w = find(line);
   if (!w) return false;
-  w->last_use = ++clock_;
+  const std::uint64_t set = set_of(line);
+  replacement_->on_use(set, static_cast<unsigned>(w - &ways_storage_[set * ways_]));
   return true;
 }
 
@@ -42,31 +46,31 @@ std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty,
   // Under its quota a class takes a free way or the other class's LRU line; at its quota, its own LRU line.
   // Unpartitioned: a free way, else the set's LRU line, whatever its class.
   const bool replace_own = partitioned && own >= std::max(1u, quota);
-  Way* slot = nullptr;
+  const std::uint64_t set_index = set_of(line);
+  int slot_way = -1;
   for (unsigned w = 0; w < ways_ && !replace_own; ++w) {
     if (!set[w].valid) {
-      slot = &set[w];
+      slot_way = int(w);
       break;
     }
   }
-  if (!slot) {
+  if (slot_way < 0) {
+    std::uint64_t candidates = 0;
     for (unsigned w = 0; w < ways_; ++w) {
       if (!set[w].valid) continue;
       const bool candidate = !partitioned || (replace_own ? set[w].cls == cls : set[w].cls != cls);
-      if (candidate && (!slot || set[w].last_use < slot->last_use)) slot = &set[w];
+      if (candidate) candidates |= std::uint64_t(1) << w;
     }
+    // No candidate only when the set holds nothing of the class to replace (e.g. a quota above the ways of
+    // a set full of this class): any way.
+    if (!candidates) candidates = ways_ == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << ways_) - 1;
+    slot_way = int(replacement_->pick(set_index, candidates));
   }
-  if (!slot) {
-    // Only reachable when the set holds nothing of the class to replace (e.g. a quota above the ways of a
-    // set full of this class): plain LRU.
-    slot = &set[0];
-    for (unsigned w = 1; w < ways_; ++w) {
-      if (set[w].last_use < slot->last_use) slot = &set[w];
-    }
-  }
+  Way* slot = &set[slot_way];
   std::optional<Victim> victim;
   if (slot->valid) victim = Victim{slot->line, slot->dirty, slot->cls};
-  *slot = Way{line, ++clock_, true, dirty, cls};
+  *slot = Way{line, true, dirty, cls};
+  replacement_->on_use(set_index, static_cast<unsigned>(slot_way));
   return victim;
 }
 

@@ -1,4 +1,5 @@
-// Tags of a set-associative cache with LRU replacement and way partitioning. Plain C++ (no SystemC): the
+// Tags of a set-associative cache with way partitioning and a replacement policy behind an interface
+// (cache/replacement.hpp; LRU by default). Plain C++ (no SystemC): the
 // cache module decides timing, this class decides hits and victims.
 //
 // Partitioning: every line belongs to a class (local or remote data, by its home socket). An insertion says
@@ -9,8 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
+
+#include "cache/replacement.hpp"
 
 namespace numagpu {
 
@@ -23,7 +27,8 @@ class TagArray {
     LineClass cls;
   };
 
-  TagArray(std::uint64_t sets, unsigned ways);
+  // `replacement`: which candidate to evict (default: LRU).
+  TagArray(std::uint64_t sets, unsigned ways, std::unique_ptr<ReplacementPolicy> replacement = nullptr);
 
   // True on a hit; a hit makes the line most recently used.
   bool access(std::uint64_t line);
@@ -47,7 +52,6 @@ class TagArray {
  private:
   struct Way {
     std::uint64_t line = 0;
-    std::uint64_t last_use = 0;  // larger = more recent
     bool valid = false;
     bool dirty = false;
     LineClass cls = LineClass::kLocal;
@@ -59,7 +63,7 @@ class TagArray {
   std::uint64_t sets_;
   unsigned ways_;
   std::vector<Way> ways_storage_;
-  std::uint64_t clock_ = 0;
+  std::unique_ptr<ReplacementPolicy> replacement_;
 };
 
 }  // namespace numagpu

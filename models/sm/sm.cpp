@@ -34,6 +34,13 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t so
                         "Times issue stopped because the outstanding-request limit was reached")),
       barriers_(stats.counter(stat(*this, "barriers"), "events", "Warp arrivals at CTA barriers")),
       load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")) {
+  const char* kinds[kStallKinds] = {"memory", "barrier", "compute", "outstanding_limit", "no_warp"};
+  for (int k = 0; k < kStallKinds; ++k) {
+    stalls_[k] =
+        &stats.counter(stat(*this, "stall_cycles.") + kinds[k], "cycles",
+                       "Cycles with nothing issued, by why the SM stopped: a warp waiting on memory, at "
+                       "a barrier, computing, the outstanding-request limit, or no resident warp");
+  }
   SC_HAS_PROCESS(Sm);
   SC_METHOD(issue);
   sensitive << issue_event_;
@@ -103,12 +110,23 @@ Sm::Warp* Sm::pick_ready(Cycles now) {
 void Sm::issue() {
   const Cycles now = GpuClock::now();
   wake_cycle_ = kNever;
-  if (last_issue_cycle_ == now) {  // one instruction per cycle
+  if (last_issue_cycle_ != now) {
+    // The cycles since the last issue went unused; charge them to why the SM stopped then.
+    if (last_issue_cycle_ != kNever && now > last_issue_cycle_ + 1) {
+      stalls_[static_cast<int>(stall_reason_)]->add(now - last_issue_cycle_ - 1);
+    }
+    issued_this_cycle_ = 0;
+  }
+  if (issued_this_cycle_ >= spec_.issue_width) {  // this cycle's issue slots are used
     wake_at(now + 1);
     return;
   }
-  // Warps whose program has ended are retired as they are found (they may still wait for loads).
-  while (Warp* w = pick_ready(now)) {
+  // Warps whose program has ended are retired as they are found (they may still wait for loads). A warp
+  // that issued is not ready again before the next cycle, so each slot goes to a different warp.
+  bool limited = false;
+  while (issued_this_cycle_ < spec_.issue_width) {
+    Warp* w = pick_ready(now);
+    if (!w) break;
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       w->issued_all = true;
       retire_if_done(*w);
@@ -118,19 +136,36 @@ void Sm::issue() {
                            step_.kind == Step::Kind::kAtomic;
     if (is_memory && outstanding_ + step_.line_count > spec_.max_outstanding && outstanding_ > 0) {
       mem_stall_events_.add();  // a response will wake us
-      return;
+      limited = true;
+      break;
     }
     last_issue_cycle_ = now;
+    ++issued_this_cycle_;
     greedy_ = w;
     ++w->next_step;
     execute(*w, step_);
-    break;
   }
+  stall_reason_ = limited ? Stall::kOutstandingLimit : why_idle();
+  if (limited) return;
   Cycles next = kNever;
   for (const auto& w : warps_) {
     if (w.active && !w.issued_all && !w.at_barrier) next = std::min(next, w.ready_at);
   }
   if (next != kNever) wake_at(std::max(next, now + 1));
+}
+
+// Why no warp may issue next cycle, by priority: one waits on memory, one at a barrier, one computing; or
+// none is resident.
+Sm::Stall Sm::why_idle() const {
+  bool barrier = false, compute = false;
+  for (const auto& w : warps_) {
+    if (!w.active) continue;
+    if (w.loads_waiting > 0) return Stall::kMemory;
+    if (w.at_barrier) barrier = true;
+    if (!w.issued_all && w.ready_at != kNever) compute = true;
+  }
+  if (barrier) return Stall::kBarrier;
+  return compute ? Stall::kCompute : Stall::kNoWarp;
 }
 
 void Sm::execute(Warp& w, const Step& step) {

@@ -4,6 +4,7 @@
 // and wakes on the next response or compute completion.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -26,6 +27,7 @@ struct SmSpec {
   unsigned max_warps = 64;
   unsigned max_outstanding = 64;  // memory requests in flight (MSHR-like limit)
   unsigned line_bytes = 128;
+  unsigned issue_width = 1;  // warp instructions issued per cycle, from different warps
 };
 
 // The socket-level CTA dispatcher the SM pulls work from.
@@ -62,7 +64,10 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
     bool at_barrier = false;
   };
 
+  enum class Stall { kMemory, kBarrier, kCompute, kOutstandingLimit, kNoWarp };
+  static constexpr int kStallKinds = 5;
   void issue();
+  Stall why_idle() const;
   void on_response(unsigned port, Payload& gp) override;
   bool launch_cta(std::uint32_t slot);
   void execute(Warp& w, const Step& step);
@@ -93,6 +98,9 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
   bool idle_reported_ = true;
   Cycles wake_cycle_ = kNever;
   Cycles last_issue_cycle_ = kNever;
+  unsigned issued_this_cycle_ = 0;
+  Stall stall_reason_ = Stall::kNoWarp;
+  std::array<stats::Counter*, kStallKinds> stalls_{};
   sc_core::sc_event issue_event_;
 
   stats::Counter& instructions_;

@@ -110,6 +110,59 @@ TEST(Replay, AccelSimSampleReplaysWithTheCountedRequests) {
 }  // namespace
 }  // namespace numagpu
 
+namespace numagpu {
+namespace {
+
+// tests/data/replay/kernel-2-compute.traceg: one CTA of 2 warps, 8 one-cycle MOVs each, then EXIT. With one
+// issue slot, greedy-then-oldest runs warp 0 in cycles 0-7 and warp 1 in cycles 8-15; the SM finds both
+// exited at cycle 16. With two slots both warps issue every cycle: done at cycle 8. The idle cycles of the
+// single-slot SM are none (it issues every cycle until the end).
+Cycles compute_only(unsigned width, stats::Registry& reg) {
+  SystemSpec spec = testing::small_spec(1);
+  spec.sm.issue_width = width;
+  KernelSpec k;
+  k.name = "compute";
+  k.trace_path = std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-2-compute.traceg";
+  spec.kernels = {k};
+  std::ostringstream diag;
+  RunHealth::reset();
+  static std::unique_ptr<System> sys;
+  sys = std::make_unique<System>("system", spec, reg, diag);
+  sys->run();
+  EXPECT_TRUE(RunHealth::ok()) << diag.str();
+  EXPECT_EQ(sum_over_sms(reg, 1, 4, "instructions"), 16u);
+  return sys->finish_cycle();
+}
+
+TEST(IssueWidth, OneSlotIssuesOneWarpInstructionPerCycle) {
+  stats::Registry reg;
+  EXPECT_EQ(compute_only(1, reg), 16u);
+}
+
+TEST(IssueWidth, TwoSlotsIssueTwoWarpsPerCycle) {
+  stats::Registry reg;
+  EXPECT_EQ(compute_only(2, reg), 8u);
+}
+
+// The isolated load of SystemTest.IsolatedLoadSeesTheSumOfHopLatencies: issued at cycle 1, data back during
+// cycle 174 (173 cycles of latency); the SM issues nothing in cycles 2..173 while its only warp waits: 172
+// stall cycles charged to memory.
+TEST(Stalls, CyclesWaitingOnALoadAreChargedToMemory) {
+  SystemSpec spec = testing::small_spec(1);
+  spec.kernels = {testing::stream_kernel("one", 1, 1, 1)};
+  stats::Registry reg;
+  std::ostringstream diag;
+  RunHealth::reset();
+  System sys("system", spec, reg, diag);
+  sys.run();
+  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  EXPECT_EQ(reg.find_counter("system.socket0.sm0.stall_cycles.memory")->value(), 172u);
+  EXPECT_EQ(reg.find_counter("system.socket0.sm0.stall_cycles.compute")->value(), 0u);
+}
+
+}  // namespace
+}  // namespace numagpu
+
 extern "C" int sc_main(int, char*[]) {
   return 0;
 }

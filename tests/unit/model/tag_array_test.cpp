@@ -121,3 +121,37 @@ TEST(TagArrayPartition, InvalidateOneClassReturnsItsDirtyLines) {
 
 }  // namespace
 }  // namespace numagpu
+
+namespace numagpu {
+namespace {
+
+// The replacement policy is a plug-in: a policy that always evicts the highest candidate way replaces LRU.
+class HighestWay : public ReplacementPolicy {
+ public:
+  void on_use(std::uint64_t, unsigned) override { ++uses; }
+  unsigned pick(std::uint64_t, std::uint64_t candidates) const override {
+    unsigned w = 0;
+    for (unsigned i = 0; i < 64; ++i) {
+      if ((candidates >> i) & 1) w = i;
+    }
+    return w;
+  }
+  int uses = 0;
+};
+
+TEST(TagArrayReplacement, APolicyBehindTheInterfaceChoosesTheVictim) {
+  auto policy = std::make_unique<HighestWay>();
+  HighestWay* p = policy.get();
+  TagArray t(1, 2, std::move(policy));
+  t.insert(1, false);  // way 0
+  t.insert(2, false);  // way 1
+  t.access(1);         // LRU would now evict line 2 (way 1); so does "highest way": both agree here
+  t.access(2);         // LRU would evict line 1 (way 0) — "highest way" still evicts way 1 (line 2)
+  const auto v = t.insert(3, false);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->line, 2u);
+  EXPECT_EQ(p->uses, 5);  // 2 insertions + 2 hits + the insertion of line 3
+}
+
+}  // namespace
+}  // namespace numagpu
