@@ -82,6 +82,13 @@ extern "C" int sc_main(int argc, char* argv[]) {
   add_config_options(dump);
   CLI::App* reference = config->add_subcommand("reference", "Print the parameter reference in Markdown");
 
+  CLI::App* workload = app.add_subcommand("workload", "Work with workloads");
+  workload->require_subcommand(1);
+  CLI::App* wdump = workload->add_subcommand(
+      "dump", "Write the resolved workload's kernels as .ngt traces plus a workload.yaml that replays them");
+  add_config_options(wdump);
+  wdump->add_option("-o,--out", options.out_dir, "Output directory")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -94,6 +101,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
   }
 
   if (fabric->parsed()) return numagpu::bench_fabric_command(bench, std::cout, std::cerr);
+  if (wdump->parsed()) return numagpu::workload_dump_command(options, std::cout, std::cerr);
   if (dump->parsed()) return numagpu::config_dump_command(options, std::cout, std::cerr);
   if (reference->parsed()) return numagpu::config_reference_command(std::cout);
   options.progress = isatty(STDERR_FILENO) != 0;

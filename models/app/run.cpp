@@ -1,5 +1,6 @@
 #include "app/run.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
@@ -17,6 +18,7 @@
 #include "stats/document.hpp"
 #include "system/system.hpp"
 #include "trace/trace.hpp"
+#include "workload/program.hpp"
 
 #ifndef NUMAGPU_VERSION
 #define NUMAGPU_VERSION "unknown"
@@ -48,6 +50,47 @@ int config_dump_command(const RunOptions& options, std::ostream& out, std::ostre
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
+}
+
+int workload_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  SystemSpec spec;
+  try {
+    spec = to_system_spec(load_configuration(options));
+  } catch (const config::ConfigError& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(options.out_dir, ec);
+  if (ec) {
+    err << "numagpu: error: " << options.out_dir << ": cannot create output directory (" << ec.message()
+        << ")\n";
+    return kExitBadInput;
+  }
+  const std::filesystem::path dir(options.out_dir);
+  std::string yaml = "# Written by numagpu workload dump: replays the dumped kernels.\nworkload:\n  name: " +
+                     spec.workload_name + "\n  kernels:\n";
+  try {
+    for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+      const KernelSpec& k = spec.kernels[i];
+      std::unique_ptr<KernelProgram> program =
+          k.trace_path.empty() ? std::make_unique<SyntheticProgram>(k, spec.l1.line_bytes)
+                               : load_trace_program(k.trace_path, spec.l1.line_bytes, nullptr);
+      std::string file = "kernel-" + std::to_string(i) + "-";
+      for (char c : k.name)
+        file += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      file += ".ngt";
+      dump_program(*program, static_cast<std::uint32_t>(i), spec.l1.line_bytes, (dir / file).string());
+      yaml += "    - name: \"" + k.name + "\"\n      trace: " + file + "\n";
+      out << "numagpu: wrote " << (dir / file).string() << "\n";
+    }
+    write_file_atomically((dir / "workload.yaml").string(), yaml);
+  } catch (const std::exception& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  out << "numagpu: wrote " << (dir / "workload.yaml").string() << "\n";
+  return kExitOk;
 }
 
 int config_reference_command(std::ostream& out) {

@@ -31,5 +31,8 @@ config::Config load_configuration(const RunOptions& options);
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
 int config_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err);
 int config_reference_command(std::ostream& out);
+// Writes every kernel of the resolved workload as a numagpu .ngt trace into options.out_dir, with a
+// workload.yaml that replays them (numagpu run --workload DIR/workload.yaml): identical statistics.
+int workload_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace numagpu

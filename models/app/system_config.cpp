@@ -139,7 +139,8 @@ void add_memory_system(Schema& root) {
        "Home socket of an address (docs/runtime-policies.md): round-robin pages or lines; the socket that "
        "touches a page first; or LADM's placements of each workload allocation")
       .default_value("page_interleave");
-  p.integer("migration_cycles", "first_touch: cost of one first touch (reported, not charged)")
+  p.integer("migration_cycles",
+            "first_touch: the request that touches a page first waits this long (fault and migration)")
       .range(0, 100000000)
       .unit("cycles")
       .default_value(0);

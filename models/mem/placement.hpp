@@ -20,9 +20,10 @@ class Placement {
         sockets_(sockets),
         params_(params) {}
 
-  // The home of `address` for a request issued by `toucher` (first touch homes an untouched page there).
-  std::uint16_t touch(std::uint64_t address, std::uint16_t toucher) const {
-    return impl_->home(address, toucher);
+  // The home of `address` for a request issued by `toucher` (first touch homes an untouched page there), and
+  // whether this request was the page's first touch (which costs migration_cycles()).
+  runtime::PageTouch touch(std::uint64_t address, std::uint16_t toucher) const {
+    return impl_->touch(address, toucher);
   }
   // The home already decided for `address` (a page nobody touched yet: as if socket 0 touched it).
   std::uint16_t home(std::uint64_t address) const {
@@ -41,6 +42,7 @@ class Placement {
     return ((offset / granule) * sockets_ + socket) * granule + offset % granule;
   }
   const runtime::Placement& policy() const { return *impl_; }
+  std::uint64_t migration_cycles() const { return params_.migration_cycles; }
 
  private:
   std::unique_ptr<runtime::Placement> impl_;

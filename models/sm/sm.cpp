@@ -33,6 +33,8 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t so
           stats.counter(stat(*this, "outstanding_limit_stalls"), "events",
                         "Times issue stopped because the outstanding-request limit was reached")),
       barriers_(stats.counter(stat(*this, "barriers"), "events", "Warp arrivals at CTA barriers")),
+      first_touch_cycles_(stats.counter(stat(*this, "first_touch_cycles"), "cycles",
+                                        "Cycles this SM's requests waited for first-touch page migration")),
       load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")) {
   const char* kinds[kStallKinds] = {"memory", "barrier", "compute", "outstanding_limit", "no_warp"};
   for (int k = 0; k < kStallKinds; ++k) {
@@ -190,12 +192,16 @@ void Sm::execute(Warp& w, const Step& step) {
     NumaAttr& a = attr(gp);
     a.origin_socket = socket_;
     a.origin_sm = index_;
-    a.home_socket = placement_.touch(step.lines[i], socket_);
+    const runtime::PageTouch touch = placement_.touch(step.lines[i], socket_);
+    a.home_socket = touch.home;
     a.kernel_id = kernel_id_;
     a.issue_cycle = now;
     a.origin_warp = static_cast<std::uint16_t>(&w - warps_.data());
     ++outstanding_;
-    out.send(0, gp, sc_core::SC_ZERO_TIME);
+    // A first touch pays the page's fault and migration before the request can go (memory.migration_cycles).
+    const Cycles fault = touch.first_touch ? placement_.migration_cycles() : 0;
+    if (fault) first_touch_cycles_.add(fault);
+    out.send(0, gp, GpuClock::cycles(fault));
   }
   if (op == MemOp::kWrite) {
     stores_.add(step.line_count);

@@ -110,6 +110,7 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
   stats::Counter& ctas_;
   stats::Counter& mem_stall_events_;
   stats::Counter& barriers_;
+  stats::Counter& first_touch_cycles_;
   stats::Average& load_latency_;
 };
 

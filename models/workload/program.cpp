@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "trace/convert.hpp"
+#include "trace/ngt.hpp"
 #include "trace/trace.hpp"
 
 namespace numagpu {
@@ -124,6 +125,74 @@ class TraceProgram : public KernelProgram {
 };
 
 }  // namespace
+
+void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigned line_bytes,
+                  const std::string& path) {
+  trace::KernelInfo info;
+  info.name = program.name();
+  info.kernel_id = kernel_id;
+  const runtime::Grid g = program.grid();
+  info.grid = trace::Dim3{g.x, g.y, g.z};
+  info.block = trace::Dim3{program.warps_per_cta() * trace::kWarpSize, 1, 1};
+  trace::NgtWriter writer(path, info);
+  trace::ThreadBlock block;
+  Step step;
+  for (std::uint32_t cta = 0; cta < program.ctas(); ++cta) {
+    block.cta_id = cta;
+    block.x = cta % g.x;
+    block.y = (cta / g.x) % g.y;
+    block.z = cta / (g.x * g.y);
+    block.warps.assign(program.warps_per_cta(), {});
+    for (std::uint32_t w = 0; w < program.warps_per_cta(); ++w) {
+      auto& out = block.warps[w];
+      for (std::uint32_t i = 0; program.step(cta, w, i, step); ++i) {
+        trace::WarpInstruction in;
+        in.pc = i * 16;
+        in.active_mask = 0xffffffffu;
+        switch (step.kind) {
+          case Step::Kind::kCompute:
+            // A long compute step becomes several instructions of at most 65535 cycles each.
+            for (std::uint32_t left = step.cycles; left > 0;) {
+              in.kind = trace::OpKind::kCompute;
+              in.compute_cycles = static_cast<std::uint16_t>(std::min<std::uint32_t>(left, 65535));
+              left -= in.compute_cycles;
+              out.push_back(in);
+            }
+            continue;
+          case Step::Kind::kBarrier:
+            in.kind = trace::OpKind::kBarrier;
+            break;
+          case Step::Kind::kLoad:
+            in.kind = trace::OpKind::kLoad;
+            break;
+          case Step::Kind::kStore:
+            in.kind = trace::OpKind::kStore;
+            break;
+          case Step::Kind::kAtomic:
+            in.kind = trace::OpKind::kAtomic;
+            break;
+        }
+        if (in.kind != trace::OpKind::kBarrier) {
+          if (step.line_count > trace::kWarpSize) {
+            throw trace::TraceError(path + ": a step of " + std::to_string(step.line_count) +
+                                    " lines does not fit one warp instruction");
+          }
+          // One thread per line, each accessing the whole line: the coalescer gives back exactly these lines.
+          in.active_mask = step.line_count == 32 ? 0xffffffffu : (1u << step.line_count) - 1;
+          in.access_bytes = static_cast<std::uint8_t>(std::min(line_bytes, 255u));
+          in.addresses.assign(step.lines.begin(), step.lines.begin() + step.line_count);
+        }
+        out.push_back(in);
+      }
+      trace::WarpInstruction exit;
+      exit.kind = trace::OpKind::kExit;
+      exit.active_mask = 0xffffffffu;
+      out.push_back(exit);
+    }
+    writer.write_block(block);
+  }
+  writer.finish();
+}
 
 std::unique_ptr<KernelProgram> load_trace_program(const std::string& path, unsigned line_bytes,
                                                   std::vector<std::string>* warnings) {

@@ -57,6 +57,11 @@ class SyntheticProgram : public KernelProgram {
   WarpProgram program_;
 };
 
+// Writes a kernel program as a numagpu .ngt trace that replays identically: every warp's steps, memory steps
+// as one 128 B access per line, then EXIT. Throws trace::TraceError (e.g. a step of more than 32 lines).
+void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigned line_bytes,
+                  const std::string& path);
+
 // A kernel trace (Accel-Sim .traceg[.gz|.xz] or numagpu .ngt), held in memory for random access by CTA.
 // Throws trace::TraceError (one line, file:line) on a bad trace.
 std::unique_ptr<KernelProgram> load_trace_program(const std::string& path, unsigned line_bytes,

@@ -21,6 +21,7 @@ struct Org {
   bool ideal;
   bool once;
   bool writes;
+  bool static_split = false;  // half the L2 ways for each class
 };
 
 std::uint64_t counter(const stats::Registry& r, const std::string& path) {
@@ -45,6 +46,10 @@ class OrganizationTest : public ::testing::Test {
     spec.l2.gpu_side = o.gpu_side;
     spec.l2.insert_remote_requests = !o.once;
     spec.ideal_coherence = o.ideal;
+    if (o.static_split) {
+      spec.l2.local_quota = spec.l2.ways / 2;
+      spec.l2.remote_quota = spec.l2.ways - spec.l2.ways / 2;
+    }
     KernelSpec k = stream_kernel("k", 16, 2, 4);
     k.base_address = std::uint64_t(1) << 30;  // page 1: homed at socket 1
     if (o.writes) k.write_percent = 100;
@@ -92,6 +97,14 @@ TEST_F(OrganizationTest, KernelBoundaryInvalidatesRemoteLines) {
   EXPECT_EQ(l2_sum(reg, 0, "coherence_invalidations"), 128u);
   EXPECT_EQ(l2_sum(reg, 0, "coherence_writebacks"), 0u);
   EXPECT_EQ(l2_sum(reg, 1, "coherence_invalidations"), 0u);  // socket 1 holds only its own data
+}
+
+// The static organization behaves the same here: 64 remote lines per kernel fit in half of socket 0's L2
+// (8 of 16 ways x 32 sets x 4 banks = 1024 lines), so the counts are those of the shared one.
+TEST_F(OrganizationTest, StaticSplitInvalidatesTheSameRemoteLines) {
+  run({true, false, false, false, true});
+  EXPECT_EQ(to_link(0), 128u);
+  EXPECT_EQ(l2_sum(reg, 0, "coherence_invalidations"), 128u);
 }
 
 // remote_insert twice (the default): socket 0's remote reads also allocate in the home L2, so in kernel 1

@@ -71,6 +71,40 @@ TEST(Runtime, ColumnBindingPutsAGridColumnOnOneSocket) {
 }  // namespace
 }  // namespace numagpu
 
+namespace numagpu {
+namespace {
+
+// First touch with a migration cost: each of the 8 warps touches its own page first, so each of the 8
+// requests waits memory.migration_cycles (1000) before it goes: 8000 cycles charged in all, and the kernel
+// cannot end before 1000 cycles plus one load's round trip (173 cycles on this system, see
+// SystemTest.IsolatedLoadSeesTheSumOfHopLatencies).
+TEST(Runtime, FirstTouchChargesTheMigrationCost) {
+  SystemSpec spec = testing::small_spec(4);
+  spec.placement = runtime::PlacementPolicy::kFirstTouch;
+  spec.page_bytes = 128;
+  spec.migration_cycles = 1000;
+  spec.kernels = {testing::stream_kernel("k", 8, 1, 1)};
+  stats::Registry reg;
+  std::ostringstream diag;
+  RunHealth::reset();
+  System sys("system", spec, reg, diag);
+  sys.run();
+  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  std::uint64_t charged = 0;
+  for (int s = 0; s < 4; ++s) {
+    for (int m = 0; m < 4; ++m) {
+      charged += reg.find_counter("system.socket" + std::to_string(s) + ".sm" + std::to_string(m) +
+                                  ".first_touch_cycles")
+                     ->value();
+    }
+  }
+  EXPECT_EQ(charged, 8000u);
+  EXPECT_GE(sys.finish_cycle(), 1000u + 173u);
+}
+
+}  // namespace
+}  // namespace numagpu
+
 extern "C" int sc_main(int, char*[]) {
   return 0;
 }
