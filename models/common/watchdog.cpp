@@ -38,8 +38,19 @@ void Watchdog::sample() {
          << " outstanding (at cycle " << GpuClock::now() << "); queue occupancy follows";
     RunHealth::report(RunHealth::Kind::kWatchdog, head.str());
     dump_ << "numagpu: watchdog: " << head.str() << "\n";
+    // Every component with something queued, at most kDumpLines of them: a stuck system has hundreds.
+    std::ostringstream all;
     for (const auto* r : reporters_)
-      r->report_queues(dump_);
+      r->report_queues(all);
+    std::istringstream lines(all.str());
+    std::size_t shown = 0, total = 0;
+    for (std::string line; std::getline(lines, line); ++total) {
+      if (shown < kDumpLines) {
+        dump_ << line << "\n";
+        ++shown;
+      }
+    }
+    if (total > shown) dump_ << "  ... and " << (total - shown) << " more components with queued work\n";
     dump_.flush();
     sc_core::sc_stop();
     return;

@@ -33,6 +33,7 @@ class Watchdog : public sc_core::sc_module {
   void start();  // begins sampling; call at the start of simulation
   void stop();   // no more samples (the run finished)
   bool fired() const { return fired_; }
+  static constexpr std::size_t kDumpLines = 40;
 
  private:
   void sample();

@@ -130,21 +130,24 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
 
   Watchdog::Probes probes{[this] { return requests_completed(); }, [this] { return pool_.live(); }};
   watchdog_ = std::make_unique<Watchdog>("watchdog", spec.watchdog_cycles, probes, diag_);
+  // Shared resources first (where a stuck system usually shows), then the per-SM queues.
   for (auto& socket : sockets_) {
-    for (auto& sm : socket->sms)
-      watchdog_->add_reporter(sm.get());
-    for (auto& l1 : socket->l1s)
-      watchdog_->add_reporter(l1.get());
-    watchdog_->add_reporter(socket->xbar.get());
+    watchdog_->add_reporter(socket->dram.get());
     for (auto& l2 : socket->l2_banks)
       watchdog_->add_reporter(l2.get());
-    watchdog_->add_reporter(socket->dram.get());
-    if (socket->copy_engine) watchdog_->add_reporter(socket->copy_engine.get());
+    watchdog_->add_reporter(socket->xbar.get());
   }
   for (auto& sw : switches_)
     watchdog_->add_reporter(sw.get());
   for (auto& link : links_)
     watchdog_->add_reporter(link.get());
+  for (auto& socket : sockets_) {
+    if (socket->copy_engine) watchdog_->add_reporter(socket->copy_engine.get());
+    for (auto& l1 : socket->l1s)
+      watchdog_->add_reporter(l1.get());
+    for (auto& sm : socket->sms)
+      watchdog_->add_reporter(sm.get());
+  }
 }
 
 System::~System() = default;
