@@ -139,9 +139,8 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
   std::vector<std::pair<unsigned, unsigned>> pairs;
   if (std::string why = parse_pairs(o.pairs, spec.sockets, pairs); !why.empty())
     return bad("--pairs: " + why);
+  if (!make_output_dir(o.base.out_dir, err)) return kExitBadInput;
   std::error_code ec;
-  std::filesystem::create_directories(o.base.out_dir, ec);
-  if (ec) return bad(o.base.out_dir + ": cannot create output directory (" + ec.message() + ")");
 
   if (spec.placement != runtime::PlacementPolicy::kPageInterleave &&
       spec.placement != runtime::PlacementPolicy::kLineInterleave) {

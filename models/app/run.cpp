@@ -26,6 +26,15 @@
 
 namespace numagpu {
 
+// Creates the output directory, or says in one line why it cannot.
+bool make_output_dir(const std::string& dir, std::ostream& err) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!ec) return true;
+  err << "numagpu: error: " << dir << ": cannot create output directory (" << ec.message() << ")\n";
+  return false;
+}
+
 // Layers, lowest first: the default workload, the system (file or built-in), then an explicit workload file.
 config::Config load_configuration(const RunOptions& o) {
   std::vector<config::Layer> layers;
@@ -60,13 +69,7 @@ int workload_dump_command(const RunOptions& options, std::ostream& out, std::ost
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
-  std::error_code ec;
-  std::filesystem::create_directories(options.out_dir, ec);
-  if (ec) {
-    err << "numagpu: error: " << options.out_dir << ": cannot create output directory (" << ec.message()
-        << ")\n";
-    return kExitBadInput;
-  }
+  if (!make_output_dir(options.out_dir, err)) return kExitBadInput;
   const std::filesystem::path dir(options.out_dir);
   std::string yaml = "# Written by numagpu workload dump: replays the dumped kernels.\nworkload:\n  name: " +
                      spec.workload_name + "\n  kernels:\n";
@@ -108,13 +111,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;  // nothing written
   }
-  std::error_code ec;
-  std::filesystem::create_directories(options.out_dir, ec);
-  if (ec) {
-    err << "numagpu: error: " << options.out_dir << ": cannot create output directory (" << ec.message()
-        << ")\n";
-    return kExitBadInput;
-  }
+  if (!make_output_dir(options.out_dir, err)) return kExitBadInput;
 
   RunHealth::reset();
   RunHealth::set_echo(true);

@@ -27,6 +27,7 @@ struct RunOptions {
 // The validated configuration of a run: the built-in default workload, then the system (--config or the
 // built-in paper system), then --workload, then the --set overrides. Throws config::ConfigError.
 config::Config load_configuration(const RunOptions& options);
+bool make_output_dir(const std::string& dir, std::ostream& err);
 
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
 int config_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err);

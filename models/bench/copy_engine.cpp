@@ -1,6 +1,5 @@
 #include "bench/copy_engine.hpp"
 
-#include "common/health.hpp"
 #include "common/txn.hpp"
 #include "mem/placement.hpp"
 
@@ -45,13 +44,7 @@ void CopyEngine::issue() {
 }
 
 void CopyEngine::on_response(unsigned, Payload& gp) {
-  NumaAttr& a = attr(gp);
-  if (a.completed) {
-    RunHealth::report(RunHealth::Kind::kAudit,
-                      std::string(name()) + ": transaction " + std::to_string(a.id) + " completed twice");
-    return;
-  }
-  a.completed = true;
+  if (!complete_once(gp, name())) return;
   gp.release();
   --in_flight_;
   ++lines_done_;

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "common/health.hpp"
+
 namespace numagpu {
 
 const char* to_string(MemOp op) {
@@ -69,6 +71,17 @@ tlm::tlm_extension_base* NumaAttr::clone() const {
 
 void NumaAttr::copy_from(const tlm::tlm_extension_base& other) {
   *this = static_cast<const NumaAttr&>(other);
+}
+
+bool complete_once(tlm::tlm_generic_payload& gp, const char* who) {
+  NumaAttr& a = attr(gp);
+  if (a.completed) {
+    RunHealth::report(RunHealth::Kind::kAudit,
+                      std::string(who) + ": transaction " + std::to_string(a.id) + " completed twice");
+    return false;
+  }
+  a.completed = true;
+  return true;
 }
 
 namespace {

@@ -85,6 +85,10 @@ inline const NumaAttr& attr(const tlm::tlm_generic_payload& gp) {
   return *static_cast<const PooledPayload&>(gp).numa;
 }
 
+// The issuer's side of the transaction audit: marks `gp` completed, or reports a second completion (to
+// RunHealth, naming `who`) and returns false. Every issuer calls it when a response arrives.
+bool complete_once(tlm::tlm_generic_payload& gp, const char* who);
+
 // Names of components for trails: a component registers once and stores its 16-bit id.
 class ComponentNames {
  public:

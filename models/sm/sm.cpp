@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "common/health.hpp"
 #include "common/txn.hpp"
 #include "mem/placement.hpp"
 
@@ -252,13 +251,8 @@ void Sm::retire_if_done(Warp& w) {
 }
 
 void Sm::on_response(unsigned, Payload& gp) {
+  if (!complete_once(gp, name())) return;
   NumaAttr& a = attr(gp);
-  if (a.completed) {
-    RunHealth::report(RunHealth::Kind::kAudit,
-                      std::string(name()) + ": transaction " + std::to_string(a.id) + " completed twice");
-    return;
-  }
-  a.completed = true;
   --outstanding_;
   const Cycles now = GpuClock::now();
   if (a.op != MemOp::kWrite) {
