@@ -321,9 +321,25 @@ void add_workload(Schema& root) {
        "Replay this kernel trace (Accel-Sim .traceg, optionally .gz/.xz, or numagpu .ngt) instead of a "
        "pattern; the grid and warps come from the trace. A relative path is taken from the file that sets it")
       .default_value("");
-  k.choice("pattern", {"stream", "random"},
-           "stream: warps sweep the footprint together (no reuse within a pass); random: uniform lines")
+  k.choice("pattern", {"stream", "random", "strided", "stream_triad", "reduction_to_one", "histogram"},
+           "stream: warps sweep the footprint together; random: uniform lines; strided: X and Y strides; "
+           "stream_triad: c = a + s*b; reduction_to_one: every CTA writes one small region; histogram: "
+           "atomics into bins (docs/workloads.md)")
       .default_value("stream");
+  k.integer("stride_x", "strided: lines between a warp's consecutive accesses")
+      .range(0, std::int64_t(1) << 40)
+      .default_value(1);
+  k.integer("stride_y", "strided: lines between consecutive warps' first accesses; 0: accesses_per_warp")
+      .range(0, std::int64_t(1) << 40)
+      .default_value(0);
+  k.integer("bins_bytes", "histogram: size of the bins")
+      .range(128, std::int64_t(1) << 40)
+      .unit("B")
+      .default_value(4096);
+  k.integer("output_bytes", "reduction_to_one: size of the output region")
+      .range(128, std::int64_t(1) << 30)
+      .unit("B")
+      .default_value(4096);
   k.integer("ctas",
             "CTAs in the grid (patterns; required unless `trace` is set); CTA i runs on socket i mod sockets")
       .range(0, 1 << 24)
@@ -727,6 +743,10 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     ks.footprint_bytes = u(k + "footprint_bytes");
     ks.base_address = u(k + "base_address");
     ks.seed = u(k + "seed");
+    ks.stride_x = u(k + "stride_x");
+    ks.stride_y = u(k + "stride_y");
+    ks.bins_bytes = u(k + "bins_bytes");
+    ks.output_bytes = u(k + "output_bytes");
     if (!cfg.string(k + "trace").empty()) {
       ks.trace_path = relative_to_setter(cfg, k + "trace");
     } else if (ks.ctas == 0) {

@@ -1,5 +1,5 @@
-// A kernel of the synthetic workload and the instruction stream of each of its warps. Foundation scope: two
-// patterns (stream, random); the workload issue grows this into the pattern library.
+// A kernel of the synthetic workload and the instruction stream of each of its warps: a compute step, then
+// the pattern's memory instructions for one access, repeated accesses_per_warp times (docs/workloads.md).
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@ namespace numagpu {
 
 struct KernelSpec {
   std::string name;
-  std::string pattern = "stream";  // stream | random
+  std::string pattern = "stream";  // stream | random | strided | stream_triad | reduction_to_one | histogram
   std::uint32_t ctas = 1;
   std::uint32_t grid_x = 0;  // CTAs per grid row (2-D grids, for row/column binding); 0: one row
   std::uint32_t warps_per_cta = 1;
@@ -21,7 +21,11 @@ struct KernelSpec {
   std::uint64_t footprint_bytes = 0;    // 0: the stream's natural footprint
   std::uint64_t base_address = 0;
   std::uint64_t seed = 1;
-  std::string trace_path;  // non-empty: replay this kernel trace instead of the pattern
+  std::string trace_path;           // non-empty: replay this kernel trace instead of the pattern
+  std::uint64_t stride_x = 1;       // strided: lines between a warp's consecutive accesses
+  std::uint64_t stride_y = 0;       // strided: lines between consecutive warps' first accesses (0: accesses)
+  std::uint64_t bins_bytes = 4096;  // histogram: the bins' size
+  std::uint64_t output_bytes = 4096;  // reduction_to_one: the output region's size
 
   std::uint64_t total_warps() const { return std::uint64_t(ctas) * warps_per_cta; }
   std::uint64_t footprint_lines(unsigned line_bytes) const;
@@ -38,13 +42,17 @@ struct WarpStep {
 class WarpProgram {
  public:
   WarpProgram(const KernelSpec& kernel, unsigned line_bytes);
-  std::uint32_t steps() const { return 2 * kernel_.accesses_per_warp; }
+  std::uint32_t steps() const { return (1 + ops_) * kernel_.accesses_per_warp; }
+  // Memory instructions per access: 3 for stream_triad (two loads, a store), 2 for reduction_to_one (a load
+  // and a store into the output), 1 otherwise.
+  static unsigned ops_per_access(const std::string& pattern);
   WarpStep step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index) const;
 
  private:
   const KernelSpec& kernel_;
   unsigned line_bytes_;
   std::uint64_t lines_;
+  unsigned ops_;
 };
 
 // SplitMix64: a small, well-mixed hash for reproducible pseudo-random choices.
