@@ -98,11 +98,8 @@ TEST(Fabric, UniformAllToAllTrafficTurnsNoLanes) {
   spec.balancer.lanes = spec.link.lanes;
   spec.kernels = {stream_kernel("uniform", 64, 4, 64)};
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
   for (int s = 0; s < 4; ++s) {
     const std::string link = "system.link_gpu" + std::to_string(s) + "_switch0";
     EXPECT_EQ(counter(reg, link + ".turnarounds"), 0u) << link;

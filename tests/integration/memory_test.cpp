@@ -31,11 +31,9 @@ TEST(Memory, SaturatingStreamUsesAllButNeverMoreThanTheDramBandwidth) {
   spec.dram.queue_depth = 32;
   spec.kernels = {stream_kernel("stream", 1024, 8, 16)};  // 131072 lines = 16 MiB
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
+  System& sys = *run.system;
   EXPECT_EQ(reg.find_counter("system.socket0.dram.reads")->value(), 131072u);
   const auto* util = reg.find_series("system.socket0.dram.utilization");
   ASSERT_NE(util, nullptr);
@@ -58,11 +56,8 @@ TEST(Memory, ReadsToALineWithAnOutstandingMissAreMerged) {
   k.footprint_bytes = 128;
   spec.kernels = {k};
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
   EXPECT_EQ(reg.find_counter("system.socket0.sm0.loads")->value(), 4u);
   EXPECT_EQ(reg.find_counter("system.socket0.l1_0.mshr_merges")->value(), 3u);
   EXPECT_EQ(reg.find_counter("system.socket0.dram.reads")->value(), 1u);
@@ -88,11 +83,8 @@ TEST(Memory, CacheFriendlyKernelHitsThreeQuartersInTheL1) {
   k.footprint_bytes = 64 * 128;
   spec.kernels = {k};
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
   EXPECT_EQ(reg.find_counter("system.socket0.sm0.ctas")->value(), 4u);
   EXPECT_EQ(reg.find_counter("system.socket0.l1_0.read_hits.local_local")->value(), 192u);
   EXPECT_EQ(reg.find_counter("system.socket0.l1_0.read_misses.local_local")->value(), 64u);
@@ -101,8 +93,6 @@ TEST(Memory, CacheFriendlyKernelHitsThreeQuartersInTheL1) {
 
 }  // namespace
 }  // namespace numagpu
-
-
 
 namespace numagpu {
 namespace {
@@ -132,8 +122,12 @@ std::uint64_t dram_writes(bool write_back) {
   return reg.find_counter("system.socket0.dram.writes")->value();
 }
 
-TEST(Memory, WriteBackL2AbsorbsRepeatedStores) { EXPECT_EQ(dram_writes(true), 0u); }
-TEST(Memory, WriteThroughL2PassesEveryStoreOn) { EXPECT_EQ(dram_writes(false), 4u); }
+TEST(Memory, WriteBackL2AbsorbsRepeatedStores) {
+  EXPECT_EQ(dram_writes(true), 0u);
+}
+TEST(Memory, WriteThroughL2PassesEveryStoreOn) {
+  EXPECT_EQ(dram_writes(false), 4u);
+}
 
 // L2 bank throughput: one tag access per cycle. 4 SMs (one warp slot each) load lines 0-3 at cycle 1; with a
 // single bank all four go to it. Their L1s forward at cycle 21; the crossbar's port to the bank moves a
@@ -147,11 +141,8 @@ TEST(Memory, AnL2BankServesOneAccessPerCycle) {
   spec.l2.set_index_shift = 0;
   spec.kernels = {testing::stream_kernel("four", 4, 1, 1)};
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
   EXPECT_EQ(reg.find_counter("system.socket0.l2_0.bank_conflicts")->value(), 3u);
   EXPECT_EQ(reg.find_counter("system.socket0.dram.reads")->value(), 4u);
 }
@@ -159,4 +150,6 @@ TEST(Memory, AnL2BankServesOneAccessPerCycle) {
 }  // namespace
 }  // namespace numagpu
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}

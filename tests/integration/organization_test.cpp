@@ -153,11 +153,9 @@ TEST(NumaAware, SaturatedIngressMovesWaysToRemoteUpToTheFloor) {
   k.base_address = std::uint64_t(1) << 30;                   // everything homed at socket 1
   spec.kernels = {k};
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
+  System& sys = *run.system;
   EXPECT_EQ(sys.socket(0).partition->remote_ways(), 15u);
   EXPECT_EQ(sys.socket(1).partition->remote_ways(), 8u);
   EXPECT_EQ(counter(reg, "system.socket0.partition.changes"), 7u);

@@ -65,11 +65,9 @@ TEST(Replay, BarrierWaitsForTheCtasWarpsAndIgnoresExitedOnes) {
   k.trace_path = std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-1-barrier.traceg";
   spec.kernels = {k};
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
+  System& sys = *run.system;
   EXPECT_TRUE(sys.runtime().finished());
   EXPECT_EQ(sum_over_sms(reg, 1, 4, "barriers"), 2u);
   EXPECT_EQ(sum_over_sms(reg, 1, 4, "loads"), 1u);
@@ -95,11 +93,9 @@ TEST(Replay, AccelSimSampleReplaysWithTheCountedRequests) {
   k.trace_path = (dir / "kernel-593-ctx_0x55c28dad19e0.traceg").string();
   spec.kernels = {k};
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
+  System& sys = *run.system;
   EXPECT_EQ(sum_over_sms(reg, 4, 4, "instructions"), 7040u);
   EXPECT_EQ(sum_over_sms(reg, 4, 4, "loads"), 1760u);
   EXPECT_EQ(sum_over_sms(reg, 4, 4, "stores"), 1760u);
@@ -151,11 +147,8 @@ TEST(Stalls, CyclesWaitingOnALoadAreChargedToMemory) {
   SystemSpec spec = testing::small_spec(1);
   spec.kernels = {testing::stream_kernel("one", 1, 1, 1)};
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
   EXPECT_EQ(reg.find_counter("system.socket0.sm0.stall_cycles.memory")->value(), 172u);
   EXPECT_EQ(reg.find_counter("system.socket0.sm0.stall_cycles.compute")->value(), 0u);
 }

@@ -85,11 +85,9 @@ TEST(Runtime, FirstTouchChargesTheMigrationCost) {
   spec.migration_cycles = 1000;
   spec.kernels = {testing::stream_kernel("k", 8, 1, 1)};
   stats::Registry reg;
-  std::ostringstream diag;
-  RunHealth::reset();
-  System sys("system", spec, reg, diag);
-  sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
+  System& sys = *run.system;
   std::uint64_t charged = 0;
   for (int s = 0; s < 4; ++s) {
     for (int m = 0; m < 4; ++m) {

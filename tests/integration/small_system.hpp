@@ -2,6 +2,12 @@
 // expected numbers below can be derived by hand from a handful of parameters.
 #pragma once
 
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "common/health.hpp"
+#include "system/system.hpp"
 #include "system/system_spec.hpp"
 
 namespace numagpu::testing {
@@ -47,6 +53,25 @@ inline SystemSpec small_spec(unsigned sockets) {
   s.protocol_checks = true;
   s.watchdog_cycles = 100000;
   return s;
+}
+
+// Runs a system built from `spec` to completion, with RunHealth cleared first. `ok` is false when the
+// protocol checker, the audit or the watchdog reported something; `diagnostics` holds what they printed.
+struct CheckedRun {
+  std::unique_ptr<System> system;
+  std::string diagnostics;
+  bool ok = false;
+};
+
+inline CheckedRun run_checked(const SystemSpec& spec, stats::Registry& reg) {
+  std::ostringstream diag;
+  RunHealth::reset();
+  CheckedRun run;
+  run.system = std::make_unique<System>("system", spec, reg, diag);
+  run.system->run();
+  run.diagnostics = diag.str();
+  run.ok = RunHealth::ok();
+  return run;
 }
 
 }  // namespace numagpu::testing
