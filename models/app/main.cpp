@@ -47,6 +47,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
   run->add_option("-o,--out", options.out_dir, "Output directory (created if missing)")
       ->capture_default_str();
   run->add_flag("-q,--quiet", options.quiet, "No summary on stdout and no progress line");
+  unsigned scale = 0;
+  run->add_option("--scale", scale, "Multiply every synthetic kernel's CTAs (same as --set workload.scale=N)")
+      ->check(CLI::Range(1, 65536));
 
   numagpu::BenchFabricOptions bench;
   CLI::App* fabric = app.add_subcommand(
@@ -104,6 +107,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
   if (wdump->parsed()) return numagpu::workload_dump_command(options, std::cout, std::cerr);
   if (dump->parsed()) return numagpu::config_dump_command(options, std::cout, std::cerr);
   if (reference->parsed()) return numagpu::config_reference_command(std::cout);
+  if (scale) options.sets.insert(options.sets.begin(), "workload.scale=" + std::to_string(scale));
   options.progress = isatty(STDERR_FILENO) != 0;
   return numagpu::run_command(options, std::cout, std::cerr);
 }

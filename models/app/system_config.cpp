@@ -294,6 +294,8 @@ void add_run(Schema& root) {
 void add_workload(Schema& root) {
   Schema& w = root.section("workload", "What to run");
   w.string("name", "Workload name, shown in the summary").default_value("unnamed");
+  w.integer("scale", "Multiplies the CTAs of every synthetic kernel (numagpu run --scale N)").range(1, 1 << 16)
+      .default_value(1);
   w.string(
        "trace_list",
        "An Accel-Sim kernelslist.g: when set, its kernels (traces) replace workload.kernels; a relative path "
@@ -321,11 +323,14 @@ void add_workload(Schema& root) {
        "Replay this kernel trace (Accel-Sim .traceg, optionally .gz/.xz, or numagpu .ngt) instead of a "
        "pattern; the grid and warps come from the trace. A relative path is taken from the file that sets it")
       .default_value("");
-  k.choice("pattern", {"stream", "random", "strided", "stream_triad", "reduction_to_one", "histogram"},
-           "stream: warps sweep the footprint together; random: uniform lines; strided: X and Y strides; "
-           "stream_triad: c = a + s*b; reduction_to_one: every CTA writes one small region; histogram: "
-           "atomics into bins (docs/workloads.md)")
+  k.choice("pattern",
+           {"stream", "random", "strided", "stream_triad", "reduction_to_one", "histogram", "random_gather",
+            "transpose", "stencil2d", "stencil3d", "gemm_tiled", "spmv_csr", "bfs_frontier"},
+           "The access pattern of a synthetic kernel (docs/workloads.md lists each with its locality class)")
       .default_value("stream");
+  k.integer("width_lines", "transpose, stencil2d/3d: lines per row of the grid").range(1, std::int64_t(1) << 30)
+      .default_value(32);
+  k.integer("height_lines", "stencil3d: rows per plane").range(1, std::int64_t(1) << 30).default_value(32);
   k.integer("stride_x", "strided: lines between a warp's consecutive accesses")
       .range(0, std::int64_t(1) << 40)
       .default_value(1);
@@ -747,6 +752,10 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     ks.stride_y = u(k + "stride_y");
     ks.bins_bytes = u(k + "bins_bytes");
     ks.output_bytes = u(k + "output_bytes");
+    ks.width_lines = u(k + "width_lines");
+    ks.height_lines = u(k + "height_lines");
+    // workload.scale multiplies every synthetic kernel's grid (and so its footprint).
+    ks.ctas = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t(ks.ctas) * u("workload.scale"), 1u << 24));
     if (!cfg.string(k + "trace").empty()) {
       ks.trace_path = relative_to_setter(cfg, k + "trace");
     } else if (ks.ctas == 0) {

@@ -18,8 +18,14 @@ std::uint64_t KernelSpec::footprint_lines(unsigned line_bytes) const {
 }
 
 unsigned WarpProgram::ops_per_access(const std::string& pattern) {
-  if (pattern == "stream_triad") return 3;
-  if (pattern == "reduction_to_one") return 2;
+  if (pattern == "stream_triad" || pattern == "random_gather" || pattern == "gemm_tiled" ||
+      pattern == "bfs_frontier") {
+    return 3;
+  }
+  if (pattern == "reduction_to_one" || pattern == "transpose") return 2;
+  if (pattern == "spmv_csr") return 4;
+  if (pattern == "stencil2d") return 6;
+  if (pattern == "stencil3d") return 8;
   return 1;
 }
 
@@ -56,6 +62,62 @@ WarpStep WarpProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t 
     const std::uint64_t out_base = (kernel_.base_address + lines_ * line_bytes_ + giga - 1) / giga * giga;
     const std::uint64_t out_lines = std::max<std::uint64_t>(1, kernel_.output_bytes / line_bytes_);
     return {WarpStep::Kind::kStore, 0, out_base + (cta % out_lines) * line_bytes_};
+  }
+  // Arrays after the first start lines_ lines apart: array n of the pattern is at line n x lines_.
+  auto array = [this, &at](unsigned n, std::uint64_t line) { return at(n * lines_ + line); };
+  // A power-law-like choice of one of lines_ lines: low lines are far more popular (u^3, u uniform).
+  auto popular = [this, h](std::uint64_t salt) {
+    const double u = double(mix64(h ^ salt) >> 11) / double(std::uint64_t(1) << 53);
+    return std::min<std::uint64_t>(lines_ - 1, static_cast<std::uint64_t>(double(lines_) * u * u * u));
+  };
+  if (p == "random_gather") {  // out[i] = table[idx[i]]: idx and out streamed, table read at random
+    if (op == 0) return {WarpStep::Kind::kLoad, 0, array(0, streamed)};
+    if (op == 1) return {WarpStep::Kind::kLoad, 0, array(1, mix64(h) % lines_)};
+    return {WarpStep::Kind::kStore, 0, array(2, streamed)};
+  }
+  if (p == "transpose") {  // out[c][r] = in[r][c] over a matrix of width_lines columns
+    const std::uint64_t cols = std::max<std::uint64_t>(1, kernel_.width_lines);
+    const std::uint64_t rows = std::max<std::uint64_t>(1, lines_ / cols);
+    if (op == 0) return {WarpStep::Kind::kLoad, 0, array(0, streamed)};
+    const std::uint64_t r = (streamed / cols) % rows, c = streamed % cols;
+    return {WarpStep::Kind::kStore, 0, array(1, c * rows + r)};
+  }
+  if (p == "stencil2d" || p == "stencil3d") {
+    // Neighbours of point `streamed` on a grid of width_lines x height_lines (x planes): off-grid neighbours
+    // read the point itself. Last op: the store of the result into the output grid.
+    const unsigned last = ops_ - 1;
+    if (op == last) return {WarpStep::Kind::kStore, 0, array(1, streamed)};
+    const std::int64_t w = std::int64_t(std::max<std::uint64_t>(1, kernel_.width_lines));
+    const std::int64_t plane = w * std::int64_t(std::max<std::uint64_t>(1, kernel_.height_lines));
+    const std::int64_t offsets[7] = {0, -1, 1, -w, w, -plane, plane};
+    const std::int64_t n = std::int64_t(streamed) + offsets[op];
+    const bool inside = n >= 0 && n < std::int64_t(lines_) && (op > 2 || n / w == std::int64_t(streamed) / w);
+    return {WarpStep::Kind::kLoad, 0, array(0, inside ? std::uint64_t(n) : streamed)};
+  }
+  if (p == "gemm_tiled") {
+    // C[i][j] += A[i][k] B[k][j] with a tile per CTA: CTA (i, j) on a grid_x-wide grid of tiles reads row i
+    // of A and column j of B (shared with its grid row and column), k stepping with the access and warp.
+    const std::uint64_t gx = kernel_.grid_x ? kernel_.grid_x : 1;
+    const std::uint64_t i = cta / gx, j = cta % gx;
+    const std::uint64_t k = access * kernel_.warps_per_cta + warp;
+    if (op == 0)
+      return {WarpStep::Kind::kLoad, 0,
+              array(0, (i * kernel_.accesses_per_warp * kernel_.warps_per_cta + k) % lines_)};
+    if (op == 1) return {WarpStep::Kind::kLoad, 0, array(1, (k * gx + j) % lines_)};
+    return {WarpStep::Kind::kStore, 0,
+            array(2, (std::uint64_t(cta) * kernel_.warps_per_cta + warp) % lines_)};
+  }
+  if (p == "spmv_csr") {  // y[r] = sum A[r][c] x[c]: row pointer, column index, x[c] (power-law), y[r]
+    if (op == 0) return {WarpStep::Kind::kLoad, 0, array(0, streamed)};
+    if (op == 1) return {WarpStep::Kind::kLoad, 0, array(1, streamed)};
+    if (op == 2) return {WarpStep::Kind::kLoad, 0, array(2, popular(0x5eed))};
+    return {WarpStep::Kind::kStore, 0, array(3, streamed)};
+  }
+  if (p == "bfs_frontier") {  // frontier vertex, one of its (power-law) neighbours, mark it visited
+    if (op == 0) return {WarpStep::Kind::kLoad, 0, array(0, streamed)};
+    const std::uint64_t v = popular(0xbf5);
+    if (op == 1) return {WarpStep::Kind::kLoad, 0, array(1, v)};
+    return {WarpStep::Kind::kAtomic, 0, array(2, v)};
   }
   if (p == "histogram") {  // atomic increments of random bins
     const std::uint64_t bins = std::max<std::uint64_t>(1, kernel_.bins_bytes / line_bytes_);

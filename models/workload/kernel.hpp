@@ -26,6 +26,8 @@ struct KernelSpec {
   std::uint64_t stride_y = 0;       // strided: lines between consecutive warps' first accesses (0: accesses)
   std::uint64_t bins_bytes = 4096;  // histogram: the bins' size
   std::uint64_t output_bytes = 4096;  // reduction_to_one: the output region's size
+  std::uint64_t width_lines = 32;     // transpose, stencil2d/3d: lines per row of the 2-D/3-D grid
+  std::uint64_t height_lines = 32;    // stencil3d: rows per plane
 
   std::uint64_t total_warps() const { return std::uint64_t(ctas) * warps_per_cta; }
   std::uint64_t footprint_lines(unsigned line_bytes) const;
