@@ -15,6 +15,7 @@
 //   input_fields(const Params&) / input_values(bool reset, const Inputs&).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -65,6 +66,24 @@ class ScriptStim {
 };
 
 inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+// Size of every constrained-random lockstep run: at least 2M cycles and at least 4000 sample windows (20M
+// cycles at the paper's 5000-cycle windows), for each of three seeds per parameter set (docs/rtl.md).
+inline constexpr std::uint64_t kMinCycles = 2'000'000;
+inline constexpr std::uint64_t kMinWindows = 4000;
+inline constexpr std::uint64_t kSeeds[] = {1, 2, 3};
+
+inline std::uint64_t random_cycles(std::uint32_t sample_cycles) {
+  return std::max(kMinCycles, kMinWindows * sample_cycles);
+}
+
+// Names typed tests after the verilated variant they run on.
+struct VariantName {
+  template <class T>
+  static std::string GetName(int) {
+    return T::kName;
+  }
+};
 
 template <class Block>
 struct RunOptions {

@@ -16,23 +16,6 @@ namespace {
 using Lb = policy::LinkBalancer;
 using Decision = Lb::Decision;
 
-// Each random run is at least 2M cycles and at least 4000 windows (20M cycles at the paper's 5000-cycle
-// windows), for three seeds per parameter set; docs/rtl.md quotes the totals.
-constexpr std::uint64_t kMinCycles = 2'000'000;
-constexpr std::uint64_t kMinWindows = 4000;
-constexpr std::uint64_t kSeeds[] = {1, 2, 3};
-
-std::uint64_t random_cycles(std::uint32_t sample_cycles) {
-  return std::max(kMinCycles, kMinWindows * sample_cycles);
-}
-
-struct VariantName {
-  template <class T>
-  static std::string GetName(int) {
-    return T::kName;
-  }
-};
-
 template <class Variant>
 class LinkBalancerLockstep : public ::testing::Test {};
 using LinkBalancerVariants = ::testing::Types<lb_default, lb_l2, lb_l4, lb_l8, lb_l16>;

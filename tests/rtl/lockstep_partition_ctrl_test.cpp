@@ -16,22 +16,6 @@ namespace {
 using Pc = policy::PartitionController;
 using Decision = Pc::Decision;
 
-// As for the link balancer: at least 2M cycles and 4000 windows per run, three seeds per parameter set.
-constexpr std::uint64_t kMinCycles = 2'000'000;
-constexpr std::uint64_t kMinWindows = 4000;
-constexpr std::uint64_t kSeeds[] = {1, 2, 3};
-
-std::uint64_t random_cycles(std::uint32_t sample_cycles) {
-  return std::max(kMinCycles, kMinWindows * sample_cycles);
-}
-
-struct VariantName {
-  template <class T>
-  static std::string GetName(int) {
-    return T::kName;
-  }
-};
-
 template <class Variant>
 class PartitionCtrlLockstep : public ::testing::Test {};
 using PartitionCtrlVariants = ::testing::Types<pc_default, pc_w2, pc_w4, pc_w5, pc_w16>;
