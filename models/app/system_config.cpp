@@ -285,16 +285,19 @@ void add_run(Schema& root) {
       .default_value(0);
 
   Schema& d = root.section("debug", "Fault injection, for testing the checks themselves");
-  d.choice("inject_fault", {"none", "drop_response", "stuck_dram"},
-           "drop_response: DRAM swallows one response (the audit must catch it); "
-           "stuck_dram: DRAM never serves (the watchdog must fire)")
+  d.choice(
+       "inject_fault", {"none", "drop_response", "stuck_dram", "shared_request_network"},
+       "drop_response: DRAM swallows one response (the audit must catch it); "
+       "stuck_dram: DRAM never serves (the watchdog must fire); shared_request_network: requests from the "
+       "fabric share the L2 banks' queues and slots with the socket's own (a GPU-side L2 can deadlock)")
       .default_value("none");
 }
 
 void add_workload(Schema& root) {
   Schema& w = root.section("workload", "What to run");
   w.string("name", "Workload name, shown in the summary").default_value("unnamed");
-  w.integer("scale", "Multiplies the CTAs of every synthetic kernel (numagpu run --scale N)").range(1, 1 << 16)
+  w.integer("scale", "Multiplies the CTAs of every synthetic kernel (numagpu run --scale N)")
+      .range(1, 1 << 16)
       .default_value(1);
   w.string(
        "trace_list",
@@ -328,7 +331,8 @@ void add_workload(Schema& root) {
             "transpose", "stencil2d", "stencil3d", "gemm_tiled", "spmv_csr", "bfs_frontier"},
            "The access pattern of a synthetic kernel (docs/workloads.md lists each with its locality class)")
       .default_value("stream");
-  k.integer("width_lines", "transpose, stencil2d/3d: lines per row of the grid").range(1, std::int64_t(1) << 30)
+  k.integer("width_lines", "transpose, stencil2d/3d: lines per row of the grid")
+      .range(1, std::int64_t(1) << 30)
       .default_value(32);
   k.integer("height_lines", "stencil3d: rows per plane").range(1, std::int64_t(1) << 30).default_value(32);
   k.integer("stride_x", "strided: lines between a warp's consecutive accesses")
@@ -460,7 +464,6 @@ void build_topology(const config::Config& cfg, SystemSpec& s) {
     const double gbps = cfg.real(k + "gbps");
     ls.lane_rate_num = static_cast<std::uint64_t>(gbps * 1000.0 + 0.5);
     ls.lane_rate_den = s.clock_mhz * (lanes / 2);
-    ls.whole_cycles = false;
     ls.latency = static_cast<Cycles>(cfg.integer(k + "latency_cycles"));
     if (s.link_mode == SystemSpec::LinkMode::kDoubleBandwidth) ls.lanes *= 2;
     tl.spec = ls;
@@ -504,8 +507,7 @@ void check_rtl_policies(const config::Config& cfg, SystemSpec& s) {
     mismatch("l2.ways", s.partition.ways, pc.ways);
     mismatch("l2.partition_sample_cycles", s.partition.sample_cycles, pc.sample_cycles);
     mismatch("l2.saturation_percent", s.partition.sat_num, pc.sat_num);
-    mismatch("link.header_bytes", s.partition.resp_bytes,
-             192);  // the in-loop RTL is built with RespBytes=192
+    mismatch("link.header_bytes", s.partition.resp_bytes, pc.resp_bytes);
     if (!s.topology.links.empty()) {
       cfg.fail("topology.preset",
                "policy.impl: rtl with numa_aware is built for the paper's switch links "
@@ -610,6 +612,7 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   const std::string fault = cfg.string("debug.inject_fault");
   s.dram.inject_drop_response = fault == "drop_response";
   s.dram.inject_stuck = fault == "stuck_dram";
+  s.crossbar.shared_request_network = fault == "shared_request_network";
 
   s.placement = runtime::parse_placement_policy(cfg.string("memory.placement"));
   s.migration_cycles = u("memory.migration_cycles");
@@ -639,7 +642,6 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   }
   s.link.lane_rate_num = u("link.lane_bytes");
   s.link.lane_rate_den = 1;
-  s.link.whole_cycles = true;
   if (u("link.latency_cycles") % 2 != 0) {
     cfg.fail("link.latency_cycles",
              std::to_string(u("link.latency_cycles")) +
@@ -660,19 +662,13 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.partition.sample_cycles = static_cast<std::uint32_t>(u("l2.partition_sample_cycles"));
   s.partition.sat_num = static_cast<std::uint32_t>(u("l2.saturation_percent"));
   s.partition.sat_den = 100;
-  // A read response (header + line) as the ingress lanes carry it: on the paper's whole-cycle links it
-  // occupies whole cycles of lanes/2 x lane_bytes (144 B -> 3 x 64 = 192 B), and that is what saturates them.
-  {
-    const std::uint64_t width = s.link.lanes / 2 * s.link.lane_rate_num;
-    const std::uint64_t packet = s.link.header_bytes + s.link.line_bytes;
-    s.partition.resp_bytes =
-        static_cast<std::uint32_t>(s.topology.links.empty() ? (packet + width - 1) / width * width : packet);
-  }
   // ingress_bytes_per_cycle is per socket (its links' inbound capacity): System fills it in.
   s.link.header_bytes = static_cast<unsigned>(u("link.header_bytes"));
   s.link.queue_depth = static_cast<unsigned>(u("link.queue_depth"));
   s.link.line_bytes = static_cast<unsigned>(line);
   s.link.sample_cycles = u("stats.sample_cycles");
+  // A read response as the ingress lanes carry it: header + line, serialized at the exact byte rate.
+  s.partition.resp_bytes = s.link.header_bytes + s.link.line_bytes;
   s.crossbar.header_bytes = s.link.header_bytes;
   s.sw.latency = u("switch.latency_cycles");
   s.sw.queue_depth = static_cast<unsigned>(u("switch.queue_depth"));
@@ -755,7 +751,8 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     ks.width_lines = u(k + "width_lines");
     ks.height_lines = u(k + "height_lines");
     // workload.scale multiplies every synthetic kernel's grid (and so its footprint).
-    ks.ctas = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t(ks.ctas) * u("workload.scale"), 1u << 24));
+    ks.ctas = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(std::uint64_t(ks.ctas) * u("workload.scale"), 1u << 24));
     if (!cfg.string(k + "trace").empty()) {
       ks.trace_path = relative_to_setter(cfg, k + "trace");
     } else if (ks.ctas == 0) {

@@ -52,9 +52,13 @@ Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::ui
   }
 }
 
-bool Cache::try_accept(unsigned, Payload&) {
-  if (in_process_ >= spec_.max_in_process) return false;
-  ++in_process_;
+// Each input binding has its own slots: an L2 bank's second binding carries the requests that arrive from
+// the fabric (request network 1), so they never wait behind this socket's own requests, whose remote misses
+// may in turn wait on other sockets' banks (docs/architecture.md, "Request networks").
+bool Cache::try_accept(unsigned port, Payload&) {
+  std::size_t& n = in_process_[port];
+  if (n >= spec_.max_in_process) return false;
+  ++n;
   return true;
 }
 
@@ -67,13 +71,15 @@ sc_time Cache::tag_access_done() {
 }
 
 void Cache::finish(Payload& gp, const sc_time& delay) {
-  in.respond(0, gp, delay);
-  --in_process_;
+  const unsigned port = attr(gp).pop_return_port();
+  in.respond(port, gp, delay);
+  --in_process_[port];
   in.retry_blocked();
 }
 
-void Cache::on_request(unsigned, Payload& gp) {
+void Cache::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
+  a.push_return_port(static_cast<std::uint16_t>(port));
   auto& counters = by_class_[static_cast<int>(a.traffic_class(socket_))];
   const std::uint64_t line = line_of(gp);
   const sc_time done = tag_access_done();
@@ -92,13 +98,9 @@ void Cache::on_request(unsigned, Payload& gp) {
         // A miss to this line is already on its way: wait for its data instead of asking again.
         merges_.add();
         it->second.merged.push_back(&gp);
-        if (it->second.remote) {  // like its primary, it keeps no slot while the fabric serves it
-          --in_process_;
-          in.retry_blocked();
-        }
         return;
       }
-      mshrs_.emplace(line, Mshr{output_for(a.home_socket) == 1, {}});
+      mshrs_.emplace(line, Mshr{{}});
       forward(gp, done);
       return;
     case MemOp::kWrite:
@@ -131,22 +133,18 @@ void Cache::on_request(unsigned, Payload& gp) {
   }
 }
 
-// A miss (or a write passing through) goes on towards memory. A GPU-side L2 sends remote data into the fabric
-// without keeping its slot: a slot held while waiting on the fabric could wait on this very bank's
-// neighbours at the home socket, whose requests travel the same queues (a protocol deadlock; hardware
-// separates them with virtual channels). The SMs' outstanding-request limits bound what it lets through.
+// A miss (or a write passing through) goes on towards memory, keeping its slot until the answer comes back,
+// as an MSHR does. For a GPU-side L2 that may be across the fabric: the home bank takes it on its own request
+// network, whose slots never wait on the fabric, so holding this slot cannot close a cycle of waits.
 void Cache::forward(Payload& gp, const sc_time& delay) {
-  const unsigned port = output_for(attr(gp).home_socket);
-  out.send(port, gp, delay);
-  if (port == 1) {
-    --in_process_;
-    in.retry_blocked();
-  }
+  out.send(output_for(attr(gp).home_socket), gp, delay);
 }
 
-void Cache::on_response(unsigned port, Payload& gp) {
+void Cache::on_response(unsigned, Payload& gp) {
   NumaAttr& a = attr(gp);
-  if (a.issuer != Issuer::kSm) {  // our own write-back came back: it is done
+  // Our own write-back came back: it is done. (Another socket's write-back passing through this bank on its
+  // way to DRAM is answered like any request.)
+  if (a.issuer != Issuer::kSm && a.origin_socket == socket_) {
     const bool flush = a.issuer == Issuer::kCoherenceFlush;
     a.completed = true;
     gp.release();
@@ -162,20 +160,13 @@ void Cache::on_response(unsigned port, Payload& gp) {
   if (allocate && (a.op == MemOp::kRead || (a.op == MemOp::kAtomic && spec_.caches_atomics))) {
     if (!tags_.contains(tag_line(line))) fill(line, a.op == MemOp::kAtomic, class_of(a.home_socket));
   }
-  auto answer = [this, port](Payload& p) {
-    if (port == 1) {
-      in.respond(0, p, sc_core::SC_ZERO_TIME);  // its slot was released when it left (forward())
-    } else {
-      finish(p, sc_core::SC_ZERO_TIME);
-    }
-  };
-  answer(gp);
+  finish(gp, sc_core::SC_ZERO_TIME);
   if (a.op == MemOp::kRead) {
     if (auto it = mshrs_.find(line); it != mshrs_.end()) {
       const std::vector<Payload*> merged = std::move(it->second.merged);
       mshrs_.erase(it);
       for (Payload* m : merged)
-        answer(*m);
+        finish(*m, sc_core::SC_ZERO_TIME);
     }
   }
 }
@@ -228,10 +219,10 @@ std::uint64_t Cache::flush_remote(std::function<void()> done) {
 }
 
 void Cache::report_queues(std::ostream& os) const {
-  if (in_process_ == 0 && in.held_requests() == 0 && out.queued_total() == 0) return;
-  os << "  " << name() << ": in_process " << in_process_ << "/" << spec_.max_in_process << ", held "
-     << in.held_requests() << ", responses queued " << in.queued_responses() << ", downstream queued "
-     << out.queued_total() << "\n";
+  if (in_process_[0] + in_process_[1] == 0 && in.held_requests() == 0 && out.queued_total() == 0) return;
+  os << "  " << name() << ": in_process " << in_process_[0] << "+" << in_process_[1] << " (of "
+     << spec_.max_in_process << " per network), held " << in.held_requests() << ", responses queued "
+     << in.queued_responses() << ", downstream queued " << out.queued_total() << "\n";
 }
 
 }  // namespace numagpu

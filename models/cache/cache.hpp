@@ -32,7 +32,7 @@ struct CacheSpec {
   unsigned line_bytes = 128;
   unsigned ways = 0;
   Cycles hit_latency = 1;
-  unsigned max_in_process = 64;       // requests accepted and not yet answered (back-pressure beyond)
+  unsigned max_in_process = 64;       // requests accepted and not yet answered, per input binding
   bool write_back = false;            // false: write-through, no write-allocate
   bool caches_atomics = false;        // true at the L2, where atomics are performed
   std::uint64_t set_index_shift = 0;  // low line-number bits already used to select this bank
@@ -66,7 +66,7 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
     spec_.local_quota = local_ways;
     spec_.remote_quota = remote_ways;
   }
-  std::size_t in_process() const { return in_process_; }
+  std::size_t in_process() const { return in_process_[0] + in_process_[1]; }
   void report_queues(std::ostream& os) const override;
 
  private:
@@ -93,14 +93,13 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   PartitionDriver* partition_ = nullptr;
   // Outstanding read misses by line, with the reads that arrived for the same line meanwhile (merged).
   struct Mshr {
-    bool remote;  // the miss went into the fabric (GPU-side L2): its reads hold no slot
     std::vector<Payload*> merged;
   };
   std::unordered_map<std::uint64_t, Mshr> mshrs_;
   std::uint64_t flush_pending_ = 0;
   std::function<void()> flush_done_;
   TagArray tags_;
-  std::size_t in_process_ = 0;
+  std::size_t in_process_[2] = {0, 0};  // per input binding (request network)
   Cycles next_tag_cycle_ = 0;
 
   struct ClassCounters {

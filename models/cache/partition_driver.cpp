@@ -8,7 +8,7 @@
 namespace numagpu {
 
 PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<WayControl> control,
-                                 unsigned ways, unsigned max_read_reqs_per_cycle, const Dram& dram,
+                                 unsigned ways, unsigned max_read_reqs_per_cycle, Dram& dram,
                                  std::vector<Cache*> banks, std::vector<Cache*> l1s, unsigned l1_ways,
                                  Cycles sample_cycles, stats::Registry& stats)
     : sc_module(name),
@@ -55,15 +55,17 @@ void PartitionDriver::catch_up() {
     WayInputs in;
     in.kernel_launch = launch_pending_ && c == launch_cycle_;
     if (in.kernel_launch) launch_pending_ = false;
-    in.dram_busy = dram_.all_channels_busy(c);
-    unsigned reqs = 0;
+    in.dram_busy = dram_.busy_in_cycle(c);
     while (!reads_.empty() && reads_.front() <= c) {
-      reqs += reads_.front() == c ? 1 : 0;
+      ++unreported_reads_;
       reads_.pop_front();
     }
-    // The controller counts at most max_reqs_ per cycle (its input width); both implementations see the
-    // same clamped value.
-    in.read_reqs = static_cast<std::uint16_t>(std::min(reqs, max_reqs_));
+    // The controller's input counts at most max_reqs_ per cycle (its width): a burst wider than that is
+    // reported over the following cycles, as a small counter in front of the controller would, rather than
+    // lost (both implementations see the same values).
+    const unsigned reported = std::min(unreported_reads_, max_reqs_);
+    unreported_reads_ -= reported;
+    in.read_reqs = static_cast<std::uint16_t>(reported);
     const unsigned before = control_->remote_ways();
     const unsigned after = control_->step(in);
     if (after != before) {

@@ -26,7 +26,7 @@ class PartitionDriver : public sc_core::sc_module {
   // `banks` (the L2, `ways` ways) take the split as it is; `l1s` (`l1_ways` ways) take it scaled to their
   // associativity, at least one way per class.
   PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<WayControl> control, unsigned ways,
-                  unsigned max_read_reqs_per_cycle, const Dram& dram, std::vector<Cache*> banks,
+                  unsigned max_read_reqs_per_cycle, Dram& dram, std::vector<Cache*> banks,
                   std::vector<Cache*> l1s, unsigned l1_ways, Cycles sample_cycles, stats::Registry& stats);
 
   void catch_up();           // steps every cycle before now
@@ -43,7 +43,7 @@ class PartitionDriver : public sc_core::sc_module {
   std::unique_ptr<WayControl> control_;
   unsigned ways_;
   unsigned max_reqs_;
-  const Dram& dram_;
+  Dram& dram_;
   std::vector<Cache*> banks_;
   std::vector<Cache*> l1s_;
   unsigned l1_ways_;
@@ -51,7 +51,8 @@ class PartitionDriver : public sc_core::sc_module {
   Cycles stepped_ = 0;
   Cycles launch_cycle_ = 0;
   bool launch_pending_ = false;
-  std::deque<Cycles> reads_;  // cycles of remote read requests not yet stepped, in order
+  std::deque<Cycles> reads_;       // cycles of remote read requests not yet stepped, in order
+  unsigned unreported_reads_ = 0;  // sent, not yet passed to the controller (bursts wider than its input)
   sc_core::sc_event sample_event_;
   bool sampling_ = false;
   stats::Counter& changes_;

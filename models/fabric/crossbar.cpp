@@ -1,5 +1,7 @@
 #include "fabric/crossbar.hpp"
 
+#include <stdexcept>
+
 #include "common/txn.hpp"
 #include "fabric/packet.hpp"
 
@@ -15,29 +17,44 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec
       out("out", *this),
       spec_(spec),
       socket_(socket),
-      reserved_(spec.l2_banks + spec.link_ports, 0),
+      reserved_(2 * spec.l2_banks + spec.link_ports, 0),
       requests_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests routed")),
       remote_requests_(
           stats.counter(std::string(this->name()) + ".requests_to_link", "requests",
                         "Requests routed to a fabric link (remote homes, and traffic passing through)")),
       bytes_(
           stats.counter(std::string(this->name()) + ".bytes", "bytes", "Request and response bytes moved")) {
-  for (unsigned p = 0; p < spec.l2_banks + spec.link_ports; ++p) {
-    out_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
-  }
-  for (unsigned p = 0; p < spec.sm_ports + spec.l2_ports + spec.link_ports; ++p) {
-    in_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
-  }
+  if (spec.link_port_rates.size() != spec.link_ports)
+    throw std::logic_error("Crossbar: one rate per link port expected");
+  for (unsigned p = 0; p < spec.sm_ports + spec.l2_banks; ++p)
+    port_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
+  for (const ByteRate& r : spec.link_port_rates)
+    port_pipes_.push_back(std::make_unique<BandwidthPipe>(r.num, r.den));
 }
 
-// Homed here: the L2 bank of the line. Homed elsewhere: the link towards the home — except a request from
-// an SM when the L2 is GPU-side, which first tries the local L2 (its bank sends a miss back through here).
+BandwidthPipe& Crossbar::pipe_of_output(unsigned o) {
+  const unsigned banks = spec_.l2_banks;
+  if (o < 2 * banks) return *port_pipes_[spec_.sm_ports + o % banks];
+  return *port_pipes_[spec_.sm_ports + banks + (o - 2 * banks)];
+}
+
+BandwidthPipe& Crossbar::pipe_of_input(unsigned i) {
+  if (i < spec_.sm_ports) return *port_pipes_[i];
+  if (i < spec_.sm_ports + spec_.l2_ports) return *port_pipes_[i];  // bank (i - sm_ports)
+  return *port_pipes_[spec_.sm_ports + spec_.l2_banks + (i - spec_.sm_ports - spec_.l2_ports)];
+}
+
+// Homed here: the L2 bank of the line, on the network of where the request comes from. Homed elsewhere: the
+// link towards the home — except a request from an SM when the L2 is GPU-side, which first tries the local
+// L2 (its bank sends a miss back through here).
 unsigned Crossbar::route(unsigned in_port, const Payload& gp) const {
   const NumaAttr& a = attr(gp);
   const unsigned bank = static_cast<unsigned>((gp.get_address() / spec_.line_bytes) % spec_.l2_banks);
-  if (a.home_socket == socket_) return bank;
+  const bool from_fabric = in_port >= spec_.sm_ports + spec_.l2_ports;
+  if (a.home_socket == socket_)
+    return from_fabric && !spec_.shared_request_network ? spec_.l2_banks + bank : bank;
   if (spec_.gpu_side_l2 && in_port < spec_.sm_ports) return bank;
-  return spec_.l2_banks + unsigned(link_for_gpu_[a.home_socket]);
+  return 2 * spec_.l2_banks + unsigned(link_for_gpu_[a.home_socket]);
 }
 
 bool Crossbar::try_accept(unsigned port, Payload& gp) {
@@ -51,14 +68,14 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
   const unsigned o = route(port, gp);
   requests_.add();
-  if (o >= spec_.l2_banks) {
+  if (o >= 2 * spec_.l2_banks) {
     remote_requests_.add();
     if (on_remote_read && a.origin_socket == socket_ && a.op != MemOp::kWrite) on_remote_read();
   }
   a.push_return_port(static_cast<std::uint16_t>(port));
   const std::uint64_t bytes = request_bytes(a, spec_.header_bytes, spec_.line_bytes);
   bytes_.add(bytes);
-  const sc_time leaves = out_pipes_[o]->reserve(sc_time_stamp(), bytes);
+  const sc_time leaves = pipe_of_output(o).reserve(sc_time_stamp(), bytes);
   out.send(o, gp, leaves - sc_time_stamp() + GpuClock::cycles(spec_.latency));
 }
 
@@ -72,7 +89,7 @@ void Crossbar::on_response(unsigned, Payload& gp) {
   const unsigned back = a.pop_return_port();
   const std::uint64_t bytes = response_bytes(a, spec_.header_bytes, spec_.line_bytes);
   bytes_.add(bytes);
-  const sc_time leaves = in_pipes_[back]->reserve(sc_time_stamp(), bytes);
+  const sc_time leaves = pipe_of_input(back).reserve(sc_time_stamp(), bytes);
   in.respond(back, gp, leaves - sc_time_stamp() + GpuClock::cycles(spec_.latency));
 }
 

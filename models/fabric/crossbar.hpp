@@ -2,8 +2,17 @@
 // the same links on the output side. Requests homed here go to the L2 bank selected by the line's low bits;
 // requests homed elsewhere leave on the link the topology's route table names for their home (memory-side
 // L2: remote data is cached at its home), which also forwards traffic passing through this GPU to another.
-// Each output port moves `port_bytes_per_cycle`, each input port returns responses at the same rate, plus a
-// fixed latency.
+//
+// Request networks: each L2 bank is bound twice. Requests of this socket's SMs use the first binding
+// (network 0), requests that arrive from the fabric the second (network 1), each with its own output queue
+// here and its own slots in the bank, so a remote request never waits behind a local one that may itself be
+// waiting on the fabric. Responses need no network of their own: they are never held (whoever sent a
+// request reserved room for its answer) and are booked on the return path as they come.
+//
+// Bandwidth: every attachment (an L1, an L2 bank, a link) has one physical port whose outbound direction
+// carries requests towards it and responses towards it alike. L1 and L2 ports move `port_bytes_per_cycle`;
+// a link's port moves the link's full lane capacity (all its lanes, whatever their direction), so the link
+// and not the crossbar limits what crosses it.
 #pragma once
 
 #include <cstdint>
@@ -21,11 +30,23 @@
 
 namespace numagpu {
 
+// A rate of num / den bytes per cycle.
+struct ByteRate {
+  std::uint64_t num = 64;
+  std::uint64_t den = 1;
+};
+
 struct CrossbarSpec {
-  unsigned sm_ports = 1;     // inputs 0..sm_ports-1 come from L1s; inputs sm_ports.. from links
-  unsigned l2_banks = 1;     // outputs 0..l2_banks-1 go to L2 banks; outputs l2_banks.. to links
-  unsigned l2_ports = 0;     // inputs sm_ports..sm_ports+l2_ports-1: GPU-side L2 banks sending remote misses
-  unsigned link_ports = 0;   // fabric links attached to this socket, in topology order
+  unsigned sm_ports = 1;  // inputs 0..sm_ports-1 come from L1s (and a copy engine); then L2s, then links
+  // outputs 0..l2_banks-1: the banks' network-0 bindings; l2_banks..2 l2_banks-1: their network-1 bindings;
+  // then one per link
+  unsigned l2_banks = 1;
+  unsigned l2_ports = 0;    // inputs sm_ports..sm_ports+l2_ports-1: GPU-side L2 banks sending remote misses
+  unsigned link_ports = 0;  // fabric links attached to this socket, in topology order
+  std::vector<ByteRate> link_port_rates;  // per link port: the link's lanes x lane rate
+  // Test hook (debug.inject_fault: shared_request_network): fabric requests use network 0 too, which can
+  // deadlock a GPU-side L2 (what tests/integration/organization_test.cpp shows).
+  bool shared_request_network = false;
   bool gpu_side_l2 = false;  // SMs' requests for remote data go to the local L2 first
   Cycles latency = 1;
   unsigned port_bytes_per_cycle = 64;
@@ -54,13 +75,15 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   void on_response(unsigned port, Payload& gp) override;
   void on_request_accepted(unsigned port, Payload& gp) override;
   unsigned route(unsigned in_port, const Payload& gp) const;
+  BandwidthPipe& pipe_of_output(unsigned out_port);
+  BandwidthPipe& pipe_of_input(unsigned in_port);
 
   CrossbarSpec spec_;
   std::uint16_t socket_;
   std::vector<int> link_for_gpu_;
-  std::vector<unsigned> reserved_;                         // per output: accepted, not yet taken downstream
-  std::vector<std::unique_ptr<BandwidthPipe>> out_pipes_;  // request direction
-  std::vector<std::unique_ptr<BandwidthPipe>> in_pipes_;   // response direction
+  std::vector<unsigned> reserved_;  // per output: accepted, not yet taken downstream
+  // Outbound direction of each attachment's port: L1s (sm_ports), then L2 banks, then links.
+  std::vector<std::unique_ptr<BandwidthPipe>> port_pipes_;
   stats::Counter& requests_;
   stats::Counter& remote_requests_;
   stats::Counter& bytes_;

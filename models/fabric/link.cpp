@@ -28,6 +28,7 @@ Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, std::uniqu
       turn_cycles_(stats.counter(std::string(this->name()) + ".turnaround_cycles", "cycles",
                                  "Lane-cycles lost to turnarounds (quiesce + switch), summed over turns")) {
   for (int d = 0; d < 2; ++d) {
+    if (control_->dynamic()) dirs_[d].busy.keep_history();  // the lane control steps through them
     const std::string base = std::string(this->name()) + "." + spec.dir_names[d];
     dirs_[d].bytes = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
     dirs_[d].packets = &stats.counter(base + ".packets", "packets", "Packets sent in this direction");
@@ -79,25 +80,13 @@ sc_time Link::transmit(int dir, std::uint64_t bytes) {
   const std::uint64_t now_ps = sc_time_stamp().value();
   catch_up(now_ps / period);
   Direction& d = dirs_[dir];
-  if (!control_->dynamic()) {  // no lane stepping consumes the booked intervals: drop the past ones here
-    while (!d.booked.empty() && d.booked.front().end_ps <= now_ps)
-      d.booked.pop_front();
-  }
   const std::uint64_t lanes = control_->outputs().lanes[dir];
   // time = bytes / (lanes * num / den) cycles = bytes * den * period / (lanes * num) ps
   const std::uint64_t rate = lanes * spec_.lane_rate_num;
-  std::uint64_t start_ps, occupancy_ps;
-  if (spec_.whole_cycles) {
-    const std::uint64_t cycles = (bytes * spec_.lane_rate_den + rate - 1) / rate;
-    start_ps = std::max((now_ps + period - 1) / period * period, d.free_ps);
-    occupancy_ps = cycles * period;
-  } else {
-    start_ps = std::max(now_ps, d.free_ps);
-    occupancy_ps = (bytes * spec_.lane_rate_den * period + rate - 1) / rate;
-  }
+  const std::uint64_t start_ps = std::max(now_ps, d.free_ps);
+  const std::uint64_t occupancy_ps = (bytes * spec_.lane_rate_den * period + rate - 1) / rate;
   d.free_ps = start_ps + occupancy_ps;
-  d.booked.push_back(Interval{start_ps, d.free_ps});
-  d.busy_ps += occupancy_ps;
+  d.busy.book(start_ps, d.free_ps);
   d.bytes->add(bytes);
   d.packets->add();
   return sc_time::from_value(d.free_ps - now_ps);
@@ -112,14 +101,6 @@ void Link::kernel_launch() {
   launch_cycle_ = now;
 }
 
-bool Link::busy_in_cycle(Direction& d, Cycles c) const {
-  const std::uint64_t period = GpuClock::period_ps();
-  const std::uint64_t begin = c * period;
-  while (!d.booked.empty() && d.booked.front().end_ps <= begin)
-    d.booked.pop_front();
-  return !d.booked.empty() && d.booked.front().start_ps < begin + period;
-}
-
 void Link::catch_up(Cycles until) {
   if (!control_->dynamic()) {
     stepped_ = std::max(stepped_, until);
@@ -130,8 +111,8 @@ void Link::catch_up(Cycles until) {
     LaneInputs inputs;
     inputs.kernel_launch = launch_pending_ && c == launch_cycle_;
     if (inputs.kernel_launch) launch_pending_ = false;
-    inputs.busy[0] = busy_in_cycle(dirs_[0], c);
-    inputs.busy[1] = busy_in_cycle(dirs_[1], c);
+    inputs.busy[0] = dirs_[0].busy.busy_in_cycle(c * period, period);
+    inputs.busy[1] = dirs_[1].busy.busy_in_cycle(c * period, period);
     const LaneOutputs before = control_->outputs();
     inputs.drained = before.quiescing && drain_at_ps_ <= c * period;
     const LaneOutputs after = control_->step(inputs);
@@ -168,12 +149,7 @@ void Link::sample() {
   const std::uint64_t window_ps = spec_.sample_cycles * GpuClock::period_ps();
   for (int i = 0; i < 2; ++i) {
     Direction& d = dirs_[i];
-    // Busy time booked so far, minus what is booked beyond now: the busy time up to now.
-    std::uint64_t future = 0;
-    for (auto it = d.booked.rbegin(); it != d.booked.rend() && it->end_ps > now_ps; ++it) {
-      future += it->end_ps - std::max(it->start_ps, now_ps);
-    }
-    const std::uint64_t busy_until_now = d.busy_ps - future;
+    const std::uint64_t busy_until_now = d.busy.busy_ps_until(now_ps);
     d.utilization->push(100.0 * double(busy_until_now - d.busy_ps_at_sample) / double(window_ps));
     d.busy_ps_at_sample = busy_until_now;
     d.lanes->push(control_->outputs().lanes[i]);

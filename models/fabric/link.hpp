@@ -2,10 +2,14 @@
 // paper's system). Direction 0 carries packets from side 0 to side 1, direction 1 the other way; a
 // LaneControl decides how many lanes each direction has, cycle by cycle, so both ends always agree.
 //
-// Serialization: a packet occupies the lanes of its direction for bytes / (lanes x lane rate), rounded up to
-// whole cycles when `whole_cycles` (the paper's rule: ceil(bytes / (lanes x lane_bytes)) cycles), otherwise
-// kept exact to the picosecond so that, e.g., a 25 GB/s link delivers 25 GB/s. Packets start when the
-// direction is free; a traversal then takes `latency` cycles.
+// Serialization: a packet occupies the lanes of its direction for exactly bytes / (lanes x lane rate), kept
+// to the picosecond: packets are packed back to back as flits are on a real link, so a direction carries its
+// full bit rate (8 lanes x 8 B = 64 B/cycle move 64 B of packets every cycle, whatever the packet sizes) and
+// a 25 GB/s link delivers 25 GB/s. Packets start when the direction is free; a traversal then takes `latency`
+// cycles.
+//
+// Busy, for the lane control and the statistics: a direction is busy in cycle c when its lanes are occupied
+// for the whole of [c, c+1) (one definition for every tracked resource: common/busy_tracker.hpp).
 //
 // Turnaround: when the control turns a lane, the lane stops taking new packets at once (its direction loses
 // it), drains the packets already booked on it, carries nothing for the switch time, then serves the other
@@ -16,13 +20,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <systemc>
 
+#include "common/busy_tracker.hpp"
 #include "common/ports.hpp"
 #include "common/time.hpp"
 #include "common/watchdog.hpp"
@@ -35,8 +39,7 @@ struct LinkSpec {
   unsigned lanes = 16;              // bi-directional lanes in total
   std::uint64_t lane_rate_num = 8;  // bytes per cycle per lane = num / den
   std::uint64_t lane_rate_den = 1;
-  bool whole_cycles = true;  // occupancy rounded up to whole cycles
-  Cycles latency = 64;       // one traversal
+  Cycles latency = 64;  // one traversal
   unsigned header_bytes = 16;
   unsigned line_bytes = 128;
   unsigned queue_depth = 64;
@@ -69,13 +72,9 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   void report_queues(std::ostream& os) const override;
 
  private:
-  struct Interval {
-    std::uint64_t start_ps, end_ps;
-  };
   struct Direction {
-    std::uint64_t free_ps = 0;    // when the last booked packet has left
-    std::deque<Interval> booked;  // busy intervals, in time order, not yet consumed by stepping
-    std::uint64_t busy_ps = 0;    // total booked busy time
+    std::uint64_t free_ps = 0;  // when the last booked packet has left
+    BusyTracker busy;           // when the lanes were occupied
     std::uint64_t busy_ps_at_sample = 0;
     stats::Counter* bytes = nullptr;
     stats::Counter* packets = nullptr;
@@ -92,7 +91,6 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   sc_core::sc_time transmit(int dir, std::uint64_t bytes);
   // Steps the lane control through every cycle before `until`.
   void catch_up(Cycles until);
-  bool busy_in_cycle(Direction& d, Cycles c) const;
   void record_change(Cycles cycle, const LaneOutputs& before, const LaneOutputs& after);
   void sample();
 

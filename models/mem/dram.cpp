@@ -27,6 +27,7 @@ Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Reg
     channels_.push_back(
         std::make_unique<BandwidthPipe>(spec.bandwidth_bytes_num, spec.bandwidth_den * spec.channels));
   }
+  busy_.resize(spec.channels);
   line_time_ = GpuClock::cycles_fraction(spec.line_bytes * spec.bandwidth_den * spec.channels,
                                          spec.bandwidth_bytes_num);
   SC_HAS_PROCESS(Dram);
@@ -72,31 +73,20 @@ void Dram::on_request(unsigned port, Payload& gp) {
   const unsigned ch = channel_of(gp);
   const sc_time start = std::max(sc_time_stamp(), channels_[ch]->free_at());
   const sc_time done = channels_[ch]->reserve(sc_time_stamp(), spec_.line_bytes);
-  busy_ps_total_ += done.value() - start.value();
-  if (track_busy_ || utilization_) {
-    if (busy_.empty()) busy_.resize(channels_.size());
-    auto& q = busy_[ch];
-    // Back-to-back transfers merge into one interval.
-    if (!q.empty() && q.back().second >= start.value()) {
-      q.back().second = done.value();
-    } else {
-      q.emplace_back(start.value(), done.value());
-    }
-  }
+  busy_[ch].book(start.value(), done.value());
   in.respond(port, gp, done - sc_time_stamp() + GpuClock::cycles(spec_.latency));
 }
 
-bool Dram::all_channels_busy(Cycles cycle) const {
-  if (busy_.size() != channels_.size()) return false;  // nothing transferred yet
-  const std::uint64_t begin = cycle * GpuClock::period_ps();
-  const std::uint64_t end = begin + GpuClock::period_ps();
+void Dram::keep_busy_history() {
+  for (BusyTracker& b : busy_)
+    b.keep_history();
+}
+
+bool Dram::busy_in_cycle(Cycles cycle) {
+  const std::uint64_t period = GpuClock::period_ps();
   bool all = true;
-  for (auto& q : busy_) {
-    while (!q.empty() && q.front().second <= begin)
-      q.pop_front();
-    // Busy for the whole cycle: a transfer interval covers it entirely.
-    if (q.empty() || q.front().first > begin || q.front().second < end) all = false;
-  }
+  for (BusyTracker& b : busy_)
+    all = b.busy_in_cycle(cycle * period, period) && all;  // every channel consumes its past
   return all;
 }
 
@@ -116,18 +106,9 @@ void Dram::stop_sampling() {
 void Dram::sample() {
   if (!sampling_) return;
   const std::uint64_t now_ps = sc_time_stamp().value();
-  std::uint64_t future = 0;
-  for (auto& q : busy_) {
-    for (auto it = q.rbegin(); it != q.rend() && it->second > now_ps; ++it) {
-      future += it->second - std::max(it->first, now_ps);
-    }
-    // Without a partition driver nothing else consumes the intervals: drop those entirely in the past.
-    if (!track_busy_) {
-      while (!q.empty() && q.front().second <= now_ps)
-        q.pop_front();
-    }
-  }
-  const std::uint64_t busy_until_now = busy_ps_total_ - future;
+  std::uint64_t busy_until_now = 0;
+  for (BusyTracker& b : busy_)
+    busy_until_now += b.busy_ps_until(now_ps);
   const double window_ps =
       double(spec_.sample_cycles) * double(GpuClock::period_ps()) * double(channels_.size());
   utilization_->push(100.0 * double(busy_until_now - busy_ps_at_sample_) / window_ps);

@@ -4,13 +4,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
 #include <systemc>
 
 #include "common/bandwidth_pipe.hpp"
+#include "common/busy_tracker.hpp"
 #include "common/ports.hpp"
 #include "common/time.hpp"
 #include "common/watchdog.hpp"
@@ -37,9 +37,11 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   RequestInputs in;  // one binding per L2 bank
 
   void report_queues(std::ostream& os) const override;
-  // Per-cycle activity for the partition controller: recorded only once enabled.
-  void track_busy() { track_busy_ = true; }
-  bool all_channels_busy(Cycles cycle) const;
+  // The partition controller steps busy_in_cycle() over the cycles, in order: keep what it needs.
+  void keep_busy_history();
+  // Busy in `cycle` (common/busy_tracker.hpp): every channel occupied for the whole cycle, so the DRAM could
+  // take no more in it. Consumes the history before `cycle`: ask for cycles in order.
+  bool busy_in_cycle(Cycles cycle);
   void start_sampling();
   void stop_sampling();
 
@@ -58,11 +60,8 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   sc_core::sc_event sample_event_;
   std::uint64_t in_service_ = 0;
   bool dropped_one_ = false;
-  bool track_busy_ = false;
-  std::uint64_t busy_ps_total_ = 0;      // transfer time booked on all channels
-  std::uint64_t busy_ps_at_sample_ = 0;  // of it, up to the previous sample
-  // Per channel: transfer intervals [start, end) in ps not yet consumed by all_channels_busy().
-  mutable std::vector<std::deque<std::pair<std::uint64_t, std::uint64_t>>> busy_;
+  std::vector<BusyTracker> busy_;        // per channel: when it transferred
+  std::uint64_t busy_ps_at_sample_ = 0;  // transfer time of all channels up to the previous sample
   bool sampling_ = false;
 
   stats::Counter& reads_;

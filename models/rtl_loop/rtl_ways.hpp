@@ -1,6 +1,5 @@
 // RTL in the loop for the cache partition controller: the Verilated rtl/cache_partition_ctrl.sv, built at its
-// default parameters but a 192 B response (16 ways, 5000-cycle windows, 99 %, 64 B/cycle ingress, ReqW 2;
-// a 144 B response occupies 192 B of the paper's whole-cycle link),
+// default parameters (16 ways, 5000-cycle windows, 99 %, 144 B responses, 64 B/cycle ingress, ReqW 2),
 // stepped one clock per simulated cycle with the inputs the C++ reference would get.
 #pragma once
 

@@ -27,7 +27,12 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
   xs.gpu_side_l2 = spec.l2.gpu_side;
   xs.l2_ports = spec.l2.gpu_side ? spec.l2_banks : 0;
   xs.l2_banks = spec.l2_banks;
-  xs.link_ports = static_cast<unsigned>(sys.topology().links_of(id).size());
+  for (unsigned l : sys.topology().links_of(id)) {
+    // The port to a link moves what all the link's lanes can carry (fabric/crossbar.hpp).
+    const LinkSpec& ls = sys.topology().links[l].spec;
+    xs.link_port_rates.push_back(ByteRate{std::uint64_t(ls.lanes) * ls.lane_rate_num, ls.lane_rate_den});
+  }
+  xs.link_ports = static_cast<unsigned>(xs.link_port_rates.size());
   xbar = std::make_unique<Crossbar>("xbar", xs, id, sys.stats());
 
   for (unsigned i = 0; i < spec.sms_per_socket; ++i) {
@@ -55,11 +60,15 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
     if (spec.l2.gpu_side)
       sys.connect(l2_banks.back()->out.socket, xbar->in.socket, indexed("l2_", b) + "_xbar");
   }
+  // Each bank's second input binding: request network 1, for requests arriving from the fabric (a socket
+  // without links has none).
+  for (unsigned b = 0; b < spec.l2_banks && xs.link_ports > 0; ++b)
+    sys.connect(xbar->out.socket, l2_banks[b]->in.socket, indexed("xbar_l2_", b) + "_net1");
   if (spec.l2_numa_aware) {
     std::vector<Cache*> banks;
     for (auto& bank : l2_banks)
       banks.push_back(bank.get());
-    dram->track_busy();
+    dram->keep_busy_history();
     // The controller counts up to 2^ReqW - 1 remote reads per cycle (ReqW = 2 in the RTL as built).
     std::vector<Cache*> l1_caches;
     for (auto& l1 : l1s)

@@ -50,8 +50,9 @@ std::vector<Row> run(BenchFabricOptions o) {
 }
 
 // Unidirectional 1 MiB push 0 -> 1 with enough requests in flight to keep the link busy: 8192 writes of
-// 3 cycles on socket 0's egress = 24576 cycles, plus one round trip (a few hundred cycles) to fill and drain.
-// Payload rate 128 B / 3 cycles = 42.67 GB/s at 1 GHz; over 1 MiB the fill costs ~1.5 %: at least 97 % of it.
+// 144 B at 64 B/cycle (2.25 cycles, packed back to back) on socket 0's egress = 18432 cycles, plus one round
+// trip (a few hundred cycles) to fill and drain. Payload rate 128 B / 2.25 cycles = 56.89 GB/s at 1 GHz;
+// over 1 MiB the fill costs ~2 %: at least 97 % of it.
 TEST(BenchFabric, UnidirectionalCopyReachesTheLinkRate) {
   BenchFabricOptions o;
   o.pairs = "0-1";
@@ -60,14 +61,14 @@ TEST(BenchFabric, UnidirectionalCopyReachesTheLinkRate) {
   o.outstanding = 1024;
   const auto rows = run(o);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_GE(rows[0].cycles, 24576u);
-  EXPECT_GE(rows[0].gbps, 0.97 * 128.0 / 3.0);
-  EXPECT_LE(rows[0].gbps, 128.0 / 3.0);
+  EXPECT_GE(rows[0].cycles, 18432u);
+  EXPECT_GE(rows[0].gbps, 0.97 * 128.0 / 2.25);
+  EXPECT_LE(rows[0].gbps, 128.0 / 2.25);
 }
 
-// Bidirectional: each direction of each link now carries a 3-cycle write one way and the 1-cycle ack of the
-// opposite copy: 4 cycles per 128 B each way, 32 GB/s per direction, 64 GB/s for the pair — 1.5x the
-// unidirectional rate, not 2x, because the acks share the lanes.
+// Bidirectional: each direction of each link now carries a 144 B write one way and the 16 B ack of the
+// opposite copy: 160 B = 2.5 cycles per 128 B each way, 51.2 GB/s per direction, 102.4 GB/s for the pair —
+// 1.8x the unidirectional rate, not 2x, because the acks share the lanes.
 TEST(BenchFabric, BidirectionalCopySharesLanesWithAcks) {
   BenchFabricOptions o;
   o.pairs = "2-3";
@@ -76,13 +77,15 @@ TEST(BenchFabric, BidirectionalCopySharesLanesWithAcks) {
   o.outstanding = 1024;
   const auto rows = run(o);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_GE(rows[0].gbps, 0.97 * 64.0);
-  EXPECT_LE(rows[0].gbps, 64.0);
+  EXPECT_GE(rows[0].gbps, 0.97 * 102.4);
+  EXPECT_LE(rows[0].gbps, 102.4);
 }
 
 // A copy engine with k requests in flight and a round trip of R cycles moves at most k x 128 B per R cycles
-// (Little's law): with one request in flight, doubling the size doubles the time (to within one round trip),
-// and the start-up cost is added once per copy.
+// (Little's law): with one request in flight, doubling the size doubles the time, and the start-up cost is
+// added once per copy. A round trip ends at a fraction of a cycle (exact link rates); the engine issues the
+// next line on the following clock edge, so each line may add up to one cycle of rounding: 4 lines within
+// 4 cycles of twice 2 lines.
 TEST(BenchFabric, OneOutstandingRequestIsLatencyBoundAndStartupAddsOnce) {
   BenchFabricOptions o;
   o.pairs = "0-1";
@@ -95,7 +98,7 @@ TEST(BenchFabric, OneOutstandingRequestIsLatencyBoundAndStartupAddsOnce) {
   ASSERT_EQ(rows.size(), 2u);
   const std::uint64_t rtt2 = rows[0].cycles - 1000;  // 256 B = 2 lines, one after the other
   const std::uint64_t rtt4 = rows[1].cycles - 1000;  // 512 B = 4 lines
-  EXPECT_EQ(rtt4, 2 * rtt2);
+  EXPECT_NEAR(double(rtt4), double(2 * rtt2), 4.0);
   EXPECT_GT(rtt2, 2u * 128u);  // each line crosses two link traversals each way: at least 2 x 128 cycles
 }
 

@@ -25,10 +25,15 @@ std::uint64_t counter(const stats::Registry& r, const std::string& path) {
 // Every socket stores into memory homed at socket 0 (one 1 GiB page: page-interleaved placement puts all of
 // it on socket 0): sockets 1-3 send 144 B write packets (16 B header + 128 B) towards socket 0 and get 16 B
 // acks back, so socket 0's ingress is the bottleneck. Static: 8 ingress lanes x 8 B = 64 B/cycle, a packet
-// takes ceil(144/64) = 3 cycles. Dynamic: the balancer turns socket 0's egress lanes (carrying only acks)
-// toward ingress; with 14 ingress lanes (112 B/cycle) a packet takes 2 cycles, 1.5x the static rate, while
-// its 2 egress lanes still carry the 16 B acks in 1 cycle (not saturated). The kernel is long enough for the
-// turns (one per 5000-cycle window) to pay off: at least 1.3x.
+// takes 144/64 = 2.25 cycles (packets are packed back to back at the exact byte rate). Dynamic: the balancer
+// turns socket 0's egress lanes (carrying only acks) toward ingress; with 14 ingress lanes (112 B/cycle) a
+// packet takes 144/112 = 1.29 cycles, 1.75x the static rate, while its 2 egress lanes (16 B/cycle) carry one
+// 16 B ack per packet in 1 cycle (78 % busy, not saturated). With 15/1 the single egress lane needs 2 cycles
+// per ack against 1.2 per packet and saturates, so the balancer settles around 14/2.
+//
+// Ramp-up: the writers start with empty queues and need the first windows to fill the path (at most 3
+// windows, docs/fabric.md); turns start only once ingress is saturated, one lane per 5000-cycle window, so
+// socket 0 reaches 14 lanes about 6 windows later. Even so the whole kernel beats the static floor by 1.2x.
 SystemSpec reduction_spec(SystemSpec::LinkMode mode) {
   SystemSpec spec = small_spec(4);
   spec.protocol_checks = false;
@@ -45,8 +50,8 @@ SystemSpec reduction_spec(SystemSpec::LinkMode mode) {
 
 TEST(Fabric, DynamicLanesSpeedUpAReductionToOneSocket) {
   // Each mode needs its own simulation context, so the static run is derived by hand instead of simulated
-  // here: 3/4 of the 65536 stores are remote (CTAs interleave over 4 sockets) = 49152 packets of 3 cycles
-  // each on socket 0's ingress = 147456 cycles at least.
+  // here: 3/4 of the 65536 stores are remote (CTAs interleave over 4 sockets) = 49152 packets of 2.25
+  // cycles each on socket 0's ingress = 110592 cycles at least.
   stats::Registry reg;
   std::ostringstream diag;
   RunHealth::reset();
@@ -54,8 +59,8 @@ TEST(Fabric, DynamicLanesSpeedUpAReductionToOneSocket) {
   sys.run();
   ASSERT_TRUE(RunHealth::ok()) << diag.str();
   const Cycles dynamic_cycles = sys.finish_cycle();
-  const Cycles static_floor = 49152 * 3;
-  EXPECT_LE(dynamic_cycles * 13, static_floor * 10)
+  const Cycles static_floor = 49152 * 144 / 64;
+  EXPECT_LE(dynamic_cycles * 12, static_floor * 10)
       << "dynamic " << dynamic_cycles << " vs static floor " << static_floor;
   // Socket 0's link ended with more lanes into socket 0 than out of it; the others the other way round.
   const auto& links = sys.links();
@@ -72,17 +77,18 @@ TEST(Fabric, StaticLinksMatchTheHandDerivedReductionFloor) {
   System sys("system", reduction_spec(SystemSpec::LinkMode::kStatic), reg, diag);
   sys.run();
   ASSERT_TRUE(RunHealth::ok()) << diag.str();
-  // Socket 0's ingress carries all 49152 remote stores at 3 cycles each: the kernel cannot end before
-  // cycle 147456. Once the writers' queues have filled, the direction is saturated: every 5000-cycle window
-  // after the first 20000 cycles (the ramp-up, see docs/fabric.md) has its lanes busy at least 97 % of the
-  // time, and the whole kernel ends within 4 % of the floor.
-  EXPECT_GE(sys.finish_cycle(), 147456u);
-  EXPECT_LE(sys.finish_cycle(), 147456u * 104 / 100);
+  // Socket 0's ingress carries all 49152 remote stores at 2.25 cycles each: the kernel cannot end before
+  // cycle 110592. Once the writers' queues have filled, the direction is saturated: every 5000-cycle window
+  // after the first 3 (the ramp-up, docs/fabric.md) has its lanes busy at least 97 % of the time. The ramp
+  // runs at no less than half the rate, so the kernel ends at most 3 x 5000 / 2 = 7500 cycles after the
+  // floor.
+  EXPECT_GE(sys.finish_cycle(), 110592u);
+  EXPECT_LE(sys.finish_cycle(), 110592u + 7500u);
   const auto* util = reg.find_series("system.link_gpu0_switch0.to_gpu0.utilization");
   ASSERT_NE(util, nullptr);
   const auto& windows = util->values();
-  ASSERT_GE(windows.size(), 25u);
-  for (std::size_t w = 4; w + 1 < windows.size(); ++w)
+  ASSERT_GE(windows.size(), 22u);  // 110592 / 5000
+  for (std::size_t w = 3; w + 1 < windows.size(); ++w)
     EXPECT_GE(windows[w], 97.0) << "window " << w;
   EXPECT_EQ(counter(reg, "system.link_gpu0_switch0.to_gpu0.packets"), 49152u);
   EXPECT_EQ(counter(reg, "system.link_gpu0_switch0.turnarounds"), 0u);

@@ -19,11 +19,12 @@ namespace {
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-// Sends scripted requests into the link and records when packets arrive from it (at 1 GHz, 1 ns = 1 cycle).
+// Sends scripted requests into the link and records when packets arrive from it, in picoseconds (at 1 GHz,
+// 1000 ps = 1 cycle).
 struct Endpoint : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Endpoint> init{"init"};
   tlm_utils::simple_target_socket<Endpoint> targ{"targ"};
-  std::vector<std::pair<std::uint64_t, unsigned>> arrivals;  // (cycle, bytes of the payload's op)
+  std::vector<std::pair<std::uint64_t, unsigned>> arrivals;  // (picosecond, bytes of the payload's op)
 
   explicit Endpoint(const sc_core::sc_module_name& n) : sc_module(n) {
     init.register_nb_transport_bw(this, &Endpoint::bw);
@@ -34,7 +35,7 @@ struct Endpoint : sc_core::sc_module {
     return tlm::TLM_ACCEPTED;
   }
   tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_time& d) {
-    arrivals.emplace_back(GpuClock::to_cycles(sc_core::sc_time_stamp() + d), gp.get_data_length());
+    arrivals.emplace_back((sc_core::sc_time_stamp() + d).value(), gp.get_data_length());
     p = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -117,8 +118,8 @@ void expect_changes(const Link& link, const std::vector<Change>& want) {
 // B idle. Window 0 (cycles 0-3): A busy 4/4 (saturated), B 0/4: one B lane turns toward A. It quiesces from
 // cycle 4 and, carrying nothing, is drained at once (d = 0): it switches in cycles 5 and 6 (switch_cycles 2)
 // and serves A from cycle 7 (docs/policies.md, "A turn"). Window 1 ends with the turn complete and B at one
-// lane: blocked; later windows change nothing. The write at cycle 12 then has 3 lanes (24 B/cycle):
-// ceil(144 / 24) = 6 cycles, arriving at cycle 18 — with the original 2 lanes it would take 9.
+// lane: blocked; later windows change nothing. The write at cycle 12 then has 3 lanes (24 B/cycle, exact):
+// 144 / 24 = 6 cycles exactly, arriving at cycle 18 — with the original 2 lanes it would take 9.
 TEST(LinkTurnaround, IdleLaneTurnsAfterSwitchCycles) {
   Bench bench("bench", {});
   sc_core::sc_start(sc_time(30, SC_NS));
@@ -128,9 +129,11 @@ TEST(LinkTurnaround, IdleLaneTurnsAfterSwitchCycles) {
       {{0, 2, 2, false, false}, {4, 2, 1, true, false}, {5, 2, 1, false, true}, {7, 3, 1, false, false}});
   const auto& at_b = bench.b.arrivals;
   ASSERT_EQ(at_b.size(), 9u);
-  for (int c = 0; c < 8; ++c)
-    EXPECT_EQ(at_b[c].first, std::uint64_t(c + 1)) << "read " << c;  // 1 cycle each
-  EXPECT_EQ(at_b[8].first, 18u);
+  for (int c = 0; c < 7; ++c)
+    EXPECT_EQ(at_b[c].first, std::uint64_t(c + 1) * 1000) << "read " << c;  // 16 B / 16 B per cycle: 1 cycle
+  // The read of cycle 7 already has the turned lane: 16 B / 24 B per cycle = 2/3 cycle, 667 ps rounded up.
+  EXPECT_EQ(at_b[7].first, 7667u);
+  EXPECT_EQ(at_b[8].first, 18000u);
   EXPECT_EQ(bench.reg.find_counter("bench.link.turnarounds")->value(), 1u);
   EXPECT_EQ(bench.reg.find_counter("bench.link.turnaround_cycles")->value(), 3u);  // cycles 4, 5, 6
 }
@@ -171,9 +174,10 @@ struct Wire : sc_core::sc_module {
   void run() { script(*this); }
 };
 
-// Zero load: one 16 B read request on an idle paper link (8 lanes x 8 B each way) takes ceil(16/64) = 1 cycle
-// of serialization plus the traversal latency (64, half of Table 1's 128-cycle socket-to-socket trip): it
-// arrives at cycle 65. A 144 B write on the same idle link: ceil(144/64) = 3 cycles + 64 = 67 after sending.
+// Zero load: one 16 B read request on an idle paper link (8 lanes x 8 B = 64 B per cycle each way) is
+// serialized at the exact byte rate, 16/64 = 0.25 cycle, plus the traversal latency (64, half of Table 1's
+// 128-cycle socket-to-socket trip): it arrives at 64.25 cycles = 64,250 ps. A 144 B write on the same idle
+// link: 144/64 = 2.25 cycles + 64, arriving 66.25 cycles after it was sent at cycle 1000: 1,066,250 ps.
 TEST(LinkTiming, ZeroLoadLatencyIsSerializationPlusTheConfiguredLatency) {
   LinkSpec spec;
   spec.lanes = 16;
@@ -187,8 +191,8 @@ TEST(LinkTiming, ZeroLoadLatencyIsSerializationPlusTheConfiguredLatency) {
   });
   sc_core::sc_start(sc_time(2000, SC_NS));
   ASSERT_EQ(w.b.arrivals.size(), 2u);
-  EXPECT_EQ(w.b.arrivals[0].first, 65u);
-  EXPECT_EQ(w.b.arrivals[1].first, 1067u);
+  EXPECT_EQ(w.b.arrivals[0].first, 64250u);
+  EXPECT_EQ(w.b.arrivals[1].first, 1066250u);
 }
 
 // A link given in GB/s keeps its rate exact: a 25 GB/s link (NVLink 2.0) of 8 lanes each way moves
@@ -200,7 +204,6 @@ TEST(LinkTiming, GbpsLinkDeliversItsExactRate) {
   spec.lanes = 16;
   spec.lane_rate_num = 25000;
   spec.lane_rate_den = 1000 * 8;
-  spec.whole_cycles = false;
   spec.latency = 0;
   spec.sample_cycles = 0;
   spec.queue_depth = 1000;  // all 1000 are sent in one go, without waiting for END_REQ in between
@@ -210,8 +213,8 @@ TEST(LinkTiming, GbpsLinkDeliversItsExactRate) {
   });
   sc_core::sc_start(sc_time(10000, SC_NS));
   ASSERT_EQ(w.b.arrivals.size(), 1000u);
-  EXPECT_EQ(w.b.arrivals.front().first, 5u);  // 5.76 cycles, reported as cycle 5 (rounded down)
-  EXPECT_EQ(w.b.arrivals.back().first, 5760u);
+  EXPECT_EQ(w.b.arrivals.front().first, 5760u);  // 5.76 cycles
+  EXPECT_EQ(w.b.arrivals.back().first, 5760000u);
   EXPECT_EQ(w.reg.find_counter("wire.link.dir0.bytes")->value(), 144000u);
 }
 
