@@ -142,10 +142,11 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
   if (!make_output_dir(o.base.out_dir, err)) return kExitBadInput;
   std::error_code ec;
 
-  if (spec.placement != runtime::PlacementPolicy::kPageInterleave &&
-      spec.placement != runtime::PlacementPolicy::kLineInterleave) {
-    return bad("bench-fabric places buffers with page_interleave or line_interleave (memory.placement)");
-  }
+  // A copy benchmark places each buffer on a named GPU, as cudaMalloc on a chosen device does; the
+  // runtime's placement policy (first touch by default) is for kernels and does not apply. The engines
+  // compute addresses with page (or line) interleaving, so any other policy falls back to pages.
+  if (spec.placement != runtime::PlacementPolicy::kLineInterleave)
+    spec.placement = runtime::PlacementPolicy::kPageInterleave;
   spec.kernels.clear();  // the copy engines are the only traffic
   spec.copy_engines = true;
   RunHealth::reset();

@@ -137,8 +137,10 @@ void add_memory_system(Schema& root) {
        {"page_interleave", "line_interleave", "first_touch", "kernel_wide", "stride_aware", "row_based",
         "col_based"},
        "Home socket of an address (docs/runtime-policies.md): round-robin pages or lines; the socket that "
-       "touches a page first; or LADM's placements of each workload allocation")
-      .default_value("page_interleave");
+       "touches a page first (the paper's locality-optimized baseline); or LADM's placements of each "
+       "workload "
+       "allocation")
+      .default_value("first_touch");
   p.integer("migration_cycles",
             "first_touch: the request that touches a page first waits this long (fault and migration)")
       .range(0, 100000000)
@@ -247,9 +249,9 @@ void add_run(Schema& root) {
   r.choice("cta_schedule",
            {"interleave", "contiguous", "batch", "row_binding", "col_binding", "hierarchical"},
            "Which socket runs each CTA (docs/runtime-policies.md): CTA i on socket i mod N; N contiguous "
-           "blocks; batches round-robin; LADM's row or column binding; a block per GPU, round-robin over its "
-           "chiplets")
-      .default_value("interleave");
+           "blocks (the paper's locality-optimized baseline); batches round-robin; LADM's row or column "
+           "binding; a block per GPU, round-robin over its chiplets")
+      .default_value("contiguous");
   r.integer("batch_ctas", "batch: CTAs per batch").range(1, 1 << 20).default_value(4);
   r.integer("chiplets_per_gpu",
             "Sockets that form one GPU (hierarchical scheduling); must divide system.sockets")

@@ -122,7 +122,15 @@ System* dgx_system(const std::string& tie_break, stats::Registry& reg, std::ostr
       {"<built-in default workload>", std::string(embedded::kDefaultWorkload)},
       {std::string(NUMAGPU_SOURCE_DIR) + "/configs/topologies/dgx1_v100.yaml", std::nullopt}};
   const std::vector<std::string> sets = {
-      "topology.tie_break=" + tie_break, "sm.per_socket=2", "l2.banks=2", "memory.page_bytes=1073741824",
+      // The test needs every socket's traffic homed on GPU 5: 1 GiB pages interleaved put the 5 GiB base
+      // there, and interleaved CTAs give every GPU some of it (the defaults, contiguous CTAs and first
+      // touch, would keep each GPU's accesses local and leave the links idle).
+      "runtime.cta_schedule=interleave",
+      "memory.placement=page_interleave",
+      "topology.tie_break=" + tie_break,
+      "sm.per_socket=2",
+      "l2.banks=2",
+      "memory.page_bytes=1073741824",
       "workload.kernels=[{name: to_gpu5, ctas: 16, warps_per_cta: 2, accesses_per_warp: 8, base_address: "
       "5368709120}]"};
   const config::Config cfg = config::load(system_schema(), layers, sets);

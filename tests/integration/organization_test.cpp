@@ -191,6 +191,44 @@ TEST(NumaAware, SaturatedIngressMovesWaysToRemoteUpToTheFloor) {
     EXPECT_GE(ingress[w], 97.0) << "window " << w;
 }
 
+// Request networks. Two sockets with GPU-side L2s read each other's data (pages alternate between the
+// sockets; CTAs interleave, so every socket's SMs read both), and each L2 bank has only 4 slots. A remote
+// miss holds its slot while its request is served by the home socket's bank (docs/architecture.md, "Request
+// networks"). When the home bank takes requests from the fabric on the same binding and slots as its own
+// socket's requests (debug.inject_fault: shared_request_network), all 4 slots of a bank at each socket can be
+// taken by remote misses that wait for slots at the other socket, which are taken the same way: nothing
+// completes and the watchdog fires. With the fabric's requests on their own binding and slots, the home bank
+// always serves them (they wait only on DRAM): the same run completes with the watchdog quiet.
+SystemSpec cross_reading_spec(bool shared_network) {
+  SystemSpec spec = small_spec(2);
+  spec.protocol_checks = true;
+  spec.l2.gpu_side = true;
+  spec.l2.max_in_process = 4;
+  spec.crossbar.shared_request_network = shared_network;
+  spec.watchdog_cycles = 20000;
+  spec.kernels = {stream_kernel("cross", 64, 4, 64)};  // 16384 reads, half of them remote
+  return spec;
+}
+
+TEST(RequestNetworks, SharedQueuesDeadlockAGpuSideL2) {
+  stats::Registry reg;
+  const testing::CheckedRun run = testing::run_checked(cross_reading_spec(true), reg);
+  EXPECT_FALSE(run.ok);
+  EXPECT_NE(run.diagnostics.find("watchdog: no request completed"), std::string::npos) << run.diagnostics;
+  EXPECT_FALSE(run.system->runtime().finished());
+}
+
+TEST(RequestNetworks, SeparateNetworksCompleteWithTheWatchdogQuiet) {
+  stats::Registry reg;
+  const testing::CheckedRun run = testing::run_checked(cross_reading_spec(false), reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
+  EXPECT_TRUE(run.system->runtime().finished());
+  EXPECT_EQ(run.system->pool().live(), 0u);
+  // Every read was issued and answered: 64 CTAs x 4 warps x 64 = 16384 SM requests (reads only: no
+  // write-backs), none left in flight.
+  EXPECT_EQ(run.system->pool().allocated_total(), 16384u);
+}
+
 }  // namespace
 }  // namespace numagpu
 
