@@ -297,7 +297,9 @@ void add_run(Schema& root) {
 
 void add_workload(Schema& root) {
   Schema& w = root.section("workload", "What to run");
-  w.string("name", "Workload name, shown in the summary").default_value("unnamed");
+  w.string("name",
+           "Workload name, shown in the summary (a trace replay without one is named after its kernel list)")
+      .default_value("unnamed");
   w.integer("scale", "Multiplies the CTAs of every synthetic kernel (numagpu run --scale N)")
       .range(1, 1 << 16)
       .default_value(1);
@@ -418,6 +420,23 @@ std::string relative_to_setter(const config::Config& cfg, const std::string& key
   const config::Location where = cfg.location(key);
   if (p.is_absolute() || where.line == 0) return value;
   return (std::filesystem::path(where.file).parent_path() / p).lexically_normal().string();
+}
+
+// True when a user's file or --set gave the key, rather than the schema default or a built-in layer.
+bool named_by_user(const config::Config& cfg, const std::string& key) {
+  const config::Location where = cfg.location(key);
+  return where.file != "<default>" && where.file.rfind("<built-in", 0) != 0;
+}
+
+// A trace replay is named after what it replays: the kernel list's file and its first kernels, so that a
+// summary never shows the built-in workload's name for a run that did not use it.
+std::string trace_workload_name(const std::string& list, const std::vector<KernelSpec>& kernels) {
+  constexpr std::size_t kShown = 3;
+  std::string name = std::filesystem::path(list).filename().string() + ":";
+  for (std::size_t i = 0; i < kernels.size() && i < kShown; ++i)
+    name += (i ? ", " : " ") + kernels[i].name;
+  if (kernels.size() > kShown) name += " +" + std::to_string(kernels.size() - kShown) + " more";
+  return name;
 }
 
 unsigned node_of(const config::Config& cfg, const Topology& t, const std::string& path) {
@@ -724,6 +743,7 @@ SystemSpec to_system_spec(const config::Config& cfg) {
       cfg.fail("workload.trace_list", e.what());
     }
     if (s.kernels.empty()) cfg.fail("workload.trace_list", list + " lists no kernel");
+    if (!named_by_user(cfg, "workload.name")) s.workload_name = trace_workload_name(list, s.kernels);
     return s;
   }
   const std::size_t n = cfg.list_size("workload.kernels");
