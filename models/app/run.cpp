@@ -77,13 +77,13 @@ int workload_dump_command(const RunOptions& options, std::ostream& out, std::ost
     for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
       const KernelSpec& k = spec.kernels[i];
       std::unique_ptr<KernelProgram> program =
-          k.trace_path.empty() ? std::make_unique<SyntheticProgram>(k, spec.l1.line_bytes)
-                               : load_trace_program(k.trace_path, spec.l1.line_bytes, nullptr);
+          k.trace_path.empty() ? std::make_unique<SyntheticProgram>(k, spec.facts.line_bytes)
+                               : load_trace_program(k.trace_path, spec.facts.line_bytes, nullptr);
       std::string file = "kernel-" + std::to_string(i) + "-";
       for (char c : k.name)
         file += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
       file += ".ngt";
-      dump_program(*program, static_cast<std::uint32_t>(i), spec.l1.line_bytes, (dir / file).string());
+      dump_program(*program, static_cast<std::uint32_t>(i), spec.facts.line_bytes, (dir / file).string());
       yaml += "    - name: \"" + k.name + "\"\n      trace: " + file + "\n";
       out << "numagpu: wrote " << (dir / file).string() << "\n";
     }

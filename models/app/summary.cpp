@@ -103,7 +103,7 @@ RunFacts collect_facts(System& system, stats::Registry& registry, double wall_se
   registry.scalar("summary.sim_cycles", "cycles", "Cycle at which the last kernel completed")
       .set(double(f.sim_cycles));
   // Placement of each declared allocation: its pages per socket (for first touch: pages touched so far).
-  for (const runtime::AllocationReport& r : system.placement().policy().report()) {
+  for (const runtime::AllocationReport& r : system.homes().policy().report()) {
     std::string name;
     for (char c : r.name)
       name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';

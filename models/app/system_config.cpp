@@ -5,6 +5,7 @@
 
 #include "runtime/cta_schedule.hpp"
 #include "runtime/placement.hpp"
+#include "system/derived_params.hpp"
 #include "trace/accelsim_reader.hpp"
 
 namespace numagpu {
@@ -16,15 +17,6 @@ using config::Schema;
 bool power_of_two(std::int64_t v) {
   return v > 0 && (v & (v - 1)) == 0;
 }
-unsigned log2_exact(std::uint64_t v) {
-  unsigned n = 0;
-  while (v > 1) {
-    v >>= 1;
-    ++n;
-  }
-  return n;
-}
-
 void add_system(Schema& root) {
   Schema& s = root.section("system", "The machine as a whole");
   s.integer("sockets", "GPU sockets (or chiplets): 1-8 on the paper's switch, up to 64 in a custom topology")
@@ -506,43 +498,56 @@ void build_topology(const config::Config& cfg, SystemSpec& s) {
   }
 }
 
-// `policy.impl: rtl` runs the Verilated link balancer, compiled at the RTL's default parameters: every
-// dynamic link must use exactly those.
-void check_rtl_policies(const config::Config& cfg, SystemSpec& s) {
-  s.rtl_policies = cfg.string("policy.impl") == "rtl";
+// `policy.impl: rtl` runs the Verilated blocks, compiled at the RTL's default parameters: the parameters the
+// model derives for every policy instance (system/derived_params.hpp, the same ones the C++ policies are
+// built with) must equal them. A mismatch names the configuration key the parameter comes from.
+void check_rtl_policies(const config::Config& cfg, const SystemSpec& s) {
   if (!s.rtl_policies) return;
 #ifndef NUMAGPU_HAVE_RTL_LOOP
   cfg.fail("policy.impl", "rtl needs the Verilated models, and this numagpu was built without Verilator");
 #endif
-  const policy::LinkBalancer::Params rtl{};
-  auto mismatch = [&](const std::string& key, std::uint64_t got, std::uint64_t want) {
-    if (got != want) {
-      cfg.fail(key, std::to_string(got) + " differs from the RTL's compiled parameter (" +
-                        std::to_string(want) + "); policy.impl: rtl needs the RTL's parameters");
-    }
+  // `derived` names the policy parameter when the key only contributes to it (e.g. the header to the
+  // response size), so that the message says what the key's value led to.
+  auto mismatch = [&](const std::string& key, std::uint64_t got, std::uint64_t want,
+                      const std::string& derived = "") {
+    if (got == want) return;
+    const std::string what =
+        derived.empty() ? std::to_string(got) : "gives " + derived + " " + std::to_string(got) + ", which";
+    cfg.fail(key, what + " differs from the RTL's compiled parameter (" + std::to_string(want) +
+                      "); policy.impl: rtl needs the RTL's parameters");
   };
-  mismatch("link.sample_cycles", s.balancer.sample_cycles, rtl.sample_cycles);
-  mismatch("link.switch_cycles", s.balancer.switch_cycles, rtl.switch_cycles);
+  const Topology topology = system_topology(s);
   if (s.l2_numa_aware) {
-    const policy::PartitionController::Params pc{};
-    mismatch("l2.ways", s.partition.ways, pc.ways);
-    mismatch("l2.partition_sample_cycles", s.partition.sample_cycles, pc.sample_cycles);
-    mismatch("l2.saturation_percent", s.partition.sat_num, pc.sat_num);
-    mismatch("link.header_bytes", s.partition.resp_bytes, pc.resp_bytes);
     if (!s.topology.links.empty()) {
       cfg.fail("topology.preset",
                "policy.impl: rtl with numa_aware is built for the paper's switch links "
                "(64 B/cycle of ingress per socket)");
     }
-    mismatch("link.lanes", s.link.lanes / 2 * s.link.lane_rate_num, pc.ingress_bytes_per_cycle);
+    const policy::PartitionController::Params rtl{};
+    for (unsigned socket = 0; socket < s.sockets; ++socket) {
+      const policy::PartitionController::Params p = partition_params(s, topology, socket);
+      mismatch("l2.ways", p.ways, rtl.ways);
+      mismatch("l2.partition_sample_cycles", p.sample_cycles, rtl.sample_cycles);
+      mismatch("l2.saturation_percent", p.sat_num, rtl.sat_num);
+      // header + line: the line size is checked by the caches' own rules, so the header is the key to blame
+      // unless the line differs from the RTL's.
+      mismatch(s.facts.line_bytes != MachineFacts{}.line_bytes ? "l1.line_bytes" : "link.header_bytes",
+               p.resp_bytes, rtl.resp_bytes, "a read response of");
+      if (topology.links_of(socket).empty()) continue;  // a single socket: no ingress to estimate
+      // lanes / 2 x lane_bytes: blame the factor that differs from the RTL's build (8 lanes of 8 B each way).
+      const bool lanes_differ = s.link.lanes != policy::LinkBalancer::Params{}.lanes;
+      mismatch(lanes_differ ? "link.lanes" : "link.lane_bytes", p.ingress_bytes_per_cycle,
+               rtl.ingress_bytes_per_cycle, "an ingress capacity (bytes per cycle) of");
+    }
   }
   if (s.link_mode != SystemSpec::LinkMode::kDynamic) return;  // no balancer runs: nothing more to check
-  mismatch("link.saturation_percent", s.balancer.sat_num, rtl.sat_num);
-  if (s.topology.links.empty()) {
-    mismatch("link.lanes", s.link.lanes, rtl.lanes);
-  } else {
-    for (const TopologyLink& l : s.topology.links)
-      mismatch("topology.links", l.spec.lanes, rtl.lanes);
+  const policy::LinkBalancer::Params rtl{};
+  for (const TopologyLink& l : topology.links) {
+    const policy::LinkBalancer::Params p = balancer_params(s, l.spec);
+    mismatch("link.sample_cycles", p.sample_cycles, rtl.sample_cycles);
+    mismatch("link.switch_cycles", p.switch_cycles, rtl.switch_cycles);
+    mismatch("link.saturation_percent", p.sat_num, rtl.sat_num);
+    mismatch(s.topology.links.empty() ? "link.lanes" : "topology.links", p.lanes, rtl.lanes);
   }
 }
 
@@ -553,38 +558,49 @@ const config::Schema& system_schema() {
   return schema;
 }
 
-SystemSpec to_system_spec(const config::Config& cfg) {
-  auto u = [&cfg](const std::string& path) { return static_cast<std::uint64_t>(cfg.integer(path)); };
-  SystemSpec s;
-  s.sockets = static_cast<unsigned>(u("system.sockets"));
-  s.clock_mhz = u("system.clock_mhz");
+namespace {
+
+std::uint64_t uint_of(const config::Config& cfg, const std::string& path) {
+  return static_cast<std::uint64_t>(cfg.integer(path));
+}
+
+void read_system(const config::Config& cfg, SystemSpec& s) {
+  s.sockets = static_cast<unsigned>(uint_of(cfg, "system.sockets"));
+  s.clock_mhz = uint_of(cfg, "system.clock_mhz");
   if (1000000 % s.clock_mhz != 0) {
     cfg.fail("system.clock_mhz",
              std::to_string(s.clock_mhz) + " MHz has no whole-picosecond period (use a divisor of 1000000)");
   }
-  s.sms_per_socket = static_cast<unsigned>(u("sm.per_socket"));
-  s.sm.max_warps = static_cast<unsigned>(u("sm.max_warps"));
-  s.sm.max_outstanding = static_cast<unsigned>(u("sm.max_outstanding"));
-  s.sm.issue_width = static_cast<unsigned>(u("sm.issue_width"));
+  s.sms_per_socket = static_cast<unsigned>(uint_of(cfg, "sm.per_socket"));
+  s.sm.max_warps = static_cast<unsigned>(uint_of(cfg, "sm.max_warps"));
+  s.sm.max_outstanding = static_cast<unsigned>(uint_of(cfg, "sm.max_outstanding"));
+  s.sm.issue_width = static_cast<unsigned>(uint_of(cfg, "sm.issue_width"));
+}
 
-  const std::uint64_t line = u("l1.line_bytes");
+// What every component shares: one line size (given at both cache levels, which must agree), the packet
+// header, the statistics window.
+void read_facts(const config::Config& cfg, SystemSpec& s) {
+  const std::uint64_t line = uint_of(cfg, "l1.line_bytes");
   if (!power_of_two(std::int64_t(line)))
     cfg.fail("l1.line_bytes", std::to_string(line) + " is not a power of two");
-  if (u("l2.line_bytes") != line) {
-    cfg.fail("l2.line_bytes", std::to_string(u("l2.line_bytes")) + " differs from l1.line_bytes (" +
-                                  std::to_string(line) + "); both levels must use one line size");
+  if (uint_of(cfg, "l2.line_bytes") != line) {
+    cfg.fail("l2.line_bytes", std::to_string(uint_of(cfg, "l2.line_bytes")) +
+                                  " differs from l1.line_bytes (" + std::to_string(line) +
+                                  "); both levels must use one line size");
   }
-  s.sm.line_bytes = static_cast<unsigned>(line);
+  s.facts.line_bytes = static_cast<unsigned>(line);
+  s.facts.header_bytes = static_cast<unsigned>(uint_of(cfg, "link.header_bytes"));
+  s.facts.sample_cycles = uint_of(cfg, "stats.sample_cycles");
+}
 
+void read_caches(const config::Config& cfg, SystemSpec& s) {
+  auto u = [&cfg](const std::string& path) { return uint_of(cfg, path); };
+  const std::uint64_t line = s.facts.line_bytes;
   checked_sets(cfg, "l1", u("l1.size_bytes"), u("l1.ways"), line);
-  s.l1 = CacheSpec{u("l1.size_bytes"),
-                   static_cast<unsigned>(line),
-                   static_cast<unsigned>(u("l1.ways")),
-                   u("l1.hit_latency_cycles"),
-                   static_cast<unsigned>(u("l1.max_in_process")),
-                   false,
-                   false,
-                   0};
+  s.l1.size_bytes = u("l1.size_bytes");
+  s.l1.ways = static_cast<unsigned>(u("l1.ways"));
+  s.l1.hit_latency = u("l1.hit_latency_cycles");
+  s.l1.max_in_process = static_cast<unsigned>(u("l1.max_in_process"));
 
   s.l2_banks = static_cast<unsigned>(u("l2.banks"));
   if (!power_of_two(s.l2_banks)) cfg.fail("l2.banks", std::to_string(s.l2_banks) + " is not a power of two");
@@ -594,14 +610,12 @@ SystemSpec to_system_spec(const config::Config& cfg) {
              std::to_string(l2_size) + " does not divide into " + std::to_string(s.l2_banks) + " banks");
   }
   checked_sets(cfg, "l2", l2_size / s.l2_banks, u("l2.ways"), line);
-  s.l2 = CacheSpec{l2_size / s.l2_banks,
-                   static_cast<unsigned>(line),
-                   static_cast<unsigned>(u("l2.ways")),
-                   u("l2.hit_latency_cycles"),
-                   static_cast<unsigned>(u("l2.max_in_process")),
-                   cfg.string("l2.write_policy") == "write_back",
-                   true,
-                   log2_exact(s.l2_banks)};
+  s.l2.size_bytes = l2_size / s.l2_banks;  // per bank
+  s.l2.ways = static_cast<unsigned>(u("l2.ways"));
+  s.l2.hit_latency = u("l2.hit_latency_cycles");
+  s.l2.max_in_process = static_cast<unsigned>(u("l2.max_in_process"));
+  s.l2.write_back = cfg.string("l2.write_policy") == "write_back";
+  s.l2.caches_atomics = true;
 
   const std::string org = cfg.string("l2.organization");
   s.l2.gpu_side = org != "memside";
@@ -616,11 +630,15 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   if (s.l2_numa_aware && s.l2.ways < 2)
     cfg.fail("l2.ways", "numa_aware needs at least 2 ways (one per class)");
   s.ideal_coherence = cfg.boolean("l2.ideal_coherence");
+  s.partition.sample_cycles = u("l2.partition_sample_cycles");
+  s.partition.saturation_percent = static_cast<unsigned>(u("l2.saturation_percent"));
+}
 
+void read_crossbar_and_dram(const config::Config& cfg, SystemSpec& s) {
+  auto u = [&cfg](const std::string& path) { return uint_of(cfg, path); };
   s.crossbar.latency = u("crossbar.latency_cycles");
   s.crossbar.port_bytes_per_cycle = static_cast<unsigned>(u("crossbar.port_bytes_per_cycle"));
   s.crossbar.queue_depth = static_cast<unsigned>(u("crossbar.queue_depth"));
-  s.crossbar.line_bytes = static_cast<unsigned>(line);
 
   // GB/s -> bytes per cycle as an exact fraction: gbps * 1000 / clock_mhz.
   s.dram.bandwidth_bytes_num = u("dram.bandwidth_gbps") * 1000;
@@ -628,13 +646,15 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   s.dram.channels = static_cast<unsigned>(u("dram.channels"));
   s.dram.latency = (u("dram.latency_ns") * s.clock_mhz + 999) / 1000;  // ns -> cycles, rounded up
   s.dram.queue_depth = static_cast<unsigned>(u("dram.queue_depth"));
-  s.dram.line_bytes = static_cast<unsigned>(line);
-  s.dram.sample_cycles = u("stats.sample_cycles");
+
   const std::string fault = cfg.string("debug.inject_fault");
   s.dram.inject_drop_response = fault == "drop_response";
   s.dram.inject_stuck = fault == "stuck_dram";
   s.crossbar.shared_request_network = fault == "shared_request_network";
+}
 
+void read_runtime_and_memory(const config::Config& cfg, SystemSpec& s) {
+  auto u = [&cfg](const std::string& path) { return uint_of(cfg, path); };
   s.placement = runtime::parse_placement_policy(cfg.string("memory.placement"));
   s.migration_cycles = u("memory.migration_cycles");
   s.chiplets_per_gpu = static_cast<unsigned>(u("runtime.chiplets_per_gpu"));
@@ -651,11 +671,17 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   if (!power_of_two(std::int64_t(s.page_bytes))) {
     cfg.fail("memory.page_bytes", std::to_string(s.page_bytes) + " is not a power of two");
   }
-  if (s.page_bytes < line) {
-    cfg.fail("memory.page_bytes",
-             std::to_string(s.page_bytes) + " is smaller than a line (" + std::to_string(line) + " B)");
+  if (s.page_bytes < s.facts.line_bytes) {
+    cfg.fail("memory.page_bytes", std::to_string(s.page_bytes) + " is smaller than a line (" +
+                                      std::to_string(s.facts.line_bytes) + " B)");
   }
+  s.launch_cycles = u("runtime.launch_cycles");
+}
 
+// The paper's links (switch topology) and the balancer's settings; custom topologies take their links'
+// rates from build_topology().
+void read_links(const config::Config& cfg, SystemSpec& s) {
+  auto u = [&cfg](const std::string& path) { return uint_of(cfg, path); };
   s.link.lanes = static_cast<unsigned>(u("link.lanes"));
   if (s.link.lanes % 2 != 0) {
     cfg.fail("link.lanes",
@@ -669,39 +695,29 @@ SystemSpec to_system_spec(const config::Config& cfg) {
                  " is odd; it is split evenly over the two link traversals of a socket-to-socket trip");
   }
   s.link.latency = u("link.latency_cycles") / 2;
+  s.link.queue_depth = static_cast<unsigned>(u("link.queue_depth"));
   const std::string mode = cfg.string("link.mode");
   s.link_mode = mode == "dynamic"            ? SystemSpec::LinkMode::kDynamic
                 : mode == "double_bandwidth" ? SystemSpec::LinkMode::kDoubleBandwidth
                                              : SystemSpec::LinkMode::kStatic;
   if (s.link_mode == SystemSpec::LinkMode::kDoubleBandwidth) s.link.lanes *= 2;
-  s.balancer.lanes = s.link.lanes;
-  s.balancer.sample_cycles = static_cast<std::uint32_t>(u("link.sample_cycles"));
-  s.balancer.switch_cycles = static_cast<std::uint32_t>(u("link.switch_cycles"));
-  s.balancer.sat_num = static_cast<std::uint32_t>(u("link.saturation_percent"));
-  s.balancer.sat_den = 100;
-  s.partition.ways = static_cast<std::uint32_t>(s.l2.ways);
-  s.partition.sample_cycles = static_cast<std::uint32_t>(u("l2.partition_sample_cycles"));
-  s.partition.sat_num = static_cast<std::uint32_t>(u("l2.saturation_percent"));
-  s.partition.sat_den = 100;
-  // ingress_bytes_per_cycle is per socket (its links' inbound capacity): System fills it in.
-  s.link.header_bytes = static_cast<unsigned>(u("link.header_bytes"));
-  s.link.queue_depth = static_cast<unsigned>(u("link.queue_depth"));
-  s.link.line_bytes = static_cast<unsigned>(line);
-  s.link.sample_cycles = u("stats.sample_cycles");
-  // A read response as the ingress lanes carry it: header + line, serialized at the exact byte rate.
-  s.partition.resp_bytes = s.link.header_bytes + s.link.line_bytes;
-  s.crossbar.header_bytes = s.link.header_bytes;
+  s.balancer.sample_cycles = u("link.sample_cycles");
+  s.balancer.switch_cycles = u("link.switch_cycles");
+  s.balancer.saturation_percent = static_cast<unsigned>(u("link.saturation_percent"));
   s.sw.latency = u("switch.latency_cycles");
   s.sw.queue_depth = static_cast<unsigned>(u("switch.queue_depth"));
+}
 
-  build_topology(cfg, s);
-  check_rtl_policies(cfg, s);
-
-  s.launch_cycles = u("runtime.launch_cycles");
+void read_checks(const config::Config& cfg, SystemSpec& s) {
+  s.rtl_policies = cfg.string("policy.impl") == "rtl";
   s.protocol_checks = cfg.boolean("checks.protocol");
-  s.watchdog_cycles = u("checks.watchdog_cycles");
-  s.max_cycles = u("checks.max_cycles");
+  s.watchdog_cycles = uint_of(cfg, "checks.watchdog_cycles");
+  s.max_cycles = uint_of(cfg, "checks.max_cycles");
+}
 
+void read_workload(const config::Config& cfg, SystemSpec& s) {
+  auto u = [&cfg](const std::string& path) { return uint_of(cfg, path); };
+  const std::uint64_t line = s.facts.line_bytes;
   s.workload_name = cfg.string("workload.name");
   const std::size_t na = cfg.list_size("workload.allocations");
   for (std::size_t i = 0; i < na; ++i) {
@@ -744,7 +760,7 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     }
     if (s.kernels.empty()) cfg.fail("workload.trace_list", list + " lists no kernel");
     if (!named_by_user(cfg, "workload.name")) s.workload_name = trace_workload_name(list, s.kernels);
-    return s;
+    return;
   }
   const std::size_t n = cfg.list_size("workload.kernels");
   for (std::size_t i = 0; i < n; ++i) {
@@ -791,6 +807,23 @@ SystemSpec to_system_spec(const config::Config& cfg) {
     }
     s.kernels.push_back(ks);
   }
+}
+
+}  // namespace
+
+SystemSpec to_system_spec(const config::Config& cfg) {
+  SystemSpec s;
+  read_system(cfg, s);
+  read_facts(cfg, s);
+  read_caches(cfg, s);
+  read_crossbar_and_dram(cfg, s);
+  read_runtime_and_memory(cfg, s);
+  read_links(cfg, s);
+  build_topology(cfg, s);
+  read_checks(cfg, s);
+  read_workload(cfg, s);
+  // Every input is read: now the derived parameters can be checked.
+  check_rtl_policies(cfg, s);
   return s;
 }
 

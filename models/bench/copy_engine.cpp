@@ -1,17 +1,17 @@
 #include "bench/copy_engine.hpp"
 
 #include "common/txn.hpp"
-#include "mem/placement.hpp"
+#include "mem/home_map.hpp"
 
 namespace numagpu {
 
 CopyEngine::CopyEngine(const sc_core::sc_module_name& name, std::uint16_t socket, TxnPool& pool,
-                       const Placement& placement, unsigned line_bytes)
+                       const HomeMap& homes, unsigned line_bytes)
     : sc_module(name),
       out("out", *this),
       socket_(socket),
       pool_(pool),
-      placement_(placement),
+      homes_(homes),
       line_bytes_(line_bytes) {
   SC_HAS_PROCESS(CopyEngine);
   SC_METHOD(issue);
@@ -32,7 +32,7 @@ void CopyEngine::issue() {
   while (in_flight_ < job_.outstanding && lines_issued_ < lines_) {
     const std::uint64_t offset = job_.base_offset + lines_issued_ * line_bytes_;
     Payload& gp = pool_.allocate(job_.push ? MemOp::kWrite : MemOp::kRead,
-                                 placement_.address_homed_at(job_.peer, offset), line_bytes_);
+                                 homes_.address_homed_at(job_.peer, offset), line_bytes_);
     NumaAttr& a = attr(gp);
     a.origin_socket = socket_;
     a.home_socket = job_.peer;

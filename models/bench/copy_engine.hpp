@@ -15,12 +15,12 @@
 namespace numagpu {
 
 class TxnPool;
-class Placement;
+class HomeMap;
 
 class CopyEngine : public sc_core::sc_module, public OutputOwner, public QueueReporter {
  public:
-  CopyEngine(const sc_core::sc_module_name& name, std::uint16_t socket, TxnPool& pool,
-             const Placement& placement, unsigned line_bytes);
+  CopyEngine(const sc_core::sc_module_name& name, std::uint16_t socket, TxnPool& pool, const HomeMap& homes,
+             unsigned line_bytes);
 
   RequestOutputs out;  // to the socket's crossbar
 
@@ -43,7 +43,7 @@ class CopyEngine : public sc_core::sc_module, public OutputOwner, public QueueRe
 
   std::uint16_t socket_;
   TxnPool& pool_;
-  const Placement& placement_;
+  const HomeMap& homes_;
   unsigned line_bytes_;
   Job job_;
   std::uint64_t lines_ = 0, lines_issued_ = 0, lines_done_ = 0;

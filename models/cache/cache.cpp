@@ -5,22 +5,25 @@
 
 #include "cache/partition_driver.hpp"
 #include "common/txn.hpp"
-#include "mem/placement.hpp"
+#include "mem/home_map.hpp"
 
 namespace numagpu {
 
 using sc_core::sc_time;
 
-Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::uint16_t socket, TxnPool& pool,
-             stats::Registry& stats, const Placement* placement)
+Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, const MachineFacts& facts,
+             std::uint16_t socket, TxnPool& pool, stats::Registry& stats, CacheBank bank,
+             const HomeMap* homes)
     : sc_module(name),
       in((std::string(basename()) + "_in").c_str(), *this, ComponentNames::add(this->name())),
       out((std::string(basename()) + "_out").c_str(), *this),
       spec_(spec),
+      facts_(facts),
+      bank_(bank),
       socket_(socket),
       pool_(pool),
-      placement_(placement),
-      tags_(spec.size_bytes / (std::uint64_t(spec.line_bytes) * spec.ways), spec.ways),
+      homes_(homes),
+      tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways),
       atomics_(
           stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
       writebacks_(stats.counter(std::string(this->name()) + ".writebacks", "lines",
@@ -39,7 +42,7 @@ Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::ui
                         "Dirty remote lines written back to their home at kernel boundaries")),
       coherence_bytes_(stats.counter(std::string(this->name()) + ".coherence_writeback_bytes", "bytes",
                                      "Bytes of dirty remote lines written back at kernel boundaries")) {
-  if (spec.gpu_side && !placement) throw std::logic_error("a GPU-side cache needs the placement");
+  if (spec.gpu_side && !homes) throw std::logic_error("a GPU-side cache needs the home map");
   const std::string base = this->name();
   for (int c = 0; c < 3; ++c) {
     const std::string cls = to_string(static_cast<TrafficClass>(c));
@@ -180,20 +183,20 @@ void Cache::fill(std::uint64_t line, bool dirty, TagArray::LineClass cls) {
   evictions_.add();
   if (victim->dirty) {
     // Rebuild the victim's full line number from its tag line and this bank's index bits.
-    const std::uint64_t low_mask = (std::uint64_t(1) << spec_.set_index_shift) - 1;
+    const std::uint64_t low_mask = (std::uint64_t(1) << bank_.index_bits) - 1;
     writebacks_.add();
-    write_back_line((victim->line << spec_.set_index_shift) | (line & low_mask), Issuer::kCacheWriteback);
+    write_back_line((victim->line << bank_.index_bits) | (line & low_mask), Issuer::kCacheWriteback);
   }
 }
 
 void Cache::write_back_line(std::uint64_t line, Issuer issuer) {
-  const std::uint64_t address = line * spec_.line_bytes;
-  Payload& wb = pool_.allocate(MemOp::kWrite, address, spec_.line_bytes);
+  const std::uint64_t address = line * facts_.line_bytes;
+  Payload& wb = pool_.allocate(MemOp::kWrite, address, facts_.line_bytes);
   NumaAttr& a = attr(wb);
   a.issuer = issuer;
   a.origin_socket = socket_;
-  // A memory-side cache holds only lines homed at its own socket; a GPU-side one asks the placement.
-  a.home_socket = placement_ ? placement_->home(address) : socket_;
+  // A memory-side cache holds only lines homed at its own socket; a GPU-side one asks the home map.
+  a.home_socket = homes_ ? homes_->decided_home(address) : socket_;
   a.issue_cycle = GpuClock::now();
   out.send(output_for(a.home_socket), wb, sc_core::SC_ZERO_TIME);
 }
@@ -203,7 +206,7 @@ std::uint64_t Cache::flush_remote(std::function<void()> done) {
   const std::uint64_t dropped = tags_.invalidate_class(TagArray::LineClass::kRemote, dirty);
   coherence_invalidations_.add(dropped);
   coherence_writebacks_.add(dirty.size());
-  coherence_bytes_.add(dirty.size() * spec_.line_bytes);
+  coherence_bytes_.add(dirty.size() * facts_.line_bytes);
   if (dirty.empty()) {
     done();
     return dropped;
@@ -211,9 +214,9 @@ std::uint64_t Cache::flush_remote(std::function<void()> done) {
   flush_pending_ += dirty.size();
   flush_done_ = std::move(done);
   // Tag lines of this bank carry the bank bits shifted out; put them back (all lines here share them).
-  const std::uint64_t bank_bits = spec_.bank_index;
+  const std::uint64_t bank_bits = bank_.index;
   for (std::uint64_t tag : dirty) {
-    write_back_line((tag << spec_.set_index_shift) | bank_bits, Issuer::kCoherenceFlush);
+    write_back_line((tag << bank_.index_bits) | bank_bits, Issuer::kCoherenceFlush);
   }
   return dropped;
 }

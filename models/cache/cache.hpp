@@ -15,6 +15,7 @@
 #include <systemc>
 
 #include "cache/tag_array.hpp"
+#include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/time.hpp"
 #include "common/txn.hpp"
@@ -24,19 +25,16 @@
 namespace numagpu {
 
 class TxnPool;
-class Placement;
+class HomeMap;
 class PartitionDriver;
 
 struct CacheSpec {
   std::uint64_t size_bytes = 0;
-  unsigned line_bytes = 128;
   unsigned ways = 0;
   Cycles hit_latency = 1;
-  unsigned max_in_process = 64;       // requests accepted and not yet answered, per input binding
-  bool write_back = false;            // false: write-through, no write-allocate
-  bool caches_atomics = false;        // true at the L2, where atomics are performed
-  std::uint64_t set_index_shift = 0;  // low line-number bits already used to select this bank
-  std::uint64_t bank_index = 0;       // this bank's value of those bits
+  unsigned max_in_process = 64;  // requests accepted and not yet answered, per input binding
+  bool write_back = false;       // false: write-through, no write-allocate
+  bool caches_atomics = false;   // true at the L2, where atomics are performed
   // GPU-side L2 (organizations static and shared): data homed at other sockets is cached here too; misses
   // for it, and write-backs of it, leave on output 1 (to the crossbar and the fabric) instead of output 0.
   bool gpu_side = false;
@@ -45,11 +43,19 @@ struct CacheSpec {
   bool insert_remote_requests = true;  // false (remote_insert: once): other sockets' requests do not allocate
 };
 
+// Which bank of an interleaved cache this is: the low `index_bits` bits of a line number select the bank
+// (they are not used again for the set), and this bank holds the lines whose bits equal `index`.
+struct CacheBank {
+  unsigned index_bits = 0;
+  std::uint64_t index = 0;
+};
+
 class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
   // `placement` gives the home of write-back victims (needed by a GPU-side L2; may be null otherwise).
-  Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, std::uint16_t socket, TxnPool& pool,
-        stats::Registry& stats, const Placement* placement = nullptr);
+  Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, const MachineFacts& facts,
+        std::uint16_t socket, TxnPool& pool, stats::Registry& stats, CacheBank bank = {},
+        const HomeMap* homes = nullptr);
 
   RequestInputs in;    // from the SM (L1) or the crossbar (L2 bank)
   RequestOutputs out;  // towards memory
@@ -74,8 +80,8 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   void on_request(unsigned port, Payload& gp) override;
   void on_response(unsigned port, Payload& gp) override;
 
-  std::uint64_t line_of(const Payload& gp) const { return gp.get_address() / spec_.line_bytes; }
-  std::uint64_t tag_line(std::uint64_t line) const { return line >> spec_.set_index_shift; }
+  std::uint64_t line_of(const Payload& gp) const { return gp.get_address() / facts_.line_bytes; }
+  std::uint64_t tag_line(std::uint64_t line) const { return line >> bank_.index_bits; }
   sc_core::sc_time tag_access_done();  // reserves the next free tag-access cycle, returns hit-latency end
   TagArray::LineClass class_of(std::uint16_t home) const {
     return home == socket_ ? TagArray::LineClass::kLocal : TagArray::LineClass::kRemote;
@@ -87,9 +93,11 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   void finish(Payload& gp, const sc_core::sc_time& delay);
 
   CacheSpec spec_;
+  MachineFacts facts_;
+  CacheBank bank_;
   std::uint16_t socket_;
   TxnPool& pool_;
-  const Placement* placement_;
+  const HomeMap* homes_;
   PartitionDriver* partition_ = nullptr;
   // Outstanding read misses by line, with the reads that arrived for the same line meanwhile (merged).
   struct Mshr {

@@ -1,47 +1,44 @@
 #include "fabric/crossbar.hpp"
 
-#include <stdexcept>
-
 #include "common/txn.hpp"
-#include "fabric/packet.hpp"
 
 namespace numagpu {
 
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec, std::uint16_t socket,
-                   stats::Registry& stats)
+Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec, CrossbarPorts ports,
+                   const MachineFacts& facts, std::uint16_t socket, stats::Registry& stats)
     : sc_module(name),
       in("in", *this, ComponentNames::add(this->name())),
       out("out", *this),
       spec_(spec),
+      ports_(std::move(ports)),
+      facts_(facts),
       socket_(socket),
-      reserved_(2 * spec.l2_banks + spec.link_ports, 0),
+      reserved_(2 * ports_.l2_banks + ports_.link_ports(), 0),
       requests_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests routed")),
       remote_requests_(
           stats.counter(std::string(this->name()) + ".requests_to_link", "requests",
                         "Requests routed to a fabric link (remote homes, and traffic passing through)")),
       bytes_(
           stats.counter(std::string(this->name()) + ".bytes", "bytes", "Request and response bytes moved")) {
-  if (spec.link_port_rates.size() != spec.link_ports)
-    throw std::logic_error("Crossbar: one rate per link port expected");
-  for (unsigned p = 0; p < spec.sm_ports + spec.l2_banks; ++p)
+  for (unsigned p = 0; p < ports_.sm_ports + ports_.l2_banks; ++p)
     port_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
-  for (const ByteRate& r : spec.link_port_rates)
+  for (const ByteRate& r : ports_.link_port_rates)
     port_pipes_.push_back(std::make_unique<BandwidthPipe>(r.num, r.den));
 }
 
 BandwidthPipe& Crossbar::pipe_of_output(unsigned o) {
-  const unsigned banks = spec_.l2_banks;
-  if (o < 2 * banks) return *port_pipes_[spec_.sm_ports + o % banks];
-  return *port_pipes_[spec_.sm_ports + banks + (o - 2 * banks)];
+  const unsigned banks = ports_.l2_banks;
+  if (o < 2 * banks) return *port_pipes_[ports_.sm_ports + o % banks];
+  return *port_pipes_[ports_.sm_ports + banks + (o - 2 * banks)];
 }
 
 BandwidthPipe& Crossbar::pipe_of_input(unsigned i) {
-  if (i < spec_.sm_ports) return *port_pipes_[i];
-  if (i < spec_.sm_ports + spec_.l2_ports) return *port_pipes_[i];  // bank (i - sm_ports)
-  return *port_pipes_[spec_.sm_ports + spec_.l2_banks + (i - spec_.sm_ports - spec_.l2_ports)];
+  if (i < ports_.sm_ports) return *port_pipes_[i];
+  if (i < ports_.sm_ports + ports_.l2_ports) return *port_pipes_[i];  // bank (i - sm_ports)
+  return *port_pipes_[ports_.sm_ports + ports_.l2_banks + (i - ports_.sm_ports - ports_.l2_ports)];
 }
 
 // Homed here: the L2 bank of the line, on the network of where the request comes from. Homed elsewhere: the
@@ -49,12 +46,12 @@ BandwidthPipe& Crossbar::pipe_of_input(unsigned i) {
 // L2 (its bank sends a miss back through here).
 unsigned Crossbar::route(unsigned in_port, const Payload& gp) const {
   const NumaAttr& a = attr(gp);
-  const unsigned bank = static_cast<unsigned>((gp.get_address() / spec_.line_bytes) % spec_.l2_banks);
-  const bool from_fabric = in_port >= spec_.sm_ports + spec_.l2_ports;
+  const unsigned bank = static_cast<unsigned>((gp.get_address() / facts_.line_bytes) % ports_.l2_banks);
+  const bool from_fabric = in_port >= ports_.sm_ports + ports_.l2_ports;
   if (a.home_socket == socket_)
-    return from_fabric && !spec_.shared_request_network ? spec_.l2_banks + bank : bank;
-  if (spec_.gpu_side_l2 && in_port < spec_.sm_ports) return bank;
-  return 2 * spec_.l2_banks + unsigned(link_for_gpu_[a.home_socket]);
+    return from_fabric && !spec_.shared_request_network ? ports_.l2_banks + bank : bank;
+  if (ports_.gpu_side_l2 && in_port < ports_.sm_ports) return bank;
+  return 2 * ports_.l2_banks + unsigned(link_for_gpu_[a.home_socket]);
 }
 
 bool Crossbar::try_accept(unsigned port, Payload& gp) {
@@ -68,12 +65,12 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
   const unsigned o = route(port, gp);
   requests_.add();
-  if (o >= 2 * spec_.l2_banks) {
+  if (o >= 2 * ports_.l2_banks) {
     remote_requests_.add();
     if (on_remote_read && a.origin_socket == socket_ && a.op != MemOp::kWrite) on_remote_read();
   }
   a.push_return_port(static_cast<std::uint16_t>(port));
-  const std::uint64_t bytes = request_bytes(a, spec_.header_bytes, spec_.line_bytes);
+  const std::uint64_t bytes = facts_.request_bytes(a);
   bytes_.add(bytes);
   const sc_time leaves = pipe_of_output(o).reserve(sc_time_stamp(), bytes);
   out.send(o, gp, leaves - sc_time_stamp() + GpuClock::cycles(spec_.latency));
@@ -87,7 +84,7 @@ void Crossbar::on_request_accepted(unsigned port, Payload&) {
 void Crossbar::on_response(unsigned, Payload& gp) {
   NumaAttr& a = attr(gp);
   const unsigned back = a.pop_return_port();
-  const std::uint64_t bytes = response_bytes(a, spec_.header_bytes, spec_.line_bytes);
+  const std::uint64_t bytes = facts_.response_bytes(a);
   bytes_.add(bytes);
   const sc_time leaves = pipe_of_input(back).reserve(sc_time_stamp(), bytes);
   in.respond(back, gp, leaves - sc_time_stamp() + GpuClock::cycles(spec_.latency));

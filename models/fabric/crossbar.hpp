@@ -23,6 +23,7 @@
 #include <systemc>
 
 #include "common/bandwidth_pipe.hpp"
+#include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/time.hpp"
 #include "common/watchdog.hpp"
@@ -36,29 +37,32 @@ struct ByteRate {
   std::uint64_t den = 1;
 };
 
+// The crossbar's own parameters (the `crossbar` configuration section).
 struct CrossbarSpec {
+  Cycles latency = 1;
+  unsigned port_bytes_per_cycle = 64;  // each SM and L2 bank port, each way
+  unsigned queue_depth = 16;           // requests waiting per output port before inputs are back-pressured
+  // Test hook (debug.inject_fault: shared_request_network): fabric requests use network 0 too, which can
+  // deadlock a GPU-side L2 (what tests/integration/organization_test.cpp shows).
+  bool shared_request_network = false;
+};
+
+// What the crossbar is wired to, which the socket knows (fabric/crossbar.cpp numbers the ports).
+struct CrossbarPorts {
   unsigned sm_ports = 1;  // inputs 0..sm_ports-1 come from L1s (and a copy engine); then L2s, then links
   // outputs 0..l2_banks-1: the banks' network-0 bindings; l2_banks..2 l2_banks-1: their network-1 bindings;
   // then one per link
   unsigned l2_banks = 1;
-  unsigned l2_ports = 0;    // inputs sm_ports..sm_ports+l2_ports-1: GPU-side L2 banks sending remote misses
-  unsigned link_ports = 0;  // fabric links attached to this socket, in topology order
-  std::vector<ByteRate> link_port_rates;  // per link port: the link's lanes x lane rate
-  // Test hook (debug.inject_fault: shared_request_network): fabric requests use network 0 too, which can
-  // deadlock a GPU-side L2 (what tests/integration/organization_test.cpp shows).
-  bool shared_request_network = false;
+  unsigned l2_ports = 0;     // inputs sm_ports..sm_ports+l2_ports-1: GPU-side L2 banks sending remote misses
   bool gpu_side_l2 = false;  // SMs' requests for remote data go to the local L2 first
-  Cycles latency = 1;
-  unsigned port_bytes_per_cycle = 64;
-  unsigned queue_depth = 16;  // requests waiting per output port before inputs are back-pressured
-  unsigned header_bytes = 16;
-  unsigned line_bytes = 128;
+  std::vector<ByteRate> link_port_rates;  // one per attached link, in topology order: its lanes x lane rate
+  unsigned link_ports() const { return static_cast<unsigned>(link_port_rates.size()); }
 };
 
 class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
-  Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec, std::uint16_t socket,
-           stats::Registry& stats);
+  Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec, CrossbarPorts ports,
+           const MachineFacts& facts, std::uint16_t socket, stats::Registry& stats);
 
   RequestInputs in;
   RequestOutputs out;
@@ -79,6 +83,8 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   BandwidthPipe& pipe_of_input(unsigned in_port);
 
   CrossbarSpec spec_;
+  CrossbarPorts ports_;
+  MachineFacts facts_;
   std::uint16_t socket_;
   std::vector<int> link_for_gpu_;
   std::vector<unsigned> reserved_;  // per output: accepted, not yet taken downstream

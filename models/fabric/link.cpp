@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "common/txn.hpp"
-#include "fabric/packet.hpp"
 
 namespace numagpu {
 
@@ -17,12 +16,13 @@ bool same(const LaneOutputs& a, const LaneOutputs& b) {
 }
 }  // namespace
 
-Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, std::unique_ptr<LaneControl> control,
-           stats::Registry& stats)
+Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, const MachineFacts& facts,
+           std::unique_ptr<LaneControl> control, stats::Registry& stats)
     : sc_module(name),
       in("in", *this, ComponentNames::add(this->name())),
       out("out", *this),
       spec_(spec),
+      facts_(facts),
       control_(std::move(control)),
       turnarounds_(stats.counter(std::string(this->name()) + ".turnarounds", "lanes", "Lanes turned around")),
       turn_cycles_(stats.counter(std::string(this->name()) + ".turnaround_cycles", "cycles",
@@ -32,12 +32,12 @@ Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, std::uniqu
     const std::string base = std::string(this->name()) + "." + spec.dir_names[d];
     dirs_[d].bytes = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
     dirs_[d].packets = &stats.counter(base + ".packets", "packets", "Packets sent in this direction");
-    if (spec.sample_cycles) {
+    if (facts.sample_cycles) {
       dirs_[d].utilization =
           &stats.series(base + ".utilization", "percent",
-                        "Share of each sample window the direction's lanes were busy", spec.sample_cycles);
+                        "Share of each sample window the direction's lanes were busy", facts.sample_cycles);
       dirs_[d].lanes = &stats.series(base + ".lanes", "lanes",
-                                     "Active lanes at the end of each sample window", spec.sample_cycles);
+                                     "Active lanes at the end of each sample window", facts.sample_cycles);
     }
   }
   const LaneOutputs o = control_->outputs();
@@ -58,7 +58,7 @@ bool Link::try_accept(unsigned port, Payload&) {
 }
 
 void Link::on_request(unsigned port, Payload& gp) {
-  const std::uint64_t bytes = request_bytes(attr(gp), spec_.header_bytes, spec_.line_bytes);
+  const std::uint64_t bytes = facts_.request_bytes(attr(gp));
   const int dir = static_cast<int>(port);
   out.send(1 - port, gp, transmit(dir, bytes) + GpuClock::cycles(spec_.latency));
 }
@@ -70,7 +70,7 @@ void Link::on_request_accepted(unsigned port, Payload&) {
 
 void Link::on_response(unsigned port, Payload& gp) {
   // The response of a request that left on side `port` travels back towards side 1 - port.
-  const std::uint64_t bytes = response_bytes(attr(gp), spec_.header_bytes, spec_.line_bytes);
+  const std::uint64_t bytes = facts_.response_bytes(attr(gp));
   const int dir = static_cast<int>(port);
   in.respond(1 - port, gp, transmit(dir, bytes) + GpuClock::cycles(spec_.latency));
 }
@@ -137,16 +137,16 @@ void Link::record_change(Cycles cycle, const LaneOutputs& before, const LaneOutp
 // -------------------------------------------------------------------------------------- statistics
 
 void Link::start_sampling() {
-  if (spec_.sample_cycles == 0) return;
+  if (facts_.sample_cycles == 0) return;
   sampling_ = true;
-  sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
+  sample_event_.notify(GpuClock::cycles(facts_.sample_cycles));
 }
 
 void Link::sample() {
   if (!sampling_) return;
   const std::uint64_t now_ps = sc_time_stamp().value();
   catch_up(GpuClock::now());
-  const std::uint64_t window_ps = spec_.sample_cycles * GpuClock::period_ps();
+  const std::uint64_t window_ps = facts_.sample_cycles * GpuClock::period_ps();
   for (int i = 0; i < 2; ++i) {
     Direction& d = dirs_[i];
     const std::uint64_t busy_until_now = d.busy.busy_ps_until(now_ps);
@@ -154,7 +154,7 @@ void Link::sample() {
     d.busy_ps_at_sample = busy_until_now;
     d.lanes->push(control_->outputs().lanes[i]);
   }
-  sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
+  sample_event_.notify(GpuClock::cycles(facts_.sample_cycles));
 }
 
 void Link::finish() {

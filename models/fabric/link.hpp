@@ -27,6 +27,7 @@
 #include <systemc>
 
 #include "common/busy_tracker.hpp"
+#include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/time.hpp"
 #include "common/watchdog.hpp"
@@ -40,10 +41,7 @@ struct LinkSpec {
   std::uint64_t lane_rate_num = 8;  // bytes per cycle per lane = num / den
   std::uint64_t lane_rate_den = 1;
   Cycles latency = 64;  // one traversal
-  unsigned header_bytes = 16;
-  unsigned line_bytes = 128;
   unsigned queue_depth = 64;
-  Cycles sample_cycles = 5000;  // window of the utilization and lane-count time series; 0: none
   std::string dir_names[2] = {"dir0", "dir1"};  // statistics names of direction 0 and 1
 };
 
@@ -57,8 +55,8 @@ struct LaneChange {
 
 class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
-  Link(const sc_core::sc_module_name& name, const LinkSpec& spec, std::unique_ptr<LaneControl> control,
-       stats::Registry& stats);
+  Link(const sc_core::sc_module_name& name, const LinkSpec& spec, const MachineFacts& facts,
+       std::unique_ptr<LaneControl> control, stats::Registry& stats);
 
   RequestInputs in;
   RequestOutputs out;
@@ -95,6 +93,7 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   void sample();
 
   LinkSpec spec_;
+  MachineFacts facts_;
   std::unique_ptr<LaneControl> control_;
   Direction dirs_[2];
   unsigned reserved_[2] = {0, 0};

@@ -9,18 +9,20 @@ namespace numagpu {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Registry& stats)
+Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, const MachineFacts& facts,
+           stats::Registry& stats)
     : sc_module(name),
       in("in", *this, ComponentNames::add(this->name())),
       spec_(spec),
+      facts_(facts),
       reads_(stats.counter(std::string(this->name()) + ".reads", "requests",
                            "Line reads served (atomics count here)")),
       writes_(stats.counter(std::string(this->name()) + ".writes", "requests", "Line writes served")),
       read_bytes_(stats.counter(std::string(this->name()) + ".read_bytes", "bytes", "Bytes read")),
       write_bytes_(stats.counter(std::string(this->name()) + ".write_bytes", "bytes", "Bytes written")) {
-  if (spec.sample_cycles) {
+  if (facts.sample_cycles) {
     utilization_ = &stats.series(std::string(this->name()) + ".utilization", "percent",
-                                 "Share of peak bandwidth used in each sample window", spec.sample_cycles);
+                                 "Share of peak bandwidth used in each sample window", facts.sample_cycles);
   }
   for (unsigned c = 0; c < spec.channels; ++c) {
     // Per channel: num / (den * channels) bytes per cycle.
@@ -28,7 +30,7 @@ Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Reg
         std::make_unique<BandwidthPipe>(spec.bandwidth_bytes_num, spec.bandwidth_den * spec.channels));
   }
   busy_.resize(spec.channels);
-  line_time_ = GpuClock::cycles_fraction(spec.line_bytes * spec.bandwidth_den * spec.channels,
+  line_time_ = GpuClock::cycles_fraction(facts.line_bytes * spec.bandwidth_den * spec.channels,
                                          spec.bandwidth_bytes_num);
   SC_HAS_PROCESS(Dram);
   SC_METHOD(unblock);
@@ -40,7 +42,7 @@ Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Reg
 }
 
 unsigned Dram::channel_of(const Payload& gp) const {
-  return static_cast<unsigned>((gp.get_address() / spec_.line_bytes) % spec_.channels);
+  return static_cast<unsigned>((gp.get_address() / facts_.line_bytes) % spec_.channels);
 }
 
 sc_time Dram::backlog_limit() const {
@@ -61,7 +63,7 @@ void Dram::on_request(unsigned port, Payload& gp) {
   const NumaAttr& a = attr(gp);
   const bool write = a.op == MemOp::kWrite;
   (write ? writes_ : reads_).add();
-  (write ? write_bytes_ : read_bytes_).add(spec_.line_bytes);
+  (write ? write_bytes_ : read_bytes_).add(facts_.line_bytes);
   if (spec_.inject_stuck) {
     ++in_service_;
     return;
@@ -72,7 +74,7 @@ void Dram::on_request(unsigned port, Payload& gp) {
   }
   const unsigned ch = channel_of(gp);
   const sc_time start = std::max(sc_time_stamp(), channels_[ch]->free_at());
-  const sc_time done = channels_[ch]->reserve(sc_time_stamp(), spec_.line_bytes);
+  const sc_time done = channels_[ch]->reserve(sc_time_stamp(), facts_.line_bytes);
   busy_[ch].book(start.value(), done.value());
   in.respond(port, gp, done - sc_time_stamp() + GpuClock::cycles(spec_.latency));
 }
@@ -91,9 +93,9 @@ bool Dram::busy_in_cycle(Cycles cycle) {
 }
 
 void Dram::start_sampling() {
-  if (spec_.sample_cycles == 0) return;
+  if (facts_.sample_cycles == 0) return;
   sampling_ = true;
-  sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
+  sample_event_.notify(GpuClock::cycles(facts_.sample_cycles));
 }
 
 void Dram::stop_sampling() {
@@ -110,10 +112,10 @@ void Dram::sample() {
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);
   const double window_ps =
-      double(spec_.sample_cycles) * double(GpuClock::period_ps()) * double(channels_.size());
+      double(facts_.sample_cycles) * double(GpuClock::period_ps()) * double(channels_.size());
   utilization_->push(100.0 * double(busy_until_now - busy_ps_at_sample_) / window_ps);
   busy_ps_at_sample_ = busy_until_now;
-  sample_event_.notify(GpuClock::cycles(spec_.sample_cycles));
+  sample_event_.notify(GpuClock::cycles(facts_.sample_cycles));
 }
 
 void Dram::report_queues(std::ostream& os) const {

@@ -11,6 +11,7 @@
 
 #include "common/bandwidth_pipe.hpp"
 #include "common/busy_tracker.hpp"
+#include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/time.hpp"
 #include "common/watchdog.hpp"
@@ -23,16 +24,15 @@ struct DramSpec {
   std::uint64_t bandwidth_den = 1;
   unsigned channels = 8;
   Cycles latency = 100;
-  unsigned queue_depth = 32;  // line transfers of backlog per channel
-  unsigned line_bytes = 128;
-  Cycles sample_cycles = 5000;
+  unsigned queue_depth = 32;          // line transfers of backlog per channel
   bool inject_drop_response = false;  // test hook: swallow the first response (the audit must catch it)
   bool inject_stuck = false;          // test hook: accept requests, never serve them (the watchdog must fire)
 };
 
 class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter {
  public:
-  Dram(const sc_core::sc_module_name& name, const DramSpec& spec, stats::Registry& stats);
+  Dram(const sc_core::sc_module_name& name, const DramSpec& spec, const MachineFacts& facts,
+       stats::Registry& stats);
 
   RequestInputs in;  // one binding per L2 bank
 
@@ -54,6 +54,7 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   void unblock() { in.retry_blocked(); }
 
   DramSpec spec_;
+  MachineFacts facts_;
   std::vector<std::unique_ptr<BandwidthPipe>> channels_;
   sc_core::sc_time line_time_;  // one line transfer on one channel
   sc_core::sc_event unblock_event_;

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "common/txn.hpp"
-#include "mem/placement.hpp"
+#include "mem/home_map.hpp"
 
 namespace numagpu {
 
@@ -13,15 +13,17 @@ std::string stat(const sc_core::sc_module& m, const char* leaf) {
 }
 }  // namespace
 
-Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t socket, std::uint16_t index,
-       TxnPool& pool, const Placement& placement, CtaSource& source, stats::Registry& stats)
+Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, const MachineFacts& facts,
+       std::uint16_t socket, std::uint16_t index, TxnPool& pool, HomeMap& homes, CtaSource& source,
+       stats::Registry& stats)
     : sc_module(name),
       out((std::string(basename()) + "_out").c_str(), *this),
       spec_(spec),
+      facts_(facts),
       socket_(socket),
       index_(index),
       pool_(pool),
-      placement_(placement),
+      homes_(homes),
       source_(source),
       instructions_(stats.counter(stat(*this, "instructions"), "instructions", "Warp instructions issued")),
       loads_(stats.counter(stat(*this, "loads"), "requests", "Global load line requests issued")),
@@ -187,18 +189,18 @@ void Sm::execute(Warp& w, const Step& step) {
                    : step.kind == Step::Kind::kAtomic ? MemOp::kAtomic
                                                       : MemOp::kRead;
   for (unsigned i = 0; i < step.line_count; ++i) {
-    Payload& gp = pool_.allocate(op, step.lines[i], spec_.line_bytes);
+    Payload& gp = pool_.allocate(op, step.lines[i], facts_.line_bytes);
     NumaAttr& a = attr(gp);
     a.origin_socket = socket_;
     a.origin_sm = index_;
-    const runtime::PageTouch touch = placement_.touch(step.lines[i], socket_);
+    const runtime::PageTouch touch = homes_.decide_for_request(step.lines[i], socket_);
     a.home_socket = touch.home;
     a.kernel_id = kernel_id_;
     a.issue_cycle = now;
     a.origin_warp = static_cast<std::uint16_t>(&w - warps_.data());
     ++outstanding_;
     // A first touch pays the page's fault and migration before the request can go (memory.migration_cycles).
-    const Cycles fault = touch.first_touch ? placement_.migration_cycles() : 0;
+    const Cycles fault = touch.first_touch ? homes_.migration_cycles() : 0;
     if (fault) first_touch_cycles_.add(fault);
     out.send(0, gp, GpuClock::cycles(fault));
   }

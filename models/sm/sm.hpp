@@ -12,6 +12,7 @@
 
 #include <systemc>
 
+#include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/time.hpp"
 #include "common/watchdog.hpp"
@@ -21,13 +22,12 @@
 namespace numagpu {
 
 class TxnPool;
-class Placement;
+class HomeMap;
 
 struct SmSpec {
   unsigned max_warps = 64;
   unsigned max_outstanding = 64;  // memory requests in flight (MSHR-like limit)
-  unsigned line_bytes = 128;
-  unsigned issue_width = 1;  // warp instructions issued per cycle, from different warps
+  unsigned issue_width = 1;       // warp instructions issued per cycle, from different warps
 };
 
 // The socket-level CTA dispatcher the SM pulls work from.
@@ -40,8 +40,8 @@ class CtaSource {
 
 class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
  public:
-  Sm(const sc_core::sc_module_name& name, const SmSpec& spec, std::uint16_t socket, std::uint16_t index,
-     TxnPool& pool, const Placement& placement, CtaSource& source, stats::Registry& stats);
+  Sm(const sc_core::sc_module_name& name, const SmSpec& spec, const MachineFacts& facts, std::uint16_t socket,
+     std::uint16_t index, TxnPool& pool, HomeMap& homes, CtaSource& source, stats::Registry& stats);
 
   RequestOutputs out;  // to this SM's L1
 
@@ -78,10 +78,11 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
   Warp* pick_ready(Cycles now);
 
   SmSpec spec_;
+  MachineFacts facts_;
   std::uint16_t socket_;
   std::uint16_t index_;
   TxnPool& pool_;
-  const Placement& placement_;
+  HomeMap& homes_;
   CtaSource& source_;
 
   const KernelProgram* program_ = nullptr;

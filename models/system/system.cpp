@@ -7,6 +7,7 @@
 
 #include "common/health.hpp"
 #include "fabric/balancer_lanes.hpp"
+#include "system/derived_params.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
 #include "rtl_loop/rtl_lanes.hpp"
 #include "rtl_loop/rtl_ways.hpp"
@@ -18,41 +19,48 @@ namespace {
 std::string indexed(const char* base, unsigned i) {
   return base + std::to_string(i);
 }
+
+// Banks are a power of two (checked by the configuration): log2 of their number.
+unsigned bank_index_bits(unsigned banks) {
+  unsigned bits = 0;
+  while ((1u << bits) < banks)
+    ++bits;
+  return bits;
+}
 }  // namespace
 
 Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std::uint16_t id, System& sys)
     : sc_module(name) {
-  CrossbarSpec xs = spec.crossbar;
-  xs.sm_ports = spec.sms_per_socket + (spec.copy_engines ? 1 : 0);  // a copy engine takes the last one
-  xs.gpu_side_l2 = spec.l2.gpu_side;
-  xs.l2_ports = spec.l2.gpu_side ? spec.l2_banks : 0;
-  xs.l2_banks = spec.l2_banks;
-  for (unsigned l : sys.topology().links_of(id)) {
-    // The port to a link moves what all the link's lanes can carry (fabric/crossbar.hpp).
-    const LinkSpec& ls = sys.topology().links[l].spec;
-    xs.link_port_rates.push_back(ByteRate{std::uint64_t(ls.lanes) * ls.lane_rate_num, ls.lane_rate_den});
-  }
-  xs.link_ports = static_cast<unsigned>(xs.link_port_rates.size());
-  xbar = std::make_unique<Crossbar>("xbar", xs, id, sys.stats());
+  const MachineFacts& facts = spec.facts;
+  CrossbarPorts ports;
+  ports.sm_ports = spec.sms_per_socket + (spec.copy_engines ? 1 : 0);  // a copy engine takes the last one
+  ports.gpu_side_l2 = spec.l2.gpu_side;
+  ports.l2_ports = spec.l2.gpu_side ? spec.l2_banks : 0;
+  ports.l2_banks = spec.l2_banks;
+  // The port to a link moves what all the link's lanes can carry (docs/fabric.md).
+  for (unsigned l : sys.topology().links_of(id))
+    ports.link_port_rates.push_back(link_port_rate(sys.topology().links[l].spec));
+  const bool has_links = ports.link_ports() > 0;
+  xbar = std::make_unique<Crossbar>("xbar", spec.crossbar, std::move(ports), facts, id, sys.stats());
 
   for (unsigned i = 0; i < spec.sms_per_socket; ++i) {
-    sms.push_back(std::make_unique<Sm>(indexed("sm", i).c_str(), spec.sm, id, static_cast<std::uint16_t>(i),
-                                       sys.pool(), sys.placement(), sys.runtime(), sys.stats()));
-    l1s.push_back(std::make_unique<Cache>(indexed("l1_", i).c_str(), spec.l1, id, sys.pool(), sys.stats()));
+    sms.push_back(std::make_unique<Sm>(indexed("sm", i).c_str(), spec.sm, facts, id,
+                                       static_cast<std::uint16_t>(i), sys.pool(), sys.homes(), sys.runtime(),
+                                       sys.stats()));
+    l1s.push_back(
+        std::make_unique<Cache>(indexed("l1_", i).c_str(), spec.l1, facts, id, sys.pool(), sys.stats()));
     sys.connect(sms.back()->out.socket, l1s.back()->in.socket, indexed("sm", i) + "_l1");
     sys.connect(l1s.back()->out.socket, xbar->in.socket, indexed("l1_", i) + "_xbar");
   }
   if (spec.copy_engines) {
-    copy_engine =
-        std::make_unique<CopyEngine>("copy_engine", id, sys.pool(), sys.placement(), spec.l1.line_bytes);
+    copy_engine = std::make_unique<CopyEngine>("copy_engine", id, sys.pool(), sys.homes(), facts.line_bytes);
     sys.connect(copy_engine->out.socket, xbar->in.socket, "copy_engine_xbar");
   }
-  dram = std::make_unique<Dram>("dram", spec.dram, sys.stats());
+  dram = std::make_unique<Dram>("dram", spec.dram, facts, sys.stats());
+  const unsigned bank_bits = bank_index_bits(spec.l2_banks);
   for (unsigned b = 0; b < spec.l2_banks; ++b) {
-    CacheSpec bank = spec.l2;
-    bank.bank_index = b;
-    l2_banks.push_back(std::make_unique<Cache>(indexed("l2_", b).c_str(), bank, id, sys.pool(), sys.stats(),
-                                               &sys.placement()));
+    l2_banks.push_back(std::make_unique<Cache>(indexed("l2_", b).c_str(), spec.l2, facts, id, sys.pool(),
+                                               sys.stats(), CacheBank{bank_bits, b}, &sys.homes()));
     sys.connect(xbar->out.socket, l2_banks.back()->in.socket, indexed("xbar_l2_", b));
     sys.connect(l2_banks.back()->out.socket, dram->in.socket, indexed("l2_", b) + "_dram");
     // A GPU-side bank's second output takes remote misses and write-backs into the crossbar (its inputs
@@ -62,7 +70,7 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
   }
   // Each bank's second input binding: request network 1, for requests arriving from the fabric (a socket
   // without links has none).
-  for (unsigned b = 0; b < spec.l2_banks && xs.link_ports > 0; ++b)
+  for (unsigned b = 0; b < spec.l2_banks && has_links; ++b)
     sys.connect(xbar->out.socket, l2_banks[b]->in.socket, indexed("xbar_l2_", b) + "_net1");
   if (spec.l2_numa_aware) {
     std::vector<Cache*> banks;
@@ -75,7 +83,7 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
       l1_caches.push_back(l1.get());
     partition = std::make_unique<PartitionDriver>("partition", sys.way_control(id), spec.l2.ways, 3, *dram,
                                                   std::move(banks), std::move(l1_caches), spec.l1.ways,
-                                                  spec.dram.sample_cycles, sys.stats());
+                                                  facts.sample_cycles, sys.stats());
     xbar->on_remote_read = [p = partition.get()] { p->read_request_sent(); };
   }
 }
@@ -97,11 +105,11 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
       spec_(spec),
       stats_(stats),
       diag_(diag),
-      placement_(static_cast<std::uint16_t>(spec.sockets),
-                 runtime::PlacementParams{spec.placement, spec.page_bytes, spec.l1.line_bytes,
-                                          spec.migration_cycles},
-                 spec.allocations),
-      topology_(spec.topology.links.empty() ? switch_topology(spec.sockets, spec.link) : spec.topology) {
+      homes_(static_cast<std::uint16_t>(spec.sockets),
+             runtime::PlacementParams{spec.placement, spec.page_bytes, spec.facts.line_bytes,
+                                      spec.migration_cycles},
+             spec.allocations),
+      topology_(system_topology(spec)) {
   GpuClock::set_frequency_mhz(spec.clock_mhz);
   topology_.compute_routes();
   runtime_ =
@@ -165,9 +173,9 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
   std::vector<std::unique_ptr<KernelProgram>> programs;
   for (const KernelSpec& k : spec_.kernels) {
     if (k.trace_path.empty()) {
-      programs.push_back(std::make_unique<SyntheticProgram>(k, spec_.l1.line_bytes));
+      programs.push_back(std::make_unique<SyntheticProgram>(k, spec_.facts.line_bytes));
     } else {
-      programs.push_back(load_trace_program(k.trace_path, spec_.l1.line_bytes, &trace_warnings_));
+      programs.push_back(load_trace_program(k.trace_path, spec_.facts.line_bytes, &trace_warnings_));
     }
   }
   return programs;
@@ -177,16 +185,7 @@ std::unique_ptr<WayControl> System::way_control(unsigned socket) const {
 #ifdef NUMAGPU_HAVE_RTL_LOOP
   if (spec_.rtl_policies) return std::make_unique<RtlWays>();
 #endif
-  // The link ingress capacity the controller compares read responses against: this socket's links' inbound
-  // bytes per cycle at the symmetric split.
-  policy::PartitionController::Params p = spec_.partition;
-  std::uint64_t ingress = 0;
-  for (unsigned l : topology_.links_of(socket)) {
-    const LinkSpec& ls = topology_.links[l].spec;
-    ingress += std::uint64_t(ls.lanes / 2) * ls.lane_rate_num / ls.lane_rate_den;
-  }
-  p.ingress_bytes_per_cycle = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(ingress, 1, 65535));
-  return std::make_unique<ModelWays>(p);
+  return std::make_unique<ModelWays>(partition_params(spec_, topology_, socket));
 }
 
 std::unique_ptr<LaneControl> System::lane_control(const LinkSpec& spec) const {
@@ -194,9 +193,7 @@ std::unique_ptr<LaneControl> System::lane_control(const LinkSpec& spec) const {
 #ifdef NUMAGPU_HAVE_RTL_LOOP
   if (spec_.rtl_policies) return std::make_unique<RtlLanes>();
 #endif
-  policy::LinkBalancer::Params p = spec_.balancer;
-  p.lanes = spec.lanes;
-  return std::make_unique<BalancerLanes>(p);
+  return std::make_unique<BalancerLanes>(balancer_params(spec_, spec));
 }
 
 // Switches, then links in topology order. Each link binds side a, then side b; a node's link ports are
@@ -214,7 +211,7 @@ void System::build_fabric() {
     ls.dir_names[0] = "to_" + b;
     ls.dir_names[1] = "to_" + a;
     const std::string name = "link_" + a + "_" + b;
-    links_.push_back(std::make_unique<Link>(name.c_str(), ls, lane_control(ls), stats_));
+    links_.push_back(std::make_unique<Link>(name.c_str(), ls, spec_.facts, lane_control(ls), stats_));
     Link& link = *links_.back();
     for (unsigned node : {tl.a, tl.b}) {
       const std::string hop = name + "_" + t.node_name(node);

@@ -20,7 +20,7 @@
 #include "fabric/link.hpp"
 #include "fabric/switch.hpp"
 #include "mem/dram.hpp"
-#include "mem/placement.hpp"
+#include "mem/home_map.hpp"
 #include "sm/sm.hpp"
 #include "stats/registry.hpp"
 #include "system/runtime.hpp"
@@ -57,7 +57,8 @@ class System : public sc_core::sc_module {
   const SystemSpec& spec() const { return spec_; }
   TxnPool& pool() { return pool_; }
   stats::Registry& stats() { return stats_; }
-  const Placement& placement() const { return placement_; }
+  const HomeMap& homes() const { return homes_; }
+  HomeMap& homes() { return homes_; }
   const Topology& topology() const { return topology_; }
   Socket& socket(unsigned i) { return *sockets_.at(i); }
   // What decides each socket's way split (numa_aware): the C++ controller or its RTL (policy.impl).
@@ -100,7 +101,7 @@ class System : public sc_core::sc_module {
   stats::Registry& stats_;
   std::ostream& diag_;
   TxnPool pool_;
-  Placement placement_;
+  HomeMap homes_;
   std::vector<std::unique_ptr<ProtocolChecker>> checkers_;
   std::unique_ptr<Runtime> runtime_;
   std::vector<std::unique_ptr<Socket>> sockets_;

@@ -1,5 +1,7 @@
 // Everything needed to build a system, as plain values: filled from the validated configuration
-// (system_config.cpp) or directly by tests.
+// (system_config.cpp) or directly by tests. Each fact is stated once: what several components share is in
+// `facts`, what follows from other values (the policies' parameters, a bank's index bits, the crossbar's
+// ports) is derived when the system is built (system/derived_params.hpp), never stored here.
 #pragma once
 
 #include <cstdint>
@@ -7,25 +9,40 @@
 #include <vector>
 
 #include "cache/cache.hpp"
+#include "common/machine_facts.hpp"
 #include "fabric/crossbar.hpp"
 #include "fabric/link.hpp"
 #include "fabric/switch.hpp"
 #include "fabric/topology.hpp"
 #include "mem/dram.hpp"
-#include "mem/placement.hpp"
-#include "policy/link_balancer.hpp"
-#include "policy/partition_controller.hpp"
+#include "mem/home_map.hpp"
 #include "runtime/cta_schedule.hpp"
 #include "sm/sm.hpp"
 #include "workload/kernel.hpp"
 
 namespace numagpu {
 
+// The link balancer's own settings (`link.sample_cycles`, `switch_cycles`, `saturation_percent`); its lane
+// count comes from each link.
+struct BalancerSpec {
+  Cycles sample_cycles = 5000;
+  Cycles switch_cycles = 100;
+  unsigned saturation_percent = 99;
+};
+
+// The cache partition controller's own settings; its ways come from the L2, its response size from the
+// packet format, its ingress capacity from the socket's links.
+struct PartitionSpec {
+  Cycles sample_cycles = 5000;
+  unsigned saturation_percent = 99;
+};
+
 struct SystemSpec {
   unsigned sockets = 4;
   std::uint64_t clock_mhz = 1000;
   unsigned sms_per_socket = 64;
   unsigned l2_banks = 16;
+  MachineFacts facts;  // line size, packet header, statistics window: given to every component
   SmSpec sm;
   CacheSpec l1;
   CacheSpec l2;  // per bank: size_bytes is the bank's share
@@ -37,10 +54,10 @@ struct SystemSpec {
   // switch_topology(); a single socket has no fabric.
   Topology topology;
   enum class LinkMode { kStatic, kDynamic, kDoubleBandwidth } link_mode = LinkMode::kStatic;
-  policy::LinkBalancer::Params balancer;  // dynamic mode; lanes come from each link
-  bool rtl_policies = false;              // the Verilated RTL decides instead of the C++ reference
-  bool l2_numa_aware = false;             // the partition controller drives the L2 way split
-  policy::PartitionController::Params partition;
+  BalancerSpec balancer;       // dynamic mode
+  bool rtl_policies = false;   // the Verilated RTL decides instead of the C++ reference
+  bool l2_numa_aware = false;  // the partition controller drives the L2 way split
+  PartitionSpec partition;
   runtime::PlacementPolicy placement = runtime::PlacementPolicy::kPageInterleave;
   std::uint64_t page_bytes = 4096;
   std::uint64_t migration_cycles = 0;            // first touch: reported, not charged

@@ -40,7 +40,6 @@ SystemSpec reduction_spec(SystemSpec::LinkMode mode) {
   spec.page_bytes = std::uint64_t(1) << 30;
   spec.sm.max_outstanding = 64;
   spec.link_mode = mode;
-  spec.balancer.lanes = spec.link.lanes;
   KernelSpec k = stream_kernel("reduce", 64, 4, 256);  // 64 CTAs x 4 warps x 256 stores = 65536 stores
   k.write_percent = 100;
   k.footprint_bytes = 1 << 20;
@@ -101,7 +100,6 @@ TEST(Fabric, UniformAllToAllTrafficTurnsNoLanes) {
   SystemSpec spec = small_spec(4);
   spec.protocol_checks = false;
   spec.link_mode = SystemSpec::LinkMode::kDynamic;
-  spec.balancer.lanes = spec.link.lanes;
   spec.kernels = {stream_kernel("uniform", 64, 4, 64)};
   stats::Registry reg;
   const testing::CheckedRun run = testing::run_checked(spec, reg);

@@ -16,6 +16,9 @@
 namespace numagpu {
 namespace {
 
+// 128 B lines, 16 B headers (a read request is 16 B, a write 144 B), no utilization series.
+const MachineFacts kFacts{128, 16, 0};
+
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
@@ -58,7 +61,6 @@ struct Bench : sc_core::sc_module {
     s.lanes = 4;          // 2 each way: 16 B/cycle per direction
     s.lane_rate_num = 8;  // 8 B per lane per cycle
     s.latency = 0;
-    s.sample_cycles = 0;
     return s;
   }
   static policy::LinkBalancer::Params params() {
@@ -72,7 +74,7 @@ struct Bench : sc_core::sc_module {
   explicit Bench(const sc_core::sc_module_name& n, std::vector<int> b_reads)
       : sc_module(n), b_reads_at(std::move(b_reads)) {
     GpuClock::set_frequency_mhz(1000);
-    link = std::make_unique<Link>("link", spec(), std::make_unique<BalancerLanes>(params()), reg);
+    link = std::make_unique<Link>("link", spec(), kFacts, std::make_unique<BalancerLanes>(params()), reg);
     a.init.bind(link->in.socket);
     link->out.socket.bind(a.targ);
     b.init.bind(link->in.socket);
@@ -163,7 +165,7 @@ struct Wire : sc_core::sc_module {
   Wire(const sc_core::sc_module_name& n, const LinkSpec& spec, std::function<void(Wire&)> s)
       : sc_module(n), script(std::move(s)) {
     GpuClock::set_frequency_mhz(1000);
-    link = std::make_unique<Link>("link", spec, std::make_unique<StaticLanes>(spec.lanes), reg);
+    link = std::make_unique<Link>("link", spec, kFacts, std::make_unique<StaticLanes>(spec.lanes), reg);
     a.init.bind(link->in.socket);
     link->out.socket.bind(a.targ);
     b.init.bind(link->in.socket);
@@ -183,7 +185,6 @@ TEST(LinkTiming, ZeroLoadLatencyIsSerializationPlusTheConfiguredLatency) {
   spec.lanes = 16;
   spec.lane_rate_num = 8;
   spec.latency = 64;
-  spec.sample_cycles = 0;
   Wire w("wire", spec, [](Wire& self) {
     self.a.send(self.pool.allocate(MemOp::kRead, 0, 128));
     sc_core::wait(1000, SC_NS);
@@ -205,7 +206,6 @@ TEST(LinkTiming, GbpsLinkDeliversItsExactRate) {
   spec.lane_rate_num = 25000;
   spec.lane_rate_den = 1000 * 8;
   spec.latency = 0;
-  spec.sample_cycles = 0;
   spec.queue_depth = 1000;  // all 1000 are sent in one go, without waiting for END_REQ in between
   Wire w("wire", spec, [](Wire& self) {
     for (int i = 0; i < 1000; ++i)

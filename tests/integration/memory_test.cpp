@@ -26,7 +26,8 @@ TEST(Memory, SaturatingStreamUsesAllButNeverMoreThanTheDramBandwidth) {
   spec.sm.max_outstanding = 128;
   spec.l1.max_in_process = 128;
   spec.l2_banks = 16;
-  spec.l2 = CacheSpec{4 * 1024 * 1024 / 16, 128, 16, 30, 64, true, true, 4};
+  spec.l2 = testing::l2_bank_spec(4 * 1024 * 1024 / 16);  // the paper's 4 MiB over 16 banks
+  spec.l2.max_in_process = 64;
   spec.crossbar.queue_depth = 16;
   spec.dram.queue_depth = 32;
   spec.kernels = {stream_kernel("stream", 1024, 8, 16)};  // 131072 lines = 16 MiB
@@ -138,7 +139,6 @@ TEST(Memory, AnL2BankServesOneAccessPerCycle) {
   spec.sm.max_warps = 1;
   spec.l2_banks = 1;
   spec.l2.size_bytes = 64 * 1024;
-  spec.l2.set_index_shift = 0;
   spec.kernels = {testing::stream_kernel("four", 4, 1, 1)};
   stats::Registry reg;
   const testing::CheckedRun run = testing::run_checked(spec, reg);

@@ -160,12 +160,9 @@ TEST(NumaAware, SaturatedIngressMovesWaysToRemoteUpToTheFloor) {
   spec.page_bytes = std::uint64_t(1) << 30;
   spec.l2.gpu_side = true;
   spec.l2_numa_aware = true;
-  spec.partition.ways = spec.l2.ways;
   spec.partition.sample_cycles = 1000;
-  spec.partition.resp_bytes = 144;
-  spec.partition.sat_num = 95;
-  spec.dram.sample_cycles = 1000;
-  spec.link.sample_cycles = 1000;
+  spec.partition.saturation_percent = 95;  // ways (16) and response bytes (16 + 128) come from the system
+  spec.facts.sample_cycles = 1000;         // DRAM and link series in the controller's windows
   KernelSpec k = stream_kernel("remote_reads", 64, 32, 64);  // socket 0: 32 CTAs x 32 warps = 1024 warps
   k.base_address = std::uint64_t(1) << 30;                   // everything homed at socket 1
   spec.kernels = {k};

@@ -18,7 +18,7 @@ using testing::stream_kernel;
 
 // The socket holding allocation a<g>'s single page.
 int home_of(const System& sys, unsigned g) {
-  const auto r = sys.placement().policy().report("a" + std::to_string(g));
+  const auto r = sys.homes().policy().report("a" + std::to_string(g));
   for (std::size_t s = 0; s < r.pages.size(); ++s) {
     if (r.pages[s] == 1) return int(s);
   }

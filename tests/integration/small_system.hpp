@@ -24,20 +24,44 @@ inline KernelSpec stream_kernel(const char* name, std::uint32_t ctas, std::uint3
   return k;
 }
 
+// The test system's L1: 16 KiB, 4 ways, write-through, 20-cycle hits, 32 requests in process.
+inline CacheSpec l1_spec() {
+  CacheSpec c;
+  c.size_bytes = 16 * 1024;
+  c.ways = 4;
+  c.hit_latency = 20;
+  c.max_in_process = 32;
+  return c;
+}
+
+// An L2 bank of `bytes`: 16 ways, write-back, atomics performed here, 30-cycle hits, 32 in process.
+inline CacheSpec l2_bank_spec(std::uint64_t bytes) {
+  CacheSpec c;
+  c.size_bytes = bytes;
+  c.ways = 16;
+  c.hit_latency = 30;
+  c.max_in_process = 32;
+  c.write_back = true;
+  c.caches_atomics = true;
+  return c;
+}
+
 inline SystemSpec small_spec(unsigned sockets) {
   SystemSpec s;
   s.sockets = sockets;
   s.clock_mhz = 1000;
   s.sms_per_socket = 4;
   s.l2_banks = 4;
-  s.sm = SmSpec{16, 32, 128};
-  s.l1 = CacheSpec{16 * 1024, 128, 4, 20, 32, false, false, 0};
-  // 64 KiB per socket over 4 banks: 16 KiB per bank; bank chosen by the 2 low line bits.
-  s.l2 = CacheSpec{16 * 1024, 128, 16, 30, 32, true, true, 2};
+  s.facts.line_bytes = 128;
+  s.facts.header_bytes = 16;
+  s.sm.max_warps = 16;
+  s.sm.max_outstanding = 32;
+  s.l1 = l1_spec();
+  // 64 KiB per socket over 4 banks: 16 KiB per bank (the system picks a bank by the 2 low line bits).
+  s.l2 = l2_bank_spec(16 * 1024);
   s.crossbar.latency = 10;
   s.crossbar.port_bytes_per_cycle = 64;
   s.crossbar.queue_depth = 8;
-  s.crossbar.header_bytes = 16;
   s.dram.bandwidth_bytes_num = 768;  // 768 B/cycle = 768 GB/s at 1 GHz
   s.dram.bandwidth_den = 1;
   s.dram.channels = 8;
@@ -46,7 +70,6 @@ inline SystemSpec small_spec(unsigned sockets) {
   s.link.lanes = 16;
   s.link.lane_rate_num = 8;  // 8 B per lane per cycle
   s.link.latency = 64;       // per traversal: 128 socket to socket
-  s.link.header_bytes = 16;
   s.sw.latency = 0;
   s.placement = runtime::PlacementPolicy::kPageInterleave;
   s.page_bytes = 4096;  // 32 lines per page

@@ -137,7 +137,6 @@ TEST_F(SystemTest, WriteBackL2EvictsDirtyLinesToDram) {
   spec.l2_banks = 1;
   spec.l2.size_bytes = 256;
   spec.l2.ways = 2;
-  spec.l2.set_index_shift = 0;
   KernelSpec k = stream_kernel("stores", 1, 1, 4);
   k.write_percent = 100;
   spec.kernels = {k};
@@ -160,7 +159,7 @@ TEST_F(SystemTest, WriteBackL2EvictsDirtyLinesToDram) {
 TEST_F(SystemTest, AuditReportsADroppedResponseWithItsPath) {
   SystemSpec spec = small_spec(1);
   spec.watchdog_cycles = 0;
-  spec.dram.sample_cycles = 0;
+  spec.facts.sample_cycles = 0;
   spec.dram.inject_drop_response = true;
   spec.kernels = {stream_kernel("k", 2, 1, 2)};
   System sys("system", spec, reg, diag);

@@ -1,7 +1,7 @@
-// The home socket of every address, for the model's components: an adapter over the runtime's placement
-// policies (models/runtime/placement.hpp: interleaving, first touch, LADM's kernel-wide, stride-aware, row-
-// and column-based). First touch is stateful, so the adapter keeps the policy object mutable behind const
-// queries: a request "touches" its page; write-backs ask for the home already decided.
+// The home socket of every address, for the model's components: a map over the runtime's placement policy
+// (models/runtime/placement.hpp: interleaving, first touch, LADM's kernel-wide, stride-aware, row- and
+// column-based). Under first touch a request decides its page's home (decide_for_request, which changes the
+// map: only the SMs, which issue requests, hold it mutably); everyone else asks for the home already decided.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +12,9 @@
 
 namespace numagpu {
 
-class Placement {
+class HomeMap {
  public:
-  Placement(std::uint16_t sockets, const runtime::PlacementParams& params,
+  HomeMap(std::uint16_t sockets, const runtime::PlacementParams& params,
             std::vector<runtime::Allocation> allocations = {})
       : impl_(std::make_unique<runtime::Placement>(sockets, params, std::move(allocations))),
         sockets_(sockets),
@@ -22,13 +22,15 @@ class Placement {
 
   // The home of `address` for a request issued by `toucher` (first touch homes an untouched page there), and
   // whether this request was the page's first touch (which costs migration_cycles()).
-  runtime::PageTouch touch(std::uint64_t address, std::uint16_t toucher) const {
+  runtime::PageTouch decide_for_request(std::uint64_t address, std::uint16_t toucher) {
     return impl_->touch(address, toucher);
   }
-  // The home already decided for `address` (a page nobody touched yet: as if socket 0 touched it).
-  std::uint16_t home(std::uint64_t address) const {
+  // The home already decided for `address`.
+  std::uint16_t decided_home(std::uint64_t address) const {
+    // Lines reach a cache only through a request, which decided the page: an undecided page is not asked
+    // about in practice, and is answered as socket 0 without deciding it.
     const auto h = impl_->peek(address);
-    return h ? *h : impl_->home(address, 0);
+    return h ? *h : 0;
   }
   // The `offset`-th byte of the memory homed at `socket`, for the interleaving policies (bench-fabric).
   bool invertible() const {

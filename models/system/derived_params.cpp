@@ -1,0 +1,42 @@
+#include "system/derived_params.hpp"
+
+#include <algorithm>
+
+namespace numagpu {
+
+Topology system_topology(const SystemSpec& spec) {
+  return spec.topology.links.empty() ? switch_topology(spec.sockets, spec.link) : spec.topology;
+}
+
+policy::LinkBalancer::Params balancer_params(const SystemSpec& spec, const LinkSpec& link) {
+  policy::LinkBalancer::Params p;
+  p.lanes = link.lanes;
+  p.sample_cycles = static_cast<std::uint32_t>(spec.balancer.sample_cycles);
+  p.switch_cycles = static_cast<std::uint32_t>(spec.balancer.switch_cycles);
+  p.sat_num = spec.balancer.saturation_percent;
+  p.sat_den = 100;
+  return p;
+}
+
+policy::PartitionController::Params partition_params(const SystemSpec& spec, const Topology& topology,
+                                                     unsigned socket) {
+  policy::PartitionController::Params p;
+  p.ways = spec.l2.ways;
+  p.sample_cycles = static_cast<std::uint32_t>(spec.partition.sample_cycles);
+  p.sat_num = spec.partition.saturation_percent;
+  p.sat_den = 100;
+  p.resp_bytes = static_cast<std::uint32_t>(spec.facts.read_response_bytes());
+  std::uint64_t ingress = 0;
+  for (unsigned l : topology.links_of(socket)) {
+    const LinkSpec& ls = topology.links[l].spec;
+    ingress += std::uint64_t(ls.lanes / 2) * ls.lane_rate_num / ls.lane_rate_den;
+  }
+  p.ingress_bytes_per_cycle = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(ingress, 1, 65535));
+  return p;
+}
+
+ByteRate link_port_rate(const LinkSpec& link) {
+  return ByteRate{std::uint64_t(link.lanes) * link.lane_rate_num, link.lane_rate_den};
+}
+
+}  // namespace numagpu
