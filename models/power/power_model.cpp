@@ -279,7 +279,9 @@ std::string power_summary(const json& p) {
                 "            communication %.2f W (the paper's method: %.4g bits into the fabric)\n",
                 comm.at("power_w").get<double>(), comm.at("gpu_bits").get<double>());
   os << buf;
-  os << "component      count    energy J    avg W  dynamic W  static W\n";
+  std::snprintf(buf, sizeof buf, "%-20s %5s  %10s  %7s  %9s  %8s\n", "component", "count", "energy J",
+                "avg W", "dynamic W", "static W");
+  os << buf;
   for (const auto& [kind, c] : total.at("components").items()) {
     std::snprintf(buf, sizeof buf, "%-20s %5llu  %10.4g  %7.2f  %9.2f  %8.2f\n", kind.c_str(),
                   static_cast<unsigned long long>(c.at("instances").get<std::uint64_t>()),
