@@ -167,7 +167,16 @@ TEST(PowerRun, BenchFabricCopyLinkEnergyIsBitsTimesTenPicojoules) {
   ASSERT_EQ(bench_fabric_command(o, out, err), kExitOk) << err.str();
   std::ifstream in(dir / "power.json");
   const json p = json::parse(in);
+  std::ifstream activity_in(dir / "activity.json");
+  const power::Activity a = power::activity_from_json(json::parse(activity_in));
   fs::remove_all(dir);
+  // Busy time comes from the link directions' busy trackers: the 512 line writes of 16 + 128 B = 73728 B that
+  // GPU 0 sends, at the 8 lanes x 8 B = 64 B per cycle of its direction, keep it busy 1152 cycles; the same
+  // bytes leave the switch toward GPU 1. Idle is the rest of the run.
+  const power::Instance& egress = find(a, "system.link_gpu0_switch0");
+  EXPECT_EQ(egress.total("busy_cycles_a_to_b"), 1152u);
+  EXPECT_EQ(egress.total("busy_cycles_a_to_b") + egress.total("idle_cycles_a_to_b"), a.duration_cycles);
+  EXPECT_EQ(find(a, "system.link_gpu1_switch0").total("busy_cycles_b_to_a"), 1152u);
   const double bits = 512.0 * 160 * 8;
   EXPECT_EQ(p.at("communication").at("gpu_bits").get<double>(), bits);
   EXPECT_NEAR(dynamic_of_kind(p, "link"), bits * 10e-12, 1e-18);
