@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench_fabric.hpp"
+#include "app/power_outputs.hpp"
 #include "app/run.hpp"
 
 #ifndef NUMAGPU_VERSION
@@ -41,8 +42,8 @@ extern "C" int sc_main(int argc, char* argv[]) {
         ->type_name("KEY=VALUE");
   };
 
-  CLI::App* run =
-      app.add_subcommand("run", "Simulate a workload and write stats.json, stats.txt, config.yaml");
+  CLI::App* run = app.add_subcommand(
+      "run", "Simulate a workload and write stats.json, stats.txt, config.yaml, activity.json, power.json");
   add_config_options(run);
   run->add_option("-o,--out", options.out_dir, "Output directory (created if missing)")
       ->capture_default_str();
@@ -92,6 +93,28 @@ extern "C" int sc_main(int argc, char* argv[]) {
   add_config_options(wdump);
   wdump->add_option("-o,--out", options.out_dir, "Output directory")->required();
 
+  numagpu::PowerOptions power;
+  CLI::App* power_cmd = app.add_subcommand(
+      "power", "Recompute power.json from a run's activity.json with an energy table, without simulating");
+  power_cmd->add_option("--activity", power.activity_file, "activity.json of a run")->required();
+  power_cmd->add_option("--energy", power.energy_file,
+                        "Energy table YAML: an `energy:` section (docs/power.md); defaults where absent");
+  power_cmd
+      ->add_option("-s,--set", power.sets, "Override one energy parameter, energy.KEY=VALUE (repeatable)")
+      ->type_name("KEY=VALUE");
+  power_cmd->add_option("-o,--out", power.out_dir, "Output directory for power.json")->capture_default_str();
+  power_cmd->add_flag("-q,--quiet", power.quiet, "No table on stdout");
+
+  numagpu::PlotPowerOptions plot_power;
+  CLI::App* plot = app.add_subcommand("plot", "Draw a run's outputs (python3-matplotlib)");
+  plot->require_subcommand(1);
+  CLI::App* plot_power_cmd =
+      plot->add_subcommand("power", "Power per sample window from power.json, by component and per socket");
+  plot_power_cmd->add_option("input", plot_power.input, "power.json, or the output directory of a run")
+      ->capture_default_str();
+  plot_power_cmd->add_option("-o,--out", plot_power.output,
+                             "PNG to write (default: power.png beside the input)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -104,6 +127,8 @@ extern "C" int sc_main(int argc, char* argv[]) {
   }
 
   if (fabric->parsed()) return numagpu::bench_fabric_command(bench, std::cout, std::cerr);
+  if (power_cmd->parsed()) return numagpu::power_command(power, std::cout, std::cerr);
+  if (plot_power_cmd->parsed()) return numagpu::plot_power_command(plot_power, std::cout, std::cerr);
   if (wdump->parsed()) return numagpu::workload_dump_command(options, std::cout, std::cerr);
   if (dump->parsed()) return numagpu::config_dump_command(options, std::cout, std::cerr);
   if (reference->parsed()) return numagpu::config_reference_command(std::cout);

@@ -35,6 +35,7 @@ class PartitionDriver : public sc_core::sc_module {
   void start_sampling();
   void finish();
   unsigned remote_ways() const { return control_->remote_ways(); }
+  std::uint64_t decisions() const { return control_->decisions(); }
 
  private:
   void apply(unsigned remote_ways);

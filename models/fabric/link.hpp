@@ -67,6 +67,13 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   unsigned lanes(int dir) const { return control_->outputs().lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
   const std::vector<LaneChange>& lane_changes() const { return changes_; }
+  // Activity (models/power): a direction's busy time in [0, now_ps) (its BusyTracker), the lane control's
+  // decisions, and stepping the lane control up to now so that its counters are current.
+  std::uint64_t busy_ps_until(int dir, std::uint64_t now_ps) const {
+    return dirs_[dir].busy.busy_ps_until(now_ps);
+  }
+  std::uint64_t decisions() const { return control_->decisions(); }
+  void sync() { catch_up(GpuClock::now()); }
   void report_queues(std::ostream& os) const override;
 
  private:

@@ -42,6 +42,14 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   // Busy in `cycle` (common/busy_tracker.hpp): every channel occupied for the whole cycle, so the DRAM could
   // take no more in it. Consumes the history before `cycle`: ask for cycles in order.
   bool busy_in_cycle(Cycles cycle);
+  // Transfer time of all channels in [0, now_ps), and the channel count (activity.json, models/power).
+  std::uint64_t busy_ps_until(std::uint64_t now_ps) const {
+    std::uint64_t sum = 0;
+    for (const BusyTracker& b : busy_)
+      sum += b.busy_ps_until(now_ps);
+    return sum;
+  }
+  unsigned channels() const { return spec_.channels; }
   void start_sampling();
   void stop_sampling();
 
