@@ -62,7 +62,8 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   RequestOutputs out;
 
   void kernel_launch();  // the runtime calls this at each kernel launch
-  void start_sampling();
+  // The end of a statistics window (common/window_sampler.hpp): utilization and lanes of both directions.
+  void sample_window();
   void finish();  // end of run: steps the lane control up to now and closes the time series
   unsigned lanes(int dir) const { return control_->outputs().lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
@@ -97,7 +98,6 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   // Steps the lane control through every cycle before `until`.
   void catch_up(Cycles until);
   void record_change(Cycles cycle, const LaneOutputs& before, const LaneOutputs& after);
-  void sample();
 
   LinkSpec spec_;
   MachineFacts facts_;
@@ -110,8 +110,6 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   std::uint64_t drain_at_ps_ = 0;  // when the quiescing lane's last packet leaves
   Cycles turn_started_ = 0;
   std::vector<LaneChange> changes_;
-  sc_core::sc_event sample_event_;
-  bool sampling_ = false;
   stats::Counter& turnarounds_;
   stats::Counter& turn_cycles_;
 };

@@ -17,18 +17,18 @@ ActivityRecorder::ActivityRecorder(const sc_core::sc_module_name& name, System& 
     t.instance.counters.shrink_to_fit();
     t.last.assign(t.probes.size(), 0);
   }
-  // Stop sampling when the workload is done, as the other periodic activities do, so that the recorder
-  // never keeps the simulation going.
+  // Windows are the system's (one event for every sampler, system/system.hpp): the recorder only reads at
+  // their ends. They stop when the workload is done, as every periodic activity does.
+  if (window_) {
+    if (window_ != system.window_cycles())
+      throw std::logic_error("ActivityRecorder: its window must be the system's stats window");
+    system.on_window([this] { sample(); });
+  }
   Runtime& runtime = system.runtime();
   runtime.on_finish = [this, previous = std::move(runtime.on_finish)] {
     if (previous) previous();
     stopped_ = true;
-    sample_event_.cancel();
   };
-  SC_HAS_PROCESS(ActivityRecorder);
-  SC_METHOD(sample);
-  sensitive << sample_event_;
-  dont_initialize();
 }
 
 ActivityRecorder::Tracked& ActivityRecorder::track(std::string name, const char* kind, int socket) {
@@ -235,14 +235,9 @@ void ActivityRecorder::build() {
   }
 }
 
-void ActivityRecorder::start_of_simulation() {
-  if (window_ && !stopped_) sample_event_.notify(GpuClock::cycles(window_));
-}
-
 void ActivityRecorder::sample() {
   if (stopped_) return;
   close_window(GpuClock::now());
-  sample_event_.notify(GpuClock::cycles(window_));
 }
 
 void ActivityRecorder::close_window(Cycles end) {

@@ -40,7 +40,6 @@ class ActivityRecorder : public sc_core::sc_module {
   void probe(Tracked& t, const char* counter, std::function<std::uint64_t()> read);
   void counter(Tracked& t, const char* counter, const std::string& stat);  // a registered counter
   void build();
-  void start_of_simulation() override;
   void sample();
   void close_window(Cycles end);
 
@@ -52,7 +51,6 @@ class ActivityRecorder : public sc_core::sc_module {
   std::vector<Tracked> tracked_;
   std::vector<std::function<void()>> syncs_;  // bring lazily stepped policy blocks up to now
   std::vector<power::Window> windows_;
-  sc_core::sc_event sample_event_;
 };
 
 }  // namespace numagpu

@@ -92,6 +92,7 @@ TEST(PowerRun, NoTrafficReportsOnlyStaticPower) {
   SystemSpec spec = small_spec(2);
   spec.kernels.clear();
   spec.max_cycles = 10000;
+  spec.facts.sample_cycles = 1000;  // the recorder's windows are the system's
   std::ostringstream diag;
   RunHealth::reset();
   stats::Registry reg;
@@ -124,6 +125,7 @@ TEST(PowerRun, WindowsTileTheRunAndAddUpToTheTotals) {
   SystemSpec spec = small_spec(2);
   spec.link_mode = SystemSpec::LinkMode::kDynamic;
   spec.balancer.sample_cycles = 500;
+  spec.facts.sample_cycles = 500;  // the recorder's windows are the system's
   spec.kernels = {stream_kernel("k", 16, 2, 16)};
   std::ostringstream diag;
   RunHealth::reset();
