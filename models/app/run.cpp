@@ -132,8 +132,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   std::unique_ptr<ProgressLine> progress;
   if (options.progress && !options.quiet) {
     ProgressLine::Probes probes{
-        [&] { return system.requests_completed(); }, [&] { return system.runtime().kernels_done(); },
-        [&] { return system.runtime().finished(); }, static_cast<std::uint32_t>(spec.kernels.size())};
+        [&] { return system.requests_completed(); }, [&] { return system.dispatcher().kernels_done(); },
+        [&] { return system.dispatcher().finished(); }, static_cast<std::uint32_t>(spec.kernels.size())};
     progress = std::make_unique<ProgressLine>("progress", probes, err);
     progress->start();
   }

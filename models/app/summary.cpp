@@ -45,7 +45,7 @@ RunFacts collect_facts(System& system, stats::Registry& registry, double wall_se
   RunFacts f;
   f.sim_cycles = system.finish_cycle() ? system.finish_cycle() : system.drained_cycle();
   f.drained_cycles = system.drained_cycle();
-  f.kernels_done = system.runtime().kernels_done();
+  f.kernels_done = system.dispatcher().kernels_done();
   f.kernels_total = static_cast<std::uint32_t>(spec.kernels.size());
   f.transactions = system.pool().allocated_total();
   f.wall_seconds = wall_seconds;

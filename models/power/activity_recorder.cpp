@@ -24,8 +24,8 @@ ActivityRecorder::ActivityRecorder(const sc_core::sc_module_name& name, System& 
       throw std::logic_error("ActivityRecorder: its window must be the system's stats window");
     system.on_window([this] { sample(); });
   }
-  Runtime& runtime = system.runtime();
-  runtime.on_finish = [this, previous = std::move(runtime.on_finish)] {
+  KernelDispatcher& dispatcher = system.dispatcher();
+  dispatcher.on_finish = [this, previous = std::move(dispatcher.on_finish)] {
     if (previous) previous();
     stopped_ = true;
   };

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "runtime/partition.hpp"
+#include "runtime/block_split.hpp"
 
 namespace numagpu::runtime {
 namespace {
@@ -62,13 +62,13 @@ SocketId CtaSchedule::assign(std::uint64_t cta, std::vector<std::uint64_t>& gpu_
     case CtaPolicy::kInterleave:
       return static_cast<SocketId>(cta % sockets);
     case CtaPolicy::kContiguous:
-      return static_cast<SocketId>(BlockPartition(grid_.ctas(), sockets).part_of(cta));
+      return static_cast<SocketId>(BlockSplit(grid_.ctas(), sockets).part_of(cta));
     case CtaPolicy::kBatch:
       return static_cast<SocketId>((cta / params_.batch) % sockets);
     case CtaPolicy::kRowBinding:
-      return static_cast<SocketId>(BlockPartition(grid_.rows(), sockets).part_of(grid_.row_of(cta)));
+      return static_cast<SocketId>(BlockSplit(grid_.rows(), sockets).part_of(grid_.row_of(cta)));
     case CtaPolicy::kColBinding:
-      return static_cast<SocketId>(BlockPartition(grid_.cols(), sockets).part_of(grid_.col_of(cta)));
+      return static_cast<SocketId>(BlockSplit(grid_.cols(), sockets).part_of(grid_.col_of(cta)));
     case CtaPolicy::kHierarchical:
       return hierarchical(cta, gpu_rank);
   }
@@ -88,7 +88,7 @@ SocketId CtaSchedule::hierarchical(std::uint64_t cta, std::vector<std::uint64_t>
     unit = grid_.col_of(cta);
     units = grid_.cols();
   }
-  const auto gpu = static_cast<std::uint32_t>(BlockPartition(units, machine_.gpus).part_of(unit));
+  const auto gpu = static_cast<std::uint32_t>(BlockSplit(units, machine_.gpus).part_of(unit));
   const std::uint64_t rank = gpu_rank[gpu]++;
   const auto chiplet = static_cast<std::uint32_t>((rank / params_.chiplet_batch) % machine_.chiplets_per_gpu);
   return machine_.socket(gpu, chiplet);

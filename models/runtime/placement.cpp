@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "runtime/partition.hpp"
+#include "runtime/block_split.hpp"
 
 namespace numagpu::runtime {
 namespace {
@@ -152,21 +152,21 @@ SocketId Placement::element_home(const Allocation& a, PlacementPolicy policy, st
   std::uint64_t part = 0;
   switch (policy) {
     case PlacementPolicy::kKernelWide:
-      part = BlockPartition(elements, sockets_).part_of(element);
+      part = BlockSplit(elements, sockets_).part_of(element);
       break;
     case PlacementPolicy::kStrideAware: {
       // Equation 1: every stride window is split the same way, so a CTA finds all its datablocks (one per
       // window) on the socket that runs it.
       const std::uint64_t window = a.stride_bytes / a.element_bytes;
-      part = BlockPartition(window, sockets_).part_of(element % window);
+      part = BlockSplit(window, sockets_).part_of(element % window);
       break;
     }
     case PlacementPolicy::kRowBased:
-      part = BlockPartition(a.shape->rows * a.shape->depth, sockets_).part_of(element / a.shape->cols);
+      part = BlockSplit(a.shape->rows * a.shape->depth, sockets_).part_of(element / a.shape->cols);
       break;
     case PlacementPolicy::kColBased:
       // Equation 1 with the row width as the stride: a column band is the same in every row.
-      part = BlockPartition(a.shape->cols, sockets_).part_of(element % a.shape->cols);
+      part = BlockSplit(a.shape->cols, sockets_).part_of(element % a.shape->cols);
       break;
     default:
       throw std::logic_error("placement: not an element-based policy");

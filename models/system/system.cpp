@@ -45,8 +45,8 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
 
   for (unsigned i = 0; i < spec.sms_per_socket; ++i) {
     sms.push_back(std::make_unique<Sm>(indexed("sm", i).c_str(), spec.sm, facts, id,
-                                       static_cast<std::uint16_t>(i), sys.pool(), sys.homes(), sys.runtime(),
-                                       sys.stats()));
+                                       static_cast<std::uint16_t>(i), sys.pool(), sys.homes(),
+                                       sys.dispatcher(), sys.stats()));
     l1s.push_back(
         std::make_unique<Cache>(indexed("l1_", i).c_str(), spec.l1, facts, id, sys.pool(), sys.stats()));
     sys.connect(sms.back()->out.socket, l1s.back()->in.socket, indexed("sm", i) + "_l1");
@@ -112,10 +112,11 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
       topology_(system_topology(spec)) {
   GpuClock::set_frequency_mhz(spec.clock_mhz);
   topology_.compute_routes();
-  runtime_ =
-      std::make_unique<Runtime>("runtime", build_programs(),
-                                runtime::Machine{spec.sockets / spec.chiplets_per_gpu, spec.chiplets_per_gpu},
-                                spec.cta, spec.launch_cycles, stats);
+  // The SystemC name stays "runtime": it plays the GPU runtime's part, and its statistics keep their names.
+  dispatcher_ = std::make_unique<KernelDispatcher>(
+      "runtime", build_programs(),
+      runtime::Machine{spec.sockets / spec.chiplets_per_gpu, spec.chiplets_per_gpu}, spec.cta,
+      spec.launch_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
     sockets_.push_back(
         std::make_unique<Socket>(indexed("socket", s).c_str(), spec_, static_cast<std::uint16_t>(s), *this));
@@ -127,7 +128,7 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     for (auto& sm : sockets_[s]->sms)
       sms[s].push_back(sm.get());
   }
-  runtime_->attach(std::move(sms), [this] {
+  dispatcher_->attach(std::move(sms), [this] {
     std::uint64_t lines = 0;
     for (auto& socket : sockets_) {
       for (auto& l1 : socket->l1s)
@@ -135,9 +136,9 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     }
     return lines;
   });
-  runtime_->on_finish = [this] { on_workload_finished(); };
-  runtime_->on_boundary = [this](std::function<void()> proceed) { kernel_boundary(std::move(proceed)); };
-  runtime_->on_launch = [this] {
+  dispatcher_->on_finish = [this] { on_workload_finished(); };
+  dispatcher_->on_boundary = [this](std::function<void()> proceed) { kernel_boundary(std::move(proceed)); };
+  dispatcher_->on_launch = [this] {
     for (auto& link : links_)
       link->kernel_launch();
     for (auto& socket : sockets_) {
@@ -318,7 +319,7 @@ void System::on_workload_finished() {
 }
 
 void System::run() {
-  runtime_->start();
+  dispatcher_->start();
   watchdog_->start();
   windows_->start();
   if (spec_.max_cycles) {
@@ -332,7 +333,7 @@ void System::run() {
 
 void System::audit() {
   if (watchdog_->fired()) return;  // already diagnosed, with queue occupancy
-  if (!runtime_->finished()) {
+  if (!dispatcher_->finished()) {
     if (spec_.max_cycles && GpuClock::now() >= spec_.max_cycles)
       return;  // truncated on request, not a failure
     std::ostringstream msg;

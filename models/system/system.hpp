@@ -10,13 +10,13 @@
 
 #include <systemc>
 
-#include "bench/copy_engine.hpp"
 #include "cache/cache.hpp"
 #include "cache/partition_driver.hpp"
 #include "common/protocol_checker.hpp"
 #include "common/txn.hpp"
 #include "common/watchdog.hpp"
 #include "common/window_sampler.hpp"
+#include "copy/copy_engine.hpp"
 #include "fabric/crossbar.hpp"
 #include "fabric/link.hpp"
 #include "fabric/switch.hpp"
@@ -24,7 +24,7 @@
 #include "mem/home_map.hpp"
 #include "sm/sm.hpp"
 #include "stats/registry.hpp"
-#include "system/runtime.hpp"
+#include "system/kernel_dispatcher.hpp"
 #include "system/system_spec.hpp"
 
 namespace numagpu {
@@ -68,7 +68,7 @@ class System : public sc_core::sc_module {
   // Bytes that left / entered GPU `gpu` over all its links.
   std::uint64_t fabric_bytes_out(unsigned gpu) const;
   std::uint64_t fabric_bytes_in(unsigned gpu) const;
-  Runtime& runtime() { return *runtime_; }
+  KernelDispatcher& dispatcher() { return *dispatcher_; }
   // Called at the end of every statistics window, after the components have sampled (the activity
   // recorder): no event of its own, so observing cannot change the simulation.
   void on_window(std::function<void()> observer) { windows_->add(std::move(observer)); }
@@ -108,7 +108,7 @@ class System : public sc_core::sc_module {
   TxnPool pool_;
   HomeMap homes_;
   std::vector<std::unique_ptr<ProtocolChecker>> checkers_;
-  std::unique_ptr<Runtime> runtime_;
+  std::unique_ptr<KernelDispatcher> dispatcher_;
   std::vector<std::unique_ptr<Socket>> sockets_;
   Topology topology_;
   std::vector<std::unique_ptr<Switch>> switches_;

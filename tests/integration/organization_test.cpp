@@ -212,14 +212,14 @@ TEST(RequestNetworks, SharedQueuesDeadlockAGpuSideL2) {
   const testing::CheckedRun run = testing::run_checked(cross_reading_spec(true), reg);
   EXPECT_FALSE(run.ok);
   EXPECT_NE(run.diagnostics.find("watchdog: no request completed"), std::string::npos) << run.diagnostics;
-  EXPECT_FALSE(run.system->runtime().finished());
+  EXPECT_FALSE(run.system->dispatcher().finished());
 }
 
 TEST(RequestNetworks, SeparateNetworksCompleteWithTheWatchdogQuiet) {
   stats::Registry reg;
   const testing::CheckedRun run = testing::run_checked(cross_reading_spec(false), reg);
   ASSERT_TRUE(run.ok) << run.diagnostics;
-  EXPECT_TRUE(run.system->runtime().finished());
+  EXPECT_TRUE(run.system->dispatcher().finished());
   EXPECT_EQ(run.system->pool().live(), 0u);
   // Every read was issued and answered: 64 CTAs x 4 warps x 64 = 16384 SM requests (reads only: no
   // write-backs), none left in flight.

@@ -68,7 +68,7 @@ TEST(Replay, BarrierWaitsForTheCtasWarpsAndIgnoresExitedOnes) {
   const testing::CheckedRun run = testing::run_checked(spec, reg);
   ASSERT_TRUE(run.ok) << run.diagnostics;
   System& sys = *run.system;
-  EXPECT_TRUE(sys.runtime().finished());
+  EXPECT_TRUE(sys.dispatcher().finished());
   EXPECT_EQ(sum_over_sms(reg, 1, 4, "barriers"), 2u);
   EXPECT_EQ(sum_over_sms(reg, 1, 4, "loads"), 1u);
   EXPECT_EQ(sum_over_sms(reg, 1, 4, "instructions"), 7u);

@@ -44,8 +44,8 @@ TEST_F(SystemTest, OneSocketEndToEndWithCheckerOnEveryHop) {
   sys.run();
 
   EXPECT_TRUE(RunHealth::ok()) << diag.str();
-  EXPECT_TRUE(sys.runtime().finished());
-  EXPECT_EQ(sys.runtime().kernels_done(), 2u);
+  EXPECT_TRUE(sys.dispatcher().finished());
+  EXPECT_EQ(sys.dispatcher().kernels_done(), 2u);
   // 4 SMs x (sm->l1, l1->xbar) + 4 banks x (xbar->l2, l2->dram) = 16 checked hops.
   EXPECT_EQ(sys.checker_count(), 16u);
   EXPECT_GT(sys.protocol_phases_checked(), 0u);
@@ -82,7 +82,7 @@ TEST_F(SystemTest, FourSocketsRemoteTrafficCrossesLinksAndSwitch) {
   sys.run();
 
   EXPECT_TRUE(RunHealth::ok()) << diag.str();
-  EXPECT_EQ(sys.runtime().kernels_done(), 2u);
+  EXPECT_EQ(sys.dispatcher().kernels_done(), 2u);
   // Per socket 16 hops + 4 banks' second binding (xbar->l2, request network 1) + xbar->link + link->xbar =
   // 22; x4 = 88; plus switch->link and link->switch x4 = 96.
   EXPECT_EQ(sys.checker_count(), 96u);
@@ -164,7 +164,7 @@ TEST_F(SystemTest, AuditReportsADroppedResponseWithItsPath) {
   spec.kernels = {stream_kernel("k", 2, 1, 2)};
   System sys("system", spec, reg, diag);
   sys.run();
-  EXPECT_FALSE(sys.runtime().finished());
+  EXPECT_FALSE(sys.dispatcher().finished());
   EXPECT_EQ(sys.pool().live(), 1u);
   ASSERT_EQ(RunHealth::count(RunHealth::Kind::kAudit), 2u);  // "ran out of events" + the transaction
   EXPECT_NE(RunHealth::messages(RunHealth::Kind::kAudit)[0].find("ran out of events"), std::string::npos);
@@ -184,7 +184,7 @@ TEST_F(SystemTest, WatchdogFiresOnAStuckTargetAndDumpsQueues) {
   spec.kernels = {stream_kernel("k", 8, 2, 8)};
   System sys("system", spec, reg, diag);
   sys.run();
-  EXPECT_FALSE(sys.runtime().finished());
+  EXPECT_FALSE(sys.dispatcher().finished());
   EXPECT_EQ(RunHealth::count(RunHealth::Kind::kWatchdog), 1u);
   // Nothing completes at all, so it fires at the end of the first window after the one where requests were
   // first outstanding: cycle 10000 at the latest.

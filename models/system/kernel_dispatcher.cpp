@@ -1,10 +1,12 @@
-#include "system/runtime.hpp"
+#include "system/kernel_dispatcher.hpp"
 
 namespace numagpu {
 
-Runtime::Runtime(const sc_core::sc_module_name& name, std::vector<std::unique_ptr<KernelProgram>> kernels,
-                 const runtime::Machine& machine, const runtime::CtaScheduleParams& schedule,
-                 Cycles launch_cycles, stats::Registry& stats)
+KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name,
+                                   std::vector<std::unique_ptr<KernelProgram>> kernels,
+                                   const runtime::Machine& machine,
+                                   const runtime::CtaScheduleParams& schedule, Cycles launch_cycles,
+                                   stats::Registry& stats)
     : sc_module(name),
       kernels_(std::move(kernels)),
       sockets_(static_cast<unsigned>(machine.sockets())),
@@ -22,19 +24,19 @@ Runtime::Runtime(const sc_core::sc_module_name& name, std::vector<std::unique_pt
         &stats.scalar(std::string(this->name()) + ".kernel" + std::to_string(k) + ".cycles", "cycles",
                       "Cycles from a kernel's launch to its last completion"));
   }
-  SC_HAS_PROCESS(Runtime);
+  SC_HAS_PROCESS(KernelDispatcher);
   SC_METHOD(launch);
   sensitive << launch_event_;
   dont_initialize();
 }
 
-void Runtime::attach(std::vector<std::vector<Sm*>> sms_by_socket,
-                     std::function<std::uint64_t()> invalidate_l1s) {
+void KernelDispatcher::attach(std::vector<std::vector<Sm*>> sms_by_socket,
+                              std::function<std::uint64_t()> invalidate_l1s) {
   sms_ = std::move(sms_by_socket);
   invalidate_l1s_ = std::move(invalidate_l1s);
 }
 
-void Runtime::start() {
+void KernelDispatcher::start() {
   if (kernels_.empty()) {
     finished_ = true;
     if (on_finish) on_finish();
@@ -43,7 +45,7 @@ void Runtime::start() {
   launch_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void Runtime::launch() {
+void KernelDispatcher::launch() {
   const KernelProgram& k = *kernels_[current_];
   schedule_ = std::make_unique<runtime::CtaSchedule>(k.grid(), machine_, schedule_params_);
   next_cta_.assign(sockets_, 0);
@@ -58,7 +60,7 @@ void Runtime::launch() {
   }
 }
 
-bool Runtime::next_cta(std::uint16_t socket, std::uint32_t& cta) {
+bool KernelDispatcher::next_cta(std::uint16_t socket, std::uint32_t& cta) {
   const std::vector<runtime::CtaId>& mine = schedule_->ctas_of(socket);
   std::size_t& next = next_cta_[socket];
   if (next >= mine.size()) return false;
@@ -67,7 +69,7 @@ bool Runtime::next_cta(std::uint16_t socket, std::uint32_t& cta) {
   return true;
 }
 
-void Runtime::sm_idle(std::uint16_t, std::uint16_t) {
+void KernelDispatcher::sm_idle(std::uint16_t, std::uint16_t) {
   if (--busy_sms_ > 0) return;
   kernel_cycles_[current_]->set(double(GpuClock::now() - kernel_start_));
   ++kernels_done_;

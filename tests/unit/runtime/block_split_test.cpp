@@ -1,5 +1,5 @@
-// BlockPartition: the balanced contiguous split every chunked policy uses. Expected values by hand.
-#include "runtime/partition.hpp"
+// BlockSplit: the balanced contiguous split every chunked policy uses. Expected values by hand.
+#include "runtime/block_split.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 namespace numagpu::runtime {
 namespace {
 
-std::vector<std::uint64_t> parts_of_all(const BlockPartition& p) {
+std::vector<std::uint64_t> parts_of_all(const BlockSplit& p) {
   std::vector<std::uint64_t> out;
   for (std::uint64_t u = 0; u < p.units(); ++u)
     out.push_back(p.part_of(u));
@@ -17,8 +17,8 @@ std::vector<std::uint64_t> parts_of_all(const BlockPartition& p) {
 
 // 10 units into 4 parts: floor(10/4) = 2, 10 % 4 = 2 parts get one more -> sizes 3, 3, 2, 2 starting at
 // 0, 3, 6, 8.
-TEST(BlockPartition, RemainderGoesToTheFirstParts) {
-  const BlockPartition p(10, 4);
+TEST(BlockSplit, RemainderGoesToTheFirstParts) {
+  const BlockSplit p(10, 4);
   EXPECT_EQ(parts_of_all(p), (std::vector<std::uint64_t>{0, 0, 0, 1, 1, 1, 2, 2, 3, 3}));
   EXPECT_EQ(p.size(0), 3u);
   EXPECT_EQ(p.size(1), 3u);
@@ -31,13 +31,13 @@ TEST(BlockPartition, RemainderGoesToTheFirstParts) {
 }
 
 // 8 units into 4 parts: 2 each, no remainder.
-TEST(BlockPartition, EvenSplit) {
-  EXPECT_EQ(parts_of_all(BlockPartition(8, 4)), (std::vector<std::uint64_t>{0, 0, 1, 1, 2, 2, 3, 3}));
+TEST(BlockSplit, EvenSplit) {
+  EXPECT_EQ(parts_of_all(BlockSplit(8, 4)), (std::vector<std::uint64_t>{0, 0, 1, 1, 2, 2, 3, 3}));
 }
 
 // 2 units into 4 parts: floor = 0, remainder 2 -> unit u is part u, parts 2 and 3 are empty.
-TEST(BlockPartition, FewerUnitsThanParts) {
-  const BlockPartition p(2, 4);
+TEST(BlockSplit, FewerUnitsThanParts) {
+  const BlockSplit p(2, 4);
   EXPECT_EQ(parts_of_all(p), (std::vector<std::uint64_t>{0, 1}));
   EXPECT_EQ(p.size(0), 1u);
   EXPECT_EQ(p.size(1), 1u);
@@ -47,13 +47,13 @@ TEST(BlockPartition, FewerUnitsThanParts) {
   EXPECT_EQ(p.begin(3), 2u);
 }
 
-TEST(BlockPartition, OnePart) {
-  EXPECT_EQ(parts_of_all(BlockPartition(5, 1)), (std::vector<std::uint64_t>{0, 0, 0, 0, 0}));
+TEST(BlockSplit, OnePart) {
+  EXPECT_EQ(parts_of_all(BlockSplit(5, 1)), (std::vector<std::uint64_t>{0, 0, 0, 0, 0}));
 }
 
 // 7 into 3: floor 2, remainder 1 -> sizes 3, 2, 2.
-TEST(BlockPartition, SevenIntoThree) {
-  EXPECT_EQ(parts_of_all(BlockPartition(7, 3)), (std::vector<std::uint64_t>{0, 0, 0, 1, 1, 2, 2}));
+TEST(BlockSplit, SevenIntoThree) {
+  EXPECT_EQ(parts_of_all(BlockSplit(7, 3)), (std::vector<std::uint64_t>{0, 0, 0, 1, 1, 2, 2}));
 }
 
 }  // namespace

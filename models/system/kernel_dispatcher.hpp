@@ -17,11 +17,11 @@
 
 namespace numagpu {
 
-class Runtime : public sc_core::sc_module, public CtaSource {
+class KernelDispatcher : public sc_core::sc_module, public CtaSource {
  public:
-  Runtime(const sc_core::sc_module_name& name, std::vector<std::unique_ptr<KernelProgram>> kernels,
-          const runtime::Machine& machine, const runtime::CtaScheduleParams& schedule, Cycles launch_cycles,
-          stats::Registry& stats);
+  KernelDispatcher(const sc_core::sc_module_name& name, std::vector<std::unique_ptr<KernelProgram>> kernels,
+                   const runtime::Machine& machine, const runtime::CtaScheduleParams& schedule,
+                   Cycles launch_cycles, stats::Registry& stats);
 
   void attach(std::vector<std::vector<Sm*>> sms_by_socket, std::function<std::uint64_t()> invalidate_l1s);
   // Called once, at time zero.

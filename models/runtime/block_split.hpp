@@ -1,4 +1,4 @@
-// BlockPartition: the one rule every "contiguous chunks" policy of the runtime shares
+// BlockSplit: the one rule every "contiguous chunks" policy of the runtime shares
 // (docs/runtime-policies.md). `units` consecutive units (CTAs, grid rows, grid columns, elements, data rows)
 // are cut into `parts` contiguous parts whose sizes differ by at most one: every part gets floor(units /
 // parts) units and the first units % parts parts get one more. With fewer units than parts, unit u is part u
@@ -13,10 +13,10 @@
 
 namespace numagpu::runtime {
 
-class BlockPartition {
+class BlockSplit {
  public:
   // parts must be >= 1 (callers validate; a partition into zero parts has no meaning).
-  constexpr BlockPartition(std::uint64_t units, std::uint64_t parts)
+  constexpr BlockSplit(std::uint64_t units, std::uint64_t parts)
       : units_(units), parts_(parts), small_(units / parts), extra_(units % parts) {}
 
   std::uint64_t units() const { return units_; }

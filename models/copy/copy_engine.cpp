@@ -1,4 +1,4 @@
-#include "bench/copy_engine.hpp"
+#include "copy/copy_engine.hpp"
 
 #include "common/txn.hpp"
 #include "mem/home_map.hpp"
