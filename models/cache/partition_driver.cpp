@@ -7,7 +7,7 @@
 
 namespace numagpu {
 
-PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<WayControl> control,
+PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<Controller> control,
                                  unsigned ways, unsigned max_read_reqs_per_cycle, Dram& dram,
                                  std::vector<Cache*> banks, std::vector<Cache*> l1s, unsigned l1_ways,
                                  Cycles sample_cycles, stats::Registry& stats)
@@ -29,7 +29,7 @@ PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::uniqu
     bank->set_partition(this);
   for (Cache* l1 : l1s_)
     l1->set_partition(this);
-  apply(control_->remote_ways());
+  apply(remote_ways());
 }
 
 void PartitionDriver::apply(unsigned remote_ways) {
@@ -47,7 +47,7 @@ void PartitionDriver::apply(unsigned remote_ways) {
 void PartitionDriver::catch_up() {
   const Cycles until = GpuClock::now();
   for (Cycles c = stepped_; c < until; ++c) {
-    WayInputs in;
+    policy::PartitionController::Inputs in;
     in.kernel_launch = launch_pending_ && c == launch_cycle_;
     if (in.kernel_launch) launch_pending_ = false;
     in.dram_busy = dram_.busy_in_cycle(c);
@@ -61,8 +61,8 @@ void PartitionDriver::catch_up() {
     const unsigned reported = std::min(unreported_reads_, max_reqs_);
     unreported_reads_ -= reported;
     in.read_reqs = static_cast<std::uint16_t>(reported);
-    const unsigned before = control_->remote_ways();
-    const unsigned after = control_->step(in);
+    const unsigned before = remote_ways();
+    const unsigned after = control_->step(in).remote_ways;
     if (after != before) {
       changes_.add();
       apply(after);
@@ -84,7 +84,7 @@ void PartitionDriver::read_request_sent() {
 void PartitionDriver::sample_window() {
   if (!split_) return;
   catch_up();
-  split_->push(control_->remote_ways());
+  split_->push(remote_ways());
 }
 
 void PartitionDriver::finish() {

@@ -1,4 +1,5 @@
-// Drives a socket's way partition (organization numa_aware): feeds the way control each cycle with the
+// Drives a socket's way partition (organization numa_aware): feeds the partition controller (its C++
+// reference or its Verilated RTL, behind one interface) each cycle with the
 // socket's DRAM activity and the remote read requests it sent, and applies its split to the socket's L2
 // banks. Stepped lazily, like a dynamic link: every cycle up to now whenever a bank is about to allocate, at
 // each sample, and at the end; an idle socket costs nothing until then.
@@ -12,8 +13,9 @@
 
 #include <systemc>
 
-#include "cache/way_control.hpp"
 #include "common/time.hpp"
+#include "policy/partition_controller.hpp"
+#include "policy/policy_impl.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
@@ -25,7 +27,8 @@ class PartitionDriver : public sc_core::sc_module {
  public:
   // `banks` (the L2, `ways` ways) take the split as it is; `l1s` (`l1_ways` ways) take it scaled to their
   // associativity, at least one way per class.
-  PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<WayControl> control, unsigned ways,
+  using Controller = policy::PolicyImpl<policy::PartitionController>;
+  PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<Controller> control, unsigned ways,
                   unsigned max_read_reqs_per_cycle, Dram& dram, std::vector<Cache*> banks,
                   std::vector<Cache*> l1s, unsigned l1_ways, Cycles sample_cycles, stats::Registry& stats);
 
@@ -35,13 +38,13 @@ class PartitionDriver : public sc_core::sc_module {
   // The end of a statistics window (common/window_sampler.hpp): the split in force.
   void sample_window();
   void finish();
-  unsigned remote_ways() const { return control_->remote_ways(); }
+  unsigned remote_ways() const { return control_->outputs().remote_ways; }
   std::uint64_t decisions() const { return control_->decisions(); }
 
  private:
   void apply(unsigned remote_ways);
 
-  std::unique_ptr<WayControl> control_;
+  std::unique_ptr<Controller> control_;
   unsigned ways_;
   unsigned max_reqs_;
   Dram& dram_;

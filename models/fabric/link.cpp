@@ -9,26 +9,29 @@ namespace numagpu {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-namespace {
-bool same(const LaneOutputs& a, const LaneOutputs& b) {
-  return a.lanes[0] == b.lanes[0] && a.lanes[1] == b.lanes[1] && a.quiescing == b.quiescing &&
-         a.switching == b.switching && a.from == b.from;
+LaneSplit LaneSplit::of(const policy::LinkBalancer::Outputs& o) {
+  LaneSplit s;
+  s.lanes[0] = o.lanes_a;
+  s.lanes[1] = o.lanes_b;
+  s.quiescing = o.lane_quiesce != 0;
+  s.switching = o.lane_switch != 0;
+  if (s.quiescing || s.switching) s.from = ((o.lane_dir >> o.lanes_a) & 1) != 0 ? 0 : 1;
+  return s;
 }
-}  // namespace
 
 Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, const MachineFacts& facts,
-           std::unique_ptr<LaneControl> control, stats::Registry& stats)
+           std::unique_ptr<Balancer> balancer, stats::Registry& stats)
     : sc_module(name),
       in("in", *this, ComponentNames::add(this->name())),
       out("out", *this),
       spec_(spec),
       facts_(facts),
-      control_(std::move(control)),
+      balancer_(std::move(balancer)),
       turnarounds_(stats.counter(std::string(this->name()) + ".turnarounds", "lanes", "Lanes turned around")),
       turn_cycles_(stats.counter(std::string(this->name()) + ".turnaround_cycles", "cycles",
                                  "Lane-cycles lost to turnarounds (quiesce + switch), summed over turns")) {
   for (int d = 0; d < 2; ++d) {
-    if (control_->dynamic()) dirs_[d].busy.keep_history();  // the lane control steps through them
+    if (balancer_) dirs_[d].busy.keep_history();  // the balancer steps through them
     const std::string base = std::string(this->name()) + "." + spec.dir_names[d];
     dirs_[d].bytes = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
     dirs_[d].packets = &stats.counter(base + ".packets", "packets", "Packets sent in this direction");
@@ -40,8 +43,13 @@ Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, const Mach
                                      "Active lanes at the end of each sample window", facts.sample_cycles);
     }
   }
-  const LaneOutputs o = control_->outputs();
-  changes_.push_back(LaneChange{0, {o.lanes[0], o.lanes[1]}, o.quiescing, o.switching});
+  if (balancer_) {
+    split_ = LaneSplit::of(balancer_->outputs());
+  } else {
+    split_.lanes[0] = spec.lanes / 2;
+    split_.lanes[1] = spec.lanes - spec.lanes / 2;
+  }
+  changes_.push_back(LaneChange{0, {split_.lanes[0], split_.lanes[1]}, split_.quiescing, split_.switching});
 }
 
 // ------------------------------------------------------------------------------------------- traffic
@@ -76,7 +84,7 @@ sc_time Link::transmit(int dir, std::uint64_t bytes) {
   const std::uint64_t now_ps = sc_time_stamp().value();
   catch_up(now_ps / period);
   Direction& d = dirs_[dir];
-  const std::uint64_t lanes = control_->outputs().lanes[dir];
+  const std::uint64_t lanes = split_.lanes[dir];
   // time = bytes / (lanes * num / den) cycles = bytes * den * period / (lanes * num) ps
   const std::uint64_t rate = lanes * spec_.lane_rate_num;
   const std::uint64_t start_ps = std::max(now_ps, d.free_ps);
@@ -88,6 +96,8 @@ sc_time Link::transmit(int dir, std::uint64_t bytes) {
   return sc_time::from_value(d.free_ps - now_ps);
 }
 
+Link::~Link() = default;
+
 // -------------------------------------------------------------------------------------- lane control
 
 void Link::kernel_launch() {
@@ -98,26 +108,26 @@ void Link::kernel_launch() {
 }
 
 void Link::catch_up(Cycles until) {
-  if (!control_->dynamic()) {
+  if (!balancer_) {
     stepped_ = std::max(stepped_, until);
     return;
   }
   const std::uint64_t period = GpuClock::period_ps();
   for (Cycles c = stepped_; c < until; ++c) {
-    LaneInputs inputs;
+    policy::LinkBalancer::Inputs inputs;
     inputs.kernel_launch = launch_pending_ && c == launch_cycle_;
     if (inputs.kernel_launch) launch_pending_ = false;
-    inputs.busy[0] = dirs_[0].busy.busy_in_cycle(c * period, period);
-    inputs.busy[1] = dirs_[1].busy.busy_in_cycle(c * period, period);
-    const LaneOutputs before = control_->outputs();
+    inputs.busy_a = dirs_[0].busy.busy_in_cycle(c * period, period);
+    inputs.busy_b = dirs_[1].busy.busy_in_cycle(c * period, period);
+    const LaneSplit before = split_;
     inputs.drained = before.quiescing && drain_at_ps_ <= c * period;
-    const LaneOutputs after = control_->step(inputs);
-    if (!same(before, after)) record_change(c + 1, before, after);
+    split_ = LaneSplit::of(balancer_->step(inputs));
+    if (split_ != before) record_change(c + 1, before, split_);
   }
   stepped_ = std::max(stepped_, until);
 }
 
-void Link::record_change(Cycles cycle, const LaneOutputs& before, const LaneOutputs& after) {
+void Link::record_change(Cycles cycle, const LaneSplit& before, const LaneSplit& after) {
   const bool turning_before = before.quiescing || before.switching;
   const bool turning_after = after.quiescing || after.switching;
   if (after.quiescing && !before.quiescing) {
@@ -142,7 +152,7 @@ void Link::sample_window() {
     const std::uint64_t busy_until_now = d.busy.busy_ps_until(now_ps);
     d.utilization->push(100.0 * double(busy_until_now - d.busy_ps_at_sample) / double(window_ps));
     d.busy_ps_at_sample = busy_until_now;
-    d.lanes->push(control_->outputs().lanes[i]);
+    d.lanes->push(split_.lanes[i]);
   }
 }
 

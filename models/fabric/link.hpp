@@ -1,6 +1,7 @@
 // A link of bi-directional lanes between two fabric nodes (a socket's crossbar and the switch, in the
-// paper's system). Direction 0 carries packets from side 0 to side 1, direction 1 the other way; a
-// LaneControl decides how many lanes each direction has, cycle by cycle, so both ends always agree.
+// paper's system). Direction 0 carries packets from side 0 to side 1, direction 1 the other way. The split of
+// the lanes between them is half and half (static links), or the link balancer's (dynamic links: its C++
+// reference or its Verilated RTL, behind one interface), decided cycle by cycle so both ends always agree.
 //
 // Serialization: a packet occupies the lanes of its direction for exactly bytes / (lanes x lane rate), kept
 // to the picosecond: packets are packed back to back as flits are on a real link, so a direction carries its
@@ -13,7 +14,8 @@
 //
 // Turnaround: when the control turns a lane, the lane stops taking new packets at once (its direction loses
 // it), drains the packets already booked on it, carries nothing for the switch time, then serves the other
-// direction. The link feeds the control each cycle's busy flags and the drained flag.
+// direction. The link feeds the balancer each cycle's busy flags and the drained flag (direction 0 is the
+// balancer's A, direction 1 its B).
 //
 // Ports, numbered by binding order: input s takes requests arriving from side s, output s hands packets to
 // side s. A request from side s crosses in direction s; its response crosses back in direction 1 - s.
@@ -31,7 +33,8 @@
 #include "common/ports.hpp"
 #include "common/time.hpp"
 #include "common/watchdog.hpp"
-#include "fabric/lane_control.hpp"
+#include "policy/link_balancer.hpp"
+#include "policy/policy_impl.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
@@ -45,6 +48,23 @@ struct LinkSpec {
   std::string dir_names[2] = {"dir0", "dir1"};  // statistics names of direction 0 and 1
 };
 
+// How a link's lanes are split in a cycle, as the link needs it.
+struct LaneSplit {
+  unsigned lanes[2] = {0, 0};  // active lanes per direction
+  bool quiescing = false;      // a lane has left direction `from` and is draining
+  bool switching = false;      // a drained lane is turning around (carries nothing)
+  int from = 0;                // direction the turning lane left (0 when no lane is turning)
+
+  // The link's view of the balancer's outputs: the turning lane sits at index lanes_a, and its direction
+  // bit says where it goes (1: B), so it left A.
+  static LaneSplit of(const policy::LinkBalancer::Outputs& o);
+  friend bool operator==(const LaneSplit& a, const LaneSplit& b) {
+    return a.lanes[0] == b.lanes[0] && a.lanes[1] == b.lanes[1] && a.quiescing == b.quiescing &&
+           a.switching == b.switching && a.from == b.from;
+  }
+  friend bool operator!=(const LaneSplit& a, const LaneSplit& b) { return !(a == b); }
+};
+
 // One change of a link's lane split, for the lane VCD.
 struct LaneChange {
   Cycles cycle;
@@ -55,8 +75,11 @@ struct LaneChange {
 
 class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
+  using Balancer = policy::PolicyImpl<policy::LinkBalancer>;
+  // `balancer` null: a static link, half its lanes each way for ever (it then never steps anything).
   Link(const sc_core::sc_module_name& name, const LinkSpec& spec, const MachineFacts& facts,
-       std::unique_ptr<LaneControl> control, stats::Registry& stats);
+       std::unique_ptr<Balancer> balancer, stats::Registry& stats);
+  ~Link() override;
 
   RequestInputs in;
   RequestOutputs out;
@@ -65,7 +88,7 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   // The end of a statistics window (common/window_sampler.hpp): utilization and lanes of both directions.
   void sample_window();
   void finish();  // end of run: steps the lane control up to now and closes the time series
-  unsigned lanes(int dir) const { return control_->outputs().lanes[dir]; }
+  unsigned lanes(int dir) const { return split_.lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
   const std::vector<LaneChange>& lane_changes() const { return changes_; }
   // Activity (models/power): a direction's busy time in [0, now_ps) (its BusyTracker), the lane control's
@@ -73,7 +96,7 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   std::uint64_t busy_ps_until(int dir, std::uint64_t now_ps) const {
     return dirs_[dir].busy.busy_ps_until(now_ps);
   }
-  std::uint64_t decisions() const { return control_->decisions(); }
+  std::uint64_t decisions() const { return balancer_ ? balancer_->decisions() : 0; }
   void sync() { catch_up(GpuClock::now()); }
   void report_queues(std::ostream& os) const override;
 
@@ -97,11 +120,12 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   sc_core::sc_time transmit(int dir, std::uint64_t bytes);
   // Steps the lane control through every cycle before `until`.
   void catch_up(Cycles until);
-  void record_change(Cycles cycle, const LaneOutputs& before, const LaneOutputs& after);
+  void record_change(Cycles cycle, const LaneSplit& before, const LaneSplit& after);
 
   LinkSpec spec_;
   MachineFacts facts_;
-  std::unique_ptr<LaneControl> control_;
+  std::unique_ptr<Balancer> balancer_;
+  LaneSplit split_;  // in force this cycle
   Direction dirs_[2];
   unsigned reserved_[2] = {0, 0};
   Cycles stepped_ = 0;  // cycles before this one have been stepped

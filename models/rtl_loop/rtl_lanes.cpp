@@ -39,28 +39,28 @@ RtlLanes::~RtlLanes() {
   model_->top.final();
 }
 
-LaneOutputs RtlLanes::step(const LaneInputs& in) {
+RtlLanes::Outputs RtlLanes::step(const Inputs& in) {
   Vloop_link_balancer& t = model_->top;
   t.kernel_launch_i = in.kernel_launch;
-  t.busy_a_i = in.busy[0];
-  t.busy_b_i = in.busy[1];
+  t.busy_a_i = in.busy_a;
+  t.busy_b_i = in.busy_b;
   t.drained_i = in.drained;
   model_->edge();
   decisions_ += t.decision_valid_o;
   return outputs();
 }
 
-LaneOutputs RtlLanes::outputs() const {
+RtlLanes::Outputs RtlLanes::outputs() const {
   const Vloop_link_balancer& t = model_->top;
-  LaneOutputs out;
-  out.lanes[0] = t.lanes_a_o;
-  out.lanes[1] = t.lanes_b_o;
-  out.quiescing = t.lane_quiesce_o != 0;
-  out.switching = t.lane_switch_o != 0;
-  // The turning lane sits at index lanes_a; its direction bit says where it goes (1: B), so it left A.
-  const bool to_b = ((std::uint64_t(t.lane_dir_o) >> t.lanes_a_o) & 1) != 0;
-  out.from = to_b ? 0 : 1;
-  return out;
+  Outputs o;
+  o.lanes_a = t.lanes_a_o;
+  o.lanes_b = t.lanes_b_o;
+  o.lane_dir = t.lane_dir_o;
+  o.lane_quiesce = t.lane_quiesce_o;
+  o.lane_switch = t.lane_switch_o;
+  o.decision_valid = t.decision_valid_o != 0;
+  o.decision = static_cast<policy::LinkBalancer::Decision>(t.decision_o);
+  return o;
 }
 
 policy::LinkBalancer::Params RtlLanes::params() {

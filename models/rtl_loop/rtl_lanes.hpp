@@ -6,21 +6,20 @@
 
 #include <memory>
 
-#include "fabric/lane_control.hpp"
 #include "policy/link_balancer.hpp"
+#include "policy/policy_impl.hpp"
 
 namespace numagpu {
 
-class RtlLanes : public LaneControl {
+class RtlLanes final : public policy::PolicyImpl<policy::LinkBalancer> {
  public:
   RtlLanes();  // the model after one reset cycle
   ~RtlLanes() override;
   RtlLanes(const RtlLanes&) = delete;
   RtlLanes& operator=(const RtlLanes&) = delete;
 
-  LaneOutputs step(const LaneInputs& in) override;
-  LaneOutputs outputs() const override;
-  bool dynamic() const override { return true; }
+  Outputs step(const Inputs& in) override;
+  Outputs outputs() const override;
   std::uint64_t decisions() const override { return decisions_; }
 
   // The parameters the Verilated model was built with.

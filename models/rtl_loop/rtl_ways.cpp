@@ -32,18 +32,25 @@ RtlWays::~RtlWays() {
   model_->top.final();
 }
 
-unsigned RtlWays::step(const WayInputs& in) {
+RtlWays::Outputs RtlWays::step(const Inputs& in) {
   Vloop_partition_ctrl& t = model_->top;
   t.kernel_launch_i = in.kernel_launch;
   t.dram_busy_i = in.dram_busy;
   t.read_reqs_i = in.read_reqs & 3u;  // ReqW = 2; the driver clamps to 3 already
   model_->edge();
   decisions_ += t.decision_valid_o;
-  return remote_ways();
+  return outputs();
 }
 
-unsigned RtlWays::remote_ways() const {
-  return model_->top.remote_ways_o;
+RtlWays::Outputs RtlWays::outputs() const {
+  const Vloop_partition_ctrl& t = model_->top;
+  Outputs o;
+  o.remote_ways = t.remote_ways_o;
+  o.local_ways = t.local_ways_o;
+  o.remote_mask = t.remote_mask_o;
+  o.decision_valid = t.decision_valid_o != 0;
+  o.decision = static_cast<policy::PartitionController::Decision>(t.decision_o);
+  return o;
 }
 
 }  // namespace numagpu

@@ -5,19 +5,20 @@
 
 #include <memory>
 
-#include "cache/way_control.hpp"
+#include "policy/partition_controller.hpp"
+#include "policy/policy_impl.hpp"
 
 namespace numagpu {
 
-class RtlWays : public WayControl {
+class RtlWays final : public policy::PolicyImpl<policy::PartitionController> {
  public:
   RtlWays();
   ~RtlWays() override;
   RtlWays(const RtlWays&) = delete;
   RtlWays& operator=(const RtlWays&) = delete;
 
-  unsigned step(const WayInputs& in) override;
-  unsigned remote_ways() const override;
+  Outputs step(const Inputs& in) override;
+  Outputs outputs() const override;
   std::uint64_t decisions() const override { return decisions_; }
 
  private:

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "common/health.hpp"
-#include "fabric/balancer_lanes.hpp"
 #include "system/derived_params.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
 #include "rtl_loop/rtl_lanes.hpp"
@@ -81,8 +80,8 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
     std::vector<Cache*> l1_caches;
     for (auto& l1 : l1s)
       l1_caches.push_back(l1.get());
-    partition = std::make_unique<PartitionDriver>("partition", sys.way_control(id), spec.l2.ways, 3, *dram,
-                                                  std::move(banks), std::move(l1_caches), spec.l1.ways,
+    partition = std::make_unique<PartitionDriver>("partition", sys.partition_controller(id), spec.l2.ways, 3,
+                                                  *dram, std::move(banks), std::move(l1_caches), spec.l1.ways,
                                                   facts.sample_cycles, sys.stats());
     xbar->on_remote_read = [p = partition.get()] { p->read_request_sent(); };
   }
@@ -192,19 +191,20 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
   return programs;
 }
 
-std::unique_ptr<WayControl> System::way_control(unsigned socket) const {
+std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsigned socket) const {
 #ifdef NUMAGPU_HAVE_RTL_LOOP
   if (spec_.rtl_policies) return std::make_unique<RtlWays>();
 #endif
-  return std::make_unique<ModelWays>(partition_params(spec_, topology_, socket));
+  return std::make_unique<policy::ReferenceImpl<policy::PartitionController>>(
+      partition_params(spec_, topology_, socket));
 }
 
-std::unique_ptr<LaneControl> System::lane_control(const LinkSpec& spec) const {
-  if (spec_.link_mode != SystemSpec::LinkMode::kDynamic) return std::make_unique<StaticLanes>(spec.lanes);
+std::unique_ptr<Link::Balancer> System::link_balancer(const LinkSpec& spec) const {
+  if (spec_.link_mode != SystemSpec::LinkMode::kDynamic) return nullptr;  // static: half the lanes each way
 #ifdef NUMAGPU_HAVE_RTL_LOOP
   if (spec_.rtl_policies) return std::make_unique<RtlLanes>();
 #endif
-  return std::make_unique<BalancerLanes>(balancer_params(spec_, spec));
+  return std::make_unique<policy::ReferenceImpl<policy::LinkBalancer>>(balancer_params(spec_, spec));
 }
 
 // Switches, then links in topology order. Each link binds side a, then side b; a node's link ports are
@@ -222,7 +222,7 @@ void System::build_fabric() {
     ls.dir_names[0] = "to_" + b;
     ls.dir_names[1] = "to_" + a;
     const std::string name = "link_" + a + "_" + b;
-    links_.push_back(std::make_unique<Link>(name.c_str(), ls, spec_.facts, lane_control(ls), stats_));
+    links_.push_back(std::make_unique<Link>(name.c_str(), ls, spec_.facts, link_balancer(ls), stats_));
     Link& link = *links_.back();
     for (unsigned node : {tl.a, tl.b}) {
       const std::string hop = name + "_" + t.node_name(node);

@@ -31,8 +31,6 @@ namespace numagpu {
 
 class System;
 
-class WayControl;
-
 class Socket : public sc_core::sc_module {
  public:
   Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std::uint16_t id, System& system);
@@ -63,7 +61,7 @@ class System : public sc_core::sc_module {
   const Topology& topology() const { return topology_; }
   Socket& socket(unsigned i) { return *sockets_.at(i); }
   // What decides each socket's way split (numa_aware): the C++ controller or its RTL (policy.impl).
-  std::unique_ptr<WayControl> way_control(unsigned socket) const;
+  std::unique_ptr<PartitionDriver::Controller> partition_controller(unsigned socket) const;
   const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
   // Bytes that left / entered GPU `gpu` over all its links.
   std::uint64_t fabric_bytes_out(unsigned gpu) const;
@@ -97,7 +95,7 @@ class System : public sc_core::sc_module {
  private:
   std::vector<std::unique_ptr<KernelProgram>> build_programs();
   void build_fabric();
-  std::unique_ptr<LaneControl> lane_control(const LinkSpec& spec) const;
+  std::unique_ptr<Link::Balancer> link_balancer(const LinkSpec& spec) const;
   void kernel_boundary(std::function<void()> proceed);
   void on_workload_finished();
   void audit();

@@ -10,7 +10,6 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "common/txn.hpp"
-#include "fabric/balancer_lanes.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
@@ -74,7 +73,8 @@ struct Bench : sc_core::sc_module {
   explicit Bench(const sc_core::sc_module_name& n, std::vector<int> b_reads)
       : sc_module(n), b_reads_at(std::move(b_reads)) {
     GpuClock::set_frequency_mhz(1000);
-    link = std::make_unique<Link>("link", spec(), kFacts, std::make_unique<BalancerLanes>(params()), reg);
+    link = std::make_unique<Link>(
+        "link", spec(), kFacts, std::make_unique<policy::ReferenceImpl<policy::LinkBalancer>>(params()), reg);
     a.init.bind(link->in.socket);
     link->out.socket.bind(a.targ);
     b.init.bind(link->in.socket);
@@ -165,7 +165,7 @@ struct Wire : sc_core::sc_module {
   Wire(const sc_core::sc_module_name& n, const LinkSpec& spec, std::function<void(Wire&)> s)
       : sc_module(n), script(std::move(s)) {
     GpuClock::set_frequency_mhz(1000);
-    link = std::make_unique<Link>("link", spec, kFacts, std::make_unique<StaticLanes>(spec.lanes), reg);
+    link = std::make_unique<Link>("link", spec, kFacts, nullptr, reg);
     a.init.bind(link->in.socket);
     link->out.socket.bind(a.targ);
     b.init.bind(link->in.socket);
