@@ -105,6 +105,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
       ->add_option("-s,--set", sweep_options.sets,
                    "Override one parameter of every point (repeatable, applied last)")
       ->type_name("KEY=VALUE");
+  sweep->add_option("--workloads", sweep_options.workloads, "Only the points of these workloads (repeatable)")
+      ->delimiter(',')
+      ->type_name("NAME[,NAME...]");
   sweep->add_flag("--collect", sweep_options.collect_only,
                   "Only collect the results table of the points run so far");
   sweep->add_flag("--list", sweep_options.list,

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -74,6 +75,8 @@ std::string sweep_invocation(const std::string& exe, const SweepOptions& o, cons
                     shell_quote(absolute(out_dir));
   for (const std::string& s : o.sets)
     cmd += " --set " + shell_quote(s);
+  for (const std::string& w : o.workloads)
+    cmd += " --workloads " + shell_quote(w);
   return cmd;
 }
 
@@ -188,6 +191,22 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   } catch (const config::ConfigError& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
+  }
+  if (!o.workloads.empty()) {
+    for (const std::string& w : o.workloads) {
+      if (std::none_of(spec.points.begin(), spec.points.end(),
+                       [&w](const SweepPoint& p) { return p.workload == w; })) {
+        err << "numagpu: error: --workloads: " << o.spec_file << " has no workload '" << w << "'\n";
+        return kExitBadInput;
+      }
+    }
+    std::vector<SweepPoint> kept;
+    for (SweepPoint& p : spec.points) {
+      if (std::find(o.workloads.begin(), o.workloads.end(), p.workload) == o.workloads.end()) continue;
+      p.index = kept.size();
+      kept.push_back(std::move(p));
+    }
+    spec.points = std::move(kept);
   }
   const std::string out_dir = o.out_dir.empty() ? "numagpu-sweeps/" + spec.name : o.out_dir;
   const std::string exe = o.executable.empty() ? this_executable() : o.executable;

@@ -23,6 +23,7 @@ struct SweepOptions {
   std::string out_dir;                     // default: numagpu-sweeps/<sweep name>
   unsigned jobs = 0;                       // parallel points; 0: the machine's cores
   std::vector<std::string> sets;           // extra overrides for every point, applied last
+  std::vector<std::string> workloads;      // only the points of these workloads (a smaller study); empty: all
   bool collect_only = false;               // only (re)build the results table
   bool list = false;                       // print the points and exit
   std::string point;                       // run only this point (a Slurm array task)

@@ -37,6 +37,14 @@ Schema make_schema() {
   workload.string("file", "Workload file, relative to this file; empty: the built-in default workload")
       .default_value("");
   add_overrides(workload, "Overrides for this workload's points, after the sweep's");
+  Schema& when = workload
+                     .list("when",
+                           "Overrides for this workload's points that carry an axis label (e.g. the "
+                           "schedule and placement a locality-aware runtime picks for this workload), "
+                           "applied after the axis values'")
+                     .element();
+  when.string("label", "An axis value label").required();
+  add_overrides(when, "Overrides of this workload's points with that label");
 
   auto add_axes = [](Schema& parent, const std::string& doc) {
     Schema& axis = parent.list("axes", doc).element();
@@ -206,6 +214,18 @@ class Loader {
         cfg_.fail(wp + ".name", "workload '" + wname + "' appears twice");
       const std::string wfile = file_path(wp + ".file");
       const std::vector<Override> wsets = overrides(wp + ".set");
+      std::vector<std::pair<std::string, std::vector<Override>>> when;
+      for (std::size_t k = 0; k < cfg_.list_size(wp + ".when"); ++k) {
+        const std::string kp = wp + ".when." + std::to_string(k);
+        const std::string label = cfg_.string(kp + ".label");
+        bool known = false;
+        for (const Grid& grid : grids)
+          for (const Axis& axis : grid.axes)
+            for (const AxisValue& v : axis.values)
+              known = known || v.label == label;
+        if (!known) cfg_.fail(kp + ".label", "no axis has a value labelled '" + label + "'");
+        when.emplace_back(label, overrides(kp + ".set"));
+      }
       for (const Grid& grid : grids) {
         // Odometer over the grid's axes: the last axis varies fastest.
         std::vector<std::size_t> pick(grid.axes.size(), 0);
@@ -225,6 +245,10 @@ class Loader {
             if (!v.config.empty()) point.config_file = v.config;
             sets.insert(sets.end(), v.sets.begin(), v.sets.end());
           }
+          for (const auto& [label, wsets_for_label] : when)
+            for (const auto& [axis, point_label] : point.labels)
+              if (point_label == label)
+                sets.insert(sets.end(), wsets_for_label.begin(), wsets_for_label.end());
           const std::string origin = wp + (grid.name.empty() ? "" : " in grid '" + grid.name + "'");
           if (!id_origin.emplace(point.id, origin).second) {
             cfg_.fail(wp + ".name", "point '" + point.id + "' is produced twice (" + id_origin[point.id] +

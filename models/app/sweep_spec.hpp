@@ -7,7 +7,11 @@
 //   set:                             # overrides of every point
 //     - {key: runtime.cta_schedule, value: contiguous}
 //   workloads:
-//     - {name: reduce, file: ../workloads/studies/reduction.yaml}
+//     - name: reduce
+//       file: ../workloads/studies/reduction.yaml
+//       set: [...]                   # this workload's overrides, after the sweep's
+//       when:                        # this workload's overrides for points with an axis label
+//         - {label: dynamic, set: [{key: link.sample_cycles, value: 1000}]}
 //   axes:                            # the grid: every combination of one value per axis
 //     - name: link
 //       values:

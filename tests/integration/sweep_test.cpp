@@ -126,6 +126,45 @@ TEST_F(SweepTest, GridExpandsEveryCombinationLastAxisFastestWithOverridesInOrder
       << "v's l2.ways=8 is overridden by y2's l2.ways=4, so v.x1.y2 and u.x1.y2 are the same system";
 }
 
+TEST_F(SweepTest, WorkloadWhenOverridesApplyOnlyToPointsWithThatLabelAndWorkloadsFilter) {
+  write_spec(
+      "name: when\n"
+      "workloads:\n"
+      "  - {name: u, file: tiny.yaml}\n"
+      "  - name: v\n"
+      "    file: tiny.yaml\n"
+      "    when: [{label: x2, set: [{key: runtime.cta_schedule, value: batch}]}]\n"
+      "axes:\n"
+      "  - name: x\n"
+      "    values:\n"
+      "      - {label: x1}\n"
+      "      - {label: x2, set: [{key: runtime.cta_schedule, value: contiguous}]}\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  const SweepSpec spec = load_sweep_spec(options.spec_file);
+  ASSERT_EQ(spec.points.size(), 4u);
+  EXPECT_EQ(spec.find("u.x2")->overrides, (std::vector<std::string>{"runtime.cta_schedule=contiguous"}));
+  EXPECT_EQ(spec.find("v.x1")->overrides, (std::vector<std::string>{}));
+  EXPECT_EQ(spec.find("v.x2")->overrides,
+            (std::vector<std::string>{"runtime.cta_schedule=contiguous", "runtime.cta_schedule=batch"}));
+
+  options.list = true;
+  options.workloads = {"v"};
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_EQ(out.str().find("u."), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("0\tv.x1\t"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("1\tv.x2\t"), std::string::npos) << out.str();
+  options.workloads = {"nope"};
+  EXPECT_EQ(sweep(), kExitBadInput);
+  EXPECT_EQ(err.str(), "numagpu: error: --workloads: " + options.spec_file + " has no workload 'nope'\n");
+
+  write_spec(
+      "name: when\n"
+      "workloads: [{name: v, file: tiny.yaml, when: [{label: x3, set: []}]}]\n"
+      "axes: [{name: x, values: [{label: x1}]}]\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  EXPECT_THROW(load_sweep_spec(options.spec_file), config::ConfigError);
+}
+
 TEST_F(SweepTest, OverrideTheSystemRejectsIsReportedWhereTheSpecWroteIt) {
   const std::string file = write_spec(
       "name: bad\n"
