@@ -97,7 +97,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
   CLI::App* sweep = app.add_subcommand(
       "sweep",
       "Run a grid of design points (a sweep spec, docs/studies.md) in parallel and collect a results table");
-  sweep->add_option("spec", sweep_options.spec_file, "Sweep spec YAML")->required();
+  sweep->add_option("spec", sweep_options.spec_file, "Sweep spec YAML (required unless --reference)");
+  bool sweep_reference = false;
+  sweep->add_flag("--reference", sweep_reference, "Print the sweep spec reference (Markdown) and exit");
   sweep->add_option("-o,--out", sweep_options.out_dir, "Output directory (default: numagpu-sweeps/NAME)");
   sweep->add_option("-j,--jobs", sweep_options.jobs, "Points run at once (default: the machine's cores)")
       ->check(CLI::Range(1, 4096));
@@ -139,6 +141,14 @@ extern "C" int sc_main(int argc, char* argv[]) {
   }
 
   if (sweep->parsed()) {
+    if (sweep_reference) {
+      std::cout << numagpu::sweep_spec_reference();
+      return numagpu::kExitOk;
+    }
+    if (sweep_options.spec_file.empty()) {
+      std::cerr << "numagpu: error: sweep: a spec file is required\n";
+      return numagpu::kExitBadInput;
+    }
     sweep_options.progress = isatty(STDERR_FILENO) != 0;
     return numagpu::sweep_command(sweep_options, std::cout, std::cerr);
   }

@@ -184,6 +184,10 @@ int collect_and_report(const SweepSpec& spec, const std::string& out_dir, std::o
 
 }  // namespace
 
+std::string sweep_spec_reference() {
+  return sweep_schema().markdown_reference();
+}
+
 int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   SweepSpec spec;
   try {

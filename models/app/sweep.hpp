@@ -34,6 +34,9 @@ struct SweepOptions {
   std::string executable;                  // numagpu binary the points run with (default: this process)
 };
 
+// The sweep spec's reference (Markdown), as docs/studies.md embeds it.
+std::string sweep_spec_reference();
+
 int sweep_command(const SweepOptions& options, std::ostream& out, std::ostream& err);
 
 struct PlotOptions {
