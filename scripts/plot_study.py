@@ -123,7 +123,7 @@ def speedup_study(results, out_dir, axis, base, labels, title, ylabel, file_name
                 [("mean (arith.)", [means(s[1])[0] for s in series]),
                  ("mean (geo.)", [means(s[1])[1] for s in series])])
     names, series_m = with_mean(t, workloads, series)
-    fig, ax = plt.subplots(figsize=(max(7, 0.7 * len(names) * max(1, len(labels)) / 2), 4))
+    fig, ax = plt.subplots(figsize=(min(12, max(7, 0.25 * len(names) * max(1, len(labels)))), 4.5))
     bars(ax, names, series_m, colors)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
@@ -311,17 +311,19 @@ def ladm(results, out_dir):
     t, ws = speedup_study(results, out_dir, "policy", "batch_ft", labels,
                           "LADM on 4x4 chiplets vs Batch+FT", "speedup over Batch+FT", "ladm.png",
                           ["#bdbdbd", "#6baed6", "#08519c"])
-    rel = [(pretty, [None if not t.stat(w, "batch_ft", "inter_gpu_bytes") or t.stat(w, lab, "inter_gpu_bytes") is None
-                     else t.stat(w, lab, "inter_gpu_bytes") / t.stat(w, "batch_ft", "inter_gpu_bytes") for w in ws])
-           for lab, pretty in labels]
-    print_table("LADM: inter-GPU bytes relative to Batch+FT", [p for p, _ in rel],
-                [(w, [s[1][k] for s in rel]) for k, w in enumerate(ws)] +
-                [("mean (arith.)", [means(s[1])[0] for s in rel])])
-    names, series = with_mean(t, ws, rel)
-    fig, ax = plt.subplots(figsize=(8, 4))
-    bars(ax, names, series, ["#bdbdbd", "#6baed6", "#08519c"])
-    ax.set_ylabel("inter-GPU bytes / Batch+FT")
-    ax.set_title("Inter-GPU traffic (bytes over the switch links)", fontsize=10)
+    policies = [("batch_ft", "Batch+FT")] + labels
+    mib = lambda v: None if v is None else v / 2**20  # noqa: E731
+    inter = [(pretty, [mib(t.stat(w, lab, "inter_gpu_bytes")) for w in ws]) for lab, pretty in policies]
+    every = [(pretty, [mib(t.stat(w, lab, "link_bytes")) for w in ws]) for lab, pretty in policies]
+    print_table("LADM: inter-GPU MiB (the links to the switch)", [p for p, _ in policies],
+                [(w, [s[1][k] for s in inter]) for k, w in enumerate(ws)] +
+                [("total", [sum(v or 0 for v in s[1]) for s in inter])])
+    print_table("LADM: MiB on every link (intra-GPU ring and switch)", [p for p, _ in policies],
+                [(w, [s[1][k] for s in every]) for k, w in enumerate(ws)])
+    fig, ax = plt.subplots(figsize=(9, 4))
+    bars(ax, ws, inter, ["#fdae6b", "#bdbdbd", "#6baed6", "#08519c"], bottom_line=None)
+    ax.set_ylabel("inter-GPU traffic (MiB)")
+    ax.set_title("Inter-GPU traffic: bytes over the links to the switch", fontsize=10)
     ax.legend(fontsize=8)
     save(fig, out_dir, "ladm_traffic.png")
 
