@@ -296,7 +296,8 @@ int plot_command(const PlotOptions& o, std::ostream& out, std::ostream& err) {
   json results;
   try {
     if (!in) throw std::runtime_error("cannot read");
-    results = json::parse(in);
+    results = json::parse(in, nullptr, false);
+    if (results.is_discarded()) throw std::runtime_error("not a numagpu sweep results.json (not valid JSON)");
     if (results.value("format", "") != "numagpu-sweep-results")
       throw std::runtime_error("not a numagpu sweep results.json");
   } catch (const std::exception& e) {
