@@ -262,6 +262,23 @@ def combined(results, out_dir):
                    ("dynamic+numa_aware", "both")],
                   "Link balancing and NUMA-aware caches, alone and together", "speedup over the baseline",
                   "combined.png", ["#41ab5d", "#737373", "#08306b"])
+    # Section 6, "Power Implications": 10 pJ per bit moved from one socket to another through links and
+    # switch. A transfer crosses two links (socket to switch, switch to socket) and link_bytes counts it on
+    # both, so the socket-to-socket bytes are half of it; power = energy / simulated time.
+    t = Table(results, "combo")
+
+    def watts(w, label):
+        b, c, mhz = (t.stat(w, label, k) for k in ("link_bytes", "cycles", "clock_mhz"))
+        if b is None or not c or not mhz:
+            return None
+        return (b / 2) * 8 * 10e-12 / (c / (mhz * 1e6))
+
+    combos = [("static+memside", "baseline"), ("dynamic+memside", "links"), ("static+numa_aware", "caches"),
+              ("dynamic+numa_aware", "both")]
+    power = [[watts(w, lab) for lab, _ in combos] for w in t.workloads]
+    geo = [means([row[i] for row in power])[1] for i in range(len(combos))]
+    print_table("Communication power at 10 pJ/bit (W)", [p for _, p in combos],
+                list(zip(t.workloads, power)) + [("mean (geo.)", geo)])
 
 
 def scaling(results, out_dir):
