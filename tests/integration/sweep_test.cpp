@@ -70,13 +70,15 @@ class SweepTest : public ::testing::Test {
   std::ostringstream out, err;
 };
 
-// One socket, one SM; the access count is the axis.
+// One socket, one SM, page interleaving (explicit: the tests must not depend on the defaults); the access
+// count is the axis.
 const char* const kTinySpec =
     "name: tiny\n"
     "study: none\n"
     "set:\n"
     "  - {key: system.sockets, value: 1}\n"
     "  - {key: sm.per_socket, value: 1}\n"
+    "  - {key: memory.placement, value: page_interleave}\n"
     "workloads:\n"
     "  - {name: w, file: tiny.yaml}\n"
     "axes:\n"
@@ -217,7 +219,7 @@ TEST_F(SweepTest, RunsEveryPointCollectsTheTableAndSkipsFinishedPoints) {
   EXPECT_EQ(a8["stats"]["dram_reads"], 8);
   EXPECT_EQ(a8["stats"]["dram_read_bytes"], 8 * 128);
   EXPECT_EQ(a8["stats"]["kernels"], 1);
-  EXPECT_EQ(a8["stats"]["placement"], "page_interleave") << "the spec's config is the built-in paper system";
+  EXPECT_EQ(a8["stats"]["placement"], "page_interleave") << "config.* reads the resolved configuration";
   const SweepSpec spec = load_sweep_spec(options.spec_file);
   EXPECT_EQ(a8["config_hash"], spec.find("w.a8")->config_hash);
 
@@ -239,7 +241,8 @@ TEST_F(SweepTest, RunsEveryPointCollectsTheTableAndSkipsFinishedPoints) {
             "kernels,placement");
   std::getline(csv, row);
   EXPECT_EQ(row.rfind("w.a4,w,a4,ok," + a4["config_hash"].get<std::string>() +
-                          ",system.sockets=1 sm.per_socket=1 workload.kernels.0.accesses_per_warp=4,",
+                          ",system.sockets=1 sm.per_socket=1 memory.placement=page_interleave "
+                          "workload.kernels.0.accesses_per_warp=4,",
                       0),
             0u)
       << row;
