@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draws a numagpu sweep's figures from its results.json alone (`numagpu plot`, scripts/study.sh).
+"""Draws a numagpu sweep's figures from its results.json alone (`numagpu plot study`, scripts/study.sh).
 
 Usage: plot_study.py RESULTS.json OUT_DIR
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Synthesizes both policy blocks with yosys, at their default parameters and over a sweep of sizes, and
-# regenerates docs/rtl-area.md (cells by type, flip-flops, transistor estimate).
+# regenerates docs/rtl-area.md (cells by type, flip-flops, transistor estimate) and models/power/rtl_area.json
+# (the same figures as data: the simulator embeds it and reports each policy block's area in power.json).
 #
 # Two netlists per configuration:
 #   generic: `synth -top` (yosys' internal gate library, sync-reset/enable flops as single cells);
@@ -10,20 +11,23 @@
 #            transistor estimate is complete (on the generic netlist yosys cannot cost the reset flops and
 #            prints a lower bound, "N+").
 #
-# Usage: scripts/rtl_area.sh [--yosys PATH] [--out FILE] [--check]
-#   --check  do not write; exit 1 if FILE (default docs/rtl-area.md) differs from what would be generated.
+# Usage: scripts/rtl_area.sh [--yosys PATH] [--out FILE] [--json FILE] [--check]
+#   --check  do not write; exit 1 if FILE (default docs/rtl-area.md) or the JSON table (default
+#            models/power/rtl_area.json) differs from what would be generated.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 yosys=yosys
 out="$root/docs/rtl-area.md"
+json_out="$root/models/power/rtl_area.json"
 check=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --yosys) yosys=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --json) json_out=$2; shift 2 ;;
     --check) check=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "rtl_area: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -61,10 +65,10 @@ done
 
 "$yosys" -V | awk '{print $1" "$2}' >"$work/version"
 
-python3 - "$work" "$work/page.md" <<'PY'
+python3 - "$work" "$work/page.md" "$work/area.json" <<'PY'
 import json, sys
 
-work, out = sys.argv[1], sys.argv[2]
+work, out, json_out = sys.argv[1], sys.argv[2], sys.argv[3]
 version = open(f"{work}/version").read().strip()
 rows = [line.rstrip("\n").split("|") for line in open(f"{work}/index")]
 
@@ -152,15 +156,33 @@ w("- The window counters dominate the flip-flops at the paper's 5000-cycle windo
 w("  position and, because the busy/request counters saturate at their threshold (docs/policies.md), only")
 w("  `$clog2(threshold+1)` bits each instead of counting whole windows.")
 open(out, "w").write("\n".join(lines) + "\n")
+
+# The same figures as data, for power.json's area section (models/power/rtl_area.hpp reads it).
+table = {"generator": f"scripts/rtl_area.sh with {version}; do not edit", "blocks": {}}
+for top in ("link_balancer", "cache_partition_ctrl"):
+    pts = sorted((d for d in data if d["top"] == top), key=lambda d: d["swept"])
+    table["blocks"][top] = {
+        "source": f"rtl/{top}.sv",
+        "swept": SWEPT[top],
+        "defaults": {k: int(v) for k, v in (kv.split("=") for kv in DEFAULTS[top].split())},
+        "points": [{SWEPT[top]: d["swept"], "generic_cells": d["generic"]["num_cells"], "flip_flops": d["ffs"],
+                    "cmos_cells": d["cmos"]["num_cells"], "transistors": d["transistors"]} for d in pts],
+    }
+open(json_out, "w").write(json.dumps(table, indent=2) + "\n")
 PY
 
 if [ "$check" = 1 ]; then
-  if ! diff -u "$out" "$work/page.md"; then
-    echo "rtl_area: $out is stale; run scripts/rtl_area.sh" >&2
-    exit 1
-  fi
-  echo "rtl_area: $out is current"
+  stale=0
+  for pair in "$out|$work/page.md" "$json_out|$work/area.json"; do
+    if ! diff -u "${pair%%|*}" "${pair#*|}"; then
+      echo "rtl_area: ${pair%%|*} is stale; run scripts/rtl_area.sh" >&2
+      stale=1
+    fi
+  done
+  [ "$stale" = 0 ] || exit 1
+  echo "rtl_area: $out and $json_out are current"
 else
   cp "$work/page.md" "$out"
-  echo "rtl_area: wrote $out"
+  cp "$work/area.json" "$json_out"
+  echo "rtl_area: wrote $out and $json_out"
 fi

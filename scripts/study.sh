@@ -13,6 +13,6 @@ numagpu=${NUMAGPU:-./build/numagpu}
 out=studies-out/$name
 "$numagpu" sweep "$spec" -o "$out" "$@"
 mkdir -p docs/figures/data
-"$numagpu" plot "$out/results.json" -o docs/figures | tee "docs/figures/data/$name.md"
+"$numagpu" plot study "$out/results.json" -o docs/figures | tee "docs/figures/data/$name.md"
 cp "$out/results.csv" "docs/figures/data/$name.csv"
 cp "$out/results.json" "docs/figures/data/$name.json"

@@ -9,9 +9,11 @@
 #include <sys/wait.h>
 
 #include "app/embedded_configs.hpp"
+#include "app/power_outputs.hpp"
 #include "app/system_config.hpp"
 #include "common/health.hpp"
 #include "config/config.hpp"
+#include "power/activity_recorder.hpp"
 #include "stats/atomic_write.hpp"
 #include "system/system.hpp"
 
@@ -154,6 +156,8 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
   stats::Registry registry;
   System system("system", spec, registry, err);
   BenchDriver driver("bench", system, o, pairs);
+  // Totals only: without a workload nothing would stop a periodic sampler.
+  ActivityRecorder recorder("activity", system, 0);
   sc_core::sc_start();
   if (!RunHealth::ok()) {
     err << "numagpu: bench-fabric failed (protocol, audit or watchdog errors above)\n";
@@ -181,6 +185,7 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
     write_file_atomically(
         (dir / "config.yaml").string(),
         "# numagpu bench-fabric resolved configuration, hash " + cfg->hash() + "\n" + cfg->dump_yaml());
+    write_power_outputs(finish_activity(recorder, *cfg), *cfg, o.base.out_dir);
   } catch (const std::exception& e) {
     return bad(e.what());
   }
@@ -213,7 +218,7 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
       }
       out << line;
     }
-    out << "outputs     " << csv_path << ", config.yaml"
+    out << "outputs     " << csv_path << ", config.yaml, activity.json, power.json"
         << (o.plot ? ", bench_fabric_curves.png, bench_fabric_heatmap.png" : "") << "\n";
   }
 

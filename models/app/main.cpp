@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench_fabric.hpp"
+#include "app/power_outputs.hpp"
 #include "app/run.hpp"
 #include "app/sweep.hpp"
 
@@ -42,8 +43,8 @@ extern "C" int sc_main(int argc, char* argv[]) {
         ->type_name("KEY=VALUE");
   };
 
-  CLI::App* run =
-      app.add_subcommand("run", "Simulate a workload and write stats.json, stats.txt, config.yaml");
+  CLI::App* run = app.add_subcommand(
+      "run", "Simulate a workload and write stats.json, stats.txt, config.yaml, activity.json, power.json");
   add_config_options(run);
   run->add_option("-o,--out", options.out_dir, "Output directory (created if missing)")
       ->capture_default_str();
@@ -93,6 +94,35 @@ extern "C" int sc_main(int argc, char* argv[]) {
   add_config_options(wdump);
   wdump->add_option("-o,--out", options.out_dir, "Output directory")->required();
 
+  numagpu::PowerOptions power;
+  CLI::App* power_cmd = app.add_subcommand(
+      "power", "Recompute power.json from a run's activity.json with an energy table, without simulating");
+  power_cmd->add_option("--activity", power.activity_file, "activity.json of a run")->required();
+  power_cmd->add_option("--energy", power.energy_file,
+                        "Energy table YAML: an `energy:` section (docs/power.md); defaults where absent");
+  power_cmd
+      ->add_option("-s,--set", power.sets, "Override one energy parameter, energy.KEY=VALUE (repeatable)")
+      ->type_name("KEY=VALUE");
+  power_cmd->add_option("-o,--out", power.out_dir, "Output directory for power.json")->capture_default_str();
+  power_cmd->add_flag("-q,--quiet", power.quiet, "No table on stdout");
+
+  numagpu::PlotPowerOptions plot_power;
+  CLI::App* plot = app.add_subcommand("plot", "Draw a run's outputs (python3-matplotlib)");
+  plot->require_subcommand(1);
+  CLI::App* plot_power_cmd =
+      plot->add_subcommand("power", "Power per sample window from power.json, by component and per socket");
+  plot_power_cmd->add_option("input", plot_power.input, "power.json, or the output directory of a run")
+      ->capture_default_str();
+  plot_power_cmd->add_option("-o,--out", plot_power.output,
+                             "PNG to write (default: power.png beside the input)");
+  numagpu::PlotOptions plot_options;
+  CLI::App* plot_study_cmd =
+      plot->add_subcommand("study", "A sweep's figures from its results.json alone (docs/studies.md)");
+  plot_study_cmd->add_option("results", plot_options.results, "results.json written by numagpu sweep")
+      ->required();
+  plot_study_cmd->add_option("-o,--out", plot_options.out_dir,
+                             "Directory for the figures (default: beside results.json)");
+
   numagpu::SweepOptions sweep_options;
   CLI::App* sweep = app.add_subcommand(
       "sweep",
@@ -122,13 +152,6 @@ extern "C" int sc_main(int argc, char* argv[]) {
                     "Extra #SBATCH line for the Slurm scripts, e.g. --partition=long (repeatable)");
   sweep->add_flag("-q,--quiet", sweep_options.quiet, "Only failures and the final line");
 
-  numagpu::PlotOptions plot_options;
-  CLI::App* plot =
-      app.add_subcommand("plot", "Draw a sweep's figures from its results.json (python3-matplotlib)");
-  plot->add_option("results", plot_options.results, "results.json written by numagpu sweep")->required();
-  plot->add_option("-o,--out", plot_options.out_dir,
-                   "Directory for the figures (default: beside results.json)");
-
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -152,8 +175,10 @@ extern "C" int sc_main(int argc, char* argv[]) {
     sweep_options.progress = isatty(STDERR_FILENO) != 0;
     return numagpu::sweep_command(sweep_options, std::cout, std::cerr);
   }
-  if (plot->parsed()) return numagpu::plot_command(plot_options, std::cout, std::cerr);
+  if (plot_study_cmd->parsed()) return numagpu::plot_command(plot_options, std::cout, std::cerr);
   if (fabric->parsed()) return numagpu::bench_fabric_command(bench, std::cout, std::cerr);
+  if (power_cmd->parsed()) return numagpu::power_command(power, std::cout, std::cerr);
+  if (plot_power_cmd->parsed()) return numagpu::plot_power_command(plot_power, std::cout, std::cerr);
   if (wdump->parsed()) return numagpu::workload_dump_command(options, std::cout, std::cerr);
   if (dump->parsed()) return numagpu::config_dump_command(options, std::cout, std::cerr);
   if (reference->parsed()) return numagpu::config_reference_command(std::cout);

@@ -8,12 +8,15 @@
 #include <sstream>
 
 #include "app/embedded_configs.hpp"
+#include "app/power_outputs.hpp"
 #include "app/progress.hpp"
 #include "app/summary.hpp"
 #include "app/system_config.hpp"
 #include "common/health.hpp"
 #include "config/config.hpp"
 #include "fabric/lane_vcd.hpp"
+#include "power/activity_recorder.hpp"
+#include "power/power_model.hpp"
 #include "stats/atomic_write.hpp"
 #include "stats/document.hpp"
 #include "system/system.hpp"
@@ -135,6 +138,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     progress->start();
   }
 
+  ActivityRecorder recorder("activity", system, static_cast<Cycles>(cfg->integer("stats.sample_cycles")));
+
   const auto wall_start = std::chrono::steady_clock::now();
   system.run();
   const double wall_seconds =
@@ -146,6 +151,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   const nlohmann::json document =
       stats::make_document(registry, NUMAGPU_VERSION, cfg->resolved(), cfg->hash(), run_info);
   const std::filesystem::path dir(options.out_dir);
+  nlohmann::json power;
   try {
     write_file_atomically((dir / "stats.json").string(), document.dump(1) + "\n");
     // Every output carries the resolved configuration (or, for the VCD, its hash and the file beside it).
@@ -171,11 +177,12 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     write_file_atomically((dir / "config.yaml").string(), "# numagpu " NUMAGPU_VERSION
                                                           " resolved configuration, hash " +
                                                               cfg->hash() + "\n" + cfg->dump_yaml());
+    power = write_power_outputs(finish_activity(recorder, *cfg), *cfg, options.out_dir);
   } catch (const std::exception& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
-  if (!options.quiet) print_summary(out, spec, facts, options.out_dir);
+  if (!options.quiet) print_summary(out, spec, facts, options.out_dir, power::power_summary(power));
   if (!RunHealth::ok()) {
     err << "numagpu: run failed: " << RunHealth::count(RunHealth::Kind::kProtocol)
         << " protocol violation(s), " << RunHealth::count(RunHealth::Kind::kAudit)

@@ -137,7 +137,8 @@ nlohmann::json RunFacts::to_json() const {
         {"watchdog_fired", watchdog_fired != 0}}}};
 }
 
-void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& f, const std::string& out_dir) {
+void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& f, const std::string& out_dir,
+                   const std::string& power_table) {
   char buf[256];
   std::snprintf(buf, sizeof buf, "numagpu: workload '%s' on %u socket(s) x %u SMs\n",
                 spec.workload_name.c_str(), spec.sockets, spec.sms_per_socket);
@@ -173,7 +174,8 @@ void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& f, 
   }
   os << "audit: " << (f.audit_errors ? std::to_string(f.audit_errors) + " error(s)" : std::string("ok"))
      << "; watchdog: " << (f.watchdog_fired ? "fired" : "quiet") << "\n";
-  os << "outputs     " << out_dir << "/stats.json, stats.txt, config.yaml"
+  os << power_table;
+  os << "outputs     " << out_dir << "/stats.json, stats.txt, config.yaml, activity.json, power.json"
      << (f.sockets.size() > 1 ? ", lanes.vcd" : "") << "\n";
 }
 

@@ -44,7 +44,8 @@ struct RunFacts {
 };
 
 RunFacts collect_facts(System& system, stats::Registry& registry, double wall_seconds);
+// `power_table` (power::power_summary()) is printed before the outputs line.
 void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& facts,
-                   const std::string& out_dir);
+                   const std::string& out_dir, const std::string& power_table = "");
 
 }  // namespace numagpu

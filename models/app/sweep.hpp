@@ -2,7 +2,7 @@
 // collects one results table; `--slurm` writes an array job for the same grid instead (docs/studies.md).
 //
 // Output directory layout (the same for local and Slurm runs):
-//   OUT/points/<id>/   a finished point: stats.json, stats.txt, config.yaml, lanes.vcd, run.log, point.json.
+//   OUT/points/<id>/   a finished point: the outputs of numagpu run, run.log, point.json.
 //                      Written as OUT/points/.tmp.<id>.<host>.<pid> and renamed into place when complete,
 //                      so a point directory is either absent or whole. A point is finished when its
 //                      directory exists and its point.json names the configuration hash the spec resolves

@@ -26,7 +26,7 @@ Schema make_schema() {
   Schema s;
   s.string("name", "Sweep name: letters, digits, '_' and '-'").required();
   s.string("description", "What the sweep shows (copied into the results)").default_value("");
-  s.string("study", "Study kind: how numagpu plot draws the results and which directions CI checks")
+  s.string("study", "Study kind: how numagpu plot study draws the results and which directions CI checks")
       .default_value("");
   s.string("config", "System configuration file of every point, relative to this file; empty: built-in")
       .default_value("");

@@ -2,7 +2,7 @@
 // --set overrides) applied to one workload, and the statistics to collect from every point.
 //
 //   name: figure6
-//   study: figure6                   # what `numagpu plot` and the direction checks do with the results
+//   study: figure6                   # what `numagpu plot study` and the direction checks do with the results
 //   config: ../paper_4socket.yaml    # system of every point (default: the built-in paper system)
 //   set:                             # overrides of every point
 //     - {key: runtime.cta_schedule, value: contiguous}

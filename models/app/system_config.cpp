@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "power/energy_config.hpp"
 #include "runtime/cta_schedule.hpp"
 #include "runtime/placement.hpp"
 #include "system/derived_params.hpp"
@@ -389,6 +390,7 @@ Schema build_schema() {
   add_policy(root);
   add_run(root);
   add_workload(root);
+  power::add_energy_schema(root);
   return root;
 }
 

@@ -19,7 +19,6 @@ PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::uniqu
       banks_(std::move(banks)),
       l1s_(std::move(l1s)),
       l1_ways_(l1_ways),
-      sample_cycles_(sample_cycles),
       changes_(stats.counter(std::string(this->name()) + ".changes", "events", "Changes of the way split")) {
   if (sample_cycles) {
     split_ = &stats.series(std::string(this->name()) + ".remote_ways", "ways",
@@ -31,10 +30,6 @@ PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::uniqu
   for (Cache* l1 : l1s_)
     l1->set_partition(this);
   apply(control_->remote_ways());
-  SC_HAS_PROCESS(PartitionDriver);
-  SC_METHOD(sample);
-  sensitive << sample_event_;
-  dont_initialize();
 }
 
 void PartitionDriver::apply(unsigned remote_ways) {
@@ -86,22 +81,13 @@ void PartitionDriver::read_request_sent() {
   reads_.push_back(GpuClock::now());
 }
 
-void PartitionDriver::start_sampling() {
+void PartitionDriver::sample_window() {
   if (!split_) return;
-  sampling_ = true;
-  sample_event_.notify(GpuClock::cycles(sample_cycles_));
-}
-
-void PartitionDriver::sample() {
-  if (!sampling_) return;
   catch_up();
   split_->push(control_->remote_ways());
-  sample_event_.notify(GpuClock::cycles(sample_cycles_));
 }
 
 void PartitionDriver::finish() {
-  sampling_ = false;
-  sample_event_.cancel();
   catch_up();
 }
 

@@ -32,13 +32,14 @@ class PartitionDriver : public sc_core::sc_module {
   void catch_up();           // steps every cycle before now
   void kernel_launch();      // the next stepped cycle carries the launch strobe
   void read_request_sent();  // a remote read left the socket in the current cycle
-  void start_sampling();
+  // The end of a statistics window (common/window_sampler.hpp): the split in force.
+  void sample_window();
   void finish();
   unsigned remote_ways() const { return control_->remote_ways(); }
+  std::uint64_t decisions() const { return control_->decisions(); }
 
  private:
   void apply(unsigned remote_ways);
-  void sample();
 
   std::unique_ptr<WayControl> control_;
   unsigned ways_;
@@ -47,14 +48,11 @@ class PartitionDriver : public sc_core::sc_module {
   std::vector<Cache*> banks_;
   std::vector<Cache*> l1s_;
   unsigned l1_ways_;
-  Cycles sample_cycles_;
   Cycles stepped_ = 0;
   Cycles launch_cycle_ = 0;
   bool launch_pending_ = false;
   std::deque<Cycles> reads_;       // cycles of remote read requests not yet stepped, in order
   unsigned unreported_reads_ = 0;  // sent, not yet passed to the controller (bursts wider than its input)
-  sc_core::sc_event sample_event_;
-  bool sampling_ = false;
   stats::Counter& changes_;
   stats::TimeSeries* split_ = nullptr;
 };

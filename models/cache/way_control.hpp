@@ -19,6 +19,8 @@ class WayControl {
   virtual ~WayControl() = default;
   virtual unsigned step(const WayInputs& in) = 0;  // returns remote ways from the next cycle on
   virtual unsigned remote_ways() const = 0;
+  // Window decisions taken so far (activity.json).
+  virtual std::uint64_t decisions() const { return 0; }
 };
 
 class ModelWays : public WayControl {
@@ -32,6 +34,7 @@ class ModelWays : public WayControl {
     return ctrl_.step(i).remote_ways;
   }
   unsigned remote_ways() const override { return ctrl_.outputs().remote_ways; }
+  std::uint64_t decisions() const override { return ctrl_.counters().windows; }
 
  private:
   policy::PartitionController ctrl_;

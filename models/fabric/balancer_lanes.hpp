@@ -33,6 +33,7 @@ class BalancerLanes : public LaneControl {
   }
 
   bool dynamic() const override { return true; }
+  std::uint64_t decisions() const override { return balancer_.counters().windows; }
   const policy::LinkBalancer& balancer() const { return balancer_; }
 
  private:

@@ -29,6 +29,8 @@ class LaneControl {
   virtual LaneOutputs outputs() const = 0;
   // False when outputs can never change (the link then skips stepping entirely).
   virtual bool dynamic() const = 0;
+  // Window decisions taken so far (activity.json); a static split takes none.
+  virtual std::uint64_t decisions() const { return 0; }
 };
 
 class StaticLanes : public LaneControl {

@@ -42,10 +42,6 @@ Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, const Mach
   }
   const LaneOutputs o = control_->outputs();
   changes_.push_back(LaneChange{0, {o.lanes[0], o.lanes[1]}, o.quiescing, o.switching});
-  SC_HAS_PROCESS(Link);
-  SC_METHOD(sample);
-  sensitive << sample_event_;
-  dont_initialize();
 }
 
 // ------------------------------------------------------------------------------------------- traffic
@@ -136,14 +132,8 @@ void Link::record_change(Cycles cycle, const LaneOutputs& before, const LaneOutp
 
 // -------------------------------------------------------------------------------------- statistics
 
-void Link::start_sampling() {
-  if (facts_.sample_cycles == 0) return;
-  sampling_ = true;
-  sample_event_.notify(GpuClock::cycles(facts_.sample_cycles));
-}
-
-void Link::sample() {
-  if (!sampling_) return;
+void Link::sample_window() {
+  if (!dirs_[0].utilization) return;
   const std::uint64_t now_ps = sc_time_stamp().value();
   catch_up(GpuClock::now());
   const std::uint64_t window_ps = facts_.sample_cycles * GpuClock::period_ps();
@@ -154,12 +144,9 @@ void Link::sample() {
     d.busy_ps_at_sample = busy_until_now;
     d.lanes->push(control_->outputs().lanes[i]);
   }
-  sample_event_.notify(GpuClock::cycles(facts_.sample_cycles));
 }
 
 void Link::finish() {
-  sampling_ = false;
-  sample_event_.cancel();
   catch_up(GpuClock::now());
 }
 

@@ -62,11 +62,19 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   RequestOutputs out;
 
   void kernel_launch();  // the runtime calls this at each kernel launch
-  void start_sampling();
+  // The end of a statistics window (common/window_sampler.hpp): utilization and lanes of both directions.
+  void sample_window();
   void finish();  // end of run: steps the lane control up to now and closes the time series
   unsigned lanes(int dir) const { return control_->outputs().lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
   const std::vector<LaneChange>& lane_changes() const { return changes_; }
+  // Activity (models/power): a direction's busy time in [0, now_ps) (its BusyTracker), the lane control's
+  // decisions, and stepping the lane control up to now so that its counters are current.
+  std::uint64_t busy_ps_until(int dir, std::uint64_t now_ps) const {
+    return dirs_[dir].busy.busy_ps_until(now_ps);
+  }
+  std::uint64_t decisions() const { return control_->decisions(); }
+  void sync() { catch_up(GpuClock::now()); }
   void report_queues(std::ostream& os) const override;
 
  private:
@@ -90,7 +98,6 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   // Steps the lane control through every cycle before `until`.
   void catch_up(Cycles until);
   void record_change(Cycles cycle, const LaneOutputs& before, const LaneOutputs& after);
-  void sample();
 
   LinkSpec spec_;
   MachineFacts facts_;
@@ -103,8 +110,6 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   std::uint64_t drain_at_ps_ = 0;  // when the quiescing lane's last packet leaves
   Cycles turn_started_ = 0;
   std::vector<LaneChange> changes_;
-  sc_core::sc_event sample_event_;
-  bool sampling_ = false;
   stats::Counter& turnarounds_;
   stats::Counter& turn_cycles_;
 };

@@ -36,9 +36,6 @@ Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, const Mach
   SC_METHOD(unblock);
   sensitive << unblock_event_;
   dont_initialize();
-  SC_METHOD(sample);
-  sensitive << sample_event_;
-  dont_initialize();
 }
 
 unsigned Dram::channel_of(const Payload& gp) const {
@@ -92,21 +89,10 @@ bool Dram::busy_in_cycle(Cycles cycle) {
   return all;
 }
 
-void Dram::start_sampling() {
-  if (facts_.sample_cycles == 0) return;
-  sampling_ = true;
-  sample_event_.notify(GpuClock::cycles(facts_.sample_cycles));
-}
-
-void Dram::stop_sampling() {
-  sampling_ = false;
-  sample_event_.cancel();
-}
-
 // Utilization of a window: the channels' transfer time inside it over channels x window (exact: transfers
 // booked beyond now are left out until their window comes).
-void Dram::sample() {
-  if (!sampling_) return;
+void Dram::sample_window() {
+  if (!utilization_) return;
   const std::uint64_t now_ps = sc_time_stamp().value();
   std::uint64_t busy_until_now = 0;
   for (BusyTracker& b : busy_)
@@ -115,7 +101,6 @@ void Dram::sample() {
       double(facts_.sample_cycles) * double(GpuClock::period_ps()) * double(channels_.size());
   utilization_->push(100.0 * double(busy_until_now - busy_ps_at_sample_) / window_ps);
   busy_ps_at_sample_ = busy_until_now;
-  sample_event_.notify(GpuClock::cycles(facts_.sample_cycles));
 }
 
 void Dram::report_queues(std::ostream& os) const {

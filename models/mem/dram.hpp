@@ -42,15 +42,22 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   // Busy in `cycle` (common/busy_tracker.hpp): every channel occupied for the whole cycle, so the DRAM could
   // take no more in it. Consumes the history before `cycle`: ask for cycles in order.
   bool busy_in_cycle(Cycles cycle);
-  void start_sampling();
-  void stop_sampling();
+  // Transfer time of all channels in [0, now_ps), and the channel count (activity.json, models/power).
+  std::uint64_t busy_ps_until(std::uint64_t now_ps) const {
+    std::uint64_t sum = 0;
+    for (const BusyTracker& b : busy_)
+      sum += b.busy_ps_until(now_ps);
+    return sum;
+  }
+  unsigned channels() const { return spec_.channels; }
+  // The end of a statistics window (common/window_sampler.hpp): pushes the window's utilization.
+  void sample_window();
 
  private:
   bool try_accept(unsigned port, Payload& gp) override;
   void on_request(unsigned port, Payload& gp) override;
   unsigned channel_of(const Payload& gp) const;
   sc_core::sc_time backlog_limit() const;
-  void sample();
   void unblock() { in.retry_blocked(); }
 
   DramSpec spec_;
@@ -58,12 +65,10 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   std::vector<std::unique_ptr<BandwidthPipe>> channels_;
   sc_core::sc_time line_time_;  // one line transfer on one channel
   sc_core::sc_event unblock_event_;
-  sc_core::sc_event sample_event_;
   std::uint64_t in_service_ = 0;
   bool dropped_one_ = false;
   std::vector<BusyTracker> busy_;        // per channel: when it transferred
   std::uint64_t busy_ps_at_sample_ = 0;  // transfer time of all channels up to the previous sample
-  bool sampling_ = false;
 
   stats::Counter& reads_;
   stats::Counter& writes_;

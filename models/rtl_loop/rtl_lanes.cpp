@@ -46,6 +46,7 @@ LaneOutputs RtlLanes::step(const LaneInputs& in) {
   t.busy_b_i = in.busy[1];
   t.drained_i = in.drained;
   model_->edge();
+  decisions_ += t.decision_valid_o;
   return outputs();
 }
 

@@ -21,6 +21,7 @@ class RtlLanes : public LaneControl {
   LaneOutputs step(const LaneInputs& in) override;
   LaneOutputs outputs() const override;
   bool dynamic() const override { return true; }
+  std::uint64_t decisions() const override { return decisions_; }
 
   // The parameters the Verilated model was built with.
   static policy::LinkBalancer::Params params();
@@ -28,6 +29,7 @@ class RtlLanes : public LaneControl {
  private:
   struct Model;
   std::unique_ptr<Model> model_;
+  std::uint64_t decisions_ = 0;  // decision_valid_o pulses
 };
 
 }  // namespace numagpu

@@ -38,6 +38,7 @@ unsigned RtlWays::step(const WayInputs& in) {
   t.dram_busy_i = in.dram_busy;
   t.read_reqs_i = in.read_reqs & 3u;  // ReqW = 2; the driver clamps to 3 already
   model_->edge();
+  decisions_ += t.decision_valid_o;
   return remote_ways();
 }
 

@@ -18,10 +18,12 @@ class RtlWays : public WayControl {
 
   unsigned step(const WayInputs& in) override;
   unsigned remote_ways() const override;
+  std::uint64_t decisions() const override { return decisions_; }
 
  private:
   struct Model;
   std::unique_ptr<Model> model_;
+  std::uint64_t decisions_ = 0;  // decision_valid_o pulses
 };
 
 }  // namespace numagpu

@@ -36,7 +36,8 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, const MachineFac
       barriers_(stats.counter(stat(*this, "barriers"), "events", "Warp arrivals at CTA barriers")),
       first_touch_cycles_(stats.counter(stat(*this, "first_touch_cycles"), "cycles",
                                         "Cycles this SM's requests waited for first-touch page migration")),
-      load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")) {
+      load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")),
+      issue_cycles_(stats.counter(stat(*this, "issue_cycles"), "cycles", "Cycles in which the SM issued")) {
   const char* kinds[kStallKinds] = {"memory", "barrier", "compute", "outstanding_limit", "no_warp"};
   for (int k = 0; k < kStallKinds; ++k) {
     stalls_[k] =
@@ -142,6 +143,7 @@ void Sm::issue() {
       limited = true;
       break;
     }
+    if (last_issue_cycle_ != now) issue_cycles_.add();
     last_issue_cycle_ = now;
     ++issued_this_cycle_;
     greedy_ = w;

@@ -47,6 +47,10 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
 
   void start_kernel(const KernelProgram& program, std::uint32_t kernel_id);
   std::uint32_t outstanding() const { return outstanding_; }
+  // Cycles in which the SM issued, before the current one (activity; exact whatever runs first at a cycle).
+  std::uint64_t issue_cycles_before_now() const {
+    return issue_cycles_.value() - (last_issue_cycle_ == GpuClock::now() ? 1 : 0);
+  }
   void report_queues(std::ostream& os) const override;
 
  private:
@@ -113,6 +117,7 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
   stats::Counter& barriers_;
   stats::Counter& first_touch_cycles_;
   stats::Average& load_latency_;
+  stats::Counter& issue_cycles_;
 };
 
 }  // namespace numagpu

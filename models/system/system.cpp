@@ -145,6 +145,16 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     }
   };
 
+  // Statistics windows: every DRAM, link and partition driver samples at the same window ends, in this order.
+  windows_ = std::make_unique<WindowSampler>("windows", spec.facts.sample_cycles);
+  for (auto& socket : sockets_)
+    windows_->add([d = socket->dram.get()] { d->sample_window(); });
+  for (auto& link : links_)
+    windows_->add([l = link.get()] { l->sample_window(); });
+  for (auto& socket : sockets_) {
+    if (socket->partition) windows_->add([p = socket->partition.get()] { p->sample_window(); });
+  }
+
   Watchdog::Probes probes{[this] { return requests_completed(); }, [this] { return pool_.live(); }};
   watchdog_ = std::make_unique<Watchdog>("watchdog", spec.watchdog_cycles, probes, diag_);
   // Shared resources first (where a stuck system usually shows), then the per-SM queues.
@@ -299,9 +309,7 @@ void System::on_workload_finished() {
   finish_cycle_ = GpuClock::now();
   // Stop everything periodic; the simulation then ends by itself once the last write-back has drained.
   watchdog_->stop();
-  for (auto& socket : sockets_) {
-    socket->dram->stop_sampling();
-  }
+  windows_->stop();
   for (auto& link : links_)
     link->finish();
   for (auto& socket : sockets_) {
@@ -312,14 +320,7 @@ void System::on_workload_finished() {
 void System::run() {
   runtime_->start();
   watchdog_->start();
-  for (auto& socket : sockets_) {
-    socket->dram->start_sampling();
-  }
-  for (auto& link : links_)
-    link->start_sampling();
-  for (auto& socket : sockets_) {
-    if (socket->partition) socket->partition->start_sampling();
-  }
+  windows_->start();
   if (spec_.max_cycles) {
     sc_core::sc_start(GpuClock::cycles(spec_.max_cycles));
   } else {

@@ -16,6 +16,7 @@
 #include "common/protocol_checker.hpp"
 #include "common/txn.hpp"
 #include "common/watchdog.hpp"
+#include "common/window_sampler.hpp"
 #include "fabric/crossbar.hpp"
 #include "fabric/link.hpp"
 #include "fabric/switch.hpp"
@@ -68,6 +69,10 @@ class System : public sc_core::sc_module {
   std::uint64_t fabric_bytes_out(unsigned gpu) const;
   std::uint64_t fabric_bytes_in(unsigned gpu) const;
   Runtime& runtime() { return *runtime_; }
+  // Called at the end of every statistics window, after the components have sampled (the activity
+  // recorder): no event of its own, so observing cannot change the simulation.
+  void on_window(std::function<void()> observer) { windows_->add(std::move(observer)); }
+  Cycles window_cycles() const { return windows_->window(); }
 
   // What trace readers ignored or doubted while loading the workload (to show the user).
   const std::vector<std::string>& trace_warnings() const { return trace_warnings_; }
@@ -109,6 +114,7 @@ class System : public sc_core::sc_module {
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<Link>> links_;
   std::unique_ptr<Watchdog> watchdog_;
+  std::unique_ptr<WindowSampler> windows_;
   std::vector<std::string> trace_warnings_;
   Cycles finish_cycle_ = 0;
   Cycles drained_cycle_ = 0;

@@ -127,7 +127,7 @@ TEST_F(CliTest, RunWritesAValidStatsDocumentWithTheResolvedConfiguration) {
   options.sets = {"system.sockets=2", "sm.per_socket=2", "l2.banks=2", "checks.protocol=true",
                   "workload.kernels=[{name: tiny, ctas: 4, warps_per_cta: 2, accesses_per_warp: 4}]"};
   ASSERT_EQ(run(), kExitOk) << err.str();
-  for (const char* f : {"stats.json", "stats.txt", "config.yaml"}) {
+  for (const char* f : {"stats.json", "stats.txt", "config.yaml", "activity.json", "power.json"}) {
     EXPECT_TRUE(fs::exists(fs::path(options.out_dir) / f)) << f;
   }
   std::ifstream in(fs::path(options.out_dir) / "stats.json");

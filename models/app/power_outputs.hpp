@@ -1,0 +1,44 @@
+// The power outputs of a run (activity.json, power.json) and the commands that work on them:
+// `numagpu power` (recompute power.json from activity.json with an energy table, without simulating) and
+// `numagpu plot power` (draw power.json's time series).
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/config.hpp"
+#include "power/activity.hpp"
+
+namespace numagpu {
+
+class ActivityRecorder;
+
+// After the run: the recorder's activity, completed with the generator and the configuration (without its
+// energy section).
+power::Activity finish_activity(ActivityRecorder& recorder, const config::Config& cfg);
+
+// Writes activity.json and power.json (atomically) into `dir`, power computed with the configuration's
+// energy table; returns the power document. Throws std::runtime_error when a file cannot be written.
+nlohmann::json write_power_outputs(const power::Activity& activity, const config::Config& cfg,
+                                   const std::string& dir);
+
+struct PowerOptions {
+  std::string activity_file;
+  std::optional<std::string> energy_file;  // the `energy:` section; defaults where absent
+  std::vector<std::string> sets;           // energy.*=value overrides
+  std::string out_dir = "numagpu-power";
+  bool quiet = false;
+};
+int power_command(const PowerOptions& options, std::ostream& out, std::ostream& err);
+
+struct PlotPowerOptions {
+  std::string input = "numagpu-out";  // a power.json, or a directory holding one
+  std::optional<std::string> output;  // PNG; default power.png beside the input
+};
+int plot_power_command(const PlotPowerOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace numagpu

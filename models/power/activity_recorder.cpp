@@ -1,0 +1,298 @@
+#include "power/activity_recorder.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+#include "common/txn.hpp"
+#include "power/rtl_area.hpp"
+#include "system/derived_params.hpp"
+#include "system/system.hpp"
+
+namespace numagpu {
+
+ActivityRecorder::ActivityRecorder(const sc_core::sc_module_name& name, System& system, Cycles window_cycles)
+    : sc_module(name), system_(system), window_(window_cycles) {
+  build();
+  for (Tracked& t : tracked_) {
+    t.instance.counters.shrink_to_fit();
+    t.last.assign(t.probes.size(), 0);
+  }
+  // Windows are the system's (one event for every sampler, system/system.hpp): the recorder only reads at
+  // their ends. They stop when the workload is done, as every periodic activity does.
+  if (window_) {
+    if (window_ != system.window_cycles())
+      throw std::logic_error("ActivityRecorder: its window must be the system's stats window");
+    system.on_window([this] { sample(); });
+  }
+  Runtime& runtime = system.runtime();
+  runtime.on_finish = [this, previous = std::move(runtime.on_finish)] {
+    if (previous) previous();
+    stopped_ = true;
+  };
+}
+
+ActivityRecorder::Tracked& ActivityRecorder::track(std::string name, const char* kind, int socket) {
+  tracked_.emplace_back();
+  Tracked& t = tracked_.back();
+  t.instance.name = std::move(name);
+  t.instance.kind = kind;
+  t.instance.socket = socket;
+  return t;
+}
+
+void ActivityRecorder::probe(Tracked& t, const char* counter, std::function<std::uint64_t()> read) {
+  t.instance.counters.emplace_back(counter);
+  t.probes.push_back(std::move(read));
+}
+
+void ActivityRecorder::counter(Tracked& t, const char* name, const std::string& stat) {
+  const stats::Counter* c = system_.stats().find_counter(stat);
+  if (!c) throw std::logic_error("activity recorder: no counter " + stat);
+  probe(t, name, [c] { return c->value(); });
+}
+
+void ActivityRecorder::build() {
+  const SystemSpec& spec = system_.spec();
+  const std::uint64_t period = GpuClock::period_ps();
+  for (unsigned s = 0; s < spec.sockets; ++s) {
+    Socket& socket = system_.socket(s);
+    const int sid = static_cast<int>(s);
+    for (auto& sm : socket.sms) {
+      Tracked& t = track(sm->name(), "sm", sid);
+      const std::string b = sm->name();
+      for (const char* c : {"instructions", "loads", "stores", "atomics"})
+        counter(t, c, b + "." + c);
+      const Sm* m = sm.get();
+      probe(t, "issue_cycles", [m] { return m->issue_cycles_before_now(); });
+      probe(t, "idle_cycles", [this, m] { return now_ - m->issue_cycles_before_now(); });
+    }
+    auto cache = [&](const Cache& c, const char* kind, const CacheSpec& cs) {
+      Tracked& t = track(c.name(), kind, sid);
+      const std::string b = c.name();
+      std::vector<const stats::Counter*> hits, misses, writes;
+      for (int k = 0; k < 3; ++k) {
+        const std::string cls = to_string(static_cast<TrafficClass>(k));
+        hits.push_back(system_.stats().find_counter(b + ".read_hits." + cls));
+        misses.push_back(system_.stats().find_counter(b + ".read_misses." + cls));
+        writes.push_back(system_.stats().find_counter(b + ".writes." + cls));
+      }
+      auto sum = [](std::vector<const stats::Counter*> cs) {
+        for (const stats::Counter* c : cs)
+          if (!c) throw std::logic_error("activity recorder: a cache lacks a per-class counter");
+        return [cs] {
+          std::uint64_t n = 0;
+          for (const stats::Counter* c : cs)
+            n += c->value();
+          return n;
+        };
+      };
+      std::vector<const stats::Counter*> all = hits;
+      all.insert(all.end(), misses.begin(), misses.end());
+      probe(t, "reads", sum(all));
+      probe(t, "read_hits", sum(hits));
+      probe(t, "read_misses", sum(misses));
+      probe(t, "writes", sum(writes));
+      const stats::Counter* atomics = system_.stats().find_counter(b + ".atomics");
+      if (!atomics) throw std::logic_error("activity recorder: no counter " + b + ".atomics");
+      const bool performed = cs.caches_atomics;
+      probe(t, "atomics_performed", [atomics, performed] { return performed ? atomics->value() : 0; });
+      probe(t, "atomics_forwarded", [atomics, performed] { return performed ? 0 : atomics->value(); });
+      for (const char* n :
+           {"fills", "evictions", "writebacks", "coherence_writebacks", "mshr_merges", "bank_conflicts"})
+        counter(t, n, b + "." + n);
+      t.instance.properties = {
+          {"size_bytes", cs.size_bytes}, {"ways", cs.ways}, {"line_bytes", spec.facts.line_bytes}};
+    };
+    for (auto& l1 : socket.l1s)
+      cache(*l1, "l1", spec.l1);
+    for (auto& bank : socket.l2_banks)
+      cache(*bank, "l2", spec.l2);
+
+    {
+      Tracked& t = track(socket.xbar->name(), "crossbar", sid);
+      const std::string b = socket.xbar->name();
+      const stats::Counter* bytes = system_.stats().find_counter(b + ".bytes");
+      if (!bytes) throw std::logic_error("activity recorder: no counter " + b + ".bytes");
+      probe(t, "bits", [bytes] { return 8 * bytes->value(); });
+      counter(t, "requests", b + ".requests");
+      counter(t, "requests_to_link", b + ".requests_to_link");
+    }
+    {
+      const Dram* d = socket.dram.get();
+      Tracked& t = track(d->name(), "dram", sid);
+      const std::string b = d->name();
+      counter(t, "reads", b + ".reads");
+      counter(t, "writes", b + ".writes");
+      for (const char* dir : {"read", "write"}) {
+        const stats::Counter* bytes = system_.stats().find_counter(b + "." + dir + "_bytes");
+        if (!bytes) throw std::logic_error("activity recorder: no DRAM byte counter");
+        probe(t, dir == std::string("read") ? "read_bits" : "write_bits",
+              [bytes] { return 8 * bytes->value(); });
+      }
+      // Busy time from the channels' busy trackers (common/busy_tracker.hpp), in cycles: a channel that
+      // transferred for 2.5 cycles counts 2.5 (floored over the run, not per cycle), and idle is the rest
+      // of the channels' time.
+      const unsigned channels = d->channels();
+      probe(t, "busy_channel_cycles", [this, d, period] { return d->busy_ps_until(now_ * period) / period; });
+      probe(t, "idle_channel_cycles", [this, d, period, channels] {
+        return now_ * channels - d->busy_ps_until(now_ * period) / period;
+      });
+      t.instance.properties = {{"channels", d->channels()}};
+    }
+    if (socket.partition) {
+      PartitionDriver* p = socket.partition.get();
+      Tracked& t = track(p->name(), "partition_controller", sid);
+      probe(t, "clocked_cycles", [this] { return now_; });
+      probe(t, "decisions", [p] { return p->decisions(); });
+      counter(t, "way_changes", std::string(p->name()) + ".changes");
+      syncs_.push_back([p] { p->catch_up(); });
+      // The controller's RTL parameters: the ones the system built it with (system/derived_params.hpp).
+      const policy::PartitionController::Params pc = partition_params(spec, system_.topology(), s);
+      const std::map<std::string, std::uint64_t> params = {
+          {"Ways", pc.ways},
+          {"SampleCycles", pc.sample_cycles},
+          {"SatNum", pc.sat_num},
+          {"SatDen", pc.sat_den},
+          {"RespBytes", pc.resp_bytes},
+          {"IngressBytesPerCycle", pc.ingress_bytes_per_cycle}};
+      t.instance.properties = {{"impl", spec.rtl_policies ? "rtl" : "model"},
+                               {"rtl_params", params},
+                               {"area", power::policy_block_area("cache_partition_ctrl", params)}};
+    }
+  }
+
+  const Topology& topo = system_.topology();
+  for (std::size_t l = 0; l < system_.links().size(); ++l) {
+    Link* link = system_.links()[l].get();
+    const TopologyLink& tl = topo.links[l];
+    Tracked& t = track(link->name(), "link", -1);
+    const std::string b = link->name();
+    const std::string to_b = b + ".to_" + topo.node_name(tl.b), to_a = b + ".to_" + topo.node_name(tl.a);
+    for (auto [name, stat] : {std::pair{"bits_a_to_b", to_b}, std::pair{"bits_b_to_a", to_a}}) {
+      const stats::Counter* bytes = system_.stats().find_counter(stat + ".bytes");
+      if (!bytes) throw std::logic_error("activity recorder: no counter " + stat + ".bytes");
+      probe(t, name, [bytes] { return 8 * bytes->value(); });
+    }
+    counter(t, "packets_a_to_b", to_b + ".packets");
+    counter(t, "packets_b_to_a", to_a + ".packets");
+    // Busy time of each direction's lanes from its busy tracker, in cycles (exact time, floored over the
+    // run); idle is the rest of the run.
+    for (int dir : {0, 1}) {
+      const char* busy = dir == 0 ? "busy_cycles_a_to_b" : "busy_cycles_b_to_a";
+      const char* idle = dir == 0 ? "idle_cycles_a_to_b" : "idle_cycles_b_to_a";
+      probe(t, busy, [this, link, period, dir] { return link->busy_ps_until(dir, now_ * period) / period; });
+      probe(t, idle,
+            [this, link, period, dir] { return now_ - link->busy_ps_until(dir, now_ * period) / period; });
+    }
+    counter(t, "turnarounds", b + ".turnarounds");
+    counter(t, "turnaround_cycles", b + ".turnaround_cycles");
+    auto kind = [&](unsigned node) { return node < topo.gpus ? "gpu" : "switch"; };
+    t.instance.properties = {
+        {"a", topo.node_name(tl.a)},
+        {"a_kind", kind(tl.a)},
+        {"b", topo.node_name(tl.b)},
+        {"b_kind", kind(tl.b)},
+        {"lanes", tl.spec.lanes},
+        {"lane_bytes_per_cycle", double(tl.spec.lane_rate_num) / double(tl.spec.lane_rate_den)}};
+    syncs_.push_back([link] { link->sync(); });
+    if (spec.link_mode == SystemSpec::LinkMode::kDynamic) {
+      Tracked& bt = track(b + ".balancer", "link_balancer", -1);
+      probe(bt, "clocked_cycles", [this] { return now_; });
+      probe(bt, "decisions", [link] { return link->decisions(); });
+      counter(bt, "lane_turns", b + ".turnarounds");
+      const policy::LinkBalancer::Params lb = balancer_params(spec, tl.spec);
+      const std::map<std::string, std::uint64_t> params = {{"Lanes", lb.lanes},
+                                                           {"SampleCycles", lb.sample_cycles},
+                                                           {"SwitchCycles", lb.switch_cycles},
+                                                           {"SatNum", lb.sat_num},
+                                                           {"SatDen", lb.sat_den}};
+      bt.instance.properties = {{"impl", spec.rtl_policies ? "rtl" : "model"},
+                                {"link", b},
+                                {"rtl_params", params},
+                                {"area", power::policy_block_area("link_balancer", params)}};
+    }
+  }
+  // Switches: the bits they send on, from the links' directions that leave them.
+  for (unsigned k = 0; k < topo.switches; ++k) {
+    const unsigned node = topo.gpus + k;
+    const std::string name = std::string(system_.name()) + "." + topo.node_name(node);
+    Tracked& t = track(name, "switch", -1);
+    std::vector<const stats::Counter*> out;
+    for (std::size_t l = 0; l < topo.links.size(); ++l) {
+      const TopologyLink& tl = topo.links[l];
+      if (tl.a != node && tl.b != node) continue;
+      const unsigned other = tl.a == node ? tl.b : tl.a;
+      out.push_back(system_.stats().find_counter(std::string(system_.links()[l]->name()) + ".to_" +
+                                                 topo.node_name(other) + ".bytes"));
+    }
+    probe(t, "bits", [out] {
+      std::uint64_t n = 0;
+      for (const stats::Counter* c : out)
+        n += 8 * c->value();
+      return n;
+    });
+    counter(t, "requests", name + ".requests");
+  }
+}
+
+void ActivityRecorder::sample() {
+  if (stopped_) return;
+  close_window(GpuClock::now());
+}
+
+void ActivityRecorder::close_window(Cycles end) {
+  now_ = end;
+  for (auto& sync : syncs_)
+    sync();
+  windows_.push_back(power::Window{window_start_, end - window_start_});
+  for (Tracked& t : tracked_) {
+    std::vector<std::uint64_t> counts(t.probes.size());
+    for (std::size_t c = 0; c < t.probes.size(); ++c) {
+      const std::uint64_t v = t.probes[c]();
+      counts[c] = v - t.last[c];
+      t.last[c] = v;
+    }
+    t.instance.windows.push_back(std::move(counts));
+  }
+  window_start_ = end;
+}
+
+power::Activity ActivityRecorder::finish() {
+  const Cycles end = GpuClock::now();
+  power::Activity a;
+  a.clock_mhz = system_.spec().clock_mhz;
+  a.duration_cycles = end;
+  a.sim_cycles = system_.finish_cycle();
+  a.window_cycles = window_;
+  a.sockets = system_.spec().sockets;
+  // The lazily stepped policy blocks were brought up to date when the workload finished; stepping them
+  // further now would change what the statistics report, so the last window reads them as they are.
+  syncs_.clear();
+  if (window_) {
+    if (end > window_start_ || windows_.empty()) {
+      close_window(end);
+    } else {
+      // The run ended on a window boundary: anything counted since belongs to the last window.
+      now_ = end;
+      for (Tracked& t : tracked_) {
+        for (std::size_t c = 0; c < t.probes.size(); ++c) {
+          const std::uint64_t v = t.probes[c]();
+          t.instance.windows.back()[c] += v - t.last[c];
+          t.last[c] = v;
+        }
+      }
+    }
+  } else {
+    now_ = end;
+  }
+  for (Tracked& t : tracked_) {
+    t.instance.totals.resize(t.probes.size());
+    for (std::size_t c = 0; c < t.probes.size(); ++c)
+      t.instance.totals[c] = t.probes[c]();
+    a.instances.push_back(t.instance);
+  }
+  a.windows = windows_;
+  return a;
+}
+
+}  // namespace numagpu

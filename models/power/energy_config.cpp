@@ -1,0 +1,118 @@
+#include "power/energy_config.hpp"
+
+namespace numagpu::power {
+
+namespace {
+
+using config::Schema;
+
+// Defaults: docs/power.md gives the source or the estimate behind each one.
+void add_cache(Schema& energy, const char* key, const char* doc, double access_pj, double static_w) {
+  Schema& c = energy.section(key, doc);
+  c.real("read_pj", "Per line read (a lookup, hit or miss; also a dirty line read out for write-back)")
+      .min(0)
+      .unit("pJ")
+      .default_value(access_pj);
+  c.real("write_pj", "Per write received (also the write half of an atomic performed in this cache)")
+      .min(0)
+      .unit("pJ")
+      .default_value(access_pj);
+  c.real("fill_pj", "Per line allocated").min(0).unit("pJ").default_value(access_pj);
+  c.real("static_w", "Static power of each instance").min(0).unit("W").default_value(static_w);
+}
+
+}  // namespace
+
+void add_energy_schema(Schema& root) {
+  Schema& e = root.section(
+      "energy", "Per-event energy and static power of every component: power.json (docs/power.md)");
+  Schema& link = e.section("link", "Inter-socket links");
+  link.real("pj_per_bit",
+            "Per bit a GPU sends into the fabric, up to the next GPU: links and switch combined (the paper's "
+            "10 pJ/bit)")
+      .min(0)
+      .unit("pJ/bit")
+      .default_value(10.0);
+  link.real("turnaround_pj", "Per lane turned around by the link balancer (dynamic links)")
+      .min(0)
+      .unit("pJ")
+      .default_value(64000.0);
+  link.real("static_w", "Static power of each link (the paper counts none)")
+      .min(0)
+      .unit("W")
+      .default_value(0.0);
+  Schema& sw = e.section("switch", "Switches");
+  sw.real("pj_per_bit", "Per bit a switch sends on, on top of link.pj_per_bit (which includes the switch)")
+      .min(0)
+      .unit("pJ/bit")
+      .default_value(0.0);
+  sw.real("static_w", "Static power of each switch").min(0).unit("W").default_value(0.0);
+  Schema& x = e.section("crossbar", "Each socket's crossbar");
+  x.real("pj_per_bit", "Per request or response bit moved through the crossbar")
+      .min(0)
+      .unit("pJ/bit")
+      .default_value(1.0);
+  x.real("static_w", "Static power of each crossbar").min(0).unit("W").default_value(1.0);
+  Schema& d = e.section("dram", "Each socket's DRAM");
+  d.real("read_pj_per_bit", "Per bit read").min(0).unit("pJ/bit").default_value(3.9);
+  d.real("write_pj_per_bit", "Per bit written").min(0).unit("pJ/bit").default_value(3.9);
+  d.real("static_w", "Background and refresh power of each socket's DRAM")
+      .min(0)
+      .unit("W")
+      .default_value(4.0);
+  add_cache(e, "l1", "Each SM's L1", 200.0, 0.05);
+  add_cache(e, "l2", "Each L2 bank", 400.0, 0.15);
+  Schema& sm = e.section("sm", "Streaming multiprocessors");
+  sm.real("instruction_pj", "Per warp instruction issued (fetch, operands, 32 lanes of execution)")
+      .min(0)
+      .unit("pJ")
+      .default_value(370.0);
+  sm.real("static_w", "Static power of each SM").min(0).unit("W").default_value(0.6);
+  Schema& p = e.section("policy", "The link balancer and cache partition controller, from their netlists");
+  p.real("flop_cycle_fj", "Per flip-flop per clock cycle (the blocks are clocked every cycle)")
+      .min(0)
+      .unit("fJ")
+      .default_value(2.0);
+  p.real("transistor_static_nw", "Leakage per transistor of the netlist's CMOS estimate")
+      .min(0)
+      .unit("nW")
+      .default_value(1.5);
+}
+
+const config::Schema& energy_schema() {
+  static const Schema schema = [] {
+    Schema root;
+    add_energy_schema(root);
+    return root;
+  }();
+  return schema;
+}
+
+EnergyTable energy_table(const config::Config& cfg) {
+  auto r = [&cfg](const std::string& key) { return cfg.real("energy." + key); };
+  EnergyTable t;
+  t.link_pj_per_bit = r("link.pj_per_bit");
+  t.link_turnaround_pj = r("link.turnaround_pj");
+  t.link_static_w = r("link.static_w");
+  t.switch_pj_per_bit = r("switch.pj_per_bit");
+  t.switch_static_w = r("switch.static_w");
+  t.crossbar_pj_per_bit = r("crossbar.pj_per_bit");
+  t.crossbar_static_w = r("crossbar.static_w");
+  t.dram_read_pj_per_bit = r("dram.read_pj_per_bit");
+  t.dram_write_pj_per_bit = r("dram.write_pj_per_bit");
+  t.dram_static_w = r("dram.static_w");
+  for (auto [key, cache] : {std::pair{"l1.", &t.l1}, std::pair{"l2.", &t.l2}}) {
+    cache->read_pj = r(std::string(key) + "read_pj");
+    cache->write_pj = r(std::string(key) + "write_pj");
+    cache->fill_pj = r(std::string(key) + "fill_pj");
+    cache->static_w = r(std::string(key) + "static_w");
+  }
+  t.sm_instruction_pj = r("sm.instruction_pj");
+  t.sm_static_w = r("sm.static_w");
+  t.policy_flop_cycle_fj = r("policy.flop_cycle_fj");
+  t.policy_transistor_static_nw = r("policy.transistor_static_nw");
+  t.resolved = cfg.resolved().at("energy");
+  return t;
+}
+
+}  // namespace numagpu::power

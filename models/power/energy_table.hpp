@@ -1,0 +1,41 @@
+// Per-event energies and static powers, as plain values: what turns an activity record into joules.
+// Filled from the `energy:` configuration section (power/energy_config.hpp), where the defaults live.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+namespace numagpu::power {
+
+struct EnergyTable {
+  struct Cache {
+    double read_pj = 0;   // one line read (lookup and data), hit or miss; also a dirty line written back
+    double write_pj = 0;  // one write received; also the write half of an atomic performed here
+    double fill_pj = 0;   // one line allocated after a miss (or a write-back cache's write allocate)
+    double static_w = 0;  // per cache instance (an L1, or one L2 bank)
+  };
+
+  // Fabric. Following the paper, link_pj_per_bit is the energy of one bit a GPU sends into the fabric on
+  // its way to the next GPU, links and switch combined; switch_pj_per_bit is added per bit a switch sends
+  // on (0 by default: the paper's figure includes the switch).
+  double link_pj_per_bit = 0;
+  double link_turnaround_pj = 0;  // per lane turned around (dynamic links)
+  double link_static_w = 0;       // per link
+  double switch_pj_per_bit = 0;
+  double switch_static_w = 0;      // per switch
+  double crossbar_pj_per_bit = 0;  // request and response bits through a socket's crossbar
+  double crossbar_static_w = 0;    // per crossbar (one per socket)
+  double dram_read_pj_per_bit = 0;
+  double dram_write_pj_per_bit = 0;
+  double dram_static_w = 0;  // per socket's DRAM (background, refresh)
+  Cache l1;
+  Cache l2;
+  double sm_instruction_pj = 0;  // per warp instruction issued
+  double sm_static_w = 0;        // per SM
+  // The two policy blocks, from their synthesized netlists (docs/rtl-area.md).
+  double policy_flop_cycle_fj = 0;         // per flip-flop per clock cycle
+  double policy_transistor_static_nw = 0;  // leakage per transistor
+
+  nlohmann::json resolved = nlohmann::json::object();  // the `energy` section these values came from
+};
+
+}  // namespace numagpu::power

@@ -1,0 +1,268 @@
+// The power model on hand-built activity: every component's energy is its counts times the table's
+// per-event energies (worked out in each test), windows add up to the run, and activity.json round-trips.
+#include "power/power_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include "power/activity.hpp"
+#include "power/energy_config.hpp"
+#include "power/rtl_area.hpp"
+
+namespace numagpu::power {
+namespace {
+
+using nlohmann::json;
+
+EnergyTable table(const std::vector<std::string>& sets = {}) {
+  return energy_table(config::load(energy_schema(), {}, sets));
+}
+
+Instance instance(const char* name, const char* kind, int socket,
+                  std::vector<std::pair<std::string, std::uint64_t>> counts) {
+  Instance i;
+  i.name = name;
+  i.kind = kind;
+  i.socket = socket;
+  for (auto& [n, v] : counts) {
+    i.counters.push_back(n);
+    i.totals.push_back(v);
+  }
+  return i;
+}
+
+// 1000 cycles at 1000 MHz: 1 us.
+Activity one_microsecond(unsigned sockets) {
+  Activity a;
+  a.generator_version = "test";
+  a.machine_hash = "0123456789abcdef";
+  a.clock_mhz = 1000;
+  a.duration_cycles = 1000;
+  a.sockets = sockets;
+  return a;
+}
+
+double energy_of(const json& power, const std::string& name) {
+  for (const json& i : power.at("instances"))
+    if (i.at("name") == name) return i.at("dynamic_j").get<double>();
+  ADD_FAILURE() << "no instance " << name;
+  return 0;
+}
+
+TEST(EnergyTable, DefaultsAreThePapersLinkEnergyAndTheDocumentedEstimates) {
+  const EnergyTable t = table();
+  EXPECT_EQ(t.link_pj_per_bit, 10.0);  // the paper's 10 pJ/bit, links and switch combined
+  EXPECT_EQ(t.switch_pj_per_bit, 0.0);
+  EXPECT_EQ(t.dram_read_pj_per_bit, 3.9);
+  EXPECT_EQ(t.dram_write_pj_per_bit, 3.9);
+  EXPECT_EQ(t.resolved.at("link").at("pj_per_bit"), 10.0);
+}
+
+TEST(EnergyTable, BadValueIsAOneLineErrorNamingTheKey) {
+  try {
+    table({"energy.dram.read_pj_per_bit=-1"});
+    FAIL() << "a negative energy was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("energy.dram.read_pj_per_bit"), std::string::npos) << e.what();
+  }
+}
+
+// Each kind, with static power off so the dynamic figure stands alone; values picked to be exact in binary
+// where it matters. 1 pJ = 1e-12 J.
+TEST(PowerModel, EnergyIsCountsTimesPerEventEnergies) {
+  const EnergyTable t = table(
+      {"energy.sm.instruction_pj=100", "energy.l1.read_pj=10", "energy.l1.write_pj=20",
+       "energy.l1.fill_pj=30", "energy.l2.read_pj=40", "energy.l2.write_pj=50", "energy.l2.fill_pj=60",
+       "energy.crossbar.pj_per_bit=2", "energy.dram.read_pj_per_bit=4", "energy.dram.write_pj_per_bit=8",
+       "energy.link.pj_per_bit=10", "energy.link.turnaround_pj=1000", "energy.switch.pj_per_bit=3"});
+  Activity a = one_microsecond(1);
+  a.instances.push_back(instance("s.sm0", "sm", 0, {{"instructions", 7}, {"loads", 99}}));
+  a.instances.push_back(
+      instance("s.l1_0", "l1", 0, {{"reads", 5}, {"writes", 3}, {"fills", 2}, {"atomics_forwarded", 4}}));
+  a.instances.push_back(instance("s.l2_0", "l2", 0,
+                                 {{"reads", 6},
+                                  {"writes", 1},
+                                  {"fills", 2},
+                                  {"atomics_performed", 2},
+                                  {"writebacks", 1},
+                                  {"coherence_writebacks", 1}}));
+  a.instances.push_back(instance("s.xbar", "crossbar", 0, {{"bits", 1000}}));
+  a.instances.push_back(instance("s.dram", "dram", 0, {{"read_bits", 1024}, {"write_bits", 512}}));
+  Instance link =
+      instance("s.link", "link", -1, {{"bits_a_to_b", 1152}, {"bits_b_to_a", 128}, {"turnarounds", 2}});
+  link.properties = {{"a", "gpu0"}, {"a_kind", "gpu"}, {"b", "switch0"}, {"b_kind", "switch"}};
+  a.instances.push_back(link);
+  a.instances.push_back(instance("s.switch0", "switch", -1, {{"bits", 128}}));
+  const json p = power_document(a, t, "test");
+
+  EXPECT_DOUBLE_EQ(energy_of(p, "s.sm0"), 7 * 100e-12);  // loads cost nothing of their own at the SM
+  // L1: 5 reads x 10 + 3 writes x 20 + 2 fills x 30 = 170 pJ; forwarded atomics touch no array.
+  EXPECT_DOUBLE_EQ(energy_of(p, "s.l1_0"), 170e-12);
+  // L2: (6 reads + 1 write-back + 1 coherence write-back) x 40 + (1 write + 2 atomics) x 50 + 2 fills x 60
+  //   = 320 + 150 + 120 = 590 pJ.
+  EXPECT_DOUBLE_EQ(energy_of(p, "s.l2_0"), 590e-12);
+  EXPECT_DOUBLE_EQ(energy_of(p, "s.xbar"), 2000e-12);
+  EXPECT_DOUBLE_EQ(energy_of(p, "s.dram"), (1024 * 4 + 512 * 8) * 1e-12);
+  // The link: only the GPU's 1152 bits (the switch's 128 are the switch's), plus 2 turns of 1000 pJ.
+  EXPECT_DOUBLE_EQ(energy_of(p, "s.link"), (1152 * 10 + 2 * 1000) * 1e-12);
+  EXPECT_DOUBLE_EQ(energy_of(p, "s.switch0"), 128 * 3e-12);
+
+  // Communication as the paper computes it: per-bit fabric energy only (no turnarounds), over 1 us.
+  EXPECT_DOUBLE_EQ(p.at("communication").at("energy_j").get<double>(), (1152 * 10 + 128 * 3) * 1e-12);
+  EXPECT_DOUBLE_EQ(p.at("communication").at("power_w").get<double>(), (1152 * 10 + 128 * 3) * 1e-12 / 1e-6);
+  EXPECT_EQ(p.at("communication").at("gpu_bits").get<double>(), 1152);
+
+  // Socket 0 holds everything but the link and the switch, which are the fabric's.
+  const double socket0 = 700e-12 + 170e-12 + 590e-12 + 2000e-12 + 8192e-12;
+  const double fabric = 13520e-12 + 384e-12;
+  EXPECT_DOUBLE_EQ(p.at("sockets")[0].at("dynamic_j").get<double>(), socket0);
+  EXPECT_DOUBLE_EQ(p.at("fabric").at("dynamic_j").get<double>(), fabric);
+  EXPECT_DOUBLE_EQ(p.at("total").at("energy_j").get<double>(),
+                   socket0 + fabric + p.at("total").at("static_j").get<double>());
+  EXPECT_EQ(p.at("total").at("components").at("l2").at("instances"), 1);
+}
+
+// Static power alone: W x seconds per instance, and the average power is the sum of the static powers.
+TEST(PowerModel, StaticEnergyIsPowerTimesDuration) {
+  const EnergyTable t = table();
+  Activity a = one_microsecond(1);
+  a.instances.push_back(instance("s.sm0", "sm", 0, {{"instructions", 0}}));
+  a.instances.push_back(instance("s.sm1", "sm", 0, {{"instructions", 0}}));
+  a.instances.push_back(instance("s.dram", "dram", 0, {}));
+  const json p = power_document(a, t, "test");
+  EXPECT_EQ(p.at("total").at("dynamic_j").get<double>(), 0.0);
+  // Defaults: 0.6 W per SM, 4 W per DRAM: 5.2 W, 5.2 uJ over 1 us.
+  EXPECT_NEAR(p.at("total").at("power_w").get<double>(), 5.2, 1e-12);
+  EXPECT_NEAR(p.at("total").at("static_j").get<double>(), 5.2e-6, 1e-18);
+}
+
+// A policy block: its flip-flops clocked every cycle, and leakage per transistor.
+TEST(PowerModel, PolicyBlockEnergyComesFromItsNetlist) {
+  const EnergyTable t = table({"energy.policy.flop_cycle_fj=2", "energy.policy.transistor_static_nw=1.5"});
+  Activity a = one_microsecond(0);
+  Instance b = instance("s.link.balancer", "link_balancer", -1, {{"clocked_cycles", 1000}, {"decisions", 0}});
+  b.properties["area"] = {{"generic_cells", 600}, {"flip_flops", 65}, {"transistors", 4000}};
+  a.instances.push_back(b);
+  const json p = power_document(a, t, "test");
+  // 1000 cycles x 65 flip-flops x 2 fJ = 130 pJ; 4000 x 1.5 nW = 6 uW for 1 us = 6 pJ.
+  EXPECT_DOUBLE_EQ(p.at("instances")[0].at("dynamic_j").get<double>(), 130e-12);
+  EXPECT_DOUBLE_EQ(p.at("instances")[0].at("static_j").get<double>(), 6e-12);
+  const json& block = p.at("area").at("policy_blocks")[0];
+  EXPECT_EQ(block.at("block"), "link_balancer");
+  EXPECT_EQ(block.at("area").at("flip_flops"), 65);
+  EXPECT_EQ(block.at("activity").at("decisions"), 0);
+  EXPECT_EQ(p.at("area").at("total").at("transistors").get<double>(), 4000);
+}
+
+// Per window: each window's energy over its own length; the windows' energies add up to the run's.
+TEST(PowerModel, WindowsAddUpToTheRun) {
+  const EnergyTable t = table({"energy.sm.instruction_pj=1000", "energy.sm.static_w=1"});
+  Activity a = one_microsecond(1);
+  a.window_cycles = 400;
+  a.windows = {{0, 400}, {400, 400}, {800, 200}};
+  Instance sm = instance("s.sm0", "sm", 0, {{"instructions", 10}});
+  sm.windows = {{6}, {0}, {4}};
+  a.instances.push_back(sm);
+  const json p = power_document(a, t, "test");
+  const json& s = p.at("series");
+  ASSERT_EQ(s.at("total_w").size(), 3u);
+  // Window 0: 6 x 1 nJ in 0.4 us = 15 mW dynamic + 1 W static; window 2: 4 nJ in 0.2 us = 20 mW + 1 W.
+  EXPECT_NEAR(s.at("total_w")[0].get<double>(), 1.015, 1e-12);
+  EXPECT_NEAR(s.at("total_w")[1].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(s.at("total_w")[2].get<double>(), 1.020, 1e-12);
+  double joules = 0;
+  for (std::size_t w = 0; w < 3; ++w)
+    joules += s.at("total_w")[w].get<double>() * s.at("cycles")[w].get<double>() * 1e-9;
+  EXPECT_NEAR(joules, p.at("total").at("energy_j").get<double>(), 1e-18);
+  EXPECT_EQ(s.at("components_w").at("sm").size(), 3u);
+  EXPECT_EQ(s.at("sockets_w")[0].size(), 3u);
+}
+
+Activity sample_activity() {
+  Activity a = one_microsecond(2);
+  a.window_cycles = 500;
+  a.windows = {{0, 500}, {500, 500}};
+  a.config = {{"system", {{"sockets", 2}}}};
+  Instance sm = instance("system.socket1.sm0", "sm", 1, {{"instructions", 10}, {"idle_cycles", 900}});
+  sm.windows = {{4, 450}, {6, 450}};
+  a.instances.push_back(sm);
+  Instance link = instance("system.link_gpu0_gpu1", "link", -1, {{"bits_a_to_b", 8}, {"bits_b_to_a", 0}});
+  link.properties = {{"a", "gpu0"}, {"a_kind", "gpu"}, {"b", "gpu1"}, {"b_kind", "gpu"}};
+  link.windows = {{8, 0}, {0, 0}};
+  a.instances.push_back(link);
+  return a;
+}
+
+TEST(Activity, JsonRoundTripGivesTheSamePower) {
+  const Activity a = sample_activity();
+  const json doc = activity_to_json(a);
+  EXPECT_EQ(doc.at("schema"), "numagpu-activity");
+  EXPECT_EQ(doc.at("schema_version"), kActivitySchemaVersion);
+  const Activity b = activity_from_json(json::parse(doc.dump()));
+  EXPECT_EQ(activity_to_json(b), doc);
+  EXPECT_EQ(power_document(a, table(), "v"), power_document(b, table(), "v"));
+}
+
+std::string error_of(const json& doc) {
+  try {
+    activity_from_json(doc);
+  } catch (const ActivityError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Activity, MalformedDocumentsAreRejectedWithThePlace) {
+  const json good = activity_to_json(sample_activity());
+  json j = good;
+  j["schema_version"] = 2;
+  EXPECT_EQ(error_of(j), "schema_version: 2 is not supported (this numagpu reads version 1)");
+  j = good;
+  j["instances"][0]["windows"]["instructions"][1] = 5;
+  EXPECT_EQ(error_of(j), "instances[0].windows.instructions: windows add up to 9, not to the total 10");
+  j = good;
+  j["instances"][1]["kind"] = "gpu";
+  EXPECT_EQ(error_of(j), "instances[1].kind: unknown component kind 'gpu'");
+  j = good;
+  j["instances"][0]["counters"]["instructions"] = -1;
+  EXPECT_EQ(error_of(j), "instances[0].counters.instructions: expected a non-negative integer");
+  j = good;
+  j["instances"][0]["socket"] = 2;
+  EXPECT_EQ(error_of(j), "instances[0].socket: expected null or a socket below 2");
+  j = good;
+  j["windows"][1]["start_cycle"] = 400;
+  EXPECT_EQ(error_of(j), "windows[1].start_cycle: expected 500 (windows are consecutive from 0)");
+  j = good;
+  j.erase("duration_cycles");
+  EXPECT_EQ(error_of(j), "(document): missing field 'duration_cycles'");
+}
+
+TEST(Activity, MachineHashIgnoresNothingButWhatItIsGiven) {
+  EXPECT_EQ(machine_hash(json{{"a", 1}}), machine_hash(json::parse("{\"a\": 1}")));
+  EXPECT_NE(machine_hash(json{{"a", 1}}), machine_hash(json{{"a", 2}}));
+  EXPECT_EQ(machine_hash(json{{"a", 1}}).size(), 16u);
+}
+
+// The area of an instance comes from the synthesized point of its size; another size takes the nearest
+// point and says it does not match.
+TEST(RtlArea, InstanceGetsThePointOfItsSize) {
+  const json& points = rtl_area_table().at("blocks").at("link_balancer").at("points");
+  const json* lanes8 = nullptr;
+  for (const json& p : points)
+    if (p.at("Lanes") == 8) lanes8 = &p;
+  ASSERT_NE(lanes8, nullptr);
+  const json a = policy_block_area("link_balancer", {{"Lanes", 8}, {"SampleCycles", 5000}});
+  EXPECT_TRUE(a.at("matches_instance").get<bool>());
+  EXPECT_EQ(a.at("flip_flops"), lanes8->at("flip_flops"));
+  EXPECT_EQ(a.at("transistors"), lanes8->at("transistors"));
+  EXPECT_EQ(a.at("synthesized_at").at("Lanes"), 8);
+
+  const json other = policy_block_area("link_balancer", {{"Lanes", 8}, {"SampleCycles", 1000}});
+  EXPECT_FALSE(other.at("matches_instance").get<bool>());
+  const json between = policy_block_area("link_balancer", {{"Lanes", 12}});  // 8 and 16 are as near
+  EXPECT_EQ(between.at("synthesized_at").at("Lanes"), 16);
+  EXPECT_FALSE(between.at("matches_instance").get<bool>());
+  EXPECT_THROW(policy_block_area("no_such_block", {}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace numagpu::power
