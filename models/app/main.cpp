@@ -9,6 +9,7 @@
 #include "app/bench_fabric.hpp"
 #include "app/power_outputs.hpp"
 #include "app/run.hpp"
+#include "app/sweep.hpp"
 
 #ifndef NUMAGPU_VERSION
 #define NUMAGPU_VERSION "unknown"
@@ -114,6 +115,42 @@ extern "C" int sc_main(int argc, char* argv[]) {
       ->capture_default_str();
   plot_power_cmd->add_option("-o,--out", plot_power.output,
                              "PNG to write (default: power.png beside the input)");
+  numagpu::PlotOptions plot_options;
+  CLI::App* plot_study_cmd =
+      plot->add_subcommand("study", "A sweep's figures from its results.json alone (docs/studies.md)");
+  plot_study_cmd->add_option("results", plot_options.results, "results.json written by numagpu sweep")
+      ->required();
+  plot_study_cmd->add_option("-o,--out", plot_options.out_dir,
+                             "Directory for the figures (default: beside results.json)");
+
+  numagpu::SweepOptions sweep_options;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "Run a grid of design points (a sweep spec, docs/studies.md) in parallel and collect a results table");
+  sweep->add_option("spec", sweep_options.spec_file, "Sweep spec YAML (required unless --reference)");
+  bool sweep_reference = false;
+  sweep->add_flag("--reference", sweep_reference, "Print the sweep spec reference (Markdown) and exit");
+  sweep->add_option("-o,--out", sweep_options.out_dir, "Output directory (default: numagpu-sweeps/NAME)");
+  sweep->add_option("-j,--jobs", sweep_options.jobs, "Points run at once (default: the machine's cores)")
+      ->check(CLI::Range(1, 4096));
+  sweep
+      ->add_option("-s,--set", sweep_options.sets,
+                   "Override one parameter of every point (repeatable, applied last)")
+      ->type_name("KEY=VALUE");
+  sweep->add_option("--workloads", sweep_options.workloads, "Only the points of these workloads (repeatable)")
+      ->delimiter(',')
+      ->type_name("NAME[,NAME...]");
+  sweep->add_flag("--collect", sweep_options.collect_only,
+                  "Only collect the results table of the points run so far");
+  sweep->add_flag("--list", sweep_options.list,
+                  "Print the points (index, id, configuration hash, overrides)");
+  sweep->add_option("--point", sweep_options.point, "Run this one point only (what a Slurm array task does)");
+  sweep->add_flag("--slurm", sweep_options.slurm,
+                  "Write a Slurm array job for the grid (OUT/slurm: array.sbatch, collect.sbatch, submit.sh) "
+                  "instead of running it");
+  sweep->add_option("--slurm-option", sweep_options.slurm_options,
+                    "Extra #SBATCH line for the Slurm scripts, e.g. --partition=long (repeatable)");
+  sweep->add_flag("-q,--quiet", sweep_options.quiet, "Only failures and the final line");
 
   try {
     app.parse(argc, argv);
@@ -126,6 +163,19 @@ extern "C" int sc_main(int argc, char* argv[]) {
     return numagpu::kExitBadInput;
   }
 
+  if (sweep->parsed()) {
+    if (sweep_reference) {
+      std::cout << numagpu::sweep_spec_reference();
+      return numagpu::kExitOk;
+    }
+    if (sweep_options.spec_file.empty()) {
+      std::cerr << "numagpu: error: sweep: a spec file is required\n";
+      return numagpu::kExitBadInput;
+    }
+    sweep_options.progress = isatty(STDERR_FILENO) != 0;
+    return numagpu::sweep_command(sweep_options, std::cout, std::cerr);
+  }
+  if (plot_study_cmd->parsed()) return numagpu::plot_command(plot_options, std::cout, std::cerr);
   if (fabric->parsed()) return numagpu::bench_fabric_command(bench, std::cout, std::cerr);
   if (power_cmd->parsed()) return numagpu::power_command(power, std::cout, std::cerr);
   if (plot_power_cmd->parsed()) return numagpu::plot_power_command(plot_power, std::cout, std::cerr);

@@ -1,0 +1,51 @@
+// `numagpu sweep SPEC`: runs a sweep's points as child `numagpu run` processes, in parallel, resumably, and
+// collects one results table; `--slurm` writes an array job for the same grid instead (docs/studies.md).
+//
+// Output directory layout (the same for local and Slurm runs):
+//   OUT/points/<id>/   a finished point: the outputs of numagpu run, run.log, point.json.
+//                      Written as OUT/points/.tmp.<id>.<host>.<pid> and renamed into place when complete,
+//                      so a point directory is either absent or whole. A point is finished when its
+//                      directory exists and its point.json names the configuration hash the spec resolves
+//                      to now (a point whose configuration changed runs again).
+//   OUT/failed/<id>/   the last failed attempt of a point (run.log says why); retried by the next sweep.
+//   OUT/results.csv, OUT/results.json   the collected table (every point: ok, failed or missing).
+//   OUT/slurm/         array.sbatch, collect.sbatch, submit.sh (with --slurm).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace numagpu {
+
+struct SweepOptions {
+  std::string spec_file;
+  std::string out_dir;                     // default: numagpu-sweeps/<sweep name>
+  unsigned jobs = 0;                       // parallel points; 0: the machine's cores
+  std::vector<std::string> sets;           // extra overrides for every point, applied last
+  std::vector<std::string> workloads;      // only the points of these workloads (a smaller study); empty: all
+  bool collect_only = false;               // only (re)build the results table
+  bool list = false;                       // print the points and exit
+  std::string point;                       // run only this point (a Slurm array task)
+  bool slurm = false;                      // write the Slurm array job instead of running
+  std::vector<std::string> slurm_options;  // extra "#SBATCH" lines, e.g. --partition=gpu
+  bool quiet = false;                      // only failures and the final line
+  bool progress = false;                   // draw the progress bar (the caller decides: a terminal)
+  std::string executable;                  // numagpu binary the points run with (default: this process)
+};
+
+// The sweep spec's reference (Markdown), as docs/studies.md embeds it.
+std::string sweep_spec_reference();
+
+int sweep_command(const SweepOptions& options, std::ostream& out, std::ostream& err);
+
+struct PlotOptions {
+  std::string results;  // results.json of a sweep
+  std::string out_dir;  // where the figures go (default: beside results.json)
+};
+
+// Draws the figures of a sweep's study kind (scripts/plot_study.py, run with python3-matplotlib) from its
+// results.json alone.
+int plot_command(const PlotOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace numagpu

@@ -1,0 +1,79 @@
+// A sweep specification (docs/studies.md): a grid of design points, each a configuration (system file and
+// --set overrides) applied to one workload, and the statistics to collect from every point.
+//
+//   name: figure6
+//   study: figure6                   # what `numagpu plot study` and the direction checks do with the results
+//   config: ../paper_4socket.yaml    # system of every point (default: the built-in paper system)
+//   set:                             # overrides of every point
+//     - {key: runtime.cta_schedule, value: contiguous}
+//   workloads:
+//     - name: reduce
+//       file: ../workloads/studies/reduction.yaml
+//       set: [...]                   # this workload's overrides, after the sweep's
+//       when:                        # this workload's overrides for points with an axis label
+//         - {label: dynamic, set: [{key: link.sample_cycles, value: 1000}]}
+//   axes:                            # the grid: every combination of one value per axis
+//     - name: link
+//       values:
+//         - {label: static, set: [{key: link.mode, value: static}]}
+//         - {label: dynamic, set: [{key: link.mode, value: dynamic}]}
+//   grids: [...]                     # further grids (each its own axes): the points are the union
+//   stats:
+//     - {name: cycles, path: summary.sim_cycles}
+//     - {name: link_bytes, path: "system.link_*.to_switch0.bytes", reduce: sum}
+//
+// The schema is a config::Schema, so a bad spec gets the configuration engine's one-line errors
+// (file:line:col: key.path: message). Every point's configuration is resolved while loading, so an override
+// that the system rejects is reported at the spec line that wrote it, before anything runs.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/config.hpp"
+
+namespace numagpu {
+
+enum class StatReduce { kNone, kSum, kMean, kMin, kMax };
+
+struct SweepStat {
+  std::string name;  // column name in the results
+  std::string path;  // "run.X", "config.X" or a statistics path; a component may hold * and ? wildcards
+  StatReduce reduce = StatReduce::kNone;
+};
+
+struct SweepPoint {
+  std::size_t index = 0;  // position in the spec's point order (the Slurm array index)
+  std::string id;         // "<workload>.<label>.<label>...": the point's directory name
+  std::string workload;
+  std::string grid;                                         // name of the grid it came from ("" for axes)
+  std::vector<std::pair<std::string, std::string>> labels;  // (axis, label), in axis order
+  std::string config_file;                                  // absolute; "" = built-in paper system
+  std::string workload_file;                                // absolute; "" = built-in default workload
+  std::vector<std::string> overrides;                       // "key=value", applied in order
+  std::string config_hash;                                  // of the resolved configuration
+};
+
+struct SweepSpec {
+  std::string file;  // as given on the command line
+  std::string name;
+  std::string description;
+  std::string study;
+  std::vector<std::string> axis_names;  // every axis of every grid, first appearance first
+  std::vector<SweepStat> stats;
+  std::vector<SweepPoint> points;
+
+  const SweepPoint* find(const std::string& id) const;
+};
+
+// The spec's own schema (docs: `numagpu sweep --reference`).
+const config::Schema& sweep_schema();
+
+// Loads and validates `file`, expands its points and resolves each point's configuration. `extra_sets`
+// ("key=value", from the command line) are applied to every point after the spec's own overrides. Throws
+// config::ConfigError with the one-line message.
+SweepSpec load_sweep_spec(const std::string& file, const std::vector<std::string>& extra_sets = {});
+
+}  // namespace numagpu

@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Draws a numagpu sweep's figures from its results.json alone (`numagpu plot study`, scripts/study.sh).
+
+Usage: plot_study.py RESULTS.json OUT_DIR
+
+The sweep's `study` field picks the figures (configs/experiments/*.yaml). Speedups are cycle ratios
+(baseline cycles / point cycles) of the same workload. Means are arithmetic means over workloads (the
+paper's "on average") and geometric means. Besides the PNGs, the numbers behind each figure are printed as a
+small table, which is what docs/validation.md quotes.
+"""
+import json
+import math
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def fail(message):
+    print(f"plot_study.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            results = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: {e}")
+    if results.get("format") != "numagpu-sweep-results":
+        fail(f"{path}: not a numagpu sweep results.json")
+    return results
+
+
+class Table:
+    """The ok points of a sweep, by workload and by the label of one axis."""
+
+    def __init__(self, results, axis):
+        self.workloads = []
+        self.by = {}
+        self.missing = []
+        for p in results["points"]:
+            if p["workload"] not in self.workloads:
+                self.workloads.append(p["workload"])
+            if p["status"] != "ok":
+                self.missing.append(p["id"])
+                continue
+            label = p["labels"].get(axis, "")
+            self.by[(p["workload"], label)] = p["stats"]
+
+    def stat(self, workload, label, name):
+        s = self.by.get((workload, label))
+        return None if s is None else s.get(name)
+
+    def speedup(self, workload, label, base):
+        a, b = self.stat(workload, base, "cycles"), self.stat(workload, label, "cycles")
+        return None if not a or not b else a / b
+
+
+def means(values):
+    v = [x for x in values if x is not None and x > 0]
+    if not v:
+        return None, None
+    return sum(v) / len(v), math.exp(sum(math.log(x) for x in v) / len(v))
+
+
+def fmt(x, digits=2):
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def print_table(title, columns, rows):
+    print(f"## {title}")
+    print("| workload | " + " | ".join(columns) + " |")
+    print("|---|" + "---|" * len(columns))
+    for name, values in rows:
+        print(f"| {name} | " + " | ".join(fmt(v) for v in values) + " |")
+    print()
+
+
+def bars(ax, workloads, series, colors=None, bottom_line=1.0):
+    """Grouped bars: series is [(label, [value per workload])]."""
+    n = len(series)
+    width = 0.8 / max(1, n)
+    for i, (label, values) in enumerate(series):
+        xs = [k + (i - (n - 1) / 2) * width for k in range(len(workloads))]
+        ax.bar(xs, [v if v is not None else 0 for v in values], width,
+               label=label, color=None if colors is None else colors[i])
+    ax.set_xticks(range(len(workloads)))
+    ax.set_xticklabels(workloads, rotation=45, ha="right", fontsize=8)
+    if bottom_line is not None:
+        ax.axhline(bottom_line, color="black", linewidth=0.8)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def with_mean(t, workloads, per_workload_series):
+    """Appends an arithmetic-mean column to every series."""
+    out = []
+    for label, values in per_workload_series:
+        out.append((label, values + [means(values)[0]]))
+    return workloads + ["mean"], out
+
+
+def save(fig, out_dir, name):
+    path = os.path.join(out_dir, name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(f"wrote {path}")
+
+
+def speedup_study(results, out_dir, axis, base, labels, title, ylabel, file_name, colors=None, sort_key=None):
+    t = Table(results, axis)
+    workloads = list(t.workloads)
+    if sort_key:
+        workloads.sort(key=lambda w: sort_key(t, w))
+    series = [(pretty, [t.speedup(w, lab, base) for w in workloads]) for lab, pretty in labels]
+    print_table(f"{title}: speedup over {base}", [p for _, p in labels],
+                [(w, [s[1][k] for s in series]) for k, w in enumerate(workloads)] +
+                [("mean (arith.)", [means(s[1])[0] for s in series]),
+                 ("mean (geo.)", [means(s[1])[1] for s in series])])
+    names, series_m = with_mean(t, workloads, series)
+    fig, ax = plt.subplots(figsize=(min(12, max(7, 0.25 * len(names) * max(1, len(labels)))), 4.5))
+    bars(ax, names, series_m, colors)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+    save(fig, out_dir, file_name)
+    return t, workloads
+
+
+def figure3(results, out_dir):
+    t = Table(results, "system")
+    workloads = sorted(t.workloads, key=lambda w: (t.speedup(w, "bigger4x", "single") or 0) -
+                       (t.speedup(w, "locality", "single") or 0), reverse=True)
+    trad = [t.speedup(w, "traditional", "single") for w in workloads]
+    loc = [t.speedup(w, "locality", "single") for w in workloads]
+    big = [t.speedup(w, "bigger4x", "single") for w in workloads]
+    print_table("Figure 3: speedup over 1 socket", ["traditional 4 sockets", "locality-optimized 4 sockets",
+                                                      "4x larger GPU"],
+                [(w, [trad[k], loc[k], big[k]]) for k, w in enumerate(workloads)] +
+                [("mean (arith.)", [means(trad)[0], means(loc)[0], means(big)[0]]),
+                 ("mean (geo.)", [means(trad)[1], means(loc)[1], means(big)[1]])])
+    names = workloads + ["mean"]
+    fig, ax = plt.subplots(figsize=(10, 4))
+    bars(ax, names, [("traditional (CTA + page interleave)", trad + [means(trad)[0]]),
+                     ("locality-optimized (contiguous + first touch)", loc + [means(loc)[0]])],
+         ["#4daf4a", "#80b1d3"])
+    for k, v in enumerate(big + [means(big)[0]]):
+        if v is not None:
+            ax.plot([k - 0.4, k + 0.4], [v, v], color="red", linewidth=2,
+                    label="4x larger single GPU" if k == 0 else None)
+    ax.set_ylabel("speedup over 1 socket")
+    ax.set_title("4-socket NUMA GPU vs 1 socket and a 4x larger GPU (sorted by the gap to 4x)", fontsize=10)
+    ax.legend(fontsize=8)
+    save(fig, out_dir, "figure3.png")
+
+
+def figure5(results, out_dir):
+    ok = [p for p in results["points"] if p["status"] == "ok"]
+    if not ok:
+        fail("no finished points")
+    sockets = sorted({int(m.group(1)) for p in ok for k in (p["stats"].get("util") or {})
+                      for m in [re.search(r"link_gpu(\d+)_", k)] if m})
+    fig, axes = plt.subplots(len(sockets), len(ok), figsize=(6 * len(ok), 1.9 * len(sockets) + 0.6),
+                             sharex="col", squeeze=False)
+    for c, p in enumerate(ok):
+        util, lanes = p["stats"].get("util") or {}, p["stats"].get("lanes") or {}
+        kernels = p["stats"].get("kernel_cycles") or {}
+        ends, total = [], 0
+        for k in sorted(kernels, key=lambda s: int(re.search(r"kernel(\d+)", s).group(1))):
+            total += kernels[k] or 0
+            ends.append(total)
+        for r, s in enumerate(sockets):
+            ax = axes[r][c]
+            for direction, name, color in (("to_switch0", "egress", "#e41a1c"), (f"to_gpu{s}", "ingress", "#377eb8")):
+                key = f"system.link_gpu{s}_switch0.{direction}.utilization"
+                series = util.get(key)
+                if not series:
+                    continue
+                w = series.get("window_cycles", 1)
+                xs = [(i + 1) * w for i in range(len(series["values"]))]
+                ax.step(xs, [(v or 0) for v in series["values"]], where="post", color=color,  # percent
+                        label=f"{name} utilization")
+                lane_series = lanes.get(key.replace(".utilization", ".lanes"))
+                if lane_series:
+                    ax2 = ax.twinx() if not hasattr(ax, "_lanes_axis") else ax._lanes_axis
+                    ax._lanes_axis = ax2
+                    lw = lane_series.get("window_cycles", 1)
+                    ax2.step([(i + 1) * lw for i in range(len(lane_series["values"]))],
+                             lane_series["values"], where="post", color=color, linestyle=":", linewidth=1)
+                    ax2.set_ylim(0, 16)
+                    ax2.set_ylabel("lanes (dotted)", fontsize=7)
+            for e in ends[:-1]:
+                ax.axvline(e, color="black", linestyle=":", linewidth=0.7)
+            ax.set_ylim(0, 105)
+            ax.set_ylabel(f"GPU{s} util %", fontsize=8)
+            if r == 0:
+                ax.set_title(f"{p['id']} ({p['stats'].get('cycles')} cycles)", fontsize=9)
+                ax.legend(fontsize=7, loc="upper right")
+        axes[-1][c].set_xlabel("cycle")
+    save(fig, out_dir, "figure5.png")
+    print("## Figure 5: cycles")
+    for p in ok:
+        print(f"- {p['id']}: {p['stats'].get('cycles')} cycles")
+    print()
+
+
+def figure6(results, out_dir):
+    t = Table(results, "link")
+    labels = [lab for lab in ["s1k_w100", "s5k_w100", "s10k_w100", "s50k_w100", "s5k_w10", "s5k_w500", "double"]
+              if any((w, lab) in t.by for w in t.workloads)]
+    pretty = {"double": "doubled bandwidth"}
+    for lab in labels:
+        m = re.match(r"s(\d+)k_w(\d+)", lab)
+        if m:
+            pretty[lab] = f"dynamic, SampleTime {m.group(1)}K, SwitchTime {m.group(2)}"
+    speedup_study(results, out_dir, "link", "static", [(lab, pretty[lab]) for lab in labels],
+                  "Dynamic link lanes vs static (and doubled bandwidth)", "speedup over static links",
+                  "figure6.png",
+                  ["#c7e9c0", "#41ab5d", "#238b45", "#005a32", "#9ecae1", "#3182bd", "#e41a1c"][-len(labels):]
+                  if len(labels) == 7 else None,
+                  sort_key=lambda t, w: -(t.speedup(w, "double", "static") or 0))
+
+
+def caches(results, out_dir):
+    speedup_study(results, out_dir, "l2", "memside",
+                  [("static", "static 50-50 partition"), ("shared", "GPU-side shared"),
+                   ("numa_aware", "NUMA-aware")],
+                  "L2 organizations vs memory-side L2", "speedup over memory-side L2", "caches.png",
+                  ["#bdbdbd", "#737373", "#252525"])
+    t = Table(results, "l2")
+    ws = t.workloads
+    ideal = [t.speedup(w, "numa_aware_ideal", "numa_aware") for w in ws]
+    wb = [t.speedup(w, "numa_aware", "numa_aware_wt") for w in ws]
+    over_static = [t.speedup(w, "numa_aware", "static") for w in ws]
+    print_table("NUMA-aware L2: ideal coherence and write-back, speedups",
+                ["ideal coherence over SW invalidation", "write-back over write-through",
+                 "NUMA-aware over static"],
+                [(w, [ideal[k], wb[k], over_static[k]]) for k, w in enumerate(ws)] +
+                [("mean (arith.)", [means(ideal)[0], means(wb)[0], means(over_static)[0]]),
+                 ("mean (geo.)", [means(ideal)[1], means(wb)[1], means(over_static)[1]])])
+    names, series = with_mean(t, ws, [("ideal coherence over software invalidation", ideal),
+                                      ("write-back over write-through L2", wb)])
+    fig, ax = plt.subplots(figsize=(8, 4))
+    bars(ax, names, series, ["#fdae6b", "#756bb1"])
+    ax.set_ylabel("speedup")
+    ax.set_title("NUMA-aware L2: coherence cost and write policy", fontsize=10)
+    ax.legend(fontsize=8)
+    save(fig, out_dir, "caches_coherence_write.png")
+
+
+def combined(results, out_dir):
+    # Points carry two axes (links, l2): rebuild one label from both.
+    for p in results["points"]:
+        p["labels"]["combo"] = p["labels"].get("links", "") + "+" + p["labels"].get("l2", "")
+    speedup_study(results, out_dir, "combo", "static+memside",
+                  [("dynamic+memside", "link balancing only"), ("static+numa_aware", "NUMA-aware caches only"),
+                   ("dynamic+numa_aware", "both")],
+                  "Link balancing and NUMA-aware caches, alone and together", "speedup over the baseline",
+                  "combined.png", ["#41ab5d", "#737373", "#08306b"])
+    # Section 6, "Power Implications": 10 pJ per bit moved from one socket to another through links and
+    # switch. A transfer crosses two links (socket to switch, switch to socket) and link_bytes counts it on
+    # both, so the socket-to-socket bytes are half of it; power = energy / simulated time.
+    t = Table(results, "combo")
+
+    def watts(w, label):
+        b, c, mhz = (t.stat(w, label, k) for k in ("link_bytes", "cycles", "clock_mhz"))
+        if b is None or not c or not mhz:
+            return None
+        return (b / 2) * 8 * 10e-12 / (c / (mhz * 1e6))
+
+    combos = [("static+memside", "baseline"), ("dynamic+memside", "links"), ("static+numa_aware", "caches"),
+              ("dynamic+numa_aware", "both")]
+    power = [[watts(w, lab) for lab, _ in combos] for w in t.workloads]
+    geo = [means([row[i] for row in power])[1] for i in range(len(combos))]
+    print_table("Communication power at 10 pJ/bit (W)", [p for _, p in combos],
+                list(zip(t.workloads, power)) + [("mean (geo.)", geo)])
+
+
+def scaling(results, out_dir):
+    t = Table(results, "system")
+    ws = t.workloads
+    numa = {n: [t.speedup(w, f"sockets{n}", "sockets1") for w in ws] for n in (2, 4, 8)}
+    single = {n: [t.speedup(w, f"single{n}x", "sockets1") for w in ws] for n in (2, 4, 8)}
+    eff = {n: [None if a is None or b is None else a / b for a, b in zip(numa[n], single[n])] for n in (2, 4, 8)}
+    cols = ["2 sockets", "4 sockets", "8 sockets", "single 2x", "single 4x", "single 8x", "eff. 2", "eff. 4",
+            "eff. 8"]
+    rows = [(w, [numa[2][k], numa[4][k], numa[8][k], single[2][k], single[4][k], single[8][k], eff[2][k],
+                 eff[4][k], eff[8][k]]) for k, w in enumerate(ws)]
+    allv = [numa[2], numa[4], numa[8], single[2], single[4], single[8], eff[2], eff[4], eff[8]]
+    rows += [("mean (arith.)", [means(v)[0] for v in allv]), ("mean (geo.)", [means(v)[1] for v in allv])]
+    print_table("Scaling: speedup over 1 socket; efficiency = NUMA speedup / single-GPU speedup", cols, rows)
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
+    names = ws + ["mean"]
+    bars(a1, names, [(f"{n} sockets", numa[n] + [means(numa[n])[0]]) for n in (2, 4, 8)],
+         ["#9ecae1", "#4292c6", "#08519c"])
+    for n, color in ((2, "#fdae6b"), (4, "#e6550d")):
+        for k, v in enumerate(single[n] + [means(single[n])[0]]):
+            if v is not None:
+                a1.plot([k - 0.4, k + 0.4], [v, v], color=color, linewidth=1.5,
+                        label=f"single GPU {n}x" if k == 0 else None)
+    a1.set_ylabel("speedup over 1 socket")
+    a1.set_title("NUMA-aware GPU, 1-8 sockets, vs scaled single GPU", fontsize=10)
+    a1.legend(fontsize=7)
+    counts = [1, 2, 4, 8]
+    mean_numa = [1.0] + [means(numa[n])[0] for n in (2, 4, 8)]
+    mean_single = [1.0] + [means(single[n])[0] for n in (2, 4, 8)]
+    a2.plot(counts, mean_numa, "o-", label="NUMA GPU (mean)")
+    a2.plot([c for c, v in zip(counts, mean_single) if v], [v for v in mean_single if v], "s--",
+            label="single GPU scaled (mean)")
+    a2.plot(counts, counts, color="grey", linewidth=0.8, label="linear")
+    a2.plot([2, 4, 8], [1.5, 2.3, 3.2], "x", color="red", label="paper (NUMA GPU)")
+    a2.set_xlabel("sockets / scale factor")
+    a2.set_ylabel("mean speedup")
+    a2.set_xticks(counts)
+    a2.grid(alpha=0.3)
+    a2.legend(fontsize=7)
+    save(fig, out_dir, "scaling.png")
+
+
+def ladm(results, out_dir):
+    labels = [("kernel_wide", "kernel-wide partitioning"), ("ladm_twice", "LADM, remote insert twice"),
+              ("ladm_once", "LADM, remote insert once")]
+    t, ws = speedup_study(results, out_dir, "policy", "batch_ft", labels,
+                          "LADM on 4x4 chiplets vs Batch+FT", "speedup over Batch+FT", "ladm.png",
+                          ["#bdbdbd", "#6baed6", "#08519c"])
+    policies = [("batch_ft", "Batch+FT")] + labels
+    mib = lambda v: None if v is None else v / 2**20  # noqa: E731
+    inter = [(pretty, [mib(t.stat(w, lab, "inter_gpu_bytes")) for w in ws]) for lab, pretty in policies]
+    every = [(pretty, [mib(t.stat(w, lab, "link_bytes")) for w in ws]) for lab, pretty in policies]
+    print_table("LADM: inter-GPU MiB (the links to the switch)", [p for p, _ in policies],
+                [(w, [s[1][k] for s in inter]) for k, w in enumerate(ws)] +
+                [("total", [sum(v or 0 for v in s[1]) for s in inter])])
+    print_table("LADM: MiB on every link (intra-GPU ring and switch)", [p for p, _ in policies],
+                [(w, [s[1][k] for s in every]) for k, w in enumerate(ws)])
+    fig, ax = plt.subplots(figsize=(9, 4))
+    bars(ax, ws, inter, ["#fdae6b", "#bdbdbd", "#6baed6", "#08519c"], bottom_line=None)
+    ax.set_ylabel("inter-GPU traffic (MiB)")
+    ax.set_title("Inter-GPU traffic: bytes over the links to the switch", fontsize=10)
+    ax.legend(fontsize=8)
+    save(fig, out_dir, "ladm_traffic.png")
+
+
+STUDIES = {"figure3": figure3, "figure5": figure5, "figure6": figure6, "caches": caches, "combined": combined,
+           "scaling": scaling, "ladm": ladm}
+
+
+def main():
+    if len(sys.argv) != 3:
+        fail("usage: plot_study.py RESULTS.json OUT_DIR")
+    results = load(sys.argv[1])
+    study = results.get("study", "")
+    if study not in STUDIES:
+        fail(f"{sys.argv[1]}: study '{study}' has no figures (known: {', '.join(sorted(STUDIES))})")
+    missing = [p["id"] for p in results["points"] if p["status"] != "ok"]
+    if missing:
+        print(f"plot_study.py: warning: {len(missing)} points not finished, left out: {' '.join(missing[:8])}",
+              file=sys.stderr)
+    os.makedirs(sys.argv[2], exist_ok=True)
+    print(f"# {results.get('sweep')}: {results.get('description', '')}\n")
+    STUDIES[study](results, sys.argv[2])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,355 @@
+// numagpu sweep: a spec expands into the points it describes, every point runs as its own process into its
+// own directory, the results table holds what the spec asks for, finished points are skipped, a failed point
+// is isolated, and bad specs give one line at the place that is wrong.
+//
+// The points are single-SM systems running one warp that streams over N distinct lines: with cold caches
+// every access misses the L1 and the L2 and reads one line from DRAM, so socket0's DRAM serves exactly N
+// reads of 128 bytes (N x 128 read bytes). Those numbers are what the tests expect, not the program's output.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/run.hpp"
+#include "app/sweep.hpp"
+#include "app/sweep_results.hpp"
+#include "app/sweep_spec.hpp"
+#include "config/config.hpp"
+
+namespace numagpu {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+class SweepTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("numagpu_sweep_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "tiny.yaml") << "workload:\n"
+                                        "  name: tiny\n"
+                                        "  kernels:\n"
+                                        "    - {name: k, pattern: stream, ctas: 1, warps_per_cta: 1, "
+                                        "accesses_per_warp: 4}\n";
+    options.executable = NUMAGPU_BIN;
+    options.out_dir = (dir / "out").string();
+    options.jobs = 2;
+    options.quiet = true;
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  std::string write_spec(const std::string& text) {
+    const fs::path p = dir / "spec.yaml";
+    std::ofstream(p) << text;
+    options.spec_file = p.string();
+    return p.string();
+  }
+  int sweep() {
+    out.str("");
+    err.str("");
+    return sweep_command(options, out, err);
+  }
+  json results() const {
+    std::ifstream in(fs::path(options.out_dir) / "results.json");
+    return json::parse(in);
+  }
+  static const json& point(const json& r, const std::string& id) {
+    for (const json& p : r["points"])
+      if (p["id"] == id) return p;
+    throw std::runtime_error("no point " + id);
+  }
+
+  fs::path dir;
+  SweepOptions options;
+  std::ostringstream out, err;
+};
+
+// One socket, one SM, page interleaving (explicit: the tests must not depend on the defaults); the access
+// count is the axis.
+const char* const kTinySpec =
+    "name: tiny\n"
+    "study: none\n"
+    "set:\n"
+    "  - {key: system.sockets, value: 1}\n"
+    "  - {key: sm.per_socket, value: 1}\n"
+    "  - {key: memory.placement, value: page_interleave}\n"
+    "workloads:\n"
+    "  - {name: w, file: tiny.yaml}\n"
+    "axes:\n"
+    "  - name: accesses\n"
+    "    values:\n"
+    "      - {label: a4, set: [{key: workload.kernels.0.accesses_per_warp, value: 4}]}\n"
+    "      - {label: a8, set: [{key: workload.kernels.0.accesses_per_warp, value: 8}]}\n"
+    "stats:\n"
+    "  - {name: dram_reads, path: 'system.socket*.dram.reads', reduce: sum}\n"
+    "  - {name: dram_read_bytes, path: system.socket0.dram.read_bytes}\n"
+    "  - {name: kernels, path: run.kernels_done}\n"
+    "  - {name: placement, path: config.memory.placement}\n";
+
+TEST_F(SweepTest, GridExpandsEveryCombinationLastAxisFastestWithOverridesInOrder) {
+  write_spec(
+      "name: grid\n"
+      "set: [{key: system.sockets, value: 2}]\n"
+      "workloads:\n"
+      "  - {name: u, file: tiny.yaml}\n"
+      "  - {name: v, file: tiny.yaml, set: [{key: l2.ways, value: 8}]}\n"
+      "axes:\n"
+      "  - name: x\n"
+      "    values:\n"
+      "      - {label: x1, set: [{key: link.mode, value: static}]}\n"
+      "      - {label: x2, set: [{key: link.mode, value: dynamic}]}\n"
+      "  - name: y\n"
+      "    values:\n"
+      "      - {label: y1}\n"
+      "      - {label: y2, set: [{key: l2.ways, value: 4}]}\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  const SweepSpec spec = load_sweep_spec(options.spec_file, {"l1.ways=2"});
+  ASSERT_EQ(spec.points.size(), 8u);  // 2 workloads x 2 x 2
+  const std::vector<std::string> ids{"u.x1.y1", "u.x1.y2", "u.x2.y1", "u.x2.y2",
+                                     "v.x1.y1", "v.x1.y2", "v.x2.y1", "v.x2.y2"};
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_EQ(spec.points[i].id, ids[i]);
+    EXPECT_EQ(spec.points[i].index, i);
+  }
+  // The sweep's overrides, the workload's, each axis value's in axis order, the command line's last.
+  EXPECT_EQ(spec.points[7].overrides,
+            (std::vector<std::string>{"system.sockets=2", "l2.ways=8", "link.mode=dynamic", "l2.ways=4",
+                                      "l1.ways=2"}));
+  // Points that resolve to the same configuration share a hash; different ones do not.
+  EXPECT_NE(spec.points[0].config_hash, spec.points[2].config_hash);
+  EXPECT_NE(spec.points[0].config_hash, spec.points[4].config_hash);
+  EXPECT_EQ(spec.points[5].config_hash, spec.points[1].config_hash)
+      << "v's l2.ways=8 is overridden by y2's l2.ways=4, so v.x1.y2 and u.x1.y2 are the same system";
+}
+
+TEST_F(SweepTest, WorkloadWhenOverridesApplyOnlyToPointsWithThatLabelAndWorkloadsFilter) {
+  write_spec(
+      "name: when\n"
+      "workloads:\n"
+      "  - {name: u, file: tiny.yaml}\n"
+      "  - name: v\n"
+      "    file: tiny.yaml\n"
+      "    when: [{label: x2, set: [{key: runtime.cta_schedule, value: batch}]}]\n"
+      "axes:\n"
+      "  - name: x\n"
+      "    values:\n"
+      "      - {label: x1}\n"
+      "      - {label: x2, set: [{key: runtime.cta_schedule, value: contiguous}]}\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  const SweepSpec spec = load_sweep_spec(options.spec_file);
+  ASSERT_EQ(spec.points.size(), 4u);
+  EXPECT_EQ(spec.find("u.x2")->overrides, (std::vector<std::string>{"runtime.cta_schedule=contiguous"}));
+  EXPECT_EQ(spec.find("v.x1")->overrides, (std::vector<std::string>{}));
+  EXPECT_EQ(spec.find("v.x2")->overrides,
+            (std::vector<std::string>{"runtime.cta_schedule=contiguous", "runtime.cta_schedule=batch"}));
+
+  options.list = true;
+  options.workloads = {"v"};
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_EQ(out.str().find("u."), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("0\tv.x1\t"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("1\tv.x2\t"), std::string::npos) << out.str();
+  options.workloads = {"nope"};
+  EXPECT_EQ(sweep(), kExitBadInput);
+  EXPECT_EQ(err.str(), "numagpu: error: --workloads: " + options.spec_file + " has no workload 'nope'\n");
+
+  write_spec(
+      "name: when\n"
+      "workloads: [{name: v, file: tiny.yaml, when: [{label: x3, set: []}]}]\n"
+      "axes: [{name: x, values: [{label: x1}]}]\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  EXPECT_THROW(load_sweep_spec(options.spec_file), config::ConfigError);
+}
+
+TEST_F(SweepTest, OverrideTheSystemRejectsIsReportedWhereTheSpecWroteIt) {
+  const std::string file = write_spec(
+      "name: bad\n"
+      "workloads: [{name: w, file: tiny.yaml}]\n"
+      "axes:\n"
+      "  - name: x\n"
+      "    values:\n"
+      "      - {label: ok}\n"
+      "      - {label: odd, set: [{key: link.lanes, value: 15}]}\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  EXPECT_EQ(sweep(), kExitBadInput);
+  // Line 7; the value 15 starts at column 53 (1-based) of "      - {label: odd, set: [{key: link.lanes,
+  // value: 15}]}".
+  EXPECT_EQ(err.str(),
+            "numagpu: error: " + file +
+                ":7:53: axes.0.values.1.set.0: point 'w.odd': link.lanes: 15 is odd; a link starts "
+                "symmetric, half its lanes each way\n");
+  EXPECT_FALSE(fs::exists(options.out_dir)) << "a bad spec runs nothing and writes nothing";
+}
+
+TEST_F(SweepTest, SpecErrorsAreOneLineWithThePlace) {
+  const std::string file = write_spec(
+      "name: has space\n"
+      "workloads: [{name: w, file: tiny.yaml}]\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  EXPECT_EQ(sweep(), kExitBadInput);
+  EXPECT_EQ(err.str(), "numagpu: error: " + file +
+                           ":1:7: name: 'has space' must be letters, digits, '_' and '-' only\n");
+  write_spec(
+      "name: s\n"
+      "workloads: [{name: w, file: missing.yaml}]\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  EXPECT_EQ(sweep(), kExitBadInput);
+  EXPECT_NE(err.str().find(":2:29: workloads.0.file: cannot read"), std::string::npos) << err.str();
+}
+
+TEST_F(SweepTest, RunsEveryPointCollectsTheTableAndSkipsFinishedPoints) {
+  write_spec(kTinySpec);
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  json r = results();
+  EXPECT_EQ(r["format"], "numagpu-sweep-results");
+  EXPECT_EQ(r["study"], "none");
+  ASSERT_EQ(r["points"].size(), 2u);
+  const json& a4 = point(r, "w.a4");
+  const json& a8 = point(r, "w.a8");
+  EXPECT_EQ(a4["status"], "ok");
+  EXPECT_EQ(a4["labels"]["accesses"], "a4");
+  EXPECT_EQ(a4["stats"]["dram_reads"], 4);  // one warp, 4 distinct lines, cold caches (file comment)
+  EXPECT_EQ(a4["stats"]["dram_read_bytes"], 4 * 128);
+  EXPECT_EQ(a8["stats"]["dram_reads"], 8);
+  EXPECT_EQ(a8["stats"]["dram_read_bytes"], 8 * 128);
+  EXPECT_EQ(a8["stats"]["kernels"], 1);
+  EXPECT_EQ(a8["stats"]["placement"], "page_interleave") << "config.* reads the resolved configuration";
+  const SweepSpec spec = load_sweep_spec(options.spec_file);
+  EXPECT_EQ(a8["config_hash"], spec.find("w.a8")->config_hash);
+
+  // Each point's outputs in its own directory, no temporary left behind.
+  for (const char* id : {"w.a4", "w.a8"}) {
+    const fs::path p = fs::path(options.out_dir) / "points" / id;
+    for (const char* f : {"stats.json", "config.yaml", "point.json", "run.log"})
+      EXPECT_TRUE(fs::exists(p / f)) << p / f;
+  }
+  for (const auto& e : fs::directory_iterator(fs::path(options.out_dir) / "points"))
+    EXPECT_NE(e.path().filename().string().rfind(".tmp.", 0), 0u) << e.path();
+
+  // The CSV: fixed columns, the axis, the statistics; one row per point.
+  std::ifstream csv(fs::path(options.out_dir) / "results.csv");
+  std::string header, row;
+  std::getline(csv, header);
+  EXPECT_EQ(header,
+            "point,workload,accesses,status,config_hash,overrides,wall_seconds,dram_reads,dram_read_bytes,"
+            "kernels,placement");
+  std::getline(csv, row);
+  EXPECT_EQ(row.rfind("w.a4,w,a4,ok," + a4["config_hash"].get<std::string>() +
+                          ",system.sockets=1 sm.per_socket=1 memory.placement=page_interleave "
+                          "workload.kernels.0.accesses_per_warp=4,",
+                      0),
+            0u)
+      << row;
+  EXPECT_EQ(row.substr(row.size() - std::string(",4,512,1,page_interleave").size()),
+            ",4,512,1,page_interleave");
+
+  // Resumed: both points are finished, nothing runs, the point directories are untouched.
+  const auto stamp = fs::last_write_time(fs::path(options.out_dir) / "points" / "w.a4" / "point.json");
+  options.quiet = false;
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points, 2 finished before; running 0"), std::string::npos) << out.str();
+  EXPECT_EQ(fs::last_write_time(fs::path(options.out_dir) / "points" / "w.a4" / "point.json"), stamp);
+
+  // A changed configuration is a different point: it runs again and the table follows.
+  options.sets = {"memory.placement=first_touch"};
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points; running 2"), std::string::npos) << out.str();
+  r = results();
+  EXPECT_EQ(point(r, "w.a8")["stats"]["placement"], "first_touch");
+  EXPECT_EQ(point(r, "w.a8")["stats"]["dram_reads"], 8);
+}
+
+TEST_F(SweepTest, FailedPointIsReportedAndTheOthersFinish) {
+  write_spec(std::string(kTinySpec) +
+             "grids:\n"
+             "  - name: broken\n"
+             "    axes:\n"
+             "      - name: accesses\n"
+             "        values:\n"
+             "          - label: stuck\n"
+             "            set:\n"
+             "              - {key: debug.inject_fault, value: stuck_dram}\n"
+             "              - {key: checks.watchdog_cycles, value: 2000}\n");
+  EXPECT_EQ(sweep(), kExitRunFailed);
+  EXPECT_NE(err.str().find("point w.stuck failed (exit 1: "), std::string::npos) << err.str();
+  const json r = results();
+  ASSERT_EQ(r["points"].size(), 3u);
+  EXPECT_EQ(point(r, "w.a4")["status"], "ok");
+  EXPECT_EQ(point(r, "w.a8")["status"], "ok");
+  EXPECT_EQ(point(r, "w.stuck")["status"], "failed");
+  EXPECT_EQ(point(r, "w.stuck")["exit_code"], kExitRunFailed);
+  EXPECT_FALSE(fs::exists(fs::path(options.out_dir) / "points" / "w.stuck"));
+  EXPECT_TRUE(fs::exists(fs::path(options.out_dir) / "failed" / "w.stuck" / "run.log"));
+
+  // The next sweep retries only the failed point.
+  options.quiet = false;
+  EXPECT_EQ(sweep(), kExitRunFailed);
+  EXPECT_NE(out.str().find("3 points, 2 finished before; running 1"), std::string::npos) << out.str();
+}
+
+TEST_F(SweepTest, OnePointAsASlurmTaskDoesAndCollectReports) {
+  write_spec(kTinySpec);
+  options.point = "w.a8";
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_TRUE(fs::exists(fs::path(options.out_dir) / "points" / "w.a8" / "stats.json"));
+  EXPECT_FALSE(fs::exists(fs::path(options.out_dir) / "points" / "w.a4"));
+  options.point = "w.nope";
+  EXPECT_EQ(sweep(), kExitBadInput);
+  options.point.clear();
+  options.collect_only = true;
+  options.quiet = false;
+  EXPECT_EQ(sweep(), kExitRunFailed) << "a missing point makes the table incomplete";
+  EXPECT_NE(out.str().find("1 ok, 0 failed, 1 missing"), std::string::npos) << out.str();
+  EXPECT_EQ(point(results(), "w.a4")["status"], "missing");
+}
+
+TEST(ExtractStat, WildcardsReductionsAndMisses) {
+  const json doc = json::parse(R"({"stats": {"s": {"gpu0": {"n": 3, "u": {"values": [1, 2]}},
+                                                   "gpu1": {"n": 5, "u": {"values": [3]}},
+                                                   "gpu10": {"n": 0.5}}},
+                                  "run": {"sim_cycles": 7}})");
+  std::string problem;
+  EXPECT_EQ(extract_stat(doc, {"x", "s.gpu*.n", StatReduce::kSum}, &problem), 8.5);
+  EXPECT_EQ(extract_stat(doc, {"x", "s.gpu?.n", StatReduce::kSum}, &problem), 8);  // integers stay exact
+  EXPECT_TRUE(extract_stat(doc, {"x", "s.gpu?.n", StatReduce::kSum}, &problem).is_number_integer());
+  EXPECT_EQ(extract_stat(doc, {"x", "s.gpu?.n", StatReduce::kMean}, &problem), 4.0);
+  EXPECT_EQ(extract_stat(doc, {"x", "s.gpu*.n", StatReduce::kMax}, &problem), 5);
+  EXPECT_EQ(extract_stat(doc, {"x", "s.gpu*.n", StatReduce::kMin}, &problem), 0.5);
+  // No reduction: every match by path, in natural order (gpu1 before gpu10).
+  const json all = extract_stat(doc, {"x", "s.gpu*.n", StatReduce::kNone}, &problem);
+  ASSERT_TRUE(all.is_object());
+  EXPECT_EQ(all.size(), 3u);
+  EXPECT_EQ(all["s.gpu1.n"], 5);
+  EXPECT_EQ(extract_stat(doc, {"x", "s.gpu1.u", StatReduce::kNone}, &problem)["values"], json({3}));
+  EXPECT_EQ(extract_stat(doc, {"x", "run.sim_cycles", StatReduce::kNone}, &problem), 7);
+  EXPECT_TRUE(problem.empty());
+  EXPECT_TRUE(extract_stat(doc, {"x", "s.gpu*.u", StatReduce::kSum}, &problem).is_null());
+  EXPECT_EQ(problem, "'s.gpu0.u' is not a number, so it cannot be reduced");
+  EXPECT_TRUE(extract_stat(doc, {"x", "s.nothing", StatReduce::kNone}, &problem).is_null());
+  EXPECT_EQ(problem, "'s.nothing' matches nothing");
+}
+
+TEST(ResultsCsv, SeriesAndWildcardMatchesGetTheirOwnCells) {
+  const json r = json::parse(R"({"axes": ["a"], "stats": [{"name": "u", "path": "x.*.u", "reduce": "none"},
+                                                          {"name": "t", "path": "x.t", "reduce": "none"}],
+    "points": [{"id": "p", "workload": "w", "labels": {"a": "l"}, "status": "ok", "config_hash": "h",
+                "overrides": ["k=v, w"], "wall_seconds": 1.5,
+                "stats": {"u": {"x.g2.u": 1, "x.g10.u": 2}, "t": {"values": [1, 2.5, null]}}}]})");
+  EXPECT_EQ(results_csv(r),
+            "point,workload,a,status,config_hash,overrides,wall_seconds,u[x.g2.u],u[x.g10.u],t\n"
+            "p,w,l,ok,h,\"k=v, w\",1.5,1,2,1;2.5;\n");
+}
+
+}  // namespace
+}  // namespace numagpu
+
+// libsystemc wants an sc_main; these tests never elaborate a model in this process (points run as children).
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}
