@@ -120,7 +120,10 @@ void Cache::on_request(unsigned port, Payload& gp) {
       return;
     case MemOp::kAtomic:
       atomics_.add();
-      if (!spec_.caches_atomics) {
+      // Atomics are performed where the line is homed (the point of coherence): an L1, or a GPU-side L2
+      // holding a copy of another socket's line, passes them on; a copy here could not make them atomic
+      // with the other sockets' updates.
+      if (!spec_.caches_atomics || a.home_socket != socket_) {
         forward(gp, done);
         return;
       }
@@ -160,7 +163,8 @@ void Cache::on_response(unsigned, Payload& gp) {
   }
   const std::uint64_t line = line_of(gp);
   const bool allocate = spec_.insert_remote_requests || a.origin_socket == socket_;
-  if (allocate && (a.op == MemOp::kRead || (a.op == MemOp::kAtomic && spec_.caches_atomics))) {
+  const bool performed_here = a.op == MemOp::kAtomic && spec_.caches_atomics && a.home_socket == socket_;
+  if (allocate && (a.op == MemOp::kRead || performed_here)) {
     if (!tags_.contains(tag_line(line))) fill(line, a.op == MemOp::kAtomic, class_of(a.home_socket));
   }
   finish(gp, sc_core::SC_ZERO_TIME);

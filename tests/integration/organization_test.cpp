@@ -133,6 +133,34 @@ TEST_F(OrganizationTest, DirtyRemoteLinesAreWrittenBackAtTheBoundary) {
   EXPECT_EQ(to_link(0), 128u);
 }
 
+// Atomics are performed at the line's home, never on a GPU-side copy. One warp on socket 0 (CTA 0 under
+// interleaved scheduling) performs 16 atomics on 8 lines homed at socket 1 (one 1 GiB page at 1 GiB), each
+// line twice. Socket 0's L2 receives all 16 and passes every one on without keeping a copy; socket 1's L2,
+// the home, performs all 16: the first touch of each line misses (8 DRAM reads), the second hits. Had
+// socket 0 kept the line after the first atomic, the home would see only 8 and two sockets could update
+// the same line at once.
+TEST(Atomics, GpuSideL2PerformsRemoteAtomicsAtTheHome) {
+  SystemSpec spec = small_spec(2);
+  spec.l2.gpu_side = true;
+  spec.page_bytes = std::uint64_t(1) << 30;
+  KernelSpec k = stream_kernel("atomics", 1, 1, 16);
+  k.atomic_percent = 100;
+  k.footprint_bytes = 8 * 128;              // 8 lines, each accessed twice
+  k.base_address = std::uint64_t(1) << 30;  // homed at socket 1
+  spec.kernels = {k};
+  stats::Registry reg;
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
+  EXPECT_EQ(l2_sum(reg, 0, "atomics"), 16u);
+  EXPECT_EQ(l2_sum(reg, 1, "atomics"), 16u);
+  EXPECT_EQ(counter(reg, "system.socket1.dram.reads"), 8u);
+  EXPECT_EQ(counter(reg, "system.socket0.dram.reads"), 0u);
+  std::uint64_t remote_lines = 0;
+  for (const auto& bank : run.system->socket(0).l2_banks)
+    remote_lines += bank->lines(TagArray::LineClass::kRemote);
+  EXPECT_EQ(remote_lines, 0u);
+}
+
 // numa_aware: socket 0 streams reads of data homed at socket 1 with 1024 warps (16 SMs x 64). Its link's
 // ingress carries the 144 B responses at 64 B/cycle: at most 64 x 1000 / 144 = 444 per 1000-cycle window.
 // With the paper's 99 % the controller would need 440 remote reads sent in a window: a margin of 1 % that the
