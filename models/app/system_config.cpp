@@ -7,6 +7,9 @@
 #include "runtime/cta_schedule.hpp"
 #include "runtime/placement.hpp"
 #include "system/derived_params.hpp"
+#ifdef NUMAGPU_HAVE_RTL_LOOP
+#include "rtl_loop/rtl_builds.hpp"
+#endif
 #include "trace/accelsim_reader.hpp"
 
 namespace numagpu {
@@ -500,57 +503,94 @@ void build_topology(const config::Config& cfg, SystemSpec& s) {
   }
 }
 
-// `policy.impl: rtl` runs the Verilated blocks, compiled at the RTL's default parameters: the parameters the
-// model derives for every policy instance (system/derived_params.hpp, the same ones the C++ policies are
-// built with) must equal them. A mismatch names the configuration key the parameter comes from.
+// `policy.impl: rtl` runs the Verilated blocks, built for a list of parameter sets (models/rtl_loop/
+// rtl_builds.hpp): every policy instance's derived parameters (system/derived_params.hpp, the ones the C++
+// policies are built with) must be one of them. A mismatch names the configuration key behind the first
+// parameter no build has, and lists the builds.
+#ifdef NUMAGPU_HAVE_RTL_LOOP
+// One parameter of a policy instance: the key it comes from, its value, whether some build has that value,
+// and (for parameters the key only contributes to) what the key's value led to.
+struct RtlField {
+  std::string key;
+  std::uint64_t value;
+  bool built;
+  std::string derived = "";
+};
+
+void require_rtl_build(const config::Config& cfg, const std::vector<RtlField>& fields, bool matched,
+                       const std::string& block, const std::string& builds) {
+  if (matched) return;
+  const RtlField* blame = &fields.back();
+  for (const RtlField& f : fields) {
+    if (!f.built) {
+      blame = &f;
+      break;
+    }
+  }
+  const std::string what = blame->derived.empty()
+                               ? std::to_string(blame->value)
+                               : "gives " + blame->derived + " " + std::to_string(blame->value) + ", which";
+  cfg.fail(blame->key, what + " matches no RTL build of the " + block + " (built: " + builds +
+                           "); policy.impl: rtl needs one of them");
+}
+
+template <class Params>
+bool any_build(const std::vector<Params>& builds, std::uint32_t Params::*field, std::uint64_t value) {
+  for (const Params& b : builds) {
+    if (b.*field == value) return true;
+  }
+  return false;
+}
+#endif
+
 void check_rtl_policies(const config::Config& cfg, const SystemSpec& s) {
   if (!s.rtl_policies) return;
 #ifndef NUMAGPU_HAVE_RTL_LOOP
   cfg.fail("policy.impl", "rtl needs the Verilated models, and this numagpu was built without Verilator");
-#endif
-  // `derived` names the policy parameter when the key only contributes to it (e.g. the header to the
-  // response size), so that the message says what the key's value led to.
-  auto mismatch = [&](const std::string& key, std::uint64_t got, std::uint64_t want,
-                      const std::string& derived = "") {
-    if (got == want) return;
-    const std::string what =
-        derived.empty() ? std::to_string(got) : "gives " + derived + " " + std::to_string(got) + ", which";
-    cfg.fail(key, what + " differs from the RTL's compiled parameter (" + std::to_string(want) +
-                      "); policy.impl: rtl needs the RTL's parameters");
-  };
+#else
   const Topology topology = system_topology(s);
+  const bool custom = !s.topology.links.empty();
   if (s.l2_numa_aware) {
-    if (!s.topology.links.empty()) {
-      cfg.fail("topology.preset",
-               "policy.impl: rtl with numa_aware is built for the paper's switch links "
-               "(64 B/cycle of ingress per socket)");
-    }
-    const policy::PartitionController::Params rtl{};
+    using PC = policy::PartitionController::Params;
+    const std::vector<PC> builds = rtl_partition_ctrl_builds();
     for (unsigned socket = 0; socket < s.sockets; ++socket) {
-      const policy::PartitionController::Params p = partition_params(s, topology, socket);
-      mismatch("l2.ways", p.ways, rtl.ways);
-      mismatch("l2.partition_sample_cycles", p.sample_cycles, rtl.sample_cycles);
-      mismatch("l2.saturation_percent", p.sat_num, rtl.sat_num);
-      // header + line: the line size is checked by the caches' own rules, so the header is the key to blame
-      // unless the line differs from the RTL's.
-      mismatch(s.facts.line_bytes != MachineFacts{}.line_bytes ? "l1.line_bytes" : "link.header_bytes",
-               p.resp_bytes, rtl.resp_bytes, "a read response of");
-      if (topology.links_of(socket).empty()) continue;  // a single socket: no ingress to estimate
-      // lanes / 2 x lane_bytes: blame the factor that differs from the RTL's build (8 lanes of 8 B each way).
+      if (topology.links_of(socket).empty()) continue;  // a single socket: no partition controller stepped
+      const PC p = partition_params(s, topology, socket);
+      // The response is header + line; the ingress is lanes / 2 x lane bytes: blame the factor that differs
+      // from the paper's (the builds' own).
+      const bool line_differs = s.facts.line_bytes != MachineFacts{}.line_bytes;
       const bool lanes_differ = s.link.lanes != policy::LinkBalancer::Params{}.lanes;
-      mismatch(lanes_differ ? "link.lanes" : "link.lane_bytes", p.ingress_bytes_per_cycle,
-               rtl.ingress_bytes_per_cycle, "an ingress capacity (bytes per cycle) of");
+      const std::vector<RtlField> fields = {
+          {"l2.ways", p.ways, any_build(builds, &PC::ways, p.ways)},
+          {"l2.partition_sample_cycles", p.sample_cycles,
+           any_build(builds, &PC::sample_cycles, p.sample_cycles)},
+          {"l2.saturation_percent", p.sat_num, any_build(builds, &PC::sat_num, p.sat_num)},
+          {line_differs ? "l1.line_bytes" : "link.header_bytes", p.resp_bytes,
+           any_build(builds, &PC::resp_bytes, p.resp_bytes), "a read response of"},
+          {custom         ? "topology.links"
+           : lanes_differ ? "link.lanes"
+                          : "link.lane_bytes",
+           p.ingress_bytes_per_cycle,
+           any_build(builds, &PC::ingress_bytes_per_cycle, p.ingress_bytes_per_cycle),
+           "an ingress capacity (bytes per cycle) of"}};
+      require_rtl_build(cfg, fields, make_rtl_partition_ctrl(p) != nullptr, "partition controller",
+                        describe(builds));
     }
   }
   if (s.link_mode != SystemSpec::LinkMode::kDynamic) return;  // no balancer runs: nothing more to check
-  const policy::LinkBalancer::Params rtl{};
-  for (const TopologyLink& l : topology.links) {
-    const policy::LinkBalancer::Params p = balancer_params(s, l.spec);
-    mismatch("link.sample_cycles", p.sample_cycles, rtl.sample_cycles);
-    mismatch("link.switch_cycles", p.switch_cycles, rtl.switch_cycles);
-    mismatch("link.saturation_percent", p.sat_num, rtl.sat_num);
-    mismatch(s.topology.links.empty() ? "link.lanes" : "topology.links", p.lanes, rtl.lanes);
+  using LB = policy::LinkBalancer::Params;
+  const std::vector<LB> builds = rtl_balancer_builds();
+  for (std::size_t l = 0; l < topology.links.size(); ++l) {
+    const LB p = balancer_params(s, topology.links[l].spec);
+    const std::vector<RtlField> fields = {
+        {"link.sample_cycles", p.sample_cycles, any_build(builds, &LB::sample_cycles, p.sample_cycles)},
+        {"link.switch_cycles", p.switch_cycles, any_build(builds, &LB::switch_cycles, p.switch_cycles)},
+        {"link.saturation_percent", p.sat_num, any_build(builds, &LB::sat_num, p.sat_num)},
+        {custom ? "topology.links." + std::to_string(l) : std::string("link.lanes"), p.lanes,
+         any_build(builds, &LB::lanes, p.lanes)}};
+    require_rtl_build(cfg, fields, make_rtl_balancer(p) != nullptr, "link balancer", describe(builds));
   }
+#endif
 }
 
 }  // namespace

@@ -1,8 +1,12 @@
-#include "rtl_loop/rtl_lanes.hpp"
-
+// The Verilated link balancer behind policy::PolicyImpl, for every build in rtl_loop_builds.inc.
 #include <verilated.h>
 
-#include "Vloop_link_balancer.h"
+#include <sstream>
+
+#include "rtl_loop/rtl_builds.hpp"
+
+// One Verilated class per build (generated with the list of builds by models/CMakeLists.txt).
+#include "rtl_loop_balancer_headers.inc"
 
 // Verilator's runtime expects this symbol when a model calls $time-dependent code; the models here are
 // cycle-driven and never read it.
@@ -11,60 +15,111 @@ double sc_time_stamp() {
 }
 
 namespace numagpu {
+namespace {
 
-struct RtlLanes::Model {
-  VerilatedContext context;
-  Vloop_link_balancer top{&context, "link_balancer"};
-
-  void edge() {
-    top.clk_i = 0;
-    top.eval();
-    top.clk_i = 1;
-    top.eval();
+template <class Top>
+class RtlBalancer final : public policy::PolicyImpl<policy::LinkBalancer> {
+ public:
+  RtlBalancer() {
+    top_.rst_ni = 0;
+    top_.kernel_launch_i = 0;
+    top_.busy_a_i = 0;
+    top_.busy_b_i = 0;
+    top_.drained_i = 0;
+    edge();
+    top_.rst_ni = 1;
   }
+  ~RtlBalancer() override { top_.final(); }
+  RtlBalancer(const RtlBalancer&) = delete;
+  RtlBalancer& operator=(const RtlBalancer&) = delete;
+
+  Outputs step(const Inputs& in) override {
+    top_.kernel_launch_i = in.kernel_launch;
+    top_.busy_a_i = in.busy_a;
+    top_.busy_b_i = in.busy_b;
+    top_.drained_i = in.drained;
+    edge();
+    decisions_ += top_.decision_valid_o;
+    return outputs();
+  }
+  Outputs outputs() const override {
+    Outputs o;
+    o.lanes_a = top_.lanes_a_o;
+    o.lanes_b = top_.lanes_b_o;
+    o.lane_dir = top_.lane_dir_o;
+    o.lane_quiesce = top_.lane_quiesce_o;
+    o.lane_switch = top_.lane_switch_o;
+    o.decision_valid = top_.decision_valid_o != 0;
+    o.decision = static_cast<policy::LinkBalancer::Decision>(top_.decision_o);
+    return o;
+  }
+  std::uint64_t decisions() const override { return decisions_; }
+
+ private:
+  void edge() {
+    top_.clk_i = 0;
+    top_.eval();
+    top_.clk_i = 1;
+    top_.eval();
+  }
+
+  VerilatedContext context_;
+  Top top_{&context_, "link_balancer"};
+  std::uint64_t decisions_ = 0;  // decision_valid_o pulses
 };
 
-RtlLanes::RtlLanes() : model_(std::make_unique<Model>()) {
-  Vloop_link_balancer& t = model_->top;
-  t.rst_ni = 0;
-  t.kernel_launch_i = 0;
-  t.busy_a_i = 0;
-  t.busy_b_i = 0;
-  t.drained_i = 0;
-  model_->edge();
-  t.rst_ni = 1;
+struct BalancerBuild {
+  policy::LinkBalancer::Params params;
+  std::unique_ptr<policy::PolicyImpl<policy::LinkBalancer>> (*make)();
+};
+
+template <class Top>
+std::unique_ptr<policy::PolicyImpl<policy::LinkBalancer>> make_balancer() {
+  return std::make_unique<RtlBalancer<Top>>();
 }
 
-RtlLanes::~RtlLanes() {
-  model_->top.final();
+const std::vector<BalancerBuild>& balancer_builds() {
+  static const std::vector<BalancerBuild> builds = {
+#define NUMAGPU_RTL_PARTITION_CTRL(...)
+#define NUMAGPU_RTL_BALANCER(top, lanes, sample, switch_cycles, sat_num, sat_den) \
+  {{lanes, sample, switch_cycles, sat_num, sat_den}, &make_balancer<top>},
+#include "rtl_loop_builds.inc"
+#undef NUMAGPU_RTL_BALANCER
+#undef NUMAGPU_RTL_PARTITION_CTRL
+  };
+  return builds;
 }
 
-RtlLanes::Outputs RtlLanes::step(const Inputs& in) {
-  Vloop_link_balancer& t = model_->top;
-  t.kernel_launch_i = in.kernel_launch;
-  t.busy_a_i = in.busy_a;
-  t.busy_b_i = in.busy_b;
-  t.drained_i = in.drained;
-  model_->edge();
-  decisions_ += t.decision_valid_o;
-  return outputs();
+bool same(const policy::LinkBalancer::Params& a, const policy::LinkBalancer::Params& b) {
+  return a.lanes == b.lanes && a.sample_cycles == b.sample_cycles && a.switch_cycles == b.switch_cycles &&
+         a.sat_num == b.sat_num && a.sat_den == b.sat_den;
 }
 
-RtlLanes::Outputs RtlLanes::outputs() const {
-  const Vloop_link_balancer& t = model_->top;
-  Outputs o;
-  o.lanes_a = t.lanes_a_o;
-  o.lanes_b = t.lanes_b_o;
-  o.lane_dir = t.lane_dir_o;
-  o.lane_quiesce = t.lane_quiesce_o;
-  o.lane_switch = t.lane_switch_o;
-  o.decision_valid = t.decision_valid_o != 0;
-  o.decision = static_cast<policy::LinkBalancer::Decision>(t.decision_o);
-  return o;
+}  // namespace
+
+std::vector<policy::LinkBalancer::Params> rtl_balancer_builds() {
+  std::vector<policy::LinkBalancer::Params> out;
+  for (const BalancerBuild& b : balancer_builds())
+    out.push_back(b.params);
+  return out;
 }
 
-policy::LinkBalancer::Params RtlLanes::params() {
-  return policy::LinkBalancer::Params{};
+std::unique_ptr<policy::PolicyImpl<policy::LinkBalancer>> make_rtl_balancer(
+    const policy::LinkBalancer::Params& params) {
+  for (const BalancerBuild& b : balancer_builds()) {
+    if (same(b.params, params)) return b.make();
+  }
+  return nullptr;
+}
+
+std::string describe(const std::vector<policy::LinkBalancer::Params>& builds) {
+  std::ostringstream os;
+  for (std::size_t i = 0; i < builds.size(); ++i) {
+    const policy::LinkBalancer::Params& p = builds[i];
+    os << (i ? "; " : "") << "lanes " << p.lanes << ", sample " << p.sample_cycles << ", switch "
+       << p.switch_cycles << ", saturation " << p.sat_num << "/" << p.sat_den;
+  }
+  return os.str();
 }
 
 }  // namespace numagpu

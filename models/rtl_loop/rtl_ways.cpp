@@ -1,56 +1,120 @@
-#include "rtl_loop/rtl_ways.hpp"
-
+// The Verilated cache partition controller behind policy::PolicyImpl, for every build in
+// rtl_loop_builds.inc.
 #include <verilated.h>
 
-#include "Vloop_partition_ctrl.h"
+#include <sstream>
+
+#include "rtl_loop/rtl_builds.hpp"
+
+// One Verilated class per build (generated with the list of builds by models/CMakeLists.txt).
+#include "rtl_loop_partition_headers.inc"
 
 namespace numagpu {
+namespace {
 
-struct RtlWays::Model {
-  VerilatedContext context;
-  Vloop_partition_ctrl top{&context, "cache_partition_ctrl"};
-
-  void edge() {
-    top.clk_i = 0;
-    top.eval();
-    top.clk_i = 1;
-    top.eval();
+template <class Top>
+class RtlPartitionCtrl final : public policy::PolicyImpl<policy::PartitionController> {
+ public:
+  explicit RtlPartitionCtrl(unsigned req_w) : max_reqs_((1u << req_w) - 1) {
+    top_.rst_ni = 0;
+    top_.kernel_launch_i = 0;
+    top_.dram_busy_i = 0;
+    top_.read_reqs_i = 0;
+    edge();
+    top_.rst_ni = 1;
   }
+  ~RtlPartitionCtrl() override { top_.final(); }
+  RtlPartitionCtrl(const RtlPartitionCtrl&) = delete;
+  RtlPartitionCtrl& operator=(const RtlPartitionCtrl&) = delete;
+
+  Outputs step(const Inputs& in) override {
+    top_.kernel_launch_i = in.kernel_launch;
+    top_.dram_busy_i = in.dram_busy;
+    top_.read_reqs_i = in.read_reqs & max_reqs_;  // the input is ReqW bits wide; the driver clamps already
+    edge();
+    decisions_ += top_.decision_valid_o;
+    return outputs();
+  }
+  Outputs outputs() const override {
+    Outputs o;
+    o.remote_ways = top_.remote_ways_o;
+    o.local_ways = top_.local_ways_o;
+    o.remote_mask = top_.remote_mask_o;
+    o.decision_valid = top_.decision_valid_o != 0;
+    o.decision = static_cast<policy::PartitionController::Decision>(top_.decision_o);
+    return o;
+  }
+  std::uint64_t decisions() const override { return decisions_; }
+
+ private:
+  void edge() {
+    top_.clk_i = 0;
+    top_.eval();
+    top_.clk_i = 1;
+    top_.eval();
+  }
+
+  VerilatedContext context_;
+  Top top_{&context_, "cache_partition_ctrl"};
+  unsigned max_reqs_;
+  std::uint64_t decisions_ = 0;  // decision_valid_o pulses
 };
 
-RtlWays::RtlWays() : model_(std::make_unique<Model>()) {
-  Vloop_partition_ctrl& t = model_->top;
-  t.rst_ni = 0;
-  t.kernel_launch_i = 0;
-  t.dram_busy_i = 0;
-  t.read_reqs_i = 0;
-  model_->edge();
-  t.rst_ni = 1;
+struct PartitionBuild {
+  policy::PartitionController::Params params;
+  unsigned req_w;
+  std::unique_ptr<policy::PolicyImpl<policy::PartitionController>> (*make)(unsigned req_w);
+};
+
+template <class Top>
+std::unique_ptr<policy::PolicyImpl<policy::PartitionController>> make_partition_ctrl(unsigned req_w) {
+  return std::make_unique<RtlPartitionCtrl<Top>>(req_w);
 }
 
-RtlWays::~RtlWays() {
-  model_->top.final();
+const std::vector<PartitionBuild>& partition_builds() {
+  static const std::vector<PartitionBuild> builds = {
+#define NUMAGPU_RTL_BALANCER(...)
+#define NUMAGPU_RTL_PARTITION_CTRL(top, ways, sample, sat_num, sat_den, resp, ingress, req_w) \
+  {{ways, sample, sat_num, sat_den, resp, ingress}, req_w, &make_partition_ctrl<top>},
+#include "rtl_loop_builds.inc"
+#undef NUMAGPU_RTL_PARTITION_CTRL
+#undef NUMAGPU_RTL_BALANCER
+  };
+  return builds;
 }
 
-RtlWays::Outputs RtlWays::step(const Inputs& in) {
-  Vloop_partition_ctrl& t = model_->top;
-  t.kernel_launch_i = in.kernel_launch;
-  t.dram_busy_i = in.dram_busy;
-  t.read_reqs_i = in.read_reqs & 3u;  // ReqW = 2; the driver clamps to 3 already
-  model_->edge();
-  decisions_ += t.decision_valid_o;
-  return outputs();
+bool same(const policy::PartitionController::Params& a, const policy::PartitionController::Params& b) {
+  return a.ways == b.ways && a.sample_cycles == b.sample_cycles && a.sat_num == b.sat_num &&
+         a.sat_den == b.sat_den && a.resp_bytes == b.resp_bytes &&
+         a.ingress_bytes_per_cycle == b.ingress_bytes_per_cycle;
 }
 
-RtlWays::Outputs RtlWays::outputs() const {
-  const Vloop_partition_ctrl& t = model_->top;
-  Outputs o;
-  o.remote_ways = t.remote_ways_o;
-  o.local_ways = t.local_ways_o;
-  o.remote_mask = t.remote_mask_o;
-  o.decision_valid = t.decision_valid_o != 0;
-  o.decision = static_cast<policy::PartitionController::Decision>(t.decision_o);
-  return o;
+}  // namespace
+
+std::vector<policy::PartitionController::Params> rtl_partition_ctrl_builds() {
+  std::vector<policy::PartitionController::Params> out;
+  for (const PartitionBuild& b : partition_builds())
+    out.push_back(b.params);
+  return out;
+}
+
+std::unique_ptr<policy::PolicyImpl<policy::PartitionController>> make_rtl_partition_ctrl(
+    const policy::PartitionController::Params& params) {
+  for (const PartitionBuild& b : partition_builds()) {
+    if (same(b.params, params)) return b.make(b.req_w);
+  }
+  return nullptr;
+}
+
+std::string describe(const std::vector<policy::PartitionController::Params>& builds) {
+  std::ostringstream os;
+  for (std::size_t i = 0; i < builds.size(); ++i) {
+    const policy::PartitionController::Params& p = builds[i];
+    os << (i ? "; " : "") << "ways " << p.ways << ", sample " << p.sample_cycles << ", saturation "
+       << p.sat_num << "/" << p.sat_den << ", response " << p.resp_bytes << " B, ingress "
+       << p.ingress_bytes_per_cycle << " B/cycle";
+  }
+  return os.str();
 }
 
 }  // namespace numagpu

@@ -4,12 +4,12 @@
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "common/health.hpp"
 #include "system/derived_params.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
-#include "rtl_loop/rtl_lanes.hpp"
-#include "rtl_loop/rtl_ways.hpp"
+#include "rtl_loop/rtl_builds.hpp"
 #endif
 
 namespace numagpu {
@@ -18,6 +18,15 @@ namespace {
 std::string indexed(const char* base, unsigned i) {
   return base + std::to_string(i);
 }
+
+#ifdef NUMAGPU_HAVE_RTL_LOOP
+// The configuration check (policy.impl: rtl) admits only parameters some RTL build has.
+template <class Impl>
+std::unique_ptr<Impl> rtl_or_throw(std::unique_ptr<Impl> impl) {
+  if (!impl) throw std::logic_error("policy.impl: rtl with parameters no RTL build has (unchecked spec)");
+  return impl;
+}
+#endif
 
 // Banks are a power of two (checked by the configuration): log2 of their number.
 unsigned bank_index_bits(unsigned banks) {
@@ -193,7 +202,8 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
 
 std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsigned socket) const {
 #ifdef NUMAGPU_HAVE_RTL_LOOP
-  if (spec_.rtl_policies) return std::make_unique<RtlWays>();
+  if (spec_.rtl_policies)
+    return rtl_or_throw(make_rtl_partition_ctrl(partition_params(spec_, topology_, socket)));
 #endif
   return std::make_unique<policy::ReferenceImpl<policy::PartitionController>>(
       partition_params(spec_, topology_, socket));
@@ -202,7 +212,7 @@ std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsign
 std::unique_ptr<Link::Balancer> System::link_balancer(const LinkSpec& spec) const {
   if (spec_.link_mode != SystemSpec::LinkMode::kDynamic) return nullptr;  // static: half the lanes each way
 #ifdef NUMAGPU_HAVE_RTL_LOOP
-  if (spec_.rtl_policies) return std::make_unique<RtlLanes>();
+  if (spec_.rtl_policies) return rtl_or_throw(make_rtl_balancer(balancer_params(spec_, spec)));
 #endif
   return std::make_unique<policy::ReferenceImpl<policy::LinkBalancer>>(balancer_params(spec_, spec));
 }

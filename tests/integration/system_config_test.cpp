@@ -84,20 +84,34 @@ TEST(SystemConfig, Dgx2PortMovesAllSixLinks) {
 }
 
 #ifdef NUMAGPU_HAVE_RTL_LOOP
-// policy.impl: rtl compares the derived parameters with the RTL's build and blames the key that made
-// them differ: an 80 B header gives a 208 B response (not 144 B); 16 B lanes double the ingress (128 B).
+// policy.impl: rtl compares the derived parameters with the RTL builds (models/CMakeLists.txt: balancers of
+// 16, 32 and 48 lanes, one partition controller at the paper's parameters) and blames the key that made them
+// differ: an 80 B header gives a 208 B response (not 144 B); 16 B lanes double the ingress (128 B); 8 lanes
+// have no balancer build; double bandwidth's 32 lanes have one (but run no balancer: static).
 TEST(SystemConfig, RtlMismatchBlamesTheKeyThatCausedIt) {
-  EXPECT_EQ(rejection({"link.header_bytes=80", "l2.organization=numa_aware", "policy.impl=rtl"}),
-            "--set link.header_bytes=80: link.header_bytes: gives a read response of 208, which differs from "
-            "the RTL's compiled parameter (144); policy.impl: rtl needs the RTL's parameters");
+  const std::string lb_builds =
+      "lanes 16, sample 5000, switch 100, saturation 99/100; lanes 32, sample 5000, switch 100, saturation "
+      "99/100; lanes 48, sample 5000, switch 100, saturation 99/100";
+  const std::string pc_builds = "ways 16, sample 5000, saturation 99/100, response 144 B, ingress 64 B/cycle";
+  EXPECT_EQ(
+      rejection({"link.header_bytes=80", "l2.organization=numa_aware", "policy.impl=rtl"}),
+      "--set link.header_bytes=80: link.header_bytes: gives a read response of 208, which matches no RTL "
+      "build of the partition controller (built: " +
+          pc_builds + "); policy.impl: rtl needs one of them");
   EXPECT_EQ(rejection({"link.lane_bytes=16", "l2.organization=numa_aware", "policy.impl=rtl"}),
             "--set link.lane_bytes=16: link.lane_bytes: gives an ingress capacity (bytes per cycle) of 128, "
-            "which differs from the RTL's compiled parameter (64); policy.impl: rtl needs the RTL's "
-            "parameters");
+            "which matches no RTL build of the partition controller (built: " +
+                pc_builds + "); policy.impl: rtl needs one of them");
   EXPECT_EQ(rejection({"link.lanes=8", "link.mode=dynamic", "policy.impl=rtl"}),
-            "--set link.lanes=8: link.lanes: 8 differs from the RTL's compiled parameter (16); policy.impl: "
-            "rtl needs the RTL's parameters");
-  EXPECT_EQ(rejection({"l2.organization=numa_aware", "policy.impl=rtl"}), "(accepted)");
+            "--set link.lanes=8: link.lanes: 8 matches no RTL build of the link balancer (built: " +
+                lb_builds + "); policy.impl: rtl needs one of them");
+  EXPECT_EQ(
+      rejection({"link.sample_cycles=1000", "link.mode=dynamic", "policy.impl=rtl"}),
+      "--set link.sample_cycles=1000: link.sample_cycles: 1000 matches no RTL build of the link balancer "
+      "(built: " +
+          lb_builds + "); policy.impl: rtl needs one of them");
+  EXPECT_EQ(rejection({"l2.organization=numa_aware", "link.mode=dynamic", "policy.impl=rtl"}), "(accepted)");
+  EXPECT_EQ(rejection({"link.lanes=32", "link.mode=dynamic", "policy.impl=rtl"}), "(accepted)");
 }
 #endif
 
