@@ -34,7 +34,7 @@ void add_system(Schema& root) {
 
 void add_sm(Schema& root) {
   Schema& s = root.section("sm", "Streaming multiprocessors");
-  s.integer("per_socket", "SMs in each socket").range(1, 256).default_value(64);
+  s.integer("per_socket", "SMs in each socket").range(1, 512).default_value(64);
   s.integer("max_warps", "Resident warps per SM (CTA slots = max_warps / warps_per_cta)")
       .range(1, 256)
       .default_value(64);
