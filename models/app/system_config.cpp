@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "app/resource_limits.hpp"
 #include "runtime/cta_schedule.hpp"
 #include "runtime/placement.hpp"
 #include "trace/accelsim_reader.hpp"
@@ -554,6 +555,7 @@ const config::Schema& system_schema() {
 }
 
 SystemSpec to_system_spec(const config::Config& cfg) {
+  check_resource_limits(cfg);  // before anything is sized from the values
   auto u = [&cfg](const std::string& path) { return static_cast<std::uint64_t>(cfg.integer(path)); };
   SystemSpec s;
   s.sockets = static_cast<unsigned>(u("system.sockets"));

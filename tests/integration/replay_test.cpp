@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "common/health.hpp"
 #include "small_system.hpp"
 #include "system/system.hpp"
+#include "trace/trace.hpp"
 #include "workload/program.hpp"
 
 namespace numagpu {
@@ -101,6 +103,32 @@ TEST(Replay, AccelSimSampleReplaysWithTheCountedRequests) {
   EXPECT_EQ(sum_over_sms(reg, 4, 4, "stores"), 1760u);
   EXPECT_EQ(sum_over_sms(reg, 4, 4, "ctas"), 55u);
   EXPECT_EQ(sys.trace_warnings().size(), 2u);  // the impossible -nregs and -binary version = 0
+}
+
+// A trace header is only a claim: a grid of 65536 x 257 = 16842752 CTAs, one more row than the 2^24 =
+// 16777216 numagpu replays (the bound of workload.kernels.ctas), is refused before a slot is allocated for
+// each CTA (24 B each: 400 MB for this grid, and 96 GB for the largest grid a header can name).
+TEST(Replay, GridLargerThanTheReplayLimitIsRefused) {
+  std::string text;
+  {
+    std::ifstream in(std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-2-compute.traceg");
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+  }
+  const std::string grid = "-grid dim = (1,1,1)";
+  ASSERT_NE(text.find(grid), std::string::npos);
+  text.replace(text.find(grid), grid.size(), "-grid dim = (65536,257,1)");
+  const std::string path = ::testing::TempDir() + "huge_grid.traceg";
+  std::ofstream(path) << text;
+  try {
+    load_trace_program(path, 128, nullptr);
+    ADD_FAILURE() << "accepted a grid of 16842752 CTAs";
+  } catch (const trace::TraceError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path + ": grid of 16842752 CTAs is more than the 16777216 numagpu replays");
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace
