@@ -68,7 +68,7 @@ for t in "${targets[@]}"; do
        "$work/corpus/$t" "$work/seeds/$t" > "$work/$t.log" 2>&1; then
     status=1
   fi
-  { grep -E "^stat::number_of_executed_runs|^stat::peak_rss_mb" "$work/$t.log" || true; } | tr '\n' ' ' |
+  { grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb" "$work/$t.log" || true; } | tr '\n' ' ' |
     sed 's/^/fuzz: /'
   echo "corpus $(ls "$work/corpus/$t" | wc -l) inputs"
 done

@@ -1,7 +1,9 @@
 #include "yaml_tree.hpp"
 
 #include <cstddef>
+#include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "text.hpp"
@@ -152,23 +154,71 @@ RawNode make_map(Location where) {
   return node;
 }
 
+namespace {
+
+// Counts the documents of a YAML stream, and where the second one's content starts, stopping at `limit`.
+// yaml-cpp 0.7's LoadAll (Debian 12) loops for ever on some malformed streams, adding an empty document at
+// each turn until memory runs out (fixed upstream after 0.8; found by fuzz/config_fuzzer): the parser is
+// therefore driven here one document at a time, with a bound, and only the first document is built.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override { ++documents; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { note(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { note(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    note(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    note(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    note(mark);
+  }
+  void OnMapEnd() override {}
+
+  int documents = 0;
+  YAML::Mark second_document_mark = YAML::Mark::null_mark();
+
+ private:
+  void note(const YAML::Mark& mark) {
+    if (documents == 2 && second_document_mark.is_null()) second_document_mark = mark;
+  }
+};
+
+// More documents than this are not counted exactly (a configuration has one).
+constexpr int kMaxCountedDocuments = 64;
+
+}  // namespace
+
 RawNode parse_yaml(const std::string& text, const std::string& display_name) {
-  std::vector<YAML::Node> documents;
+  DocumentCounter counter;
+  YAML::Node first;
   try {
-    documents = YAML::LoadAll(text);
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    while (counter.documents <= kMaxCountedDocuments && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.documents == 1) first = YAML::Load(text);
   } catch (const YAML::Exception& error) {
     throw ConfigError(to_location(display_name, error.mark), "", "YAML syntax error: " + error.msg);
   }
-  if (documents.empty()) {  // nothing but comments or whitespace
+  if (counter.documents == 0) {  // nothing but comments or whitespace
     RawNode null;
     null.where = {display_name, 0, 0};
     return null;
   }
-  if (documents.size() > 1) {
-    throw ConfigError(to_location(display_name, documents[1].Mark()), "",
-                      "expected a single YAML document, found " + std::to_string(documents.size()));
+  if (counter.documents > 1) {
+    throw ConfigError(
+        to_location(display_name, counter.second_document_mark), "",
+        "expected a single YAML document, found " + (counter.documents > kMaxCountedDocuments
+                                                         ? "more than " + std::to_string(kMaxCountedDocuments)
+                                                         : std::to_string(counter.documents)));
   }
-  return TreeBuilder(display_name).build(documents[0], "", 0);
+  return TreeBuilder(display_name).build(first, "", 0);
 }
 
 void relocate(RawNode& node, const Location& where) {

@@ -299,6 +299,18 @@ TEST(Hostile, AliasBombFailsFastNamingWhere) {
   EXPECT_LT(seconds, 10.0);  // about 0.1 s in a Release build; the unguarded loader never finished
 }
 
+// yaml-cpp 0.7's LoadAll never returns on some malformed streams (a lone comma is the smallest known: it
+// adds an empty document at every turn, memory growing without bound). The loader counts the documents with a
+// bound instead: the stream is rejected at once as more than one document.
+TEST(Hostile, StreamOfEndlessEmptyDocumentsFailsFast) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string error = error_in(",\n");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(error.rfind("a.yaml:", 0), 0u) << error;
+  EXPECT_NE(error.find("expected a single YAML document, found more than 64"), std::string::npos) << error;
+  EXPECT_LT(seconds, 10.0);
+}
+
 TEST(Hostile, LargeButHonestDocumentStillLoads) {
   // 4000 kernels x 3 nodes (item map, name, ctas) + a few: well under the node limit.
   std::string yaml = "workload:\n  kernels:\n";
