@@ -224,26 +224,42 @@ module cache_partition_ctrl #(
   end
 
 `ifdef FORMAL
+`define NUMAGPU_ASSERTIONS
+`endif
+`ifdef NUMAGPU_ASSERTIONS
   // ---------------------------------------------------------------------------------------------------------
   // Invariants of docs/policies.md, proven for all reachable states by scripts/rtl_formal.sh (yosys
-  // sat -tempinduct; the script holds rst_ni low in the first step, which is not checked).
+  // sat -tempinduct, FORMAL defined; the script holds rst_ni low in the first step, which is not checked),
+  // and checked in every cycle of the Verilated lockstep runs (Verilator --assert +define+NUMAGPU_ASSERTIONS).
+  // Not synthesized.
   // ---------------------------------------------------------------------------------------------------------
+  logic f_checked;  // the state is defined: in the proof from step 2 on, in simulation after a reset edge
+`ifdef FORMAL
+  assign f_checked = 1'b1;
+`else
+  logic f_reset_seen_q;
+  initial f_reset_seen_q = 1'b0;
+  always_ff @(posedge clk_i) if (!rst_ni) f_reset_seen_q <= 1'b1;
+  assign f_checked = f_reset_seen_q;
+`endif
   logic [Ways-1:0] f_local_mask;
   assign f_local_mask = ~remote_mask_o;
 
   always_comb begin
-    // Each group keeps at least one way.
-    assert (remote_ways_o >= WayCntW'(1));
-    assert (remote_ways_o <= WayCntW'(Ways - 1));
-    assert (32'(remote_ways_o) + 32'(local_ways_o) == Ways);
-    // The mask has exactly remote_ways bits set, all above the local ones (a thermometer code).
-    assert ($countones(remote_mask_o) == 32'(remote_ways_o));
-    assert ((f_local_mask & (f_local_mask + Ways'(1))) == '0);
-    if (rst_ni && !kernel_launch_i) begin
-      // The split moves by at most one way per cycle, and only at a window end (which the window
-      // counter makes once per SampleCycles cycles): at most one way per window.
-      assert (32'(remote_d) <= 32'(remote_q) + 1 && 32'(remote_q) <= 32'(remote_d) + 1);
-      assert (remote_d == remote_q || win_end);
+    if (f_checked) begin
+      // Each group keeps at least one way.
+      assert (remote_ways_o >= WayCntW'(1));
+      assert (remote_ways_o <= WayCntW'(Ways - 1));
+      assert (32'(remote_ways_o) + 32'(local_ways_o) == Ways);
+      // The mask has exactly remote_ways bits set, all above the local ones (a thermometer code).
+      assert ($countones(remote_mask_o) == 32'(remote_ways_o));
+      assert ((f_local_mask & (f_local_mask + Ways'(1))) == '0);
+      if (rst_ni && !kernel_launch_i) begin
+        // The split moves by at most one way per cycle, and only at a window end (which the window
+        // counter makes once per SampleCycles cycles): at most one way per window.
+        assert (32'(remote_d) <= 32'(remote_q) + 1 && 32'(remote_q) <= 32'(remote_d) + 1);
+        assert (remote_d == remote_q || win_end);
+      end
     end
   end
 `endif

@@ -15,6 +15,8 @@ packages=(
   yosys                   # RTL synthesis (area) and formal proofs
   liblzma-dev zlib1g-dev  # xz- and gzip-compressed Accel-Sim traces
   python3-matplotlib      # bench-fabric --plot
+  python3-yaml            # tests/integration/interrupt_test.py reads config.yaml
+  clang-14 libclang-rt-14-dev  # libFuzzer targets (fuzz/, scripts/fuzz.sh)
 )
 
 missing=()

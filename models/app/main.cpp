@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench_fabric.hpp"
+#include "app/interrupt.hpp"
 #include "app/power_outputs.hpp"
 #include "app/run.hpp"
 #include "app/sweep.hpp"
@@ -184,5 +185,6 @@ extern "C" int sc_main(int argc, char* argv[]) {
   if (reference->parsed()) return numagpu::config_reference_command(std::cout);
   if (scale) options.sets.insert(options.sets.begin(), "workload.scale=" + std::to_string(scale));
   options.progress = isatty(STDERR_FILENO) != 0;
+  numagpu::interrupt::install_handlers();  // Ctrl-C / SIGTERM: stop, keep the statistics so far
   return numagpu::run_command(options, std::cout, std::cerr);
 }

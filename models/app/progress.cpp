@@ -39,6 +39,10 @@ void ProgressLine::draw(bool) {
   drawn_ = true;
 }
 
+void ProgressLine::halt() {
+  tick_event_.cancel();
+}
+
 void ProgressLine::finish() {
   tick_event_.cancel();
   if (drawn_) os_ << "\r" << std::string(100, ' ') << "\r" << std::flush;

@@ -23,6 +23,7 @@ class ProgressLine : public sc_core::sc_module {
   };
   ProgressLine(const sc_core::sc_module_name& name, Probes probes, std::ostream& os, Cycles every = 20000);
   void start();
+  void halt();    // stops sampling (the workload is done); the line stays until finish()
   void finish();  // clears the line
 
  private:

@@ -2,12 +2,14 @@
 
 #include <cctype>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
 #include "app/embedded_configs.hpp"
+#include "app/interrupt.hpp"
 #include "app/power_outputs.hpp"
 #include "app/progress.hpp"
 #include "app/summary.hpp"
@@ -28,6 +30,25 @@
 #endif
 
 namespace numagpu {
+
+namespace {
+
+// How often (simulated cycles) a run looks whether it was asked to stop: a Ctrl-C takes effect within this
+// many cycles, and a run costs one event per window for it.
+constexpr Cycles kInterruptCheckCycles = 2000;
+
+const char* signal_name(int signal_number) {
+  switch (signal_number) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return "a signal";
+  }
+}
+
+}  // namespace
 
 // Creates the output directory, or says in one line why it cannot.
 bool make_output_dir(const std::string& dir, std::ostream& err) {
@@ -114,6 +135,11 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;  // nothing written
   }
+  if (const int signal_number = interrupt::pending()) {
+    err << "numagpu: interrupted by " << signal_name(signal_number)
+        << " before the run started; nothing written\n";
+    return interrupt::exit_status(signal_number);
+  }
   if (!make_output_dir(options.out_dir, err)) return kExitBadInput;
 
   RunHealth::reset();
@@ -137,6 +163,16 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     progress = std::make_unique<ProgressLine>("progress", probes, err);
     progress->start();
   }
+  interrupt::InterruptPoller poller("interrupt_poller", kInterruptCheckCycles,
+                                    [&system] { system.stop_early(); });
+  poller.start();
+  // Periodic activities of the app end with the workload, like the model's own: a look still pending after
+  // the last write-back would otherwise move the end of the simulation (drained_cycles) later.
+  system.dispatcher().on_finish = [&poller, &progress, model_finish = system.dispatcher().on_finish] {
+    poller.halt();
+    if (progress) progress->halt();
+    model_finish();
+  };
 
   ActivityRecorder recorder("activity", system, static_cast<Cycles>(cfg->integer("stats.sample_cycles")));
 
@@ -146,22 +182,43 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (progress) progress->finish();
 
+  // Why the simulation ended, and whether the statistics cover the whole run.
+  const char* stop_reason = "finished";
+  if (system.stopped_early()) {
+    stop_reason = "interrupted";
+  } else if (RunHealth::count(RunHealth::Kind::kWatchdog) != 0) {
+    stop_reason = "watchdog";
+  } else if (spec.max_cycles != 0 && sc_core::sc_pending_activity()) {
+    stop_reason = "max_cycles";  // sc_start stopped at the limit with events still to come
+  }
+  const bool complete = std::string(stop_reason) == "finished";
+
   const RunFacts facts = collect_facts(system, registry, wall_seconds);
   nlohmann::json run_info = facts.to_json();
+  run_info["stop_reason"] = stop_reason;
+  run_info["cycle_reached"] = GpuClock::now();
   const nlohmann::json document =
-      stats::make_document(registry, NUMAGPU_VERSION, cfg->resolved(), cfg->hash(), run_info);
+      stats::make_document(registry, NUMAGPU_VERSION, cfg->resolved(), cfg->hash(), run_info, complete);
   const std::filesystem::path dir(options.out_dir);
   nlohmann::json power;
+  // A signal that arrives while a file is being written waits for that file to be complete (DeferSignals).
+  const auto write_output = [](const std::filesystem::path& path, const std::string& contents) {
+    interrupt::DeferSignals defer;
+    write_file_atomically(path.string(), contents);
+  };
   try {
-    write_file_atomically((dir / "stats.json").string(), document.dump(1) + "\n");
+    write_output(dir / "stats.json", document.dump(1) + "\n");
     // Every output carries the resolved configuration (or, for the VCD, its hash and the file beside it).
     std::string commented_config;
     std::istringstream yaml(cfg->dump_yaml());
     for (std::string line; std::getline(yaml, line);)
       commented_config += "# " + line + "\n";
-    write_file_atomically((dir / "stats.txt").string(),
-                          "# numagpu " NUMAGPU_VERSION " statistics, config hash " + cfg->hash() + "\n" +
-                              registry.text() + "# resolved configuration:\n" + commented_config);
+    write_output(dir / "stats.txt",
+                 "# numagpu " NUMAGPU_VERSION " statistics, config hash " + cfg->hash() +
+                     (complete ? std::string()
+                               : std::string(" (incomplete: ") + stop_reason + " at cycle " +
+                                     std::to_string(GpuClock::now()) + ")") +
+                     "\n" + registry.text() + "# resolved configuration:\n" + commented_config);
     if (!system.links().empty()) {
       std::vector<NamedLink> named;
       const Topology& t = system.topology();
@@ -169,20 +226,27 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
         const std::string a = t.node_name(t.links[l].a), b = t.node_name(t.links[l].b);
         named.push_back(NamedLink{"link_" + a + "_" + b, {"to_" + b, "to_" + a}, system.links()[l].get()});
       }
-      write_file_atomically((dir / "lanes.vcd").string(),
-                            lane_vcd(named, GpuClock::period_ps(),
-                                     "numagpu " NUMAGPU_VERSION ", config hash " + cfg->hash() +
-                                         " (resolved configuration: config.yaml)"));
+      write_output(dir / "lanes.vcd", lane_vcd(named, GpuClock::period_ps(),
+                                               "numagpu " NUMAGPU_VERSION ", config hash " + cfg->hash() +
+                                                   " (resolved configuration: config.yaml)"));
     }
-    write_file_atomically((dir / "config.yaml").string(), "# numagpu " NUMAGPU_VERSION
-                                                          " resolved configuration, hash " +
-                                                              cfg->hash() + "\n" + cfg->dump_yaml());
-    power = write_power_outputs(finish_activity(recorder, *cfg), *cfg, options.out_dir);
+    write_output(dir / "config.yaml", "# numagpu " NUMAGPU_VERSION " resolved configuration, hash " +
+                                          cfg->hash() + "\n" + cfg->dump_yaml());
+    {
+      interrupt::DeferSignals defer;  // activity.json and power.json, each whole or absent
+      power = write_power_outputs(finish_activity(recorder, *cfg), *cfg, options.out_dir);
+    }
   } catch (const std::exception& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
   if (!options.quiet) print_summary(out, spec, facts, options.out_dir, power::power_summary(power));
+  if (const int signal_number = interrupt::pending()) {
+    err << "numagpu: interrupted by " << signal_name(signal_number) << " at cycle " << GpuClock::now()
+        << "; statistics so far written to " << options.out_dir
+        << " (complete: " << (complete ? "true" : "false") << ")\n";
+    return interrupt::exit_status(signal_number);
+  }
   if (!RunHealth::ok()) {
     err << "numagpu: run failed: " << RunHealth::count(RunHealth::Kind::kProtocol)
         << " protocol violation(s), " << RunHealth::count(RunHealth::Kind::kAudit)

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "power/energy_config.hpp"
+#include "app/resource_limits.hpp"
 #include "runtime/cta_schedule.hpp"
 #include "runtime/placement.hpp"
 #include "system/derived_params.hpp"
@@ -854,6 +855,7 @@ void read_workload(const config::Config& cfg, SystemSpec& s) {
 }  // namespace
 
 SystemSpec to_system_spec(const config::Config& cfg) {
+  check_resource_limits(cfg);  // before anything is sized from the values
   SystemSpec s;
   read_system(cfg, s);
   read_facts(cfg, s);

@@ -11,7 +11,7 @@ namespace numagpu::stats {
 
 nlohmann::json make_document(const Registry& registry, const std::string& version,
                              const nlohmann::json& resolved_config, const std::string& config_hash,
-                             const nlohmann::json& run_info) {
+                             const nlohmann::json& run_info, bool complete) {
   const auto object_or_empty = [](const nlohmann::json& j, const char* what) {
     if (j.is_null()) return nlohmann::json::object();
     if (!j.is_object())
@@ -24,6 +24,7 @@ nlohmann::json make_document(const Registry& registry, const std::string& versio
   doc["config_hash"] = config_hash;
   doc["config"] = object_or_empty(resolved_config, "config");
   doc["run"] = object_or_empty(run_info, "run info");
+  doc["complete"] = complete;
   doc["stats"] = registry.tree();
   doc["descriptions"] = registry.descriptions();
   return doc;
@@ -262,6 +263,7 @@ std::vector<std::string> validate_document(const nlohmann::json& doc) {
   require("config_hash", &nlohmann::json::is_string, "a string");
   require("config", &nlohmann::json::is_object, "an object");
   require("run", &nlohmann::json::is_object, "an object");
+  require("complete", &nlohmann::json::is_boolean, "a boolean");
   const nlohmann::json* stats = require("stats", &nlohmann::json::is_object, "an object");
   const nlohmann::json* descriptions = require("descriptions", &nlohmann::json::is_object, "an object");
   if (!descriptions) return problems;  // leaves cannot be judged without their descriptions

@@ -341,8 +341,14 @@ void System::run() {
   audit();
 }
 
+void System::stop_early() {
+  stopped_early_ = true;
+  sc_core::sc_stop();
+}
+
 void System::audit() {
   if (watchdog_->fired()) return;  // already diagnosed, with queue occupancy
+  if (stopped_early_) return;      // interrupted: work in flight is expected, not lost
   if (!dispatcher_->finished()) {
     if (spec_.max_cycles && GpuClock::now() >= spec_.max_cycles)
       return;  // truncated on request, not a failure

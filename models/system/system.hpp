@@ -52,6 +52,10 @@ class System : public sc_core::sc_module {
 
   // Runs the workload to completion (or to max_cycles, or until the watchdog fires), then audits.
   void run();
+  // Ends the simulation now, from inside it (an interrupted run): run() returns at once and skips the audit,
+  // since work still in flight is expected rather than lost.
+  void stop_early();
+  bool stopped_early() const { return stopped_early_; }
 
   const SystemSpec& spec() const { return spec_; }
   TxnPool& pool() { return pool_; }
@@ -116,6 +120,7 @@ class System : public sc_core::sc_module {
   std::vector<std::string> trace_warnings_;
   Cycles finish_cycle_ = 0;
   Cycles drained_cycle_ = 0;
+  bool stopped_early_ = false;
 };
 
 }  // namespace numagpu

@@ -73,6 +73,8 @@ class NgtReader final : public KernelTraceReader {
  private:
   // Reads the next record into payload_; returns its type.
   uint8_t read_record();
+  // Reads the current record's payload of `size` bytes into payload_, else reports truncation.
+  void read_payload(uint32_t size);
   // Reads exactly `size` bytes, else reports truncation while reading `what`.
   void read_exact(void* dst, size_t size, const std::string& what);
   void decode_kernel();

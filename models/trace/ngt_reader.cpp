@@ -133,6 +133,28 @@ void NgtReader::read_exact(void* dst, size_t size, const std::string& what) {
   }
 }
 
+// The payload grows with the bytes that actually arrive, one chunk at a time: a corrupt size field in a
+// small file cannot make the reader allocate more than the file holds (plus one chunk).
+void NgtReader::read_payload(uint32_t size) {
+  constexpr size_t kChunk = size_t(1) << 20;
+  payload_.clear();
+  while (payload_.size() < size) {
+    const size_t at = payload_.size();
+    const size_t want = std::min<size_t>(kChunk, size - at);
+    payload_.resize(at + want);
+    size_t got = 0;
+    while (got < want) {
+      const size_t n = input_->read(reinterpret_cast<char*>(payload_.data()) + at + got, want - got);
+      if (n == 0) {
+        fail(input_->position(), "truncated: expected " + std::to_string(size) + " bytes of " +
+                                     record_name() + ", found " + std::to_string(at + got) +
+                                     " before the end of the file");
+      }
+      got += n;
+    }
+  }
+}
+
 uint8_t NgtReader::read_record() {
   record_offset_ = input_->position();
   unsigned char head[kRecordHeaderBytes];
@@ -150,8 +172,7 @@ uint8_t NgtReader::read_record() {
     fail(record_offset_,
          record_name() + " claims " + std::to_string(size) + " bytes (limit 1 GiB): corrupt file");
   }
-  payload_.resize(size);
-  read_exact(payload_.data(), size, record_name());
+  read_payload(size);
   unsigned char tail[4];
   read_exact(tail, sizeof(tail), "the checksum of " + record_name());
   const uint32_t stored = get_u32(tail);

@@ -61,9 +61,12 @@ class TraceProgram : public KernelProgram {
     auto reader = trace::open_kernel_trace(path);
     const trace::KernelInfo& info = reader->info();
     name_ = info.name;
-    if (info.ctas() > 0xffffffffULL)
-      throw trace::TraceError(path + ": grid of " + std::to_string(info.ctas()) +
-                              " CTAs is too large to replay");
+    // The same bound as a synthetic kernel's workload.kernels.ctas: the replay keeps a slot per CTA of the
+    // grid and the runtime dispatches every one, so a header claiming billions must not be believed.
+    constexpr std::uint64_t kMaxReplayCtas = std::uint64_t(1) << 24;
+    if (info.ctas() > kMaxReplayCtas)
+      throw trace::TraceError(path + ": grid of " + std::to_string(info.ctas()) + " CTAs is more than the " +
+                              std::to_string(kMaxReplayCtas) + " numagpu replays");
     ctas_ = static_cast<std::uint32_t>(info.ctas());
     grid_ = runtime::Grid{info.grid.x, info.grid.y, info.grid.z};
     warps_per_cta_ = info.warps_per_cta();

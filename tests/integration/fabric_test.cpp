@@ -2,6 +2,7 @@
 // turning none, and routes through an intermediate GPU on the DGX-1 topology.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "app/embedded_configs.hpp"
@@ -110,6 +111,62 @@ TEST(Fabric, UniformAllToAllTrafficTurnsNoLanes) {
     const std::string link = "system.link_gpu" + std::to_string(s) + "_switch0";
     EXPECT_EQ(counter(reg, link + ".turnarounds"), 0u) << link;
     EXPECT_GT(counter(reg, link + ".to_switch0.bytes"), 0u) << link;
+  }
+}
+
+// The same rule under load: both directions of a link saturated at once. (The test above runs them at ~40 %,
+// where nothing turns whatever the balancer thinks of symmetry.) Two sockets; every byte is homed at socket 1
+// (one 1 GiB page at 1 GiB); socket 0's SMs read and write it half and half, socket 1's stay local. Each of
+// socket 0's accesses puts 80 B on each direction of its link: a read is a 16 B request out and a 144 B
+// response in, a write a 144 B packet out and a 16 B ack in. Socket 1's link carries the mirror image. Both
+// directions want the same bandwidth, so a balancer that sees both saturated must even the split (8/8), not
+// turn a lane toward one of them: after any window in which both directions were at least 99 % busy (well
+// above the 95 % threshold set here), the split is no further from 8/8 than before it. Socket 0 offers far
+// more than the link carries: 16 SMs x 64 warps against 64 B/cycle each way = 0.8 accesses per cycle, 360
+// in flight over a ~450-cycle round trip (2 x 128 link, crossbars, L2, 100 DRAM). Its 64 CTAs x 32 warps x
+// 64 accesses / 2 sockets = 65536 accesses move 65536 x 160 B over the link's 16 lanes x 8 B = 128 B/cycle
+// however they are split: 81920 cycles at least, 16 windows of 5000. The ramp-up (requests leave before any
+// response comes back) turns a lane at first; the floor of 5 windows with both directions saturated (of the
+// 16) only makes sure the rule is exercised.
+TEST(Fabric, BothDirectionsSaturatedKeepTheLanesEven) {
+  SystemSpec spec = small_spec(2);
+  spec.protocol_checks = false;
+  spec.link_mode = SystemSpec::LinkMode::kDynamic;
+  spec.balancer.saturation_percent = 95;
+  spec.sms_per_socket = 16;
+  spec.sm.max_warps = 64;
+  spec.sm.max_outstanding = 128;
+  spec.l1.max_in_process = 128;
+  spec.l2.max_in_process = 128;
+  spec.page_bytes = std::uint64_t(1) << 30;
+  KernelSpec k = stream_kernel("read_write_remote", 64, 32, 64);
+  k.write_percent = 50;
+  k.base_address = std::uint64_t(1) << 30;
+  spec.kernels = {k};
+  stats::Registry reg;
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  ASSERT_TRUE(run.ok) << run.diagnostics;
+  EXPECT_GE(run.system->finish_cycle(), 81920u);
+  for (int s = 0; s < 2; ++s) {
+    const std::string link = "system.link_gpu" + std::to_string(s) + "_switch0";
+    const std::string a = link + ".to_switch0", b = link + ".to_gpu" + std::to_string(s);
+    const auto& util_a = reg.find_series(a + ".utilization")->values();
+    const auto& util_b = reg.find_series(b + ".utilization")->values();
+    const auto& lanes_a = reg.find_series(a + ".lanes")->values();
+    ASSERT_GE(util_a.size(), 16u);
+    // lanes[w] is sampled at the end of window w, before that window's decision takes effect (a turn needs
+    // at least the 100 switch cycles): the decision after window w shows in lanes[w + 1].
+    std::size_t both_saturated = 0;
+    for (std::size_t w = 0; w + 1 < lanes_a.size(); ++w) {
+      if (util_a[w] < 99.0 || util_b[w] < 99.0) continue;
+      ++both_saturated;
+      EXPECT_LE(std::abs(lanes_a[w + 1] - 8.0), std::abs(lanes_a[w] - 8.0))
+          << link << ": both directions saturated in window " << w << " (" << util_a[w] << " %, " << util_b[w]
+          << " %), yet the split went from " << lanes_a[w] << " to " << lanes_a[w + 1]
+          << " lanes toward the switch";
+    }
+    EXPECT_GE(both_saturated, 5u) << link;
+    EXPECT_EQ(lanes_a.back(), 8.0) << link;
   }
 }
 

@@ -1,12 +1,15 @@
 // Trace replay through the whole system: the coalescer, CTA barriers, and the real Accel-Sim sample.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "common/health.hpp"
 #include "small_system.hpp"
 #include "system/system.hpp"
+#include "trace/trace.hpp"
 #include "workload/program.hpp"
 
 namespace numagpu {
@@ -84,9 +87,18 @@ TEST(Replay, BarrierWaitsForTheCtasWarpsAndIgnoresExitedOnes) {
 // 16 B per thread, base+stride 16 from a 128 B-aligned base (checked with awk and Python over the file):
 // 512 B = 4 lines each, so 1760 line loads and 1760 line stores. Run on 4 sockets with the protocol checker.
 TEST(Replay, AccelSimSampleReplaysWithTheCountedRequests) {
-  const std::filesystem::path dir =
-      std::filesystem::path(NUMAGPU_SOURCE_DIR) / ".." / "shared" / "data" / "accelsim";
-  if (!std::filesystem::exists(dir / "kernelslist.g")) GTEST_SKIP() << "no Accel-Sim sample at " << dir;
+  // The folder named by NUMAGPU_ACCELSIM_SAMPLE_DIR, else shared/data/accelsim beside the repository (as in
+  // tests/unit/trace/real_sample_test.cpp).
+  const char* override_dir = std::getenv("NUMAGPU_ACCELSIM_SAMPLE_DIR");
+  const std::filesystem::path dir = override_dir != nullptr ? std::filesystem::path(override_dir)
+                                                            : std::filesystem::path(NUMAGPU_SOURCE_DIR) /
+                                                                  ".." / "shared" / "data" / "accelsim";
+  if (!std::filesystem::exists(dir / "kernelslist.g")) {
+    // In CI the sample must be there: a skipped test would leave a green run that checked nothing.
+    const char* ci = std::getenv("CI");
+    if (ci != nullptr && std::string(ci) == "true") FAIL() << "CI=true and no Accel-Sim sample at " << dir;
+    GTEST_SKIP() << "no Accel-Sim sample at " << dir;
+  }
   SystemSpec spec = small_spec(4);
   KernelSpec k;
   k.name = "sample";
@@ -101,6 +113,32 @@ TEST(Replay, AccelSimSampleReplaysWithTheCountedRequests) {
   EXPECT_EQ(sum_over_sms(reg, 4, 4, "stores"), 1760u);
   EXPECT_EQ(sum_over_sms(reg, 4, 4, "ctas"), 55u);
   EXPECT_EQ(sys.trace_warnings().size(), 2u);  // the impossible -nregs and -binary version = 0
+}
+
+// A trace header is only a claim: a grid of 65536 x 257 = 16842752 CTAs, one more row than the 2^24 =
+// 16777216 numagpu replays (the bound of workload.kernels.ctas), is refused before a slot is allocated for
+// each CTA (24 B each: 400 MB for this grid, and 96 GB for the largest grid a header can name).
+TEST(Replay, GridLargerThanTheReplayLimitIsRefused) {
+  std::string text;
+  {
+    std::ifstream in(std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-2-compute.traceg");
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+  }
+  const std::string grid = "-grid dim = (1,1,1)";
+  ASSERT_NE(text.find(grid), std::string::npos);
+  text.replace(text.find(grid), grid.size(), "-grid dim = (65536,257,1)");
+  const std::string path = ::testing::TempDir() + "huge_grid.traceg";
+  std::ofstream(path) << text;
+  try {
+    load_trace_program(path, 128, nullptr);
+    ADD_FAILURE() << "accepted a grid of 16842752 CTAs";
+  } catch (const trace::TraceError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path + ": grid of 16842752 CTAs is more than the 16777216 numagpu replays");
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace

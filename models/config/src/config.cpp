@@ -136,7 +136,21 @@ Location Config::location(const std::string& path) const {
 }
 
 void Config::fail(const std::string& path, const std::string& message) const {
-  throw ConfigError(location(path), path, message);
+  Location where = location(path);
+  // A key left out of a list item the user wrote (a kernel without its CTAs) has only the default's
+  // location: name the item instead, so that the message points at the user's file and line.
+  for (std::string prefix = path; where.file == "<default>";) {
+    const auto dot = prefix.rfind('.');
+    if (dot == std::string::npos) break;
+    prefix.erase(dot);
+    const std::string last =
+        prefix.substr(prefix.rfind('.') == std::string::npos ? 0 : prefix.rfind('.') + 1);
+    if (last.empty() || last.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto item = locations_.find(prefix);
+    if (item != locations_.end()) where = item->second;
+    break;  // the innermost list item decides
+  }
+  throw ConfigError(where, path, message);
 }
 
 Config load(const Schema& schema, const std::vector<Layer>& layers,

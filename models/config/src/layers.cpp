@@ -19,25 +19,32 @@ namespace fs = std::filesystem;
 // The reserved top-level key of a file that names the files merged beneath it.
 constexpr const char* kIncludeKey = "include";
 
+// A configuration is a few kilobytes; anything this large is not one (or is a device such as /dev/zero that
+// would never end), and reading on would only exhaust memory.
+constexpr std::size_t kMaxFileBytes = std::size_t(16) << 20;
+
 struct FileText {
   bool ok = false;
   std::string text;
-  int error = 0;  // errno when !ok
+  std::string error;  // why not, when !ok
 };
 
 // C stdio rather than ifstream: it reliably reports *why* a file cannot be read via errno.
 FileText read_file(const std::string& path) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) return {false, "", EISDIR};
+  if (fs::is_directory(path, ec)) return {false, "", std::strerror(EISDIR)};
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) return {false, "", errno};
+  if (!file) return {false, "", std::strerror(errno)};
   FileText out;
   char buffer[65536];
   std::size_t count = 0;
   while ((count = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
     out.text.append(buffer, count);
+    if (out.text.size() > kMaxFileBytes) {
+      return {false, "", "larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB: not a configuration"};
+    }
   }
-  if (std::ferror(file.get())) return {false, "", errno != 0 ? errno : EIO};
+  if (std::ferror(file.get())) return {false, "", std::strerror(errno != 0 ? errno : EIO)};
   out.ok = true;
   return out;
 }
@@ -54,15 +61,12 @@ class LayerLoader {
     if (layer.text) return expand(parse_yaml(*layer.text, layer.name), {layer.name, {}});
     const FileText file = read_file(layer.name);
     if (!file.ok) {
-      throw ConfigError({layer.name, 0, 0}, "",
-                        "cannot read configuration file (" + describe_errno(file.error) + ")");
+      throw ConfigError({layer.name, 0, 0}, "", "cannot read configuration file (" + file.error + ")");
     }
     return expand(parse_yaml(file.text, layer.name), {layer.name, identity_of(layer.name)});
   }
 
  private:
-  static std::string describe_errno(int error) { return std::strerror(error); }
-
   static fs::path identity_of(const fs::path& path) {
     std::error_code ec;
     const fs::path canonical = fs::weakly_canonical(path, ec);
@@ -119,9 +123,8 @@ class LayerLoader {
     }
     const FileText file = read_file(frame.display);
     if (!file.ok) {
-      throw ConfigError(
-          name.where, kIncludeKey,
-          "cannot read included file " + in_quotes(frame.display) + " (" + describe_errno(file.error) + ")");
+      throw ConfigError(name.where, kIncludeKey,
+                        "cannot read included file " + in_quotes(frame.display) + " (" + file.error + ")");
     }
     RawNode document = parse_yaml(file.text, frame.display);
     return expand(std::move(document), std::move(frame));

@@ -1,5 +1,9 @@
 #include "yaml_tree.hpp"
 
+#include <cstddef>
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "text.hpp"
@@ -9,6 +13,11 @@ namespace {
 
 // Deeper nesting only happens with alias loops or hostile input; a config never gets close.
 constexpr int kMaxDepth = 100;
+// yaml-cpp shares an aliased node instead of copying it, so a few lines of nested aliases ("a1: &a1 [*a0,
+// *a0, ...]", "a2: &a2 [*a1, *a1, ...]", ...) describe billions of nodes (an "alias bomb"). The tree built
+// here copies what it visits, so it counts the nodes as it goes and stops long before memory or time run
+// out. The largest real configuration (4096 kernels of ~20 keys, a 64-GPU custom topology) stays far below.
+constexpr std::size_t kMaxNodes = 250000;
 
 Location to_location(const std::string& file, const YAML::Mark& mark) {
   if (mark.is_null()) return {file, 0, 0};
@@ -30,6 +39,11 @@ class TreeBuilder {
     const Location where = to_location(file_, node.Mark());
     if (depth > kMaxDepth) {
       throw ConfigError(where, path, "YAML nesting is deeper than " + std::to_string(kMaxDepth) + " levels");
+    }
+    if (++nodes_ > kMaxNodes) {
+      throw ConfigError(where, path,
+                        "the document expands to more than " + std::to_string(kMaxNodes) +
+                            " YAML nodes (aliases repeating aliases?); a configuration needs far fewer");
     }
     switch (node.Type()) {
       case YAML::NodeType::Scalar:
@@ -108,6 +122,7 @@ class TreeBuilder {
   }
 
   const std::string& file_;
+  std::size_t nodes_ = 0;  // nodes built so far, aliased ones counted at every use
 };
 
 }  // namespace
@@ -139,23 +154,71 @@ RawNode make_map(Location where) {
   return node;
 }
 
+namespace {
+
+// Counts the documents of a YAML stream, and where the second one's content starts, stopping at `limit`.
+// yaml-cpp 0.7's LoadAll (Debian 12) loops for ever on some malformed streams, adding an empty document at
+// each turn until memory runs out (fixed upstream after 0.8; found by fuzz/config_fuzzer): the parser is
+// therefore driven here one document at a time, with a bound, and only the first document is built.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override { ++documents; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { note(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { note(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    note(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    note(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    note(mark);
+  }
+  void OnMapEnd() override {}
+
+  int documents = 0;
+  YAML::Mark second_document_mark = YAML::Mark::null_mark();
+
+ private:
+  void note(const YAML::Mark& mark) {
+    if (documents == 2 && second_document_mark.is_null()) second_document_mark = mark;
+  }
+};
+
+// More documents than this are not counted exactly (a configuration has one).
+constexpr int kMaxCountedDocuments = 64;
+
+}  // namespace
+
 RawNode parse_yaml(const std::string& text, const std::string& display_name) {
-  std::vector<YAML::Node> documents;
+  DocumentCounter counter;
+  YAML::Node first;
   try {
-    documents = YAML::LoadAll(text);
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    while (counter.documents <= kMaxCountedDocuments && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.documents == 1) first = YAML::Load(text);
   } catch (const YAML::Exception& error) {
     throw ConfigError(to_location(display_name, error.mark), "", "YAML syntax error: " + error.msg);
   }
-  if (documents.empty()) {  // nothing but comments or whitespace
+  if (counter.documents == 0) {  // nothing but comments or whitespace
     RawNode null;
     null.where = {display_name, 0, 0};
     return null;
   }
-  if (documents.size() > 1) {
-    throw ConfigError(to_location(display_name, documents[1].Mark()), "",
-                      "expected a single YAML document, found " + std::to_string(documents.size()));
+  if (counter.documents > 1) {
+    throw ConfigError(
+        to_location(display_name, counter.second_document_mark), "",
+        "expected a single YAML document, found " + (counter.documents > kMaxCountedDocuments
+                                                         ? "more than " + std::to_string(kMaxCountedDocuments)
+                                                         : std::to_string(counter.documents)));
   }
-  return TreeBuilder(display_name).build(documents[0], "", 0);
+  return TreeBuilder(display_name).build(first, "", 0);
 }
 
 void relocate(RawNode& node, const Location& where) {

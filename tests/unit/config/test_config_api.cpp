@@ -176,6 +176,19 @@ TEST(Fail, PointsAtTheWinningValue) {
   EXPECT_EQ(message("l2.organization"), "<default>: l2.organization: must be a power of two");
 }
 
+// A key missing from a list item the user wrote is reported at the item: its own location is only the
+// default's, which would not say which file (or which item) lacks it.
+TEST(Fail, MissingKeyOfAWrittenListItemPointsAtTheItem) {
+  const Config cfg =
+      load(test_schema(), {base_layer(), text_layer("a.yaml", "workload:\n  kernels:\n    - name: k\n")}, {});
+  try {
+    cfg.fail("workload.kernels.0.ctas", "missing");
+    ADD_FAILURE() << "no error";
+  } catch (const ConfigError& error) {
+    EXPECT_STREQ(error.what(), "a.yaml:3:7: workload.kernels.0.ctas: missing");
+  }
+}
+
 // ---- hash ---------------------------------------------------------------------------------------
 
 TEST(Hash, IsFnv1aOfTheCompactJson) {

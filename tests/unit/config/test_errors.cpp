@@ -1,6 +1,9 @@
 // One test per class of user error, each asserting the complete one-line message.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+
 #include "test_util.hpp"
 
 namespace numagpu::config::testing {
@@ -261,6 +264,64 @@ TEST(File, ErrorsNameTheFile) {
   const TempDir dir;
   const std::string path = dir.write("sys.yaml", "l2:\n  size_bytes: 4096\n  ways: 0\n");
   EXPECT_EQ(load_error({file_layer(path)}), path + ":3:9: l2.ways: 0 is out of range [1, 32]");
+}
+
+TEST(File, DeviceThatNeverEndsIsRefused) {
+  // /dev/zero would be read forever: the size cap stops it after 16 MiB.
+  EXPECT_EQ(load_error({file_layer("/dev/zero")}),
+            "/dev/zero: cannot read configuration file (larger than 16 MiB: not a configuration)");
+  EXPECT_EQ(load_error({base_layer(), text_layer("a.yaml", "include: /dev/zero\n")}),
+            "a.yaml:1:10: include: cannot read included file '/dev/zero' (larger than 16 MiB: not a "
+            "configuration)");
+}
+
+// ---- hostile documents ---------------------------------------------------------------------------
+
+// An alias bomb: each anchor is a list of ten aliases of the previous one, so a9 alone stands for 10^10
+// nodes in a document of ten lines. The loader copies what it visits and must give up after 250000 nodes:
+// counting depth-first, the root map and a0..a4 take 1 + 11 + 111 + 1111 + 11111 + 111111 = 123456 nodes,
+// a5 itself one more, a5.0 (a copy of a4) 111111 more (234568), so the limit is crossed inside a5.1.
+TEST(Hostile, AliasBombFailsFastNamingWhere) {
+  std::string yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 10; ++i) {
+    const std::string prev = "*a" + std::to_string(i - 1);
+    yaml += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k)
+      yaml += (k ? ", " : "") + prev;
+    yaml += "]\n";
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const std::string error = error_in(yaml);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(error.rfind("a.yaml:", 0), 0u) << error;
+  EXPECT_NE(error.find(": a5.1."), std::string::npos) << error;
+  EXPECT_NE(error.find("the document expands to more than 250000 YAML nodes"), std::string::npos) << error;
+  EXPECT_LT(seconds, 10.0);  // about 0.1 s in a Release build; the unguarded loader never finished
+}
+
+// yaml-cpp 0.7's LoadAll never returns on some malformed streams (a lone comma is the smallest known: it
+// adds an empty document at every turn, memory growing without bound). The loader counts the documents with a
+// bound instead: the stream is rejected at once as more than one document.
+TEST(Hostile, StreamOfEndlessEmptyDocumentsFailsFast) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string error = error_in(",\n");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(error.rfind("a.yaml:", 0), 0u) << error;
+  EXPECT_NE(error.find("expected a single YAML document, found more than 64"), std::string::npos) << error;
+  EXPECT_LT(seconds, 10.0);
+}
+
+TEST(Hostile, LargeButHonestDocumentStillLoads) {
+  // 4000 kernels x 3 nodes (item map, name, ctas) + a few: well under the node limit.
+  std::string yaml = "workload:\n  kernels:\n";
+  for (int i = 0; i < 4000; ++i)
+    yaml += "    - {name: k" + std::to_string(i) + ", ctas: 2}\n";
+  Schema schema;
+  Schema& kernel =
+      schema.section("workload", "What to run").list("kernels", "Kernels").max_items(5000).element();
+  kernel.string("name", "Kernel name").required();
+  kernel.integer("ctas", "CTAs").default_value(1);
+  EXPECT_EQ(load_error({text_layer("a.yaml", yaml)}, {}, schema), "<no error>");
 }
 
 }  // namespace

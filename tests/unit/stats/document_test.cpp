@@ -51,14 +51,15 @@ class DocumentTest : public ::testing::Test {
 };
 
 TEST_F(DocumentTest, TopLevelFields) {
-  EXPECT_EQ(doc_["schema_version"], 1);
+  EXPECT_EQ(doc_["schema_version"], 2);
   EXPECT_EQ(doc_["generator"], (json{{"name", "numagpu"}, {"version", "0.1.0"}}));
   EXPECT_EQ(doc_["config_hash"], "abc123");
   EXPECT_EQ(doc_["config"], (json{{"sockets", 4}}));
   EXPECT_EQ(doc_["run"], (json{{"cycles", 5000}}));
   EXPECT_EQ(doc_["stats"], r_.tree());
   EXPECT_EQ(doc_["descriptions"], r_.descriptions());
-  EXPECT_EQ(doc_.size(), 7u);
+  EXPECT_EQ(doc_["complete"], true);  // the default: the statistics cover the whole run
+  EXPECT_EQ(doc_.size(), 8u);
 }
 
 TEST_F(DocumentTest, ValidDocumentPasses) {
@@ -98,8 +99,8 @@ TEST_F(DocumentTest, NotAnObject) {
 }
 
 TEST_F(DocumentTest, WrongSchemaVersion) {
-  doc_["schema_version"] = 2;
-  EXPECT_TRUE(reports(doc_, "schema_version is 2"));
+  doc_["schema_version"] = 1;  // before "complete" existed
+  EXPECT_TRUE(reports(doc_, "schema_version is 1, this reader understands 2"));
   doc_["schema_version"] = "1";
   EXPECT_TRUE(reports(doc_, "'schema_version' must be an integer"));
   doc_.erase("schema_version");
@@ -107,7 +108,8 @@ TEST_F(DocumentTest, WrongSchemaVersion) {
 }
 
 TEST_F(DocumentTest, MissingTopLevelFields) {
-  for (const char* field : {"generator", "config_hash", "config", "run", "stats", "descriptions"}) {
+  for (const char* field :
+       {"generator", "config_hash", "config", "run", "complete", "stats", "descriptions"}) {
     json doc = doc_;
     doc.erase(field);
     EXPECT_TRUE(reports(doc, std::string("missing field '") + field + "'"));
@@ -124,6 +126,16 @@ TEST_F(DocumentTest, WrongTopLevelTypes) {
   doc = doc_;
   doc["generator"].erase("version");
   EXPECT_TRUE(reports(doc, "'generator.version' must be a string"));
+  doc = doc_;
+  doc["complete"] = "yes";
+  EXPECT_TRUE(reports(doc, "'complete' must be a boolean"));
+}
+
+TEST(Document, PartialRunIsMarkedIncomplete) {
+  Registry r;
+  const json doc = make_document(r, "v", json(), "h", json(), false);
+  EXPECT_EQ(doc["complete"], false);
+  EXPECT_EQ(validate_document(doc), std::vector<std::string>{});
 }
 
 TEST_F(DocumentTest, LeafWithoutDescription) {

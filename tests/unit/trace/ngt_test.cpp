@@ -1,6 +1,7 @@
 // numagpu's .ngt format: byte layout, round trips (random traces, the hand-written Accel-Sim traces),
 // truncation, corruption and version checks.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <zlib.h>
 
 #include <filesystem>
@@ -292,6 +293,27 @@ TEST_F(NgtDamage, TruncationMessages) {
             ": at byte " + std::to_string(good_.size() - 1) +
                 ": truncated: expected 4 bytes of the checksum of the end record, found 3 before the end of "
                 "the file");
+}
+
+TEST_F(NgtDamage, HugeClaimedRecordSizeAllocatesOnlyWhatArrives) {
+  // The kernel record as written, then a block record header claiming the largest legal payload (1 GiB)
+  // followed by only ten bytes. Reading must fail on the truncation without ever holding 1 GiB: the payload
+  // grows with the data (1 MiB chunks), so the peak RSS of this test process stays far below it (the bound,
+  // 512 MiB, leaves room for a sanitizer build's own overhead; a 1 GiB buffer would show as >= 1048576 KiB).
+  const size_t kernel_record = 5 + (good_[13] & 0xff) + 4;  // the kernel payload is shorter than 256 bytes
+  std::string bad = good_.substr(0, 12 + kernel_record);
+  const uint32_t claimed = 1u << 30;
+  bad += 'B';
+  for (int i = 0; i < 4; ++i)
+    bad += static_cast<char>((claimed >> (8 * i)) & 0xff);
+  bad += std::string(10, '\x01');
+  EXPECT_EQ(error_reading(bad),
+            ": at byte " + std::to_string(bad.size()) +
+                ": truncated: expected 1073741824 bytes of thread block record #0, found 10 "
+                "before the end of the file");
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  EXPECT_LT(usage.ru_maxrss, 512 * 1024) << "peak RSS in KiB";
 }
 
 TEST_F(NgtDamage, CorruptionFailsTheChecksum) {

@@ -1,0 +1,14 @@
+// libFuzzer target: the Accel-Sim reader (.traceg plain, gzip, xz, raw bytes; kernelslist.g).
+// fuzz/harness.hpp says what is checked; scripts/fuzz.sh runs it.
+#include <cstdio>
+#include <cstdlib>
+
+#include "harness.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (const auto problem = numagpu::fuzz::accelsim_input(data, size)) {
+    std::fprintf(stderr, "numagpu fuzz: %s\n", problem->c_str());
+    std::abort();  // a finding, like a crash
+  }
+  return 0;
+}

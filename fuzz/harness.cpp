@@ -1,0 +1,174 @@
+#include "harness.hpp"
+
+#include <lzma.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "app/system_config.hpp"
+#include "config/config.hpp"
+#include "trace/accelsim_reader.hpp"
+#include "trace/ngt.hpp"
+
+namespace numagpu::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const fs::path base = fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
+    std::string pattern = (base / "numagpu_fuzz_XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("fuzz: cannot read " + path);
+  std::ostringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) throw std::runtime_error("fuzz: cannot write " + path);
+  std::fwrite(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+}
+
+std::string gzip(const std::string& in) {
+  z_stream z{};
+  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, in.size()) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::string xz(const std::string& in) {
+  std::string out(lzma_stream_buffer_bound(in.size()), '\0');
+  size_t written = 0;
+  lzma_easy_buffer_encode(0, LZMA_CHECK_CRC32, nullptr, reinterpret_cast<const uint8_t*>(in.data()),
+                          in.size(), reinterpret_cast<uint8_t*>(out.data()), &written, out.size());
+  out.resize(written);
+  return out;
+}
+
+// Framed copy of the input: what the first byte asks for, applied to the rest.
+std::string framed(std::uint8_t framing, const std::string& body) {
+  switch (framing) {
+    case kGzip:
+      return gzip(body);
+    case kXz:
+      return xz(body);
+    default:
+      return body;
+  }
+}
+
+template <class Read>
+std::optional<std::string> read_expecting_trace_error(const std::string& path, Read read) {
+  try {
+    read();
+  } catch (const trace::TraceError& e) {
+    return check_error_line(e.what(), path);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> check_error_line(const std::string& message, const std::string& must_start_with) {
+  if (message.empty()) return "empty error message";
+  if (message.find('\n') != std::string::npos) return "error message spans several lines: " + message;
+  if (message.rfind(must_start_with, 0) != 0)
+    return "error message does not start with '" + must_start_with + "': " + message;
+  return std::nullopt;
+}
+
+const std::string& scratch_dir() {
+  static const ScratchDir dir;
+  return dir.path();
+}
+
+std::optional<std::string> config_input(const std::uint8_t* data, std::size_t size,
+                                        const std::string& source_dir) {
+  static const std::string workload = read_text(source_dir + "/configs/workloads/default.yaml");
+  static const std::string system = read_text(source_dir + "/configs/paper_4socket.yaml");
+  const std::vector<config::Layer> layers{
+      {"<built-in configs/workloads/default.yaml>", workload},
+      {"<built-in configs/paper_4socket.yaml>", system},
+      {"fuzz.yaml", std::string(reinterpret_cast<const char*>(data), size)},
+  };
+  try {
+    const config::Config cfg = config::load(system_schema(), layers, {});
+    (void)to_system_spec(cfg);
+  } catch (const config::ConfigError& e) {
+    // Errors in the input name it; a cross-field error may point at a value the input left alone (a built-in
+    // layer's): any of the three names is right, as long as it is one line.
+    const std::string what = e.what();
+    for (const config::Layer& l : layers) {
+      if (what.rfind(l.name, 0) == 0) return check_error_line(what, l.name);
+    }
+    return check_error_line(what, "fuzz.yaml");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> accelsim_input(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return std::nullopt;
+  const std::uint8_t framing = data[0] % kFramings;
+  const std::string body(reinterpret_cast<const char*>(data + 1), size - 1);
+  const std::string path = scratch_dir() + (framing == kKernelList ? "/kernelslist.g"
+                                            : framing == kGzip     ? "/kernel.traceg.gz"
+                                            : framing == kXz       ? "/kernel.traceg.xz"
+                                                                   : "/kernel.traceg");
+  write_bytes(path, framed(framing, body));
+  if (framing == kKernelList) {
+    return read_expecting_trace_error(path, [&] { (void)trace::read_kernel_list(path); });
+  }
+  return read_expecting_trace_error(path, [&] {
+    trace::AccelSimKernelReader reader(path);
+    (void)trace::count_trace(reader);
+  });
+}
+
+std::optional<std::string> ngt_input(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return std::nullopt;
+  const std::uint8_t framing = data[0] % 3;
+  const std::string body(reinterpret_cast<const char*>(data + 1), size - 1);
+  const std::string path = scratch_dir() + (framing == kGzip ? "/kernel.ngt.gz"
+                                            : framing == kXz ? "/kernel.ngt.xz"
+                                                             : "/kernel.ngt");
+  write_bytes(path, framed(framing, body));
+  return read_expecting_trace_error(path, [&] {
+    trace::NgtReader reader(path);
+    (void)trace::count_trace(reader);
+  });
+}
+
+}  // namespace numagpu::fuzz

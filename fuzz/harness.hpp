@@ -1,0 +1,39 @@
+// What each fuzz target does with one input, shared by the libFuzzer programs (fuzz/*_fuzzer.cpp) and by the
+// regression test that replays every input fuzzing ever found (tests/integration/fuzz_regressions_test.cpp).
+//
+// Each function feeds the input to a reader and checks the contract of docs/reliability.md: the input is
+// accepted, or rejected with exactly one non-empty line of the documented exception type naming the input.
+// It returns the broken promise, or nothing; crashes, hangs, sanitizer reports and other exception types are
+// caught by the fuzzer (or fail the test) on their own.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace numagpu::fuzz {
+
+// The error contract: `message` is one non-empty line starting with `must_start_with` (the input's name).
+// Returns what is wrong with it, or nothing.
+std::optional<std::string> check_error_line(const std::string& message, const std::string& must_start_with);
+
+// A private directory for the files the trace targets write (on /dev/shm when there is one), removed at exit.
+const std::string& scratch_dir();
+
+// The configuration loader through the simulator's full schema and its cross-field checks: the input is a
+// YAML layer over the built-in system and workload, like `numagpu run --workload INPUT`. `source_dir` is the
+// repository (for configs/paper_4socket.yaml and configs/workloads/default.yaml).
+std::optional<std::string> config_input(const std::uint8_t* data, std::size_t size,
+                                        const std::string& source_dir);
+
+// The Accel-Sim reader. The first byte chooses the framing of the rest (kFraming* below): a .traceg as plain
+// text, compressed with gzip or xz on the fly, taken as raw bytes (possibly broken compressed data), or read
+// as a kernelslist.g.
+enum AccelSimFraming : std::uint8_t { kPlain, kGzip, kXz, kRaw, kKernelList, kFramings };
+std::optional<std::string> accelsim_input(const std::uint8_t* data, std::size_t size);
+
+// The .ngt reader: the first byte chooses plain, gzip or xz framing of the rest (kPlain, kGzip, kXz).
+std::optional<std::string> ngt_input(const std::uint8_t* data, std::size_t size);
+
+}  // namespace numagpu::fuzz

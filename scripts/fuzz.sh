@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target of a NUMAGPU_FUZZ build for a fixed time, starting from seed corpora made of the
+# repository's own files, and fails on any finding: a crash, a sanitizer report (ASan, UBSan), an uncaught
+# exception, an error message that breaks the one-line contract (fuzz/harness.hpp), an input that takes more
+# than 10 s (a hang), or one that needs more than 2 GB of memory. A finding is kept in BUILD/fuzz-work/findings;
+# once fixed, copy it to fuzz/regressions/<target>/ so the regular test suite replays it for ever.
+#
+# Usage: scripts/fuzz.sh BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]     (targets: config accelsim ngt)
+# Example: cmake -S . -B build-fuzz -G Ninja -DNUMAGPU_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 &&
+#          cmake --build build-fuzz && scripts/fuzz.sh build-fuzz 60
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:?usage: scripts/fuzz.sh BUILD_DIR [SECONDS] [TARGET...]}" && pwd)
+seconds=${2:-60}
+shift $(( $# >= 2 ? 2 : 1 ))
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(config accelsim ngt)
+
+work=$build/fuzz-work
+rm -rf "$work"
+mkdir -p "$work/findings"
+
+# --- seed corpora: the repository's own files -------------------------------------------------------------
+seed() {  # seed TARGET NAME FRAMING_BYTE|- FILE: copy FILE (after the framing byte, if any) into the seeds
+  local dir=$work/seeds/$1
+  mkdir -p "$dir"
+  if [ "$3" = - ]; then cp "$4" "$dir/$2"; else { printf "\\x$3"; cat "$4"; } > "$dir/$2"; fi
+}
+for f in "$root"/configs/*.yaml "$root"/configs/*/*.yaml; do
+  seed config "$(basename "$(dirname "$f")")-$(basename "$f")" - "$f"
+done
+for f in "$root"/tests/data/*/*.traceg; do
+  name=$(basename "$(dirname "$f")")-$(basename "$f")
+  seed accelsim "$name-plain" 00 "$f"
+  seed accelsim "$name-gzip" 01 "$f"
+  seed accelsim "$name-xz" 02 "$f"
+  gzip -c "$f" > "$work/raw.gz" && seed accelsim "$name-raw-gz" 03 "$work/raw.gz"
+  xz -c "$f" > "$work/raw.xz" && seed accelsim "$name-raw-xz" 03 "$work/raw.xz"
+done
+for f in "$root"/tests/data/*/kernelslist.g; do
+  seed accelsim "$(basename "$(dirname "$f")")-kernelslist" 04 "$f"
+done
+"$build/ngt_seeds" "$work/seeds/ngt" "$root"/tests/data/*/*.traceg
+# Inputs found earlier are seeds too: the fuzzer starts from what once broke the code.
+for t in config accelsim ngt; do
+  mkdir -p "$work/seeds/$t"
+  if [ -d "$root/fuzz/regressions/$t" ]; then cp "$root/fuzz/regressions/$t"/* "$work/seeds/$t/" 2>/dev/null || true; fi
+done
+
+# A dictionary for the configuration target: every key name and choice of the reference, so mutations speak
+# the schema's words.
+awk -F'|' '/^\| `/ {
+    key = $2; gsub(/[ `]/, "", key); gsub(/\[\]/, "", key)
+    n = split(key, part, "."); for (i = 1; i <= n; i++) print "\"" part[i] ": \""
+    allowed = $5; while (match(allowed, /`[a-z_]+`/)) { print "\"" substr(allowed, RSTART + 1, RLENGTH - 2) "\""; allowed = substr(allowed, RSTART + RLENGTH) }
+  }' "$root/docs/configuration.md" | sort -u > "$work/config.dict"
+
+# --- run -----------------------------------------------------------------------------------------------------
+status=0
+for t in "${targets[@]}"; do
+  mkdir -p "$work/corpus/$t"
+  dict=()
+  [ "$t" = config ] && dict=(-dict="$work/config.dict")
+  echo "fuzz: $t for ${seconds}s ($(ls "$work/seeds/$t" | wc -l) seeds)"
+  if ! "$build/${t}_fuzzer" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+       -artifact_prefix="$work/findings/$t-" -print_final_stats=1 \
+       "$work/corpus/$t" "$work/seeds/$t" > "$work/$t.log" 2>&1; then
+    status=1
+  fi
+  { grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb" "$work/$t.log" || true; } | tr '\n' ' ' |
+    sed 's/^/fuzz: /'
+  echo "corpus $(ls "$work/corpus/$t" | wc -l) inputs"
+done
+
+if [ -n "$(ls -A "$work/findings")" ] || [ "$status" -ne 0 ]; then
+  echo "fuzz: FINDINGS (logs in $work/*.log):" >&2
+  ls -l "$work/findings" >&2
+  for t in "${targets[@]}"; do grep -E "ERROR|numagpu fuzz:|SUMMARY|Test unit written" "$work/$t.log" >&2 || true; done
+  exit 1
+fi
+echo "fuzz: no findings"
