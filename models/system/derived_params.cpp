@@ -4,6 +4,17 @@
 
 namespace numagpu {
 
+Topology switch_topology(unsigned sockets, const LinkSpec& link) {
+  Topology t;
+  t.name = "switch";
+  t.gpus = sockets;
+  if (sockets < 2) return t;
+  t.switches = 1;
+  for (unsigned g = 0; g < sockets; ++g)
+    t.links.push_back(TopologyLink{g, sockets, link});
+  return t;
+}
+
 Topology system_topology(const SystemSpec& spec) {
   return spec.topology.links.empty() ? switch_topology(spec.sockets, spec.link) : spec.topology;
 }

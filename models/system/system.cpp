@@ -96,17 +96,6 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
   }
 }
 
-Topology switch_topology(unsigned sockets, const LinkSpec& link) {
-  Topology t;
-  t.name = "switch";
-  t.gpus = sockets;
-  if (sockets < 2) return t;
-  t.switches = 1;
-  for (unsigned g = 0; g < sockets; ++g)
-    t.links.push_back(TopologyLink{g, sockets, link});
-  return t;
-}
-
 System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stats::Registry& stats,
                std::ostream& diag)
     : sc_module(name),

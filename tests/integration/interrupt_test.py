@@ -23,7 +23,7 @@ import time
 
 import yaml
 
-OUTPUTS = ("stats.json", "stats.txt", "config.yaml", "lanes.vcd")
+OUTPUTS = ("stats.json", "stats.txt", "config.yaml", "lanes.vcd", "activity.json", "power.json")
 
 
 def problems_of(out_dir, status, signals_sent):
@@ -70,6 +70,12 @@ def problems_of(out_dir, status, signals_sent):
             elif name == "config.yaml":
                 if "system" not in yaml.safe_load(text):
                     found.append("config.yaml: no system section")
+            elif name == "activity.json":
+                if json.loads(text)["schema"] != "numagpu-activity":
+                    found.append("activity.json: not an activity record")
+            elif name == "power.json":
+                if "total" not in json.loads(text):
+                    found.append("power.json: no total")
             elif name == "lanes.vcd":
                 if not text.startswith("$version") or "$enddefinitions $end" not in text:
                     found.append("lanes.vcd: header incomplete")
