@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "policy/link_balancer.hpp"
+#include "rtl_loop/rtl_ports.hpp"
 #include "tb/lockstep.hpp"
 
 namespace numagpu::tb {
@@ -24,23 +25,10 @@ struct LinkBalancerBlock {
 
   static void drive(Model& m, bool reset, const Inputs& in) {
     m.rst_ni = !reset;
-    m.kernel_launch_i = in.kernel_launch;
-    m.busy_a_i = in.busy_a;
-    m.busy_b_i = in.busy_b;
-    m.drained_i = in.drained;
+    numagpu::rtl_ports::drive(m, in);
   }
 
-  static Outputs sample(const Model& m) {
-    Outputs o;
-    o.lanes_a = m.lanes_a_o;
-    o.lanes_b = m.lanes_b_o;
-    o.lane_dir = m.lane_dir_o;
-    o.lane_quiesce = m.lane_quiesce_o;
-    o.lane_switch = m.lane_switch_o;
-    o.decision_valid = m.decision_valid_o != 0;
-    o.decision = static_cast<Ref::Decision>(m.decision_o);
-    return o;
-  }
+  static Outputs sample(const Model& m) { return numagpu::rtl_ports::balancer_outputs(m); }
 
   static std::vector<Field> output_fields(const Params& p) {
     const unsigned cnt = count_width(p.lanes);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "policy/partition_controller.hpp"
+#include "rtl_loop/rtl_ports.hpp"
 #include "tb/lockstep.hpp"
 
 namespace numagpu::tb {
@@ -23,20 +24,10 @@ struct PartitionCtrlBlock {
 
   static void drive(Model& m, bool reset, const Inputs& in) {
     m.rst_ni = !reset;
-    m.kernel_launch_i = in.kernel_launch;
-    m.dram_busy_i = in.dram_busy;
-    m.read_reqs_i = in.read_reqs;
+    numagpu::rtl_ports::drive(m, in);
   }
 
-  static Outputs sample(const Model& m) {
-    Outputs o;
-    o.remote_ways = m.remote_ways_o;
-    o.local_ways = m.local_ways_o;
-    o.remote_mask = m.remote_mask_o;
-    o.decision_valid = m.decision_valid_o != 0;
-    o.decision = static_cast<Ref::Decision>(m.decision_o);
-    return o;
-  }
+  static Outputs sample(const Model& m) { return numagpu::rtl_ports::partition_ctrl_outputs(m); }
 
   static std::vector<Field> output_fields(const Params& p) {
     const unsigned cnt = count_width(p.ways);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "rtl_loop/rtl_builds.hpp"
+#include "rtl_loop/rtl_ports.hpp"
 
 // One Verilated class per build (generated with the list of builds by models/CMakeLists.txt).
 #include "rtl_loop_balancer_headers.inc"
@@ -34,25 +35,12 @@ class RtlBalancer final : public policy::PolicyImpl<policy::LinkBalancer> {
   RtlBalancer& operator=(const RtlBalancer&) = delete;
 
   Outputs step(const Inputs& in) override {
-    top_.kernel_launch_i = in.kernel_launch;
-    top_.busy_a_i = in.busy_a;
-    top_.busy_b_i = in.busy_b;
-    top_.drained_i = in.drained;
+    rtl_ports::drive(top_, in);
     edge();
     decisions_ += top_.decision_valid_o;
     return outputs();
   }
-  Outputs outputs() const override {
-    Outputs o;
-    o.lanes_a = top_.lanes_a_o;
-    o.lanes_b = top_.lanes_b_o;
-    o.lane_dir = top_.lane_dir_o;
-    o.lane_quiesce = top_.lane_quiesce_o;
-    o.lane_switch = top_.lane_switch_o;
-    o.decision_valid = top_.decision_valid_o != 0;
-    o.decision = static_cast<policy::LinkBalancer::Decision>(top_.decision_o);
-    return o;
-  }
+  Outputs outputs() const override { return rtl_ports::balancer_outputs(top_); }
   std::uint64_t decisions() const override { return decisions_; }
 
  private:

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "rtl_loop/rtl_builds.hpp"
+#include "rtl_loop/rtl_ports.hpp"
 
 // One Verilated class per build (generated with the list of builds by models/CMakeLists.txt).
 #include "rtl_loop_partition_headers.inc"
@@ -28,22 +29,14 @@ class RtlPartitionCtrl final : public policy::PolicyImpl<policy::PartitionContro
   RtlPartitionCtrl& operator=(const RtlPartitionCtrl&) = delete;
 
   Outputs step(const Inputs& in) override {
-    top_.kernel_launch_i = in.kernel_launch;
-    top_.dram_busy_i = in.dram_busy;
-    top_.read_reqs_i = in.read_reqs & max_reqs_;  // the input is ReqW bits wide; the driver clamps already
+    Inputs clamped = in;
+    clamped.read_reqs = static_cast<std::uint16_t>(in.read_reqs & max_reqs_);  // ReqW bits; the driver clamps
+    rtl_ports::drive(top_, clamped);
     edge();
     decisions_ += top_.decision_valid_o;
     return outputs();
   }
-  Outputs outputs() const override {
-    Outputs o;
-    o.remote_ways = top_.remote_ways_o;
-    o.local_ways = top_.local_ways_o;
-    o.remote_mask = top_.remote_mask_o;
-    o.decision_valid = top_.decision_valid_o != 0;
-    o.decision = static_cast<policy::PartitionController::Decision>(top_.decision_o);
-    return o;
-  }
+  Outputs outputs() const override { return rtl_ports::partition_ctrl_outputs(top_); }
   std::uint64_t decisions() const override { return decisions_; }
 
  private:
