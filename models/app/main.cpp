@@ -50,6 +50,10 @@ extern "C" int sc_main(int argc, char* argv[]) {
   run->add_option("-o,--out", options.out_dir, "Output directory (created if missing)")
       ->capture_default_str();
   run->add_flag("-q,--quiet", options.quiet, "No summary on stdout and no progress line");
+  run->add_flag(
+      "--bench", options.bench,
+      "Report the host cost: SM requests and cycles per host-second, deliveries and activations per "
+      "request, start-up time, peak RSS (printed, even with -q, and written to bench.json)");
   unsigned scale = 0;
   run->add_option("--scale", scale, "Multiply every synthetic kernel's CTAs (same as --set workload.scale=N)")
       ->check(CLI::Range(1, 65536));

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/bench_report.hpp"
 #include "app/embedded_configs.hpp"
 #include "app/interrupt.hpp"
 #include "app/power_outputs.hpp"
@@ -126,6 +127,7 @@ int config_reference_command(std::ostream& out) {
 }
 
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  const auto startup_begin = std::chrono::steady_clock::now();
   std::optional<config::Config> cfg;
   SystemSpec spec;
   try {
@@ -180,6 +182,13 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   system.run();
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  BenchReport bench;
+  if (options.bench) {
+    bench.startup_seconds = std::chrono::duration<double>(wall_start - startup_begin).count();
+    bench.simulate_seconds = wall_seconds;
+    bench.activity = system.host_activity();
+    bench.delta_cycles = sc_core::sc_delta_count();
+  }
   if (progress) progress->finish();
 
   // Why the simulation ended, and whether the statistics cover the whole run.
@@ -241,6 +250,19 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     return kExitBadInput;
   }
   if (!options.quiet) print_summary(out, spec, facts, options.out_dir, power::power_summary(power));
+  if (options.bench) {
+    bench.sim_cycles = facts.drained_cycles;
+    bench.sm_requests = facts.loads + facts.stores + facts.atomics;
+    bench.transactions = facts.transactions;
+    bench.peak_rss_kib = peak_rss_kib();
+    try {
+      write_output(dir / "bench.json", bench.to_json().dump(1) + "\n");
+    } catch (const std::exception& e) {
+      err << "numagpu: error: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+    bench.print(out);
+  }
   if (const int signal_number = interrupt::pending()) {
     err << "numagpu: interrupted by " << signal_name(signal_number) << " at cycle " << GpuClock::now()
         << "; statistics so far written to " << options.out_dir

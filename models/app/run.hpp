@@ -22,6 +22,7 @@ struct RunOptions {
   std::string out_dir = "numagpu-out";
   bool quiet = false;
   bool progress = false;  // draw the progress line (the caller decides: stderr is a terminal)
+  bool bench = false;     // report what the run cost the host (bench.json and a table; docs/performance.md)
 };
 
 // The validated configuration of a run: the built-in default workload, then the system (--config or the

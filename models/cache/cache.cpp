@@ -77,7 +77,7 @@ void Cache::finish(Payload& gp, const sc_time& delay) {
   const unsigned port = attr(gp).pop_return_port();
   in.respond(port, gp, delay);
   --in_process_[port];
-  in.retry_blocked();
+  in.retry_blocked(port);
 }
 
 void Cache::on_request(unsigned port, Payload& gp) {

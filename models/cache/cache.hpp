@@ -77,6 +77,8 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
 
  private:
   bool try_accept(unsigned port, Payload& gp) override;
+  // Each input binding has its own slots (try_accept).
+  unsigned wait_key(unsigned port, const Payload&) const override { return port; }
   void on_request(unsigned port, Payload& gp) override;
   void on_response(unsigned port, Payload& gp) override;
 

@@ -1,44 +1,41 @@
 // Delivers transactions to their component at their annotated arrival time, in time order (FIFO among equal
-// times). A binary heap and one sc_event: O(log n) per arrival. It replaces tlm_utils::peq_with_cb_and_phase,
-// whose sorted-list insertion is linear in the number of pending arrivals and dominated run time once
-// thousands of responses are in flight (measured: 87 % of the hottest function in the default run).
+// times). The waiting is done by the system's DeliveryScheduler (common/delivery_scheduler.hpp), shared by
+// every component, which defines the order of arrivals at equal times across the whole system; a component
+// built outside a system gets a scheduler of its own.
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <queue>
-#include <vector>
+#include <memory>
 
 #include <systemc>
 #include <tlm>
 
+#include "common/delivery_scheduler.hpp"
+
 namespace numagpu {
 
-class ArrivalQueue : public sc_core::sc_module {
+class ArrivalQueue : public Deliverable {
  public:
   using Deliver = std::function<void(tlm::tlm_generic_payload&)>;
-  ArrivalQueue(const sc_core::sc_module_name& name, Deliver deliver);
+  // `name`: for the private scheduler of a component built outside a system.
+  ArrivalQueue(const char* name, Deliver deliver);
 
-  void push(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
-  std::size_t pending() const { return heap_.size(); }
+  void push(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
+    ++pending_;
+    scheduler_->schedule_in(delay, *this, &gp);
+  }
+  std::size_t pending() const { return pending_; }
+  void deliver(tlm::tlm_generic_payload* gp) override {
+    --pending_;
+    deliver_(*gp);
+  }
 
  private:
-  struct Item {
-    sc_core::sc_time at;
-    std::uint64_t seq;
-    tlm::tlm_generic_payload* gp;
-  };
-  struct Later {
-    bool operator()(const Item& a, const Item& b) const {
-      return a.at > b.at || (a.at == b.at && a.seq > b.seq);
-    }
-  };
-  void fire();
-
   Deliver deliver_;
-  std::priority_queue<Item, std::vector<Item>, Later> heap_;
-  std::uint64_t next_seq_ = 0;
-  sc_core::sc_event wake_;
+  std::unique_ptr<DeliveryScheduler> own_;  // only outside a system
+  DeliveryScheduler* scheduler_;
+  std::size_t pending_ = 0;
 };
 
 }  // namespace numagpu

@@ -35,9 +35,9 @@ RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t 
   socket.register_transport_dbg(this, &RequestInputs::transport_dbg);
 }
 
-RequestInputs::PortState& RequestInputs::port_state(unsigned port) {
-  if (port >= ports_.size()) ports_.resize(port + 1);
-  return ports_[port];
+void RequestInputs::grow(unsigned port) {
+  while (ports_.size() <= port)
+    ports_.push_back(std::make_unique<PortState>());
 }
 
 tlm::tlm_sync_enum RequestInputs::nb_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase,
@@ -52,9 +52,7 @@ tlm::tlm_sync_enum RequestInputs::nb_transport_fw(int port, Payload& gp, tlm::tl
       phase = tlm::END_REQ;  // early END_REQ: same effective time as the BEGIN_REQ
       return tlm::TLM_UPDATED;
     }
-    ps.held = &gp;
-    ps.held_at = sc_time_stamp() + delay;
-    ++held_;
+    hold(static_cast<unsigned>(port), gp, delay);
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::END_RESP) {
@@ -75,25 +73,66 @@ unsigned RequestInputs::transport_dbg(int, Payload&) {
   return 0;
 }
 
+void RequestInputs::hold(unsigned port, Payload& gp, const sc_time& delay) {
+  auto& ps = *ports_[port];
+  ps.held = &gp;
+  ps.held_at = sc_time_stamp() + delay;
+  ps.held_key = owner_.wait_key(port, gp);
+  ++held_;
+  if (ps.held_key >= waiting_.size()) waiting_.resize(ps.held_key + 1);
+  auto& bits = waiting_[ps.held_key];
+  if (port / 64 >= bits.size()) bits.resize(port / 64 + 1, 0);
+  bits[port / 64] |= std::uint64_t(1) << (port % 64);
+}
+
+unsigned RequestInputs::next_waiting(unsigned key, unsigned from, unsigned to) const {
+  if (key >= waiting_.size()) return to;
+  const auto& bits = waiting_[key];
+  for (unsigned word = from / 64; word < bits.size() && word * 64 < to; ++word) {
+    std::uint64_t w = bits[word];
+    if (word == from / 64) w &= ~std::uint64_t(0) << (from % 64);
+    if (w) return std::min(to, word * 64 + static_cast<unsigned>(__builtin_ctzll(w)));
+  }
+  return to;
+}
+
 void RequestInputs::retry_blocked() {
   if (held_ == 0) return;
   const unsigned n = static_cast<unsigned>(ports_.size());
   for (unsigned k = 0; k < n; ++k) {
     const unsigned port = (retry_start_ + k) % n;
-    auto& ps = ports_[port];
-    if (!ps.held || !owner_.try_accept(port, *ps.held)) continue;
-    Payload& gp = *ps.held;
-    ps.held = nullptr;
-    --held_;
-    const sc_time at = std::max(ps.held_at, sc_time_stamp());
-    sc_time delay = at - sc_time_stamp();
-    attr(gp).arrival_port = static_cast<std::uint16_t>(port);
-    arrivals_.push(gp, delay);
-    tlm::tlm_phase phase = tlm::END_REQ;
-    // The initiator may send its next BEGIN_REQ from inside this call; our state is already consistent.
-    socket[port]->nb_transport_bw(gp, phase, delay);
+    if (ports_[port]->held) retry_port(port);
   }
   if (n) retry_start_ = (retry_start_ + 1) % n;
+}
+
+void RequestInputs::retry_blocked(unsigned key) {
+  if (held_ == 0) return;
+  const unsigned n = static_cast<unsigned>(ports_.size());
+  // The same round-robin order as retry_blocked(): [start, n), then [0, start). Waiting bits are read afresh
+  // at each step, since granting one request may let its initiator send (and have held) the next.
+  const unsigned start = retry_start_;
+  for (unsigned port = next_waiting(key, start, n); port < n; port = next_waiting(key, port + 1, n))
+    retry_port(port);
+  for (unsigned port = next_waiting(key, 0, start); port < start; port = next_waiting(key, port + 1, start))
+    retry_port(port);
+  if (n) retry_start_ = (retry_start_ + 1) % n;
+}
+
+void RequestInputs::retry_port(unsigned port) {
+  auto& ps = *ports_[port];
+  if (!owner_.try_accept(port, *ps.held)) return;
+  Payload& gp = *ps.held;
+  ps.held = nullptr;
+  --held_;
+  waiting_[ps.held_key][port / 64] &= ~(std::uint64_t(1) << (port % 64));
+  const sc_time at = std::max(ps.held_at, sc_time_stamp());
+  sc_time delay = at - sc_time_stamp();
+  attr(gp).arrival_port = static_cast<std::uint16_t>(port);
+  arrivals_.push(gp, delay);
+  tlm::tlm_phase phase = tlm::END_REQ;
+  // The initiator may send its next BEGIN_REQ from inside this call; our state is already consistent.
+  socket[port]->nb_transport_bw(gp, phase, delay);
 }
 
 void RequestInputs::respond(unsigned port, Payload& gp, const sc_time& delay) {
@@ -104,7 +143,7 @@ void RequestInputs::respond(unsigned port, Payload& gp, const sc_time& delay) {
 }
 
 void RequestInputs::send_responses(unsigned port) {
-  auto& ps = ports_[port];
+  auto& ps = *ports_[port];
   while (!ps.resp_in_flight && !ps.responses.empty()) {
     auto [gp, at] = ps.responses.front();
     ps.responses.pop_front();
@@ -122,7 +161,7 @@ void RequestInputs::send_responses(unsigned port) {
 std::size_t RequestInputs::queued_responses() const {
   std::size_t n = 0;
   for (const auto& ps : ports_)
-    n += ps.responses.size() + (ps.resp_in_flight ? 1 : 0);
+    n += ps->responses.size() + (ps->resp_in_flight ? 1 : 0);
   return n;
 }
 
@@ -136,9 +175,9 @@ RequestOutputs::RequestOutputs(const char* name, OutputOwner& owner)
   socket.register_invalidate_direct_mem_ptr(this, &RequestOutputs::invalidate_dmi);
 }
 
-RequestOutputs::PortState& RequestOutputs::port_state(unsigned port) {
-  if (port >= ports_.size()) ports_.resize(port + 1);
-  return ports_[port];
+void RequestOutputs::grow(unsigned port) {
+  while (ports_.size() <= port)
+    ports_.push_back(std::make_unique<PortState>());
 }
 
 void RequestOutputs::send(unsigned port, Payload& gp, const sc_time& delay) {
@@ -147,7 +186,7 @@ void RequestOutputs::send(unsigned port, Payload& gp, const sc_time& delay) {
 }
 
 void RequestOutputs::pump(unsigned port) {
-  auto& ps = ports_[port];
+  auto& ps = *ports_[port];
   if (ps.sending) return;  // re-entered from inside nb_transport_fw: the outer loop continues
   ps.sending = true;
   while (!ps.in_request_phase && !ps.queue.empty()) {
@@ -172,7 +211,7 @@ void RequestOutputs::pump(unsigned port) {
 }
 
 void RequestOutputs::request_accepted(unsigned port, Payload& gp) {
-  ports_[port].in_request_phase = nullptr;
+  ports_[port]->in_request_phase = nullptr;
   owner_.on_request_accepted(port, gp);
 }
 
@@ -201,7 +240,7 @@ tlm::tlm_sync_enum RequestOutputs::nb_transport_bw(int port_id, Payload& gp, tlm
 
 std::size_t RequestOutputs::queued(unsigned port) const {
   if (port >= ports_.size()) return 0;
-  return ports_[port].queue.size() + (ports_[port].in_request_phase ? 1 : 0);
+  return ports_[port]->queue.size() + (ports_[port]->in_request_phase ? 1 : 0);
 }
 
 std::size_t RequestOutputs::queued_total() const {

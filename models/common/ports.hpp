@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ class InputOwner {
   virtual ~InputOwner() = default;
   // At BEGIN_REQ: reserve room for the request, or refuse (it then waits until retry_blocked()).
   virtual bool try_accept(unsigned port, Payload& gp) = 0;
+  // What a refused request waits for (an output queue, a binding's slots): retry_blocked(key) retries only
+  // the requests waiting on `key`. An owner that keys its refusals promises that try_accept of a request
+  // waiting on one key cannot succeed until that key is retried, so skipping the others changes nothing but
+  // the cost. The default, one key for all, retries every held request.
+  virtual unsigned wait_key(unsigned /*port*/, const Payload& /*gp*/) const { return 0; }
   // At the request's annotated arrival time.
   virtual void on_request(unsigned port, Payload& gp) = 0;
 };
@@ -54,6 +60,9 @@ class RequestInputs {
   void respond(unsigned port, Payload& gp, const sc_core::sc_time& delay);
   // The owner has room again: grant END_REQ to held requests (round-robin across ports).
   void retry_blocked();
+  // The same, for the requests waiting on `key` only (InputOwner::wait_key); the round-robin start moves
+  // exactly as with retry_blocked(), so the two grant in the same order.
+  void retry_blocked(unsigned key);
 
   std::size_t held_requests() const { return held_; }
   std::size_t queued_responses() const;
@@ -61,6 +70,7 @@ class RequestInputs {
  private:
   struct PortState {
     Payload* held = nullptr;  // request waiting for END_REQ
+    unsigned held_key = 0;    // what it waits for (InputOwner::wait_key)
     sc_core::sc_time held_at;
     Payload* resp_in_flight = nullptr;                            // BEGIN_RESP sent, END_RESP awaited
     std::deque<std::pair<Payload*, sc_core::sc_time>> responses;  // absolute send times
@@ -71,13 +81,26 @@ class RequestInputs {
   void b_transport(int port, Payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int port, Payload& gp);
   void send_responses(unsigned port);
-  PortState& port_state(unsigned port);
+  PortState& port_state(unsigned port) {
+    if (port >= ports_.size()) grow(port);
+    return *ports_[port];
+  }
+  void grow(unsigned port);
+  void hold(unsigned port, Payload& gp, const sc_core::sc_time& delay);
+  // Grants END_REQ to the held request of `port` if the owner now takes it.
+  void retry_port(unsigned port);
+  // The first port in [from, to) holding a request that waits on `key`, or `to`.
+  unsigned next_waiting(unsigned key, unsigned from, unsigned to) const;
 
   InputOwner& owner_;
   std::uint16_t component_id_;
-  std::deque<PortState> ports_;  // deque: growing keeps references to existing ports valid
-  std::size_t held_ = 0;         // ports holding a request: retry_blocked() is free when none is
+  // Grown as ports are first used; each port stays where it is (references to it survive growth).
+  std::vector<std::unique_ptr<PortState>> ports_;
+  std::size_t held_ = 0;  // ports holding a request: retry_blocked() is free when none is
   unsigned retry_start_ = 0;
+  // waiting_[key]: bit p set when port p holds a request waiting on key. Retrying one key then visits only
+  // its waiters instead of every port (a crossbar has ~90 inputs and ~40 output queues).
+  std::vector<std::vector<std::uint64_t>> waiting_;
   ArrivalQueue arrivals_;  // requests, delivered to the owner at their arrival time
 };
 
@@ -107,11 +130,15 @@ class RequestOutputs {
   void invalidate_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
   void pump(unsigned port);
   void request_accepted(unsigned port, Payload& gp);
-  PortState& port_state(unsigned port);
+  PortState& port_state(unsigned port) {
+    if (port >= ports_.size()) grow(port);
+    return *ports_[port];
+  }
+  void grow(unsigned port);
 
   OutputOwner& owner_;
-  std::deque<PortState> ports_;
-  ArrivalQueue arrivals_;  // responses, delivered to the owner at their arrival time
+  std::vector<std::unique_ptr<PortState>> ports_;  // as RequestInputs::ports_
+  ArrivalQueue arrivals_;                          // responses, delivered to the owner at their arrival time
 };
 
 }  // namespace numagpu

@@ -78,7 +78,7 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
 
 void Crossbar::on_request_accepted(unsigned port, Payload&) {
   --reserved_[port];
-  in.retry_blocked();
+  in.retry_blocked(port);  // only requests routed to this output can use the room
 }
 
 void Crossbar::on_response(unsigned, Payload& gp) {

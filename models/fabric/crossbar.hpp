@@ -75,6 +75,7 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
 
  private:
   bool try_accept(unsigned port, Payload& gp) override;
+  unsigned wait_key(unsigned port, const Payload& gp) const override { return route(port, gp); }
   void on_request(unsigned port, Payload& gp) override;
   void on_response(unsigned port, Payload& gp) override;
   void on_request_accepted(unsigned port, Payload& gp) override;

@@ -69,7 +69,7 @@ void Link::on_request(unsigned port, Payload& gp) {
 
 void Link::on_request_accepted(unsigned port, Payload&) {
   --reserved_[port];
-  in.retry_blocked();
+  in.retry_blocked(port);
 }
 
 void Link::on_response(unsigned port, Payload& gp) {

@@ -112,6 +112,8 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   };
 
   bool try_accept(unsigned port, Payload& gp) override;
+  // A request from side s waits for room on the queue towards side 1 - s.
+  unsigned wait_key(unsigned port, const Payload&) const override { return 1 - port; }
   void on_request(unsigned port, Payload& gp) override;
   void on_response(unsigned port, Payload& gp) override;
   void on_request_accepted(unsigned port, Payload& gp) override;

@@ -12,6 +12,10 @@ Switch::Switch(const sc_core::sc_module_name& name, const SwitchSpec& spec, stat
       reserved_(spec.ports, 0),
       packets_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests switched")) {}
 
+unsigned Switch::wait_key(unsigned, const Payload& gp) const {
+  return unsigned(port_for_gpu_.at(attr(gp).home_socket));
+}
+
 bool Switch::try_accept(unsigned, Payload& gp) {
   unsigned& r = reserved_.at(unsigned(port_for_gpu_.at(attr(gp).home_socket)));
   if (r >= spec_.queue_depth) return false;
@@ -28,7 +32,7 @@ void Switch::on_request(unsigned port, Payload& gp) {
 
 void Switch::on_request_accepted(unsigned port, Payload&) {
   --reserved_[port];
-  in.retry_blocked();
+  in.retry_blocked(port);
 }
 
 void Switch::on_response(unsigned, Payload& gp) {

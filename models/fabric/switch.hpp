@@ -34,6 +34,7 @@ class Switch : public sc_core::sc_module, public InputOwner, public OutputOwner,
 
  private:
   bool try_accept(unsigned port, Payload& gp) override;
+  unsigned wait_key(unsigned port, const Payload& gp) const override;  // the output towards the home
   void on_request(unsigned port, Payload& gp) override;
   void on_response(unsigned port, Payload& gp) override;
   void on_request_accepted(unsigned port, Payload& gp) override;

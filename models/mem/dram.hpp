@@ -29,7 +29,7 @@ struct DramSpec {
   bool inject_stuck = false;          // test hook: accept requests, never serve them (the watchdog must fire)
 };
 
-class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter {
+class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter, public HostActivitySource {
  public:
   Dram(const sc_core::sc_module_name& name, const DramSpec& spec, const MachineFacts& facts,
        stats::Registry& stats);
@@ -37,6 +37,7 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   RequestInputs in;  // one binding per L2 bank
 
   void report_queues(std::ostream& os) const override;
+  void add_host_activity(HostActivity& total) const override { total.activations += activations_; }
   // The partition controller steps busy_in_cycle() over the cycles, in order: keep what it needs.
   void keep_busy_history();
   // Busy in `cycle` (common/busy_tracker.hpp): every channel occupied for the whole cycle, so the DRAM could
@@ -58,7 +59,11 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter 
   void on_request(unsigned port, Payload& gp) override;
   unsigned channel_of(const Payload& gp) const;
   sc_core::sc_time backlog_limit() const;
-  void unblock() { in.retry_blocked(); }
+  void unblock() {
+    ++activations_;
+    in.retry_blocked();
+  }
+  std::uint64_t activations_ = 0;
 
   DramSpec spec_;
   MachineFacts facts_;

@@ -45,10 +45,11 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, const MachineFac
                        "Cycles with nothing issued, by why the SM stopped: a warp waiting on memory, at "
                        "a barrier, computing, the outstanding-request limit, or no resident warp");
   }
-  SC_HAS_PROCESS(Sm);
-  SC_METHOD(issue);
-  sensitive << issue_event_;
-  dont_initialize();
+  scheduler_ = DeliveryScheduler::shared();
+  if (!scheduler_) {
+    own_scheduler_ = std::make_unique<DeliveryScheduler>("wake_ups", GpuClock::period_ps());
+    scheduler_ = own_scheduler_.get();
+  }
 }
 
 void Sm::start_kernel(const KernelProgram& program, std::uint32_t kernel_id) {
@@ -95,7 +96,16 @@ bool Sm::launch_cta(std::uint32_t slot) {
 void Sm::wake_at(Cycles cycle) {
   if (wake_cycle_ != kNever && wake_cycle_ <= cycle) return;  // an earlier wake-up is already pending
   wake_cycle_ = cycle;
-  issue_event_.notify(GpuClock::cycles(cycle) - sc_core::sc_time_stamp());
+  // The scheduler cannot take back the later wake-up this one replaces: that one finds wake_cycle_ moved
+  // and is ignored (deliver()). Waking in the current cycle from an event between cycle edges (a response
+  // arriving at a fraction of a cycle) means now.
+  const std::uint64_t at = std::max(GpuClock::cycles(cycle).value(), sc_core::sc_time_stamp().value());
+  scheduler_->schedule(at, *this, nullptr);
+}
+
+void Sm::deliver(Payload*) {
+  if (wake_cycle_ != GpuClock::now()) return;  // replaced by an earlier wake-up, which ran
+  issue();
 }
 
 Sm::Warp* Sm::pick_ready(Cycles now) {
@@ -112,6 +122,7 @@ Sm::Warp* Sm::pick_ready(Cycles now) {
 }
 
 void Sm::issue() {
+  ++activations_;
   const Cycles now = GpuClock::now();
   wake_cycle_ = kNever;
   if (last_issue_cycle_ != now) {

@@ -12,6 +12,7 @@
 
 #include <systemc>
 
+#include "common/host_activity.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/time.hpp"
@@ -38,7 +39,11 @@ class CtaSource {
   virtual void sm_idle(std::uint16_t socket, std::uint16_t sm) = 0;  // no CTA left to run, nothing in flight
 };
 
-class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
+class Sm : public sc_core::sc_module,
+           public OutputOwner,
+           public QueueReporter,
+           public HostActivitySource,
+           private Deliverable {
  public:
   Sm(const sc_core::sc_module_name& name, const SmSpec& spec, const MachineFacts& facts, std::uint16_t socket,
      std::uint16_t index, TxnPool& pool, HomeMap& homes, CtaSource& source, stats::Registry& stats);
@@ -52,6 +57,7 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
     return issue_cycles_.value() - (last_issue_cycle_ == GpuClock::now() ? 1 : 0);
   }
   void report_queues(std::ostream& os) const override;
+  void add_host_activity(HostActivity& total) const override { total.activations += activations_; }
 
  private:
   static constexpr Cycles kNever = std::numeric_limits<Cycles>::max();
@@ -79,6 +85,7 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
   void release_barrier(std::uint32_t slot);
   void retire_if_done(Warp& w);
   void wake_at(Cycles cycle);
+  void deliver(Payload* wake_up) override;  // a wake-up from the delivery scheduler
   Warp* pick_ready(Cycles now);
 
   SmSpec spec_;
@@ -106,7 +113,9 @@ class Sm : public sc_core::sc_module, public OutputOwner, public QueueReporter {
   unsigned issued_this_cycle_ = 0;
   Stall stall_reason_ = Stall::kNoWarp;
   std::array<stats::Counter*, kStallKinds> stalls_{};
-  sc_core::sc_event issue_event_;
+  std::unique_ptr<DeliveryScheduler> own_scheduler_;  // only for an SM built outside a system
+  DeliveryScheduler* scheduler_;
+  std::uint64_t activations_ = 0;  // issue() calls (host activity)
 
   stats::Counter& instructions_;
   stats::Counter& loads_;

@@ -1,5 +1,6 @@
 #include "stats/registry.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -231,8 +232,16 @@ nlohmann::json Registry::descriptions() const {
 }
 
 std::string Registry::text() const {
+  std::vector<const std::pair<const std::string, Entry>*> ordered;
+  ordered.reserve(entries_.size());
+  for (const auto& item : entries_)
+    ordered.push_back(&item);
+  std::sort(ordered.begin(), ordered.end(),
+            [](const auto* a, const auto* b) { return PathLess()(a->first, b->first); });
   std::vector<TextLine> lines;
-  for (const auto& [path, entry] : entries_) {
+  for (const auto* item : ordered) {
+    const std::string& path = item->first;
+    const Entry& entry = item->second;
     const Description& d = *entry.description;
     std::string comment = d.desc;
     if (!d.unit.empty()) comment += (comment.empty() ? "(" : " (") + d.unit + ")";

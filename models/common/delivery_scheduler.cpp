@@ -1,0 +1,57 @@
+#include "common/delivery_scheduler.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace numagpu {
+
+DeliveryScheduler::DeliveryScheduler(const sc_core::sc_module_name& name, std::uint64_t cycle_ps)
+    : sc_module(name), queue_(cycle_ps) {
+  SC_HAS_PROCESS(DeliveryScheduler);
+  SC_METHOD(fire);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+DeliveryScheduler* DeliveryScheduler::shared() {
+  // The nearest enclosing module that has one: a system built inside a test bench shares its own.
+  for (const sc_core::sc_object* m = sc_core::sc_get_curr_simcontext()->hierarchy_curr(); m;
+       m = m->get_parent_object()) {
+    const std::string name = std::string(m->name()) + "." + kChildName;
+    if (auto* s = dynamic_cast<DeliveryScheduler*>(sc_core::sc_find_object(name.c_str()))) return s;
+  }
+  return nullptr;
+}
+
+void DeliveryScheduler::schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_generic_payload* gp) {
+  queue_.push(at_ps, &to, gp);
+  // A pending later notification is replaced by an earlier one; an earlier pending one is kept. One that is
+  // due now is delivered by the loop in fire() when it is running, else in the next delta cycle.
+  if (at_ps < wake_at_ps_) {
+    const std::uint64_t now = sc_core::sc_time_stamp().value();
+    if (at_ps < now) throw std::logic_error("a delivery scheduled in the past");
+    wake_at_ps_ = at_ps;
+    wake_.notify(sc_core::sc_time::from_value(at_ps - now));
+  }
+}
+
+void DeliveryScheduler::fire() {
+  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  ++fired_;
+  // Items scheduled for now from inside a delivery join this loop; later ones may not move the wake-up.
+  wake_at_ps_ = now;
+  while (!queue_.empty() && queue_.next_time() <= now) {
+    const CalendarQueue::Item item = queue_.top();
+    queue_.pop();
+    ++delivered_;
+    static_cast<Deliverable*>(item.to)->deliver(static_cast<tlm::tlm_generic_payload*>(item.what));
+  }
+  wake_at_ps_ = ~std::uint64_t(0);
+  if (!queue_.empty()) {
+    wake_at_ps_ = queue_.next_time();
+    wake_.notify(sc_core::sc_time::from_value(wake_at_ps_ - now));
+  }
+}
+
+}  // namespace numagpu

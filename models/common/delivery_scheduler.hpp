@@ -1,0 +1,66 @@
+// The one queue of timed deliveries of a system: every payload arriving at a component (ArrivalQueue) and
+// every component wake-up (an SM's next issue, a DRAM channel's room) waits here, ordered by time and, at
+// equal times, by when it was scheduled (first scheduled, first delivered). One SystemC event and one
+// method serve them all: the kernel advances time once per instant that has work, instead of scheduling,
+// sorting and triggering an event per hop (it was a quarter of the run time, docs/performance.md).
+//
+// The order at equal times is the model's own and it is defined: before, same-instant arrivals at different
+// components ran in the order of the SystemC kernel's event heap, so adding any unrelated timed event (a
+// statistics window, the interrupt poller) could move results (docs/architecture.md, "Tie order").
+//
+// A system creates its scheduler first, as the child `deliveries` of its top module; every component built
+// under that module shares it (DeliveryScheduler::shared). A component built on its own (unit tests) gets a
+// private scheduler and behaves as before.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+#include "common/calendar_queue.hpp"
+#include "common/host_activity.hpp"
+
+namespace numagpu {
+
+// Something that can be handed a payload (or woken, with no payload) at a scheduled time.
+class Deliverable {
+ public:
+  virtual ~Deliverable() = default;
+  virtual void deliver(tlm::tlm_generic_payload* gp) = 0;
+};
+
+class DeliveryScheduler : public sc_core::sc_module, public HostActivitySource {
+ public:
+  static constexpr const char* kChildName = "deliveries";
+
+  // `cycle_ps`: the clock period, the width of the queue's buckets (any positive value is correct; the
+  // period is the fast one).
+  DeliveryScheduler(const sc_core::sc_module_name& name, std::uint64_t cycle_ps);
+
+  // The scheduler of the nearest module enclosing the one now being built that has one, or null.
+  static DeliveryScheduler* shared();
+
+  // Delivers `gp` (null: a wake-up) to `to` at absolute time `at_ps` (not before now).
+  void schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_generic_payload* gp);
+  void schedule_in(const sc_core::sc_time& delay, Deliverable& to, tlm::tlm_generic_payload* gp) {
+    schedule(sc_core::sc_time_stamp().value() + delay.value(), to, gp);
+  }
+  std::size_t pending() const { return queue_.size(); }
+  void add_host_activity(HostActivity& total) const override {
+    total.deliveries += delivered_;
+    total.activations += fired_;
+  }
+
+ private:
+  void fire();
+
+  CalendarQueue queue_;                           // items: to = Deliverable*, what = payload (or null)
+  std::uint64_t wake_at_ps_ = ~std::uint64_t(0);  // when wake_ is due (none: all ones)
+  std::uint64_t delivered_ = 0;
+  std::uint64_t fired_ = 0;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace numagpu

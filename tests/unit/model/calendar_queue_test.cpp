@@ -1,0 +1,118 @@
+// CalendarQueue: time order, FIFO among equal times, items far beyond the ring, pushes into the bucket being
+// read, and agreement with a plain ordered reference on a pseudo-random schedule.
+#include "common/calendar_queue.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace numagpu {
+namespace {
+
+// Items carry their label in `what` (an integer smuggled through the pointer).
+void* tag(std::uintptr_t n) {
+  return reinterpret_cast<void*>(n);
+}
+std::uintptr_t label(const CalendarQueue::Item& i) {
+  return reinterpret_cast<std::uintptr_t>(i.what);
+}
+
+std::vector<std::uintptr_t> drain(CalendarQueue& q) {
+  std::vector<std::uintptr_t> out;
+  while (!q.empty()) {
+    out.push_back(label(q.top()));
+    q.pop();
+  }
+  return out;
+}
+
+TEST(CalendarQueue, OrdersByTimeThenByPushOrder) {
+  CalendarQueue q(1000, 8);  // 1000-unit buckets, 8 of them
+  q.push(2250, nullptr, tag(1));
+  q.push(1000, nullptr, tag(2));
+  q.push(2250, nullptr, tag(3));  // same time as 1: after it
+  q.push(2000, nullptr, tag(4));  // same bucket as 1 and 3, earlier time
+  q.push(0, nullptr, tag(5));
+  EXPECT_EQ(drain(q), (std::vector<std::uintptr_t>{5, 2, 4, 1, 3}));
+}
+
+TEST(CalendarQueue, ItemsBeyondTheRingComeInOrder) {
+  // Ring of 4 buckets of 10: from bucket 0 it covers times [0, 40). 1000 and 45 wait outside it.
+  CalendarQueue q(10, 4);
+  q.push(1000, nullptr, tag(1));
+  q.push(45, nullptr, tag(2));
+  q.push(5, nullptr, tag(3));
+  q.push(39, nullptr, tag(4));
+  EXPECT_EQ(drain(q), (std::vector<std::uintptr_t>{3, 4, 2, 1}));
+}
+
+TEST(CalendarQueue, PushesIntoTheBucketBeingReadKeepOrder) {
+  CalendarQueue q(100, 16);
+  q.push(110, nullptr, tag(1));
+  q.push(150, nullptr, tag(2));
+  ASSERT_EQ(label(q.top()), 1u);  // bucket 1 is now current and sorted
+  q.pop();                        // time 110
+  q.push(110, nullptr, tag(3));   // due now: next, before 150
+  q.push(150, nullptr, tag(4));   // equal to 2's time, pushed later: after it
+  q.push(120, nullptr, tag(5));   // between
+  EXPECT_EQ(drain(q), (std::vector<std::uintptr_t>{3, 5, 2, 4}));
+}
+
+TEST(CalendarQueue, LookingAheadLeavesRoomForEarlierItems) {
+  // A simulator asks when the next item is due (to sleep until then), and something else then schedules an
+  // earlier one: next_time() must not have moved the queue past it.
+  CalendarQueue q(100, 16);
+  q.push(100, nullptr, tag(1));
+  q.push(950, nullptr, tag(2));
+  ASSERT_EQ(label(q.top()), 1u);
+  q.pop();  // now 100
+  EXPECT_EQ(q.next_time(), 950u);
+  q.push(420, nullptr, tag(3));  // between now and the next item
+  EXPECT_EQ(q.next_time(), 420u);
+  EXPECT_EQ(drain(q), (std::vector<std::uintptr_t>{3, 2}));
+}
+
+TEST(CalendarQueue, RefusesAnItemBeforeTheCurrentBucket) {
+  CalendarQueue q(100, 16);
+  q.push(500, nullptr, tag(1));
+  q.top();  // current bucket: 5
+  EXPECT_THROW(q.push(420, nullptr, tag(2)), std::logic_error);
+}
+
+TEST(CalendarQueue, MatchesAnOrderedReferenceOnAPseudoRandomSchedule) {
+  // A simulator's pattern: pop the earliest, push a few items a pseudo-random distance later (often 0, some
+  // beyond the ring). The reference is a std::multimap keyed by (time, push number).
+  CalendarQueue q(1000, 64);
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uintptr_t> ref;
+  std::uint64_t state = 12345, pushes = 0;
+  auto next_random = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 33;
+  };
+  auto push = [&](std::uint64_t at) {
+    q.push(at, nullptr, tag(pushes));
+    ref.emplace(std::make_pair(at, pushes), pushes);
+    ++pushes;
+  };
+  push(0);
+  for (int step = 0; step < 20000 && !ref.empty(); ++step) {
+    ASSERT_EQ(label(q.top()), ref.begin()->second) << "step " << step;
+    const std::uint64_t now = ref.begin()->first.first;
+    q.pop();
+    ref.erase(ref.begin());
+    const int n = static_cast<int>(next_random() % 3);  // 0, 1 or 2 new items: the queue breathes
+    for (int k = 0; k < n || ref.empty(); ++k) {
+      const std::uint64_t r = next_random() % 100;
+      const std::uint64_t delay = r < 20 ? 0 : r < 95 ? next_random() % 5000 : 64000 + next_random() % 200000;
+      push(now + delay);
+      if (k > 4) break;
+    }
+  }
+  EXPECT_EQ(q.size(), ref.size());
+}
+
+}  // namespace
+}  // namespace numagpu
