@@ -13,6 +13,7 @@
 #include "cache/cache.hpp"
 #include "cache/partition_driver.hpp"
 #include "common/protocol_checker.hpp"
+#include "common/sim_context.hpp"
 #include "common/txn.hpp"
 #include "common/watchdog.hpp"
 #include "common/window_sampler.hpp"
@@ -57,6 +58,9 @@ class System : public sc_core::sc_module {
   void stop_early();
   bool stopped_early() const { return stopped_early_; }
 
+  // The machine's clock, run health and component names, shared by all its components.
+  SimContext& context() { return ctx_; }
+  const SimContext& context() const { return ctx_; }
   const SystemSpec& spec() const { return spec_; }
   TxnPool& pool() { return pool_; }
   stats::Registry& stats() { return stats_; }
@@ -91,7 +95,7 @@ class System : public sc_core::sc_module {
       initiator.bind(target);
       return;
     }
-    checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + hop).c_str()));
+    checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + hop).c_str(), ctx_.health));
     initiator.bind(checkers_.back()->target);
     checkers_.back()->initiator.bind(target);
   }
@@ -104,6 +108,7 @@ class System : public sc_core::sc_module {
   void on_workload_finished();
   void audit();
 
+  SimContext ctx_;
   SystemSpec spec_;
   stats::Registry& stats_;
   std::ostream& diag_;

@@ -54,10 +54,9 @@ TEST(Fabric, DynamicLanesSpeedUpAReductionToOneSocket) {
   // cycles each on socket 0's ingress = 110592 cycles at least.
   stats::Registry reg;
   std::ostringstream diag;
-  RunHealth::reset();
   System sys("system", reduction_spec(SystemSpec::LinkMode::kDynamic), reg, diag);
   sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  ASSERT_TRUE(sys.context().health.ok()) << diag.str();
   const Cycles dynamic_cycles = sys.finish_cycle();
   const Cycles static_floor = 49152 * 144 / 64;
   EXPECT_LE(dynamic_cycles * 12, static_floor * 10)
@@ -73,10 +72,9 @@ TEST(Fabric, DynamicLanesSpeedUpAReductionToOneSocket) {
 TEST(Fabric, StaticLinksMatchTheHandDerivedReductionFloor) {
   stats::Registry reg;
   std::ostringstream diag;
-  RunHealth::reset();
   System sys("system", reduction_spec(SystemSpec::LinkMode::kStatic), reg, diag);
   sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  ASSERT_TRUE(sys.context().health.ok()) << diag.str();
   // Socket 0's ingress carries all 49152 remote stores at 2.25 cycles each: the kernel cannot end before
   // cycle 110592. Once the writers' queues have filled, the direction is saturated: every 5000-cycle window
   // after the ramp-up has its lanes busy at least 97 % of the time. How the ramp fills depends on the order
@@ -191,7 +189,6 @@ System* dgx_system(const std::string& tie_break, stats::Registry& reg, std::ostr
       "workload.kernels=[{name: to_gpu5, ctas: 16, warps_per_cta: 2, accesses_per_warp: 8, base_address: "
       "5368709120}]"};
   const config::Config cfg = config::load(system_schema(), layers, sets);
-  RunHealth::reset();
   static std::unique_ptr<System> sys;
   sys = std::make_unique<System>("system", to_system_spec(cfg), reg, diag);
   sys->run();
@@ -202,7 +199,7 @@ TEST(Fabric, Dgx1TrafficWithoutADirectLinkGoesThroughTheLowestIntermediate) {
   stats::Registry reg;
   std::ostringstream diag;
   System* sys = dgx_system("lowest", reg, diag);
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  ASSERT_TRUE(sys->context().health.ok()) << diag.str();
   EXPECT_GT(counter(reg, "system.link_gpu0_gpu1.to_gpu1.bytes"), 0u);
   EXPECT_GT(counter(reg, "system.link_gpu1_gpu5.to_gpu5.bytes"), 0u);
   EXPECT_EQ(counter(reg, "system.link_gpu0_gpu4.to_gpu4.bytes"), 0u);
@@ -212,8 +209,8 @@ TEST(Fabric, Dgx1TrafficWithoutADirectLinkGoesThroughTheLowestIntermediate) {
 TEST(Fabric, Dgx1TrafficWithoutADirectLinkGoesThroughTheHighestIntermediate) {
   stats::Registry reg;
   std::ostringstream diag;
-  dgx_system("highest", reg, diag);
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  System* sys = dgx_system("highest", reg, diag);
+  ASSERT_TRUE(sys->context().health.ok()) << diag.str();
   EXPECT_GT(counter(reg, "system.link_gpu0_gpu4.to_gpu4.bytes"), 0u);
   EXPECT_GT(counter(reg, "system.link_gpu4_gpu5.to_gpu5.bytes"), 0u);
   EXPECT_EQ(counter(reg, "system.link_gpu0_gpu1.to_gpu1.bytes"), 0u);
