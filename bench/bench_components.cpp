@@ -35,8 +35,8 @@ void BM_TagArrayAccess(benchmark::State& state) {
 BENCHMARK(BM_TagArrayAccess)->Arg(512)->Arg(8192);  // mostly hits / mostly misses
 
 void BM_BandwidthPipeReserve(benchmark::State& state) {
-  GpuClock::set_frequency_mhz(1000);
-  BandwidthPipe pipe(768, 8);
+  const GpuClock clock(1000);
+  BandwidthPipe pipe(clock, 768, 8);
   std::uint64_t t = 0;
   for (auto _ : state)
     benchmark::DoNotOptimize(pipe.reserve(sc_core::sc_time::from_value(t += 700), 128));

@@ -70,7 +70,7 @@ class BenchDriver : public sc_core::sc_module {
     for (const auto& link : system_.links())
       link->kernel_launch();
     unsigned running = both_ways ? 2 : 1;
-    const Cycles start = GpuClock::now();
+    const Cycles start = system_.context().clock.now();
     auto job = [&](unsigned from, unsigned to) {
       CopyEngine::Job j;
       j.peer = static_cast<std::uint16_t>(to);
@@ -87,7 +87,7 @@ class BenchDriver : public sc_core::sc_module {
     if (both_ways) job(dst, src);
     next_offset_ += bytes;
     wait(done_);
-    return GpuClock::now() - start;
+    return system_.context().clock.now() - start;
   }
 
   void run() {
@@ -151,15 +151,15 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
     spec.placement = runtime::PlacementPolicy::kPageInterleave;
   spec.kernels.clear();  // the copy engines are the only traffic
   spec.copy_engines = true;
-  RunHealth::reset();
-  RunHealth::set_echo(true);
   stats::Registry registry;
   System system("system", spec, registry, err);
+  RunHealth& health = system.context().health;
+  health.set_echo(true);
   BenchDriver driver("bench", system, o, pairs);
   // Totals only: without a workload nothing would stop a periodic sampler.
   ActivityRecorder recorder("activity", system, 0);
   sc_core::sc_start();
-  if (!RunHealth::ok()) {
+  if (!health.ok()) {
     err << "numagpu: bench-fabric failed (protocol, audit or watchdog errors above)\n";
     return kExitRunFailed;
   }

@@ -53,9 +53,9 @@ DeferSignals::~DeferSignals() {
   sigprocmask(SIG_SETMASK, &previous_, nullptr);
 }
 
-InterruptPoller::InterruptPoller(const sc_core::sc_module_name& name, Cycles every,
+InterruptPoller::InterruptPoller(const sc_core::sc_module_name& name, SimContext& ctx, Cycles every,
                                  std::function<void()> stop)
-    : sc_module(name), every_(every), stop_(std::move(stop)) {
+    : sc_module(name), clock_(ctx.clock), every_(every), stop_(std::move(stop)) {
   SC_HAS_PROCESS(InterruptPoller);
   SC_METHOD(look);
   sensitive << tick_;
@@ -79,7 +79,7 @@ void InterruptPoller::look() {
     stop_();
     return;
   }
-  tick_.notify(GpuClock::cycles(every_));
+  tick_.notify(clock_.cycles(every_));
 }
 
 }  // namespace numagpu::interrupt

@@ -11,7 +11,7 @@
 
 #include <systemc>
 
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 
 namespace numagpu::interrupt {
 
@@ -45,13 +45,15 @@ class DeferSignals {
 // event and push the end of the simulation later).
 class InterruptPoller : public sc_core::sc_module {
  public:
-  InterruptPoller(const sc_core::sc_module_name& name, Cycles every, std::function<void()> stop);
+  InterruptPoller(const sc_core::sc_module_name& name, SimContext& ctx, Cycles every,
+                  std::function<void()> stop);
   void start();
   void halt();
 
  private:
   void look();
 
+  const GpuClock& clock_;
   Cycles every_;
   std::function<void()> stop_;
   sc_core::sc_event tick_;

@@ -4,8 +4,9 @@
 
 namespace numagpu {
 
-ProgressLine::ProgressLine(const sc_core::sc_module_name& name, Probes probes, std::ostream& os, Cycles every)
-    : sc_module(name), probes_(std::move(probes)), os_(os), every_(every) {
+ProgressLine::ProgressLine(const sc_core::sc_module_name& name, SimContext& ctx, Probes probes,
+                           std::ostream& os, Cycles every)
+    : sc_module(name), clock_(ctx.clock), probes_(std::move(probes)), os_(os), every_(every) {
   SC_HAS_PROCESS(ProgressLine);
   SC_METHOD(tick);
   sensitive << tick_event_;
@@ -14,7 +15,7 @@ ProgressLine::ProgressLine(const sc_core::sc_module_name& name, Probes probes, s
 
 void ProgressLine::start() {
   started_ = last_draw_ = std::chrono::steady_clock::now();
-  tick_event_.notify(GpuClock::cycles(every_));
+  tick_event_.notify(clock_.cycles(every_));
 }
 
 void ProgressLine::tick() {
@@ -24,7 +25,7 @@ void ProgressLine::tick() {
     last_draw_ = now;
     draw(false);
   }
-  tick_event_.notify(GpuClock::cycles(every_));
+  tick_event_.notify(clock_.cycles(every_));
 }
 
 void ProgressLine::draw(bool) {
@@ -32,9 +33,8 @@ void ProgressLine::draw(bool) {
   const std::uint64_t done = probes_.requests_completed();
   char line[160];
   std::snprintf(line, sizeof line, "\r[numagpu] cycle %llu | kernels %u/%u | requests %llu | %.2f M req/s   ",
-                static_cast<unsigned long long>(GpuClock::now()), probes_.kernels_done(),
-                probes_.kernels_total, static_cast<unsigned long long>(done),
-                wall > 0 ? double(done) / wall / 1e6 : 0.0);
+                static_cast<unsigned long long>(clock_.now()), probes_.kernels_done(), probes_.kernels_total,
+                static_cast<unsigned long long>(done), wall > 0 ? double(done) / wall / 1e6 : 0.0);
   os_ << line << std::flush;
   drawn_ = true;
 }

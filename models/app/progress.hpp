@@ -9,7 +9,7 @@
 
 #include <systemc>
 
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 
 namespace numagpu {
 
@@ -21,7 +21,8 @@ class ProgressLine : public sc_core::sc_module {
     std::function<bool()> finished;
     std::uint32_t kernels_total = 0;
   };
-  ProgressLine(const sc_core::sc_module_name& name, Probes probes, std::ostream& os, Cycles every = 20000);
+  ProgressLine(const sc_core::sc_module_name& name, SimContext& ctx, Probes probes, std::ostream& os,
+               Cycles every = 20000);
   void start();
   void halt();    // stops sampling (the workload is done); the line stays until finish()
   void finish();  // clears the line
@@ -30,6 +31,7 @@ class ProgressLine : public sc_core::sc_module {
   void tick();
   void draw(bool final_line);
 
+  const GpuClock& clock_;
   Probes probes_;
   std::ostream& os_;
   Cycles every_;

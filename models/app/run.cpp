@@ -144,8 +144,6 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   }
   if (!make_output_dir(options.out_dir, err)) return kExitBadInput;
 
-  RunHealth::reset();
-  RunHealth::set_echo(true);
   stats::Registry registry;
   std::unique_ptr<System> built;
   try {
@@ -155,6 +153,9 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     return kExitBadInput;
   }
   System& system = *built;
+  const GpuClock& clock = system.context().clock;
+  RunHealth& health = system.context().health;
+  health.set_echo(true);
   for (const std::string& w : system.trace_warnings())
     err << "numagpu: warning: " << w << "\n";
   std::unique_ptr<ProgressLine> progress;
@@ -162,10 +163,10 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     ProgressLine::Probes probes{
         [&] { return system.requests_completed(); }, [&] { return system.dispatcher().kernels_done(); },
         [&] { return system.dispatcher().finished(); }, static_cast<std::uint32_t>(spec.kernels.size())};
-    progress = std::make_unique<ProgressLine>("progress", probes, err);
+    progress = std::make_unique<ProgressLine>("progress", system.context(), probes, err);
     progress->start();
   }
-  interrupt::InterruptPoller poller("interrupt_poller", kInterruptCheckCycles,
+  interrupt::InterruptPoller poller("interrupt_poller", system.context(), kInterruptCheckCycles,
                                     [&system] { system.stop_early(); });
   poller.start();
   // Periodic activities of the app end with the workload, like the model's own: a look still pending after
@@ -195,7 +196,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   const char* stop_reason = "finished";
   if (system.stopped_early()) {
     stop_reason = "interrupted";
-  } else if (RunHealth::count(RunHealth::Kind::kWatchdog) != 0) {
+  } else if (health.count(RunHealth::Kind::kWatchdog) != 0) {
     stop_reason = "watchdog";
   } else if (spec.max_cycles != 0 && sc_core::sc_pending_activity()) {
     stop_reason = "max_cycles";  // sc_start stopped at the limit with events still to come
@@ -205,7 +206,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   const RunFacts facts = collect_facts(system, registry, wall_seconds);
   nlohmann::json run_info = facts.to_json();
   run_info["stop_reason"] = stop_reason;
-  run_info["cycle_reached"] = GpuClock::now();
+  run_info["cycle_reached"] = clock.now();
   const nlohmann::json document =
       stats::make_document(registry, NUMAGPU_VERSION, cfg->resolved(), cfg->hash(), run_info, complete);
   const std::filesystem::path dir(options.out_dir);
@@ -222,12 +223,12 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     std::istringstream yaml(cfg->dump_yaml());
     for (std::string line; std::getline(yaml, line);)
       commented_config += "# " + line + "\n";
-    write_output(dir / "stats.txt",
-                 "# numagpu " NUMAGPU_VERSION " statistics, config hash " + cfg->hash() +
-                     (complete ? std::string()
-                               : std::string(" (incomplete: ") + stop_reason + " at cycle " +
-                                     std::to_string(GpuClock::now()) + ")") +
-                     "\n" + registry.text() + "# resolved configuration:\n" + commented_config);
+    write_output(dir / "stats.txt", "# numagpu " NUMAGPU_VERSION " statistics, config hash " + cfg->hash() +
+                                        (complete ? std::string()
+                                                  : std::string(" (incomplete: ") + stop_reason +
+                                                        " at cycle " + std::to_string(clock.now()) + ")") +
+                                        "\n" + registry.text() + "# resolved configuration:\n" +
+                                        commented_config);
     if (!system.links().empty()) {
       std::vector<NamedLink> named;
       const Topology& t = system.topology();
@@ -235,7 +236,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
         const std::string a = t.node_name(t.links[l].a), b = t.node_name(t.links[l].b);
         named.push_back(NamedLink{"link_" + a + "_" + b, {"to_" + b, "to_" + a}, system.links()[l].get()});
       }
-      write_output(dir / "lanes.vcd", lane_vcd(named, GpuClock::period_ps(),
+      write_output(dir / "lanes.vcd", lane_vcd(named, clock.period_ps(),
                                                "numagpu " NUMAGPU_VERSION ", config hash " + cfg->hash() +
                                                    " (resolved configuration: config.yaml)"));
     }
@@ -264,16 +265,15 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     bench.print(out);
   }
   if (const int signal_number = interrupt::pending()) {
-    err << "numagpu: interrupted by " << signal_name(signal_number) << " at cycle " << GpuClock::now()
+    err << "numagpu: interrupted by " << signal_name(signal_number) << " at cycle " << clock.now()
         << "; statistics so far written to " << options.out_dir
         << " (complete: " << (complete ? "true" : "false") << ")\n";
     return interrupt::exit_status(signal_number);
   }
-  if (!RunHealth::ok()) {
-    err << "numagpu: run failed: " << RunHealth::count(RunHealth::Kind::kProtocol)
-        << " protocol violation(s), " << RunHealth::count(RunHealth::Kind::kAudit)
-        << " audit error(s), watchdog " << (RunHealth::count(RunHealth::Kind::kWatchdog) ? "fired" : "quiet")
-        << "\n";
+  if (!health.ok()) {
+    err << "numagpu: run failed: " << health.count(RunHealth::Kind::kProtocol) << " protocol violation(s), "
+        << health.count(RunHealth::Kind::kAudit) << " audit error(s), watchdog "
+        << (health.count(RunHealth::Kind::kWatchdog) ? "fired" : "quiet") << "\n";
     return kExitRunFailed;
   }
   return kExitOk;

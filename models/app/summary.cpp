@@ -52,9 +52,9 @@ RunFacts collect_facts(System& system, stats::Registry& registry, double wall_se
   f.policy_impl = spec.rtl_policies ? "rtl" : "model";
   f.protocol_phases_checked = system.protocol_phases_checked();
   f.protocol_hops = system.checker_count();
-  f.protocol_violations = RunHealth::count(RunHealth::Kind::kProtocol);
-  f.audit_errors = RunHealth::count(RunHealth::Kind::kAudit);
-  f.watchdog_fired = RunHealth::count(RunHealth::Kind::kWatchdog);
+  f.protocol_violations = system.context().health.count(RunHealth::Kind::kProtocol);
+  f.audit_errors = system.context().health.count(RunHealth::Kind::kAudit);
+  f.watchdog_fired = system.context().health.count(RunHealth::Kind::kWatchdog);
 
   for (unsigned s = 0; s < spec.sockets; ++s) {
     const std::string sock = "system.socket" + std::to_string(s);

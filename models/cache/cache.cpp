@@ -11,12 +11,13 @@ namespace numagpu {
 
 using sc_core::sc_time;
 
-Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, const MachineFacts& facts,
-             std::uint16_t socket, TxnPool& pool, stats::Registry& stats, CacheBank bank,
-             const HomeMap* homes)
+Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSpec& spec,
+             const MachineFacts& facts, std::uint16_t socket, TxnPool& pool, stats::Registry& stats,
+             CacheBank bank, const HomeMap* homes)
     : sc_module(name),
-      in((std::string(basename()) + "_in").c_str(), *this, ComponentNames::add(this->name())),
+      in((std::string(basename()) + "_in").c_str(), *this, ctx.names.add(this->name())),
       out((std::string(basename()) + "_out").c_str(), *this),
+      clock_(ctx.clock),
       spec_(spec),
       facts_(facts),
       bank_(bank),
@@ -67,10 +68,10 @@ bool Cache::try_accept(unsigned port, Payload&) {
 
 sc_time Cache::tag_access_done() {
   // One tag access per cycle: a request that finds the port busy waits for the next free cycle.
-  const Cycles start = std::max(GpuClock::now(), next_tag_cycle_);
-  if (start > GpuClock::now()) bank_conflicts_.add();  // the tag port was taken this cycle: wait
+  const Cycles start = std::max(clock_.now(), next_tag_cycle_);
+  if (start > clock_.now()) bank_conflicts_.add();  // the tag port was taken this cycle: wait
   next_tag_cycle_ = start + 1;
-  return GpuClock::cycles(start + spec_.hit_latency) - sc_core::sc_time_stamp();
+  return clock_.cycles(start + spec_.hit_latency) - sc_core::sc_time_stamp();
 }
 
 void Cache::finish(Payload& gp, const sc_time& delay) {
@@ -201,7 +202,7 @@ void Cache::write_back_line(std::uint64_t line, Issuer issuer) {
   a.origin_socket = socket_;
   // A memory-side cache holds only lines homed at its own socket; a GPU-side one asks the home map.
   a.home_socket = homes_ ? homes_->decided_home(address) : socket_;
-  a.issue_cycle = GpuClock::now();
+  a.issue_cycle = clock_.now();
   out.send(output_for(a.home_socket), wb, sc_core::SC_ZERO_TIME);
 }
 

@@ -17,7 +17,7 @@
 #include "cache/tag_array.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 #include "common/txn.hpp"
 #include "common/watchdog.hpp"
 #include "stats/registry.hpp"
@@ -53,9 +53,9 @@ struct CacheBank {
 class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
   // `placement` gives the home of write-back victims (needed by a GPU-side L2; may be null otherwise).
-  Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, const MachineFacts& facts,
-        std::uint16_t socket, TxnPool& pool, stats::Registry& stats, CacheBank bank = {},
-        const HomeMap* homes = nullptr);
+  Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSpec& spec,
+        const MachineFacts& facts, std::uint16_t socket, TxnPool& pool, stats::Registry& stats,
+        CacheBank bank = {}, const HomeMap* homes = nullptr);
 
   RequestInputs in;    // from the SM (L1) or the crossbar (L2 bank)
   RequestOutputs out;  // towards memory
@@ -94,6 +94,7 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   void write_back_line(std::uint64_t line, Issuer issuer);
   void finish(Payload& gp, const sc_core::sc_time& delay);
 
+  const GpuClock& clock_;
   CacheSpec spec_;
   MachineFacts facts_;
   CacheBank bank_;

@@ -7,11 +7,13 @@
 
 namespace numagpu {
 
-PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<Controller> control,
-                                 unsigned ways, unsigned max_read_reqs_per_cycle, Dram& dram,
-                                 std::vector<Cache*> banks, std::vector<Cache*> l1s, unsigned l1_ways,
-                                 Cycles sample_cycles, stats::Registry& stats)
+PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, SimContext& ctx,
+                                 std::unique_ptr<Controller> control, unsigned ways,
+                                 unsigned max_read_reqs_per_cycle, Dram& dram, std::vector<Cache*> banks,
+                                 std::vector<Cache*> l1s, unsigned l1_ways, Cycles sample_cycles,
+                                 stats::Registry& stats)
     : sc_module(name),
+      clock_(ctx.clock),
       control_(std::move(control)),
       ways_(ways),
       max_reqs_(max_read_reqs_per_cycle),
@@ -45,7 +47,7 @@ void PartitionDriver::apply(unsigned remote_ways) {
 }
 
 void PartitionDriver::catch_up() {
-  const Cycles until = GpuClock::now();
+  const Cycles until = clock_.now();
   for (Cycles c = stepped_; c < until; ++c) {
     policy::PartitionController::Inputs in;
     in.kernel_launch = launch_pending_ && c == launch_cycle_;
@@ -74,11 +76,11 @@ void PartitionDriver::catch_up() {
 void PartitionDriver::kernel_launch() {
   catch_up();
   launch_pending_ = true;
-  launch_cycle_ = GpuClock::now();
+  launch_cycle_ = clock_.now();
 }
 
 void PartitionDriver::read_request_sent() {
-  reads_.push_back(GpuClock::now());
+  reads_.push_back(clock_.now());
 }
 
 void PartitionDriver::sample_window() {

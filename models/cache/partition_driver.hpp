@@ -13,7 +13,7 @@
 
 #include <systemc>
 
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 #include "policy/partition_controller.hpp"
 #include "policy/policy_impl.hpp"
 #include "stats/registry.hpp"
@@ -28,8 +28,8 @@ class PartitionDriver : public sc_core::sc_module {
   // `banks` (the L2, `ways` ways) take the split as it is; `l1s` (`l1_ways` ways) take it scaled to their
   // associativity, at least one way per class.
   using Controller = policy::PolicyImpl<policy::PartitionController>;
-  PartitionDriver(const sc_core::sc_module_name& name, std::unique_ptr<Controller> control, unsigned ways,
-                  unsigned max_read_reqs_per_cycle, Dram& dram, std::vector<Cache*> banks,
+  PartitionDriver(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<Controller> control,
+                  unsigned ways, unsigned max_read_reqs_per_cycle, Dram& dram, std::vector<Cache*> banks,
                   std::vector<Cache*> l1s, unsigned l1_ways, Cycles sample_cycles, stats::Registry& stats);
 
   void catch_up();           // steps every cycle before now
@@ -44,6 +44,7 @@ class PartitionDriver : public sc_core::sc_module {
  private:
   void apply(unsigned remote_ways);
 
+  const GpuClock& clock_;
   std::unique_ptr<Controller> control_;
   unsigned ways_;
   unsigned max_reqs_;

@@ -1,13 +1,12 @@
 #include "common/arrival_queue.hpp"
 
-#include "common/time.hpp"
-
 namespace numagpu {
 
 ArrivalQueue::ArrivalQueue(const char* name, Deliver deliver)
     : deliver_(std::move(deliver)), scheduler_(DeliveryScheduler::shared()) {
   if (!scheduler_) {
-    own_ = std::make_unique<DeliveryScheduler>(name, GpuClock::period_ps());
+    // Outside a system the clock is not known here; the bucket width only tunes speed (1 ns: 1 GHz).
+    own_ = std::make_unique<DeliveryScheduler>(name, 1000);
     scheduler_ = own_.get();
   }
 }

@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "common/time.hpp"
-
 namespace numagpu {
 
-BandwidthPipe::BandwidthPipe(std::uint64_t bytes_num, std::uint64_t den)
-    : num_(bytes_num), ps_per_byte_scaled_(GpuClock::period_ps() * den) {
+BandwidthPipe::BandwidthPipe(const GpuClock& clock, std::uint64_t bytes_num, std::uint64_t den)
+    : num_(bytes_num), ps_per_byte_scaled_(clock.period_ps() * den) {
   if (bytes_num == 0 || den == 0) throw std::invalid_argument("BandwidthPipe: rate must be positive");
 }
 

@@ -6,12 +6,14 @@
 
 #include <systemc>
 
+#include "common/time.hpp"
+
 namespace numagpu {
 
 class BandwidthPipe {
  public:
-  // Rate: bytes_num bytes every den cycles of the GPU clock.
-  BandwidthPipe(std::uint64_t bytes_num, std::uint64_t den);
+  // Rate: bytes_num bytes every den cycles of `clock`.
+  BandwidthPipe(const GpuClock& clock, std::uint64_t bytes_num, std::uint64_t den);
 
   // Occupies the pipe for `bytes`, starting no earlier than `arrival` and after everything reserved before.
   // Returns the time the last byte leaves (rounded up to the picosecond).

@@ -1,7 +1,9 @@
 // Run health: the one place where the protocol checker, the transaction audit and the watchdog record what
-// went wrong. A run with any entry here fails (non-zero exit), after writing its outputs.
+// went wrong in one simulated machine (it lives in the machine's SimContext). A run with any entry here fails
+// (non-zero exit), after writing its outputs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,13 +15,19 @@ class RunHealth {
   enum class Kind { kProtocol, kAudit, kWatchdog };
   static constexpr std::size_t kKeptMessages = 20;  // per kind; the count keeps going
 
-  static void report(Kind kind, std::string message);
-  static std::uint64_t count(Kind kind);
-  static const std::vector<std::string>& messages(Kind kind);
-  static bool ok() { return count(Kind::kProtocol) + count(Kind::kAudit) + count(Kind::kWatchdog) == 0; }
-  static void reset();
-  // Echo each report to stderr as it happens (the default for the command-line run).
-  static void set_echo(bool echo);
+  void report(Kind kind, std::string message);
+  std::uint64_t count(Kind kind) const { return counts_[index(kind)]; }
+  const std::vector<std::string>& messages(Kind kind) const { return messages_[index(kind)]; }
+  bool ok() const { return count(Kind::kProtocol) + count(Kind::kAudit) + count(Kind::kWatchdog) == 0; }
+  // Echo each report to stderr as it happens (the command-line run does).
+  void set_echo(bool echo) { echo_ = echo; }
+
+ private:
+  static std::size_t index(Kind kind) { return static_cast<std::size_t>(kind); }
+
+  std::array<std::uint64_t, 3> counts_{};
+  std::array<std::vector<std::string>, 3> messages_;
+  bool echo_ = false;
 };
 
 const char* to_string(RunHealth::Kind kind);

@@ -2,7 +2,6 @@
 
 #include <sstream>
 
-#include "common/health.hpp"
 #include "common/txn.hpp"
 
 namespace numagpu {
@@ -10,8 +9,8 @@ namespace numagpu {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-ProtocolChecker::ProtocolChecker(const sc_core::sc_module_name& name)
-    : sc_module(name), target("target"), initiator("initiator") {
+ProtocolChecker::ProtocolChecker(const sc_core::sc_module_name& name, RunHealth& health)
+    : sc_module(name), target("target"), initiator("initiator"), health_(health) {
   target.register_nb_transport_fw(this, &ProtocolChecker::nb_transport_fw);
   target.register_b_transport(this, &ProtocolChecker::b_transport);
   target.register_transport_dbg(this, &ProtocolChecker::transport_dbg);
@@ -24,7 +23,7 @@ void ProtocolChecker::violation(const tlm::tlm_generic_payload& gp, const std::s
   msg << name() << ": " << what << " (txn";
   if (const auto* a = gp.get_extension<NumaAttr>()) msg << " id " << a->id;
   msg << " @" << &gp << ", at " << sc_time_stamp() << ")";
-  RunHealth::report(RunHealth::Kind::kProtocol, msg.str());
+  health_.report(RunHealth::Kind::kProtocol, msg.str());
 }
 
 void ProtocolChecker::check_mm(const tlm::tlm_generic_payload& gp, const char* where) {

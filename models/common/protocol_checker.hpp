@@ -13,11 +13,13 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/health.hpp"
+
 namespace numagpu {
 
 class ProtocolChecker : public sc_core::sc_module {
  public:
-  explicit ProtocolChecker(const sc_core::sc_module_name& name);
+  ProtocolChecker(const sc_core::sc_module_name& name, RunHealth& health);
 
   tlm_utils::simple_target_socket<ProtocolChecker> target;        // bind the initiator's socket here
   tlm_utils::simple_initiator_socket<ProtocolChecker> initiator;  // bind to the target
@@ -47,6 +49,7 @@ class ProtocolChecker : public sc_core::sc_module {
   void check_mm(const tlm::tlm_generic_payload& gp, const char* where);
   void violation(const tlm::tlm_generic_payload& gp, const std::string& what);
 
+  RunHealth& health_;
   std::unordered_map<const tlm::tlm_generic_payload*, Txn> txns_;
   const tlm::tlm_generic_payload* request_open_ = nullptr;   // in BEGIN_REQ, no END_REQ yet
   const tlm::tlm_generic_payload* response_open_ = nullptr;  // in BEGIN_RESP, no END_RESP yet

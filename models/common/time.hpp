@@ -1,5 +1,7 @@
-// Simulated time in GPU clock cycles. Configuration and models speak cycles; this header is the one place
-// where cycles become sc_time and back (DESIGN principle 4).
+// Simulated time in GPU clock cycles. Configuration and models speak cycles; GpuClock is the one place where
+// cycles become sc_time and back (DESIGN principle 4). Each simulated machine has its own clock, in its
+// SimContext (common/sim_context.hpp); the conversions are inline because every hop of every request uses
+// them.
 #pragma once
 
 #include <cstdint>
@@ -12,19 +14,24 @@ using Cycles = std::uint64_t;
 
 class GpuClock {
  public:
-  // Called once during elaboration from the configuration (system.clock_mhz).
-  static void set_frequency_mhz(std::uint64_t mhz);
-  static std::uint64_t period_ps() { return period_ps_; }
+  // Only frequencies with a whole-picosecond period are accepted (the configuration validates
+  // system.clock_mhz; this guard is for programmatic users).
+  explicit GpuClock(std::uint64_t mhz = 1000);
 
-  static sc_core::sc_time cycles(Cycles n) { return sc_core::sc_time::from_value(n * period_ps_); }
-  // Exact picosecond delay for a fractional number of cycles expressed as num/den (bandwidth models).
-  static sc_core::sc_time cycles_fraction(std::uint64_t num, std::uint64_t den);
-  static Cycles now();                                 // current cycle, rounded down
-  static Cycles to_cycles(const sc_core::sc_time& t);  // rounded down
-  static Cycles to_cycles_ceil(const sc_core::sc_time& t);
+  std::uint64_t period_ps() const { return period_ps_; }
+
+  sc_core::sc_time cycles(Cycles n) const { return sc_core::sc_time::from_value(n * period_ps_); }
+  // Exact picosecond delay for a fractional number of cycles expressed as num/den (bandwidth models), rounded
+  // up: never faster than configured.
+  sc_core::sc_time cycles_fraction(std::uint64_t num, std::uint64_t den) const {
+    return sc_core::sc_time::from_value((num * period_ps_ + den - 1) / den);
+  }
+  Cycles now() const { return to_cycles(sc_core::sc_time_stamp()); }  // current cycle, rounded down
+  Cycles to_cycles(const sc_core::sc_time& t) const { return t.value() / period_ps_; }  // rounded down
+  Cycles to_cycles_ceil(const sc_core::sc_time& t) const { return (t.value() + period_ps_ - 1) / period_ps_; }
 
  private:
-  static inline std::uint64_t period_ps_ = 1000;  // 1 GHz
+  std::uint64_t period_ps_;
 };
 
 }  // namespace numagpu

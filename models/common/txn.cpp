@@ -49,11 +49,11 @@ void NumaAttr::record_hop(std::uint16_t component_id) {
   }
 }
 
-std::string NumaAttr::trail_text() const {
+std::string NumaAttr::trail_text(const ComponentNames& names) const {
   std::string text;
   for (int i = 0; i < trail_len_; ++i) {
     if (i) text += " -> ";
-    text += ComponentNames::name(trail_[i]);
+    text += names.name(trail_[i]);
   }
   if (trail_dropped_) text += " -> (+" + std::to_string(trail_dropped_) + " hops)";
   return text.empty() ? std::string("(not sent)") : text;
@@ -73,39 +73,26 @@ void NumaAttr::copy_from(const tlm::tlm_extension_base& other) {
   *this = static_cast<const NumaAttr&>(other);
 }
 
-bool complete_once(tlm::tlm_generic_payload& gp, const char* who) {
+bool complete_once(tlm::tlm_generic_payload& gp, const char* who, RunHealth& health) {
   NumaAttr& a = attr(gp);
   if (a.completed) {
-    RunHealth::report(RunHealth::Kind::kAudit,
-                      std::string(who) + ": transaction " + std::to_string(a.id) + " completed twice");
+    health.report(RunHealth::Kind::kAudit,
+                  std::string(who) + ": transaction " + std::to_string(a.id) + " completed twice");
     return false;
   }
   a.completed = true;
   return true;
 }
 
-namespace {
-std::vector<std::string>& names() {
-  static std::vector<std::string> table;
-  return table;
-}
-}  // namespace
-
 std::uint16_t ComponentNames::add(const std::string& name) {
-  auto& table = names();
-  if (table.size() >= 0xffff) throw std::logic_error("ComponentNames: too many components");
-  table.push_back(name);
-  return static_cast<std::uint16_t>(table.size() - 1);
+  if (names_.size() >= 0xffff) throw std::logic_error("ComponentNames: too many components");
+  names_.push_back(name);
+  return static_cast<std::uint16_t>(names_.size() - 1);
 }
 
-const std::string& ComponentNames::name(std::uint16_t id) {
+const std::string& ComponentNames::name(std::uint16_t id) const {
   static const std::string unknown = "?";
-  const auto& table = names();
-  return id < table.size() ? table[id] : unknown;
-}
-
-void ComponentNames::clear() {
-  names().clear();
+  return id < names_.size() ? names_[id] : unknown;
 }
 
 struct TxnPool::Entry {

@@ -14,6 +14,9 @@
 
 namespace numagpu {
 
+class ComponentNames;
+class RunHealth;
+
 enum class MemOp : std::uint8_t { kRead, kWrite, kAtomic };
 const char* to_string(MemOp op);
 
@@ -50,7 +53,8 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   void push_return_port(std::uint16_t port);
   std::uint16_t pop_return_port();
   void record_hop(std::uint16_t component_id);
-  std::string trail_text() const;
+  // The components visited, by name.
+  std::string trail_text(const ComponentNames& names) const;
 
   TrafficClass traffic_class(std::uint16_t observer_socket) const {
     if (origin_socket != observer_socket) return TrafficClass::kRemoteLocal;
@@ -86,15 +90,18 @@ inline const NumaAttr& attr(const tlm::tlm_generic_payload& gp) {
 }
 
 // The issuer's side of the transaction audit: marks `gp` completed, or reports a second completion (to
-// RunHealth, naming `who`) and returns false. Every issuer calls it when a response arrives.
-bool complete_once(tlm::tlm_generic_payload& gp, const char* who);
+// `health`, naming `who`) and returns false. Every issuer calls it when a response arrives.
+bool complete_once(tlm::tlm_generic_payload& gp, const char* who, RunHealth& health);
 
-// Names of components for trails: a component registers once and stores its 16-bit id.
+// Names of one machine's components for trails: a component registers once and stores its 16-bit id, which
+// is what a transaction records at each hop (a name per hop would not fit in the payload).
 class ComponentNames {
  public:
-  static std::uint16_t add(const std::string& name);
-  static const std::string& name(std::uint16_t id);
-  static void clear();
+  std::uint16_t add(const std::string& name);
+  const std::string& name(std::uint16_t id) const;
+
+ private:
+  std::vector<std::string> names_;
 };
 
 // Pool of payloads with their extension and data buffer attached: no allocation per request

@@ -2,12 +2,11 @@
 
 #include <sstream>
 
-#include "common/health.hpp"
-
 namespace numagpu {
 
-Watchdog::Watchdog(const sc_core::sc_module_name& name, Cycles window, Probes probes, std::ostream& dump)
-    : sc_module(name), window_(window), probes_(std::move(probes)), dump_(dump) {
+Watchdog::Watchdog(const sc_core::sc_module_name& name, SimContext& ctx, Cycles window, Probes probes,
+                   std::ostream& dump)
+    : sc_module(name), ctx_(ctx), window_(window), probes_(std::move(probes)), dump_(dump) {
   SC_HAS_PROCESS(Watchdog);
   SC_METHOD(sample);
   sensitive << tick_;
@@ -18,7 +17,7 @@ void Watchdog::start() {
   if (window_ == 0) return;  // disabled by configuration
   running_ = true;
   last_completed_ = probes_.completed();
-  tick_.notify(GpuClock::cycles(window_));
+  tick_.notify(ctx_.clock.cycles(window_));
 }
 
 void Watchdog::stop() {
@@ -35,8 +34,8 @@ void Watchdog::sample() {
     running_ = false;
     std::ostringstream head;
     head << "no request completed for " << window_ << " cycles with " << outstanding
-         << " outstanding (at cycle " << GpuClock::now() << "); queue occupancy follows";
-    RunHealth::report(RunHealth::Kind::kWatchdog, head.str());
+         << " outstanding (at cycle " << ctx_.clock.now() << "); queue occupancy follows";
+    ctx_.health.report(RunHealth::Kind::kWatchdog, head.str());
     dump_ << "numagpu: watchdog: " << head.str() << "\n";
     // Every component with something queued, at most kDumpLines of them: a stuck system has hundreds.
     std::ostringstream all;
@@ -56,7 +55,7 @@ void Watchdog::sample() {
     return;
   }
   last_completed_ = completed;
-  tick_.notify(GpuClock::cycles(window_));
+  tick_.notify(ctx_.clock.cycles(window_));
 }
 
 }  // namespace numagpu

@@ -10,7 +10,7 @@
 
 #include <systemc>
 
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 
 namespace numagpu {
 
@@ -27,7 +27,8 @@ class Watchdog : public sc_core::sc_module {
     std::function<std::uint64_t()> completed;    // monotonically increasing progress count
     std::function<std::uint64_t()> outstanding;  // requests in flight
   };
-  Watchdog(const sc_core::sc_module_name& name, Cycles window, Probes probes, std::ostream& dump);
+  Watchdog(const sc_core::sc_module_name& name, SimContext& ctx, Cycles window, Probes probes,
+           std::ostream& dump);
 
   void add_reporter(const QueueReporter* r) { reporters_.push_back(r); }
   void start();  // begins sampling; call at the start of simulation
@@ -38,6 +39,7 @@ class Watchdog : public sc_core::sc_module {
  private:
   void sample();
 
+  SimContext& ctx_;
   Cycles window_;
   Probes probes_;
   std::ostream& dump_;

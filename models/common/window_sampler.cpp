@@ -2,8 +2,8 @@
 
 namespace numagpu {
 
-WindowSampler::WindowSampler(const sc_core::sc_module_name& name, Cycles window)
-    : sc_module(name), window_(window) {
+WindowSampler::WindowSampler(const sc_core::sc_module_name& name, SimContext& ctx, Cycles window)
+    : sc_module(name), clock_(ctx.clock), window_(window) {
   SC_HAS_PROCESS(WindowSampler);
   SC_METHOD(tick);
   sensitive << event_;
@@ -13,7 +13,7 @@ WindowSampler::WindowSampler(const sc_core::sc_module_name& name, Cycles window)
 void WindowSampler::start() {
   if (window_ == 0 || samples_.empty()) return;
   running_ = true;
-  event_.notify(GpuClock::cycles(window_));
+  event_.notify(clock_.cycles(window_));
 }
 
 void WindowSampler::stop() {
@@ -25,7 +25,7 @@ void WindowSampler::tick() {
   if (!running_) return;
   for (auto& sample : samples_)
     sample();
-  event_.notify(GpuClock::cycles(window_));
+  event_.notify(clock_.cycles(window_));
 }
 
 }  // namespace numagpu

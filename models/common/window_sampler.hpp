@@ -9,13 +9,13 @@
 
 #include <systemc>
 
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 
 namespace numagpu {
 
 class WindowSampler : public sc_core::sc_module {
  public:
-  WindowSampler(const sc_core::sc_module_name& name, Cycles window);
+  WindowSampler(const sc_core::sc_module_name& name, SimContext& ctx, Cycles window);
 
   void add(std::function<void()> sample) { samples_.push_back(std::move(sample)); }
   Cycles window() const { return window_; }
@@ -25,6 +25,7 @@ class WindowSampler : public sc_core::sc_module {
  private:
   void tick();
 
+  const GpuClock& clock_;
   Cycles window_;
   std::vector<std::function<void()>> samples_;
   sc_core::sc_event event_;

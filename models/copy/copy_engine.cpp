@@ -5,10 +5,12 @@
 
 namespace numagpu {
 
-CopyEngine::CopyEngine(const sc_core::sc_module_name& name, std::uint16_t socket, TxnPool& pool,
-                       const HomeMap& homes, unsigned line_bytes)
+CopyEngine::CopyEngine(const sc_core::sc_module_name& name, SimContext& ctx, std::uint16_t socket,
+                       TxnPool& pool, const HomeMap& homes, unsigned line_bytes)
     : sc_module(name),
       out("out", *this),
+      clock_(ctx.clock),
+      health_(ctx.health),
       socket_(socket),
       pool_(pool),
       homes_(homes),
@@ -25,7 +27,7 @@ void CopyEngine::start(const Job& job, std::function<void()> done) {
   lines_issued_ = lines_done_ = 0;
   in_flight_ = 0;
   done_ = std::move(done);
-  start_event_.notify(GpuClock::cycles(job.startup));
+  start_event_.notify(clock_.cycles(job.startup));
 }
 
 void CopyEngine::issue() {
@@ -36,7 +38,7 @@ void CopyEngine::issue() {
     NumaAttr& a = attr(gp);
     a.origin_socket = socket_;
     a.home_socket = job_.peer;
-    a.issue_cycle = GpuClock::now();
+    a.issue_cycle = clock_.now();
     ++lines_issued_;
     ++in_flight_;
     out.send(0, gp, sc_core::SC_ZERO_TIME);
@@ -44,7 +46,7 @@ void CopyEngine::issue() {
 }
 
 void CopyEngine::on_response(unsigned, Payload& gp) {
-  if (!complete_once(gp, name())) return;
+  if (!complete_once(gp, name(), health_)) return;
   gp.release();
   --in_flight_;
   ++lines_done_;

@@ -9,7 +9,7 @@
 #include <systemc>
 
 #include "common/ports.hpp"
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
 
 namespace numagpu {
@@ -19,8 +19,8 @@ class HomeMap;
 
 class CopyEngine : public sc_core::sc_module, public OutputOwner, public QueueReporter {
  public:
-  CopyEngine(const sc_core::sc_module_name& name, std::uint16_t socket, TxnPool& pool, const HomeMap& homes,
-             unsigned line_bytes);
+  CopyEngine(const sc_core::sc_module_name& name, SimContext& ctx, std::uint16_t socket, TxnPool& pool,
+             const HomeMap& homes, unsigned line_bytes);
 
   RequestOutputs out;  // to the socket's crossbar
 
@@ -41,6 +41,8 @@ class CopyEngine : public sc_core::sc_module, public OutputOwner, public QueueRe
   void on_response(unsigned port, Payload& gp) override;
   void issue();
 
+  const GpuClock& clock_;
+  RunHealth& health_;
   std::uint16_t socket_;
   TxnPool& pool_;
   const HomeMap& homes_;

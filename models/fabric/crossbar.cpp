@@ -7,11 +7,13 @@ namespace numagpu {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec, CrossbarPorts ports,
-                   const MachineFacts& facts, std::uint16_t socket, stats::Registry& stats)
+Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const CrossbarSpec& spec,
+                   CrossbarPorts ports, const MachineFacts& facts, std::uint16_t socket,
+                   stats::Registry& stats)
     : sc_module(name),
-      in("in", *this, ComponentNames::add(this->name())),
+      in("in", *this, ctx.names.add(this->name())),
       out("out", *this),
+      clock_(ctx.clock),
       spec_(spec),
       ports_(std::move(ports)),
       facts_(facts),
@@ -24,9 +26,9 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec
       bytes_(
           stats.counter(std::string(this->name()) + ".bytes", "bytes", "Request and response bytes moved")) {
   for (unsigned p = 0; p < ports_.sm_ports + ports_.l2_banks; ++p)
-    port_pipes_.push_back(std::make_unique<BandwidthPipe>(spec.port_bytes_per_cycle, 1));
+    port_pipes_.push_back(std::make_unique<BandwidthPipe>(clock_, spec.port_bytes_per_cycle, 1));
   for (const ByteRate& r : ports_.link_port_rates)
-    port_pipes_.push_back(std::make_unique<BandwidthPipe>(r.num, r.den));
+    port_pipes_.push_back(std::make_unique<BandwidthPipe>(clock_, r.num, r.den));
 }
 
 BandwidthPipe& Crossbar::pipe_of_output(unsigned o) {
@@ -73,7 +75,7 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   const std::uint64_t bytes = facts_.request_bytes(a);
   bytes_.add(bytes);
   const sc_time leaves = pipe_of_output(o).reserve(sc_time_stamp(), bytes);
-  out.send(o, gp, leaves - sc_time_stamp() + GpuClock::cycles(spec_.latency));
+  out.send(o, gp, leaves - sc_time_stamp() + clock_.cycles(spec_.latency));
 }
 
 void Crossbar::on_request_accepted(unsigned port, Payload&) {
@@ -87,7 +89,7 @@ void Crossbar::on_response(unsigned, Payload& gp) {
   const std::uint64_t bytes = facts_.response_bytes(a);
   bytes_.add(bytes);
   const sc_time leaves = pipe_of_input(back).reserve(sc_time_stamp(), bytes);
-  in.respond(back, gp, leaves - sc_time_stamp() + GpuClock::cycles(spec_.latency));
+  in.respond(back, gp, leaves - sc_time_stamp() + clock_.cycles(spec_.latency));
 }
 
 void Crossbar::report_queues(std::ostream& os) const {

@@ -25,7 +25,7 @@
 #include "common/bandwidth_pipe.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
 #include "stats/registry.hpp"
 
@@ -61,8 +61,8 @@ struct CrossbarPorts {
 
 class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
-  Crossbar(const sc_core::sc_module_name& name, const CrossbarSpec& spec, CrossbarPorts ports,
-           const MachineFacts& facts, std::uint16_t socket, stats::Registry& stats);
+  Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const CrossbarSpec& spec,
+           CrossbarPorts ports, const MachineFacts& facts, std::uint16_t socket, stats::Registry& stats);
 
   RequestInputs in;
   RequestOutputs out;
@@ -83,6 +83,7 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   BandwidthPipe& pipe_of_output(unsigned out_port);
   BandwidthPipe& pipe_of_input(unsigned in_port);
 
+  const GpuClock& clock_;
   CrossbarSpec spec_;
   CrossbarPorts ports_;
   MachineFacts facts_;

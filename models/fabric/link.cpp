@@ -19,11 +19,12 @@ LaneSplit LaneSplit::of(const policy::LinkBalancer::Outputs& o) {
   return s;
 }
 
-Link::Link(const sc_core::sc_module_name& name, const LinkSpec& spec, const MachineFacts& facts,
-           std::unique_ptr<Balancer> balancer, stats::Registry& stats)
+Link::Link(const sc_core::sc_module_name& name, SimContext& ctx, const LinkSpec& spec,
+           const MachineFacts& facts, std::unique_ptr<Balancer> balancer, stats::Registry& stats)
     : sc_module(name),
-      in("in", *this, ComponentNames::add(this->name())),
+      in("in", *this, ctx.names.add(this->name())),
       out("out", *this),
+      clock_(ctx.clock),
       spec_(spec),
       facts_(facts),
       balancer_(std::move(balancer)),
@@ -64,7 +65,7 @@ bool Link::try_accept(unsigned port, Payload&) {
 void Link::on_request(unsigned port, Payload& gp) {
   const std::uint64_t bytes = facts_.request_bytes(attr(gp));
   const int dir = static_cast<int>(port);
-  out.send(1 - port, gp, transmit(dir, bytes) + GpuClock::cycles(spec_.latency));
+  out.send(1 - port, gp, transmit(dir, bytes) + clock_.cycles(spec_.latency));
 }
 
 void Link::on_request_accepted(unsigned port, Payload&) {
@@ -76,11 +77,11 @@ void Link::on_response(unsigned port, Payload& gp) {
   // The response of a request that left on side `port` travels back towards side 1 - port.
   const std::uint64_t bytes = facts_.response_bytes(attr(gp));
   const int dir = static_cast<int>(port);
-  in.respond(1 - port, gp, transmit(dir, bytes) + GpuClock::cycles(spec_.latency));
+  in.respond(1 - port, gp, transmit(dir, bytes) + clock_.cycles(spec_.latency));
 }
 
 sc_time Link::transmit(int dir, std::uint64_t bytes) {
-  const std::uint64_t period = GpuClock::period_ps();
+  const std::uint64_t period = clock_.period_ps();
   const std::uint64_t now_ps = sc_time_stamp().value();
   catch_up(now_ps / period);
   Direction& d = dirs_[dir];
@@ -101,7 +102,7 @@ Link::~Link() = default;
 // -------------------------------------------------------------------------------------- lane control
 
 void Link::kernel_launch() {
-  const Cycles now = GpuClock::now();
+  const Cycles now = clock_.now();
   catch_up(now);
   launch_pending_ = true;
   launch_cycle_ = now;
@@ -112,7 +113,7 @@ void Link::catch_up(Cycles until) {
     stepped_ = std::max(stepped_, until);
     return;
   }
-  const std::uint64_t period = GpuClock::period_ps();
+  const std::uint64_t period = clock_.period_ps();
   for (Cycles c = stepped_; c < until; ++c) {
     policy::LinkBalancer::Inputs inputs;
     inputs.kernel_launch = launch_pending_ && c == launch_cycle_;
@@ -145,8 +146,8 @@ void Link::record_change(Cycles cycle, const LaneSplit& before, const LaneSplit&
 void Link::sample_window() {
   if (!dirs_[0].utilization) return;
   const std::uint64_t now_ps = sc_time_stamp().value();
-  catch_up(GpuClock::now());
-  const std::uint64_t window_ps = facts_.sample_cycles * GpuClock::period_ps();
+  catch_up(clock_.now());
+  const std::uint64_t window_ps = facts_.sample_cycles * clock_.period_ps();
   for (int i = 0; i < 2; ++i) {
     Direction& d = dirs_[i];
     const std::uint64_t busy_until_now = d.busy.busy_ps_until(now_ps);
@@ -157,7 +158,7 @@ void Link::sample_window() {
 }
 
 void Link::finish() {
-  catch_up(GpuClock::now());
+  catch_up(clock_.now());
 }
 
 void Link::report_queues(std::ostream& os) const {

@@ -31,7 +31,7 @@
 #include "common/busy_tracker.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
 #include "policy/link_balancer.hpp"
 #include "policy/policy_impl.hpp"
@@ -77,7 +77,7 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
  public:
   using Balancer = policy::PolicyImpl<policy::LinkBalancer>;
   // `balancer` null: a static link, half its lanes each way for ever (it then never steps anything).
-  Link(const sc_core::sc_module_name& name, const LinkSpec& spec, const MachineFacts& facts,
+  Link(const sc_core::sc_module_name& name, SimContext& ctx, const LinkSpec& spec, const MachineFacts& facts,
        std::unique_ptr<Balancer> balancer, stats::Registry& stats);
   ~Link() override;
 
@@ -97,7 +97,7 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
     return dirs_[dir].busy.busy_ps_until(now_ps);
   }
   std::uint64_t decisions() const { return balancer_ ? balancer_->decisions() : 0; }
-  void sync() { catch_up(GpuClock::now()); }
+  void sync() { catch_up(clock_.now()); }
   void report_queues(std::ostream& os) const override;
 
  private:
@@ -124,6 +124,7 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   void catch_up(Cycles until);
   void record_change(Cycles cycle, const LaneSplit& before, const LaneSplit& after);
 
+  const GpuClock& clock_;
   LinkSpec spec_;
   MachineFacts facts_;
   std::unique_ptr<Balancer> balancer_;

@@ -4,10 +4,12 @@
 
 namespace numagpu {
 
-Switch::Switch(const sc_core::sc_module_name& name, const SwitchSpec& spec, stats::Registry& stats)
+Switch::Switch(const sc_core::sc_module_name& name, SimContext& ctx, const SwitchSpec& spec,
+               stats::Registry& stats)
     : sc_module(name),
-      in("in", *this, ComponentNames::add(this->name())),
+      in("in", *this, ctx.names.add(this->name())),
       out("out", *this),
+      clock_(ctx.clock),
       spec_(spec),
       reserved_(spec.ports, 0),
       packets_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests switched")) {}
@@ -27,7 +29,7 @@ void Switch::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
   packets_.add();
   a.push_return_port(static_cast<std::uint16_t>(port));
-  out.send(unsigned(port_for_gpu_[a.home_socket]), gp, GpuClock::cycles(spec_.latency));
+  out.send(unsigned(port_for_gpu_[a.home_socket]), gp, clock_.cycles(spec_.latency));
 }
 
 void Switch::on_request_accepted(unsigned port, Payload&) {
@@ -36,7 +38,7 @@ void Switch::on_request_accepted(unsigned port, Payload&) {
 }
 
 void Switch::on_response(unsigned, Payload& gp) {
-  in.respond(attr(gp).pop_return_port(), gp, GpuClock::cycles(spec_.latency));
+  in.respond(attr(gp).pop_return_port(), gp, clock_.cycles(spec_.latency));
 }
 
 void Switch::report_queues(std::ostream& os) const {

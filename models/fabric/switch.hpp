@@ -9,7 +9,7 @@
 #include <systemc>
 
 #include "common/ports.hpp"
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
 #include "stats/registry.hpp"
 
@@ -23,7 +23,8 @@ struct SwitchSpec {
 
 class Switch : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
-  Switch(const sc_core::sc_module_name& name, const SwitchSpec& spec, stats::Registry& stats);
+  Switch(const sc_core::sc_module_name& name, SimContext& ctx, const SwitchSpec& spec,
+         stats::Registry& stats);
 
   RequestInputs in;
   RequestOutputs out;
@@ -39,6 +40,7 @@ class Switch : public sc_core::sc_module, public InputOwner, public OutputOwner,
   void on_response(unsigned port, Payload& gp) override;
   void on_request_accepted(unsigned port, Payload& gp) override;
 
+  const GpuClock& clock_;
   SwitchSpec spec_;
   std::vector<int> port_for_gpu_;
   std::vector<unsigned> reserved_;

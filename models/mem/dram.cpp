@@ -9,10 +9,11 @@ namespace numagpu {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, const MachineFacts& facts,
-           stats::Registry& stats)
+Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec& spec,
+           const MachineFacts& facts, stats::Registry& stats)
     : sc_module(name),
-      in("in", *this, ComponentNames::add(this->name())),
+      in("in", *this, ctx.names.add(this->name())),
+      clock_(ctx.clock),
       spec_(spec),
       facts_(facts),
       reads_(stats.counter(std::string(this->name()) + ".reads", "requests",
@@ -26,12 +27,12 @@ Dram::Dram(const sc_core::sc_module_name& name, const DramSpec& spec, const Mach
   }
   for (unsigned c = 0; c < spec.channels; ++c) {
     // Per channel: num / (den * channels) bytes per cycle.
-    channels_.push_back(
-        std::make_unique<BandwidthPipe>(spec.bandwidth_bytes_num, spec.bandwidth_den * spec.channels));
+    channels_.push_back(std::make_unique<BandwidthPipe>(clock_, spec.bandwidth_bytes_num,
+                                                        spec.bandwidth_den * spec.channels));
   }
   busy_.resize(spec.channels);
-  line_time_ = GpuClock::cycles_fraction(facts.line_bytes * spec.bandwidth_den * spec.channels,
-                                         spec.bandwidth_bytes_num);
+  line_time_ =
+      clock_.cycles_fraction(facts.line_bytes * spec.bandwidth_den * spec.channels, spec.bandwidth_bytes_num);
   SC_HAS_PROCESS(Dram);
   SC_METHOD(unblock);
   sensitive << unblock_event_;
@@ -73,7 +74,7 @@ void Dram::on_request(unsigned port, Payload& gp) {
   const sc_time start = std::max(sc_time_stamp(), channels_[ch]->free_at());
   const sc_time done = channels_[ch]->reserve(sc_time_stamp(), facts_.line_bytes);
   busy_[ch].book(start.value(), done.value());
-  in.respond(port, gp, done - sc_time_stamp() + GpuClock::cycles(spec_.latency));
+  in.respond(port, gp, done - sc_time_stamp() + clock_.cycles(spec_.latency));
 }
 
 void Dram::keep_busy_history() {
@@ -82,7 +83,7 @@ void Dram::keep_busy_history() {
 }
 
 bool Dram::busy_in_cycle(Cycles cycle) {
-  const std::uint64_t period = GpuClock::period_ps();
+  const std::uint64_t period = clock_.period_ps();
   bool all = true;
   for (BusyTracker& b : busy_)
     all = b.busy_in_cycle(cycle * period, period) && all;  // every channel consumes its past
@@ -98,7 +99,7 @@ void Dram::sample_window() {
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);
   const double window_ps =
-      double(facts_.sample_cycles) * double(GpuClock::period_ps()) * double(channels_.size());
+      double(facts_.sample_cycles) * double(clock_.period_ps()) * double(channels_.size());
   utilization_->push(100.0 * double(busy_until_now - busy_ps_at_sample_) / window_ps);
   busy_ps_at_sample_ = busy_until_now;
 }

@@ -13,7 +13,7 @@
 #include "common/busy_tracker.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
 #include "stats/registry.hpp"
 
@@ -31,7 +31,7 @@ struct DramSpec {
 
 class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter, public HostActivitySource {
  public:
-  Dram(const sc_core::sc_module_name& name, const DramSpec& spec, const MachineFacts& facts,
+  Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec& spec, const MachineFacts& facts,
        stats::Registry& stats);
 
   RequestInputs in;  // one binding per L2 bank
@@ -65,6 +65,7 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   }
   std::uint64_t activations_ = 0;
 
+  const GpuClock& clock_;
   DramSpec spec_;
   MachineFacts facts_;
   std::vector<std::unique_ptr<BandwidthPipe>> channels_;

@@ -53,7 +53,7 @@ void ActivityRecorder::counter(Tracked& t, const char* name, const std::string& 
 
 void ActivityRecorder::build() {
   const SystemSpec& spec = system_.spec();
-  const std::uint64_t period = GpuClock::period_ps();
+  const std::uint64_t period = system_.context().clock.period_ps();
   for (unsigned s = 0; s < spec.sockets; ++s) {
     Socket& socket = system_.socket(s);
     const int sid = static_cast<int>(s);
@@ -237,7 +237,7 @@ void ActivityRecorder::build() {
 
 void ActivityRecorder::sample() {
   if (stopped_) return;
-  close_window(GpuClock::now());
+  close_window(system_.context().clock.now());
 }
 
 void ActivityRecorder::close_window(Cycles end) {
@@ -258,7 +258,7 @@ void ActivityRecorder::close_window(Cycles end) {
 }
 
 power::Activity ActivityRecorder::finish() {
-  const Cycles end = GpuClock::now();
+  const Cycles end = system_.context().clock.now();
   power::Activity a;
   a.clock_mhz = system_.spec().clock_mhz;
   a.duration_cycles = end;

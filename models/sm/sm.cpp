@@ -13,11 +13,13 @@ std::string stat(const sc_core::sc_module& m, const char* leaf) {
 }
 }  // namespace
 
-Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, const MachineFacts& facts,
+Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec, const MachineFacts& facts,
        std::uint16_t socket, std::uint16_t index, TxnPool& pool, HomeMap& homes, CtaSource& source,
        stats::Registry& stats)
     : sc_module(name),
       out((std::string(basename()) + "_out").c_str(), *this),
+      clock_(ctx.clock),
+      health_(ctx.health),
       spec_(spec),
       facts_(facts),
       socket_(socket),
@@ -47,7 +49,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmSpec& spec, const MachineFac
   }
   scheduler_ = DeliveryScheduler::shared();
   if (!scheduler_) {
-    own_scheduler_ = std::make_unique<DeliveryScheduler>("wake_ups", GpuClock::period_ps());
+    own_scheduler_ = std::make_unique<DeliveryScheduler>("wake_ups", clock_.period_ps());
     scheduler_ = own_scheduler_.get();
   }
 }
@@ -71,7 +73,7 @@ void Sm::start_kernel(const KernelProgram& program, std::uint32_t kernel_id) {
     source_.sm_idle(socket_, index_);
     return;
   }
-  wake_at(GpuClock::now());
+  wake_at(clock_.now());
 }
 
 bool Sm::launch_cta(std::uint32_t slot) {
@@ -83,7 +85,7 @@ bool Sm::launch_cta(std::uint32_t slot) {
     warp.cta = cta;
     warp.index = w;
     warp.slot = slot;
-    warp.ready_at = GpuClock::now();
+    warp.ready_at = clock_.now();
     warp.age = next_age_++;
     warp.active = true;
   }
@@ -99,12 +101,12 @@ void Sm::wake_at(Cycles cycle) {
   // The scheduler cannot take back the later wake-up this one replaces: that one finds wake_cycle_ moved
   // and is ignored (deliver()). Waking in the current cycle from an event between cycle edges (a response
   // arriving at a fraction of a cycle) means now.
-  const std::uint64_t at = std::max(GpuClock::cycles(cycle).value(), sc_core::sc_time_stamp().value());
+  const std::uint64_t at = std::max(clock_.cycles(cycle).value(), sc_core::sc_time_stamp().value());
   scheduler_->schedule(at, *this, nullptr);
 }
 
 void Sm::deliver(Payload*) {
-  if (wake_cycle_ != GpuClock::now()) return;  // replaced by an earlier wake-up, which ran
+  if (wake_cycle_ != clock_.now()) return;  // replaced by an earlier wake-up, which ran
   issue();
 }
 
@@ -123,7 +125,7 @@ Sm::Warp* Sm::pick_ready(Cycles now) {
 
 void Sm::issue() {
   ++activations_;
-  const Cycles now = GpuClock::now();
+  const Cycles now = clock_.now();
   wake_cycle_ = kNever;
   if (last_issue_cycle_ != now) {
     // The cycles since the last issue went unused; charge them to why the SM stopped then.
@@ -185,7 +187,7 @@ Sm::Stall Sm::why_idle() const {
 }
 
 void Sm::execute(Warp& w, const Step& step) {
-  const Cycles now = GpuClock::now();
+  const Cycles now = clock_.now();
   instructions_.add();
   switch (step.kind) {
     case Step::Kind::kCompute:
@@ -215,7 +217,7 @@ void Sm::execute(Warp& w, const Step& step) {
     // A first touch pays the page's fault and migration before the request can go (memory.migration_cycles).
     const Cycles fault = touch.first_touch ? homes_.migration_cycles() : 0;
     if (fault) first_touch_cycles_.add(fault);
-    out.send(0, gp, GpuClock::cycles(fault));
+    out.send(0, gp, clock_.cycles(fault));
   }
   if (op == MemOp::kWrite) {
     stores_.add(step.line_count);
@@ -235,7 +237,7 @@ void Sm::arrive_at_barrier(Warp& w) {
 }
 
 void Sm::release_barrier(std::uint32_t slot) {
-  const Cycles now = GpuClock::now();
+  const Cycles now = clock_.now();
   for (std::uint32_t k = 0; k < warps_per_cta_; ++k) {
     Warp& w = warps_[std::size_t(slot) * warps_per_cta_ + k];
     if (w.active && w.at_barrier) {
@@ -266,10 +268,10 @@ void Sm::retire_if_done(Warp& w) {
 }
 
 void Sm::on_response(unsigned, Payload& gp) {
-  if (!complete_once(gp, name())) return;
+  if (!complete_once(gp, name(), health_)) return;
   NumaAttr& a = attr(gp);
   --outstanding_;
-  const Cycles now = GpuClock::now();
+  const Cycles now = clock_.now();
   if (a.op != MemOp::kWrite) {
     load_latency_.sample(double(now - a.issue_cycle));
     Warp& w = warps_.at(a.origin_warp);

@@ -15,7 +15,7 @@
 #include "common/host_activity.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
-#include "common/time.hpp"
+#include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
 #include "stats/registry.hpp"
 #include "workload/program.hpp"
@@ -45,8 +45,9 @@ class Sm : public sc_core::sc_module,
            public HostActivitySource,
            private Deliverable {
  public:
-  Sm(const sc_core::sc_module_name& name, const SmSpec& spec, const MachineFacts& facts, std::uint16_t socket,
-     std::uint16_t index, TxnPool& pool, HomeMap& homes, CtaSource& source, stats::Registry& stats);
+  Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec, const MachineFacts& facts,
+     std::uint16_t socket, std::uint16_t index, TxnPool& pool, HomeMap& homes, CtaSource& source,
+     stats::Registry& stats);
 
   RequestOutputs out;  // to this SM's L1
 
@@ -54,7 +55,7 @@ class Sm : public sc_core::sc_module,
   std::uint32_t outstanding() const { return outstanding_; }
   // Cycles in which the SM issued, before the current one (activity; exact whatever runs first at a cycle).
   std::uint64_t issue_cycles_before_now() const {
-    return issue_cycles_.value() - (last_issue_cycle_ == GpuClock::now() ? 1 : 0);
+    return issue_cycles_.value() - (last_issue_cycle_ == clock_.now() ? 1 : 0);
   }
   void report_queues(std::ostream& os) const override;
   void add_host_activity(HostActivity& total) const override { total.activations += activations_; }
@@ -88,6 +89,8 @@ class Sm : public sc_core::sc_module,
   void deliver(Payload* wake_up) override;  // a wake-up from the delivery scheduler
   Warp* pick_ready(Cycles now);
 
+  const GpuClock& clock_;
+  RunHealth& health_;
   SmSpec spec_;
   MachineFacts facts_;
   std::uint16_t socket_;

@@ -2,12 +2,13 @@
 
 namespace numagpu {
 
-KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name,
+KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimContext& ctx,
                                    std::vector<std::unique_ptr<KernelProgram>> kernels,
                                    const runtime::Machine& machine,
                                    const runtime::CtaScheduleParams& schedule, Cycles launch_cycles,
                                    stats::Registry& stats)
     : sc_module(name),
+      clock_(ctx.clock),
       kernels_(std::move(kernels)),
       sockets_(static_cast<unsigned>(machine.sockets())),
       machine_(machine),
@@ -49,7 +50,7 @@ void KernelDispatcher::launch() {
   const KernelProgram& k = *kernels_[current_];
   schedule_ = std::make_unique<runtime::CtaSchedule>(k.grid(), machine_, schedule_params_);
   next_cta_.assign(sockets_, 0);
-  kernel_start_ = GpuClock::now();
+  kernel_start_ = clock_.now();
   if (on_launch) on_launch();
   busy_sms_ = 0;
   for (const auto& socket : sms_)
@@ -71,20 +72,20 @@ bool KernelDispatcher::next_cta(std::uint16_t socket, std::uint32_t& cta) {
 
 void KernelDispatcher::sm_idle(std::uint16_t, std::uint16_t) {
   if (--busy_sms_ > 0) return;
-  kernel_cycles_[current_]->set(double(GpuClock::now() - kernel_start_));
+  kernel_cycles_[current_]->set(double(clock_.now() - kernel_start_));
   ++kernels_done_;
   if (invalidate_l1s_) l1_invalidations_.add(invalidate_l1s_());
   // Coherence actions of the memory system (write-back and invalidation of remote L2 lines) come next; the
   // following kernel, or the end of the run, waits for them.
-  const Cycles boundary_start = GpuClock::now();
+  const Cycles boundary_start = clock_.now();
   auto proceed = [this, boundary_start] {
-    coherence_cycles_.add(GpuClock::now() - boundary_start);
+    coherence_cycles_.add(clock_.now() - boundary_start);
     if (++current_ >= kernels_.size()) {
       finished_ = true;
       if (on_finish) on_finish();
       return;
     }
-    launch_event_.notify(GpuClock::cycles(launch_cycles_));
+    launch_event_.notify(clock_.cycles(launch_cycles_));
   };
   if (on_boundary) {
     on_boundary(proceed);

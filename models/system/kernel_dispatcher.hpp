@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include "common/sim_context.hpp"
 #include "sm/sm.hpp"
 #include "stats/registry.hpp"
 #include "workload/program.hpp"
@@ -19,9 +20,9 @@ namespace numagpu {
 
 class KernelDispatcher : public sc_core::sc_module, public CtaSource {
  public:
-  KernelDispatcher(const sc_core::sc_module_name& name, std::vector<std::unique_ptr<KernelProgram>> kernels,
-                   const runtime::Machine& machine, const runtime::CtaScheduleParams& schedule,
-                   Cycles launch_cycles, stats::Registry& stats);
+  KernelDispatcher(const sc_core::sc_module_name& name, SimContext& ctx,
+                   std::vector<std::unique_ptr<KernelProgram>> kernels, const runtime::Machine& machine,
+                   const runtime::CtaScheduleParams& schedule, Cycles launch_cycles, stats::Registry& stats);
 
   void attach(std::vector<std::vector<Sm*>> sms_by_socket, std::function<std::uint64_t()> invalidate_l1s);
   // Called once, at time zero.
@@ -39,6 +40,7 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource {
  private:
   void launch();
 
+  const GpuClock& clock_;
   std::vector<std::unique_ptr<KernelProgram>> kernels_;
   unsigned sockets_;
   runtime::Machine machine_;

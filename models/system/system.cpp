@@ -6,7 +6,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "common/health.hpp"
 #include "system/derived_params.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
 #include "rtl_loop/rtl_builds.hpp"
@@ -49,25 +48,27 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
   for (unsigned l : sys.topology().links_of(id))
     ports.link_port_rates.push_back(link_port_rate(sys.topology().links[l].spec));
   const bool has_links = ports.link_ports() > 0;
-  xbar = std::make_unique<Crossbar>("xbar", spec.crossbar, std::move(ports), facts, id, sys.stats());
+  SimContext& ctx = sys.context();
+  xbar = std::make_unique<Crossbar>("xbar", ctx, spec.crossbar, std::move(ports), facts, id, sys.stats());
 
   for (unsigned i = 0; i < spec.sms_per_socket; ++i) {
-    sms.push_back(std::make_unique<Sm>(indexed("sm", i).c_str(), spec.sm, facts, id,
+    sms.push_back(std::make_unique<Sm>(indexed("sm", i).c_str(), ctx, spec.sm, facts, id,
                                        static_cast<std::uint16_t>(i), sys.pool(), sys.homes(),
                                        sys.dispatcher(), sys.stats()));
     l1s.push_back(
-        std::make_unique<Cache>(indexed("l1_", i).c_str(), spec.l1, facts, id, sys.pool(), sys.stats()));
+        std::make_unique<Cache>(indexed("l1_", i).c_str(), ctx, spec.l1, facts, id, sys.pool(), sys.stats()));
     sys.connect(sms.back()->out.socket, l1s.back()->in.socket, indexed("sm", i) + "_l1");
     sys.connect(l1s.back()->out.socket, xbar->in.socket, indexed("l1_", i) + "_xbar");
   }
   if (spec.copy_engines) {
-    copy_engine = std::make_unique<CopyEngine>("copy_engine", id, sys.pool(), sys.homes(), facts.line_bytes);
+    copy_engine =
+        std::make_unique<CopyEngine>("copy_engine", ctx, id, sys.pool(), sys.homes(), facts.line_bytes);
     sys.connect(copy_engine->out.socket, xbar->in.socket, "copy_engine_xbar");
   }
-  dram = std::make_unique<Dram>("dram", spec.dram, facts, sys.stats());
+  dram = std::make_unique<Dram>("dram", ctx, spec.dram, facts, sys.stats());
   const unsigned bank_bits = bank_index_bits(spec.l2_banks);
   for (unsigned b = 0; b < spec.l2_banks; ++b) {
-    l2_banks.push_back(std::make_unique<Cache>(indexed("l2_", b).c_str(), spec.l2, facts, id, sys.pool(),
+    l2_banks.push_back(std::make_unique<Cache>(indexed("l2_", b).c_str(), ctx, spec.l2, facts, id, sys.pool(),
                                                sys.stats(), CacheBank{bank_bits, b}, &sys.homes()));
     sys.connect(xbar->out.socket, l2_banks.back()->in.socket, indexed("xbar_l2_", b));
     sys.connect(l2_banks.back()->out.socket, dram->in.socket, indexed("l2_", b) + "_dram");
@@ -89,9 +90,9 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
     std::vector<Cache*> l1_caches;
     for (auto& l1 : l1s)
       l1_caches.push_back(l1.get());
-    partition = std::make_unique<PartitionDriver>("partition", sys.partition_controller(id), spec.l2.ways, 3,
-                                                  *dram, std::move(banks), std::move(l1_caches), spec.l1.ways,
-                                                  facts.sample_cycles, sys.stats());
+    partition = std::make_unique<PartitionDriver>(
+        "partition", ctx, sys.partition_controller(id), spec.l2.ways, 3, *dram, std::move(banks),
+        std::move(l1_caches), spec.l1.ways, facts.sample_cycles, sys.stats());
     xbar->on_remote_read = [p = partition.get()] { p->read_request_sent(); };
   }
 }
@@ -99,9 +100,9 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
 System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stats::Registry& stats,
                std::ostream& diag)
     : sc_module(name),
+      ctx_(spec.clock_mhz),
       spec_(spec),
-      deliveries_(
-          std::make_unique<DeliveryScheduler>(DeliveryScheduler::kChildName, 1000000 / spec.clock_mhz)),
+      deliveries_(std::make_unique<DeliveryScheduler>(DeliveryScheduler::kChildName, ctx_.clock.period_ps())),
       stats_(stats),
       diag_(diag),
       homes_(static_cast<std::uint16_t>(spec.sockets),
@@ -109,11 +110,10 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
                                       spec.migration_cycles},
              spec.allocations),
       topology_(system_topology(spec)) {
-  GpuClock::set_frequency_mhz(spec.clock_mhz);
   topology_.compute_routes();
   // The SystemC name stays "runtime": it plays the GPU runtime's part, and its statistics keep their names.
   dispatcher_ = std::make_unique<KernelDispatcher>(
-      "runtime", build_programs(),
+      "runtime", ctx_, build_programs(),
       runtime::Machine{spec.sockets / spec.chiplets_per_gpu, spec.chiplets_per_gpu}, spec.cta,
       spec.launch_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
@@ -146,7 +146,7 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
   };
 
   // Statistics windows: every DRAM, link and partition driver samples at the same window ends, in this order.
-  windows_ = std::make_unique<WindowSampler>("windows", spec.facts.sample_cycles);
+  windows_ = std::make_unique<WindowSampler>("windows", ctx_, spec.facts.sample_cycles);
   for (auto& socket : sockets_)
     windows_->add([d = socket->dram.get()] { d->sample_window(); });
   for (auto& link : links_)
@@ -156,7 +156,7 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
   }
 
   Watchdog::Probes probes{[this] { return requests_completed(); }, [this] { return pool_.live(); }};
-  watchdog_ = std::make_unique<Watchdog>("watchdog", spec.watchdog_cycles, probes, diag_);
+  watchdog_ = std::make_unique<Watchdog>("watchdog", ctx_, spec.watchdog_cycles, probes, diag_);
   // Shared resources first (where a stuck system usually shows), then the per-SM queues.
   for (auto& socket : sockets_) {
     watchdog_->add_reporter(socket->dram.get());
@@ -215,7 +215,7 @@ void System::build_fabric() {
   for (unsigned s = 0; s < t.switches; ++s) {
     SwitchSpec ss = spec_.sw;
     ss.ports = static_cast<unsigned>(t.links_of(t.gpus + s).size());
-    switches_.push_back(std::make_unique<Switch>(indexed("switch", s).c_str(), ss, stats_));
+    switches_.push_back(std::make_unique<Switch>(indexed("switch", s).c_str(), ctx_, ss, stats_));
   }
   for (const TopologyLink& tl : t.links) {
     LinkSpec ls = tl.spec;
@@ -223,7 +223,7 @@ void System::build_fabric() {
     ls.dir_names[0] = "to_" + b;
     ls.dir_names[1] = "to_" + a;
     const std::string name = "link_" + a + "_" + b;
-    links_.push_back(std::make_unique<Link>(name.c_str(), ls, spec_.facts, link_balancer(ls), stats_));
+    links_.push_back(std::make_unique<Link>(name.c_str(), ctx_, ls, spec_.facts, link_balancer(ls), stats_));
     Link& link = *links_.back();
     for (unsigned node : {tl.a, tl.b}) {
       const std::string hop = name + "_" + t.node_name(node);
@@ -308,7 +308,7 @@ void System::kernel_boundary(std::function<void()> proceed) {
 }
 
 void System::on_workload_finished() {
-  finish_cycle_ = GpuClock::now();
+  finish_cycle_ = ctx_.clock.now();
   // Stop everything periodic; the simulation then ends by itself once the last write-back has drained.
   watchdog_->stop();
   windows_->stop();
@@ -324,11 +324,11 @@ void System::run() {
   watchdog_->start();
   windows_->start();
   if (spec_.max_cycles) {
-    sc_core::sc_start(GpuClock::cycles(spec_.max_cycles));
+    sc_core::sc_start(ctx_.clock.cycles(spec_.max_cycles));
   } else {
     sc_core::sc_start();
   }
-  drained_cycle_ = GpuClock::now();
+  drained_cycle_ = ctx_.clock.now();
   audit();
 }
 
@@ -355,21 +355,21 @@ void System::audit() {
   if (watchdog_->fired()) return;  // already diagnosed, with queue occupancy
   if (stopped_early_) return;      // interrupted: work in flight is expected, not lost
   if (!dispatcher_->finished()) {
-    if (spec_.max_cycles && GpuClock::now() >= spec_.max_cycles)
+    if (spec_.max_cycles && ctx_.clock.now() >= spec_.max_cycles)
       return;  // truncated on request, not a failure
     std::ostringstream msg;
-    msg << "simulation ran out of events at cycle " << GpuClock::now() << " with the workload unfinished and "
-        << pool_.live() << " transaction(s) outstanding";
-    RunHealth::report(RunHealth::Kind::kAudit, msg.str());
+    msg << "simulation ran out of events at cycle " << ctx_.clock.now()
+        << " with the workload unfinished and " << pool_.live() << " transaction(s) outstanding";
+    ctx_.health.report(RunHealth::Kind::kAudit, msg.str());
   }
-  pool_.for_each_live([](const Payload& gp) {
+  pool_.for_each_live([this](const Payload& gp) {
     const NumaAttr& a = attr(gp);
     std::ostringstream msg;
     msg << "transaction " << a.id << " (" << to_string(a.op) << " 0x" << std::hex << gp.get_address()
         << std::dec << ", socket " << a.origin_socket << " sm " << a.origin_sm << " -> home " << a.home_socket
         << ", kernel " << a.kernel_id << ", issued at cycle " << a.issue_cycle
-        << ") never completed; path: " << a.trail_text();
-    RunHealth::report(RunHealth::Kind::kAudit, msg.str());
+        << ") never completed; path: " << a.trail_text(ctx_.names);
+    ctx_.health.report(RunHealth::Kind::kAudit, msg.str());
   });
 }
 

@@ -14,6 +14,7 @@
 #include "cache/partition_driver.hpp"
 #include "common/delivery_scheduler.hpp"
 #include "common/protocol_checker.hpp"
+#include "common/sim_context.hpp"
 #include "common/txn.hpp"
 #include "common/watchdog.hpp"
 #include "common/window_sampler.hpp"
@@ -58,6 +59,9 @@ class System : public sc_core::sc_module {
   void stop_early();
   bool stopped_early() const { return stopped_early_; }
 
+  // The machine's clock, run health and component names, shared by all its components.
+  SimContext& context() { return ctx_; }
+  const SimContext& context() const { return ctx_; }
   const SystemSpec& spec() const { return spec_; }
   TxnPool& pool() { return pool_; }
   stats::Registry& stats() { return stats_; }
@@ -94,7 +98,7 @@ class System : public sc_core::sc_module {
       initiator.bind(target);
       return;
     }
-    checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + hop).c_str()));
+    checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + hop).c_str(), ctx_.health));
     initiator.bind(checkers_.back()->target);
     checkers_.back()->initiator.bind(target);
   }
@@ -107,6 +111,7 @@ class System : public sc_core::sc_module {
   void on_workload_finished();
   void audit();
 
+  SimContext ctx_;
   SystemSpec spec_;
   std::unique_ptr<DeliveryScheduler> deliveries_;  // made first: every component below shares it
   stats::Registry& stats_;

@@ -9,6 +9,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/sim_context.hpp"
 #include "common/txn.hpp"
 #include "stats/registry.hpp"
 
@@ -49,6 +50,7 @@ struct Endpoint : sc_core::sc_module {
 };
 
 struct Bench : sc_core::sc_module {
+  SimContext ctx;  // 1 GHz
   stats::Registry reg;
   TxnPool pool;
   Endpoint a{"a"}, b{"b"};
@@ -72,9 +74,9 @@ struct Bench : sc_core::sc_module {
 
   explicit Bench(const sc_core::sc_module_name& n, std::vector<int> b_reads)
       : sc_module(n), b_reads_at(std::move(b_reads)) {
-    GpuClock::set_frequency_mhz(1000);
-    link = std::make_unique<Link>(
-        "link", spec(), kFacts, std::make_unique<policy::ReferenceImpl<policy::LinkBalancer>>(params()), reg);
+    link =
+        std::make_unique<Link>("link", ctx, spec(), kFacts,
+                               std::make_unique<policy::ReferenceImpl<policy::LinkBalancer>>(params()), reg);
     a.init.bind(link->in.socket);
     link->out.socket.bind(a.targ);
     b.init.bind(link->in.socket);
@@ -156,6 +158,7 @@ TEST(LinkTurnaround, QuiescingLaneWaitsForItsPacketsToDrain) {
 
 // A static link between two endpoints, driven by a script run in an SC_THREAD.
 struct Wire : sc_core::sc_module {
+  SimContext ctx;  // 1 GHz
   stats::Registry reg;
   TxnPool pool;
   Endpoint a{"a"}, b{"b"};
@@ -164,8 +167,7 @@ struct Wire : sc_core::sc_module {
 
   Wire(const sc_core::sc_module_name& n, const LinkSpec& spec, std::function<void(Wire&)> s)
       : sc_module(n), script(std::move(s)) {
-    GpuClock::set_frequency_mhz(1000);
-    link = std::make_unique<Link>("link", spec, kFacts, nullptr, reg);
+    link = std::make_unique<Link>("link", ctx, spec, kFacts, nullptr, reg);
     a.init.bind(link->in.socket);
     link->out.socket.bind(a.targ);
     b.init.bind(link->in.socket);

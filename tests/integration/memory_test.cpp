@@ -116,11 +116,9 @@ std::uint64_t dram_writes(bool write_back) {
   spec.kernels = {k};
   stats::Registry reg;
   std::ostringstream diag;
-  RunHealth::reset();
-  static std::unique_ptr<System> sys;
-  sys = std::make_unique<System>("system", spec, reg, diag);
-  sys->run();
-  EXPECT_TRUE(RunHealth::ok()) << diag.str();
+  System sys("system", spec, reg, diag);
+  sys.run();
+  EXPECT_TRUE(sys.context().health.ok()) << diag.str();
   std::uint64_t l2_writes = 0;
   for (int b = 0; b < 4; ++b) {
     l2_writes += reg.find_counter("system.socket0.l2_" + std::to_string(b) + ".writes.local_local")->value();

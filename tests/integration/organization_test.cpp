@@ -56,10 +56,9 @@ class OrganizationTest : public ::testing::Test {
     k.base_address = std::uint64_t(1) << 30;  // page 1: homed at socket 1
     if (o.writes) k.write_percent = 100;
     spec.kernels = {k, k};
-    RunHealth::reset();
     sys = std::make_unique<System>("system", spec, reg, diag);
     sys->run();
-    ASSERT_TRUE(RunHealth::ok()) << diag.str();
+    ASSERT_TRUE(sys->context().health.ok()) << diag.str();
   }
   std::uint64_t to_link(unsigned socket) {
     return counter(reg, "system.socket" + std::to_string(socket) + ".xbar.requests_to_link");

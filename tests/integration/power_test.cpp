@@ -47,12 +47,11 @@ TEST(PowerRun, EnergyIsCountsTimesPerEventEnergies) {
   spec.sms_per_socket = 1;
   spec.kernels = {stream_kernel("k", 1, 1, 4)};
   std::ostringstream diag;
-  RunHealth::reset();
   stats::Registry reg;
   System system("system", spec, reg, diag);
   ActivityRecorder recorder("activity", system, 0);
   system.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  ASSERT_TRUE(system.context().health.ok()) << diag.str();
   const power::Activity a = recorder.finish();
 
   EXPECT_EQ(find(a, "system.socket0.sm0").total("instructions"), 8u);
@@ -94,12 +93,11 @@ TEST(PowerRun, NoTrafficReportsOnlyStaticPower) {
   spec.max_cycles = 10000;
   spec.facts.sample_cycles = 1000;  // the recorder's windows are the system's
   std::ostringstream diag;
-  RunHealth::reset();
   stats::Registry reg;
   System system("system", spec, reg, diag);
   ActivityRecorder recorder("activity", system, 1000);
   system.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  ASSERT_TRUE(system.context().health.ok()) << diag.str();
   const power::Activity a = recorder.finish();
   EXPECT_EQ(a.duration_cycles, 10000u);
   for (const power::Instance& i : a.instances) {
@@ -128,12 +126,11 @@ TEST(PowerRun, WindowsTileTheRunAndAddUpToTheTotals) {
   spec.facts.sample_cycles = 500;  // the recorder's windows are the system's
   spec.kernels = {stream_kernel("k", 16, 2, 16)};
   std::ostringstream diag;
-  RunHealth::reset();
   stats::Registry reg;
   System system("system", spec, reg, diag);
   ActivityRecorder recorder("activity", system, 500);
   system.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  ASSERT_TRUE(system.context().health.ok()) << diag.str();
   const power::Activity a = recorder.finish();
   ASSERT_GE(a.windows.size(), 2u);
   const power::Activity back = power::activity_from_json(power::activity_to_json(a));  // checks the sums

@@ -159,13 +159,11 @@ Cycles compute_only(unsigned width, stats::Registry& reg) {
   k.trace_path = std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-2-compute.traceg";
   spec.kernels = {k};
   std::ostringstream diag;
-  RunHealth::reset();
-  static std::unique_ptr<System> sys;
-  sys = std::make_unique<System>("system", spec, reg, diag);
-  sys->run();
-  EXPECT_TRUE(RunHealth::ok()) << diag.str();
+  System sys("system", spec, reg, diag);
+  sys.run();
+  EXPECT_TRUE(sys.context().health.ok()) << diag.str();
   EXPECT_EQ(sum_over_sms(reg, 1, 4, "instructions"), 16u);
-  return sys->finish_cycle();
+  return sys.finish_cycle();
 }
 
 TEST(IssueWidth, OneSlotIssuesOneWarpInstructionPerCycle) {

@@ -37,10 +37,9 @@ std::vector<int> run(runtime::CtaPolicy policy, std::uint32_t grid_x) {
   spec.kernels = {k};
   stats::Registry reg;
   std::ostringstream diag;
-  RunHealth::reset();
   System sys("system", spec, reg, diag);
   sys.run();
-  EXPECT_TRUE(RunHealth::ok()) << diag.str();
+  EXPECT_TRUE(sys.context().health.ok()) << diag.str();
   for (int s = 0; s < 4; ++s) {
     EXPECT_EQ(reg.find_counter("system.socket" + std::to_string(s) + ".xbar.requests_to_link")->value(), 0u);
   }

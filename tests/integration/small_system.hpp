@@ -78,7 +78,7 @@ inline SystemSpec small_spec(unsigned sockets) {
   return s;
 }
 
-// Runs a system built from `spec` to completion, with RunHealth cleared first. `ok` is false when the
+// Runs a system built from `spec` to completion. `ok` is false when the
 // protocol checker, the audit or the watchdog reported something; `diagnostics` holds what they printed.
 struct CheckedRun {
   std::unique_ptr<System> system;
@@ -88,12 +88,11 @@ struct CheckedRun {
 
 inline CheckedRun run_checked(const SystemSpec& spec, stats::Registry& reg) {
   std::ostringstream diag;
-  RunHealth::reset();
   CheckedRun run;
   run.system = std::make_unique<System>("system", spec, reg, diag);
   run.system->run();
   run.diagnostics = diag.str();
-  run.ok = RunHealth::ok();
+  run.ok = run.system->context().health.ok();
   return run;
 }
 

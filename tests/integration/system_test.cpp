@@ -27,7 +27,6 @@ std::uint64_t sum_classes(const stats::Registry& r, const std::string& prefix) {
 
 class SystemTest : public ::testing::Test {
  protected:
-  void SetUp() override { RunHealth::reset(); }
   std::ostringstream diag;
   stats::Registry reg;
 };
@@ -43,7 +42,7 @@ TEST_F(SystemTest, OneSocketEndToEndWithCheckerOnEveryHop) {
   System sys("system", spec, reg, diag);
   sys.run();
 
-  EXPECT_TRUE(RunHealth::ok()) << diag.str();
+  EXPECT_TRUE(sys.context().health.ok()) << diag.str();
   EXPECT_TRUE(sys.dispatcher().finished());
   EXPECT_EQ(sys.dispatcher().kernels_done(), 2u);
   // 4 SMs x (sm->l1, l1->xbar) + 4 banks x (xbar->l2, l2->dram) = 16 checked hops.
@@ -81,7 +80,7 @@ TEST_F(SystemTest, FourSocketsRemoteTrafficCrossesLinksAndSwitch) {
   System sys("system", spec, reg, diag);
   sys.run();
 
-  EXPECT_TRUE(RunHealth::ok()) << diag.str();
+  EXPECT_TRUE(sys.context().health.ok()) << diag.str();
   EXPECT_EQ(sys.dispatcher().kernels_done(), 2u);
   // Per socket 16 hops + 4 banks' second binding (xbar->l2, request network 1) + xbar->link + link->xbar =
   // 22; x4 = 88; plus switch->link and link->switch x4 = 96.
@@ -122,7 +121,7 @@ TEST_F(SystemTest, IsolatedLoadSeesTheSumOfHopLatencies) {
   spec.kernels = {k};
   System sys("system", spec, reg, diag);
   sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  ASSERT_TRUE(sys.context().health.ok()) << diag.str();
   const auto* lat = reg.find_average("system.socket0.sm0.load_latency");
   ASSERT_NE(lat, nullptr);
   EXPECT_EQ(lat->count(), 1u);
@@ -142,7 +141,7 @@ TEST_F(SystemTest, WriteBackL2EvictsDirtyLinesToDram) {
   spec.kernels = {k};
   System sys("system", spec, reg, diag);
   sys.run();
-  ASSERT_TRUE(RunHealth::ok()) << diag.str();
+  ASSERT_TRUE(sys.context().health.ok()) << diag.str();
   EXPECT_EQ(value(reg, "system.socket0.sm0.stores"), 4u);
   EXPECT_EQ(sum_classes(reg, "system.socket0.l2_0.writes"), 4u);
   EXPECT_EQ(value(reg, "system.socket0.l2_0.evictions"), 2u);
@@ -166,13 +165,15 @@ TEST_F(SystemTest, AuditReportsADroppedResponseWithItsPath) {
   sys.run();
   EXPECT_FALSE(sys.dispatcher().finished());
   EXPECT_EQ(sys.pool().live(), 1u);
-  ASSERT_EQ(RunHealth::count(RunHealth::Kind::kAudit), 2u);  // "ran out of events" + the transaction
-  EXPECT_NE(RunHealth::messages(RunHealth::Kind::kAudit)[0].find("ran out of events"), std::string::npos);
-  const std::string& lost = RunHealth::messages(RunHealth::Kind::kAudit)[1];
+  ASSERT_EQ(sys.context().health.count(RunHealth::Kind::kAudit),
+            2u);  // "ran out of events" + the transaction
+  EXPECT_NE(sys.context().health.messages(RunHealth::Kind::kAudit)[0].find("ran out of events"),
+            std::string::npos);
+  const std::string& lost = sys.context().health.messages(RunHealth::Kind::kAudit)[1];
   EXPECT_NE(lost.find("never completed; path: system.socket0.l1_"), std::string::npos) << lost;
   EXPECT_NE(lost.find("-> system.socket0.xbar -> system.socket0.l2_"), std::string::npos) << lost;
   EXPECT_NE(lost.find("-> system.socket0.dram"), std::string::npos) << lost;
-  EXPECT_EQ(RunHealth::count(RunHealth::Kind::kProtocol), 0u);
+  EXPECT_EQ(sys.context().health.count(RunHealth::Kind::kProtocol), 0u);
 }
 
 // The watchdog: DRAM accepts requests and never serves them. Within one window of no progress the watchdog
@@ -185,10 +186,10 @@ TEST_F(SystemTest, WatchdogFiresOnAStuckTargetAndDumpsQueues) {
   System sys("system", spec, reg, diag);
   sys.run();
   EXPECT_FALSE(sys.dispatcher().finished());
-  EXPECT_EQ(RunHealth::count(RunHealth::Kind::kWatchdog), 1u);
+  EXPECT_EQ(sys.context().health.count(RunHealth::Kind::kWatchdog), 1u);
   // Nothing completes at all, so it fires at the end of the first window after the one where requests were
   // first outstanding: cycle 10000 at the latest.
-  EXPECT_LE(GpuClock::now(), 10000u);
+  EXPECT_LE(sys.context().clock.now(), 10000u);
   const std::string dump = diag.str();
   EXPECT_NE(dump.find("watchdog: no request completed for 5000 cycles"), std::string::npos) << dump;
   EXPECT_NE(dump.find("system.socket0.dram: busy channels"), std::string::npos) << dump;

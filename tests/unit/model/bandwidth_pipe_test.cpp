@@ -11,9 +11,10 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 
 // At 1 GHz (1000 ps per cycle). These tests build no SystemC module, so several may share a process.
+const GpuClock k1GHz(1000);
+
 TEST(BandwidthPipe, WholeRate) {
-  GpuClock::set_frequency_mhz(1000);
-  BandwidthPipe pipe(64, 1);  // 64 B/cycle
+  BandwidthPipe pipe(k1GHz, 64, 1);  // 64 B/cycle
   // 128 B take 2 cycles; a second 128 B packet arriving at time 0 waits for the first: done at 4 cycles.
   EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(2, SC_NS));
   EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(4, SC_NS));
@@ -23,15 +24,14 @@ TEST(BandwidthPipe, WholeRate) {
 }
 
 TEST(BandwidthPipe, FractionalRateDoesNotDrift) {
-  GpuClock::set_frequency_mhz(1000);
   // 768 B/cycle over 8 channels = 96 B/cycle per channel: one 128 B line takes 4/3 cycle = 1333.33 ps.
-  BandwidthPipe pipe(768, 8);
+  BandwidthPipe pipe(k1GHz, 768, 8);
   EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(1334, sc_core::SC_PS));  // rounded up
   EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(2667, sc_core::SC_PS));  // 2666.67 rounded up
   // Three lines = 384 B = exactly 4 cycles: no accumulated rounding.
   EXPECT_EQ(pipe.reserve(sc_time(0, SC_NS), 128), sc_time(4, SC_NS));
   // 3000 lines back to back = 384000 B / 96 = 4000 cycles exactly.
-  BandwidthPipe big(768, 8);
+  BandwidthPipe big(k1GHz, 768, 8);
   sc_time end;
   for (int i = 0; i < 3000; ++i)
     end = big.reserve(sc_time(0, SC_NS), 128);
@@ -39,12 +39,14 @@ TEST(BandwidthPipe, FractionalRateDoesNotDrift) {
 }
 
 TEST(GpuClock, ConvertsCyclesAndTime) {
-  GpuClock::set_frequency_mhz(500);  // 2000 ps per cycle
-  EXPECT_EQ(GpuClock::cycles(3), sc_time(6, SC_NS));
-  EXPECT_EQ(GpuClock::to_cycles(sc_time(5, SC_NS)), 2u);                // 2.5 cycles, rounded down
-  EXPECT_EQ(GpuClock::to_cycles_ceil(sc_time(5, SC_NS)), 3u);           // rounded up
-  EXPECT_THROW(GpuClock::set_frequency_mhz(3), std::invalid_argument);  // 333333.3 ps: not whole
-  GpuClock::set_frequency_mhz(1000);
+  const GpuClock clock(500);  // 2000 ps per cycle
+  EXPECT_EQ(clock.period_ps(), 2000u);
+  EXPECT_EQ(clock.cycles(3), sc_time(6, SC_NS));
+  EXPECT_EQ(clock.to_cycles(sc_time(5, SC_NS)), 2u);                      // 2.5 cycles, rounded down
+  EXPECT_EQ(clock.to_cycles_ceil(sc_time(5, SC_NS)), 3u);                 // rounded up
+  EXPECT_EQ(clock.cycles_fraction(4, 3), sc_time(2667, sc_core::SC_PS));  // 2666.67 ps, rounded up
+  EXPECT_THROW(GpuClock(3), std::invalid_argument);                       // 333333.3 ps: not whole
+  EXPECT_THROW(GpuClock(0), std::invalid_argument);
 }
 
 }  // namespace

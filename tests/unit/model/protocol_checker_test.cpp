@@ -23,7 +23,8 @@ using Fn = std::function<tlm::tlm_sync_enum(tlm::tlm_generic_payload&, tlm::tlm_
 struct Harness : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Harness> init{"init"};
   tlm_utils::simple_target_socket<Harness> targ{"targ"};
-  ProtocolChecker checker{"checker"};
+  RunHealth health;
+  ProtocolChecker checker{"checker", health};
   Fn target_fw = [](auto&, auto&, auto&) { return tlm::TLM_ACCEPTED; };
   Fn initiator_bw = [](auto&, auto&, auto&) { return tlm::TLM_ACCEPTED; };
 
@@ -53,16 +54,15 @@ struct Harness : sc_core::sc_module {
 class ProtocolCheckerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    RunHealth::reset();
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborate: bind the sockets
   }
   bool reported(const std::string& text) const {
-    for (const auto& m : RunHealth::messages(RunHealth::Kind::kProtocol)) {
+    for (const auto& m : h.health.messages(RunHealth::Kind::kProtocol)) {
       if (m.find(text) != std::string::npos) return true;
     }
     return false;
   }
-  std::uint64_t violations() const { return RunHealth::count(RunHealth::Kind::kProtocol); }
+  std::uint64_t violations() const { return h.health.count(RunHealth::Kind::kProtocol); }
 
   Harness h{"h"};
   TxnPool pool;

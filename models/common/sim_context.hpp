@@ -1,0 +1,26 @@
+// What the components of one simulated machine share besides the machine's facts: its clock, its run health
+// and the names of its components. The System owns one and hands it by reference to every component it
+// builds (as it hands them the MachineFacts), so nothing of a machine is process-wide and two machines can be
+// built in one process (each in its own SystemC kernel: system/fresh_kernel.hpp). A component tested alone
+// gets a SimContext of its own from its test.
+#pragma once
+
+#include <cstdint>
+
+#include "common/health.hpp"
+#include "common/time.hpp"
+#include "common/txn.hpp"
+
+namespace numagpu {
+
+struct SimContext {
+  explicit SimContext(std::uint64_t clock_mhz = 1000) : clock(clock_mhz) {}
+  SimContext(const SimContext&) = delete;  // components keep references into it
+  SimContext& operator=(const SimContext&) = delete;
+
+  const GpuClock clock;  // fixed for the machine's lifetime (system.clock_mhz)
+  RunHealth health;
+  ComponentNames names;
+};
+
+}  // namespace numagpu
