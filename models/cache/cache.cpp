@@ -23,6 +23,7 @@ Cache::Cache(const sc_core::sc_module_name& name, const CacheSpec& spec, const M
       socket_(socket),
       pool_(pool),
       homes_(homes),
+      mshrs_(2 * spec.max_in_process),
       tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways),
       atomics_(
           stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
@@ -97,13 +98,11 @@ void Cache::on_request(unsigned port, Payload& gp) {
         return;
       }
       counters.read_misses->add();
-      if (auto it = mshrs_.find(line); it != mshrs_.end()) {
+      if (mshrs_.merge_or_open(line, &gp)) {
         // A miss to this line is already on its way: wait for its data instead of asking again.
         merges_.add();
-        it->second.merged.push_back(&gp);
         return;
       }
-      mshrs_.emplace(line, Mshr{{}});
       forward(gp, done);
       return;
     case MemOp::kWrite:
@@ -168,14 +167,7 @@ void Cache::on_response(unsigned, Payload& gp) {
     if (!tags_.contains(tag_line(line))) fill(line, a.op == MemOp::kAtomic, class_of(a.home_socket));
   }
   finish(gp, sc_core::SC_ZERO_TIME);
-  if (a.op == MemOp::kRead) {
-    if (auto it = mshrs_.find(line); it != mshrs_.end()) {
-      const std::vector<Payload*> merged = std::move(it->second.merged);
-      mshrs_.erase(it);
-      for (Payload* m : merged)
-        finish(*m, sc_core::SC_ZERO_TIME);
-    }
-  }
+  if (a.op == MemOp::kRead) mshrs_.close(line, [this](Payload* m) { finish(*m, sc_core::SC_ZERO_TIME); });
 }
 
 void Cache::fill(std::uint64_t line, bool dirty, TagArray::LineClass cls) {
