@@ -12,6 +12,8 @@ TagArray::TagArray(std::uint64_t sets, unsigned ways, std::unique_ptr<Replacemen
       set_mask_(sets > 1 && (sets & (sets - 1)) == 0 ? sets - 1 : 0),
       key_(sets * ways, 0),
       meta_(sets * ways, 0),
+      valid_(sets, 0),
+      remote_(sets, 0),
       replacement_(std::move(replacement)) {
   if (sets == 0 || ways == 0) throw std::invalid_argument("TagArray: sets and ways must be positive");
   if (ways > 64) throw std::invalid_argument("TagArray: at most 64 ways");
@@ -53,13 +55,7 @@ std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty,
   if (line == std::numeric_limits<std::uint64_t>::max()) throw std::out_of_range("TagArray: line number");
   const std::uint64_t set = set_of(line);
   const std::uint64_t base = set * ways_;
-  // One pass over the set: which ways are valid, and which of those hold remote lines.
-  std::uint64_t valid = 0, remote = 0;
-  for (unsigned w = 0; w < ways_; ++w) {
-    if (key_[base + w] == 0) continue;
-    valid |= std::uint64_t(1) << w;
-    if (meta_[base + w] & kRemote) remote |= std::uint64_t(1) << w;
-  }
+  const std::uint64_t valid = valid_[set], remote = remote_[set];
   const std::uint64_t all = ways_ == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << ways_) - 1;
   const std::uint64_t own_mask = valid & (cls == LineClass::kRemote ? remote : ~remote);
   const bool partitioned = quota < ways_;
@@ -82,6 +78,9 @@ std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty,
   if (key_[i] != 0) victim = Victim{key_[i] - 1, (meta_[i] & kDirty) != 0, class_of(meta_[i])};
   key_[i] = line + 1;
   meta_[i] = meta_of(dirty, cls);
+  const std::uint64_t bit = std::uint64_t(1) << way;
+  valid_[set] |= bit;
+  remote_[set] = cls == LineClass::kRemote ? (remote_[set] | bit) : (remote_[set] & ~bit);
   touch(set, way);
   return victim;
 }
@@ -101,6 +100,9 @@ std::uint64_t TagArray::invalidate_class(LineClass cls, std::vector<std::uint64_
     ++n;
     key_[i] = 0;
     meta_[i] = 0;
+    const std::uint64_t keep = ~(std::uint64_t(1) << (i % ways_));
+    valid_[i / ways_] &= keep;
+    remote_[i / ways_] &= keep;
   }
   return n;
 }
@@ -118,6 +120,8 @@ std::uint64_t TagArray::invalidate_all() {
     n += key_[i] != 0 ? 1 : 0;
   std::fill(key_.begin(), key_.end(), 0);
   std::fill(meta_.begin(), meta_.end(), 0);
+  std::fill(valid_.begin(), valid_.end(), 0);
+  std::fill(remote_.begin(), remote_.end(), 0);
   return n;
 }
 

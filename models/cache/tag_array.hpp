@@ -51,7 +51,8 @@ class TagArray {
 
  private:
   // Storage is flat and split by use, so that a lookup reads only the tags of one set: key[] holds line + 1
-  // per way (0: invalid), meta[] the dirty and class bits, last_use[] the built-in LRU's timestamps.
+  // per way (0: invalid), meta[] the dirty and class bits, last_use[] the built-in LRU's timestamps;
+  // valid[] and remote[] summarize each set as way masks.
   static constexpr std::uint8_t kDirty = 1, kRemote = 2;
   static std::uint8_t meta_of(bool dirty, LineClass cls) {
     return static_cast<std::uint8_t>((dirty ? kDirty : 0) | (cls == LineClass::kRemote ? kRemote : 0));
@@ -85,6 +86,10 @@ class TagArray {
   std::uint64_t set_mask_ = 0;  // sets - 1 when the set count is a power of two (and above 1), else 0
   std::vector<std::uint64_t> key_;
   std::vector<std::uint8_t> meta_;
+  // Per set, one bit per way: valid ways, and valid ways holding remote lines (insert needs both, and
+  // reading them here saves a pass over the set).
+  std::vector<std::uint64_t> valid_;
+  std::vector<std::uint64_t> remote_;
   // Replacement: a policy behind the interface, or (null) least recently used kept here without a virtual
   // call per access. Same timestamps and ties as LruReplacement: a clock per array, lowest way on a tie.
   std::unique_ptr<ReplacementPolicy> replacement_;

@@ -146,9 +146,13 @@ void Sm::issue() {
     if (ready(warps_[i], now)) schedule_.make_ready(i, warps_[i].age);
   });
   bool limited = false;
+  bool none_ready = false;
   while (issued_this_cycle_ < spec_.issue_width) {
     Warp* w = pick_ready(now);
-    if (!w) break;
+    if (!w) {
+      none_ready = true;
+      break;
+    }
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       const unsigned before = state_of(*w);
       w->issued_all = true;
@@ -175,7 +179,7 @@ void Sm::issue() {
   // The earliest cycle a warp may issue again: next cycle if one is ready now (issue slots ran out), else the
   // earliest future ready cycle.
   Cycles next = kNever;
-  if (pick_ready(now)) {
+  if (!none_ready && pick_ready(now)) {
     next = now;
   } else {
     next = schedule_.next_ready_cycle(
