@@ -68,8 +68,9 @@ bool Cache::try_accept(unsigned port, Payload&) {
 
 sc_time Cache::tag_access_done() {
   // One tag access per cycle: a request that finds the port busy waits for the next free cycle.
-  const Cycles start = std::max(GpuClock::now(), next_tag_cycle_);
-  if (start > GpuClock::now()) bank_conflicts_.add();  // the tag port was taken this cycle: wait
+  const Cycles now = GpuClock::now();
+  const Cycles start = std::max(now, next_tag_cycle_);
+  if (start > now) bank_conflicts_.add();  // the tag port was taken this cycle: wait
   next_tag_cycle_ = start + 1;
   return GpuClock::cycles(start + spec_.hit_latency) - sc_core::sc_time_stamp();
 }
