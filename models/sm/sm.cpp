@@ -91,6 +91,8 @@ bool Sm::launch_cta(std::uint32_t slot) {
     warp.active = true;
     settle(warp, before, now);
   }
+  // The slot's warps are now the youngest: oldest-first order puts them last.
+  schedule_.relaunched(slot * warps_per_cta_, warps_per_cta_);
   warps_left_in_slot_[slot] = warps_per_cta_;
   at_barrier_in_slot_[slot] = 0;
   ++resident_ctas_;
@@ -110,19 +112,15 @@ void Sm::settle(Warp& w, unsigned before, Cycles now) {
       in_state_[k] += ((after >> k) & 1u) - ((before >> k) & 1u);  // unsigned: wraps back on -1
     }
   }
-  if (!eligible(w) || w.ready_at == kNever) return;
-  if (w.ready_at <= now) {
-    schedule_.make_ready(index_of(w), w.age);
-  } else {
-    schedule_.ready_at(index_of(w), w.ready_at);
-  }
+  const bool can_issue = eligible(w);
+  schedule_.set_ready(index_of(w), can_issue && w.ready_at <= now);
+  if (can_issue && w.ready_at != kNever && w.ready_at > now) schedule_.ready_at(index_of(w), w.ready_at);
 }
 
 Sm::Warp* Sm::pick_ready(Cycles now) {
   // Greedy: keep issuing from the same warp while it is ready; otherwise the oldest ready warp.
   if (greedy_ && ready(*greedy_, now)) return greedy_;
-  const int w = schedule_.oldest_ready(
-      [&](unsigned i, std::uint64_t age) { return warps_[i].age == age && ready(warps_[i], now); });
+  const int w = schedule_.oldest_ready();
   return w < 0 ? nullptr : &warps_[static_cast<unsigned>(w)];
 }
 
@@ -143,7 +141,7 @@ void Sm::issue() {
   // Warps whose program has ended are retired as they are found (they may still wait for loads). A warp
   // that issued is not ready again before the next cycle, so each slot goes to a different warp.
   schedule_.advance(now, [&](unsigned i) {
-    if (ready(warps_[i], now)) schedule_.make_ready(i, warps_[i].age);
+    if (ready(warps_[i], now)) schedule_.set_ready(i, true);
   });
   bool limited = false;
   bool none_ready = false;

@@ -1,21 +1,23 @@
-// Which warps of an SM may issue, without scanning every warp per activation: the ready warps ordered by age
+// Which warps of an SM may issue, without scanning every warp per activation: the ready warps in age order
 // (for greedy-then-oldest) and the future cycles at which warps become ready (for the SM's next wake-up).
 //
-// Plain C++, no SystemC. The SM owns the warps' state; this class only keeps two min-heaps of candidates and
-// asks the SM, through a predicate, whether a candidate is still current. Entries are never removed when a
-// warp changes (that would need a position index per warp); a stale entry is dropped when it reaches the top
-// of its heap. Both heaps stay small: at most a few entries per warp.
+// Plain C++, no SystemC. The SM owns the warps' state and reports every change that matters:
+// - ready warps: a bit per warp, kept in an array ordered by age, so the oldest ready warp is the first set
+//   bit (at most 256 warps: four words). Ages change only when a CTA is launched into a slot, and then its
+//   warps become the youngest, so the order is updated only at launches (`relaunched`).
+// - future ready cycles: a min-heap of (cycle, warp). An entry is not removed when the warp's ready cycle
+//   changes; a stale entry is dropped when it reaches the top, and the SM's predicate says which are
+//   current. The heap stays small: a few entries per warp.
 //
-// Exactness: the SM must tell the schedule every time a warp becomes ready at once (`make_ready`) or gets a
-// future ready cycle (`ready_at`). Then every ready warp has a current entry in the ready heap, so the top
-// current entry is the oldest ready warp, and the top current timer entry is the earliest future ready cycle:
-// the same answers as a scan of all warps.
+// Exactness: with every change reported, the set bits are exactly the ready warps, and the top current timer
+// entry is the earliest future ready cycle: the same answers as a scan of all warps.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 namespace numagpu {
@@ -24,24 +26,54 @@ class WarpSchedule {
  public:
   using Cycle = std::uint64_t;
   static constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
+  static constexpr unsigned kMaxWarps = 256;
 
-  // Forgets everything; warps are numbered 0 .. warps-1 (at most 256: the index takes 8 bits of a key).
+  // Forgets everything; warps are numbered 0 .. warps-1 and, until relaunched, ordered by number.
   void reset(unsigned warps) {
-    ready_.clear();
+    if (warps > kMaxWarps) throw std::invalid_argument("WarpSchedule: at most 256 warps");
+    order_.resize(warps);
+    position_.resize(warps);
+    for (unsigned w = 0; w < warps; ++w)
+      order_[w] = position_[w] = static_cast<std::uint16_t>(w);
+    ready_.assign(warps, false);
+    std::fill(std::begin(bits_), std::end(bits_), 0);
     timers_.clear();
-    queued_age_.assign(warps, kNoAge);
     timer_at_.assign(warps, kNever);
-    ready_.reserve(2 * std::size_t(warps));
     timers_.reserve(2 * std::size_t(warps));
   }
 
-  // Warp `w`, launched with `age` (unique, increasing: older warps have smaller ages), is ready now. Calling
-  // it again while the entry is queued does nothing.
-  void make_ready(unsigned w, std::uint64_t age) {
-    if (queued_age_[w] == age) return;
-    queued_age_[w] = age;
-    ready_.push_back(age << kIndexBits | w);
-    std::push_heap(ready_.begin(), ready_.end(), std::greater<>());
+  // Warps first .. first+count-1 were given new ages, younger than every other warp and increasing with
+  // their number: they move to the young end of the order.
+  void relaunched(unsigned first, unsigned count) {
+    // In place: the others keep their order (out never passes p), then the relaunched warps by number.
+    std::size_t out = 0;
+    for (std::size_t p = 0; p < order_.size(); ++p) {
+      if (order_[p] < first || order_[p] >= first + count) order_[out++] = order_[p];
+    }
+    for (unsigned w = first; w < first + count; ++w)
+      order_[out++] = static_cast<std::uint16_t>(w);
+    std::fill(std::begin(bits_), std::end(bits_), 0);
+    for (unsigned p = 0; p < order_.size(); ++p) {
+      position_[order_[p]] = static_cast<std::uint16_t>(p);
+      if (ready_[order_[p]]) bits_[p >> 6] |= std::uint64_t(1) << (p & 63);
+    }
+  }
+
+  // Warp `w` may issue now (true) or not (false).
+  void set_ready(unsigned w, bool ready) {
+    if (ready_[w] == ready) return;
+    ready_[w] = ready;
+    const unsigned p = position_[w];
+    bits_[p >> 6] ^= std::uint64_t(1) << (p & 63);
+  }
+  bool is_ready(unsigned w) const { return ready_[w]; }
+
+  // The oldest ready warp, or -1.
+  int oldest_ready() const {
+    for (unsigned k = 0; k < kWords; ++k) {
+      if (bits_[k]) return order_[k * 64 + static_cast<unsigned>(__builtin_ctzll(bits_[k]))];
+    }
+    return -1;
   }
 
   // Warp `w` will be ready at cycle `t` (later than now).
@@ -52,30 +84,12 @@ class WarpSchedule {
     std::push_heap(timers_.begin(), timers_.end(), std::greater<>());
   }
 
-  // Moves the warps whose cycle has come (t <= now) to the ready set: `promote(w)` checks the warp's current
-  // state and calls make_ready if it is ready now (an entry may be stale).
+  // Hands the warps whose cycle has come (t <= now) to `promote(w)`, which checks the warp's current state
+  // (an entry may be stale) and calls set_ready if it is ready now.
   template <class Promote>
   void advance(Cycle now, Promote&& promote) {
-    while (!timers_.empty() && timers_.front().t <= now) {
-      const Timer top = pop_timer();
-      promote(top.w);
-    }
-  }
-
-  // The oldest ready warp, or -1: `is_ready(w, age)` says whether warp `w` still has that age and is ready.
-  // The warp stays in the set (it leaves when it is found not ready, after it issued).
-  template <class IsReady>
-  int oldest_ready(IsReady&& is_ready) {
-    while (!ready_.empty()) {
-      const std::uint64_t key = ready_.front();
-      const unsigned w = static_cast<unsigned>(key & kIndexMask);
-      const std::uint64_t age = key >> kIndexBits;
-      if (is_ready(w, age)) return static_cast<int>(w);
-      std::pop_heap(ready_.begin(), ready_.end(), std::greater<>());
-      ready_.pop_back();
-      if (queued_age_[w] == age) queued_age_[w] = kNoAge;
-    }
-    return -1;
+    while (!timers_.empty() && timers_.front().t <= now)
+      promote(pop_timer().w);
   }
 
   // The earliest queued future ready cycle still current (`current(w, t)`: warp `w` waits for cycle `t`), or
@@ -90,12 +104,10 @@ class WarpSchedule {
     return kNever;
   }
 
-  std::size_t queued() const { return ready_.size() + timers_.size(); }  // for tests
+  std::size_t queued_timers() const { return timers_.size(); }  // for tests
 
  private:
-  static constexpr unsigned kIndexBits = 8;
-  static constexpr std::uint64_t kIndexMask = (std::uint64_t(1) << kIndexBits) - 1;
-  static constexpr std::uint64_t kNoAge = std::numeric_limits<std::uint64_t>::max();
+  static constexpr unsigned kWords = kMaxWarps / 64;
   struct Timer {
     Cycle t;
     unsigned w;
@@ -110,10 +122,12 @@ class WarpSchedule {
     return top;
   }
 
-  std::vector<std::uint64_t> ready_;       // min-heap of age << 8 | warp
-  std::vector<Timer> timers_;              // min-heap of (cycle, warp)
-  std::vector<std::uint64_t> queued_age_;  // per warp: the age of its entry in ready_, or kNoAge
-  std::vector<Cycle> timer_at_;            // per warp: the cycle of its newest entry in timers_, or kNever
+  std::vector<std::uint16_t> order_;     // warps from oldest to youngest
+  std::vector<std::uint16_t> position_;  // inverse of order_
+  std::vector<bool> ready_;              // per warp
+  std::uint64_t bits_[kWords] = {};      // bit p: order_[p] is ready
+  std::vector<Timer> timers_;            // min-heap of (cycle, warp)
+  std::vector<Cycle> timer_at_;          // per warp: the cycle of its newest entry in timers_, or kNever
 };
 
 }  // namespace numagpu
