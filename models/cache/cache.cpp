@@ -24,6 +24,7 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
       socket_(socket),
       pool_(pool),
       homes_(homes),
+      mshrs_(2 * spec.max_in_process),
       tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways),
       atomics_(
           stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
@@ -68,8 +69,9 @@ bool Cache::try_accept(unsigned port, Payload&) {
 
 sc_time Cache::tag_access_done() {
   // One tag access per cycle: a request that finds the port busy waits for the next free cycle.
-  const Cycles start = std::max(clock_.now(), next_tag_cycle_);
-  if (start > clock_.now()) bank_conflicts_.add();  // the tag port was taken this cycle: wait
+  const Cycles now = clock_.now();
+  const Cycles start = std::max(now, next_tag_cycle_);
+  if (start > now) bank_conflicts_.add();  // the tag port was taken this cycle: wait
   next_tag_cycle_ = start + 1;
   return clock_.cycles(start + spec_.hit_latency) - sc_core::sc_time_stamp();
 }
@@ -98,13 +100,11 @@ void Cache::on_request(unsigned port, Payload& gp) {
         return;
       }
       counters.read_misses->add();
-      if (auto it = mshrs_.find(line); it != mshrs_.end()) {
+      if (mshrs_.merge_or_open(line, &gp)) {
         // A miss to this line is already on its way: wait for its data instead of asking again.
         merges_.add();
-        it->second.merged.push_back(&gp);
         return;
       }
-      mshrs_.emplace(line, Mshr{{}});
       forward(gp, done);
       return;
     case MemOp::kWrite:
@@ -169,14 +169,7 @@ void Cache::on_response(unsigned, Payload& gp) {
     if (!tags_.contains(tag_line(line))) fill(line, a.op == MemOp::kAtomic, class_of(a.home_socket));
   }
   finish(gp, sc_core::SC_ZERO_TIME);
-  if (a.op == MemOp::kRead) {
-    if (auto it = mshrs_.find(line); it != mshrs_.end()) {
-      const std::vector<Payload*> merged = std::move(it->second.merged);
-      mshrs_.erase(it);
-      for (Payload* m : merged)
-        finish(*m, sc_core::SC_ZERO_TIME);
-    }
-  }
+  if (a.op == MemOp::kRead) mshrs_.close(line, [this](Payload* m) { finish(*m, sc_core::SC_ZERO_TIME); });
 }
 
 void Cache::fill(std::uint64_t line, bool dirty, TagArray::LineClass cls) {

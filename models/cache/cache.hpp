@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
 
+#include "cache/mshr_table.hpp"
 #include "cache/tag_array.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
@@ -102,11 +102,9 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   TxnPool& pool_;
   const HomeMap* homes_;
   PartitionDriver* partition_ = nullptr;
-  // Outstanding read misses by line, with the reads that arrived for the same line meanwhile (merged).
-  struct Mshr {
-    std::vector<Payload*> merged;
-  };
-  std::unordered_map<std::uint64_t, Mshr> mshrs_;
+  // Outstanding read misses by line, with the reads that arrived for the same line meanwhile (merged). Each
+  // occupies a request slot, so two bindings' worth of slots bound both.
+  MshrTable<Payload> mshrs_;
   std::uint64_t flush_pending_ = 0;
   std::function<void()> flush_done_;
   TagArray tags_;

@@ -1,110 +1,127 @@
 #include "cache/tag_array.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace numagpu {
 
 TagArray::TagArray(std::uint64_t sets, unsigned ways, std::unique_ptr<ReplacementPolicy> replacement)
-    : sets_(sets), ways_(ways), ways_storage_(sets * ways), replacement_(std::move(replacement)) {
+    : sets_(sets),
+      ways_(ways),
+      set_mask_(sets > 1 && (sets & (sets - 1)) == 0 ? sets - 1 : 0),
+      key_(sets * ways, 0),
+      meta_(sets * ways, 0),
+      valid_(sets, 0),
+      remote_(sets, 0),
+      replacement_(std::move(replacement)) {
   if (sets == 0 || ways == 0) throw std::invalid_argument("TagArray: sets and ways must be positive");
   if (ways > 64) throw std::invalid_argument("TagArray: at most 64 ways");
-  if (!replacement_) replacement_ = std::make_unique<LruReplacement>(sets, ways);
-}
-
-TagArray::Way* TagArray::find(std::uint64_t line) {
-  Way* set = &ways_storage_[set_of(line) * ways_];
-  for (unsigned w = 0; w < ways_; ++w) {
-    if (set[w].valid && set[w].line == line) return &set[w];
-  }
-  return nullptr;
-}
-
-const TagArray::Way* TagArray::find(std::uint64_t line) const {
-  return const_cast<TagArray*>(this)->find(line);
+  if (!replacement_) last_use_.assign(sets * ways, 0);
 }
 
 bool TagArray::access(std::uint64_t line) {
-  Way* w = find(line);
-  if (!w) return false;
+  const std::int64_t i = find(line);
+  if (i < 0) return false;
   const std::uint64_t set = set_of(line);
-  replacement_->on_use(set, static_cast<unsigned>(w - &ways_storage_[set * ways_]));
+  touch(set, static_cast<unsigned>(std::uint64_t(i) - set * ways_));
   return true;
 }
 
 bool TagArray::contains(std::uint64_t line) const {
-  return find(line) != nullptr;
+  return find(line) >= 0;
+}
+
+unsigned TagArray::pick_victim(std::uint64_t set, std::uint64_t candidates) const {
+  if (replacement_) return replacement_->pick(set, candidates);
+  // The least recently used candidate; on equal timestamps (never-used ways) the lowest way.
+  const std::uint64_t* use = &last_use_[set * ways_];
+  unsigned best = 0;
+  std::uint64_t best_use = std::numeric_limits<std::uint64_t>::max();
+  bool found = false;
+  for (std::uint64_t c = candidates; c; c &= c - 1) {
+    const auto w = static_cast<unsigned>(__builtin_ctzll(c));
+    if (!found || use[w] < best_use) {
+      best = w;
+      best_use = use[w];
+      found = true;
+    }
+  }
+  return best;
 }
 
 std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty, LineClass cls,
                                                  unsigned quota) {
-  Way* set = &ways_storage_[set_of(line) * ways_];
+  if (line == std::numeric_limits<std::uint64_t>::max()) throw std::out_of_range("TagArray: line number");
+  const std::uint64_t set = set_of(line);
+  const std::uint64_t base = set * ways_;
+  const std::uint64_t valid = valid_[set], remote = remote_[set];
+  const std::uint64_t all = ways_ == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << ways_) - 1;
+  const std::uint64_t own_mask = valid & (cls == LineClass::kRemote ? remote : ~remote);
   const bool partitioned = quota < ways_;
-  unsigned own = 0;
-  for (unsigned w = 0; w < ways_; ++w)
-    own += (set[w].valid && set[w].cls == cls) ? 1 : 0;
   // Under its quota a class takes a free way or the other class's LRU line; at its quota, its own LRU line.
   // Unpartitioned: a free way, else the set's LRU line, whatever its class.
-  const bool replace_own = partitioned && own >= std::max(1u, quota);
-  const std::uint64_t set_index = set_of(line);
-  int slot_way = -1;
-  for (unsigned w = 0; w < ways_ && !replace_own; ++w) {
-    if (!set[w].valid) {
-      slot_way = int(w);
-      break;
-    }
-  }
-  if (slot_way < 0) {
-    std::uint64_t candidates = 0;
-    for (unsigned w = 0; w < ways_; ++w) {
-      if (!set[w].valid) continue;
-      const bool candidate = !partitioned || (replace_own ? set[w].cls == cls : set[w].cls != cls);
-      if (candidate) candidates |= std::uint64_t(1) << w;
-    }
+  const bool replace_own =
+      partitioned && static_cast<unsigned>(__builtin_popcountll(own_mask)) >= std::max(1u, quota);
+  unsigned way;
+  if (!replace_own && valid != all) {
+    way = static_cast<unsigned>(__builtin_ctzll(~valid & all));  // the lowest free way
+  } else {
+    std::uint64_t candidates = !partitioned ? valid : replace_own ? own_mask : valid & ~own_mask;
     // No candidate only when the set holds nothing of the class to replace (e.g. a quota above the ways of
     // a set full of this class): any way.
-    if (!candidates) candidates = ways_ == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << ways_) - 1;
-    slot_way = int(replacement_->pick(set_index, candidates));
+    if (!candidates) candidates = all;
+    way = pick_victim(set, candidates);
   }
-  Way* slot = &set[slot_way];
+  const std::uint64_t i = base + way;
   std::optional<Victim> victim;
-  if (slot->valid) victim = Victim{slot->line, slot->dirty, slot->cls};
-  *slot = Way{line, true, dirty, cls};
-  replacement_->on_use(set_index, static_cast<unsigned>(slot_way));
+  if (key_[i] != 0) victim = Victim{key_[i] - 1, (meta_[i] & kDirty) != 0, class_of(meta_[i])};
+  key_[i] = line + 1;
+  meta_[i] = meta_of(dirty, cls);
+  const std::uint64_t bit = std::uint64_t(1) << way;
+  valid_[set] |= bit;
+  remote_[set] = cls == LineClass::kRemote ? (remote_[set] | bit) : (remote_[set] & ~bit);
+  touch(set, way);
   return victim;
 }
 
 bool TagArray::mark_dirty(std::uint64_t line) {
-  Way* w = find(line);
-  if (!w) return false;
-  w->dirty = true;
+  const std::int64_t i = find(line);
+  if (i < 0) return false;
+  meta_[static_cast<std::uint64_t>(i)] |= kDirty;
   return true;
 }
 
 std::uint64_t TagArray::invalidate_class(LineClass cls, std::vector<std::uint64_t>& dirty_lines) {
   std::uint64_t n = 0;
-  for (auto& w : ways_storage_) {
-    if (!w.valid || w.cls != cls) continue;
-    if (w.dirty) dirty_lines.push_back(w.line);
+  for (std::size_t i = 0; i < key_.size(); ++i) {
+    if (key_[i] == 0 || class_of(meta_[i]) != cls) continue;
+    if (meta_[i] & kDirty) dirty_lines.push_back(key_[i] - 1);
     ++n;
-    w = Way{};
+    key_[i] = 0;
+    meta_[i] = 0;
+    const std::uint64_t keep = ~(std::uint64_t(1) << (i % ways_));
+    valid_[i / ways_] &= keep;
+    remote_[i / ways_] &= keep;
   }
   return n;
 }
 
 std::uint64_t TagArray::count(LineClass cls) const {
   std::uint64_t n = 0;
-  for (const auto& w : ways_storage_)
-    n += (w.valid && w.cls == cls) ? 1 : 0;
+  for (std::size_t i = 0; i < key_.size(); ++i)
+    n += (key_[i] != 0 && class_of(meta_[i]) == cls) ? 1 : 0;
   return n;
 }
 
 std::uint64_t TagArray::invalidate_all() {
   std::uint64_t n = 0;
-  for (auto& w : ways_storage_) {
-    n += w.valid ? 1 : 0;
-    w = Way{};
-  }
+  for (std::size_t i = 0; i < key_.size(); ++i)
+    n += key_[i] != 0 ? 1 : 0;
+  std::fill(key_.begin(), key_.end(), 0);
+  std::fill(meta_.begin(), meta_.end(), 0);
+  std::fill(valid_.begin(), valid_.end(), 0);
+  std::fill(remote_.begin(), remote_.end(), 0);
   return n;
 }
 

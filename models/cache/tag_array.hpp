@@ -27,7 +27,7 @@ class TagArray {
     LineClass cls;
   };
 
-  // `replacement`: which candidate to evict (default: LRU).
+  // `replacement`: which candidate to evict (default: LRU, built in). A line number must not be all ones.
   TagArray(std::uint64_t sets, unsigned ways, std::unique_ptr<ReplacementPolicy> replacement = nullptr);
 
   // True on a hit; a hit makes the line most recently used.
@@ -50,20 +50,51 @@ class TagArray {
   unsigned ways() const { return ways_; }
 
  private:
-  struct Way {
-    std::uint64_t line = 0;
-    bool valid = false;
-    bool dirty = false;
-    LineClass cls = LineClass::kLocal;
-  };
-  Way* find(std::uint64_t line);
-  const Way* find(std::uint64_t line) const;
-  std::uint64_t set_of(std::uint64_t line) const { return line % sets_; }
+  // Storage is flat and split by use, so that a lookup reads only the tags of one set: key[] holds line + 1
+  // per way (0: invalid), meta[] the dirty and class bits, last_use[] the built-in LRU's timestamps;
+  // valid[] and remote[] summarize each set as way masks.
+  static constexpr std::uint8_t kDirty = 1, kRemote = 2;
+  static std::uint8_t meta_of(bool dirty, LineClass cls) {
+    return static_cast<std::uint8_t>((dirty ? kDirty : 0) | (cls == LineClass::kRemote ? kRemote : 0));
+  }
+  static LineClass class_of(std::uint8_t meta) {
+    return (meta & kRemote) ? LineClass::kRemote : LineClass::kLocal;
+  }
+  std::uint64_t set_of(std::uint64_t line) const { return set_mask_ ? (line & set_mask_) : line % sets_; }
+  std::uint64_t first_way(std::uint64_t line) const { return set_of(line) * ways_; }
+  // Index of `line`'s way in the flat arrays, or -1.
+  std::int64_t find(std::uint64_t line) const {
+    const std::uint64_t base = first_way(line);
+    const std::uint64_t key = line + 1;
+    if (key == 0) return -1;  // all ones: never stored (insert refuses it)
+    for (unsigned w = 0; w < ways_; ++w) {
+      if (key_[base + w] == key) return static_cast<std::int64_t>(base + w);
+    }
+    return -1;
+  }
+  void touch(std::uint64_t set, unsigned way) {
+    if (replacement_) {
+      replacement_->on_use(set, way);
+    } else {
+      last_use_[set * ways_ + way] = ++clock_;
+    }
+  }
+  unsigned pick_victim(std::uint64_t set, std::uint64_t candidates) const;
 
   std::uint64_t sets_;
   unsigned ways_;
-  std::vector<Way> ways_storage_;
+  std::uint64_t set_mask_ = 0;  // sets - 1 when the set count is a power of two (and above 1), else 0
+  std::vector<std::uint64_t> key_;
+  std::vector<std::uint8_t> meta_;
+  // Per set, one bit per way: valid ways, and valid ways holding remote lines (insert needs both, and
+  // reading them here saves a pass over the set).
+  std::vector<std::uint64_t> valid_;
+  std::vector<std::uint64_t> remote_;
+  // Replacement: a policy behind the interface, or (null) least recently used kept here without a virtual
+  // call per access. Same timestamps and ties as LruReplacement: a clock per array, lowest way on a tie.
   std::unique_ptr<ReplacementPolicy> replacement_;
+  std::vector<std::uint64_t> last_use_;
+  std::uint64_t clock_ = 0;
 };
 
 }  // namespace numagpu

@@ -61,21 +61,29 @@ std::uint64_t CalendarQueue::next_time() const {
     return t;
   }
   std::uint64_t t = far_.empty() ? ~std::uint64_t(0) : far_.front().at;
+  const std::size_t slot = next_occupied_slot();
+  if (slot != kNone) {
+    for (const Item& i : ring_[slot])
+      t = std::min(t, i.at);
+  }
+  return t;
+}
+
+// The first occupied ring slot after the current one, in time order (the current slot itself excluded: it
+// may hold items already read), or kNone.
+std::size_t CalendarQueue::next_occupied_slot() const {
   const std::size_t words = occupied_.size();
+  const std::size_t current = slot_of(current_);
   const std::size_t start = slot_of(current_ + 1);
   for (std::size_t k = 0; k <= words; ++k) {
     const std::size_t word = (start / 64 + k) % words;
     std::uint64_t bits = occupied_[word];
     if (k == 0) bits &= ~std::uint64_t(0) << (start % 64);
-    if (k == words) bits &= ~(~std::uint64_t(0) << (start % 64));
-    if (bits) {
-      const std::size_t slot = word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
-      for (const Item& i : ring_[slot])
-        t = std::min(t, i.at);
-      break;
-    }
+    if (k == words) bits &= ~(~std::uint64_t(0) << (start % 64));  // the wrapped part of the first word
+    if (word == current / 64) bits &= ~(std::uint64_t(1) << (current % 64));
+    if (bits) return word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
   }
-  return t;
+  return kNone;
 }
 
 void CalendarQueue::advance() {
@@ -93,19 +101,8 @@ void CalendarQueue::advance() {
   read_ = 0;
   current_sorted_ = false;
   std::uint64_t next = ~std::uint64_t(0);  // no ring item: the far heap's first
-  const std::size_t words = occupied_.size();
-  const std::size_t start = slot_of(current_ + 1);
-  for (std::size_t k = 0; k <= words; ++k) {
-    const std::size_t word = (start / 64 + k) % words;
-    std::uint64_t bits = occupied_[word];
-    if (k == 0) bits &= ~std::uint64_t(0) << (start % 64);
-    if (k == words) bits &= ~(~std::uint64_t(0) << (start % 64));  // the wrapped part of the first word
-    if (bits) {
-      const std::size_t slot = word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
-      next = current_ + 1 + ((slot - start) & mask_);
-      break;
-    }
-  }
+  const std::size_t slot = next_occupied_slot();
+  if (slot != kNone) next = current_ + 1 + ((slot - slot_of(current_ + 1)) & mask_);
   if (!far_.empty()) next = std::min(next, far_.front().at / width_);
   current_ = next;
   // The ring now covers [current_, current_ + size): bring in the far items it reaches.

@@ -52,6 +52,8 @@ class CalendarQueue {
   std::size_t slot_of(std::uint64_t bucket) const { return static_cast<std::size_t>(bucket) & mask_; }
   // Makes the bucket of the earliest item current and sorted.
   void advance();
+  static constexpr std::size_t kNone = ~std::size_t(0);
+  std::size_t next_occupied_slot() const;
   void mark(std::size_t slot, bool occupied);
 
   std::uint64_t width_;

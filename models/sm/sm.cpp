@@ -60,6 +60,8 @@ void Sm::start_kernel(const KernelProgram& program, std::uint32_t kernel_id) {
   warps_per_cta_ = std::max<std::uint32_t>(1, program.warps_per_cta());
   const std::uint32_t slots = std::max<std::uint32_t>(1, spec_.max_warps / warps_per_cta_);
   warps_.assign(std::size_t(slots) * warps_per_cta_, Warp{});
+  schedule_.reset(static_cast<unsigned>(warps_.size()));
+  in_state_ = {};
   warps_left_in_slot_.assign(slots, 0);
   at_barrier_in_slot_.assign(slots, 0);
   resident_ctas_ = 0;
@@ -79,16 +81,21 @@ void Sm::start_kernel(const KernelProgram& program, std::uint32_t kernel_id) {
 bool Sm::launch_cta(std::uint32_t slot) {
   std::uint32_t cta;
   if (!source_.next_cta(socket_, cta)) return false;
+  const Cycles now = clock_.now();
   for (std::uint32_t w = 0; w < warps_per_cta_; ++w) {
     Warp& warp = warps_[std::size_t(slot) * warps_per_cta_ + w];
+    const unsigned before = state_of(warp);
     warp = Warp{};
     warp.cta = cta;
     warp.index = w;
     warp.slot = slot;
-    warp.ready_at = clock_.now();
+    warp.ready_at = now;
     warp.age = next_age_++;
     warp.active = true;
+    settle(warp, before, now);
   }
+  // The slot's warps are now the youngest: oldest-first order puts them last.
+  schedule_.relaunched(slot * warps_per_cta_, warps_per_cta_);
   warps_left_in_slot_[slot] = warps_per_cta_;
   at_barrier_in_slot_[slot] = 0;
   ++resident_ctas_;
@@ -110,17 +117,23 @@ void Sm::deliver(Payload*) {
   issue();
 }
 
+void Sm::settle(Warp& w, unsigned before, Cycles now) {
+  const unsigned after = state_of(w);
+  if (after != before) {
+    for (int k = 0; k < kStateBits; ++k) {
+      in_state_[k] += ((after >> k) & 1u) - ((before >> k) & 1u);  // unsigned: wraps back on -1
+    }
+  }
+  const bool can_issue = eligible(w);
+  schedule_.set_ready(index_of(w), can_issue && w.ready_at <= now);
+  if (can_issue && w.ready_at != kNever && w.ready_at > now) schedule_.ready_at(index_of(w), w.ready_at);
+}
+
 Sm::Warp* Sm::pick_ready(Cycles now) {
   // Greedy: keep issuing from the same warp while it is ready; otherwise the oldest ready warp.
-  auto ready = [now](const Warp& w) {
-    return w.active && !w.issued_all && !w.at_barrier && w.ready_at <= now;
-  };
-  if (greedy_ && ready(*greedy_)) return greedy_;
-  Warp* best = nullptr;
-  for (auto& w : warps_) {
-    if (ready(w) && (!best || w.age < best->age)) best = &w;
-  }
-  return best;
+  if (greedy_ && ready(*greedy_, now)) return greedy_;
+  const int w = schedule_.oldest_ready();
+  return w < 0 ? nullptr : &warps_[static_cast<unsigned>(w)];
 }
 
 void Sm::issue() {
@@ -140,12 +153,21 @@ void Sm::issue() {
   }
   // Warps whose program has ended are retired as they are found (they may still wait for loads). A warp
   // that issued is not ready again before the next cycle, so each slot goes to a different warp.
+  schedule_.advance(now, [&](unsigned i) {
+    if (ready(warps_[i], now)) schedule_.set_ready(i, true);
+  });
   bool limited = false;
+  bool none_ready = false;
   while (issued_this_cycle_ < spec_.issue_width) {
     Warp* w = pick_ready(now);
-    if (!w) break;
+    if (!w) {
+      none_ready = true;
+      break;
+    }
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
+      const unsigned before = state_of(*w);
       w->issued_all = true;
+      settle(*w, before, now);
       retire_if_done(*w);
       continue;
     }
@@ -165,9 +187,14 @@ void Sm::issue() {
   }
   stall_reason_ = limited ? Stall::kOutstandingLimit : why_idle();
   if (limited) return;
+  // The earliest cycle a warp may issue again: next cycle if one is ready now (issue slots ran out), else the
+  // earliest future ready cycle.
   Cycles next = kNever;
-  for (const auto& w : warps_) {
-    if (w.active && !w.issued_all && !w.at_barrier) next = std::min(next, w.ready_at);
+  if (!none_ready && pick_ready(now)) {
+    next = now;
+  } else {
+    next = schedule_.next_ready_cycle(
+        [&](unsigned i, Cycles t) { return eligible(warps_[i]) && warps_[i].ready_at == t; });
   }
   if (next != kNever) wake_at(std::max(next, now + 1));
 }
@@ -175,26 +202,23 @@ void Sm::issue() {
 // Why no warp may issue next cycle, by priority: one waits on memory, one at a barrier, one computing; or
 // none is resident.
 Sm::Stall Sm::why_idle() const {
-  bool barrier = false, compute = false;
-  for (const auto& w : warps_) {
-    if (!w.active) continue;
-    if (w.loads_waiting > 0) return Stall::kMemory;
-    if (w.at_barrier) barrier = true;
-    if (!w.issued_all && w.ready_at != kNever) compute = true;
-  }
-  if (barrier) return Stall::kBarrier;
-  return compute ? Stall::kCompute : Stall::kNoWarp;
+  if (in_state_[0] > 0) return Stall::kMemory;   // kWaitsMemory
+  if (in_state_[1] > 0) return Stall::kBarrier;  // kAtBarrier
+  return in_state_[2] > 0 ? Stall::kCompute : Stall::kNoWarp;
 }
 
 void Sm::execute(Warp& w, const Step& step) {
   const Cycles now = clock_.now();
   instructions_.add();
+  const unsigned before = state_of(w);
   switch (step.kind) {
     case Step::Kind::kCompute:
       w.ready_at = now + std::max<Cycles>(1, step.cycles);
+      settle(w, before, now);
       return;
     case Step::Kind::kBarrier:
       w.ready_at = now + 1;
+      settle(w, before, now);
       arrive_at_barrier(w);
       return;
     default:
@@ -203,6 +227,17 @@ void Sm::execute(Warp& w, const Step& step) {
   const MemOp op = step.kind == Step::Kind::kStore    ? MemOp::kWrite
                    : step.kind == Step::Kind::kAtomic ? MemOp::kAtomic
                                                       : MemOp::kRead;
+  // The warp's state changes before the requests go, so that it is consistent even if a response came back
+  // from inside send().
+  if (op == MemOp::kWrite) {
+    stores_.add(step.line_count);
+    w.ready_at = now + 1;  // stores do not block their warp
+  } else {
+    (op == MemOp::kRead ? loads_ : atomics_).add(step.line_count);
+    w.loads_waiting += step.line_count;
+    w.ready_at = kNever;
+  }
+  settle(w, before, now);
   for (unsigned i = 0; i < step.line_count; ++i) {
     Payload& gp = pool_.allocate(op, step.lines[i], facts_.line_bytes);
     NumaAttr& a = attr(gp);
@@ -219,20 +254,14 @@ void Sm::execute(Warp& w, const Step& step) {
     if (fault) first_touch_cycles_.add(fault);
     out.send(0, gp, clock_.cycles(fault));
   }
-  if (op == MemOp::kWrite) {
-    stores_.add(step.line_count);
-    w.ready_at = now + 1;  // stores do not block their warp
-  } else {
-    (op == MemOp::kRead ? loads_ : atomics_).add(step.line_count);
-    w.loads_waiting += step.line_count;
-    w.ready_at = kNever;
-  }
 }
 
 // A CTA barrier: the warp waits until every unfinished warp of its CTA has arrived.
 void Sm::arrive_at_barrier(Warp& w) {
   barriers_.add();
+  const unsigned before = state_of(w);
   w.at_barrier = true;
+  settle(w, before, clock_.now());
   if (++at_barrier_in_slot_[w.slot] >= warps_left_in_slot_[w.slot]) release_barrier(w.slot);
 }
 
@@ -241,8 +270,10 @@ void Sm::release_barrier(std::uint32_t slot) {
   for (std::uint32_t k = 0; k < warps_per_cta_; ++k) {
     Warp& w = warps_[std::size_t(slot) * warps_per_cta_ + k];
     if (w.active && w.at_barrier) {
+      const unsigned before = state_of(w);
       w.at_barrier = false;
       w.ready_at = std::max(w.ready_at, now + 1);
+      settle(w, before, now);
     }
   }
   at_barrier_in_slot_[slot] = 0;
@@ -250,7 +281,9 @@ void Sm::release_barrier(std::uint32_t slot) {
 
 void Sm::retire_if_done(Warp& w) {
   if (!w.active || !w.issued_all || w.loads_waiting > 0) return;
+  const unsigned before = state_of(w);
   w.active = false;
+  settle(w, before, clock_.now());
   if (--warps_left_in_slot_[w.slot] > 0) {
     // A warp that exits no longer counts for a barrier the others wait at.
     if (at_barrier_in_slot_[w.slot] > 0 && at_barrier_in_slot_[w.slot] >= warps_left_in_slot_[w.slot]) {
@@ -275,8 +308,10 @@ void Sm::on_response(unsigned, Payload& gp) {
   if (a.op != MemOp::kWrite) {
     load_latency_.sample(double(now - a.issue_cycle));
     Warp& w = warps_.at(a.origin_warp);
-    if (--w.loads_waiting == 0) {
+    const unsigned before = state_of(w);
+    if (--w.loads_waiting == 0) {  // otherwise its state bits do not change
       w.ready_at = now;
+      settle(w, before, now);
       retire_if_done(w);
     }
   }

@@ -17,6 +17,7 @@
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
+#include "sm/warp_schedule.hpp"
 #include "stats/registry.hpp"
 #include "workload/program.hpp"
 
@@ -77,6 +78,19 @@ class Sm : public sc_core::sc_module,
 
   enum class Stall { kMemory, kBarrier, kCompute, kOutstandingLimit, kNoWarp };
   static constexpr int kStallKinds = 5;
+  // What a resident warp is doing, for why_idle (bits, counted over the active warps).
+  enum : unsigned { kWaitsMemory = 1, kAtBarrier = 2, kComputing = 4 };
+  static constexpr int kStateBits = 3;
+  static bool eligible(const Warp& w) { return w.active && !w.issued_all && !w.at_barrier; }
+  static bool ready(const Warp& w, Cycles now) { return eligible(w) && w.ready_at <= now; }
+  static unsigned state_of(const Warp& w) {
+    if (!w.active) return 0;
+    return (w.loads_waiting > 0 ? kWaitsMemory : 0u) | (w.at_barrier ? kAtBarrier : 0u) |
+           (!w.issued_all && w.ready_at != kNever ? kComputing : 0u);
+  }
+  // Every change to a warp's state goes between state_of() before and settle() after, which keeps the
+  // per-state counts and the schedule current.
+  void settle(Warp& w, unsigned before, Cycles now);
   void issue();
   Stall why_idle() const;
   void on_response(unsigned port, Payload& gp) override;
@@ -88,6 +102,7 @@ class Sm : public sc_core::sc_module,
   void wake_at(Cycles cycle);
   void deliver(Payload* wake_up) override;  // a wake-up from the delivery scheduler
   Warp* pick_ready(Cycles now);
+  unsigned index_of(const Warp& w) const { return static_cast<unsigned>(&w - warps_.data()); }
 
   const GpuClock& clock_;
   RunHealth& health_;
@@ -103,9 +118,11 @@ class Sm : public sc_core::sc_module,
   std::uint32_t kernel_id_ = 0;
   std::uint32_t warps_per_cta_ = 1;
   std::vector<Warp> warps_;
-  std::vector<std::uint32_t> warps_left_in_slot_;  // warps of the slot's CTA not finished
-  std::vector<std::uint32_t> at_barrier_in_slot_;  // of those, waiting at a barrier
-  Step step_;                                      // scratch for the next instruction
+  WarpSchedule schedule_;                             // ready warps by age, future ready cycles
+  std::array<std::uint32_t, kStateBits> in_state_{};  // active warps with each state bit
+  std::vector<std::uint32_t> warps_left_in_slot_;     // warps of the slot's CTA not finished
+  std::vector<std::uint32_t> at_barrier_in_slot_;     // of those, waiting at a barrier
+  Step step_;                                         // scratch for the next instruction
   std::uint32_t resident_ctas_ = 0;
   std::uint32_t outstanding_ = 0;
   std::uint64_t next_age_ = 0;

@@ -75,6 +75,39 @@ TEST(CalendarQueue, LookingAheadLeavesRoomForEarlierItems) {
   EXPECT_EQ(drain(q), (std::vector<std::uintptr_t>{3, 2}));
 }
 
+TEST(CalendarQueue, MatchesTheReferenceWhenTimeMovesOnWithoutIt) {
+  // How the delivery scheduler uses it: look at next_time() to sleep until then; meanwhile other processes
+  // run at times of their own, in between, and push items (some beyond the ring) before the queue is read.
+  CalendarQueue q(1000, 16);
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uintptr_t> ref;
+  std::uint64_t state = 99, pushes = 0, now = 0;
+  auto next_random = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 33;
+  };
+  auto push = [&](std::uint64_t at) {
+    q.push(at, nullptr, tag(pushes));
+    ref.emplace(std::make_pair(at, pushes), pushes);
+    ++pushes;
+  };
+  push(0);
+  for (int step = 0; step < 20000; ++step) {
+    if (ref.empty()) push(now + next_random() % 40000);
+    ASSERT_EQ(q.next_time(), ref.begin()->first.first) << "step " << step;
+    if (next_random() % 4 == 0) {
+      // Another process runs before the next item is due and schedules something.
+      now += (ref.begin()->first.first - now) * (next_random() % 100) / 100;
+      push(now + next_random() % 30000);
+      continue;
+    }
+    now = ref.begin()->first.first;
+    ASSERT_EQ(label(q.top()), ref.begin()->second) << "step " << step;
+    q.pop();
+    ref.erase(ref.begin());
+    if (next_random() % 2) push(now + next_random() % 30000);
+  }
+}
+
 TEST(CalendarQueue, RefusesAnItemBeforeTheCurrentBucket) {
   CalendarQueue q(100, 16);
   q.push(500, nullptr, tag(1));

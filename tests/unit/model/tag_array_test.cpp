@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
 namespace numagpu {
 namespace {
 
@@ -151,6 +155,93 @@ TEST(TagArrayReplacement, APolicyBehindTheInterfaceChoosesTheVictim) {
   ASSERT_TRUE(v.has_value());
   EXPECT_EQ(v->line, 2u);
   EXPECT_EQ(p->uses, 5);  // 2 insertions + 2 hits + the insertion of line 3
+}
+
+}  // namespace
+}  // namespace numagpu
+
+namespace numagpu {
+namespace {
+
+// Set counts that are not a power of two index by modulo: 3 sets, lines 0, 3, 6 share set 0.
+TEST(TagArrayLayout, NonPowerOfTwoSetCountsUseModulo) {
+  TagArray t(3, 2);
+  t.insert(0, false);
+  t.insert(3, false);
+  t.insert(1, false);                 // set 1: does not disturb set 0
+  const auto v = t.insert(6, false);  // set 0 full: evicts its LRU line, 0
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->line, 0u);
+  EXPECT_TRUE(t.contains(3));
+  EXPECT_TRUE(t.contains(1));
+}
+
+// Line 0 is a valid line (the tag keeps line + 1, 0 meaning invalid), and line numbers above 2^32 work.
+TEST(TagArrayLayout, LineZeroAndLargeLinesAreOrdinaryLines) {
+  TagArray t(4, 1);
+  EXPECT_FALSE(t.contains(0));
+  t.insert(0, true);
+  EXPECT_TRUE(t.contains(0));
+  const std::uint64_t big = (std::uint64_t(1) << 40) + 4;  // set 0 as well
+  const auto v = t.insert(big, false);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->line, 0u);
+  EXPECT_TRUE(v->dirty);
+  EXPECT_TRUE(t.contains(big));
+  EXPECT_FALSE(t.contains(~std::uint64_t(0)));
+  EXPECT_THROW(t.insert(~std::uint64_t(0), false), std::out_of_range);
+}
+
+// The built-in LRU (no virtual call) must choose exactly as LruReplacement behind the interface: random
+// traffic with both classes and moving quotas, compared call by call.
+TEST(TagArrayLayout, BuiltInLruMatchesTheLruPolicyObject) {
+  constexpr std::uint64_t kSets = 8;
+  constexpr unsigned kWays = 4;
+  TagArray fast(kSets, kWays);
+  TagArray slow(kSets, kWays, std::make_unique<LruReplacement>(kSets, kWays));
+  std::uint64_t x = 88172645463325252ull;  // xorshift64
+  auto next = [&x] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  for (int i = 0; i < 200000; ++i) {
+    const std::uint64_t line = next() % 96;
+    const auto cls = (line % 3 == 0) ? TagArray::LineClass::kRemote : TagArray::LineClass::kLocal;
+    const unsigned quota = static_cast<unsigned>(next() % 6);  // 0..5: below, at and above the ways
+    switch (next() % 6) {
+      case 0:
+      case 1:
+        ASSERT_EQ(fast.access(line), slow.access(line));
+        break;
+      case 2:
+        ASSERT_EQ(fast.mark_dirty(line), slow.mark_dirty(line));
+        break;
+      case 3:
+        if (i % 5000 == 0) {
+          std::vector<std::uint64_t> a, b;
+          ASSERT_EQ(fast.invalidate_class(cls, a), slow.invalidate_class(cls, b));
+          ASSERT_EQ(a, b);
+        }
+        break;
+      default: {
+        if (fast.contains(line)) break;
+        const bool dirty = next() % 2 == 0;
+        const auto va = fast.insert(line, dirty, cls, quota);
+        const auto vb = slow.insert(line, dirty, cls, quota);
+        ASSERT_EQ(va.has_value(), vb.has_value());
+        if (va) {
+          ASSERT_EQ(va->line, vb->line);
+          ASSERT_EQ(va->dirty, vb->dirty);
+          ASSERT_EQ(va->cls, vb->cls);
+        }
+        break;
+      }
+    }
+  }
+  for (auto c : {TagArray::LineClass::kLocal, TagArray::LineClass::kRemote})
+    EXPECT_EQ(fast.count(c), slow.count(c));
 }
 
 }  // namespace
