@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <string>
 
-#include "power/energy_config.hpp"
 #include "app/resource_limits.hpp"
+#include "power/energy_config.hpp"
 #include "runtime/cta_schedule.hpp"
 #include "runtime/placement.hpp"
 #include "system/derived_params.hpp"
@@ -290,6 +290,12 @@ void add_run(Schema& root) {
        "stuck_dram: DRAM never serves (the watchdog must fire); shared_request_network: requests from the "
        "fabric share the L2 banks' queues and slots with the socket's own (a GPU-side L2 can deadlock)")
       .default_value("none");
+  d.boolean(
+       "step_idle_windows",
+       "Step the link balancers and partition controllers through every idle cycle instead of skipping "
+       "whole quiet windows in closed form (docs/performance.md): the same results, slower; for checking "
+       "the skip")
+      .default_value(false);
 }
 
 void add_workload(Schema& root) {
@@ -694,6 +700,7 @@ void read_crossbar_and_dram(const config::Config& cfg, SystemSpec& s) {
   s.dram.inject_drop_response = fault == "drop_response";
   s.dram.inject_stuck = fault == "stuck_dram";
   s.crossbar.shared_request_network = fault == "shared_request_network";
+  s.step_idle_windows = cfg.boolean("debug.step_idle_windows");
 }
 
 void read_runtime_and_memory(const config::Config& cfg, SystemSpec& s) {

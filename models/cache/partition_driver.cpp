@@ -48,7 +48,25 @@ void PartitionDriver::apply(unsigned remote_ways) {
 
 void PartitionDriver::catch_up() {
   const Cycles until = clock_.now();
-  for (Cycles c = stepped_; c < until; ++c) {
+  Cycles c = stepped_;
+  for (; c < until; ++c) {
+    if (skip_quiet_ && quiet_.at_fixed_point() && unreported_reads_ == 0) {
+      // Idle time for free (policy/quiet_windows.hpp): no read request, no launch and an idle DRAM until
+      // quiet_end, so whole windows before it change nothing.
+      Cycles quiet_end = dram_.first_busy_cycle(c, until);
+      if (!reads_.empty()) quiet_end = std::min(quiet_end, reads_.front());
+      if (launch_pending_) quiet_end = std::min(quiet_end, launch_cycle_);
+      const Cycles window = control_->window_cycles();
+      const Cycles windows = (quiet_end - c) / window;
+      if (windows) {
+        control_->skip_quiet_windows(windows);
+        skipped_ += windows;
+        c += windows * window;
+      }
+      // Quiet up to `until`: the split stays as it is until the next window end; the rest of this window is
+      // stepped later, once an input or a launch is known (stepped_ stays at this window's start).
+      if (quiet_end == until) break;
+    }
     policy::PartitionController::Inputs in;
     in.kernel_launch = launch_pending_ && c == launch_cycle_;
     if (in.kernel_launch) launch_pending_ = false;
@@ -64,13 +82,15 @@ void PartitionDriver::catch_up() {
     unreported_reads_ -= reported;
     in.read_reqs = static_cast<std::uint16_t>(reported);
     const unsigned before = remote_ways();
-    const unsigned after = control_->step(in).remote_ways;
+    const policy::PartitionController::Outputs out = control_->step(in);
+    quiet_.stepped(!in.kernel_launch && !in.dram_busy && in.read_reqs == 0, out);
+    const unsigned after = out.remote_ways;
     if (after != before) {
       changes_.add();
       apply(after);
     }
   }
-  stepped_ = std::max(stepped_, until);
+  stepped_ = std::max(stepped_, c);
 }
 
 void PartitionDriver::kernel_launch() {

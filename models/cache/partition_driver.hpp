@@ -13,9 +13,11 @@
 
 #include <systemc>
 
+#include "common/host_activity.hpp"
 #include "common/sim_context.hpp"
 #include "policy/partition_controller.hpp"
 #include "policy/policy_impl.hpp"
+#include "policy/quiet_windows.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
@@ -23,7 +25,7 @@ namespace numagpu {
 class Cache;
 class Dram;
 
-class PartitionDriver : public sc_core::sc_module {
+class PartitionDriver : public sc_core::sc_module, public HostActivitySource {
  public:
   // `banks` (the L2, `ways` ways) take the split as it is; `l1s` (`l1_ways` ways) take it scaled to their
   // associativity, at least one way per class.
@@ -38,6 +40,9 @@ class PartitionDriver : public sc_core::sc_module {
   // The end of a statistics window (common/window_sampler.hpp): the split in force.
   void sample_window();
   void finish();
+  // Never skip quiet windows (debug.step_idle_windows): for checking that skipping changes nothing.
+  void step_every_idle_cycle() { skip_quiet_ = false; }
+  void add_host_activity(HostActivity& total) const override { total.quiet_windows_skipped += skipped_; }
   unsigned remote_ways() const { return control_->outputs().remote_ways; }
   std::uint64_t decisions() const { return control_->decisions(); }
 
@@ -46,6 +51,9 @@ class PartitionDriver : public sc_core::sc_module {
 
   const GpuClock& clock_;
   std::unique_ptr<Controller> control_;
+  policy::QuietWindows<policy::PartitionController> quiet_;  // when idle windows can be skipped
+  bool skip_quiet_ = true;
+  std::uint64_t skipped_ = 0;
   unsigned ways_;
   unsigned max_reqs_;
   Dram& dram_;

@@ -10,10 +10,11 @@
 //   because each of its cycles is touched (a 16 B request every cycle on a 64 B/cycle link is 25 % busy,
 //   and counts 0 busy cycles, not 100 %).
 //
-// Transfers are booked in order by a resource that serves in order (start = max(now, when it is free)); `busy_in_cycle` is
-// asked for non-decreasing cycles (lazy per-cycle stepping) and forgets what lies before.
+// Transfers are booked in order by a resource that serves in order (start = max(now, when it is free));
+// `busy_in_cycle` is asked for non-decreasing cycles (lazy per-cycle stepping) and forgets what lies before.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 
@@ -54,6 +55,18 @@ class BusyTracker {
       intervals_.pop_front();
     return !intervals_.empty() && intervals_.front().start <= begin_ps &&
            intervals_.front().end >= begin_ps + period_ps;
+  }
+
+  // The first cycle from `from` on (before `limit`) that busy_in_cycle() would call busy, or `limit`.
+  // Changes nothing: a driver uses it to know how long its policy's inputs stay quiet.
+  std::uint64_t first_busy_cycle(std::uint64_t from, std::uint64_t limit, std::uint64_t period_ps) const {
+    for (const Interval& i : intervals_) {
+      if (i.end < (from + 1) * period_ps) continue;  // ends before covering any whole cycle from `from`
+      const std::uint64_t first = std::max(from, (i.start + period_ps - 1) / period_ps);
+      if (first >= limit) return limit;
+      if ((first + 1) * period_ps <= i.end) return first;
+    }
+    return limit;
   }
 
   std::uint64_t total_ps() const { return total_ps_; }

@@ -11,6 +11,7 @@ namespace numagpu {
 struct HostActivity {
   std::uint64_t deliveries = 0;   // payloads handed to a component at their arrival time (one per hop)
   std::uint64_t activations = 0;  // process activations (SC_METHOD calls) of the model
+  std::uint64_t quiet_windows_skipped = 0;  // policy windows skipped in closed form (idle time for free)
 };
 
 class HostActivitySource {

@@ -114,7 +114,26 @@ void Link::catch_up(Cycles until) {
     return;
   }
   const std::uint64_t period = clock_.period_ps();
-  for (Cycles c = stepped_; c < until; ++c) {
+  Cycles c = stepped_;
+  for (; c < until; ++c) {
+    if (skip_quiet_ && quiet_.at_fixed_point()) {
+      // Idle time for free: while both directions stay idle and no launch comes, whole windows change
+      // nothing (policy/quiet_windows.hpp). The first busy cycle is known: everything up to `until` is
+      // booked.
+      Cycles quiet_end = std::min(dirs_[0].busy.first_busy_cycle(c, until, period),
+                                  dirs_[1].busy.first_busy_cycle(c, until, period));
+      if (launch_pending_) quiet_end = std::min(quiet_end, launch_cycle_);
+      const Cycles window = balancer_->window_cycles();
+      const Cycles windows = (quiet_end - c) / window;
+      if (windows) {
+        balancer_->skip_quiet_windows(windows);
+        skipped_ += windows;
+        c += windows * window;
+      }
+      // Quiet up to `until`: the outputs stay as they are until the next window end, so the cycles from this
+      // window start on are stepped later, once an input or a launch is known (stepped_ stays here).
+      if (quiet_end == until) break;
+    }
     policy::LinkBalancer::Inputs inputs;
     inputs.kernel_launch = launch_pending_ && c == launch_cycle_;
     if (inputs.kernel_launch) launch_pending_ = false;
@@ -122,10 +141,12 @@ void Link::catch_up(Cycles until) {
     inputs.busy_b = dirs_[1].busy.busy_in_cycle(c * period, period);
     const LaneSplit before = split_;
     inputs.drained = before.quiescing && drain_at_ps_ <= c * period;
-    split_ = LaneSplit::of(balancer_->step(inputs));
+    const policy::LinkBalancer::Outputs out = balancer_->step(inputs);
+    quiet_.stepped(!inputs.kernel_launch && !inputs.busy_a && !inputs.busy_b, out);
+    split_ = LaneSplit::of(out);
     if (split_ != before) record_change(c + 1, before, split_);
   }
-  stepped_ = std::max(stepped_, until);
+  stepped_ = std::max(stepped_, c);
 }
 
 void Link::record_change(Cycles cycle, const LaneSplit& before, const LaneSplit& after) {

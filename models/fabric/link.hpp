@@ -35,6 +35,7 @@
 #include "common/watchdog.hpp"
 #include "policy/link_balancer.hpp"
 #include "policy/policy_impl.hpp"
+#include "policy/quiet_windows.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
@@ -73,7 +74,11 @@ struct LaneChange {
   bool switching;
 };
 
-class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
+class Link : public sc_core::sc_module,
+             public InputOwner,
+             public OutputOwner,
+             public QueueReporter,
+             public HostActivitySource {
  public:
   using Balancer = policy::PolicyImpl<policy::LinkBalancer>;
   // `balancer` null: a static link, half its lanes each way for ever (it then never steps anything).
@@ -88,6 +93,9 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   // The end of a statistics window (common/window_sampler.hpp): utilization and lanes of both directions.
   void sample_window();
   void finish();  // end of run: steps the lane control up to now and closes the time series
+  // Never skip quiet windows (debug.step_idle_windows): for checking that skipping changes nothing.
+  void step_every_idle_cycle() { skip_quiet_ = false; }
+  void add_host_activity(HostActivity& total) const override { total.quiet_windows_skipped += skipped_; }
   unsigned lanes(int dir) const { return split_.lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
   const std::vector<LaneChange>& lane_changes() const { return changes_; }
@@ -128,6 +136,9 @@ class Link : public sc_core::sc_module, public InputOwner, public OutputOwner, p
   LinkSpec spec_;
   MachineFacts facts_;
   std::unique_ptr<Balancer> balancer_;
+  policy::QuietWindows<policy::LinkBalancer> quiet_;  // when idle windows can be skipped
+  bool skip_quiet_ = true;
+  std::uint64_t skipped_ = 0;
   LaneSplit split_;  // in force this cycle
   Direction dirs_[2];
   unsigned reserved_[2] = {0, 0};

@@ -90,6 +90,14 @@ bool Dram::busy_in_cycle(Cycles cycle) {
   return all;
 }
 
+Cycles Dram::first_busy_cycle(Cycles from, Cycles limit) const {
+  // No cycle before any channel's first busy one can have every channel busy: a safe (early) answer.
+  Cycles first = limit;
+  for (const BusyTracker& b : busy_)
+    first = std::min<Cycles>(first, b.first_busy_cycle(from, limit, clock_.period_ps()));
+  return first;
+}
+
 // Utilization of a window: the channels' transfer time inside it over channels x window (exact: transfers
 // booked beyond now are left out until their window comes).
 void Dram::sample_window() {

@@ -43,6 +43,9 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   // Busy in `cycle` (common/busy_tracker.hpp): every channel occupied for the whole cycle, so the DRAM could
   // take no more in it. Consumes the history before `cycle`: ask for cycles in order.
   bool busy_in_cycle(Cycles cycle);
+  // No cycle in [from, first_busy_cycle(from, limit)) is busy (a lower bound of the first busy cycle, or
+  // `limit`); changes nothing.
+  Cycles first_busy_cycle(Cycles from, Cycles limit) const;
   // Transfer time of all channels in [0, now_ps), and the channel count (activity.json, models/power).
   std::uint64_t busy_ps_until(std::uint64_t now_ps) const {
     std::uint64_t sum = 0;

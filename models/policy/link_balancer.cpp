@@ -142,6 +142,15 @@ LinkBalancer::Outputs LinkBalancer::step(const Inputs& in) {
   return outputs();
 }
 
+void LinkBalancer::skip_quiet_windows(std::uint64_t windows) {
+  const bool fixed_point = window_cycle_ == 0 && !turning() && busy_a_ == 0 && busy_b_ == 0 &&
+                           decision_valid_ && decision_ == Decision::kNone && last_busy_a_ == 0 &&
+                           last_busy_b_ == 0;
+  if (!fixed_point) throw std::logic_error("LinkBalancer: skip_quiet_windows outside the quiet fixed point");
+  coverage_[static_cast<std::size_t>(Decision::kNone)] += windows;
+  counters_.windows += windows;
+}
+
 LinkBalancer::Outputs LinkBalancer::outputs() const {
   Outputs out;
   out.lanes_a = lanes_a_;

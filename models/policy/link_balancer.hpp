@@ -90,6 +90,10 @@ class LinkBalancer {
   Outputs step(const Inputs& in);
   // The outputs of the current cycle.
   Outputs outputs() const;
+  // `windows` whole windows of quiet inputs (no busy cycle, no launch) from the quiet fixed point: the first
+  // cycle of a window after a quiet window that decided "none", with no turn in progress. Nothing changes
+  // but the window and coverage counts (the same as stepping them). Throws std::logic_error elsewhere.
+  void skip_quiet_windows(std::uint64_t windows);
 
   const Params& params() const { return params_; }
   std::uint32_t lanes_a() const { return lanes_a_; }

@@ -112,6 +112,16 @@ PartitionController::Outputs PartitionController::step(const Inputs& in) {
   return outputs();
 }
 
+void PartitionController::skip_quiet_windows(std::uint64_t windows) {
+  const bool fixed_point = window_cycle_ == 0 && dram_busy_ == 0 && read_reqs_ == 0 && decision_valid_ &&
+                           decision_ == Decision::kNone && last_dram_busy_ == 0 && last_read_reqs_ == 0;
+  if (!fixed_point) {
+    throw std::logic_error("PartitionController: skip_quiet_windows outside the quiet fixed point");
+  }
+  coverage_[static_cast<std::size_t>(Decision::kNone)] += windows;
+  counters_.windows += windows;
+}
+
 PartitionController::Outputs PartitionController::outputs() const {
   Outputs out;
   out.remote_ways = remote_ways_;

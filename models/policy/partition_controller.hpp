@@ -82,6 +82,10 @@ class PartitionController {
   Outputs step(const Inputs& in);
   // The outputs of the current cycle.
   Outputs outputs() const;
+  // `windows` whole windows of quiet inputs (DRAM never busy, no read request, no launch) from the quiet
+  // fixed point: the first cycle of a window after a quiet window that decided "none". Nothing changes but
+  // the window and coverage counts (the same as stepping them). Throws std::logic_error elsewhere.
+  void skip_quiet_windows(std::uint64_t windows);
 
   const Params& params() const { return params_; }
   std::uint32_t remote_ways() const { return remote_ways_; }

@@ -21,6 +21,13 @@ class PolicyImpl {
   virtual Outputs outputs() const = 0;
   // Window decisions taken so far (activity.json).
   virtual std::uint64_t decisions() const = 0;
+  // Cycles of one decision window (the block's sample_cycles).
+  virtual std::uint64_t window_cycles() const = 0;
+  // Idle time for free (docs/performance.md). Call only in the block's quiet fixed point (QuietWindows, in
+  // policy/quiet_windows.hpp, tells when): at the first cycle of a window, after a whole window of quiet
+  // inputs that ended with no decision. Then `windows` more windows of quiet inputs leave every register as
+  // it is and only count as decisions of "none", so both implementations skip them in closed form.
+  virtual void skip_quiet_windows(std::uint64_t windows) = 0;
 };
 
 // The C++ reference policy behind the interface.
@@ -34,6 +41,8 @@ class ReferenceImpl final : public PolicyImpl<Block> {
   Outputs step(const Inputs& in) override { return block_.step(in); }
   Outputs outputs() const override { return block_.outputs(); }
   std::uint64_t decisions() const override { return block_.counters().windows; }
+  std::uint64_t window_cycles() const override { return block_.params().sample_cycles; }
+  void skip_quiet_windows(std::uint64_t windows) override { block_.skip_quiet_windows(windows); }
   const Block& block() const { return block_; }
 
  private:

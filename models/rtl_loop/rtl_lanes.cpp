@@ -21,7 +21,7 @@ namespace {
 template <class Top>
 class RtlBalancer final : public policy::PolicyImpl<policy::LinkBalancer> {
  public:
-  RtlBalancer() {
+  explicit RtlBalancer(std::uint64_t window) : window_(window) {
     top_.rst_ni = 0;
     top_.kernel_launch_i = 0;
     top_.busy_a_i = 0;
@@ -42,6 +42,11 @@ class RtlBalancer final : public policy::PolicyImpl<policy::LinkBalancer> {
   }
   Outputs outputs() const override { return rtl_ports::balancer_outputs(top_); }
   std::uint64_t decisions() const override { return decisions_; }
+  std::uint64_t window_cycles() const override { return window_; }
+  // In the quiet fixed point the RTL's registers are what they will be after `windows` more quiet windows
+  // (the reference's contract, which the lockstep tests hold the RTL to, and tests/integration/
+  // idle_skip_test.cpp checks against stepping): only the decision pulses are counted.
+  void skip_quiet_windows(std::uint64_t windows) override { decisions_ += windows; }
 
  private:
   void edge() {
@@ -54,16 +59,17 @@ class RtlBalancer final : public policy::PolicyImpl<policy::LinkBalancer> {
   VerilatedContext context_;
   Top top_{&context_, "link_balancer"};
   std::uint64_t decisions_ = 0;  // decision_valid_o pulses
+  std::uint64_t window_;
 };
 
 struct BalancerBuild {
   policy::LinkBalancer::Params params;
-  std::unique_ptr<policy::PolicyImpl<policy::LinkBalancer>> (*make)();
+  std::unique_ptr<policy::PolicyImpl<policy::LinkBalancer>> (*make)(std::uint64_t window);
 };
 
 template <class Top>
-std::unique_ptr<policy::PolicyImpl<policy::LinkBalancer>> make_balancer() {
-  return std::make_unique<RtlBalancer<Top>>();
+std::unique_ptr<policy::PolicyImpl<policy::LinkBalancer>> make_balancer(std::uint64_t window) {
+  return std::make_unique<RtlBalancer<Top>>(window);
 }
 
 const std::vector<BalancerBuild>& balancer_builds() {
@@ -95,7 +101,7 @@ std::vector<policy::LinkBalancer::Params> rtl_balancer_builds() {
 std::unique_ptr<policy::PolicyImpl<policy::LinkBalancer>> make_rtl_balancer(
     const policy::LinkBalancer::Params& params) {
   for (const BalancerBuild& b : balancer_builds()) {
-    if (same(b.params, params)) return b.make();
+    if (same(b.params, params)) return b.make(b.params.sample_cycles);
   }
   return nullptr;
 }

@@ -16,7 +16,7 @@ namespace {
 template <class Top>
 class RtlPartitionCtrl final : public policy::PolicyImpl<policy::PartitionController> {
  public:
-  explicit RtlPartitionCtrl(unsigned req_w) : max_reqs_((1u << req_w) - 1) {
+  RtlPartitionCtrl(unsigned req_w, std::uint64_t window) : max_reqs_((1u << req_w) - 1), window_(window) {
     top_.rst_ni = 0;
     top_.kernel_launch_i = 0;
     top_.dram_busy_i = 0;
@@ -38,6 +38,9 @@ class RtlPartitionCtrl final : public policy::PolicyImpl<policy::PartitionContro
   }
   Outputs outputs() const override { return rtl_ports::partition_ctrl_outputs(top_); }
   std::uint64_t decisions() const override { return decisions_; }
+  std::uint64_t window_cycles() const override { return window_; }
+  // As for the balancer (rtl_lanes.cpp): in the quiet fixed point only the decision pulses are counted.
+  void skip_quiet_windows(std::uint64_t windows) override { decisions_ += windows; }
 
  private:
   void edge() {
@@ -51,17 +54,20 @@ class RtlPartitionCtrl final : public policy::PolicyImpl<policy::PartitionContro
   Top top_{&context_, "cache_partition_ctrl"};
   unsigned max_reqs_;
   std::uint64_t decisions_ = 0;  // decision_valid_o pulses
+  std::uint64_t window_;
 };
 
 struct PartitionBuild {
   policy::PartitionController::Params params;
   unsigned req_w;
-  std::unique_ptr<policy::PolicyImpl<policy::PartitionController>> (*make)(unsigned req_w);
+  std::unique_ptr<policy::PolicyImpl<policy::PartitionController>> (*make)(unsigned req_w,
+                                                                           std::uint64_t window);
 };
 
 template <class Top>
-std::unique_ptr<policy::PolicyImpl<policy::PartitionController>> make_partition_ctrl(unsigned req_w) {
-  return std::make_unique<RtlPartitionCtrl<Top>>(req_w);
+std::unique_ptr<policy::PolicyImpl<policy::PartitionController>> make_partition_ctrl(unsigned req_w,
+                                                                                     std::uint64_t window) {
+  return std::make_unique<RtlPartitionCtrl<Top>>(req_w, window);
 }
 
 const std::vector<PartitionBuild>& partition_builds() {
@@ -94,7 +100,7 @@ std::vector<policy::PartitionController::Params> rtl_partition_ctrl_builds() {
 std::unique_ptr<policy::PolicyImpl<policy::PartitionController>> make_rtl_partition_ctrl(
     const policy::PartitionController::Params& params) {
   for (const PartitionBuild& b : partition_builds()) {
-    if (same(b.params, params)) return b.make(b.req_w);
+    if (same(b.params, params)) return b.make(b.req_w, b.params.sample_cycles);
   }
   return nullptr;
 }

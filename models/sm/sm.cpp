@@ -141,9 +141,12 @@ void Sm::issue() {
   const Cycles now = clock_.now();
   wake_cycle_ = kNever;
   if (last_issue_cycle_ != now) {
-    // The cycles since the last issue went unused; charge them to why the SM stopped then.
-    if (last_issue_cycle_ != kNever && now > last_issue_cycle_ + 1) {
-      stalls_[static_cast<int>(stall_reason_)]->add(now - last_issue_cycle_ - 1);
+    // The cycles since the last issue went unused; charge those not charged yet (an activation that
+    // issued nothing charged up to its own cycle) to why the SM stopped at the previous activation.
+    if (last_issue_cycle_ != kNever) {
+      const Cycles from = std::max(last_issue_cycle_ + 1, stalls_charged_until_);
+      if (now > from) stalls_[static_cast<int>(stall_reason_)]->add(now - from);
+      stalls_charged_until_ = now;
     }
     issued_this_cycle_ = 0;
   }

@@ -130,6 +130,7 @@ class Sm : public sc_core::sc_module,
   bool idle_reported_ = true;
   Cycles wake_cycle_ = kNever;
   Cycles last_issue_cycle_ = kNever;
+  Cycles stalls_charged_until_ = 0;  // stall cycles before this one are counted
   unsigned issued_this_cycle_ = 0;
   Stall stall_reason_ = Stall::kNoWarp;
   std::array<stats::Counter*, kStallKinds> stalls_{};

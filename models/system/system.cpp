@@ -94,6 +94,7 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
         "partition", ctx, sys.partition_controller(id), spec.l2.ways, 3, *dram, std::move(banks),
         std::move(l1_caches), spec.l1.ways, facts.sample_cycles, sys.stats());
     xbar->on_remote_read = [p = partition.get()] { p->read_request_sent(); };
+    if (spec.step_idle_windows) partition->step_every_idle_cycle();
   }
 }
 
@@ -224,6 +225,7 @@ void System::build_fabric() {
     ls.dir_names[1] = "to_" + a;
     const std::string name = "link_" + a + "_" + b;
     links_.push_back(std::make_unique<Link>(name.c_str(), ctx_, ls, spec_.facts, link_balancer(ls), stats_));
+    if (spec_.step_idle_windows) links_.back()->step_every_idle_cycle();
     Link& link = *links_.back();
     for (unsigned node : {tl.a, tl.b}) {
       const std::string hop = name + "_" + t.node_name(node);

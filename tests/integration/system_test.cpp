@@ -115,6 +115,25 @@ TEST_F(SystemTest, FourSocketsRemoteTrafficCrossesLinksAndSwitch) {
 //  + 100       DRAM latency -> response leaves DRAM at 162.334
 //  + 2.25 + 10 crossbar back: 144 B at 64 B/cycle, then 10 cycles -> 174.584 at the L1 and the SM
 //  latency = floor(174.584) - 1 = 173 cycles.
+// One CTA of 8 warps, 4 loads each, on one SM: responses arrive one by one and wake the SM while the other
+// warps still wait, so most activations issue nothing. Every cycle up to the end is at most one of: a cycle
+// that issued, or a stall cycle of one reason; so issue cycles + all stall cycles <= the finish cycle. (The
+// SM used to charge the whole gap since its last issue again at each such activation: several times the
+// run's length.)
+TEST_F(SystemTest, StallCyclesCountEachCycleOnce) {
+  SystemSpec spec = small_spec(1);
+  spec.kernels = {stream_kernel("waits", 1, 8, 4)};
+  System sys("system", spec, reg, diag);
+  sys.run();
+  ASSERT_TRUE(sys.context().health.ok()) << diag.str();
+  const std::string sm = "system.socket0.sm0";
+  std::uint64_t stalled = 0;
+  for (const char* why : {"memory", "barrier", "compute", "outstanding_limit", "no_warp"})
+    stalled += value(reg, sm + ".stall_cycles." + why);
+  EXPECT_GT(value(reg, sm + ".stall_cycles.memory"), 0u);
+  EXPECT_LE(value(reg, sm + ".issue_cycles") + stalled, sys.finish_cycle());
+}
+
 TEST_F(SystemTest, IsolatedLoadSeesTheSumOfHopLatencies) {
   SystemSpec spec = small_spec(1);
   KernelSpec k = stream_kernel("one", 1, 1, 1);
