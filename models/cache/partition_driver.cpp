@@ -56,13 +56,7 @@ void PartitionDriver::catch_up() {
       Cycles quiet_end = dram_.first_busy_cycle(c, until);
       if (!reads_.empty()) quiet_end = std::min(quiet_end, reads_.front());
       if (launch_pending_) quiet_end = std::min(quiet_end, launch_cycle_);
-      const Cycles window = control_->window_cycles();
-      const Cycles windows = (quiet_end - c) / window;
-      if (windows) {
-        control_->skip_quiet_windows(windows);
-        skipped_ += windows;
-        c += windows * window;
-      }
+      c = quiet_.skip(c, quiet_end, *control_);
       // Quiet up to `until`: the split stays as it is until the next window end; the rest of this window is
       // stepped later, once an input or a launch is known (stepped_ stays at this window's start).
       if (quiet_end == until) break;

@@ -42,7 +42,9 @@ class PartitionDriver : public sc_core::sc_module, public HostActivitySource {
   void finish();
   // Never skip quiet windows (debug.step_idle_windows): for checking that skipping changes nothing.
   void step_every_idle_cycle() { skip_quiet_ = false; }
-  void add_host_activity(HostActivity& total) const override { total.quiet_windows_skipped += skipped_; }
+  void add_host_activity(HostActivity& total) const override {
+    total.quiet_windows_skipped += quiet_.skipped();
+  }
   unsigned remote_ways() const { return control_->outputs().remote_ways; }
   std::uint64_t decisions() const { return control_->decisions(); }
 
@@ -53,7 +55,6 @@ class PartitionDriver : public sc_core::sc_module, public HostActivitySource {
   std::unique_ptr<Controller> control_;
   policy::QuietWindows<policy::PartitionController> quiet_;  // when idle windows can be skipped
   bool skip_quiet_ = true;
-  std::uint64_t skipped_ = 0;
   unsigned ways_;
   unsigned max_reqs_;
   Dram& dram_;

@@ -123,13 +123,7 @@ void Link::catch_up(Cycles until) {
       Cycles quiet_end = std::min(dirs_[0].busy.first_busy_cycle(c, until, period),
                                   dirs_[1].busy.first_busy_cycle(c, until, period));
       if (launch_pending_) quiet_end = std::min(quiet_end, launch_cycle_);
-      const Cycles window = balancer_->window_cycles();
-      const Cycles windows = (quiet_end - c) / window;
-      if (windows) {
-        balancer_->skip_quiet_windows(windows);
-        skipped_ += windows;
-        c += windows * window;
-      }
+      c = quiet_.skip(c, quiet_end, *balancer_);
       // Quiet up to `until`: the outputs stay as they are until the next window end, so the cycles from this
       // window start on are stepped later, once an input or a launch is known (stepped_ stays here).
       if (quiet_end == until) break;

@@ -95,7 +95,9 @@ class Link : public sc_core::sc_module,
   void finish();  // end of run: steps the lane control up to now and closes the time series
   // Never skip quiet windows (debug.step_idle_windows): for checking that skipping changes nothing.
   void step_every_idle_cycle() { skip_quiet_ = false; }
-  void add_host_activity(HostActivity& total) const override { total.quiet_windows_skipped += skipped_; }
+  void add_host_activity(HostActivity& total) const override {
+    total.quiet_windows_skipped += quiet_.skipped();
+  }
   unsigned lanes(int dir) const { return split_.lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
   const std::vector<LaneChange>& lane_changes() const { return changes_; }
@@ -138,7 +140,6 @@ class Link : public sc_core::sc_module,
   std::unique_ptr<Balancer> balancer_;
   policy::QuietWindows<policy::LinkBalancer> quiet_;  // when idle windows can be skipped
   bool skip_quiet_ = true;
-  std::uint64_t skipped_ = 0;
   LaneSplit split_;  // in force this cycle
   Direction dirs_[2];
   unsigned reserved_[2] = {0, 0};

@@ -6,6 +6,8 @@
 // windows skips them in one call. Plain C++.
 #pragma once
 
+#include <cstdint>
+
 namespace numagpu::policy {
 
 template <class Block>
@@ -26,9 +28,24 @@ class QuietWindows {
   // after skipping, this still holds).
   bool at_fixed_point() const { return at_fixed_point_; }
 
+  // In the fixed point at cycle `c`, with every input quiet until `quiet_end`: skips the whole windows
+  // before quiet_end in `impl` (a PolicyImpl) and returns the cycle reached (a window start, <= quiet_end).
+  template <class Impl>
+  std::uint64_t skip(std::uint64_t c, std::uint64_t quiet_end, Impl& impl) {
+    const std::uint64_t window = impl.window_cycles();
+    const std::uint64_t windows = (quiet_end - c) / window;
+    if (windows == 0) return c;
+    impl.skip_quiet_windows(windows);
+    skipped_ += windows;
+    return c + windows * window;
+  }
+  // Windows skipped so far (numagpu run --bench).
+  std::uint64_t skipped() const { return skipped_; }
+
  private:
   bool window_quiet_ = false;  // the window before the first decision is not known to be whole
   bool at_fixed_point_ = false;
+  std::uint64_t skipped_ = 0;
 };
 
 }  // namespace numagpu::policy

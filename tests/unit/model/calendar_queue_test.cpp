@@ -20,6 +20,25 @@ std::uintptr_t label(const CalendarQueue::Item& i) {
   return reinterpret_cast<std::uintptr_t>(i.what);
 }
 
+// The queue under test beside an ordered reference keyed by (time, push number), fed the same items, and a
+// fixed pseudo-random sequence (a 64-bit LCG) to drive them.
+struct Checked {
+  Checked(std::uint64_t width, std::size_t buckets, std::uint64_t seed) : q(width, buckets), state(seed) {}
+  std::uint64_t next_random() {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 33;
+  }
+  void push(std::uint64_t at) {
+    q.push(at, nullptr, tag(pushes));
+    ref.emplace(std::make_pair(at, pushes), pushes);
+    ++pushes;
+  }
+  CalendarQueue q;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uintptr_t> ref;
+  std::uint64_t state;
+  std::uint64_t pushes = 0;
+};
+
 std::vector<std::uintptr_t> drain(CalendarQueue& q) {
   std::vector<std::uintptr_t> out;
   while (!q.empty()) {
@@ -78,18 +97,12 @@ TEST(CalendarQueue, LookingAheadLeavesRoomForEarlierItems) {
 TEST(CalendarQueue, MatchesTheReferenceWhenTimeMovesOnWithoutIt) {
   // How the delivery scheduler uses it: look at next_time() to sleep until then; meanwhile other processes
   // run at times of their own, in between, and push items (some beyond the ring) before the queue is read.
-  CalendarQueue q(1000, 16);
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uintptr_t> ref;
-  std::uint64_t state = 99, pushes = 0, now = 0;
-  auto next_random = [&state] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return state >> 33;
-  };
-  auto push = [&](std::uint64_t at) {
-    q.push(at, nullptr, tag(pushes));
-    ref.emplace(std::make_pair(at, pushes), pushes);
-    ++pushes;
-  };
+  Checked t(1000, 16, 99);
+  CalendarQueue& q = t.q;
+  auto& ref = t.ref;
+  std::uint64_t now = 0;
+  auto next_random = [&t] { return t.next_random(); };
+  auto push = [&t](std::uint64_t at) { t.push(at); };
   push(0);
   for (int step = 0; step < 20000; ++step) {
     if (ref.empty()) push(now + next_random() % 40000);
@@ -118,18 +131,11 @@ TEST(CalendarQueue, RefusesAnItemBeforeTheCurrentBucket) {
 TEST(CalendarQueue, MatchesAnOrderedReferenceOnAPseudoRandomSchedule) {
   // A simulator's pattern: pop the earliest, push a few items a pseudo-random distance later (often 0, some
   // beyond the ring). The reference is a std::multimap keyed by (time, push number).
-  CalendarQueue q(1000, 64);
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uintptr_t> ref;
-  std::uint64_t state = 12345, pushes = 0;
-  auto next_random = [&state] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return state >> 33;
-  };
-  auto push = [&](std::uint64_t at) {
-    q.push(at, nullptr, tag(pushes));
-    ref.emplace(std::make_pair(at, pushes), pushes);
-    ++pushes;
-  };
+  Checked t(1000, 64, 12345);
+  CalendarQueue& q = t.q;
+  auto& ref = t.ref;
+  auto next_random = [&t] { return t.next_random(); };
+  auto push = [&t](std::uint64_t at) { t.push(at); };
   push(0);
   for (int step = 0; step < 20000 && !ref.empty(); ++step) {
     ASSERT_EQ(label(q.top()), ref.begin()->second) << "step " << step;
