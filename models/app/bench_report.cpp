@@ -18,6 +18,7 @@ nlohmann::json BenchReport::to_json() const {
           {"deliveries", activity.deliveries},
           {"activations", activity.activations},
           {"quiet_windows_skipped", activity.quiet_windows_skipped},
+          {"quiet_cycles_skipped", activity.quiet_cycles_skipped},
           {"delta_cycles", delta_cycles},
           {"peak_rss_kib", peak_rss_kib},
           {"sm_requests_per_second", sm_requests_per_second()},
@@ -32,12 +33,13 @@ void BenchReport::print(std::ostream& os) const {
                 "bench       startup %.3f s, simulate %.3f s, peak RSS %.1f MiB\n"
                 "            %.3f M SM requests/s (%llu requests), %.3f M cycles/s (%llu cycles)\n"
                 "            %.2f deliveries/request, %.2f activations/request, %.2f delta cycles/request, "
-                "%llu quiet policy windows skipped\n",
+                "%llu quiet policy windows and %llu cycles skipped\n",
                 startup_seconds, simulate_seconds, double(peak_rss_kib) / 1024.0,
                 sm_requests_per_second() / 1e6, static_cast<unsigned long long>(sm_requests),
                 sim_cycles_per_second() / 1e6, static_cast<unsigned long long>(sim_cycles),
                 deliveries_per_request(), activations_per_request(), per_request(delta_cycles),
-                static_cast<unsigned long long>(activity.quiet_windows_skipped));
+                static_cast<unsigned long long>(activity.quiet_windows_skipped),
+                static_cast<unsigned long long>(activity.quiet_cycles_skipped));
   os << buf;
 }
 

@@ -270,6 +270,11 @@ void add_run(Schema& root) {
       .range(0, 100000000)
       .unit("cycles")
       .default_value(5000);
+  st.integer("max_windows",
+             "At most this many windows per time series and activity record: when full, the window doubles "
+             "and pairs of windows merge (even; 0 = no limit)")
+      .range(0, std::int64_t(1) << 30)
+      .default_value(256);
 
   Schema& c = root.section("checks", "Run-time checking");
   c.boolean("protocol", "Insert a TLM-2.0 base-protocol checker on every binding (slower)")
@@ -640,6 +645,12 @@ void read_facts(const config::Config& cfg, SystemSpec& s) {
   s.facts.line_bytes = static_cast<unsigned>(line);
   s.facts.header_bytes = static_cast<unsigned>(uint_of(cfg, "link.header_bytes"));
   s.facts.sample_cycles = uint_of(cfg, "stats.sample_cycles");
+  s.max_windows = uint_of(cfg, "stats.max_windows");
+  if (s.max_windows % 2 != 0) {
+    cfg.fail("stats.max_windows",
+             std::to_string(s.max_windows) +
+                 " is odd; windows merge in pairs when the limit is reached (0 = no limit)");
+  }
 }
 
 void read_caches(const config::Config& cfg, SystemSpec& s) {

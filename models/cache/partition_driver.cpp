@@ -22,10 +22,11 @@ PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, SimContext
       l1s_(std::move(l1s)),
       l1_ways_(l1_ways),
       changes_(stats.counter(std::string(this->name()) + ".changes", "events", "Changes of the way split")) {
+  quiet_ = policy::QuietWindows<policy::PartitionController>(control_->window_cycles());
   if (sample_cycles) {
     split_ = &stats.series(std::string(this->name()) + ".remote_ways", "ways",
                            "L2 ways remote data may allocate into, at the end of each sample window",
-                           sample_cycles);
+                           sample_cycles, stats::TimeSeries::Merge::kLast);
   }
   for (Cache* bank : banks_)
     bank->set_partition(this);
@@ -50,16 +51,21 @@ void PartitionDriver::catch_up() {
   const Cycles until = clock_.now();
   Cycles c = stepped_;
   for (; c < until; ++c) {
-    if (skip_quiet_ && quiet_.at_fixed_point() && unreported_reads_ == 0) {
+    if (skip_quiet_ && unreported_reads_ == 0) {
       // Idle time for free (policy/quiet_windows.hpp): no read request, no launch and an idle DRAM until
-      // quiet_end, so whole windows before it change nothing.
+      // quiet_end, so whole windows in the fixed point, and quiet cycles inside a window, change nothing but
+      // counts.
       Cycles quiet_end = dram_.first_busy_cycle(c, until);
       if (!reads_.empty()) quiet_end = std::min(quiet_end, reads_.front());
       if (launch_pending_) quiet_end = std::min(quiet_end, launch_cycle_);
-      c = quiet_.skip(c, quiet_end, *control_);
-      // Quiet up to `until`: the split stays as it is until the next window end; the rest of this window is
-      // stepped later, once an input or a launch is known (stepped_ stays at this window's start).
-      if (quiet_end == until) break;
+      if (quiet_.at_fixed_point()) {
+        c = quiet_.skip(c, quiet_end, *control_);
+        // Quiet up to `until`: the split stays as it is until the next window end; the rest of this window
+        // is stepped later, once an input or a launch is known (stepped_ stays at this window's start).
+        if (quiet_end == until) break;
+      }
+      c = quiet_.skip_cycles(c, quiet_end, *control_);
+      if (c == until) break;
     }
     policy::PartitionController::Inputs in;
     in.kernel_launch = launch_pending_ && c == launch_cycle_;
@@ -77,7 +83,7 @@ void PartitionDriver::catch_up() {
     in.read_reqs = static_cast<std::uint16_t>(reported);
     const unsigned before = remote_ways();
     const policy::PartitionController::Outputs out = control_->step(in);
-    quiet_.stepped(!in.kernel_launch && !in.dram_busy && in.read_reqs == 0, out);
+    quiet_.stepped(c, !in.kernel_launch && !in.dram_busy && in.read_reqs == 0, in.kernel_launch, out);
     const unsigned after = out.remote_ways;
     if (after != before) {
       changes_.add();

@@ -44,6 +44,7 @@ class PartitionDriver : public sc_core::sc_module, public HostActivitySource {
   void step_every_idle_cycle() { skip_quiet_ = false; }
   void add_host_activity(HostActivity& total) const override {
     total.quiet_windows_skipped += quiet_.skipped();
+    total.quiet_cycles_skipped += quiet_.cycles_skipped();
   }
   unsigned remote_ways() const { return control_->outputs().remote_ways; }
   std::uint64_t decisions() const { return control_->decisions(); }

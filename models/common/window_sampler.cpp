@@ -1,9 +1,14 @@
 #include "common/window_sampler.hpp"
 
+#include <stdexcept>
+
 namespace numagpu {
 
-WindowSampler::WindowSampler(const sc_core::sc_module_name& name, SimContext& ctx, Cycles window)
-    : sc_module(name), clock_(ctx.clock), window_(window) {
+WindowSampler::WindowSampler(const sc_core::sc_module_name& name, SimContext& ctx, Cycles window,
+                             std::uint64_t max_windows)
+    : sc_module(name), clock_(ctx.clock), window_(window), max_windows_(max_windows) {
+  if (max_windows_ == 1 || max_windows_ % 2 != 0)
+    throw std::invalid_argument("WindowSampler: max_windows must be 0 or even");
   SC_HAS_PROCESS(WindowSampler);
   SC_METHOD(tick);
   sensitive << event_;
@@ -24,7 +29,14 @@ void WindowSampler::stop() {
 void WindowSampler::tick() {
   if (!running_) return;
   for (auto& sample : samples_)
-    sample();
+    sample(window_);
+  if (++windows_ == max_windows_) {
+    for (auto& coarsen : coarsens_)
+      coarsen();
+    window_ *= 2;
+    windows_ /= 2;
+    ++coarsenings_;
+  }
   event_.notify(clock_.cycles(window_));
 }
 

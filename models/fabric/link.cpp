@@ -40,12 +40,14 @@ Link::Link(const sc_core::sc_module_name& name, SimContext& ctx, const LinkSpec&
       dirs_[d].utilization =
           &stats.series(base + ".utilization", "percent",
                         "Share of each sample window the direction's lanes were busy", facts.sample_cycles);
-      dirs_[d].lanes = &stats.series(base + ".lanes", "lanes",
-                                     "Active lanes at the end of each sample window", facts.sample_cycles);
+      dirs_[d].lanes =
+          &stats.series(base + ".lanes", "lanes", "Active lanes at the end of each sample window",
+                        facts.sample_cycles, stats::TimeSeries::Merge::kLast);
     }
   }
   if (balancer_) {
     split_ = LaneSplit::of(balancer_->outputs());
+    quiet_ = policy::QuietWindows<policy::LinkBalancer>(balancer_->window_cycles());
   } else {
     split_.lanes[0] = spec.lanes / 2;
     split_.lanes[1] = spec.lanes - spec.lanes / 2;
@@ -116,17 +118,21 @@ void Link::catch_up(Cycles until) {
   const std::uint64_t period = clock_.period_ps();
   Cycles c = stepped_;
   for (; c < until; ++c) {
-    if (skip_quiet_ && quiet_.at_fixed_point()) {
-      // Idle time for free: while both directions stay idle and no launch comes, whole windows change
-      // nothing (policy/quiet_windows.hpp). The first busy cycle is known: everything up to `until` is
-      // booked.
+    if (skip_quiet_) {
+      // Idle time for free (policy/quiet_windows.hpp): while both directions stay idle and no launch comes,
+      // whole windows in the fixed point, and quiet cycles inside a window, change nothing but counts. The
+      // first busy cycle is known: everything up to `until` is booked.
       Cycles quiet_end = std::min(dirs_[0].busy.first_busy_cycle(c, until, period),
                                   dirs_[1].busy.first_busy_cycle(c, until, period));
       if (launch_pending_) quiet_end = std::min(quiet_end, launch_cycle_);
-      c = quiet_.skip(c, quiet_end, *balancer_);
-      // Quiet up to `until`: the outputs stay as they are until the next window end, so the cycles from this
-      // window start on are stepped later, once an input or a launch is known (stepped_ stays here).
-      if (quiet_end == until) break;
+      if (quiet_.at_fixed_point()) {
+        c = quiet_.skip(c, quiet_end, *balancer_);
+        // Quiet up to `until`: the outputs stay as they are until the next window end, so the cycles from
+        // this window start on are stepped later, once an input or a launch is known (stepped_ stays here).
+        if (quiet_end == until) break;
+      }
+      c = quiet_.skip_cycles(c, quiet_end, *balancer_);
+      if (c == until) break;
     }
     policy::LinkBalancer::Inputs inputs;
     inputs.kernel_launch = launch_pending_ && c == launch_cycle_;
@@ -136,7 +142,7 @@ void Link::catch_up(Cycles until) {
     const LaneSplit before = split_;
     inputs.drained = before.quiescing && drain_at_ps_ <= c * period;
     const policy::LinkBalancer::Outputs out = balancer_->step(inputs);
-    quiet_.stepped(!inputs.kernel_launch && !inputs.busy_a && !inputs.busy_b, out);
+    quiet_.stepped(c, !inputs.kernel_launch && !inputs.busy_a && !inputs.busy_b, inputs.kernel_launch, out);
     split_ = LaneSplit::of(out);
     if (split_ != before) record_change(c + 1, before, split_);
   }
@@ -158,11 +164,11 @@ void Link::record_change(Cycles cycle, const LaneSplit& before, const LaneSplit&
 
 // -------------------------------------------------------------------------------------- statistics
 
-void Link::sample_window() {
+void Link::sample_window(Cycles window) {
   if (!dirs_[0].utilization) return;
   const std::uint64_t now_ps = sc_time_stamp().value();
   catch_up(clock_.now());
-  const std::uint64_t window_ps = facts_.sample_cycles * clock_.period_ps();
+  const std::uint64_t window_ps = window * clock_.period_ps();
   for (int i = 0; i < 2; ++i) {
     Direction& d = dirs_[i];
     const std::uint64_t busy_until_now = d.busy.busy_ps_until(now_ps);

@@ -91,12 +91,13 @@ class Link : public sc_core::sc_module,
 
   void kernel_launch();  // the runtime calls this at each kernel launch
   // The end of a statistics window (common/window_sampler.hpp): utilization and lanes of both directions.
-  void sample_window();
+  void sample_window(Cycles window);  // the window that ended, in cycles
   void finish();  // end of run: steps the lane control up to now and closes the time series
   // Never skip quiet windows (debug.step_idle_windows): for checking that skipping changes nothing.
   void step_every_idle_cycle() { skip_quiet_ = false; }
   void add_host_activity(HostActivity& total) const override {
     total.quiet_windows_skipped += quiet_.skipped();
+    total.quiet_cycles_skipped += quiet_.cycles_skipped();
   }
   unsigned lanes(int dir) const { return split_.lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }

@@ -100,14 +100,13 @@ Cycles Dram::first_busy_cycle(Cycles from, Cycles limit) const {
 
 // Utilization of a window: the channels' transfer time inside it over channels x window (exact: transfers
 // booked beyond now are left out until their window comes).
-void Dram::sample_window() {
+void Dram::sample_window(Cycles window) {
   if (!utilization_) return;
   const std::uint64_t now_ps = sc_time_stamp().value();
   std::uint64_t busy_until_now = 0;
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);
-  const double window_ps =
-      double(facts_.sample_cycles) * double(clock_.period_ps()) * double(channels_.size());
+  const double window_ps = double(window) * double(clock_.period_ps()) * double(channels_.size());
   utilization_->push(100.0 * double(busy_until_now - busy_ps_at_sample_) / window_ps);
   busy_ps_at_sample_ = busy_until_now;
 }

@@ -55,7 +55,7 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   }
   unsigned channels() const { return spec_.channels; }
   // The end of a statistics window (common/window_sampler.hpp): pushes the window's utilization.
-  void sample_window();
+  void sample_window(Cycles window);  // the window that ended, in cycles
 
  private:
   bool try_accept(unsigned port, Payload& gp) override;

@@ -151,6 +151,13 @@ void LinkBalancer::skip_quiet_windows(std::uint64_t windows) {
   counters_.windows += windows;
 }
 
+void LinkBalancer::skip_quiet_cycles(std::uint64_t cycles) {
+  if (turning() || decision_valid_ || cycles >= params_.sample_cycles - window_cycle_) {
+    throw std::logic_error("LinkBalancer: skip_quiet_cycles during a turn, a decision pulse or a window end");
+  }
+  window_cycle_ += static_cast<std::uint32_t>(cycles);
+}
+
 LinkBalancer::Outputs LinkBalancer::outputs() const {
   Outputs out;
   out.lanes_a = lanes_a_;

@@ -94,6 +94,15 @@ class LinkBalancer {
   // cycle of a window after a quiet window that decided "none", with no turn in progress. Nothing changes
   // but the window and coverage counts (the same as stepping them). Throws std::logic_error elsewhere.
   void skip_quiet_windows(std::uint64_t windows);
+  // `cycles` cycles of quiet inputs inside a window: no turn in progress, no decision pulse showing, and the
+  // window's last cycle not among them. The window position advances and nothing else changes (the same as
+  // stepping them: busy counts add nothing, lanes and decision hold). Throws std::logic_error elsewhere.
+  void skip_quiet_cycles(std::uint64_t cycles);
+  // Whether outputs `out` allow skip_quiet_cycles (no lane turning, no decision pulse): the drivers can tell
+  // from the outputs alone, for the RTL as for this model.
+  static bool quiet_cycles_skippable(const Outputs& out) {
+    return out.lane_quiesce == 0 && out.lane_switch == 0 && !out.decision_valid;
+  }
 
   const Params& params() const { return params_; }
   std::uint32_t lanes_a() const { return lanes_a_; }

@@ -122,6 +122,13 @@ void PartitionController::skip_quiet_windows(std::uint64_t windows) {
   counters_.windows += windows;
 }
 
+void PartitionController::skip_quiet_cycles(std::uint64_t cycles) {
+  if (decision_valid_ || cycles >= params_.sample_cycles - window_cycle_) {
+    throw std::logic_error("PartitionController: skip_quiet_cycles during a decision pulse or a window end");
+  }
+  window_cycle_ += static_cast<std::uint32_t>(cycles);
+}
+
 PartitionController::Outputs PartitionController::outputs() const {
   Outputs out;
   out.remote_ways = remote_ways_;

@@ -86,6 +86,12 @@ class PartitionController {
   // fixed point: the first cycle of a window after a quiet window that decided "none". Nothing changes but
   // the window and coverage counts (the same as stepping them). Throws std::logic_error elsewhere.
   void skip_quiet_windows(std::uint64_t windows);
+  // `cycles` cycles of quiet inputs inside a window: no decision pulse showing and the window's last cycle
+  // not among them. The window position advances and nothing else changes (the same as stepping them).
+  // Throws std::logic_error elsewhere.
+  void skip_quiet_cycles(std::uint64_t cycles);
+  // Whether outputs `out` allow skip_quiet_cycles (no decision pulse).
+  static bool quiet_cycles_skippable(const Outputs& out) { return !out.decision_valid; }
 
   const Params& params() const { return params_; }
   std::uint32_t remote_ways() const { return remote_ways_; }

@@ -28,6 +28,9 @@ class PolicyImpl {
   // inputs that ended with no decision. Then `windows` more windows of quiet inputs leave every register as
   // it is and only count as decisions of "none", so both implementations skip them in closed form.
   virtual void skip_quiet_windows(std::uint64_t windows) = 0;
+  // Quiet cycles inside a window (Block::skip_quiet_cycles says when): only the window position advances.
+  // QuietWindows::skip_cycles tells when a driver may call it.
+  virtual void skip_quiet_cycles(std::uint64_t cycles) = 0;
 };
 
 // The C++ reference policy behind the interface.
@@ -43,6 +46,7 @@ class ReferenceImpl final : public PolicyImpl<Block> {
   std::uint64_t decisions() const override { return block_.counters().windows; }
   std::uint64_t window_cycles() const override { return block_.params().sample_cycles; }
   void skip_quiet_windows(std::uint64_t windows) override { block_.skip_quiet_windows(windows); }
+  void skip_quiet_cycles(std::uint64_t cycles) override { block_.skip_quiet_cycles(cycles); }
   const Block& block() const { return block_; }
 
  private:

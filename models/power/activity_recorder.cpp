@@ -23,6 +23,7 @@ ActivityRecorder::ActivityRecorder(const sc_core::sc_module_name& name, System& 
     if (window_ != system.window_cycles())
       throw std::logic_error("ActivityRecorder: its window must be the system's stats window");
     system.on_window([this] { sample(); });
+    system.on_window_coarsen([this] { coarsen(); });
   }
   KernelDispatcher& dispatcher = system.dispatcher();
   dispatcher.on_finish = [this, previous = std::move(dispatcher.on_finish)] {
@@ -246,15 +247,32 @@ void ActivityRecorder::close_window(Cycles end) {
     sync();
   windows_.push_back(power::Window{window_start_, end - window_start_});
   for (Tracked& t : tracked_) {
-    std::vector<std::uint64_t> counts(t.probes.size());
     for (std::size_t c = 0; c < t.probes.size(); ++c) {
       const std::uint64_t v = t.probes[c]();
-      counts[c] = v - t.last[c];
+      t.counts.push_back(v - t.last[c]);
       t.last[c] = v;
     }
-    t.instance.windows.push_back(std::move(counts));
   }
   window_start_ = end;
+}
+
+// The window doubled (stats.max_windows): windows 2k and 2k+1 become window k, their counts added. The
+// sampler coarsens at an even count, so every window has a partner.
+void ActivityRecorder::coarsen() {
+  const std::size_t n = windows_.size() / 2;
+  for (std::size_t k = 0; k < n; ++k)
+    windows_[k] =
+        power::Window{windows_[2 * k].start_cycle, windows_[2 * k].cycles + windows_[2 * k + 1].cycles};
+  windows_.resize(n);
+  for (Tracked& t : tracked_) {
+    const std::size_t counters = t.probes.size();
+    std::vector<std::uint64_t>& w = t.counts;
+    for (std::size_t k = 0; k < n; ++k) {
+      for (std::size_t c = 0; c < counters; ++c)
+        w[k * counters + c] = w[2 * k * counters + c] + w[(2 * k + 1) * counters + c];
+    }
+    w.resize(n * counters);
+  }
 }
 
 power::Activity ActivityRecorder::finish() {
@@ -263,7 +281,7 @@ power::Activity ActivityRecorder::finish() {
   a.clock_mhz = system_.spec().clock_mhz;
   a.duration_cycles = end;
   a.sim_cycles = system_.finish_cycle();
-  a.window_cycles = window_;
+  a.window_cycles = window_ ? system_.window_cycles() : 0;  // the last window length, after coarsening
   a.sockets = system_.spec().sockets;
   // The lazily stepped policy blocks were brought up to date when the workload finished; stepping them
   // further now would change what the statistics report, so the last window reads them as they are.
@@ -275,9 +293,10 @@ power::Activity ActivityRecorder::finish() {
       // The run ended on a window boundary: anything counted since belongs to the last window.
       now_ = end;
       for (Tracked& t : tracked_) {
+        const std::size_t last_window = t.counts.size() - t.probes.size();
         for (std::size_t c = 0; c < t.probes.size(); ++c) {
           const std::uint64_t v = t.probes[c]();
-          t.instance.windows.back()[c] += v - t.last[c];
+          t.counts[last_window + c] += v - t.last[c];
           t.last[c] = v;
         }
       }
@@ -289,6 +308,12 @@ power::Activity ActivityRecorder::finish() {
     t.instance.totals.resize(t.probes.size());
     for (std::size_t c = 0; c < t.probes.size(); ++c)
       t.instance.totals[c] = t.probes[c]();
+    const std::size_t counters = t.probes.size();
+    t.instance.windows.clear();
+    for (std::size_t w = 0; w < windows_.size(); ++w) {
+      t.instance.windows.emplace_back(t.counts.begin() + static_cast<std::ptrdiff_t>(w * counters),
+                                      t.counts.begin() + static_cast<std::ptrdiff_t>((w + 1) * counters));
+    }
     a.instances.push_back(t.instance);
   }
   a.windows = windows_;

@@ -34,6 +34,9 @@ class ActivityRecorder : public sc_core::sc_module {
     power::Instance instance;
     std::vector<std::function<std::uint64_t()>> probes;  // cumulative values, one per counter
     std::vector<std::uint64_t> last;                     // at the previous window boundary
+    // Counts per window, window after window (windows x counters): one growing array instead of a vector
+    // per window keeps a window end to reading the probes (instance.windows is filled at finish()).
+    std::vector<std::uint64_t> counts;
   };
 
   Tracked& track(std::string name, const char* kind, int socket);
@@ -42,6 +45,7 @@ class ActivityRecorder : public sc_core::sc_module {
   void build();
   void sample();
   void close_window(Cycles end);
+  void coarsen();
 
   System& system_;
   Cycles window_;

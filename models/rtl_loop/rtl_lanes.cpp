@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "rtl_loop/fast_forward.hpp"
 #include "rtl_loop/rtl_builds.hpp"
 #include "rtl_loop/rtl_ports.hpp"
 
@@ -47,6 +48,10 @@ class RtlBalancer final : public policy::PolicyImpl<policy::LinkBalancer> {
   // (the reference's contract, which the lockstep tests hold the RTL to, and tests/integration/
   // idle_skip_test.cpp checks against stepping): only the decision pulses are counted.
   void skip_quiet_windows(std::uint64_t windows) override { decisions_ += windows; }
+  void skip_quiet_cycles(std::uint64_t cycles) override {
+    rtl_ports::fast_forward_window(top_, top_.rootp->link_balancer__DOT__win_cnt_q, cycles, window_,
+                                   policy::LinkBalancer::quiet_cycles_skippable(outputs()), "LinkBalancer");
+  }
 
  private:
   void edge() {

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "rtl_loop/fast_forward.hpp"
 #include "rtl_loop/rtl_builds.hpp"
 #include "rtl_loop/rtl_ports.hpp"
 
@@ -41,6 +42,11 @@ class RtlPartitionCtrl final : public policy::PolicyImpl<policy::PartitionContro
   std::uint64_t window_cycles() const override { return window_; }
   // As for the balancer (rtl_lanes.cpp): in the quiet fixed point only the decision pulses are counted.
   void skip_quiet_windows(std::uint64_t windows) override { decisions_ += windows; }
+  void skip_quiet_cycles(std::uint64_t cycles) override {
+    rtl_ports::fast_forward_window(top_, top_.rootp->cache_partition_ctrl__DOT__win_cnt_q, cycles, window_,
+                                   policy::PartitionController::quiet_cycles_skippable(outputs()),
+                                   "PartitionController");
+  }
 
  private:
   void edge() {

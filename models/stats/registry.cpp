@@ -201,10 +201,15 @@ Histogram& Registry::histogram(const std::string& path, const std::string& unit,
 }
 
 TimeSeries& Registry::series(const std::string& path, const std::string& unit, const std::string& desc,
-                             uint64_t window_cycles) {
-  TimeSeries prototype(window_cycles);
+                             uint64_t window_cycles, TimeSeries::Merge merge) {
+  TimeSeries prototype(window_cycles, merge);
   return add<TimeSeries>(path, Kind::kSeries, unit, desc,
                          [&]() -> TimeSeries& { return series_.emplace_back(std::move(prototype)); });
+}
+
+void Registry::coarsen_series() {
+  for (TimeSeries& s : series_)
+    s.coarsen();
 }
 
 Scalar& Registry::scalar(const std::string& path, const std::string& unit, const std::string& desc) {

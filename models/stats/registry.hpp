@@ -52,7 +52,9 @@ class Registry {
                        uint64_t bucket_width, std::size_t buckets);
   // One value per window of window_cycles; throws std::invalid_argument if window_cycles is 0.
   TimeSeries& series(const std::string& path, const std::string& unit, const std::string& desc,
-                     uint64_t window_cycles);
+                     uint64_t window_cycles, TimeSeries::Merge merge = TimeSeries::Merge::kMean);
+  // Coarsens every series (TimeSeries::coarsen): the statistics window doubled (stats.max_windows).
+  void coarsen_series();
   Scalar& scalar(const std::string& path, const std::string& unit, const std::string& desc);
 
   // Lookup by exact path; nullptr if there is no statistic of that kind at `path`.

@@ -112,19 +112,43 @@ class Histogram {
 // One value per sample window of window_cycles() simulated cycles, in time order: values()[i] covers cycles
 // [i*window_cycles, (i+1)*window_cycles). The owning component decides what the value is (bytes moved in the
 // window, average occupancy...) and pushes it when the window closes; the series only records.
+//
+// A long run keeps its series bounded by coarsening them (stats.max_windows, common/window_sampler.hpp):
+// coarsen() merges each pair of adjacent windows into one of twice the length, as the series' Merge rule
+// says, so that values() still covers [i*window_cycles, (i+1)*window_cycles).
 class TimeSeries {
  public:
+  enum class Merge {
+    kMean,  // a rate or share over the window (utilization): the mean of two equal-length windows
+    kLast,  // a state at the window's end (active lanes, ways): the later window's value
+  };
+
   // Throws std::invalid_argument if window_cycles is 0.
-  explicit TimeSeries(uint64_t window_cycles) : window_(window_cycles) {
+  explicit TimeSeries(uint64_t window_cycles, Merge merge = Merge::kMean)
+      : window_(window_cycles), merge_(merge) {
     if (window_cycles == 0) throw std::invalid_argument("time series window must be positive");
   }
 
   void push(double value) { values_.push_back(value); }
   uint64_t window_cycles() const { return window_; }
   const std::vector<double>& values() const { return values_; }
+  Merge merge() const { return merge_; }
+
+  // Doubles the window: windows 2k and 2k+1 become window k. A trailing odd window has no partner; it is
+  // dropped, since it would cover only half of a new window (the sampler coarsens at an even count).
+  void coarsen() {
+    const std::size_t n = values_.size() / 2;
+    for (std::size_t k = 0; k < n; ++k) {
+      const double a = values_[2 * k], b = values_[2 * k + 1];
+      values_[k] = merge_ == Merge::kMean ? (a + b) / 2 : b;
+    }
+    values_.resize(n);
+    window_ *= 2;
+  }
 
  private:
   uint64_t window_;
+  Merge merge_;
   std::vector<double> values_;
 };
 

@@ -147,14 +147,15 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
   };
 
   // Statistics windows: every DRAM, link and partition driver samples at the same window ends, in this order.
-  windows_ = std::make_unique<WindowSampler>("windows", ctx_, spec.facts.sample_cycles);
+  windows_ = std::make_unique<WindowSampler>("windows", ctx_, spec.facts.sample_cycles, spec.max_windows);
   for (auto& socket : sockets_)
-    windows_->add([d = socket->dram.get()] { d->sample_window(); });
+    windows_->add([d = socket->dram.get()](Cycles window) { d->sample_window(window); });
   for (auto& link : links_)
-    windows_->add([l = link.get()] { l->sample_window(); });
+    windows_->add([l = link.get()](Cycles window) { l->sample_window(window); });
   for (auto& socket : sockets_) {
-    if (socket->partition) windows_->add([p = socket->partition.get()] { p->sample_window(); });
+    if (socket->partition) windows_->add([p = socket->partition.get()](Cycles) { p->sample_window(); });
   }
+  windows_->on_coarsen([this] { stats_.coarsen_series(); });
 
   Watchdog::Probes probes{[this] { return requests_completed(); }, [this] { return pool_.live(); }};
   watchdog_ = std::make_unique<Watchdog>("watchdog", ctx_, spec.watchdog_cycles, probes, diag_);

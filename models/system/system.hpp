@@ -80,7 +80,12 @@ class System : public sc_core::sc_module {
   KernelDispatcher& dispatcher() { return *dispatcher_; }
   // Called at the end of every statistics window, after the components have sampled (the activity
   // recorder): no event of its own, so observing cannot change the simulation.
-  void on_window(std::function<void()> observer) { windows_->add(std::move(observer)); }
+  void on_window(std::function<void()> observer) {
+    windows_->add([observer = std::move(observer)](Cycles) { observer(); });
+  }
+  // Called when the statistics window doubles (stats.max_windows), after that window end's observers: the
+  // time series have just merged their windows pairwise; observers with per-window records do the same.
+  void on_window_coarsen(std::function<void()> observer) { windows_->on_coarsen(std::move(observer)); }
   Cycles window_cycles() const { return windows_->window(); }
 
   // What trace readers ignored or doubted while loading the workload (to show the user).

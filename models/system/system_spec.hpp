@@ -67,7 +67,8 @@ struct SystemSpec {
   Cycles launch_cycles = 0;
   bool ideal_coherence = false;  // GPU-side L2: skip the kernel-boundary write-back and invalidation
   bool protocol_checks = false;
-  bool step_idle_windows = false;  // debug: no closed-form skip of quiet policy windows
+  bool step_idle_windows = false;   // debug: no closed-form skip of quiet policy windows
+  std::uint64_t max_windows = 256;  // statistics windows kept before the window doubles (0: no limit)
   Cycles watchdog_cycles = 1000000;
   Cycles max_cycles = 0;      // 0: run to completion
   bool copy_engines = false;  // a CopyEngine on every socket's crossbar (numagpu bench-fabric)

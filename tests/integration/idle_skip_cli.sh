@@ -3,7 +3,7 @@
 # compute cycles before each: about 240,000 cycles of mostly nothing) on dynamic links with the NUMA-aware
 # L2. Skipping quiet policy windows in closed form (the default) must give byte-identical statistics to
 # stepping every cycle (debug.step_idle_windows), with the C++ policies and with their Verilated RTL, and the
-# skip must actually happen (bench.json counts the windows skipped).
+# skip must actually happen (bench.json counts the windows and the in-window cycles skipped).
 # Usage: idle_skip_cli.sh NUMAGPU SCRATCH_DIR COMPARE_STATS_PY
 set -eu
 numagpu=$1
@@ -36,5 +36,12 @@ for impl in model rtl; do
   skipped=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['quiet_windows_skipped'])" \
     "$dir/skip_$impl/bench.json")
   [ "$skipped" -ge 192 ] || fail "$impl: only $skipped quiet windows skipped (expected at least 192)"
+  # Inside the windows that are not skipped whole, the quiet cycles are: of the 8 x 240,000 block-cycles,
+  # the skipped windows leave at most 8 x 240,000 - 192 x 5,000 = 960,000, and only the cycles around 32
+  # requests (each busy for a few cycles), the cycle after each decision and the window ends must be stepped;
+  # a tenth of them is a safe floor.
+  cycles=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['quiet_cycles_skipped'])" \
+    "$dir/skip_$impl/bench.json")
+  [ "$cycles" -ge 96000 ] || fail "$impl: only $cycles quiet cycles skipped inside windows (expected >= 96000)"
 done
 echo "idle_skip_cli: ok"

@@ -113,6 +113,33 @@ TEST(TimeSeries, RecordsValuesInOrder) {
   EXPECT_EQ(s.values(), (std::vector<double>{1.0, 2.5, 0.0}));
 }
 
+// Coarsening merges windows 2k and 2k+1 into window k of twice the length. A mean of two equal-length
+// windows is the share over the doubled window: (10 + 30) / 2 = 20, (50 + 0) / 2 = 25; the fifth window has
+// no partner and is dropped (the sampler only coarsens at an even count).
+TEST(TimeSeries, CoarsenAveragesPairsOfRates) {
+  TimeSeries s(1000);
+  EXPECT_EQ(s.merge(), TimeSeries::Merge::kMean);
+  for (double v : {10.0, 30.0, 50.0, 0.0, 99.0})
+    s.push(v);
+  s.coarsen();
+  EXPECT_EQ(s.window_cycles(), 2000u);
+  EXPECT_EQ(s.values(), (std::vector<double>{20.0, 25.0}));
+  s.push(7.0);  // the next window is 2000 cycles long
+  s.coarsen();
+  EXPECT_EQ(s.window_cycles(), 4000u);
+  EXPECT_EQ(s.values(), (std::vector<double>{22.5}));  // (20 + 25) / 2; 7 had no partner
+}
+
+// A state at the window's end (lanes, ways): the merged window ends where the later one did.
+TEST(TimeSeries, CoarsenKeepsTheLaterStateOfEachPair) {
+  TimeSeries s(500, TimeSeries::Merge::kLast);
+  for (double v : {8.0, 9.0, 10.0, 7.0})
+    s.push(v);
+  s.coarsen();
+  EXPECT_EQ(s.window_cycles(), 1000u);
+  EXPECT_EQ(s.values(), (std::vector<double>{9.0, 7.0}));
+}
+
 TEST(TimeSeries, RejectsZeroWindow) {
   EXPECT_THROW(TimeSeries(0), std::invalid_argument);
 }
