@@ -41,15 +41,32 @@ ActivityRecorder::Tracked& ActivityRecorder::track(std::string name, const char*
   return t;
 }
 
+std::uint64_t ActivityRecorder::Probe::value() const {
+  if (read) return read();
+  std::uint64_t n = 0;
+  for (const stats::Counter* c : sum)
+    n += c->value();
+  return n * scale;
+}
+
 void ActivityRecorder::probe(Tracked& t, const char* counter, std::function<std::uint64_t()> read) {
   t.instance.counters.emplace_back(counter);
-  t.probes.push_back(std::move(read));
+  t.probes.push_back(Probe{{}, 1, std::move(read)});
+}
+
+void ActivityRecorder::sum(Tracked& t, const char* counter, std::vector<const stats::Counter*> counters,
+                           std::uint64_t scale) {
+  for (const stats::Counter* c : counters)
+    if (!c)
+      throw std::logic_error("activity recorder: " + t.instance.name + " lacks a counter for " + counter);
+  t.instance.counters.emplace_back(counter);
+  t.probes.push_back(Probe{std::move(counters), scale, nullptr});
 }
 
 void ActivityRecorder::counter(Tracked& t, const char* name, const std::string& stat) {
   const stats::Counter* c = system_.stats().find_counter(stat);
   if (!c) throw std::logic_error("activity recorder: no counter " + stat);
-  probe(t, name, [c] { return c->value(); });
+  sum(t, name, {c});
 }
 
 void ActivityRecorder::build() {
@@ -77,27 +94,18 @@ void ActivityRecorder::build() {
         misses.push_back(system_.stats().find_counter(b + ".read_misses." + cls));
         writes.push_back(system_.stats().find_counter(b + ".writes." + cls));
       }
-      auto sum = [](std::vector<const stats::Counter*> cs) {
-        for (const stats::Counter* c : cs)
-          if (!c) throw std::logic_error("activity recorder: a cache lacks a per-class counter");
-        return [cs] {
-          std::uint64_t n = 0;
-          for (const stats::Counter* c : cs)
-            n += c->value();
-          return n;
-        };
-      };
       std::vector<const stats::Counter*> all = hits;
       all.insert(all.end(), misses.begin(), misses.end());
-      probe(t, "reads", sum(all));
-      probe(t, "read_hits", sum(hits));
-      probe(t, "read_misses", sum(misses));
-      probe(t, "writes", sum(writes));
+      sum(t, "reads", all);
+      sum(t, "read_hits", hits);
+      sum(t, "read_misses", misses);
+      sum(t, "writes", writes);
       const stats::Counter* atomics = system_.stats().find_counter(b + ".atomics");
       if (!atomics) throw std::logic_error("activity recorder: no counter " + b + ".atomics");
+      // A cache performs atomics or forwards them, never both: the other count is an empty sum (0).
       const bool performed = cs.caches_atomics;
-      probe(t, "atomics_performed", [atomics, performed] { return performed ? atomics->value() : 0; });
-      probe(t, "atomics_forwarded", [atomics, performed] { return performed ? 0 : atomics->value(); });
+      sum(t, "atomics_performed", performed ? std::vector{atomics} : std::vector<const stats::Counter*>{});
+      sum(t, "atomics_forwarded", performed ? std::vector<const stats::Counter*>{} : std::vector{atomics});
       for (const char* n :
            {"fills", "evictions", "writebacks", "coherence_writebacks", "mshr_merges", "bank_conflicts"})
         counter(t, n, b + "." + n);
@@ -112,9 +120,7 @@ void ActivityRecorder::build() {
     {
       Tracked& t = track(socket.xbar->name(), "crossbar", sid);
       const std::string b = socket.xbar->name();
-      const stats::Counter* bytes = system_.stats().find_counter(b + ".bytes");
-      if (!bytes) throw std::logic_error("activity recorder: no counter " + b + ".bytes");
-      probe(t, "bits", [bytes] { return 8 * bytes->value(); });
+      sum(t, "bits", {system_.stats().find_counter(b + ".bytes")}, 8);
       counter(t, "requests", b + ".requests");
       counter(t, "requests_to_link", b + ".requests_to_link");
     }
@@ -125,10 +131,8 @@ void ActivityRecorder::build() {
       counter(t, "reads", b + ".reads");
       counter(t, "writes", b + ".writes");
       for (const char* dir : {"read", "write"}) {
-        const stats::Counter* bytes = system_.stats().find_counter(b + "." + dir + "_bytes");
-        if (!bytes) throw std::logic_error("activity recorder: no DRAM byte counter");
-        probe(t, dir == std::string("read") ? "read_bits" : "write_bits",
-              [bytes] { return 8 * bytes->value(); });
+        sum(t, dir == std::string("read") ? "read_bits" : "write_bits",
+            {system_.stats().find_counter(b + "." + dir + "_bytes")}, 8);
       }
       // Busy time from the channels' busy trackers (common/busy_tracker.hpp), in cycles: a channel that
       // transferred for 2.5 cycles counts 2.5 (floored over the run, not per cycle), and idle is the rest
@@ -170,9 +174,7 @@ void ActivityRecorder::build() {
     const std::string b = link->name();
     const std::string to_b = b + ".to_" + topo.node_name(tl.b), to_a = b + ".to_" + topo.node_name(tl.a);
     for (auto [name, stat] : {std::pair{"bits_a_to_b", to_b}, std::pair{"bits_b_to_a", to_a}}) {
-      const stats::Counter* bytes = system_.stats().find_counter(stat + ".bytes");
-      if (!bytes) throw std::logic_error("activity recorder: no counter " + stat + ".bytes");
-      probe(t, name, [bytes] { return 8 * bytes->value(); });
+      sum(t, name, {system_.stats().find_counter(stat + ".bytes")}, 8);
     }
     counter(t, "packets_a_to_b", to_b + ".packets");
     counter(t, "packets_b_to_a", to_a + ".packets");
@@ -226,12 +228,7 @@ void ActivityRecorder::build() {
       out.push_back(system_.stats().find_counter(std::string(system_.links()[l]->name()) + ".to_" +
                                                  topo.node_name(other) + ".bytes"));
     }
-    probe(t, "bits", [out] {
-      std::uint64_t n = 0;
-      for (const stats::Counter* c : out)
-        n += 8 * c->value();
-      return n;
-    });
+    sum(t, "bits", out, 8);
     counter(t, "requests", name + ".requests");
   }
 }
@@ -247,9 +244,11 @@ void ActivityRecorder::close_window(Cycles end) {
     sync();
   windows_.push_back(power::Window{window_start_, end - window_start_});
   for (Tracked& t : tracked_) {
+    const std::size_t base = t.counts.size();
+    t.counts.resize(base + t.probes.size());
     for (std::size_t c = 0; c < t.probes.size(); ++c) {
-      const std::uint64_t v = t.probes[c]();
-      t.counts.push_back(v - t.last[c]);
+      const std::uint64_t v = t.probes[c].value();
+      t.counts[base + c] = v - t.last[c];
       t.last[c] = v;
     }
   }
@@ -295,7 +294,7 @@ power::Activity ActivityRecorder::finish() {
       for (Tracked& t : tracked_) {
         const std::size_t last_window = t.counts.size() - t.probes.size();
         for (std::size_t c = 0; c < t.probes.size(); ++c) {
-          const std::uint64_t v = t.probes[c]();
+          const std::uint64_t v = t.probes[c].value();
           t.counts[last_window + c] += v - t.last[c];
           t.last[c] = v;
         }
@@ -307,7 +306,7 @@ power::Activity ActivityRecorder::finish() {
   for (Tracked& t : tracked_) {
     t.instance.totals.resize(t.probes.size());
     for (std::size_t c = 0; c < t.probes.size(); ++c)
-      t.instance.totals[c] = t.probes[c]();
+      t.instance.totals[c] = t.probes[c].value();
     const std::size_t counters = t.probes.size();
     t.instance.windows.clear();
     for (std::size_t w = 0; w < windows_.size(); ++w) {

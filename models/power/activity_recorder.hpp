@@ -17,6 +17,9 @@
 
 namespace numagpu {
 
+namespace stats {
+class Counter;
+}
 class System;
 
 class ActivityRecorder : public sc_core::sc_module {
@@ -30,10 +33,18 @@ class ActivityRecorder : public sc_core::sc_module {
   power::Activity finish();
 
  private:
+  // A cumulative value: most are sums of registered counters (times a scale: bytes to bits), read directly;
+  // the rest (busy time, cycles) are computed by `read`. One probe per activity counter.
+  struct Probe {
+    std::vector<const stats::Counter*> sum;
+    std::uint64_t scale = 1;
+    std::function<std::uint64_t()> read;  // when set, instead of the sum
+    std::uint64_t value() const;
+  };
   struct Tracked {
     power::Instance instance;
-    std::vector<std::function<std::uint64_t()>> probes;  // cumulative values, one per counter
-    std::vector<std::uint64_t> last;                     // at the previous window boundary
+    std::vector<Probe> probes;        // one per counter
+    std::vector<std::uint64_t> last;  // at the previous window boundary
     // Counts per window, window after window (windows x counters): one growing array instead of a vector
     // per window keeps a window end to reading the probes (instance.windows is filled at finish()).
     std::vector<std::uint64_t> counts;
@@ -41,6 +52,8 @@ class ActivityRecorder : public sc_core::sc_module {
 
   Tracked& track(std::string name, const char* kind, int socket);
   void probe(Tracked& t, const char* counter, std::function<std::uint64_t()> read);
+  void sum(Tracked& t, const char* counter, std::vector<const stats::Counter*> counters,
+           std::uint64_t scale = 1);
   void counter(Tracked& t, const char* counter, const std::string& stat);  // a registered counter
   void build();
   void sample();
