@@ -41,9 +41,8 @@ void DeliveryScheduler::fire() {
   ++fired_;
   // Items scheduled for now from inside a delivery join this loop; later ones may not move the wake-up.
   wake_at_ps_ = now;
-  while (!queue_.empty() && queue_.next_time() <= now) {
-    const CalendarQueue::Item item = queue_.top();
-    queue_.pop();
+  CalendarQueue::Item item;
+  while (queue_.pop_due(now, item)) {
     ++delivered_;
     static_cast<Deliverable*>(item.to)->deliver(static_cast<tlm::tlm_generic_payload*>(item.what));
   }
