@@ -7,7 +7,6 @@
 namespace numagpu {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec& spec,
            const MachineFacts& facts, stats::Registry& stats)
@@ -50,7 +49,7 @@ sc_time Dram::backlog_limit() const {
 bool Dram::try_accept(unsigned, Payload& gp) {
   if (spec_.inject_stuck && in_service_ >= spec_.queue_depth) return false;
   const sc_time free_at = channels_[channel_of(gp)]->free_at();
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   if (free_at <= now || free_at - now <= backlog_limit()) return true;
   // Full: look again when this channel's backlog has drained to the limit.
   unblock_event_.notify(free_at - now - backlog_limit());
@@ -71,10 +70,10 @@ void Dram::on_request(unsigned port, Payload& gp) {
     return;
   }
   const unsigned ch = channel_of(gp);
-  const sc_time start = std::max(sc_time_stamp(), channels_[ch]->free_at());
-  const sc_time done = channels_[ch]->reserve(sc_time_stamp(), facts_.line_bytes);
+  const sc_time start = std::max(sim_now(), channels_[ch]->free_at());
+  const sc_time done = channels_[ch]->reserve(sim_now(), facts_.line_bytes);
   busy_[ch].book(start.value(), done.value());
-  in.respond(port, gp, done - sc_time_stamp() + clock_.cycles(spec_.latency));
+  in.respond(port, gp, done - sim_now() + clock_.cycles(spec_.latency));
 }
 
 void Dram::keep_busy_history() {
@@ -102,7 +101,7 @@ Cycles Dram::first_busy_cycle(Cycles from, Cycles limit) const {
 // booked beyond now are left out until their window comes).
 void Dram::sample_window() {
   if (!utilization_) return;
-  const std::uint64_t now_ps = sc_time_stamp().value();
+  const std::uint64_t now_ps = sim_now().value();
   std::uint64_t busy_until_now = 0;
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);
@@ -113,7 +112,7 @@ void Dram::sample_window() {
 }
 
 void Dram::report_queues(std::ostream& os) const {
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   std::size_t busy = 0;
   for (const auto& c : channels_)
     busy += c->free_at() > now ? 1 : 0;

@@ -108,7 +108,7 @@ void Sm::wake_at(Cycles cycle) {
   // The scheduler cannot take back the later wake-up this one replaces: that one finds wake_cycle_ moved
   // and is ignored (deliver()). Waking in the current cycle from an event between cycle edges (a response
   // arriving at a fraction of a cycle) means now.
-  const std::uint64_t at = std::max(clock_.cycles(cycle).value(), sc_core::sc_time_stamp().value());
+  const std::uint64_t at = std::max(clock_.cycles(cycle).value(), sim_now().value());
   scheduler_->schedule(at, *this, nullptr);
 }
 
