@@ -232,14 +232,17 @@ nlohmann::json Registry::descriptions() const {
 }
 
 std::string Registry::text() const {
-  std::vector<const std::pair<const std::string, Entry>*> ordered;
-  ordered.reserve(entries_.size());
-  for (const auto& item : entries_)
-    ordered.push_back(&item);
-  std::sort(ordered.begin(), ordered.end(),
-            [](const auto* a, const auto* b) { return PathLess()(a->first, b->first); });
+  std::vector<const std::pair<const std::string, Entry>*> items;
+  std::vector<std::string_view> paths;
+  items.reserve(entries_.size());
+  paths.reserve(entries_.size());
+  for (const auto& item : entries_) {
+    items.push_back(&item);
+    paths.push_back(item.first);
+  }
   std::vector<TextLine> lines;
-  for (const auto* item : ordered) {
+  for (const std::size_t i : path_order(paths)) {
+    const auto* item = items[i];
     const std::string& path = item->first;
     const Entry& entry = item->second;
     const Description& d = *entry.description;
