@@ -7,6 +7,7 @@
 namespace numagpu {
 
 using sc_core::sc_time;
+using sc_core::sc_time_stamp;
 
 Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec& spec,
            const MachineFacts& facts, stats::Registry& stats)
@@ -101,7 +102,7 @@ Cycles Dram::first_busy_cycle(Cycles from, Cycles limit) const {
 // booked beyond now are left out until their window comes).
 void Dram::sample_window() {
   if (!utilization_) return;
-  const std::uint64_t now_ps = sim_now().value();
+  const std::uint64_t now_ps = sc_time_stamp().value();
   std::uint64_t busy_until_now = 0;
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);
@@ -112,7 +113,7 @@ void Dram::sample_window() {
 }
 
 void Dram::report_queues(std::ostream& os) const {
-  const sc_time now = sim_now();
+  const sc_time now = sc_time_stamp();
   std::size_t busy = 0;
   for (const auto& c : channels_)
     busy += c->free_at() > now ? 1 : 0;
