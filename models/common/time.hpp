@@ -30,6 +30,8 @@ class GpuClock {
   std::uint64_t period_ps() const { return period_ps_; }
 
   sc_core::sc_time cycles(Cycles n) const { return sc_core::sc_time::from_value(n * period_ps_); }
+  // The same in picoseconds, without making an sc_time (sc_time::from_value is an out-of-line call).
+  std::uint64_t cycles_ps(Cycles n) const { return n * period_ps_; }
   // Exact picosecond delay for a fractional number of cycles expressed as num/den (bandwidth models), rounded
   // up: never faster than configured.
   sc_core::sc_time cycles_fraction(std::uint64_t num, std::uint64_t den) const {

@@ -14,6 +14,7 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const C
       out("out", *this),
       clock_(ctx.clock),
       spec_(spec),
+      latency_(ctx.clock.cycles(spec.latency)),
       ports_(std::move(ports)),
       facts_(facts),
       socket_(socket),
@@ -74,7 +75,7 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   const std::uint64_t bytes = facts_.request_bytes(a);
   bytes_.add(bytes);
   const sc_time leaves = pipe_of_output(o).reserve(sim_now(), bytes);
-  out.send(o, gp, leaves - sim_now() + clock_.cycles(spec_.latency));
+  out.send(o, gp, leaves - sim_now() + latency_);
 }
 
 void Crossbar::on_request_accepted(unsigned port, Payload&) {
@@ -88,7 +89,7 @@ void Crossbar::on_response(unsigned, Payload& gp) {
   const std::uint64_t bytes = facts_.response_bytes(a);
   bytes_.add(bytes);
   const sc_time leaves = pipe_of_input(back).reserve(sim_now(), bytes);
-  in.respond(back, gp, leaves - sim_now() + clock_.cycles(spec_.latency));
+  in.respond(back, gp, leaves - sim_now() + latency_);
 }
 
 void Crossbar::report_queues(std::ostream& os) const {
