@@ -20,6 +20,11 @@ TEST(GenericPath, FoldsTrailingDigitsOfEachComponent) {
   EXPECT_EQ(generic_path("system.socket0.l2.bank3.read_hits"), "system.socket*.l*.bank*.read_hits");
   EXPECT_EQ(generic_path("system.socket3.sm255.instructions"), "system.socket*.sm*.instructions");
   EXPECT_EQ(generic_path("x"), "x");
+  EXPECT_EQ(generic_path("9.a10.10b"), "*.a*.10b");
+  // Malformed paths fold component by component all the same (the document validator meets them).
+  EXPECT_EQ(generic_path(""), "");
+  EXPECT_EQ(generic_path("a1..b2."), "a*..b*.");
+  EXPECT_EQ(generic_path(".x3"), ".x*");
 }
 
 TEST(CheckPath, AcceptsSystemCStyleNames) {
