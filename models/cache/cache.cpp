@@ -73,7 +73,7 @@ sc_time Cache::tag_access_done() {
   const Cycles start = std::max(now, next_tag_cycle_);
   if (start > now) bank_conflicts_.add();  // the tag port was taken this cycle: wait
   next_tag_cycle_ = start + 1;
-  return clock_.cycles(start + spec_.hit_latency) - sc_core::sc_time_stamp();
+  return clock_.cycles(start + spec_.hit_latency) - sim_now();
 }
 
 void Cache::finish(Payload& gp, const sc_time& delay) {

@@ -6,9 +6,12 @@
 namespace numagpu {
 
 namespace {
-bool later(const CalendarQueue::Item& a, const CalendarQueue::Item& b) {
-  return a.at > b.at || (a.at == b.at && a.seq > b.seq);
-}
+struct Later {
+  template <class T>
+  bool operator()(const T& a, const T& b) const {
+    return a.at > b.at || (a.at == b.at && a.seq > b.seq);
+  }
+};
 }  // namespace
 
 CalendarQueue::CalendarQueue(std::uint64_t bucket_width, std::size_t buckets)
@@ -26,51 +29,43 @@ void CalendarQueue::mark(std::size_t slot, bool occupied) {
   }
 }
 
-void CalendarQueue::push(std::uint64_t at, void* to, void* what) {
-  const Item item{at, next_seq_++, to, what};
+void CalendarQueue::push_elsewhere(std::uint64_t at, void* to, void* what) {
   const std::uint64_t bucket = at / width_;
   if (bucket < current_) throw std::logic_error("CalendarQueue: an item earlier than the current bucket");
   ++size_;
   if (bucket >= current_ + ring_.size()) {
-    far_.push_back(item);
-    std::push_heap(far_.begin(), far_.end(), later);
+    far_.push_back(FarItem{at, next_seq_++, to, what});
+    std::push_heap(far_.begin(), far_.end(), Later());
     return;
   }
-  Bucket& b = ring_[slot_of(bucket)];
-  if (bucket == current_ && current_sorted_) {
-    // The current bucket is being read in order: the item goes after everything due no later than it (its
-    // seq is the largest so far), and never before the read position, which holds items already due.
-    if (b.size() == read_ || !before(item, b.back())) {
-      b.push_back(item);  // the usual case: no earlier than anything waiting
-    } else {
-      b.insert(std::upper_bound(b.begin() + static_cast<std::ptrdiff_t>(read_), b.end(), item, before), item);
-    }
-  } else {
-    b.push_back(item);
-  }
+  // A later bucket of the ring (the current one goes the fast way in push()): appended, so each time's items
+  // stay in push order.
+  ring_[slot_of(bucket)].push_back(Item{at, to, what});
   mark(slot_of(bucket), true);
 }
 
-std::uint64_t CalendarQueue::next_time() const {
-  const Bucket& current = ring_[slot_of(current_)];
-  if (read_ < current.size()) {
-    if (current_sorted_) return current[read_].at;
-    std::uint64_t t = ~std::uint64_t(0);
-    for (const Item& i : current)
-      t = std::min(t, i.at);
-    return t;
+bool CalendarQueue::scan_current() {
+  Bucket& b = ring_[slot_of(current_)];
+  for (;;) {
+    // Items due later than the instant move down to the kept part, in order; the first one due at the
+    // instant stops the scan.
+    for (const std::size_t end = b.size(); read_ < end; ++read_) {
+      const Item& item = b[read_];
+      if (item.at == instant_) return true;
+      kept_min_ = std::min(kept_min_, item.at);
+      b[kept_++] = item;
+    }
+    // Nothing more is due at the instant: the kept items are the bucket, the earliest of them the next
+    // instant.
+    b.resize(kept_);
+    read_ = 0;
+    kept_ = 0;
+    instant_ = kept_min_;
+    kept_min_ = kNever;
+    if (b.empty()) return false;
   }
-  std::uint64_t t = far_.empty() ? ~std::uint64_t(0) : far_.front().at;
-  const std::size_t slot = next_occupied_slot();
-  if (slot != kNone) {
-    for (const Item& i : ring_[slot])
-      t = std::min(t, i.at);
-  }
-  return t;
 }
 
-// The first occupied ring slot after the current one, in time order (the current slot itself excluded: it
-// may hold items already read), or kNone.
 std::size_t CalendarQueue::next_occupied_slot() const {
   const std::size_t words = occupied_.size();
   const std::size_t current = slot_of(current_);
@@ -86,35 +81,51 @@ std::size_t CalendarQueue::next_occupied_slot() const {
   return kNone;
 }
 
-void CalendarQueue::advance() {
-  Bucket* b = &ring_[slot_of(current_)];
-  if (read_ < b->size()) {
-    if (!current_sorted_) {
-      std::sort(b->begin(), b->end(), before);
-      current_sorted_ = true;
-    }
-    return;
-  }
-  // The current bucket is used up: empty it, then find the next bucket holding items.
-  b->clear();
-  mark(slot_of(current_), false);
-  read_ = 0;
-  current_sorted_ = false;
-  std::uint64_t next = ~std::uint64_t(0);  // no ring item: the far heap's first
+std::uint64_t CalendarQueue::next_bucket() const {
+  std::uint64_t next = kNever;
   const std::size_t slot = next_occupied_slot();
   if (slot != kNone) next = current_ + 1 + ((slot - slot_of(current_ + 1)) & mask_);
   if (!far_.empty()) next = std::min(next, far_.front().at / width_);
-  current_ = next;
-  // The ring now covers [current_, current_ + size): bring in the far items it reaches.
+  return next;
+}
+
+std::uint64_t CalendarQueue::next_time() {
+  if (due_in_current()) return instant_;
+  // The current bucket is used up; look into the next one without making it current.
+  std::uint64_t t = far_.empty() ? kNever : far_.front().at;
+  const std::size_t slot = next_occupied_slot();
+  if (slot != kNone) {
+    for (const Item& i : ring_[slot])
+      t = std::min(t, i.at);
+  }
+  return t;
+}
+
+bool CalendarQueue::advance_until(std::uint64_t bucket) {
+  if (next_bucket() > bucket) return false;
+  advance();
+  return true;
+}
+
+void CalendarQueue::advance() {
+  // The current bucket is empty (scan_current() found nothing): leave it, then find the next bucket
+  // holding items.
+  mark(slot_of(current_), false);
+  current_ = next_bucket();
+  current_first_ = current_ * width_;
+  // The ring now covers [current_, current_ + size): bring in the far items it reaches. They come in (time,
+  // push) order, before any item pushed directly into their bucket (which is pushed later).
   while (!far_.empty() && far_.front().at / width_ < current_ + ring_.size()) {
-    const Item item = far_.front();
-    std::pop_heap(far_.begin(), far_.end(), later);
+    const FarItem item = far_.front();
+    std::pop_heap(far_.begin(), far_.end(), Later());
     far_.pop_back();
-    ring_[slot_of(item.at / width_)].push_back(item);
+    ring_[slot_of(item.at / width_)].push_back(Item{item.at, item.to, item.what});
     mark(slot_of(item.at / width_), true);
   }
-  std::sort(ring_[slot_of(current_)].begin(), ring_[slot_of(current_)].end(), before);
-  current_sorted_ = true;
+  instant_ = kNever;
+  for (const Item& i : ring_[slot_of(current_)])
+    instant_ = std::min(instant_, i.at);
+  scan_current();
 }
 
 }  // namespace numagpu

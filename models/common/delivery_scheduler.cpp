@@ -29,7 +29,7 @@ void DeliveryScheduler::schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_
   // A pending later notification is replaced by an earlier one; an earlier pending one is kept. One that is
   // due now is delivered by the loop in fire() when it is running, else in the next delta cycle.
   if (at_ps < wake_at_ps_) {
-    const std::uint64_t now = sc_core::sc_time_stamp().value();
+    const std::uint64_t now = sim_now().value();
     if (at_ps < now) throw std::logic_error("a delivery scheduled in the past");
     wake_at_ps_ = at_ps;
     wake_.notify(sc_core::sc_time::from_value(at_ps - now));
@@ -37,13 +37,12 @@ void DeliveryScheduler::schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_
 }
 
 void DeliveryScheduler::fire() {
-  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  const std::uint64_t now = sim_now().value();
   ++fired_;
   // Items scheduled for now from inside a delivery join this loop; later ones may not move the wake-up.
   wake_at_ps_ = now;
-  while (!queue_.empty() && queue_.next_time() <= now) {
-    const CalendarQueue::Item item = queue_.top();
-    queue_.pop();
+  CalendarQueue::Item item;
+  while (queue_.pop_due(now, item)) {
     ++delivered_;
     static_cast<Deliverable*>(item.to)->deliver(static_cast<tlm::tlm_generic_payload*>(item.what));
   }

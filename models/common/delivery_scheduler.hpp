@@ -21,6 +21,7 @@
 
 #include "common/calendar_queue.hpp"
 #include "common/host_activity.hpp"
+#include "common/time.hpp"
 
 namespace numagpu {
 
@@ -45,7 +46,7 @@ class DeliveryScheduler : public sc_core::sc_module, public HostActivitySource {
   // Delivers `gp` (null: a wake-up) to `to` at absolute time `at_ps` (not before now).
   void schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_generic_payload* gp);
   void schedule_in(const sc_core::sc_time& delay, Deliverable& to, tlm::tlm_generic_payload* gp) {
-    schedule(sc_core::sc_time_stamp().value() + delay.value(), to, gp);
+    schedule(sim_now().value() + delay.value(), to, gp);
   }
   std::size_t pending() const { return queue_.size(); }
   void add_host_activity(HostActivity& total) const override {

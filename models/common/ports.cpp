@@ -8,7 +8,6 @@
 namespace numagpu {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 using sc_core::SC_ZERO_TIME;
 
 namespace {
@@ -76,7 +75,7 @@ unsigned RequestInputs::transport_dbg(int, Payload&) {
 void RequestInputs::hold(unsigned port, Payload& gp, const sc_time& delay) {
   auto& ps = *ports_[port];
   ps.held = &gp;
-  ps.held_at = sc_time_stamp() + delay;
+  ps.held_at = sim_now() + delay;
   ps.held_key = owner_.wait_key(port, gp);
   ++held_;
   if (ps.held_key >= waiting_.size()) waiting_.resize(ps.held_key + 1);
@@ -126,8 +125,8 @@ void RequestInputs::retry_port(unsigned port) {
   ps.held = nullptr;
   --held_;
   waiting_[ps.held_key][port / 64] &= ~(std::uint64_t(1) << (port % 64));
-  const sc_time at = std::max(ps.held_at, sc_time_stamp());
-  sc_time delay = at - sc_time_stamp();
+  const sc_time at = std::max(ps.held_at, sim_now());
+  sc_time delay = at - sim_now();
   attr(gp).arrival_port = static_cast<std::uint16_t>(port);
   arrivals_.push(gp, delay);
   tlm::tlm_phase phase = tlm::END_REQ;
@@ -138,7 +137,7 @@ void RequestInputs::retry_port(unsigned port) {
 void RequestInputs::respond(unsigned port, Payload& gp, const sc_time& delay) {
   if (gp.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) gp.set_response_status(tlm::TLM_OK_RESPONSE);
   auto& ps = port_state(port);
-  ps.responses.emplace_back(&gp, sc_time_stamp() + delay);
+  ps.responses.emplace_back(&gp, sim_now() + delay);
   send_responses(port);
 }
 
@@ -147,9 +146,9 @@ void RequestInputs::send_responses(unsigned port) {
   while (!ps.resp_in_flight && !ps.responses.empty()) {
     auto [gp, at] = ps.responses.front();
     ps.responses.pop_front();
-    const sc_time when = not_before(std::max(at, sc_time_stamp()), ps.last_resp_at);
+    const sc_time when = not_before(std::max(at, sim_now()), ps.last_resp_at);
     ps.last_resp_at = when;
-    sc_time delay = when - sc_time_stamp();
+    sc_time delay = when - sim_now();
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     const auto status = socket[port]->nb_transport_bw(*gp, phase, delay);
     if (status == tlm::TLM_ACCEPTED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
@@ -181,7 +180,7 @@ void RequestOutputs::grow(unsigned port) {
 }
 
 void RequestOutputs::send(unsigned port, Payload& gp, const sc_time& delay) {
-  port_state(port).queue.emplace_back(&gp, sc_time_stamp() + delay);
+  port_state(port).queue.emplace_back(&gp, sim_now() + delay);
   pump(port);
 }
 
@@ -192,9 +191,9 @@ void RequestOutputs::pump(unsigned port) {
   while (!ps.in_request_phase && !ps.queue.empty()) {
     auto [gp, at] = ps.queue.front();
     ps.queue.pop_front();
-    const sc_time when = not_before(std::max(at, sc_time_stamp()), ps.last_req_at);
+    const sc_time when = not_before(std::max(at, sim_now()), ps.last_req_at);
     ps.last_req_at = when;
-    sc_time delay = when - sc_time_stamp();
+    sc_time delay = when - sim_now();
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     ps.in_request_phase = gp;
     const auto status = socket[port]->nb_transport_fw(*gp, phase, delay);

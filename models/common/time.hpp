@@ -12,6 +12,15 @@ namespace numagpu {
 
 using Cycles = std::uint64_t;
 
+// The current simulation time, the same as sc_core::sc_time_stamp(). That is an out-of-line library call
+// (and the context lookup a second one), asked on every hop: 5 % of the default run's instructions
+// (docs/performance.md). The time is a member of the current kernel's sc_simcontext, read here inline;
+// following sc_curr_simcontext keeps it right when FreshSystemCKernel switches kernels.
+inline const sc_core::sc_time& sim_now() {
+  const sc_core::sc_simcontext* kernel = sc_core::sc_curr_simcontext;
+  return kernel ? kernel->time_stamp() : sc_core::sc_time_stamp();
+}
+
 class GpuClock {
  public:
   // Only frequencies with a whole-picosecond period are accepted (the configuration validates
@@ -21,12 +30,14 @@ class GpuClock {
   std::uint64_t period_ps() const { return period_ps_; }
 
   sc_core::sc_time cycles(Cycles n) const { return sc_core::sc_time::from_value(n * period_ps_); }
+  // The same in picoseconds, without making an sc_time (sc_time::from_value is an out-of-line call).
+  std::uint64_t cycles_ps(Cycles n) const { return n * period_ps_; }
   // Exact picosecond delay for a fractional number of cycles expressed as num/den (bandwidth models), rounded
   // up: never faster than configured.
   sc_core::sc_time cycles_fraction(std::uint64_t num, std::uint64_t den) const {
     return sc_core::sc_time::from_value((num * period_ps_ + den - 1) / den);
   }
-  Cycles now() const { return to_cycles(sc_core::sc_time_stamp()); }  // current cycle, rounded down
+  Cycles now() const { return to_cycles(sim_now()); }  // current cycle, rounded down
   Cycles to_cycles(const sc_core::sc_time& t) const { return t.value() / period_ps_; }  // rounded down
   Cycles to_cycles_ceil(const sc_core::sc_time& t) const { return (t.value() + period_ps_ - 1) / period_ps_; }
 

@@ -5,7 +5,6 @@
 namespace numagpu {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const CrossbarSpec& spec,
                    CrossbarPorts ports, const MachineFacts& facts, std::uint16_t socket,
@@ -15,6 +14,7 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const C
       out("out", *this),
       clock_(ctx.clock),
       spec_(spec),
+      latency_(ctx.clock.cycles(spec.latency)),
       ports_(std::move(ports)),
       facts_(facts),
       socket_(socket),
@@ -74,8 +74,8 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   a.push_return_port(static_cast<std::uint16_t>(port));
   const std::uint64_t bytes = facts_.request_bytes(a);
   bytes_.add(bytes);
-  const sc_time leaves = pipe_of_output(o).reserve(sc_time_stamp(), bytes);
-  out.send(o, gp, leaves - sc_time_stamp() + clock_.cycles(spec_.latency));
+  const sc_time leaves = pipe_of_output(o).reserve(sim_now(), bytes);
+  out.send(o, gp, leaves - sim_now() + latency_);
 }
 
 void Crossbar::on_request_accepted(unsigned port, Payload&) {
@@ -88,8 +88,8 @@ void Crossbar::on_response(unsigned, Payload& gp) {
   const unsigned back = a.pop_return_port();
   const std::uint64_t bytes = facts_.response_bytes(a);
   bytes_.add(bytes);
-  const sc_time leaves = pipe_of_input(back).reserve(sc_time_stamp(), bytes);
-  in.respond(back, gp, leaves - sc_time_stamp() + clock_.cycles(spec_.latency));
+  const sc_time leaves = pipe_of_input(back).reserve(sim_now(), bytes);
+  in.respond(back, gp, leaves - sim_now() + latency_);
 }
 
 void Crossbar::report_queues(std::ostream& os) const {

@@ -85,6 +85,7 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
 
   const GpuClock& clock_;
   CrossbarSpec spec_;
+  sc_core::sc_time latency_;  // spec_.latency, converted once: a conversion is a library call per hop
   CrossbarPorts ports_;
   MachineFacts facts_;
   std::uint16_t socket_;

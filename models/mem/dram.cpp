@@ -50,7 +50,7 @@ sc_time Dram::backlog_limit() const {
 bool Dram::try_accept(unsigned, Payload& gp) {
   if (spec_.inject_stuck && in_service_ >= spec_.queue_depth) return false;
   const sc_time free_at = channels_[channel_of(gp)]->free_at();
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   if (free_at <= now || free_at - now <= backlog_limit()) return true;
   // Full: look again when this channel's backlog has drained to the limit.
   unblock_event_.notify(free_at - now - backlog_limit());
@@ -71,10 +71,10 @@ void Dram::on_request(unsigned port, Payload& gp) {
     return;
   }
   const unsigned ch = channel_of(gp);
-  const sc_time start = std::max(sc_time_stamp(), channels_[ch]->free_at());
-  const sc_time done = channels_[ch]->reserve(sc_time_stamp(), facts_.line_bytes);
+  const sc_time start = std::max(sim_now(), channels_[ch]->free_at());
+  const sc_time done = channels_[ch]->reserve(sim_now(), facts_.line_bytes);
   busy_[ch].book(start.value(), done.value());
-  in.respond(port, gp, done - sc_time_stamp() + clock_.cycles(spec_.latency));
+  in.respond(port, gp, done - sim_now() + clock_.cycles(spec_.latency));
 }
 
 void Dram::keep_busy_history() {

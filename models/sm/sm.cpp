@@ -108,7 +108,7 @@ void Sm::wake_at(Cycles cycle) {
   // The scheduler cannot take back the later wake-up this one replaces: that one finds wake_cycle_ moved
   // and is ignored (deliver()). Waking in the current cycle from an event between cycle edges (a response
   // arriving at a fraction of a cycle) means now.
-  const std::uint64_t at = std::max(clock_.cycles(cycle).value(), sc_core::sc_time_stamp().value());
+  const std::uint64_t at = std::max<std::uint64_t>(clock_.cycles_ps(cycle), sim_now().value());
   scheduler_->schedule(at, *this, nullptr);
 }
 
@@ -255,7 +255,7 @@ void Sm::execute(Warp& w, const Step& step) {
     // A first touch pays the page's fault and migration before the request can go (memory.migration_cycles).
     const Cycles fault = touch.first_touch ? homes_.migration_cycles() : 0;
     if (fault) first_touch_cycles_.add(fault);
-    out.send(0, gp, clock_.cycles(fault));
+    out.send(0, gp, fault ? clock_.cycles(fault) : sc_core::SC_ZERO_TIME);
   }
 }
 

@@ -1,6 +1,9 @@
 #include "stats/path.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace numagpu::stats {
 namespace {
@@ -85,15 +88,77 @@ std::string generic_component(std::string_view component) {
 }
 
 std::string generic_path(std::string_view path) {
+  // generic_component() of each component, in one pass without a string per component: every statistic
+  // registered at start-up needs its generic path (docs/performance.md).
   std::string out;
-  out.reserve(path.size());
-  bool first = true;
-  for (const std::string_view part : split_path(path)) {
-    if (!first) out += '.';
-    first = false;
-    out += generic_component(part);
+  out.reserve(path.size() + 4);
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    const std::size_t end = dot == std::string_view::npos ? path.size() : dot;
+    std::size_t digits = end;
+    while (digits > start && is_digit(path[digits - 1]))
+      --digits;
+    out.append(path.substr(start, digits - start));
+    if (digits != end) out += '*';
+    if (dot == std::string_view::npos) return out;
+    out += '.';
+    start = dot + 1;
   }
-  return out;
+}
+
+namespace {
+// PathLess's order of two components.
+bool component_less(std::string_view a, std::string_view b) {
+  int c = natural_compare(a, b);
+  if (c == 0) c = a.compare(b);
+  return c < 0;
+}
+}  // namespace
+
+std::vector<std::size_t> path_order(const std::vector<std::string_view>& paths) {
+  // Every path as a run of component ids (ids in order of first appearance), all runs in one vector.
+  std::unordered_map<std::string_view, std::uint32_t> ids;
+  std::vector<std::string_view> components;  // by id
+  std::vector<std::uint32_t> runs;
+  std::vector<std::size_t> starts;  // path i's run: [starts[i], starts[i + 1])
+  starts.reserve(paths.size() + 1);
+  for (const std::string_view path : paths) {
+    starts.push_back(runs.size());
+    std::size_t from = 0;
+    while (true) {
+      const std::size_t dot = path.find('.', from);
+      const std::string_view part = path.substr(from, dot == std::string_view::npos ? dot : dot - from);
+      const auto [it, added] = ids.try_emplace(part, static_cast<std::uint32_t>(components.size()));
+      if (added) components.push_back(part);
+      runs.push_back(it->second);
+      if (dot == std::string_view::npos) break;
+      from = dot + 1;
+    }
+  }
+  starts.push_back(runs.size());
+  // Ids become ranks in PathLess's component order: comparing two components is then comparing two numbers.
+  std::vector<std::uint32_t> by_rank(components.size());
+  for (std::uint32_t id = 0; id < by_rank.size(); ++id)
+    by_rank[id] = id;
+  std::sort(by_rank.begin(), by_rank.end(),
+            [&](std::uint32_t l, std::uint32_t r) { return component_less(components[l], components[r]); });
+  std::vector<std::uint32_t> rank(components.size());
+  for (std::uint32_t r = 0; r < by_rank.size(); ++r)
+    rank[by_rank[r]] = r;
+  for (std::uint32_t& id : runs)
+    id = rank[id];
+  // Component by component, a path that is a prefix of the other first: PathLess's "fewer components first".
+  std::vector<std::size_t> order(paths.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t l, std::size_t r) {
+    return std::lexicographical_compare(runs.begin() + static_cast<std::ptrdiff_t>(starts[l]),
+                                        runs.begin() + static_cast<std::ptrdiff_t>(starts[l + 1]),
+                                        runs.begin() + static_cast<std::ptrdiff_t>(starts[r]),
+                                        runs.begin() + static_cast<std::ptrdiff_t>(starts[r + 1]));
+  });
+  return order;
 }
 
 bool PathLess::operator()(std::string_view a, std::string_view b) const {

@@ -146,19 +146,38 @@ T& Registry::add(const std::string& path, Kind kind, const std::string& unit, co
   check_path(path);
   if (entries_.count(path)) clash(path, "registered twice");
   if (groups_.count(path)) clash(path, "is already a group of other statistics, it cannot also be one");
-  const std::vector<std::string> prefixes = proper_prefixes(path);
-  for (const std::string& prefix : prefixes) {
-    if (entries_.count(prefix)) clash(path, "'" + prefix + "' is a statistic, it cannot also be a group");
+  // A recorded group is never a statistic (registering one checks groups_ above), and the prefixes of a
+  // group are groups too; likewise generic groups are never described. So when the path's parent (the path
+  // up to its last dot) is a group already, checking and recording the prefixes can neither fail nor add
+  // anything: skipping them was most of the registration cost at start-up (docs/performance.md). A
+  // component registers its statistics one after the other, so the parent is usually the last one's.
+  const std::size_t dot = path.rfind('.');
+  const bool same_parent =
+      dot != std::string::npos && dot == last_parent_.size() && path.compare(0, dot, last_parent_) == 0;
+  const bool known_parent = same_parent || (dot != std::string::npos && groups_.count(path.substr(0, dot)));
+  std::vector<std::string> prefixes;
+  std::string generic;
+  if (same_parent) {
+    generic = last_generic_parent_ + "." + generic_component(std::string_view(path).substr(dot + 1));
+  } else if (known_parent) {
+    generic = generic_path(path);
+  } else {
+    prefixes = proper_prefixes(path);
+    for (const std::string& prefix : prefixes) {
+      if (entries_.count(prefix)) clash(path, "'" + prefix + "' is a statistic, it cannot also be a group");
+    }
+    generic = generic_path(path);
   }
-
-  const std::string generic = generic_path(path);
   if (generic_groups_.count(generic)) {
     clash(path, "generic path '" + generic + "' is already a group of other statistics");
   }
-  const std::vector<std::string> generic_prefixes = proper_prefixes(generic);
-  for (const std::string& prefix : generic_prefixes) {
-    if (descriptions_.count(prefix)) {
-      clash(path, "generic path '" + prefix + "' is a statistic, it cannot also be a group");
+  std::vector<std::string> generic_prefixes;
+  if (!known_parent) {
+    generic_prefixes = proper_prefixes(generic);
+    for (const std::string& prefix : generic_prefixes) {
+      if (descriptions_.count(prefix)) {
+        clash(path, "generic path '" + prefix + "' is a statistic, it cannot also be a group");
+      }
     }
   }
   const auto described = descriptions_.find(generic);
@@ -179,6 +198,11 @@ T& Registry::add(const std::string& path, Kind kind, const std::string& unit, co
   entries_.emplace(path, Entry{&stat, description});
   groups_.insert(prefixes.begin(), prefixes.end());
   generic_groups_.insert(generic_prefixes.begin(), generic_prefixes.end());
+  if (!same_parent) {
+    // A path without a dot has no parent: the empty string then matches no later one (dot != npos there).
+    last_parent_.assign(path, 0, dot == std::string::npos ? 0 : dot);
+    last_generic_parent_.assign(generic, 0, dot == std::string::npos ? 0 : generic.rfind('.'));
+  }
   return stat;
 }
 
@@ -237,14 +261,17 @@ nlohmann::json Registry::descriptions() const {
 }
 
 std::string Registry::text() const {
-  std::vector<const std::pair<const std::string, Entry>*> ordered;
-  ordered.reserve(entries_.size());
-  for (const auto& item : entries_)
-    ordered.push_back(&item);
-  std::sort(ordered.begin(), ordered.end(),
-            [](const auto* a, const auto* b) { return PathLess()(a->first, b->first); });
+  std::vector<const std::pair<const std::string, Entry>*> items;
+  std::vector<std::string_view> paths;
+  items.reserve(entries_.size());
+  paths.reserve(entries_.size());
+  for (const auto& item : entries_) {
+    items.push_back(&item);
+    paths.push_back(item.first);
+  }
   std::vector<TextLine> lines;
-  for (const auto* item : ordered) {
+  for (const std::size_t i : path_order(paths)) {
+    const auto* item = items[i];
     const std::string& path = item->first;
     const Entry& entry = item->second;
     const Description& d = *entry.description;

@@ -129,6 +129,9 @@ class Registry {
   std::unordered_map<std::string, Description> descriptions_;  // generic path -> description
   std::unordered_set<std::string> groups_;                     // every proper prefix of a registered path
   std::unordered_set<std::string> generic_groups_;             // the same for generic paths
+  // The parent of the last statistic registered, and its generic form (see add()).
+  std::string last_parent_;
+  std::string last_generic_parent_;
 };
 
 }  // namespace numagpu::stats

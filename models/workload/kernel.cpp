@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace numagpu {
 
@@ -33,8 +34,28 @@ WarpProgram::WarpProgram(const KernelSpec& kernel, unsigned line_bytes)
     : kernel_(kernel),
       line_bytes_(line_bytes),
       lines_(kernel.footprint_lines(line_bytes)),
-      ops_(ops_per_access(kernel.pattern)) {
+      ops_(ops_per_access(kernel.pattern)),
+      pattern_(pattern_of(kernel.pattern)) {
   if (lines_ == 0) throw std::invalid_argument("kernel footprint is empty");
+}
+
+WarpProgram::Pattern WarpProgram::pattern_of(const std::string& pattern) {
+  static const std::pair<const char*, Pattern> kNames[] = {{"stream_triad", Pattern::kStreamTriad},
+                                                           {"reduction_to_one", Pattern::kReductionToOne},
+                                                           {"random_gather", Pattern::kRandomGather},
+                                                           {"transpose", Pattern::kTranspose},
+                                                           {"stencil2d", Pattern::kStencil},
+                                                           {"stencil3d", Pattern::kStencil},
+                                                           {"gemm_tiled", Pattern::kGemmTiled},
+                                                           {"spmv_csr", Pattern::kSpmvCsr},
+                                                           {"bfs_frontier", Pattern::kBfsFrontier},
+                                                           {"histogram", Pattern::kHistogram},
+                                                           {"random", Pattern::kRandom},
+                                                           {"strided", Pattern::kStrided}};
+  for (const auto& [name, p] : kNames) {
+    if (pattern == name) return p;
+  }
+  return Pattern::kOther;
 }
 
 WarpStep WarpProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index) const {
@@ -49,12 +70,12 @@ WarpStep WarpProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t 
   // warps sweep the footprint together (fully coalesced, no reuse within a pass).
   const std::uint64_t streamed = (access * warps + global_warp) % lines_;
   auto at = [this](std::uint64_t line) { return kernel_.base_address + line * line_bytes_; };
-  const std::string& p = kernel_.pattern;
-  if (p == "stream_triad") {  // c[i] = a[i] + s * b[i]: arrays a, b, c of lines_ lines each, back to back
+  if (pattern_ ==
+      Pattern::kStreamTriad) {  // c[i] = a[i] + s * b[i]: arrays a, b, c of lines_ lines each, back to back
     const WarpStep::Kind kind = op < 2 ? WarpStep::Kind::kLoad : WarpStep::Kind::kStore;
     return {kind, 0, at(op * lines_ + streamed)};
   }
-  if (p == "reduction_to_one") {
+  if (pattern_ == Pattern::kReductionToOne) {
     if (op == 0) return {WarpStep::Kind::kLoad, 0, at(streamed)};
     // Every CTA adds into one small output region, at the first GiB boundary after the input: one page
     // under page-interleaved placement, so all of it is homed at one socket.
@@ -70,19 +91,20 @@ WarpStep WarpProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t 
     const double u = double(mix64(h ^ salt) >> 11) / double(std::uint64_t(1) << 53);
     return std::min<std::uint64_t>(lines_ - 1, static_cast<std::uint64_t>(double(lines_) * u * u * u));
   };
-  if (p == "random_gather") {  // out[i] = table[idx[i]]: idx and out streamed, table read at random
+  if (pattern_ ==
+      Pattern::kRandomGather) {  // out[i] = table[idx[i]]: idx and out streamed, table read at random
     if (op == 0) return {WarpStep::Kind::kLoad, 0, array(0, streamed)};
     if (op == 1) return {WarpStep::Kind::kLoad, 0, array(1, mix64(h) % lines_)};
     return {WarpStep::Kind::kStore, 0, array(2, streamed)};
   }
-  if (p == "transpose") {  // out[c][r] = in[r][c] over a matrix of width_lines columns
+  if (pattern_ == Pattern::kTranspose) {  // out[c][r] = in[r][c] over a matrix of width_lines columns
     const std::uint64_t cols = std::max<std::uint64_t>(1, kernel_.width_lines);
     const std::uint64_t rows = std::max<std::uint64_t>(1, lines_ / cols);
     if (op == 0) return {WarpStep::Kind::kLoad, 0, array(0, streamed)};
     const std::uint64_t r = (streamed / cols) % rows, c = streamed % cols;
     return {WarpStep::Kind::kStore, 0, array(1, c * rows + r)};
   }
-  if (p == "stencil2d" || p == "stencil3d") {
+  if (pattern_ == Pattern::kStencil) {
     // Neighbours of point `streamed` on a grid of width_lines x height_lines (x planes): off-grid neighbours
     // read the point itself. Last op: the store of the result into the output grid.
     const unsigned last = ops_ - 1;
@@ -94,7 +116,7 @@ WarpStep WarpProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t 
     const bool inside = n >= 0 && n < std::int64_t(lines_) && (op > 2 || n / w == std::int64_t(streamed) / w);
     return {WarpStep::Kind::kLoad, 0, array(0, inside ? std::uint64_t(n) : streamed)};
   }
-  if (p == "gemm_tiled") {
+  if (pattern_ == Pattern::kGemmTiled) {
     // C[i][j] += A[i][k] B[k][j] with a tile per CTA: CTA (i, j) on a grid_x-wide grid of tiles reads row i
     // of A and column j of B (shared with its grid row and column), k stepping with the access and warp.
     const std::uint64_t gx = kernel_.grid_x ? kernel_.grid_x : 1;
@@ -107,26 +129,28 @@ WarpStep WarpProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t 
     return {WarpStep::Kind::kStore, 0,
             array(2, (std::uint64_t(cta) * kernel_.warps_per_cta + warp) % lines_)};
   }
-  if (p == "spmv_csr") {  // y[r] = sum A[r][c] x[c]: row pointer, column index, x[c] (power-law), y[r]
+  if (pattern_ ==
+      Pattern::kSpmvCsr) {  // y[r] = sum A[r][c] x[c]: row pointer, column index, x[c] (power-law), y[r]
     if (op == 0) return {WarpStep::Kind::kLoad, 0, array(0, streamed)};
     if (op == 1) return {WarpStep::Kind::kLoad, 0, array(1, streamed)};
     if (op == 2) return {WarpStep::Kind::kLoad, 0, array(2, popular(0x5eed))};
     return {WarpStep::Kind::kStore, 0, array(3, streamed)};
   }
-  if (p == "bfs_frontier") {  // frontier vertex, one of its (power-law) neighbours, mark it visited
+  if (pattern_ ==
+      Pattern::kBfsFrontier) {  // frontier vertex, one of its (power-law) neighbours, mark it visited
     if (op == 0) return {WarpStep::Kind::kLoad, 0, array(0, streamed)};
     const std::uint64_t v = popular(0xbf5);
     if (op == 1) return {WarpStep::Kind::kLoad, 0, array(1, v)};
     return {WarpStep::Kind::kAtomic, 0, array(2, v)};
   }
-  if (p == "histogram") {  // atomic increments of random bins
+  if (pattern_ == Pattern::kHistogram) {  // atomic increments of random bins
     const std::uint64_t bins = std::max<std::uint64_t>(1, kernel_.bins_bytes / line_bytes_);
     return {WarpStep::Kind::kAtomic, 0, at(mix64(h) % bins)};
   }
   std::uint64_t line = streamed;
-  if (p == "random") {
+  if (pattern_ == Pattern::kRandom) {
     line = mix64(h) % lines_;
-  } else if (p == "strided") {
+  } else if (pattern_ == Pattern::kStrided) {
     const std::uint64_t stride_y = kernel_.stride_y ? kernel_.stride_y : kernel_.accesses_per_warp;
     line = (global_warp * stride_y + access * kernel_.stride_x) % lines_;
   }

@@ -51,10 +51,29 @@ class WarpProgram {
   WarpStep step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index) const;
 
  private:
+  // The pattern, named once: step() runs for every instruction, and comparing the pattern's name there was
+  // 2 % of the default run's instructions (docs/performance.md). kOther: the plain streaming pattern.
+  enum class Pattern {
+    kStreamTriad,
+    kReductionToOne,
+    kRandomGather,
+    kTranspose,
+    kStencil,  // stencil2d and stencil3d (ops_ tells them apart)
+    kGemmTiled,
+    kSpmvCsr,
+    kBfsFrontier,
+    kHistogram,
+    kRandom,
+    kStrided,
+    kOther,
+  };
+  static Pattern pattern_of(const std::string& pattern);
+
   const KernelSpec& kernel_;
   unsigned line_bytes_;
   std::uint64_t lines_;
   unsigned ops_;
+  Pattern pattern_;
 };
 
 // SplitMix64: a small, well-mixed hash for reproducible pseudo-random choices.

@@ -72,7 +72,7 @@ TEST(CalendarQueue, PushesIntoTheBucketBeingReadKeepOrder) {
   CalendarQueue q(100, 16);
   q.push(110, nullptr, tag(1));
   q.push(150, nullptr, tag(2));
-  ASSERT_EQ(label(q.top()), 1u);  // bucket 1 is now current and sorted
+  ASSERT_EQ(label(q.top()), 1u);  // bucket 1 is now current
   q.pop();                        // time 110
   q.push(110, nullptr, tag(3));   // due now: next, before 150
   q.push(150, nullptr, tag(4));   // equal to 2's time, pushed later: after it
@@ -119,6 +119,100 @@ TEST(CalendarQueue, MatchesTheReferenceWhenTimeMovesOnWithoutIt) {
     ref.erase(ref.begin());
     if (next_random() % 2) push(now + next_random() % 30000);
   }
+}
+
+TEST(CalendarQueue, DrainsABucketTimeByTimeKeepingPushOrder) {
+  // One bucket (0..999) holding three distinct times, pushed out of time order.
+  CalendarQueue q(1000, 8);
+  q.push(700, nullptr, tag(1));
+  q.push(300, nullptr, tag(2));
+  q.push(700, nullptr, tag(3));
+  q.push(300, nullptr, tag(4));
+  q.push(500, nullptr, tag(5));
+  ASSERT_EQ(label(q.top()), 2u);  // the earliest time, first pushed
+  q.pop();                        // now 300
+  q.push(300, nullptr, tag(6));   // due now: after 4, which was pushed before it
+  q.push(600, nullptr, tag(7));   // between 500 and 700
+  EXPECT_EQ(drain(q), (std::vector<std::uintptr_t>{4, 6, 5, 7, 1, 3}));
+}
+
+TEST(CalendarQueue, AnEarlierTimeInTheBucketBeingDrainedComesFirst) {
+  // After next_time() looked ahead to 900 inside the same bucket, items for 400 arrive: they go first, in
+  // push order, and the item pushed for 900 goes after the one already there.
+  CalendarQueue q(1000, 8);
+  q.push(100, nullptr, tag(1));
+  q.push(900, nullptr, tag(2));
+  ASSERT_EQ(label(q.top()), 1u);
+  q.pop();  // now 100
+  EXPECT_EQ(q.next_time(), 900u);
+  q.push(400, nullptr, tag(3));
+  q.push(900, nullptr, tag(4));
+  q.push(400, nullptr, tag(5));
+  EXPECT_EQ(q.next_time(), 400u);
+  EXPECT_EQ(drain(q), (std::vector<std::uintptr_t>{3, 5, 2, 4}));
+}
+
+TEST(CalendarQueue, PopDueHandsOutOnlyWhatIsDue) {
+  CalendarQueue q(100, 16);
+  q.push(110, nullptr, tag(1));
+  q.push(150, nullptr, tag(2));
+  q.push(110, nullptr, tag(3));
+  q.push(320, nullptr, tag(4));
+  CalendarQueue::Item item{};
+  EXPECT_FALSE(q.pop_due(100, item));  // nothing before 110
+  ASSERT_TRUE(q.pop_due(110, item));
+  EXPECT_EQ(label(item), 1u);
+  q.push(110, nullptr, tag(5));  // pushed while 110 is delivered: after 3
+  ASSERT_TRUE(q.pop_due(110, item));
+  EXPECT_EQ(label(item), 3u);
+  ASSERT_TRUE(q.pop_due(110, item));
+  EXPECT_EQ(label(item), 5u);
+  EXPECT_FALSE(q.pop_due(110, item));  // 150 is not due yet
+  ASSERT_TRUE(q.pop_due(150, item));
+  EXPECT_EQ(label(item), 2u);
+  // At 200 nothing is due, and asking must not move the queue to 320's bucket: 250 can still be pushed.
+  EXPECT_FALSE(q.pop_due(200, item));
+  q.push(250, nullptr, tag(6));
+  EXPECT_EQ(q.size(), 2u);
+  ASSERT_TRUE(q.pop_due(320, item));
+  EXPECT_EQ(label(item), 6u);
+  ASSERT_TRUE(q.pop_due(320, item));
+  EXPECT_EQ(label(item), 4u);
+  EXPECT_TRUE(q.empty());
+  EXPECT_FALSE(q.pop_due(1000, item));
+}
+
+TEST(CalendarQueue, PopDueMatchesTheReferenceLikeTheDeliveryScheduler) {
+  // The scheduler's loop: wake at next_time(), pop everything due then (items pushed meanwhile for now
+  // included), sleep again; other processes push in between, some beyond the ring.
+  Checked t(1000, 16, 4242);
+  CalendarQueue& q = t.q;
+  auto& ref = t.ref;
+  std::uint64_t now = 0;
+  t.push(0);
+  for (int step = 0; step < 5000; ++step) {
+    if (ref.empty()) t.push(now + t.next_random() % 40000);
+    ASSERT_EQ(q.next_time(), ref.begin()->first.first) << "step " << step;
+    if (t.next_random() % 4 == 0) {
+      now += (ref.begin()->first.first - now) * (t.next_random() % 100) / 100;
+      t.push(now + t.next_random() % 30000);
+      continue;
+    }
+    now = ref.begin()->first.first;
+    CalendarQueue::Item item{};
+    while (q.pop_due(now, item)) {
+      ASSERT_FALSE(ref.empty());
+      ASSERT_LE(ref.begin()->first.first, now);
+      ASSERT_EQ(label(item), ref.begin()->second) << "step " << step;
+      ref.erase(ref.begin());
+      const std::uint64_t r = t.next_random() % 8;
+      if (r < 2) t.push(now);  // a zero-delay hop
+      if (r == 2) t.push(now + t.next_random() % 1000);
+      if (r == 3) t.push(now + 20000 + t.next_random() % 100000);
+    }
+    ASSERT_TRUE(ref.empty() || ref.begin()->first.first > now) << "step " << step;
+  }
+  EXPECT_EQ(q.size(), ref.size());
 }
 
 TEST(CalendarQueue, RefusesAnItemBeforeTheCurrentBucket) {
