@@ -2,8 +2,7 @@
 
 namespace numagpu {
 
-ArrivalQueue::ArrivalQueue(const char* name, Deliver deliver)
-    : deliver_(std::move(deliver)), scheduler_(DeliveryScheduler::shared()) {
+ArrivalQueue::ArrivalQueue(const char* name) : scheduler_(DeliveryScheduler::shared()) {
   if (!scheduler_) {
     // Outside a system the clock is not known here; the bucket width only tunes speed (1 ns: 1 GHz).
     own_ = std::make_unique<DeliveryScheduler>(name, 1000);

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 
 #include <systemc>
@@ -15,24 +14,23 @@
 
 namespace numagpu {
 
+// A subclass says what an arrival does (deliver(), which calls arrived() first); a virtual call, where a
+// std::function added a second indirect call per hop.
 class ArrivalQueue : public Deliverable {
  public:
-  using Deliver = std::function<void(tlm::tlm_generic_payload&)>;
   // `name`: for the private scheduler of a component built outside a system.
-  ArrivalQueue(const char* name, Deliver deliver);
+  explicit ArrivalQueue(const char* name);
 
   void push(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
     ++pending_;
     scheduler_->schedule_in(delay, *this, &gp);
   }
   std::size_t pending() const { return pending_; }
-  void deliver(tlm::tlm_generic_payload* gp) override {
-    --pending_;
-    deliver_(*gp);
-  }
+
+ protected:
+  void arrived() { --pending_; }
 
  private:
-  Deliver deliver_;
   std::unique_ptr<DeliveryScheduler> own_;  // only outside a system
   DeliveryScheduler* scheduler_;
   std::size_t pending_ = 0;

@@ -27,11 +27,15 @@ RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t 
     : socket(name),
       owner_(owner),
       component_id_(component_id),
-      arrivals_(child_name(name, "arrivals").c_str(),
-                [this](Payload& gp) { owner_.on_request(attr(gp).arrival_port, gp); }) {
+      arrivals_(child_name(name, "arrivals").c_str(), owner) {
   socket.register_nb_transport_fw(this, &RequestInputs::nb_transport_fw);
   socket.register_b_transport(this, &RequestInputs::b_transport);
   socket.register_transport_dbg(this, &RequestInputs::transport_dbg);
+}
+
+void RequestInputs::Arrivals::deliver(Payload* gp) {
+  arrived();
+  owner_.on_request(attr(*gp).arrival_port, *gp);
 }
 
 void RequestInputs::grow(unsigned port) {
@@ -137,7 +141,7 @@ void RequestInputs::retry_port(unsigned port) {
 void RequestInputs::respond(unsigned port, Payload& gp, const sc_time& delay) {
   if (gp.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) gp.set_response_status(tlm::TLM_OK_RESPONSE);
   auto& ps = port_state(port);
-  ps.responses.emplace_back(&gp, sim_now() + delay);
+  ps.responses.push_back({&gp, sim_now() + delay});
   send_responses(port);
 }
 
@@ -167,11 +171,14 @@ std::size_t RequestInputs::queued_responses() const {
 // --------------------------------------------------------------------------------------------- outputs
 
 RequestOutputs::RequestOutputs(const char* name, OutputOwner& owner)
-    : socket(name), owner_(owner), arrivals_(child_name(name, "arrivals").c_str(), [this](Payload& gp) {
-        owner_.on_response(attr(gp).arrival_port, gp);
-      }) {
+    : socket(name), owner_(owner), arrivals_(child_name(name, "arrivals").c_str(), owner) {
   socket.register_nb_transport_bw(this, &RequestOutputs::nb_transport_bw);
   socket.register_invalidate_direct_mem_ptr(this, &RequestOutputs::invalidate_dmi);
+}
+
+void RequestOutputs::Arrivals::deliver(Payload* gp) {
+  arrived();
+  owner_.on_response(attr(*gp).arrival_port, *gp);
 }
 
 void RequestOutputs::grow(unsigned port) {
@@ -180,7 +187,7 @@ void RequestOutputs::grow(unsigned port) {
 }
 
 void RequestOutputs::send(unsigned port, Payload& gp, const sc_time& delay) {
-  port_state(port).queue.emplace_back(&gp, sim_now() + delay);
+  port_state(port).queue.push_back({&gp, sim_now() + delay});
   pump(port);
 }
 

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +19,7 @@
 #include <tlm>
 
 #include "common/arrival_queue.hpp"
+#include "common/ring_queue.hpp"
 
 namespace numagpu {
 
@@ -72,8 +72,8 @@ class RequestInputs {
     Payload* held = nullptr;  // request waiting for END_REQ
     unsigned held_key = 0;    // what it waits for (InputOwner::wait_key)
     sc_core::sc_time held_at;
-    Payload* resp_in_flight = nullptr;                            // BEGIN_RESP sent, END_RESP awaited
-    std::deque<std::pair<Payload*, sc_core::sc_time>> responses;  // absolute send times
+    Payload* resp_in_flight = nullptr;                           // BEGIN_RESP sent, END_RESP awaited
+    RingQueue<std::pair<Payload*, sc_core::sc_time>> responses;  // absolute send times
     sc_core::sc_time last_resp_at;
   };
 
@@ -101,7 +101,15 @@ class RequestInputs {
   // waiting_[key]: bit p set when port p holds a request waiting on key. Retrying one key then visits only
   // its waiters instead of every port (a crossbar has ~90 inputs and ~40 output queues).
   std::vector<std::vector<std::uint64_t>> waiting_;
-  ArrivalQueue arrivals_;  // requests, delivered to the owner at their arrival time
+  // Requests, delivered to the owner at their arrival time.
+  class Arrivals final : public ArrivalQueue {
+   public:
+    Arrivals(const char* name, InputOwner& owner) : ArrivalQueue(name), owner_(owner) {}
+    void deliver(Payload* gp) override;
+
+   private:
+    InputOwner& owner_;
+  } arrivals_;
 };
 
 class RequestOutputs {
@@ -121,7 +129,7 @@ class RequestOutputs {
  private:
   struct PortState {
     Payload* in_request_phase = nullptr;
-    std::deque<std::pair<Payload*, sc_core::sc_time>> queue;  // absolute earliest send times
+    RingQueue<std::pair<Payload*, sc_core::sc_time>> queue;  // absolute earliest send times
     sc_core::sc_time last_req_at;
     bool sending = false;
   };
@@ -138,7 +146,15 @@ class RequestOutputs {
 
   OutputOwner& owner_;
   std::vector<std::unique_ptr<PortState>> ports_;  // as RequestInputs::ports_
-  ArrivalQueue arrivals_;                          // responses, delivered to the owner at their arrival time
+  // Responses, delivered to the owner at their arrival time.
+  class Arrivals final : public ArrivalQueue {
+   public:
+    Arrivals(const char* name, OutputOwner& owner) : ArrivalQueue(name), owner_(owner) {}
+    void deliver(Payload* gp) override;
+
+   private:
+    OutputOwner& owner_;
+  } arrivals_;
 };
 
 }  // namespace numagpu

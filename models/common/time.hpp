@@ -37,12 +37,23 @@ class GpuClock {
   sc_core::sc_time cycles_fraction(std::uint64_t num, std::uint64_t den) const {
     return sc_core::sc_time::from_value((num * period_ps_ + den - 1) / den);
   }
-  Cycles now() const { return to_cycles(sim_now()); }  // current cycle, rounded down
+  // The current cycle, rounded down. Asked several times per hop at the same time: the last answer is kept,
+  // since a 64-bit division by the period costs tens of cycles each time.
+  Cycles now() const {
+    const std::uint64_t ps = sim_now().value();
+    if (ps != now_ps_) {
+      now_ps_ = ps;
+      now_cycle_ = ps / period_ps_;
+    }
+    return now_cycle_;
+  }
   Cycles to_cycles(const sc_core::sc_time& t) const { return t.value() / period_ps_; }  // rounded down
   Cycles to_cycles_ceil(const sc_core::sc_time& t) const { return (t.value() + period_ps_ - 1) / period_ps_; }
 
  private:
   std::uint64_t period_ps_;
+  mutable std::uint64_t now_ps_ = 0;  // now(): the time last asked about, and its cycle
+  mutable Cycles now_cycle_ = 0;
 };
 
 }  // namespace numagpu

@@ -95,43 +95,53 @@ const std::string& ComponentNames::name(std::uint16_t id) const {
   return id < names_.size() ? names_[id] : unknown;
 }
 
+// The payload and its attributes side by side: the two are read together at every hop. The attributes are
+// attached as the payload's extension too, and detached before the payload is destroyed (a payload deletes
+// the extensions it still holds).
 struct TxnPool::Entry {
   PooledPayload gp;
-  NumaAttr* ext = nullptr;  // owned by gp once set
-  std::array<unsigned char, kLineBytes> data{};
+  NumaAttr ext;
   bool live = false;
 };
 
 TxnPool::TxnPool() = default;
 
+TxnPool::Entry& TxnPool::entry(std::uint32_t slot) const {
+  return chunks_[slot / kChunk][slot % kChunk];
+}
+
 TxnPool::~TxnPool() {
-  // Detach our extension explicitly: the payload destructor frees attached extensions itself.
-  for (auto& e : entries_)
-    e->gp.free_all_extensions();
+  for (std::size_t slot = 0; slot < size_; ++slot) {
+    Entry& e = entry(static_cast<std::uint32_t>(slot));
+    e.gp.clear_extension(&e.ext);
+  }
 }
 
 tlm::tlm_generic_payload& TxnPool::allocate(MemOp op, std::uint64_t address, unsigned length) {
   if (length == 0 || length > kLineBytes) throw std::logic_error("TxnPool: access length out of range");
   Entry* e;
   if (free_list_.empty()) {
-    entries_.push_back(std::make_unique<Entry>());
-    e = entries_.back().get();
+    if (size_ % kChunk == 0) {
+      chunks_.push_back(std::make_unique<Entry[]>(kChunk));
+      data_chunks_.push_back(std::make_unique<unsigned char[]>(kChunk * kLineBytes));
+    }
+    const auto slot = static_cast<std::uint32_t>(size_++);
+    e = &entry(slot);
     e->gp.set_mm(this);
-    e->ext = new NumaAttr();
-    e->ext->pool_slot = static_cast<std::uint32_t>(entries_.size() - 1);
-    e->gp.set_extension(e->ext);
-    e->gp.numa = e->ext;
+    e->ext.pool_slot = slot;
+    e->gp.set_extension(&e->ext);
+    e->gp.numa = &e->ext;
+    e->gp.set_data_ptr(data_chunks_.back().get() + (slot % kChunk) * kLineBytes);
   } else {
     e = free_list_.back();
     free_list_.pop_back();
-    e->ext->reset_for_reuse();
+    e->ext.reset_for_reuse();
   }
   e->live = true;
   ++live_;
   auto& gp = e->gp;
   gp.set_command(op == MemOp::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(address);
-  gp.set_data_ptr(e->data.data());
   gp.set_data_length(length);
   gp.set_streaming_width(length);
   gp.set_byte_enable_ptr(nullptr);
@@ -139,21 +149,22 @@ tlm::tlm_generic_payload& TxnPool::allocate(MemOp op, std::uint64_t address, uns
   gp.set_dmi_allowed(false);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   gp.acquire();
-  e->ext->id = next_id_++;
-  e->ext->op = op;
+  e->ext.id = next_id_++;
+  e->ext.op = op;
   return gp;
 }
 
 void TxnPool::free(tlm::tlm_generic_payload* gp) {
-  Entry* e = entries_.at(attr(*gp).pool_slot).get();
-  e->live = false;
+  Entry& e = entry(attr(*gp).pool_slot);
+  e.live = false;
   --live_;
-  free_list_.push_back(e);
+  free_list_.push_back(&e);
 }
 
 void TxnPool::for_each_live(const std::function<void(const tlm::tlm_generic_payload&)>& fn) const {
-  for (const auto& e : entries_) {
-    if (e->live) fn(e->gp);
+  for (std::size_t slot = 0; slot < size_; ++slot) {
+    const Entry& e = entry(static_cast<std::uint32_t>(slot));
+    if (e.live) fn(e.gp);
   }
 }
 

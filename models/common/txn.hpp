@@ -67,11 +67,13 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   void copy_from(const tlm::tlm_extension_base& other) override;
 
  private:
-  std::array<std::uint16_t, kMaxRoute> route_{};
-  std::array<std::uint16_t, kMaxTrail> trail_{};
+  // The route stack is read at every hop, the trail only written there (and read by the audit's report):
+  // the route and the counts come first, next to the fields above, in the payload's cache lines.
   std::uint8_t route_depth_ = 0;
   std::uint8_t trail_len_ = 0;
   std::uint8_t trail_dropped_ = 0;
+  std::array<std::uint16_t, kMaxRoute> route_{};
+  std::array<std::uint16_t, kMaxTrail> trail_{};
 };
 
 // Every payload inside numagpu comes from a TxnPool and is a PooledPayload, whose attributes are reachable
@@ -121,13 +123,19 @@ class TxnPool : public tlm::tlm_mm_interface {
 
   std::uint64_t live() const { return live_; }
   std::uint64_t allocated_total() const { return next_id_; }
-  std::size_t capacity() const { return entries_.size(); }
+  std::size_t capacity() const { return size_; }
   // Visits every transaction currently out of the pool (for the end-of-run audit).
   void for_each_live(const std::function<void(const tlm::tlm_generic_payload&)>& fn) const;
 
  private:
   struct Entry;
-  std::vector<std::unique_ptr<Entry>> entries_;
+  static constexpr std::size_t kChunk = 256;  // entries allocated together, contiguous
+  Entry& entry(std::uint32_t slot) const;
+  std::vector<std::unique_ptr<Entry[]>> chunks_;
+  // Data buffers apart from the payloads: the model never reads them, so they stay out of the cache lines
+  // every hop touches (the payload and its attributes).
+  std::vector<std::unique_ptr<unsigned char[]>> data_chunks_;
+  std::size_t size_ = 0;  // entries constructed
   std::vector<Entry*> free_list_;
   std::uint64_t next_id_ = 0;
   std::uint64_t live_ = 0;
