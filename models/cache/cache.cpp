@@ -20,6 +20,7 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
       clock_(ctx.clock),
       spec_(spec),
       facts_(facts),
+      line_size_(facts.line_bytes),
       bank_(bank),
       socket_(socket),
       pool_(pool),

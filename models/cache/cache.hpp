@@ -15,6 +15,7 @@
 
 #include "cache/mshr_table.hpp"
 #include "cache/tag_array.hpp"
+#include "common/divider.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
@@ -82,7 +83,7 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   void on_request(unsigned port, Payload& gp) override;
   void on_response(unsigned port, Payload& gp) override;
 
-  std::uint64_t line_of(const Payload& gp) const { return gp.get_address() / facts_.line_bytes; }
+  std::uint64_t line_of(const Payload& gp) const { return line_size_.quotient(gp.get_address()); }
   std::uint64_t tag_line(std::uint64_t line) const { return line >> bank_.index_bits; }
   sc_core::sc_time tag_access_done();  // reserves the next free tag-access cycle, returns hit-latency end
   TagArray::LineClass class_of(std::uint16_t home) const {
@@ -97,6 +98,7 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   const GpuClock& clock_;
   CacheSpec spec_;
   MachineFacts facts_;
+  Divider line_size_;  // facts_.line_bytes
   CacheBank bank_;
   std::uint16_t socket_;
   TxnPool& pool_;

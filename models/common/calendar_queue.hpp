@@ -31,7 +31,7 @@ class CalendarQueue {
   };
 
   // `bucket_width`: time one bucket covers (a cycle); `buckets`: ring size, a power of two.
-  explicit CalendarQueue(std::uint64_t bucket_width, std::size_t buckets = 1024);
+  explicit CalendarQueue(std::uint64_t bucket_width, std::size_t buckets = 256);
 
   void push(std::uint64_t at, void* to, void* what) {
     // Most pushes are for the bucket being read (unsigned: an earlier time wraps and goes the slow way,

@@ -82,7 +82,11 @@ void RequestInputs::hold(unsigned port, Payload& gp, const sc_time& delay) {
   ps.held_at = sim_now() + delay;
   ps.held_key = owner_.wait_key(port, gp);
   ++held_;
-  if (ps.held_key >= waiting_.size()) waiting_.resize(ps.held_key + 1);
+  if (ps.held_key >= waiting_.size()) {
+    waiting_.resize(ps.held_key + 1);
+    waiting_count_.resize(ps.held_key + 1, 0);
+  }
+  ++waiting_count_[ps.held_key];
   auto& bits = waiting_[ps.held_key];
   if (port / 64 >= bits.size()) bits.resize(port / 64 + 1, 0);
   bits[port / 64] |= std::uint64_t(1) << (port % 64);
@@ -106,7 +110,7 @@ void RequestInputs::retry_blocked() {
     const unsigned port = (retry_start_ + k) % n;
     if (ports_[port]->held) retry_port(port);
   }
-  if (n) retry_start_ = (retry_start_ + 1) % n;
+  advance_retry_start(n);
 }
 
 void RequestInputs::retry_blocked(unsigned key) {
@@ -115,11 +119,13 @@ void RequestInputs::retry_blocked(unsigned key) {
   // The same round-robin order as retry_blocked(): [start, n), then [0, start). Waiting bits are read afresh
   // at each step, since granting one request may let its initiator send (and have held) the next.
   const unsigned start = retry_start_;
-  for (unsigned port = next_waiting(key, start, n); port < n; port = next_waiting(key, port + 1, n))
-    retry_port(port);
-  for (unsigned port = next_waiting(key, 0, start); port < start; port = next_waiting(key, port + 1, start))
-    retry_port(port);
-  if (n) retry_start_ = (retry_start_ + 1) % n;
+  if (key < waiting_count_.size() && waiting_count_[key] > 0) {
+    for (unsigned port = next_waiting(key, start, n); port < n; port = next_waiting(key, port + 1, n))
+      retry_port(port);
+    for (unsigned port = next_waiting(key, 0, start); port < start; port = next_waiting(key, port + 1, start))
+      retry_port(port);
+  }
+  advance_retry_start(n);
 }
 
 void RequestInputs::retry_port(unsigned port) {
@@ -129,6 +135,7 @@ void RequestInputs::retry_port(unsigned port) {
   ps.held = nullptr;
   --held_;
   waiting_[ps.held_key][port / 64] &= ~(std::uint64_t(1) << (port % 64));
+  --waiting_count_[ps.held_key];
   const sc_time at = std::max(ps.held_at, sim_now());
   sc_time delay = at - sim_now();
   attr(gp).arrival_port = static_cast<std::uint16_t>(port);

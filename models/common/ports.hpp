@@ -101,6 +101,11 @@ class RequestInputs {
   // waiting_[key]: bit p set when port p holds a request waiting on key. Retrying one key then visits only
   // its waiters instead of every port (a crossbar has ~90 inputs and ~40 output queues).
   std::vector<std::vector<std::uint64_t>> waiting_;
+  std::vector<unsigned> waiting_count_;  // waiting_count_[key]: ports whose held request waits on key
+  // The next round-robin start (a retry with nothing held leaves it; one with anything held moves it).
+  void advance_retry_start(unsigned n) {
+    if (n && ++retry_start_ >= n) retry_start_ = 0;
+  }
   // Requests, delivered to the owner at their arrival time.
   class Arrivals final : public ArrivalQueue {
    public:

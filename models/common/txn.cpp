@@ -123,7 +123,8 @@ tlm::tlm_generic_payload& TxnPool::allocate(MemOp op, std::uint64_t address, uns
   if (free_list_.empty()) {
     if (size_ % kChunk == 0) {
       chunks_.push_back(std::make_unique<Entry[]>(kChunk));
-      data_chunks_.push_back(std::make_unique<unsigned char[]>(kChunk * kLineBytes));
+      data_chunks_.push_back(std::unique_ptr<unsigned char[]>(
+          new unsigned char[kChunk * kLineBytes]));  // not zeroed: never read
     }
     const auto slot = static_cast<std::uint32_t>(size_++);
     e = &entry(slot);

@@ -17,6 +17,8 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const C
       latency_(ctx.clock.cycles(spec.latency)),
       ports_(std::move(ports)),
       facts_(facts),
+      line_size_(facts.line_bytes),
+      bank_count_(ports_.l2_banks),
       socket_(socket),
       reserved_(2 * ports_.l2_banks + ports_.link_ports(), 0),
       requests_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests routed")),
@@ -48,7 +50,7 @@ BandwidthPipe& Crossbar::pipe_of_input(unsigned i) {
 // L2 (its bank sends a miss back through here).
 unsigned Crossbar::route(unsigned in_port, const Payload& gp) const {
   const NumaAttr& a = attr(gp);
-  const unsigned bank = static_cast<unsigned>((gp.get_address() / facts_.line_bytes) % ports_.l2_banks);
+  const unsigned bank = static_cast<unsigned>(bank_count_.remainder(line_size_.quotient(gp.get_address())));
   const bool from_fabric = in_port >= ports_.sm_ports + ports_.l2_ports;
   if (a.home_socket == socket_)
     return from_fabric && !spec_.shared_request_network ? ports_.l2_banks + bank : bank;

@@ -23,6 +23,7 @@
 #include <systemc>
 
 #include "common/bandwidth_pipe.hpp"
+#include "common/divider.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
@@ -88,6 +89,8 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   sc_core::sc_time latency_;  // spec_.latency, converted once: a conversion is a library call per hop
   CrossbarPorts ports_;
   MachineFacts facts_;
+  Divider line_size_;   // facts_.line_bytes
+  Divider bank_count_;  // ports_.l2_banks
   std::uint16_t socket_;
   std::vector<int> link_for_gpu_;
   std::vector<unsigned> reserved_;  // per output: accepted, not yet taken downstream

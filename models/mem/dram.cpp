@@ -16,6 +16,8 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
       clock_(ctx.clock),
       spec_(spec),
       facts_(facts),
+      line_size_(facts.line_bytes),
+      channel_count_(spec.channels),
       reads_(stats.counter(std::string(this->name()) + ".reads", "requests",
                            "Line reads served (atomics count here)")),
       writes_(stats.counter(std::string(this->name()) + ".writes", "requests", "Line writes served")),
@@ -40,7 +42,7 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
 }
 
 unsigned Dram::channel_of(const Payload& gp) const {
-  return static_cast<unsigned>((gp.get_address() / facts_.line_bytes) % spec_.channels);
+  return static_cast<unsigned>(channel_count_.remainder(line_size_.quotient(gp.get_address())));
 }
 
 sc_time Dram::backlog_limit() const {

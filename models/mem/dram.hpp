@@ -11,6 +11,7 @@
 
 #include "common/bandwidth_pipe.hpp"
 #include "common/busy_tracker.hpp"
+#include "common/divider.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
@@ -71,6 +72,8 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   const GpuClock& clock_;
   DramSpec spec_;
   MachineFacts facts_;
+  Divider line_size_;      // facts_.line_bytes
+  Divider channel_count_;  // spec_.channels
   std::vector<std::unique_ptr<BandwidthPipe>> channels_;
   sc_core::sc_time line_time_;  // one line transfer on one channel
   sc_core::sc_event unblock_event_;
