@@ -21,6 +21,28 @@ std::string child_name(const char* base, const char* suffix) {
 }
 }  // namespace
 
+void bind_direct(RequestOutputs& from, RequestInputs& to) {
+  // An initiator socket numbers its bindings in the order they are made, counted here (so an initiator is
+  // bound only this way: System::connect binds all or none so); the target's number is resolved later.
+  const unsigned out_port = from.direct_bindings_++;
+  from.socket.bind(to.socket);
+  from.port_state(out_port).peer = &to;
+}
+
+Payload& RequestInputs::binding_probe() {
+  static Payload probe;
+  return probe;
+}
+
+void RequestOutputs::resolve_peer(unsigned port) {
+  PortState& ps = *ports_[port];
+  socket[port]->transport_dbg(RequestInputs::binding_probe());
+  ps.peer_port = ps.peer->probed_port_;
+  RequestInputs::PortState& target = ps.peer->port_state(ps.peer_port);
+  target.peer = this;
+  target.peer_port = port;
+}
+
 // ---------------------------------------------------------------------------------------------- inputs
 
 RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t component_id)
@@ -72,7 +94,8 @@ void RequestInputs::b_transport(int, Payload&, sc_time&) {
   throw std::logic_error("b_transport is not supported by numagpu components (use nb_transport)");
 }
 
-unsigned RequestInputs::transport_dbg(int, Payload&) {
+unsigned RequestInputs::transport_dbg(int port, Payload& gp) {
+  if (&gp == &binding_probe()) probed_port_ = static_cast<unsigned>(port);
   return 0;
 }
 
@@ -142,7 +165,14 @@ void RequestInputs::retry_port(unsigned port) {
   arrivals_.push(gp, delay);
   tlm::tlm_phase phase = tlm::END_REQ;
   // The initiator may send its next BEGIN_REQ from inside this call; our state is already consistent.
-  socket[port]->nb_transport_bw(gp, phase, delay);
+  send_backward(port, gp, phase, delay);
+}
+
+tlm::tlm_sync_enum RequestInputs::send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase,
+                                                sc_time& delay) {
+  const PortState& ps = *ports_[port];
+  if (ps.peer) return ps.peer->nb_transport_bw(static_cast<int>(ps.peer_port), gp, phase, delay);
+  return socket[port]->nb_transport_bw(gp, phase, delay);
 }
 
 void RequestInputs::respond(unsigned port, Payload& gp, const sc_time& delay) {
@@ -161,7 +191,7 @@ void RequestInputs::send_responses(unsigned port) {
     ps.last_resp_at = when;
     sc_time delay = when - sim_now();
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    const auto status = socket[port]->nb_transport_bw(*gp, phase, delay);
+    const auto status = send_backward(port, *gp, phase, delay);
     if (status == tlm::TLM_ACCEPTED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
       ps.resp_in_flight = gp;  // wait for END_RESP before the next BEGIN_RESP on this port
     }
@@ -210,7 +240,9 @@ void RequestOutputs::pump(unsigned port) {
     sc_time delay = when - sim_now();
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     ps.in_request_phase = gp;
-    const auto status = socket[port]->nb_transport_fw(*gp, phase, delay);
+    if (ps.peer && ps.peer_port == kUnresolved) resolve_peer(port);
+    const auto status = ps.peer ? ps.peer->nb_transport_fw(static_cast<int>(ps.peer_port), *gp, phase, delay)
+                                : socket[port]->nb_transport_fw(*gp, phase, delay);
     if (status == tlm::TLM_ACCEPTED) continue;  // END_REQ will come on the backward path
     if (phase == tlm::END_REQ) {
       request_accepted(port, *gp);

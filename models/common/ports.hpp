@@ -24,6 +24,17 @@
 namespace numagpu {
 
 using Payload = tlm::tlm_generic_payload;
+class RequestInputs;
+class RequestOutputs;
+
+// Binds `from` to `to` through their sockets. Without a checker in between, the two port groups also learn
+// each other and call each other's transport functions directly: the same calls with the same phases, in
+// the same order, without the socket's indirect calls through objects spread over memory (binder,
+// functor, member pointer). A port bound any other way (a protocol checker, a test bench) goes through its
+// socket. The target's number for the binding is only known once elaboration has completed the bindings:
+// the initiator asks for it at its first BEGIN_REQ on the port, with a transport_dbg probe through the
+// socket (the target answers with the port the probe arrived on).
+void bind_direct(RequestOutputs& from, RequestInputs& to);
 
 class InputOwner {
  public:
@@ -68,9 +79,13 @@ class RequestInputs {
   std::size_t queued_responses() const;
 
  private:
+  friend class RequestOutputs;
+  friend void bind_direct(RequestOutputs& from, RequestInputs& to);
   struct PortState {
-    Payload* held = nullptr;  // request waiting for END_REQ
-    unsigned held_key = 0;    // what it waits for (InputOwner::wait_key)
+    RequestOutputs* peer = nullptr;  // bound directly (bind_direct): the initiator, and its port
+    unsigned peer_port = 0;          // (set when the initiator resolves the binding)
+    Payload* held = nullptr;         // request waiting for END_REQ
+    unsigned held_key = 0;           // what it waits for (InputOwner::wait_key)
     sc_core::sc_time held_at;
     Payload* resp_in_flight = nullptr;                           // BEGIN_RESP sent, END_RESP awaited
     RingQueue<std::pair<Payload*, sc_core::sc_time>> responses;  // absolute send times
@@ -86,11 +101,14 @@ class RequestInputs {
     return *ports_[port];
   }
   void grow(unsigned port);
+  tlm::tlm_sync_enum send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase,
+                                   sc_core::sc_time& delay);
   void hold(unsigned port, Payload& gp, const sc_core::sc_time& delay);
   // Grants END_REQ to the held request of `port` if the owner now takes it.
   void retry_port(unsigned port);
   // The first port in [from, to) holding a request that waits on `key`, or `to`.
   unsigned next_waiting(unsigned key, unsigned from, unsigned to) const;
+  static Payload& binding_probe();  // bind_direct's transport_dbg probe
 
   InputOwner& owner_;
   std::uint16_t component_id_;
@@ -101,7 +119,9 @@ class RequestInputs {
   // waiting_[key]: bit p set when port p holds a request waiting on key. Retrying one key then visits only
   // its waiters instead of every port (a crossbar has ~90 inputs and ~40 output queues).
   std::vector<std::vector<std::uint64_t>> waiting_;
-  std::vector<unsigned> waiting_count_;  // waiting_count_[key]: ports whose held request waits on key
+  std::vector<unsigned> waiting_count_;
+  unsigned probed_port_ = 0;  // the port the last binding probe arrived on  // waiting_count_[key]: ports
+                              // whose held request waits on key
   // The next round-robin start (a retry with nothing held leaves it; one with anything held moves it).
   void advance_retry_start(unsigned n) {
     if (n && ++retry_start_ >= n) retry_start_ = 0;
@@ -132,7 +152,12 @@ class RequestOutputs {
   std::size_t queued_total() const;
 
  private:
+  friend class RequestInputs;
+  friend void bind_direct(RequestOutputs& from, RequestInputs& to);
+  static constexpr unsigned kUnresolved = ~0u;
   struct PortState {
+    RequestInputs* peer = nullptr;  // bound directly (bind_direct): the target, and its port
+    unsigned peer_port = kUnresolved;
     Payload* in_request_phase = nullptr;
     RingQueue<std::pair<Payload*, sc_core::sc_time>> queue;  // absolute earliest send times
     sc_core::sc_time last_req_at;
@@ -142,6 +167,7 @@ class RequestOutputs {
   tlm::tlm_sync_enum nb_transport_bw(int port, Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void invalidate_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
   void pump(unsigned port);
+  void resolve_peer(unsigned port);
   void request_accepted(unsigned port, Payload& gp);
   PortState& port_state(unsigned port) {
     if (port >= ports_.size()) grow(port);
@@ -151,6 +177,7 @@ class RequestOutputs {
 
   OutputOwner& owner_;
   std::vector<std::unique_ptr<PortState>> ports_;  // as RequestInputs::ports_
+  unsigned direct_bindings_ = 0;                   // bindings made by bind_direct
   // Responses, delivered to the owner at their arrival time.
   class Arrivals final : public ArrivalQueue {
    public:

@@ -57,30 +57,29 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
                                        sys.dispatcher(), sys.stats()));
     l1s.push_back(
         std::make_unique<Cache>(indexed("l1_", i).c_str(), ctx, spec.l1, facts, id, sys.pool(), sys.stats()));
-    sys.connect(sms.back()->out.socket, l1s.back()->in.socket, indexed("sm", i) + "_l1");
-    sys.connect(l1s.back()->out.socket, xbar->in.socket, indexed("l1_", i) + "_xbar");
+    sys.connect(sms.back()->out, l1s.back()->in, indexed("sm", i) + "_l1");
+    sys.connect(l1s.back()->out, xbar->in, indexed("l1_", i) + "_xbar");
   }
   if (spec.copy_engines) {
     copy_engine =
         std::make_unique<CopyEngine>("copy_engine", ctx, id, sys.pool(), sys.homes(), facts.line_bytes);
-    sys.connect(copy_engine->out.socket, xbar->in.socket, "copy_engine_xbar");
+    sys.connect(copy_engine->out, xbar->in, "copy_engine_xbar");
   }
   dram = std::make_unique<Dram>("dram", ctx, spec.dram, facts, sys.stats());
   const unsigned bank_bits = bank_index_bits(spec.l2_banks);
   for (unsigned b = 0; b < spec.l2_banks; ++b) {
     l2_banks.push_back(std::make_unique<Cache>(indexed("l2_", b).c_str(), ctx, spec.l2, facts, id, sys.pool(),
                                                sys.stats(), CacheBank{bank_bits, b}, &sys.homes()));
-    sys.connect(xbar->out.socket, l2_banks.back()->in.socket, indexed("xbar_l2_", b));
-    sys.connect(l2_banks.back()->out.socket, dram->in.socket, indexed("l2_", b) + "_dram");
+    sys.connect(xbar->out, l2_banks.back()->in, indexed("xbar_l2_", b));
+    sys.connect(l2_banks.back()->out, dram->in, indexed("l2_", b) + "_dram");
     // A GPU-side bank's second output takes remote misses and write-backs into the crossbar (its inputs
     // after the SMs' and the copy engine's).
-    if (spec.l2.gpu_side)
-      sys.connect(l2_banks.back()->out.socket, xbar->in.socket, indexed("l2_", b) + "_xbar");
+    if (spec.l2.gpu_side) sys.connect(l2_banks.back()->out, xbar->in, indexed("l2_", b) + "_xbar");
   }
   // Each bank's second input binding: request network 1, for requests arriving from the fabric (a socket
   // without links has none).
   for (unsigned b = 0; b < spec.l2_banks && has_links; ++b)
-    sys.connect(xbar->out.socket, l2_banks[b]->in.socket, indexed("xbar_l2_", b) + "_net1");
+    sys.connect(xbar->out, l2_banks[b]->in, indexed("xbar_l2_", b) + "_net1");
   if (spec.l2_numa_aware) {
     std::vector<Cache*> banks;
     for (auto& bank : l2_banks)
@@ -232,12 +231,12 @@ void System::build_fabric() {
       const std::string hop = name + "_" + t.node_name(node);
       if (node < t.gpus) {
         Crossbar& x = *sockets_[node]->xbar;
-        connect(x.out.socket, link.in.socket, "xbar_" + hop);
-        connect(link.out.socket, x.in.socket, hop + "_xbar");
+        connect(x.out, link.in, "xbar_" + hop);
+        connect(link.out, x.in, hop + "_xbar");
       } else {
         Switch& sw = *switches_[node - t.gpus];
-        connect(sw.out.socket, link.in.socket, "switch_" + hop);
-        connect(link.out.socket, sw.in.socket, hop + "_switch");
+        connect(sw.out, link.in, "switch_" + hop);
+        connect(link.out, sw.in, hop + "_switch");
       }
     }
   }

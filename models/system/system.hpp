@@ -96,16 +96,16 @@ class System : public sc_core::sc_module {
   std::uint64_t protocol_phases_checked() const;
   std::size_t checker_count() const { return checkers_.size(); }
 
-  // Binds initiator -> target, through a protocol checker when checks are enabled.
-  template <class InitiatorSocket, class TargetSocket>
-  void connect(InitiatorSocket& initiator, TargetSocket& target, const std::string& hop) {
+  // Binds initiator -> target, through a protocol checker when checks are enabled (else directly:
+  // bind_direct, common/ports.hpp).
+  void connect(RequestOutputs& initiator, RequestInputs& target, const std::string& hop) {
     if (!spec_.protocol_checks) {
-      initiator.bind(target);
+      bind_direct(initiator, target);
       return;
     }
     checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + hop).c_str(), ctx_.health));
-    initiator.bind(checkers_.back()->target);
-    checkers_.back()->initiator.bind(target);
+    initiator.socket.bind(checkers_.back()->target);
+    checkers_.back()->initiator.bind(target.socket);
   }
 
  private:
