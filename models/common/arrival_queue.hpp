@@ -14,26 +14,21 @@
 
 namespace numagpu {
 
-// A subclass says what an arrival does (deliver(), which calls arrived() first); a virtual call, where a
-// std::function added a second indirect call per hop.
+// A subclass says what an arrival does (deliver()); a virtual call, where a std::function added a second
+// indirect call per hop. How many arrivals wait is the scheduler's to count (DeliveryScheduler::pending):
+// a count here would be a write to the component at every arrival.
 class ArrivalQueue : public Deliverable {
  public:
   // `name`: for the private scheduler of a component built outside a system.
   explicit ArrivalQueue(const char* name);
 
   void push(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
-    ++pending_;
     scheduler_->schedule_in(delay, *this, &gp);
   }
-  std::size_t pending() const { return pending_; }
-
- protected:
-  void arrived() { --pending_; }
 
  private:
   std::unique_ptr<DeliveryScheduler> own_;  // only outside a system
   DeliveryScheduler* scheduler_;
-  std::size_t pending_ = 0;
 };
 
 }  // namespace numagpu

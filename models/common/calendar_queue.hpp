@@ -44,6 +44,12 @@ class CalendarQueue {
     }
     push_elsewhere(at, to, what);
   }
+  // The item the current bucket holds after the last one popped, if any (it may be due later): a hint for
+  // prefetching what the next delivery will touch, nothing more.
+  const Item* peek_following() const {
+    const Bucket& b = ring_[slot_of(current_)];
+    return read_ < b.size() ? &b[read_] : nullptr;
+  }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   // When the earliest item is due (call only when not empty). Moves no time forward: items may still be

@@ -56,7 +56,6 @@ RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t 
 }
 
 void RequestInputs::Arrivals::deliver(Payload* gp) {
-  arrived();
   owner_.on_request(attr(*gp).arrival_port, *gp);
 }
 
@@ -214,7 +213,6 @@ RequestOutputs::RequestOutputs(const char* name, OutputOwner& owner)
 }
 
 void RequestOutputs::Arrivals::deliver(Payload* gp) {
-  arrived();
   owner_.on_response(attr(*gp).arrival_port, *gp);
 }
 

@@ -6,6 +6,9 @@ wall-clock fields (run.wall_seconds, run.host_requests_per_second) apart, howeve
 - run several at once (as a sweep with -j N does: processes sharing the machine, one output directory each);
 - with `policy.impl: rtl` instead of `model` (the fields naming the implementation, and so the configuration
   hash, apart), when the build has the Verilated policies;
+- with the protocol checkers on instead of off (`checks.protocol`: a checker on every binding, so every
+  transport call goes through the sockets, instead of port groups calling each other directly), the fields
+  naming the setting and counting the checked phases apart;
 - by another build of numagpu (OTHER, e.g. the Debug build with sanitizers of scripts/ci_reliability.sh
   against the Release build): given OTHER, only that comparison is made.
 
@@ -38,6 +41,8 @@ CASES = {
 WALL_CLOCK = re.compile(r'^(\s*"(?:wall_seconds|host_requests_per_second)": ).*?(,?)$', re.M)
 # Fields that name the policy implementation (and the hash of the configuration that names it).
 IMPLEMENTATION = re.compile(r'^(\s*"(?:policy_impl|impl|config_hash)": ).*?(,?)$', re.M)
+# Fields that name or count the protocol checks (and the hash of the configuration that names them).
+CHECKS = re.compile(r'^(\s*"(?:protocol|protocol_hops|protocol_phases_checked|config_hash)": ).*?(,?)$', re.M)
 
 
 def run(numagpu, args, out_dir):
@@ -85,6 +90,10 @@ def main():
                                      range(3)))
         for i, p in enumerate(parallel):
             same(case, f"parallel run {i}", reference, p)
+        flipped = "false" if "checks.protocol=true" in args else "true"
+        checks = run(numagpu, [*args, "--set", f"checks.protocol={flipped}"], os.path.join(work, case, "checks"))
+        same(case, f"checks.protocol={flipped} vs the reference", CHECKS.sub(r"\1<checks>\2", reference),
+             CHECKS.sub(r"\1<checks>\2", checks))
         if has_rtl:
             rtl = run(numagpu, [*args, "--set", "policy.impl=rtl"], os.path.join(work, case, "rtl"))
             same(case, "policy.impl rtl vs model", IMPLEMENTATION.sub(r"\1<impl>\2", reference),
