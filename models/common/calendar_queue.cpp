@@ -15,7 +15,10 @@ struct Later {
 }  // namespace
 
 CalendarQueue::CalendarQueue(std::uint64_t bucket_width, std::size_t buckets)
-    : width_(bucket_width), mask_(buckets - 1), ring_(buckets), occupied_((buckets + 63) / 64, 0) {
+    : width_(bucket_width ? bucket_width : 1),
+      mask_(buckets - 1),
+      ring_(buckets),
+      occupied_((buckets + 63) / 64, 0) {
   if (bucket_width == 0 || buckets == 0 || (buckets & (buckets - 1)) != 0)
     throw std::invalid_argument("CalendarQueue: bucket width must be positive and buckets a power of two");
 }
@@ -30,7 +33,7 @@ void CalendarQueue::mark(std::size_t slot, bool occupied) {
 }
 
 void CalendarQueue::push_elsewhere(std::uint64_t at, void* to, void* what) {
-  const std::uint64_t bucket = at / width_;
+  const std::uint64_t bucket = width_.quotient(at);
   if (bucket < current_) throw std::logic_error("CalendarQueue: an item earlier than the current bucket");
   ++size_;
   if (bucket >= current_ + ring_.size()) {
@@ -85,7 +88,7 @@ std::uint64_t CalendarQueue::next_bucket() const {
   std::uint64_t next = kNever;
   const std::size_t slot = next_occupied_slot();
   if (slot != kNone) next = current_ + 1 + ((slot - slot_of(current_ + 1)) & mask_);
-  if (!far_.empty()) next = std::min(next, far_.front().at / width_);
+  if (!far_.empty()) next = std::min(next, width_.quotient(far_.front().at));
   return next;
 }
 
@@ -112,15 +115,15 @@ void CalendarQueue::advance() {
   // holding items.
   mark(slot_of(current_), false);
   current_ = next_bucket();
-  current_first_ = current_ * width_;
+  current_first_ = current_ * width_.divisor();
   // The ring now covers [current_, current_ + size): bring in the far items it reaches. They come in (time,
   // push) order, before any item pushed directly into their bucket (which is pushed later).
-  while (!far_.empty() && far_.front().at / width_ < current_ + ring_.size()) {
+  while (!far_.empty() && width_.quotient(far_.front().at) < current_ + ring_.size()) {
     const FarItem item = far_.front();
     std::pop_heap(far_.begin(), far_.end(), Later());
     far_.pop_back();
-    ring_[slot_of(item.at / width_)].push_back(Item{item.at, item.to, item.what});
-    mark(slot_of(item.at / width_), true);
+    ring_[slot_of(width_.quotient(item.at))].push_back(Item{item.at, item.to, item.what});
+    mark(slot_of(width_.quotient(item.at)), true);
   }
   instant_ = kNever;
   for (const Item& i : ring_[slot_of(current_)])

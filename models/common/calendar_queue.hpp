@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/divider.hpp"
+
 namespace numagpu {
 
 class CalendarQueue {
@@ -36,7 +38,7 @@ class CalendarQueue {
   void push(std::uint64_t at, void* to, void* what) {
     // Most pushes are for the bucket being read (unsigned: an earlier time wraps and goes the slow way,
     // which refuses it).
-    if (at - current_first_ < width_) {
+    if (at - current_first_ < width_.divisor()) {
       ring_[slot_of(current_)].push_back(Item{at, to, what});
       if (at < instant_) instant_ = at;  // earlier than the instant being drained: drained first
       ++size_;
@@ -70,7 +72,7 @@ class CalendarQueue {
   // the queue as it was. `now` must not be earlier than the last item popped, and no item may be pushed
   // for a time before `now` afterwards (a simulator calls it at the current time).
   bool pop_due(std::uint64_t now, Item& out) {
-    if (!due_in_current() && !advance_until(now / width_)) return false;
+    if (!due_in_current() && !advance_until(width_.quotient(now))) return false;
     const Item& item = ring_[slot_of(current_)][read_];
     if (item.at > now) return false;
     out = item;
@@ -110,7 +112,7 @@ class CalendarQueue {
   std::uint64_t next_bucket() const;
   void mark(std::size_t slot, bool occupied);
 
-  std::uint64_t width_;
+  Divider width_;  // a bucket's span (a shift when a power of two)
   std::size_t mask_;
   std::vector<Bucket> ring_;
   std::vector<std::uint64_t> occupied_;  // bit per ring slot: its bucket holds items (current slot: unused)
