@@ -6,19 +6,8 @@
 
 namespace numagpu {
 
-namespace {
-// The queue orders items the same for any bucket width; a power of two at least as wide as the cycle turns
-// the division of every time into a shift, and a bucket still holds about one cycle.
-std::uint64_t bucket_width_for(std::uint64_t cycle_ps) {
-  std::uint64_t width = 1;
-  while (width < cycle_ps)
-    width <<= 1;
-  return width;
-}
-}  // namespace
-
 DeliveryScheduler::DeliveryScheduler(const sc_core::sc_module_name& name, std::uint64_t cycle_ps)
-    : sc_module(name), queue_(bucket_width_for(cycle_ps)) {
+    : sc_module(name), queue_(cycle_ps) {
   SC_HAS_PROCESS(DeliveryScheduler);
   SC_METHOD(fire);
   sensitive << wake_;

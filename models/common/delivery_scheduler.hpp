@@ -36,8 +36,9 @@ class DeliveryScheduler : public sc_core::sc_module, public HostActivitySource {
  public:
   static constexpr const char* kChildName = "deliveries";
 
-  // `cycle_ps`: the clock period; the queue's buckets span the next power of two of picoseconds (any
-  // positive width orders the same; about a cycle is the fast one, and a power of two divides by a shift).
+  // `cycle_ps`: the clock period, the width of the queue's buckets (any positive value is correct; the
+  // period is the fast one: a power of two of picoseconds near it, to divide by a shift, mixed the instants
+  // of two cycles in most buckets and doubled the work of draining them, docs/performance.md).
   DeliveryScheduler(const sc_core::sc_module_name& name, std::uint64_t cycle_ps);
 
   // The scheduler of the nearest module enclosing the one now being built that has one, or null.
