@@ -15,7 +15,7 @@ TEST(RingQueue, StartsEmptyAndGivesItemsInPushOrder) {
   RingQueue<int> q;
   EXPECT_TRUE(q.empty());
   EXPECT_EQ(q.size(), 0u);
-  for (int i = 0; i < 20; ++i)  // past the first capacity (8) and the next (16): two growths
+  for (int i = 0; i < 20; ++i)  // past the inline capacity (4) and the heap's 8 and 16: three growths
     q.push_back(i);
   EXPECT_EQ(q.size(), 20u);
   for (int i = 0; i < 20; ++i) {
@@ -27,17 +27,18 @@ TEST(RingQueue, StartsEmptyAndGivesItemsInPushOrder) {
 }
 
 TEST(RingQueue, GrowsWhileWrappedAroundAndKeepsOrder) {
-  // Capacity 8: push 6, pop 5 (head at 5), push 7 (the items now wrap past the end of the storage), then
-  // push 3 more, which needs a growth while wrapped. Expected order: 5, then 6 .. 15.
+  // Inline capacity 4: push 0, 1, 2 and pop two (the head at slot 2), push 3, 4, 5 (4 and 5 wrap to slots 0
+  // and 1: the ring is full), then 6, which needs a growth while wrapped, and 7 .. 15 (another growth from
+  // the heap). Expected order: 2, then 3 .. 15.
   RingQueue<int> q;
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < 3; ++i)
     q.push_back(i);
-  for (int i = 0; i < 5; ++i)
-    q.pop_front();
-  for (int i = 6; i < 16; ++i)
+  q.pop_front();
+  q.pop_front();
+  for (int i = 3; i < 16; ++i)
     q.push_back(i);
-  EXPECT_EQ(q.size(), 11u);
-  for (int i = 5; i < 16; ++i) {
+  EXPECT_EQ(q.size(), 14u);
+  for (int i = 2; i < 16; ++i) {
     EXPECT_EQ(q.front(), i);
     q.pop_front();
   }
