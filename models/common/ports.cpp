@@ -55,10 +55,6 @@ RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t 
   socket.register_transport_dbg(this, &RequestInputs::transport_dbg);
 }
 
-void RequestInputs::Arrivals::deliver(Payload* gp) {
-  owner_.on_request(attr(*gp).arrival_port, *gp);
-}
-
 void RequestInputs::grow(unsigned port) {
   while (ports_.size() <= port)
     ports_.push_back(std::make_unique<PortState>());
@@ -210,10 +206,6 @@ RequestOutputs::RequestOutputs(const char* name, OutputOwner& owner)
     : socket(name), owner_(owner), arrivals_(child_name(name, "arrivals").c_str(), owner) {
   socket.register_nb_transport_bw(this, &RequestOutputs::nb_transport_bw);
   socket.register_invalidate_direct_mem_ptr(this, &RequestOutputs::invalidate_dmi);
-}
-
-void RequestOutputs::Arrivals::deliver(Payload* gp) {
-  owner_.on_response(attr(*gp).arrival_port, *gp);
 }
 
 void RequestOutputs::grow(unsigned port) {

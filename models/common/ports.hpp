@@ -20,6 +20,7 @@
 
 #include "common/arrival_queue.hpp"
 #include "common/ring_queue.hpp"
+#include "common/txn.hpp"
 
 namespace numagpu {
 
@@ -57,6 +58,18 @@ class OutputOwner {
   virtual void on_response(unsigned port, Payload& gp) = 0;
   // The downstream component granted END_REQ: room the owner reserved for the request can be released.
   virtual void on_request_accepted(unsigned /*port*/, Payload& /*gp*/) {}
+};
+
+// Arrivals handed to one of the owner's callbacks with the port they came in on (which the port group wrote
+// into the payload's attributes when it queued them).
+template <class Owner, void (Owner::*kHandle)(unsigned, Payload&)>
+class OwnerArrivals final : public ArrivalQueue {
+ public:
+  OwnerArrivals(const char* name, Owner& owner) : ArrivalQueue(name), owner_(owner) {}
+  void deliver(Payload* gp) override { (owner_.*kHandle)(attr(*gp).arrival_port, *gp); }
+
+ private:
+  Owner& owner_;
 };
 
 class RequestInputs {
@@ -119,22 +132,13 @@ class RequestInputs {
   // waiting_[key]: bit p set when port p holds a request waiting on key. Retrying one key then visits only
   // its waiters instead of every port (a crossbar has ~90 inputs and ~40 output queues).
   std::vector<std::vector<std::uint64_t>> waiting_;
-  std::vector<unsigned> waiting_count_;
-  unsigned probed_port_ = 0;  // the port the last binding probe arrived on  // waiting_count_[key]: ports
-                              // whose held request waits on key
+  std::vector<unsigned> waiting_count_;  // waiting_count_[key]: ports whose held request waits on key
+  unsigned probed_port_ = 0;             // the port the last binding probe arrived on
   // The next round-robin start (a retry with nothing held leaves it; one with anything held moves it).
   void advance_retry_start(unsigned n) {
     if (n && ++retry_start_ >= n) retry_start_ = 0;
   }
-  // Requests, delivered to the owner at their arrival time.
-  class Arrivals final : public ArrivalQueue {
-   public:
-    Arrivals(const char* name, InputOwner& owner) : ArrivalQueue(name), owner_(owner) {}
-    void deliver(Payload* gp) override;
-
-   private:
-    InputOwner& owner_;
-  } arrivals_;
+  OwnerArrivals<InputOwner, &InputOwner::on_request> arrivals_;  // requests, at their arrival time
 };
 
 class RequestOutputs {
@@ -176,17 +180,9 @@ class RequestOutputs {
   void grow(unsigned port);
 
   OutputOwner& owner_;
-  std::vector<std::unique_ptr<PortState>> ports_;  // as RequestInputs::ports_
-  unsigned direct_bindings_ = 0;                   // bindings made by bind_direct
-  // Responses, delivered to the owner at their arrival time.
-  class Arrivals final : public ArrivalQueue {
-   public:
-    Arrivals(const char* name, OutputOwner& owner) : ArrivalQueue(name), owner_(owner) {}
-    void deliver(Payload* gp) override;
-
-   private:
-    OutputOwner& owner_;
-  } arrivals_;
+  std::vector<std::unique_ptr<PortState>> ports_;                   // as RequestInputs::ports_
+  unsigned direct_bindings_ = 0;                                    // bindings made by bind_direct
+  OwnerArrivals<OutputOwner, &OutputOwner::on_response> arrivals_;  // responses, at their arrival time
 };
 
 }  // namespace numagpu
