@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench_fabric.hpp"
+#include "app/huge_pages.hpp"
 #include "app/interrupt.hpp"
 #include "app/power_outputs.hpp"
 #include "app/run.hpp"
@@ -24,6 +25,7 @@ const bool kBannerSilenced = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0)
 
 extern "C" int sc_main(int argc, char* argv[]) {
   (void)kBannerSilenced;
+  numagpu::restart_with_huge_pages(argv);  // returns at once when there is nothing to do
 
   CLI::App app{
       "numagpu " NUMAGPU_VERSION
