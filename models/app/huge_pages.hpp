@@ -3,7 +3,7 @@
 // touch of heap memory is a page fault and most accesses need a TLB walk. glibc backs the heap with
 // transparent huge pages when its tunable glibc.malloc.hugetlb=1 is set, but tunables are read only when a
 // process starts: so numagpu, started without it, sets it and executes itself again, once, before doing
-// anything else. Measured: start-up 66 -> 23 ms, simulation -22 % (docs/performance.md, "Large pages").
+// anything else. Measured: start-up 66 -> 20-52 ms, simulation -12 % (docs/performance.md, "Large pages").
 //
 // Not done when NUMAGPU_HUGE_PAGES=0, when GLIBC_TUNABLES already names the tunable (whatever its value: the
 // user's choice, or the second start), or under valgrind (its tools follow no exec by default, so a
