@@ -136,19 +136,25 @@ void RequestInputs::retry_blocked(unsigned key) {
   const unsigned n = static_cast<unsigned>(ports_.size());
   // The same round-robin order as retry_blocked(): [start, n), then [0, start). Waiting bits are read afresh
   // at each step, since granting one request may let its initiator send (and have held) the next.
+  // The first refusal ends the retry: the owner would refuse the others waiting on the key too (wait_key).
+  // A crossbar output that frees one place used to be offered to every input waiting for it, each request
+  // read from memory again to be refused (two in three crossbar try_accept calls, docs/performance.md).
   const unsigned start = retry_start_;
   if (key < waiting_count_.size() && waiting_count_[key] > 0) {
-    for (unsigned port = next_waiting(key, start, n); port < n; port = next_waiting(key, port + 1, n))
-      retry_port(port);
-    for (unsigned port = next_waiting(key, 0, start); port < start; port = next_waiting(key, port + 1, start))
-      retry_port(port);
+    bool refused = false;
+    for (unsigned port = next_waiting(key, start, n); port < n && !refused;
+         port = next_waiting(key, port + 1, n))
+      refused = !retry_port(port);
+    for (unsigned port = next_waiting(key, 0, start); port < start && !refused;
+         port = next_waiting(key, port + 1, start))
+      refused = !retry_port(port);
   }
   advance_retry_start(n);
 }
 
-void RequestInputs::retry_port(unsigned port) {
+bool RequestInputs::retry_port(unsigned port) {
   auto& ps = *ports_[port];
-  if (!owner_.try_accept(port, *ps.held)) return;
+  if (!owner_.try_accept(port, *ps.held)) return false;
   Payload& gp = *ps.held;
   ps.held = nullptr;
   --held_;
@@ -161,6 +167,7 @@ void RequestInputs::retry_port(unsigned port) {
   tlm::tlm_phase phase = tlm::END_REQ;
   // The initiator may send its next BEGIN_REQ from inside this call; our state is already consistent.
   send_backward(port, gp, phase, delay);
+  return true;
 }
 
 tlm::tlm_sync_enum RequestInputs::send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase,

@@ -44,8 +44,10 @@ class InputOwner {
   virtual bool try_accept(unsigned port, Payload& gp) = 0;
   // What a refused request waits for (an output queue, a binding's slots): retry_blocked(key) retries only
   // the requests waiting on `key`. An owner that keys its refusals promises that try_accept of a request
-  // waiting on one key cannot succeed until that key is retried, so skipping the others changes nothing but
-  // the cost. The default, one key for all, retries every held request.
+  // waiting on one key cannot succeed until that key is retried, and that it answers every request waiting
+  // on the same key alike (the answer depends on the key and the owner's state, and a refusal changes
+  // neither): a retry then stops at the first refusal, and skipping the others changes nothing but the
+  // cost. The default, one key for all, retries every held request (retry_blocked()).
   virtual unsigned wait_key(unsigned /*port*/, const Payload& /*gp*/) const { return 0; }
   // At the request's annotated arrival time.
   virtual void on_request(unsigned port, Payload& gp) = 0;
@@ -117,8 +119,8 @@ class RequestInputs {
   tlm::tlm_sync_enum send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase,
                                    sc_core::sc_time& delay);
   void hold(unsigned port, Payload& gp, const sc_core::sc_time& delay);
-  // Grants END_REQ to the held request of `port` if the owner now takes it.
-  void retry_port(unsigned port);
+  // Grants END_REQ to the held request of `port` if the owner now takes it (true).
+  bool retry_port(unsigned port);
   // The first port in [from, to) holding a request that waits on `key`, or `to`.
   unsigned next_waiting(unsigned key, unsigned from, unsigned to) const;
   static Payload& binding_probe();  // bind_direct's transport_dbg probe

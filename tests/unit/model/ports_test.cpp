@@ -1,0 +1,89 @@
+// Port groups: a keyed retry grants held requests in round-robin order and stops at the first refusal
+// (InputOwner::wait_key): an owner whose answer depends on the key alone would refuse the rest too.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/delivery_scheduler.hpp"
+#include "common/ports.hpp"
+#include "common/txn.hpp"
+
+namespace numagpu {
+namespace {
+
+// Three initiators bound to one target whose owner takes `room` requests; every request waits on key 0.
+// The test drives it with timed steps through the delivery scheduler they share.
+struct Bench : sc_core::sc_module, InputOwner, OutputOwner {
+  struct Step : Deliverable {
+    std::function<void()> run;
+    void deliver(tlm::tlm_generic_payload*) override { run(); }
+  };
+
+  DeliveryScheduler deliveries{DeliveryScheduler::kChildName, 1000};  // made first: the ports share it
+  RequestOutputs a{"a", *this}, b{"b", *this}, c{"c", *this};
+  RequestInputs in{"in", *this, 0};
+  TxnPool pool;
+  std::vector<std::unique_ptr<Step>> steps;
+  unsigned room = 0;
+  std::vector<std::string> asked;     // try_accept calls, by request (its line number)
+  std::vector<std::string> accepted;  // on_request calls, in order
+
+  explicit Bench(const sc_core::sc_module_name& n) : sc_module(n) {
+    bind_direct(a, in);  // target ports 0, 1, 2
+    bind_direct(b, in);
+    bind_direct(c, in);
+  }
+  void at(std::uint64_t ns, std::function<void()> run) {
+    steps.push_back(std::make_unique<Step>());
+    steps.back()->run = std::move(run);
+    deliveries.schedule(ns * 1000, *steps.back(), nullptr);
+  }
+  static std::string line(const Payload& gp) { return std::to_string(gp.get_address() / 128); }
+
+  bool try_accept(unsigned, Payload& gp) override {
+    asked.push_back(line(gp));
+    if (room == 0) return false;
+    --room;
+    return true;
+  }
+  void on_request(unsigned, Payload& gp) override {
+    accepted.push_back(line(gp));
+    gp.release();
+  }
+  void on_response(unsigned, Payload&) override {}
+};
+
+using Lines = std::vector<std::string>;
+
+TEST(KeyedRetry, GrantsInRoundRobinOrderAndStopsAtTheFirstRefusal) {
+  Bench bench("bench");
+  bench.at(10, [&] {  // lines 1, 2, 3 from a, b, c: all refused and held
+    bench.a.send(0, bench.pool.allocate(MemOp::kRead, 1 * 128, 128), sc_core::SC_ZERO_TIME);
+    bench.b.send(0, bench.pool.allocate(MemOp::kRead, 2 * 128, 128), sc_core::SC_ZERO_TIME);
+    bench.c.send(0, bench.pool.allocate(MemOp::kRead, 3 * 128, 128), sc_core::SC_ZERO_TIME);
+  });
+  bench.at(20, [&] {
+    bench.asked.clear();
+    bench.room = 1;
+    // The retry starts at port 0 (first retry): line 1 is taken, line 2 refused; line 3 is not asked again.
+    bench.in.retry_blocked(0);
+    EXPECT_EQ(bench.asked, (Lines{"1", "2"}));
+    EXPECT_EQ(bench.in.held_requests(), 2u);
+  });
+  bench.at(30, [&] {
+    bench.asked.clear();
+    bench.room = 2;
+    // The round-robin start moved to port 1: lines 2 and 3 are taken, nothing is left to refuse.
+    bench.in.retry_blocked(0);
+    EXPECT_EQ(bench.asked, (Lines{"2", "3"}));
+    EXPECT_EQ(bench.in.held_requests(), 0u);
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(bench.accepted, (Lines{"1", "2", "3"}));
+}
+
+}  // namespace
+}  // namespace numagpu
