@@ -35,7 +35,7 @@ Payload& RequestInputs::binding_probe() {
 }
 
 void RequestOutputs::resolve_peer(unsigned port) {
-  PortState& ps = *ports_[port];
+  PortState& ps = ports_[port];
   socket[port]->transport_dbg(RequestInputs::binding_probe());
   ps.peer_port = ps.peer->probed_port_;
   RequestInputs::PortState& target = ps.peer->port_state(ps.peer_port);
@@ -53,11 +53,6 @@ RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t 
   socket.register_nb_transport_fw(this, &RequestInputs::nb_transport_fw);
   socket.register_b_transport(this, &RequestInputs::b_transport);
   socket.register_transport_dbg(this, &RequestInputs::transport_dbg);
-}
-
-void RequestInputs::grow(unsigned port) {
-  while (ports_.size() <= port)
-    ports_.push_back(std::make_unique<PortState>());
 }
 
 tlm::tlm_sync_enum RequestInputs::nb_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase,
@@ -95,7 +90,7 @@ unsigned RequestInputs::transport_dbg(int port, Payload& gp) {
 }
 
 void RequestInputs::hold(unsigned port, Payload& gp, const sc_time& delay) {
-  auto& ps = *ports_[port];
+  auto& ps = ports_[port];
   ps.held = &gp;
   ps.held_at = sim_now() + delay;
   ps.held_key = owner_.wait_key(port, gp);
@@ -126,7 +121,7 @@ void RequestInputs::retry_blocked() {
   const unsigned n = static_cast<unsigned>(ports_.size());
   for (unsigned k = 0; k < n; ++k) {
     const unsigned port = (retry_start_ + k) % n;
-    if (ports_[port]->held) retry_port(port);
+    if (ports_[port].held) retry_port(port);
   }
   advance_retry_start(n);
 }
@@ -153,7 +148,7 @@ void RequestInputs::retry_blocked(unsigned key) {
 }
 
 bool RequestInputs::retry_port(unsigned port) {
-  auto& ps = *ports_[port];
+  auto& ps = ports_[port];
   if (!owner_.try_accept(port, *ps.held)) return false;
   Payload& gp = *ps.held;
   ps.held = nullptr;
@@ -172,7 +167,7 @@ bool RequestInputs::retry_port(unsigned port) {
 
 tlm::tlm_sync_enum RequestInputs::send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase,
                                                 sc_time& delay) {
-  const PortState& ps = *ports_[port];
+  const PortState& ps = ports_[port];
   if (ps.peer) return ps.peer->nb_transport_bw(static_cast<int>(ps.peer_port), gp, phase, delay);
   return socket[port]->nb_transport_bw(gp, phase, delay);
 }
@@ -185,7 +180,7 @@ void RequestInputs::respond(unsigned port, Payload& gp, const sc_time& delay) {
 }
 
 void RequestInputs::send_responses(unsigned port) {
-  auto& ps = *ports_[port];
+  auto& ps = ports_[port];
   while (!ps.resp_in_flight && !ps.responses.empty()) {
     auto [gp, at] = ps.responses.front();
     ps.responses.pop_front();
@@ -202,8 +197,8 @@ void RequestInputs::send_responses(unsigned port) {
 
 std::size_t RequestInputs::queued_responses() const {
   std::size_t n = 0;
-  for (const auto& ps : ports_)
-    n += ps->responses.size() + (ps->resp_in_flight ? 1 : 0);
+  for (unsigned p = 0; p < ports_.size(); ++p)
+    n += ports_[p].responses.size() + (ports_[p].resp_in_flight ? 1 : 0);
   return n;
 }
 
@@ -215,18 +210,13 @@ RequestOutputs::RequestOutputs(const char* name, OutputOwner& owner)
   socket.register_invalidate_direct_mem_ptr(this, &RequestOutputs::invalidate_dmi);
 }
 
-void RequestOutputs::grow(unsigned port) {
-  while (ports_.size() <= port)
-    ports_.push_back(std::make_unique<PortState>());
-}
-
 void RequestOutputs::send(unsigned port, Payload& gp, const sc_time& delay) {
   port_state(port).queue.push_back({&gp, sim_now() + delay});
   pump(port);
 }
 
 void RequestOutputs::pump(unsigned port) {
-  auto& ps = *ports_[port];
+  auto& ps = ports_[port];
   if (ps.sending) return;  // re-entered from inside nb_transport_fw: the outer loop continues
   ps.sending = true;
   while (!ps.in_request_phase && !ps.queue.empty()) {
@@ -253,7 +243,7 @@ void RequestOutputs::pump(unsigned port) {
 }
 
 void RequestOutputs::request_accepted(unsigned port, Payload& gp) {
-  ports_[port]->in_request_phase = nullptr;
+  ports_[port].in_request_phase = nullptr;
   owner_.on_request_accepted(port, gp);
 }
 
@@ -282,7 +272,7 @@ tlm::tlm_sync_enum RequestOutputs::nb_transport_bw(int port_id, Payload& gp, tlm
 
 std::size_t RequestOutputs::queued(unsigned port) const {
   if (port >= ports_.size()) return 0;
-  return ports_[port]->queue.size() + (ports_[port]->in_request_phase ? 1 : 0);
+  return ports_[port].queue.size() + (ports_[port].in_request_phase ? 1 : 0);
 }
 
 std::size_t RequestOutputs::queued_total() const {

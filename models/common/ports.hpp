@@ -19,6 +19,7 @@
 #include <tlm>
 
 #include "common/arrival_queue.hpp"
+#include "common/port_table.hpp"
 #include "common/ring_queue.hpp"
 #include "common/txn.hpp"
 
@@ -111,11 +112,7 @@ class RequestInputs {
   void b_transport(int port, Payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int port, Payload& gp);
   void send_responses(unsigned port);
-  PortState& port_state(unsigned port) {
-    if (port >= ports_.size()) grow(port);
-    return *ports_[port];
-  }
-  void grow(unsigned port);
+  PortState& port_state(unsigned port) { return ports_.grow_to(port); }
   tlm::tlm_sync_enum send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase,
                                    sc_core::sc_time& delay);
   void hold(unsigned port, Payload& gp, const sc_core::sc_time& delay);
@@ -128,7 +125,7 @@ class RequestInputs {
   InputOwner& owner_;
   std::uint16_t component_id_;
   // Grown as ports are first used; each port stays where it is (references to it survive growth).
-  std::vector<std::unique_ptr<PortState>> ports_;
+  PortTable<PortState> ports_;
   std::size_t held_ = 0;  // ports holding a request: retry_blocked() is free when none is
   unsigned retry_start_ = 0;
   // waiting_[key]: bit p set when port p holds a request waiting on key. Retrying one key then visits only
@@ -175,14 +172,10 @@ class RequestOutputs {
   void pump(unsigned port);
   void resolve_peer(unsigned port);
   void request_accepted(unsigned port, Payload& gp);
-  PortState& port_state(unsigned port) {
-    if (port >= ports_.size()) grow(port);
-    return *ports_[port];
-  }
-  void grow(unsigned port);
+  PortState& port_state(unsigned port) { return ports_.grow_to(port); }
 
   OutputOwner& owner_;
-  std::vector<std::unique_ptr<PortState>> ports_;                   // as RequestInputs::ports_
+  PortTable<PortState> ports_;                                      // as RequestInputs::ports_
   unsigned direct_bindings_ = 0;                                    // bindings made by bind_direct
   OwnerArrivals<OutputOwner, &OutputOwner::on_response> arrivals_;  // responses, at their arrival time
 };
