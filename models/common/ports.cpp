@@ -48,8 +48,8 @@ void RequestOutputs::resolve_peer(unsigned port) {
 RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t component_id)
     : socket(name),
       owner_(owner),
-      component_id_(component_id),
-      arrivals_(child_name(name, "arrivals").c_str(), owner) {
+      arrivals_(child_name(name, "arrivals").c_str(), owner),
+      component_id_(component_id) {
   socket.register_nb_transport_fw(this, &RequestInputs::nb_transport_fw);
   socket.register_b_transport(this, &RequestInputs::b_transport);
   socket.register_transport_dbg(this, &RequestInputs::transport_dbg);

@@ -122,7 +122,9 @@ class RequestInputs {
   unsigned next_waiting(unsigned key, unsigned from, unsigned to) const;
   static Payload& binding_probe();  // bind_direct's transport_dbg probe
 
+  // Every hop reads the owner and the arrival queue (its scheduler): they lie together, ahead of the ports.
   InputOwner& owner_;
+  OwnerArrivals<InputOwner, &InputOwner::on_request> arrivals_;  // requests, at their arrival time
   std::uint16_t component_id_;
   // Grown as ports are first used; each port stays where it is (references to it survive growth).
   PortTable<PortState> ports_;
@@ -137,7 +139,6 @@ class RequestInputs {
   void advance_retry_start(unsigned n) {
     if (n && ++retry_start_ >= n) retry_start_ = 0;
   }
-  OwnerArrivals<InputOwner, &InputOwner::on_request> arrivals_;  // requests, at their arrival time
 };
 
 class RequestOutputs {
@@ -174,10 +175,10 @@ class RequestOutputs {
   void request_accepted(unsigned port, Payload& gp);
   PortState& port_state(unsigned port) { return ports_.grow_to(port); }
 
-  OutputOwner& owner_;
+  OutputOwner& owner_;                                              // with the arrivals, as in RequestInputs
+  OwnerArrivals<OutputOwner, &OutputOwner::on_response> arrivals_;  // responses, at their arrival time
   PortTable<PortState> ports_;                                      // as RequestInputs::ports_
   unsigned direct_bindings_ = 0;                                    // bindings made by bind_direct
-  OwnerArrivals<OutputOwner, &OutputOwner::on_response> arrivals_;  // responses, at their arrival time
 };
 
 }  // namespace numagpu
