@@ -87,8 +87,9 @@ class RequestInputs {
   void respond(unsigned port, Payload& gp, const sc_core::sc_time& delay);
   // The owner has room again: grant END_REQ to held requests (round-robin across ports).
   void retry_blocked();
-  // The same, for the requests waiting on `key` only (InputOwner::wait_key); the round-robin start moves
-  // exactly as with retry_blocked(), so the two grant in the same order.
+  // The same, for the requests waiting on `key` only, up to the first refusal (InputOwner::wait_key: an
+  // owner that keys its refusals refuses the others then too); the round-robin start moves exactly as with
+  // retry_blocked(), so the two grant in the same order. Only for owners that key their refusals.
   void retry_blocked(unsigned key);
 
   std::size_t held_requests() const { return held_; }
