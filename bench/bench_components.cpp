@@ -50,6 +50,7 @@ void BM_WarpProgramStep(benchmark::State& state) {
   k.warps_per_cta = 8;
   k.accesses_per_warp = 16;
   k.footprint_bytes = 1 << 25;
+  k.compute_cycles = 0;
   WarpProgram p(k, 128);
   std::uint32_t i = 0;
   for (auto _ : state) {

@@ -13,6 +13,7 @@
 
 #include <systemc>
 
+#include "cache/cache_spec.hpp"
 #include "cache/mshr_table.hpp"
 #include "cache/tag_array.hpp"
 #include "common/divider.hpp"
@@ -28,21 +29,6 @@ namespace numagpu {
 class TxnPool;
 class HomeMap;
 class PartitionDriver;
-
-struct CacheSpec {
-  std::uint64_t size_bytes = 0;
-  unsigned ways = 0;
-  Cycles hit_latency = 1;
-  unsigned max_in_process = 64;  // requests accepted and not yet answered, per input binding
-  bool write_back = false;       // false: write-through, no write-allocate
-  bool caches_atomics = false;   // true at the L2, where atomics are performed
-  // GPU-side L2 (organizations static and shared): data homed at other sockets is cached here too; misses
-  // for it, and write-backs of it, leave on output 1 (to the crossbar and the fabric) instead of output 0.
-  bool gpu_side = false;
-  unsigned local_quota = ~0u;          // ways per set local lines may hold (~0: no partitioning)
-  unsigned remote_quota = ~0u;         // ways per set remote lines may hold
-  bool insert_remote_requests = true;  // false (remote_insert: once): other sockets' requests do not allocate
-};
 
 // Which bank of an interleaved cache this is: the low `index_bits` bits of a line number select the bank
 // (they are not used again for the set), and this bank holds the lines whose bits equal `index`.

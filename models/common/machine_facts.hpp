@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "common/time.hpp"
-#include "common/txn.hpp"
+#include "common/cycles.hpp"
+#include "common/mem_op.hpp"
 
 namespace numagpu {
 
@@ -16,10 +16,13 @@ struct MachineFacts {
   Cycles sample_cycles = 5000;  // window of every utilization time series; 0: none
 
   // Bytes a request or response occupies on a wire: a header, plus the line when it carries data.
-  std::uint64_t request_bytes(const NumaAttr& a) const {
+  // (A template over the request's attributes, NumaAttr, so that this header needs no SystemC.)
+  template <class Attr>
+  std::uint64_t request_bytes(const Attr& a) const {
     return a.op == MemOp::kRead ? header_bytes : header_bytes + line_bytes;  // writes and atomics carry data
   }
-  std::uint64_t response_bytes(const NumaAttr& a) const {
+  template <class Attr>
+  std::uint64_t response_bytes(const Attr& a) const {
     return a.op == MemOp::kWrite ? header_bytes : header_bytes + line_bytes;  // write acks carry none
   }
   // A read response: what the partition controller counts on the ingress lanes.

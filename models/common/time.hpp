@@ -8,9 +8,9 @@
 
 #include <systemc>
 
-namespace numagpu {
+#include "common/cycles.hpp"
 
-using Cycles = std::uint64_t;
+namespace numagpu {
 
 // The current simulation time, the same as sc_core::sc_time_stamp(). That is an out-of-line library call
 // (and the context lookup a second one), asked on every hop: 5 % of the default run's instructions

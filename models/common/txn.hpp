@@ -10,15 +10,13 @@
 
 #include <tlm>
 
+#include "common/mem_op.hpp"
 #include "common/time.hpp"
 
 namespace numagpu {
 
 class ComponentNames;
 class RunHealth;
-
-enum class MemOp : std::uint8_t { kRead, kWrite, kAtomic };
-const char* to_string(MemOp op);
 
 // Where a request stands relative to the socket observing it (the paper's traffic classes).
 enum class TrafficClass : std::uint8_t { kLocalLocal, kLocalRemote, kRemoteLocal };

@@ -28,25 +28,10 @@
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
+#include "fabric/crossbar_spec.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
-
-// A rate of num / den bytes per cycle.
-struct ByteRate {
-  std::uint64_t num = 64;
-  std::uint64_t den = 1;
-};
-
-// The crossbar's own parameters (the `crossbar` configuration section).
-struct CrossbarSpec {
-  Cycles latency = 1;
-  unsigned port_bytes_per_cycle = 64;  // each SM and L2 bank port, each way
-  unsigned queue_depth = 16;           // requests waiting per output port before inputs are back-pressured
-  // Test hook (debug.inject_fault: shared_request_network): fabric requests use network 0 too, which can
-  // deadlock a GPU-side L2 (what tests/integration/organization_test.cpp shows).
-  bool shared_request_network = false;
-};
 
 // What the crossbar is wired to, which the socket knows (fabric/crossbar.cpp numbers the ports).
 struct CrossbarPorts {

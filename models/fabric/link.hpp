@@ -33,21 +33,13 @@
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
+#include "fabric/link_spec.hpp"
 #include "policy/link_balancer.hpp"
 #include "policy/policy_impl.hpp"
 #include "policy/quiet_windows.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
-
-struct LinkSpec {
-  unsigned lanes = 16;              // bi-directional lanes in total
-  std::uint64_t lane_rate_num = 8;  // bytes per cycle per lane = num / den
-  std::uint64_t lane_rate_den = 1;
-  Cycles latency = 64;  // one traversal
-  unsigned queue_depth = 64;
-  std::string dir_names[2] = {"dir0", "dir1"};  // statistics names of direction 0 and 1
-};
 
 // How a link's lanes are split in a cycle, as the link needs it.
 struct LaneSplit {

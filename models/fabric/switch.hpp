@@ -11,15 +11,10 @@
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
+#include "fabric/link_spec.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
-
-struct SwitchSpec {
-  unsigned ports = 1;  // one per attached link, in topology order
-  Cycles latency = 0;
-  unsigned queue_depth = 64;
-};
 
 class Switch : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:

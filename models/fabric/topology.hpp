@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "fabric/link.hpp"
+#include "fabric/link_spec.hpp"
 
 namespace numagpu {
 

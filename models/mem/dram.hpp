@@ -16,19 +16,10 @@
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
+#include "mem/dram_spec.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
-
-struct DramSpec {
-  std::uint64_t bandwidth_bytes_num = 768;  // bandwidth = num / den bytes per cycle (whole socket)
-  std::uint64_t bandwidth_den = 1;
-  unsigned channels = 8;
-  Cycles latency = 100;
-  unsigned queue_depth = 32;          // line transfers of backlog per channel
-  bool inject_drop_response = false;  // test hook: swallow the first response (the audit must catch it)
-  bool inject_stuck = false;          // test hook: accept requests, never serve them (the watchdog must fire)
-};
 
 class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter, public HostActivitySource {
  public:

@@ -17,6 +17,7 @@
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
+#include "sm/sm_spec.hpp"
 #include "sm/warp_schedule.hpp"
 #include "stats/registry.hpp"
 #include "workload/program.hpp"
@@ -25,12 +26,6 @@ namespace numagpu {
 
 class TxnPool;
 class HomeMap;
-
-struct SmSpec {
-  unsigned max_warps = 64;
-  unsigned max_outstanding = 64;  // memory requests in flight (MSHR-like limit)
-  unsigned issue_width = 1;       // warp instructions issued per cycle, from different warps
-};
 
 // The socket-level CTA dispatcher the SM pulls work from.
 class CtaSource {

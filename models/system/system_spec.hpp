@@ -1,5 +1,6 @@
-// Everything needed to build a system, as plain values: filled from the validated configuration
-// (system_config.cpp) or directly by tests. Each fact is stated once: what several components share is in
+// Everything needed to build a system, as plain values: derived from the configuration's parameters
+// (system/derive_spec.hpp) or filled directly by tests. Plain C++ (no SystemC), like every *_spec.hpp.
+// Each fact is stated once: what several components share is in
 // `facts`, what follows from other values (the policies' parameters, a bank's index bits, the crossbar's
 // ports) is derived when the system is built (system/derived_params.hpp), never stored here.
 #pragma once
@@ -8,34 +9,18 @@
 #include <string>
 #include <vector>
 
-#include "cache/cache.hpp"
+#include "cache/cache_spec.hpp"
 #include "common/machine_facts.hpp"
-#include "fabric/crossbar.hpp"
-#include "fabric/link.hpp"
-#include "fabric/switch.hpp"
+#include "fabric/crossbar_spec.hpp"
+#include "fabric/link_spec.hpp"
 #include "fabric/topology.hpp"
-#include "mem/dram.hpp"
-#include "mem/home_map.hpp"
+#include "mem/dram_spec.hpp"
 #include "runtime/cta_schedule.hpp"
-#include "sm/sm.hpp"
+#include "runtime/placement.hpp"
+#include "sm/sm_spec.hpp"
 #include "workload/kernel.hpp"
 
 namespace numagpu {
-
-// The link balancer's own settings (`link.sample_cycles`, `switch_cycles`, `saturation_percent`); its lane
-// count comes from each link.
-struct BalancerSpec {
-  Cycles sample_cycles = 5000;
-  Cycles switch_cycles = 100;
-  unsigned saturation_percent = 99;
-};
-
-// The cache partition controller's own settings; its ways come from the L2, its response size from the
-// packet format, its ingress capacity from the socket's links.
-struct PartitionSpec {
-  Cycles sample_cycles = 5000;
-  unsigned saturation_percent = 99;
-};
 
 struct SystemSpec {
   unsigned sockets = 4;
@@ -53,7 +38,8 @@ struct SystemSpec {
   // The fabric. Empty (no links) means the paper's switch topology is built from `link` and `sw` by
   // switch_topology(); a single socket has no fabric.
   Topology topology;
-  enum class LinkMode { kStatic, kDynamic, kDoubleBandwidth } link_mode = LinkMode::kStatic;
+  using LinkMode = numagpu::LinkMode;
+  LinkMode link_mode = LinkMode::kStatic;
   BalancerSpec balancer;       // dynamic mode
   bool rtl_policies = false;   // the Verilated RTL decides instead of the C++ reference
   bool l2_numa_aware = false;  // the partition controller drives the L2 way split

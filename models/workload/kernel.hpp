@@ -8,30 +8,98 @@
 
 namespace numagpu {
 
+// A kernel of workload.kernels: each key declared once beside its field, with its default and documentation
+// (config/keys.hpp).
 struct KernelSpec {
   std::string name;
-  std::string pattern = "stream";  // stream | random | strided | stream_triad | reduction_to_one | histogram
-  std::uint32_t ctas = 1;
-  std::uint32_t grid_x = 0;  // CTAs per grid row (2-D grids, for row/column binding); 0: one row
-  std::uint32_t warps_per_cta = 1;
-  std::uint32_t accesses_per_warp = 1;  // memory instructions each warp executes
-  std::uint32_t compute_cycles = 0;     // compute before each memory instruction
+  std::string trace_path;  // non-empty: replay this kernel trace instead of the pattern
+  std::string pattern = "stream";
+  std::uint64_t width_lines = 32;   // transpose, stencil2d/3d: lines per row of the 2-D/3-D grid
+  std::uint64_t height_lines = 32;  // stencil3d: rows per plane
+  std::uint64_t stride_x = 1;       // strided: lines between a warp's consecutive accesses
+  std::uint64_t stride_y = 0;       // strided: lines between consecutive warps' first accesses (0: accesses)
+  std::uint64_t bins_bytes = 4096;  // histogram: the bins' size
+  std::uint64_t output_bytes = 4096;  // reduction_to_one: the output region's size
+  std::uint32_t ctas = 0;
+  std::uint32_t warps_per_cta = 4;
+  std::uint32_t grid_x = 0;             // CTAs per grid row (2-D grids, for row/column binding); 0: one row
+  std::uint32_t accesses_per_warp = 8;  // memory instructions each warp executes
+  std::uint32_t compute_cycles = 4;     // compute before each memory instruction
   std::uint32_t write_percent = 0;      // share of memory instructions that are stores
   std::uint32_t atomic_percent = 0;     // share that are atomics (taken before stores)
   std::uint64_t footprint_bytes = 0;    // 0: the stream's natural footprint
   std::uint64_t base_address = 0;
   std::uint64_t seed = 1;
-  std::string trace_path;           // non-empty: replay this kernel trace instead of the pattern
-  std::uint64_t stride_x = 1;       // strided: lines between a warp's consecutive accesses
-  std::uint64_t stride_y = 0;       // strided: lines between consecutive warps' first accesses (0: accesses)
-  std::uint64_t bins_bytes = 4096;  // histogram: the bins' size
-  std::uint64_t output_bytes = 4096;  // reduction_to_one: the output region's size
-  std::uint64_t width_lines = 32;     // transpose, stencil2d/3d: lines per row of the 2-D/3-D grid
-  std::uint64_t height_lines = 32;    // stencil3d: rows per plane
+
+  template <class Keys>
+  void keys(Keys& k);
 
   std::uint64_t total_warps() const { return std::uint64_t(ctas) * warps_per_cta; }
   std::uint64_t footprint_lines(unsigned line_bytes) const;
 };
+
+template <class Keys>
+void KernelSpec::keys(Keys& k) {
+  k.string("name", name, "Kernel name").required();
+  k.string(
+      "trace", trace_path,
+      "Replay this kernel trace (Accel-Sim .traceg, optionally .gz/.xz, or numagpu .ngt) instead of a "
+      "pattern; the grid and warps come from the trace. A relative path is taken from the file that sets "
+      "it");
+  k.choice("pattern", pattern,
+           {{"stream", "stream"},
+            {"random", "random"},
+            {"strided", "strided"},
+            {"stream_triad", "stream_triad"},
+            {"reduction_to_one", "reduction_to_one"},
+            {"histogram", "histogram"},
+            {"random_gather", "random_gather"},
+            {"transpose", "transpose"},
+            {"stencil2d", "stencil2d"},
+            {"stencil3d", "stencil3d"},
+            {"gemm_tiled", "gemm_tiled"},
+            {"spmv_csr", "spmv_csr"},
+            {"bfs_frontier", "bfs_frontier"}},
+           "The access pattern of a synthetic kernel (docs/workloads.md lists each with its locality class)");
+  k.integer("width_lines", width_lines, "transpose, stencil2d/3d: lines per row of the grid")
+      .range(1, std::int64_t(1) << 30);
+  k.integer("height_lines", height_lines, "stencil3d: rows per plane").range(1, std::int64_t(1) << 30);
+  k.integer("stride_x", stride_x, "strided: lines between a warp's consecutive accesses")
+      .range(0, std::int64_t(1) << 40);
+  k.integer("stride_y", stride_y,
+            "strided: lines between consecutive warps' first accesses; 0: accesses_per_warp")
+      .range(0, std::int64_t(1) << 40);
+  k.integer("bins_bytes", bins_bytes, "histogram: size of the bins")
+      .range(128, std::int64_t(1) << 40)
+      .unit("B");
+  k.integer("output_bytes", output_bytes, "reduction_to_one: size of the output region")
+      .range(128, std::int64_t(1) << 30)
+      .unit("B");
+  k.integer("ctas", ctas,
+            "CTAs in the grid (patterns; required unless `trace` is set); CTA i runs on socket i mod sockets")
+      .range(0, 1 << 24);
+  k.integer("warps_per_cta", warps_per_cta, "Warps per CTA").range(1, 64);
+  k.integer("grid_x", grid_x, "CTAs per grid row, for a 2-D grid (row/column binding); 0: one row")
+      .range(0, 1 << 24);
+  k.integer("accesses_per_warp", accesses_per_warp, "Memory instructions per warp").range(1, 1 << 20);
+  k.integer("compute_cycles", compute_cycles, "Compute cycles before each memory instruction")
+      .range(0, 1 << 20)
+      .unit("cycles");
+  k.integer("write_percent", write_percent, "Share of memory instructions that are stores")
+      .range(0, 100)
+      .unit("%");
+  k.integer("atomic_percent", atomic_percent, "Share of memory instructions that are atomics")
+      .range(0, 100)
+      .unit("%");
+  k.integer("footprint_bytes", footprint_bytes,
+            "Bytes the kernel touches; 0: warps x accesses lines (stream's natural size)")
+      .range(0, std::int64_t(1) << 40)
+      .unit("B");
+  k.integer("base_address", base_address, "First byte of the kernel's data")
+      .range(0, std::int64_t(1) << 48)
+      .unit("B");
+  k.integer("seed", seed, "Seed of the pattern's pseudo-random choices").range(0, std::int64_t(1) << 62);
+}
 
 struct WarpStep {
   enum class Kind : std::uint8_t { kCompute, kLoad, kStore, kAtomic };

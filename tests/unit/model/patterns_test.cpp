@@ -48,6 +48,7 @@ KernelSpec kernel(const char* pattern, std::uint32_t ctas, std::uint32_t warps, 
   k.ctas = ctas;
   k.warps_per_cta = warps;
   k.accesses_per_warp = accesses;
+  k.compute_cycles = 0;
   return k;
 }
 

@@ -1,0 +1,114 @@
+// The caches' parameters, in two forms. CacheParams and L2Params are the `l1` and `l2` sections of the
+// configuration as the user writes them (capacity per socket, an organization by name), each key declared
+// once beside its field with its default and documentation (config/keys.hpp). CacheSpec is what one Cache
+// module is built from (an L1, or one L2 bank: capacity per bank, way quotas); the system derives it from
+// the parameters (system/derive_spec.hpp), so the model's rules live there and not here. Plain C++.
+#pragma once
+
+#include <cstdint>
+
+#include "common/cycles.hpp"
+
+namespace numagpu {
+
+struct CacheSpec {
+  std::uint64_t size_bytes = 0;
+  unsigned ways = 0;
+  Cycles hit_latency = 1;
+  unsigned max_in_process = 64;  // requests accepted and not yet answered, per input binding
+  bool write_back = false;       // false: write-through, no write-allocate
+  bool caches_atomics = false;   // true at the L2, where atomics are performed
+  // GPU-side L2 (organizations static and shared): data homed at other sockets is cached here too; misses
+  // for it, and write-backs of it, leave on output 1 (to the crossbar and the fabric) instead of output 0.
+  bool gpu_side = false;
+  unsigned local_quota = ~0u;          // ways per set local lines may hold (~0: no partitioning)
+  unsigned remote_quota = ~0u;         // ways per set remote lines may hold
+  bool insert_remote_requests = true;  // false (remote_insert: once): other sockets' requests do not allocate
+};
+
+// The keys both cache levels have. The defaults given to the constructor are each level's own.
+struct CacheParams {
+  std::uint64_t size_bytes;
+  unsigned line_bytes = 128;
+  unsigned ways;
+  Cycles hit_latency_cycles;
+  unsigned max_in_process;
+
+  CacheParams(std::uint64_t size, unsigned ways_, Cycles latency, unsigned in_process)
+      : size_bytes(size), ways(ways_), hit_latency_cycles(latency), max_in_process(in_process) {}
+
+  template <class Keys>
+  void keys(Keys& k) {
+    k.integer("size_bytes", size_bytes, "Capacity (for the L2: per socket, all banks together)")
+        .range(256, std::int64_t(1) << 34)
+        .unit("B");
+    k.integer("line_bytes", line_bytes, "Line size; must be a power of two and equal at both levels")
+        .range(32, 128)
+        .unit("B");
+    k.integer("ways", ways, "Associativity").range(1, 64);
+    k.integer("hit_latency_cycles", hit_latency_cycles,
+              "Tag access to data, for hits; misses leave after the same time")
+        .range(1, 10000)
+        .unit("cycles");
+    k.integer("max_in_process", max_in_process,
+              "Requests accepted and not yet answered, per cache (per bank for the L2)")
+        .range(1, 4096);
+  }
+};
+
+// The L2 partition controller's own settings (`l2.partition_sample_cycles`, `l2.saturation_percent`); its
+// ways come from the L2, its response size from the packet format, its ingress capacity from the socket's
+// links (system/derived_params.hpp).
+struct PartitionSpec {
+  Cycles sample_cycles = 5000;
+  unsigned saturation_percent = 99;
+};
+
+// How the L2s of the sockets share data (docs/memory-system.md).
+enum class L2Organization { kMemside, kStatic, kShared, kNumaAware };
+
+struct L2Params : CacheParams {
+  unsigned banks = 16;
+  bool write_back = true;
+  L2Organization organization = L2Organization::kMemside;
+  bool insert_remote_requests = true;  // remote_insert: twice
+  PartitionSpec partition;
+  bool ideal_coherence = false;
+
+  L2Params() : CacheParams(4194304, 16, 30, 64) {}
+
+  template <class Keys>
+  void keys(Keys& k) {
+    CacheParams::keys(k);
+    k.integer("banks", banks,
+              "L2 banks per socket (a power of two; a line's bank is its line number mod banks)")
+        .range(1, 256);
+    k.choice("write_policy", write_back, {{"write_back", true}, {"write_through", false}}, "L2 write policy");
+    k.choice(
+        "organization", organization,
+        {{"memside", L2Organization::kMemside},
+         {"static", L2Organization::kStatic},
+         {"shared", L2Organization::kShared},
+         {"numa_aware", L2Organization::kNumaAware}},
+        "memside: caches only data homed at its socket, remote requests are served by the home's L2 (the "
+        "baseline); static: GPU-side, half the ways for local data and half for remote data; shared: "
+        "GPU-side, local and remote lines compete for all ways; numa_aware: GPU-side, the partition "
+        "controller moves the split between local and remote ways");
+    k.choice("remote_insert", insert_remote_requests, {{"twice", true}, {"once", false}},
+             "GPU-side L2s: twice: a remote read is cached at the home L2 and at the requester's; once: "
+             "requests from other sockets do not allocate in the home L2 (LADM)");
+    k.integer("partition_sample_cycles", partition.sample_cycles,
+              "numa_aware: the partition controller decides once per window")
+        .range(1, 100000000)
+        .unit("cycles");
+    k.integer("saturation_percent", partition.saturation_percent,
+              "numa_aware: DRAM or estimated link ingress busy at least this share of a window is saturated")
+        .range(1, 100)
+        .unit("%");
+    k.boolean("ideal_coherence", ideal_coherence,
+              "GPU-side L2s: skip the kernel-boundary write-back and invalidation of remote lines (the "
+              "paper's upper bound)");
+  }
+};
+
+}  // namespace numagpu

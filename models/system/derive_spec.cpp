@@ -1,0 +1,414 @@
+#include "system/derive_spec.hpp"
+
+#include <algorithm>
+
+#include "system/derived_params.hpp"
+#ifdef NUMAGPU_HAVE_RTL_LOOP
+#include "rtl_loop/rtl_builds.hpp"
+#endif
+
+namespace numagpu {
+
+namespace {
+
+bool power_of_two(std::uint64_t v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+[[noreturn]] void fail(const std::string& key, const std::string& message) {
+  throw SpecError(key, message);
+}
+
+std::string str(std::uint64_t v) {
+  return std::to_string(v);
+}
+
+void derive_machine(const SystemParams& p, SystemSpec& s) {
+  s.sockets = p.sockets;
+  s.clock_mhz = p.clock_mhz;
+  if (1000000 % s.clock_mhz != 0)
+    fail("system.clock_mhz",
+         str(s.clock_mhz) + " MHz has no whole-picosecond period (use a divisor of 1000000)");
+  s.sms_per_socket = p.sms_per_socket;
+  s.sm = p.sm;
+}
+
+// What every component shares: one line size (given at both cache levels, which must agree), the packet
+// header, the statistics window.
+void derive_facts(const SystemParams& p, SystemSpec& s) {
+  const std::uint64_t line = p.l1.line_bytes;
+  if (!power_of_two(line)) fail("l1.line_bytes", str(line) + " is not a power of two");
+  if (p.l2.line_bytes != line) {
+    fail("l2.line_bytes", str(p.l2.line_bytes) + " differs from l1.line_bytes (" + str(line) +
+                              "); both levels must use one line size");
+  }
+  s.facts.line_bytes = static_cast<unsigned>(line);
+  s.facts.header_bytes = p.link.header_bytes;
+  s.facts.sample_cycles = p.stats_sample_cycles;
+  s.max_windows = p.max_windows;
+  if (s.max_windows % 2 != 0) {
+    fail("stats.max_windows",
+         str(s.max_windows) + " is odd; windows merge in pairs when the limit is reached (0 = no limit)");
+  }
+}
+
+// Sets x ways x line must make the size, with a power-of-two set count (the index is the line's low bits).
+void check_sets(const std::string& cache, std::uint64_t size, std::uint64_t ways, std::uint64_t line) {
+  const std::uint64_t way_bytes = ways * line;
+  if (size % way_bytes != 0 || !power_of_two(size / way_bytes)) {
+    fail(cache + ".size_bytes", str(size) + " is not sets x ways x line_bytes with a power-of-two " +
+                                    "number of sets (" + str(ways) + " ways x " + str(line) + " B lines)");
+  }
+}
+
+CacheSpec cache_spec(const CacheParams& c) {
+  CacheSpec spec;
+  spec.size_bytes = c.size_bytes;
+  spec.ways = c.ways;
+  spec.hit_latency = c.hit_latency_cycles;
+  spec.max_in_process = c.max_in_process;
+  return spec;
+}
+
+void derive_caches(const SystemParams& p, SystemSpec& s) {
+  const std::uint64_t line = s.facts.line_bytes;
+  check_sets("l1", p.l1.size_bytes, p.l1.ways, line);
+  s.l1 = cache_spec(p.l1);
+
+  s.l2_banks = p.l2.banks;
+  if (!power_of_two(s.l2_banks)) fail("l2.banks", str(s.l2_banks) + " is not a power of two");
+  if (p.l2.size_bytes % s.l2_banks != 0)
+    fail("l2.size_bytes", str(p.l2.size_bytes) + " does not divide into " + str(s.l2_banks) + " banks");
+  check_sets("l2", p.l2.size_bytes / s.l2_banks, p.l2.ways, line);
+  s.l2 = cache_spec(p.l2);
+  s.l2.size_bytes = p.l2.size_bytes / s.l2_banks;  // the spec is a bank's
+  s.l2.write_back = p.l2.write_back;
+  s.l2.caches_atomics = true;  // atomics are performed at the L2
+
+  // The organization: where remote data may be cached, and how the ways are shared.
+  s.l2.gpu_side = p.l2.organization != L2Organization::kMemside;
+  if (p.l2.organization == L2Organization::kStatic) {
+    if (s.l2.ways < 2) fail("l2.ways", "the static organization splits the ways in two: it needs at least 2");
+    s.l2.local_quota = s.l2.ways / 2;
+    s.l2.remote_quota = s.l2.ways - s.l2.ways / 2;
+  }
+  s.l2.insert_remote_requests = p.l2.insert_remote_requests;
+  s.l2_numa_aware = p.l2.organization == L2Organization::kNumaAware;
+  if (s.l2_numa_aware && s.l2.ways < 2) fail("l2.ways", "numa_aware needs at least 2 ways (one per class)");
+  s.ideal_coherence = p.l2.ideal_coherence;
+  s.partition = p.l2.partition;
+}
+
+void derive_crossbar_and_dram(const SystemParams& p, SystemSpec& s) {
+  s.crossbar = p.crossbar;
+  // GB/s -> bytes per cycle as an exact fraction: gbps * 1000 / clock_mhz.
+  s.dram.bandwidth_bytes_num = p.dram.bandwidth_gbps * 1000;
+  s.dram.bandwidth_den = s.clock_mhz;
+  s.dram.channels = p.dram.channels;
+  s.dram.latency = (p.dram.latency_ns * s.clock_mhz + 999) / 1000;  // ns -> cycles, rounded up
+  s.dram.queue_depth = p.dram.queue_depth;
+
+  s.dram.inject_drop_response = p.inject_fault == InjectedFault::kDropResponse;
+  s.dram.inject_stuck = p.inject_fault == InjectedFault::kStuckDram;
+  s.crossbar.shared_request_network = p.inject_fault == InjectedFault::kSharedRequestNetwork;
+  s.step_idle_windows = p.step_idle_windows;
+}
+
+// A configuration names its policies by the names parse_* accept: the schema lists the same names, so a
+// failure here is a disagreement between the two lists, reported at the key all the same.
+template <class Parse>
+auto parsed(const std::string& key, const std::string& text, Parse parse) {
+  try {
+    return parse(text);
+  } catch (const std::invalid_argument& e) {
+    fail(key, e.what());
+  }
+}
+
+void derive_runtime_and_memory(const SystemParams& p, SystemSpec& s) {
+  s.placement = parsed("memory.placement", p.memory.placement, runtime::parse_placement_policy);
+  s.migration_cycles = p.memory.migration_cycles;
+  s.chiplets_per_gpu = p.runtime.chiplets_per_gpu;
+  if (s.sockets % s.chiplets_per_gpu != 0) {
+    fail("runtime.chiplets_per_gpu",
+         str(s.chiplets_per_gpu) + " does not divide system.sockets (" + str(s.sockets) + ")");
+  }
+  s.cta.policy = parsed("runtime.cta_schedule", p.runtime.cta_schedule, runtime::parse_cta_policy);
+  s.cta.batch = p.runtime.batch_ctas;
+  s.cta.hierarchy_unit =
+      parsed("runtime.hierarchy_unit", p.runtime.hierarchy_unit, runtime::parse_hierarchy_unit);
+  s.cta.chiplet_batch = p.runtime.chiplet_batch;
+  s.page_bytes = p.memory.page_bytes;
+  if (!power_of_two(s.page_bytes)) fail("memory.page_bytes", str(s.page_bytes) + " is not a power of two");
+  if (s.page_bytes < s.facts.line_bytes) {
+    fail("memory.page_bytes",
+         str(s.page_bytes) + " is smaller than a line (" + str(s.facts.line_bytes) + " B)");
+  }
+  s.launch_cycles = p.runtime.launch_cycles;
+}
+
+// A link starts symmetric, half its lanes each way: the one check of a lane count, for the paper's links
+// and a custom topology's alike.
+void check_even_lanes(const std::string& key, unsigned lanes) {
+  if (lanes % 2 != 0) fail(key, str(lanes) + " is odd; a link starts symmetric, half its lanes each way");
+}
+
+// double_bandwidth is the static link with twice the lanes: the one place lanes are doubled.
+unsigned lanes_in_mode(unsigned lanes, LinkMode mode) {
+  return mode == LinkMode::kDoubleBandwidth ? lanes * 2 : lanes;
+}
+
+// The paper's links (switch topology) and the balancer's settings.
+void derive_links(const SystemParams& p, SystemSpec& s) {
+  check_even_lanes("link.lanes", p.link.lanes);
+  s.link_mode = p.link.mode;
+  s.link.lanes = lanes_in_mode(p.link.lanes, s.link_mode);
+  s.link.lane_rate_num = p.link.lane_bytes;
+  s.link.lane_rate_den = 1;
+  if (p.link.latency_cycles % 2 != 0) {
+    fail("link.latency_cycles",
+         str(p.link.latency_cycles) +
+             " is odd; it is split evenly over the two link traversals of a socket-to-socket trip");
+  }
+  s.link.latency = p.link.latency_cycles / 2;
+  s.link.queue_depth = p.link.queue_depth;
+  s.balancer = p.link.balancer;
+  s.sw.latency = p.sw.latency;
+  s.sw.queue_depth = p.sw.queue_depth;
+}
+
+unsigned node_of(const Topology& t, const std::string& key, const std::string& name) {
+  const int id = t.node_id(name);
+  if (id < 0) {
+    fail(key, "unknown node '" + name + "' (nodes: gpu0..gpu" + str(t.gpus - 1) +
+                  (t.switches ? ", switch0..switch" + str(t.switches - 1) : std::string()) + ")");
+  }
+  return unsigned(id);
+}
+
+void derive_topology(const SystemParams& p, SystemSpec& s) {
+  const TopologyParams& tp = p.topology;
+  Topology& t = s.topology;
+  t.name = tp.name;
+  t.gpus = s.sockets;
+  t.tie_break = tp.tie_break;
+  if (!tp.custom) {
+    if (!tp.links.empty())
+      fail("topology.links", "links are listed, but topology.preset is 'switch' (use 'custom')");
+    if (s.sockets > 8) {
+      fail("system.sockets",
+           str(s.sockets) + " sockets on the paper's switch; it has 8 ports (use a custom topology)");
+    }
+    return;  // System builds the switch topology from `link`
+  }
+  if (tp.links.empty()) fail("topology.preset", "'custom' needs at least one entry in topology.links");
+  t.switches = tp.switches;
+  for (std::size_t i = 0; i < tp.links.size(); ++i) {
+    const TopologyLinkParams& lp = tp.links[i];
+    const std::string k = "topology.links." + str(i) + ".";
+    TopologyLink tl;
+    tl.a = node_of(t, k + "a", lp.a);
+    tl.b = node_of(t, k + "b", lp.b);
+    if (tl.a == tl.b) fail(k + "b", "a link cannot connect " + t.node_name(tl.a) + " to itself");
+    if (lp.lanes % 2)
+      fail(k + "lanes", str(lp.lanes) + " is odd; a link starts with half its lanes each way");
+    tl.spec = custom_link_spec(lp, s.link, s.clock_mhz, s.link_mode);
+    t.links.push_back(tl);
+  }
+  for (std::size_t i = 0; i < tp.routes.size(); ++i) {
+    const RouteParams& rp = tp.routes[i];
+    const std::string k = "topology.routes." + str(i) + ".";
+    RouteOverride o{node_of(t, k + "from", rp.from), node_of(t, k + "to", rp.to),
+                    node_of(t, k + "via", rp.via)};
+    if (o.from >= t.gpus) fail(k + "from", "routes start at a GPU");
+    if (o.to >= t.gpus) fail(k + "to", "routes end at a GPU");
+    t.overrides.push_back(o);
+  }
+  try {
+    Topology check = t;
+    check.compute_routes();
+  } catch (const std::invalid_argument& e) {
+    fail(tp.routes.empty() ? "topology.links" : "topology.routes", e.what());
+  }
+}
+
+void derive_checks(const SystemParams& p, SystemSpec& s) {
+  s.rtl_policies = p.rtl_policies;
+  s.protocol_checks = p.protocol_checks;
+  s.watchdog_cycles = p.watchdog_cycles;
+  s.max_cycles = p.max_cycles;
+}
+
+void derive_workload(const SystemParams& p, SystemSpec& s) {
+  const WorkloadParams& w = p.workload;
+  s.workload_name = w.name;
+  for (std::size_t i = 0; i < w.allocations.size(); ++i) {
+    const AllocationParams& ap = w.allocations[i];
+    runtime::Allocation al;
+    al.name = ap.name;
+    al.base = ap.base_address;
+    al.bytes = ap.bytes;
+    al.element_bytes = ap.element_bytes;
+    if (ap.rows || ap.cols) al.shape = runtime::Shape{ap.rows, ap.cols, ap.depth};
+    al.stride_bytes = ap.stride_bytes;
+    if (!ap.placement.empty()) {
+      al.policy = parsed("workload.allocations." + str(i) + ".placement", ap.placement,
+                         runtime::parse_placement_policy);
+    }
+    s.allocations.push_back(al);
+  }
+  try {  // the placement checks allocations against its policy (shapes, strides, overlaps)
+    runtime::Placement check(
+        s.sockets, runtime::PlacementParams{s.placement, s.page_bytes, s.facts.line_bytes, 0}, s.allocations);
+  } catch (const std::invalid_argument& e) {
+    fail(w.allocations.empty() ? "memory.placement" : "workload.allocations", e.what());
+  }
+  if (!w.trace_list.empty()) {  // the program read the list's kernels (traces) into `kernels`
+    if (w.kernels.empty()) fail("workload.trace_list", w.trace_list + " lists no kernel");
+    s.kernels = w.kernels;
+    return;
+  }
+  for (std::size_t i = 0; i < w.kernels.size(); ++i) {
+    const std::string k = "workload.kernels." + str(i) + ".";
+    KernelSpec ks = w.kernels[i];
+    if (ks.grid_x && ks.ctas % ks.grid_x != 0)
+      fail(k + "grid_x", str(ks.grid_x) + " does not divide ctas (" + str(ks.ctas) + ")");
+    // workload.scale multiplies every synthetic kernel's grid (and so its footprint).
+    ks.ctas = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t(ks.ctas) * w.scale, 1u << 24));
+    if (ks.trace_path.empty() && ks.ctas == 0)
+      fail(k + "ctas", "missing: a kernel without a trace needs its number of CTAs");
+    if (ks.warps_per_cta > s.sm.max_warps) {
+      fail(k + "warps_per_cta", str(ks.warps_per_cta) + " exceeds sm.max_warps (" + str(s.sm.max_warps) +
+                                    "): a CTA would never fit on an SM");
+    }
+    if (ks.write_percent + ks.atomic_percent > 100) {
+      fail(k + "atomic_percent", "write_percent + atomic_percent is " +
+                                     str(ks.write_percent + ks.atomic_percent) + ", more than 100");
+    }
+    s.kernels.push_back(ks);
+  }
+}
+
+// `policy.impl: rtl` runs the Verilated blocks, built for a list of parameter sets (models/rtl_loop/
+// rtl_builds.hpp): every policy instance's derived parameters (system/derived_params.hpp, the ones the C++
+// policies are built with) must be one of them. A mismatch names the configuration key behind the first
+// parameter no build has, and lists the builds.
+#ifdef NUMAGPU_HAVE_RTL_LOOP
+// One parameter of a policy instance: the key it comes from, its value, whether some build has that value,
+// and (for parameters the key only contributes to) what the key's value led to.
+struct RtlField {
+  std::string key;
+  std::uint64_t value;
+  bool built;
+  std::string derived = "";
+};
+
+void require_rtl_build(const std::vector<RtlField>& fields, bool matched, const std::string& block,
+                       const std::string& builds) {
+  if (matched) return;
+  const RtlField* blame = &fields.back();
+  for (const RtlField& f : fields) {
+    if (!f.built) {
+      blame = &f;
+      break;
+    }
+  }
+  const std::string what = blame->derived.empty()
+                               ? str(blame->value)
+                               : "gives " + blame->derived + " " + str(blame->value) + ", which";
+  fail(blame->key, what + " matches no RTL build of the " + block + " (built: " + builds +
+                       "); policy.impl: rtl needs one of them");
+}
+
+template <class Params>
+bool any_build(const std::vector<Params>& builds, std::uint32_t Params::*field, std::uint64_t value) {
+  for (const Params& b : builds) {
+    if (b.*field == value) return true;
+  }
+  return false;
+}
+#endif
+
+void check_rtl_policies(const SystemSpec& s) {
+  if (!s.rtl_policies) return;
+#ifndef NUMAGPU_HAVE_RTL_LOOP
+  fail("policy.impl", "rtl needs the Verilated models, and this numagpu was built without Verilator");
+#else
+  const Topology topology = system_topology(s);
+  const bool custom = !s.topology.links.empty();
+  if (s.l2_numa_aware) {
+    using PC = policy::PartitionController::Params;
+    const std::vector<PC> builds = rtl_partition_ctrl_builds();
+    for (unsigned socket = 0; socket < s.sockets; ++socket) {
+      if (topology.links_of(socket).empty()) continue;  // a single socket: no partition controller stepped
+      const PC pc = partition_params(s, topology, socket);
+      // The response is header + line; the ingress is lanes / 2 x lane bytes: blame the factor that differs
+      // from the paper's (the builds' own).
+      const bool line_differs = s.facts.line_bytes != MachineFacts{}.line_bytes;
+      const bool lanes_differ = s.link.lanes != policy::LinkBalancer::Params{}.lanes;
+      const std::vector<RtlField> fields = {
+          {"l2.ways", pc.ways, any_build(builds, &PC::ways, pc.ways)},
+          {"l2.partition_sample_cycles", pc.sample_cycles,
+           any_build(builds, &PC::sample_cycles, pc.sample_cycles)},
+          {"l2.saturation_percent", pc.sat_num, any_build(builds, &PC::sat_num, pc.sat_num)},
+          {line_differs ? "l1.line_bytes" : "link.header_bytes", pc.resp_bytes,
+           any_build(builds, &PC::resp_bytes, pc.resp_bytes), "a read response of"},
+          {custom         ? "topology.links"
+           : lanes_differ ? "link.lanes"
+                          : "link.lane_bytes",
+           pc.ingress_bytes_per_cycle,
+           any_build(builds, &PC::ingress_bytes_per_cycle, pc.ingress_bytes_per_cycle),
+           "an ingress capacity (bytes per cycle) of"}};
+      require_rtl_build(fields, make_rtl_partition_ctrl(pc) != nullptr, "partition controller",
+                        describe(builds));
+    }
+  }
+  if (s.link_mode != LinkMode::kDynamic) return;  // no balancer runs: nothing more to check
+  using LB = policy::LinkBalancer::Params;
+  const std::vector<LB> builds = rtl_balancer_builds();
+  for (std::size_t l = 0; l < topology.links.size(); ++l) {
+    const LB lb = balancer_params(s, topology.links[l].spec);
+    const std::vector<RtlField> fields = {
+        {"link.sample_cycles", lb.sample_cycles, any_build(builds, &LB::sample_cycles, lb.sample_cycles)},
+        {"link.switch_cycles", lb.switch_cycles, any_build(builds, &LB::switch_cycles, lb.switch_cycles)},
+        {"link.saturation_percent", lb.sat_num, any_build(builds, &LB::sat_num, lb.sat_num)},
+        {custom ? "topology.links." + str(l) : std::string("link.lanes"), lb.lanes,
+         any_build(builds, &LB::lanes, lb.lanes)}};
+    require_rtl_build(fields, make_rtl_balancer(lb) != nullptr, "link balancer", describe(builds));
+  }
+#endif
+}
+
+}  // namespace
+
+LinkSpec custom_link_spec(const TopologyLinkParams& link, const LinkSpec& defaults, std::uint64_t clock_mhz,
+                          LinkMode mode) {
+  LinkSpec ls = defaults;
+  // gbps per direction over lanes/2 lanes: bytes per cycle per lane = gbps * 1000 / clock_mhz / (lanes / 2),
+  // kept as the exact fraction milli_gbps / (clock_mhz * lanes / 2).
+  ls.lane_rate_num = static_cast<std::uint64_t>(link.gbps * 1000.0 + 0.5);
+  ls.lane_rate_den = clock_mhz * (link.lanes / 2);
+  ls.latency = link.latency_cycles;
+  // `defaults` already carries the mode's doubling of the switch links' lanes; a custom link's own lane
+  // count is doubled here, by the same rule.
+  ls.lanes = lanes_in_mode(link.lanes * link.count, mode);
+  return ls;
+}
+
+SystemSpec derive_system_spec(const SystemParams& p) {
+  SystemSpec s;
+  derive_machine(p, s);
+  derive_facts(p, s);
+  derive_caches(p, s);
+  derive_crossbar_and_dram(p, s);
+  derive_runtime_and_memory(p, s);
+  derive_links(p, s);
+  derive_topology(p, s);
+  derive_checks(p, s);
+  derive_workload(p, s);
+  // Every value is derived: now the policies' derived parameters can be checked.
+  check_rtl_policies(s);
+  return s;
+}
+
+}  // namespace numagpu

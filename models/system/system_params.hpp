@@ -1,0 +1,245 @@
+// The whole configuration as plain values, section by section, as the user writes it: each key declared once
+// beside the field it fills, with its default (the field's initialiser), bounds, unit and documentation
+// (config/keys.hpp). The components' sections live beside the components (sm/sm_spec.hpp,
+// cache/cache_spec.hpp, fabric/*_spec.hpp, mem/dram_spec.hpp, workload/kernel.hpp); the sections that
+// belong to the machine as a whole are here. The system derives what it is built from (SystemSpec) from
+// these values (system/derive_spec.hpp). Plain C++: no SystemC, no YAML, no JSON.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cache/cache_spec.hpp"
+#include "common/cycles.hpp"
+#include "fabric/crossbar_spec.hpp"
+#include "fabric/link_spec.hpp"
+#include "fabric/topology_params.hpp"
+#include "mem/dram_spec.hpp"
+#include "sm/sm_spec.hpp"
+#include "workload/kernel.hpp"
+
+namespace numagpu {
+
+struct MemoryParams {
+  std::string placement = "first_touch";  // runtime::parse_placement_policy names
+  Cycles migration_cycles = 0;
+  std::uint64_t page_bytes = 4096;
+
+  template <class Keys>
+  void keys(Keys& k) {
+    k.choice("placement", placement,
+             {{"page_interleave", "page_interleave"},
+              {"line_interleave", "line_interleave"},
+              {"first_touch", "first_touch"},
+              {"kernel_wide", "kernel_wide"},
+              {"stride_aware", "stride_aware"},
+              {"row_based", "row_based"},
+              {"col_based", "col_based"}},
+             "Home socket of an address (docs/runtime-policies.md): round-robin pages or lines; the socket "
+             "that touches a page first (the paper's locality-optimized baseline); or LADM's placements of "
+             "each workload allocation");
+    k.integer("migration_cycles", migration_cycles,
+              "first_touch: the request that touches a page first waits this long (fault and migration)")
+        .range(0, 100000000)
+        .unit("cycles");
+    k.integer("page_bytes", page_bytes, "Page size for page placement (a power of two)")
+        .range(128, std::int64_t(1) << 30)
+        .unit("B");
+  }
+};
+
+struct RuntimeParams {
+  std::string cta_schedule = "contiguous";  // runtime::parse_cta_policy names
+  std::uint32_t batch_ctas = 4;
+  unsigned chiplets_per_gpu = 1;
+  std::string hierarchy_unit = "ctas";  // runtime::parse_hierarchy_unit names
+  std::uint32_t chiplet_batch = 1;
+  Cycles launch_cycles = 0;
+
+  template <class Keys>
+  void keys(Keys& k) {
+    k.choice("cta_schedule", cta_schedule,
+             {{"interleave", "interleave"},
+              {"contiguous", "contiguous"},
+              {"batch", "batch"},
+              {"row_binding", "row_binding"},
+              {"col_binding", "col_binding"},
+              {"hierarchical", "hierarchical"}},
+             "Which socket runs each CTA (docs/runtime-policies.md): CTA i on socket i mod N; N contiguous "
+             "blocks (the paper's locality-optimized baseline); batches round-robin; LADM's row or column "
+             "binding; a block per GPU, round-robin over its chiplets");
+    k.integer("batch_ctas", batch_ctas, "batch: CTAs per batch").range(1, 1 << 20);
+    k.integer("chiplets_per_gpu", chiplets_per_gpu,
+              "Sockets that form one GPU (hierarchical scheduling); must divide system.sockets")
+        .range(1, 64);
+    k.choice("hierarchy_unit", hierarchy_unit, {{"ctas", "ctas"}, {"rows", "rows"}, {"cols", "cols"}},
+             "hierarchical: what a GPU's contiguous block is made of");
+    k.integer("chiplet_batch", chiplet_batch, "hierarchical: consecutive CTAs a chiplet takes in its turn")
+        .range(1, 1 << 20);
+    k.integer("launch_cycles", launch_cycles,
+              "Idle cycles between a kernel's end and the next kernel's start")
+        .range(0, 100000000)
+        .unit("cycles");
+  }
+};
+
+// Fault injection, for testing the checks themselves.
+enum class InjectedFault { kNone, kDropResponse, kStuckDram, kSharedRequestNetwork };
+
+// A named data structure of the workload (LADM's placements place each one).
+struct AllocationParams {
+  std::string name;
+  std::uint64_t base_address = 0;
+  std::uint64_t bytes = 0;
+  std::uint32_t element_bytes = 4;
+  std::uint64_t rows = 0, cols = 0, depth = 1;
+  std::uint64_t stride_bytes = 0;
+  std::string placement;  // empty: memory.placement
+
+  template <class Keys>
+  void keys(Keys& k) {
+    k.string("name", name, "Allocation name (reports)").required();
+    k.integer("base_address", base_address, "First byte")
+        .range(0, std::int64_t(1) << 48)
+        .unit("B")
+        .required();
+    k.integer("bytes", bytes, "Size").range(1, std::int64_t(1) << 40).unit("B").required();
+    k.integer("element_bytes", element_bytes, "Element size").range(1, 1 << 16).unit("B");
+    k.integer("rows", rows, "2-D/3-D shape: rows (row_based, col_based); 0: none")
+        .range(0, std::int64_t(1) << 40);
+    k.integer("cols", cols, "2-D/3-D shape: columns").range(0, std::int64_t(1) << 40);
+    k.integer("depth", depth, "3-D shape: planes of rows x cols").range(1, std::int64_t(1) << 40);
+    k.integer("stride_bytes", stride_bytes, "stride_aware: the access stride")
+        .range(0, std::int64_t(1) << 40)
+        .unit("B");
+    k.string("placement", placement, "This allocation's placement policy; empty: memory.placement");
+  }
+};
+
+struct WorkloadParams {
+  std::string name = "unnamed";
+  std::uint64_t scale = 1;
+  std::string trace_list;
+  std::vector<AllocationParams> allocations;
+  std::vector<KernelSpec> kernels;
+
+  template <class Keys>
+  void keys(Keys& k) {
+    k.string(
+        "name", name,
+        "Workload name, shown in the summary (a trace replay without one is named after its kernel list)");
+    k.integer("scale", scale, "Multiplies the CTAs of every synthetic kernel (numagpu run --scale N)")
+        .range(1, 1 << 16);
+    k.string(
+        "trace_list", trace_list,
+        "An Accel-Sim kernelslist.g: when set, its kernels (traces) replace workload.kernels; a relative "
+        "path is taken from the file that sets it");
+    k.list("allocations", allocations, "Named data structures (LADM's placements place each one)");
+    k.list("kernels", kernels, "Kernels, launched one after another").items(1, 4096);
+  }
+};
+
+struct SystemParams {
+  // system
+  unsigned sockets = 4;
+  std::uint64_t clock_mhz = 1000;
+  // sm
+  unsigned sms_per_socket = 64;
+  SmSpec sm;
+  // memory system
+  CacheParams l1{131072, 4, 28, 128};
+  L2Params l2;
+  CrossbarSpec crossbar;
+  DramParams dram;
+  MemoryParams memory;
+  // fabric
+  LinkParams link;
+  SwitchSpec sw;
+  TopologyParams topology;
+  bool rtl_policies = false;  // policy.impl
+  // runtime, statistics, checks
+  RuntimeParams runtime;
+  Cycles stats_sample_cycles = 5000;
+  std::uint64_t max_windows = 256;
+  bool protocol_checks = false;
+  Cycles watchdog_cycles = 1000000;
+  Cycles max_cycles = 0;
+  InjectedFault inject_fault = InjectedFault::kNone;
+  bool step_idle_windows = false;
+  WorkloadParams workload;
+
+  // The sections in the order of the configuration reference (docs/configuration.md).
+  template <class Keys>
+  void keys(Keys& k) {
+    Keys& sys = k.section("system", "The machine as a whole");
+    sys.integer("sockets", sockets,
+                "GPU sockets (or chiplets): 1-8 on the paper's switch, up to 64 in a custom topology")
+        .range(1, 64);
+    sys.integer("clock_mhz", clock_mhz, "GPU clock; every *_cycles parameter counts cycles of this clock")
+        .range(1, 10000)
+        .unit("MHz");
+
+    Keys& s = k.section("sm", "Streaming multiprocessors");
+    s.integer("per_socket", sms_per_socket, "SMs in each socket").range(1, 512);
+    sm.keys(s);
+
+    l1.keys(k.section("l1", "Private L1 per SM: write-through, no write-allocate"));
+    l2.keys(
+        k.section("l2", "Shared L2 per socket, banked, memory-side (caches only data homed at its socket)"));
+    crossbar.keys(
+        k.section("crossbar", "Intra-socket crossbar between the SMs' L1s, the L2 banks and the link"));
+    dram.keys(k.section("dram", "DRAM of each socket"));
+    memory.keys(k.section("memory", "Address space and page placement"));
+    link.keys(k.section("link", "Each socket's link to the switch"));
+    sw.keys(k.section("switch", "The switch between sockets"));
+
+    topology.keys(k.section("topology", "The fabric between sockets (docs/fabric.md)"));
+    Keys& p = k.section("policy", "The hardware policy blocks (docs/policies.md)");
+    p.choice("impl", rtl_policies, {{"model", false}, {"rtl", true}},
+             "model: the C++ reference policies decide; rtl: the Verilated RTL of rtl/ does, cycle by cycle, "
+             "with the same inputs (only at the RTL's compiled parameters: 16 lanes, 5000-cycle windows, "
+             "100-cycle switch, 99 %)");
+
+    runtime.keys(k.section("runtime", "Kernel launch"));
+
+    Keys& st = k.section("stats", "Statistics");
+    st.integer("sample_cycles", stats_sample_cycles,
+               "Window of the per-window time series (utilization); 0 disables them")
+        .range(0, 100000000)
+        .unit("cycles");
+    st.integer("max_windows", max_windows,
+               "At most this many windows per time series and activity record: when full, the window doubles "
+               "and pairs of windows merge (even; 0 = no limit)")
+        .range(0, std::int64_t(1) << 30);
+
+    Keys& c = k.section("checks", "Run-time checking");
+    c.boolean("protocol", protocol_checks,
+              "Insert a TLM-2.0 base-protocol checker on every binding (slower)");
+    c.integer("watchdog_cycles", watchdog_cycles,
+              "Stop with a queue dump when nothing completes for this long; 0 disables")
+        .range(0, std::int64_t(1) << 40)
+        .unit("cycles");
+    c.integer("max_cycles", max_cycles, "Stop the simulation at this cycle; 0 runs to completion")
+        .range(0, std::int64_t(1) << 50)
+        .unit("cycles");
+
+    Keys& d = k.section("debug", "Fault injection, for testing the checks themselves");
+    d.choice("inject_fault", inject_fault,
+             {{"none", InjectedFault::kNone},
+              {"drop_response", InjectedFault::kDropResponse},
+              {"stuck_dram", InjectedFault::kStuckDram},
+              {"shared_request_network", InjectedFault::kSharedRequestNetwork}},
+             "drop_response: DRAM swallows one response (the audit must catch it); stuck_dram: DRAM never "
+             "serves (the watchdog must fire); shared_request_network: requests from the fabric share the L2 "
+             "banks' queues and slots with the socket's own (a GPU-side L2 can deadlock)");
+    d.boolean("step_idle_windows", step_idle_windows,
+              "Step the link balancers and partition controllers through every idle cycle instead of "
+              "skipping whole quiet windows in closed form (docs/performance.md): the same results, slower; "
+              "for checking the skip");
+
+    workload.keys(k.section("workload", "What to run"));
+  }
+};
+
+}  // namespace numagpu

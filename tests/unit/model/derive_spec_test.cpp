@@ -1,0 +1,128 @@
+// system/derive_spec.hpp: the model's rules from configured parameters to the SystemSpec, each expected value
+// derived by hand from the parameters in the test.
+#include <gtest/gtest.h>
+
+#include "system/derive_spec.hpp"
+
+namespace numagpu {
+namespace {
+
+SystemParams one_kernel() {
+  SystemParams p;
+  KernelSpec k;
+  k.name = "k";
+  k.ctas = 8;
+  p.workload.kernels = {k};
+  return p;
+}
+
+std::string blamed(const SystemParams& p) {
+  try {
+    derive_system_spec(p);
+  } catch (const SpecError& e) {
+    return e.key();
+  }
+  return "";
+}
+
+TEST(DeriveSpec, UnitsFollowTheClock) {
+  SystemParams p = one_kernel();
+  p.clock_mhz = 500;
+  p.dram.bandwidth_gbps = 768;
+  p.dram.latency_ns = 101;
+  const SystemSpec s = derive_system_spec(p);
+  // 768 GB/s at 500 MHz = 768e9 / 500e6 = 1536 B/cycle, kept as 768 * 1000 / 500.
+  EXPECT_EQ(s.dram.bandwidth_bytes_num, 768000u);
+  EXPECT_EQ(s.dram.bandwidth_den, 500u);
+  // 101 ns at 2 ns per cycle = 50.5 cycles, rounded up to 51.
+  EXPECT_EQ(s.dram.latency, 51u);
+  // 128 cycles socket to socket = 64 on each of the two links.
+  EXPECT_EQ(s.link.latency, 64u);
+}
+
+TEST(DeriveSpec, L2BanksAndOrganizations) {
+  SystemParams p = one_kernel();
+  p.l2.size_bytes = 4 << 20;
+  p.l2.banks = 16;
+  p.l2.ways = 15;  // 4 MiB / 16 banks = 256 KiB per bank; 256 KiB / (15 x 128 B) is not whole...
+  EXPECT_EQ(blamed(p), "l2.size_bytes");
+  p.l2.ways = 16;  // ... with 16 ways: 256 KiB / 2 KiB = 128 sets, a power of two
+  p.l2.organization = L2Organization::kStatic;
+  SystemSpec s = derive_system_spec(p);
+  EXPECT_EQ(s.l2.size_bytes, 256u * 1024);  // a bank's share
+  EXPECT_TRUE(s.l2.gpu_side);
+  EXPECT_EQ(s.l2.local_quota, 8u);  // half the ways each
+  EXPECT_EQ(s.l2.remote_quota, 8u);
+  EXPECT_TRUE(s.l2.write_back);
+  EXPECT_TRUE(s.l2.caches_atomics);
+  p.l2.organization = L2Organization::kMemside;
+  s = derive_system_spec(p);
+  EXPECT_FALSE(s.l2.gpu_side);
+  EXPECT_EQ(s.l2.local_quota, ~0u);  // no partitioning
+  p.l2.organization = L2Organization::kNumaAware;
+  EXPECT_TRUE(derive_system_spec(p).l2_numa_aware);
+  p.l2.ways = 1;
+  p.l2.size_bytes = 16 * 128 * 16;  // 16 banks of 16 one-way sets
+  EXPECT_EQ(blamed(p), "l2.ways");  // numa_aware needs a way per class
+}
+
+TEST(DeriveSpec, LanesAreCheckedAndDoubledOnce) {
+  SystemParams p = one_kernel();
+  p.link.lanes = 15;
+  EXPECT_EQ(blamed(p), "link.lanes");
+  p.link.lanes = 16;
+  p.link.mode = LinkMode::kDoubleBandwidth;
+  EXPECT_EQ(derive_system_spec(p).link.lanes, 32u);
+  // A custom link: 2 parallel links of 8 lanes = 16, doubled = 32; 25 GB/s per direction over 4 lanes at
+  // 1000 MHz = 25000 / (1000 x 4) B per lane and cycle.
+  p.topology.custom = true;
+  p.sockets = 2;
+  TopologyLinkParams l;
+  l.a = "gpu0";
+  l.b = "gpu1";
+  l.count = 2;
+  l.lanes = 8;
+  l.gbps = 25;
+  l.latency_cycles = 10;
+  p.topology.links = {l};
+  const SystemSpec s = derive_system_spec(p);
+  ASSERT_EQ(s.topology.links.size(), 1u);
+  EXPECT_EQ(s.topology.links[0].spec.lanes, 32u);
+  EXPECT_EQ(s.topology.links[0].spec.lane_rate_num, 25000u);
+  EXPECT_EQ(s.topology.links[0].spec.lane_rate_den, 4000u);
+  EXPECT_EQ(s.topology.links[0].spec.latency, 10u);
+  p.topology.links[0].lanes = 7;
+  EXPECT_EQ(blamed(p), "topology.links.0.lanes");
+  p.topology.links[0].lanes = 8;
+  p.topology.links[0].b = "gpu0";
+  EXPECT_EQ(blamed(p), "topology.links.0.b");  // a link to itself
+}
+
+TEST(DeriveSpec, KernelRulesBlameTheKernelsKey) {
+  SystemParams p = one_kernel();
+  p.workload.scale = 3;
+  EXPECT_EQ(derive_system_spec(p).kernels[0].ctas, 24u);  // 8 CTAs x scale 3
+  p.workload.kernels[0].grid_x = 3;                       // 8 CTAs do not make rows of 3
+  EXPECT_EQ(blamed(p), "workload.kernels.0.grid_x");
+  p.workload.kernels[0].grid_x = 4;
+  p.workload.kernels[0].warps_per_cta = p.sm.max_warps + 1;
+  EXPECT_EQ(blamed(p), "workload.kernels.0.warps_per_cta");
+  p.workload.kernels[0].warps_per_cta = 4;
+  p.workload.kernels[0].ctas = 0;
+  EXPECT_EQ(blamed(p), "workload.kernels.0.ctas");
+}
+
+TEST(DeriveSpec, FactsAreSharedAndChecked) {
+  SystemParams p = one_kernel();
+  p.l2.line_bytes = 64;
+  EXPECT_EQ(blamed(p), "l2.line_bytes");  // both levels use one line size
+  p.l2.line_bytes = 128;
+  p.clock_mhz = 1500;  // 666.67 ps: no whole-picosecond period
+  EXPECT_EQ(blamed(p), "system.clock_mhz");
+  p.clock_mhz = 1000;
+  p.memory.page_bytes = 64;  // smaller than a 128 B line
+  EXPECT_EQ(blamed(p), "memory.page_bytes");
+}
+
+}  // namespace
+}  // namespace numagpu
