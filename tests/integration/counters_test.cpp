@@ -40,6 +40,25 @@ double scalar(const stats::Registry& r, const std::string& path) {
 
 const char* const kClasses[] = {"local_local", "local_remote", "remote_local"};
 
+// A system with its activity recorder, run to the end; then the summary and the activity record are
+// gathered as numagpu run gathers them (app/run.cpp).
+struct RecordedRun {
+  explicit RecordedRun(const SystemSpec& spec)
+      : system("system", spec, reg, diag), recorder("activity", system, 0) {
+    system.run();
+    ok = system.context().health.ok();
+    facts = collect_facts(system, 0.0);
+    activity = recorder.finish();
+  }
+  std::ostringstream diag;
+  stats::Registry reg;  // before the system, which keeps references into it
+  System system;
+  ActivityRecorder recorder;
+  bool ok = false;
+  RunFacts facts;
+  power::Activity activity;
+};
+
 // The cache-friendly kernel of docs/memory-system.md (tests/integration/memory_test.cpp derives it): 4 CTAs
 // x 4 warps, all on sm0, each warp reading its own 4 lines 4 times, 64 lines in all that fit the L1. By
 // hand: 16 warps x 16 accesses = 256 loads; compute_cycles 0 makes each access a compute instruction and a
@@ -51,14 +70,11 @@ TEST(Counters, SummaryAndActivityGiveTheHandCounts) {
   KernelSpec kernel = stream_kernel("reuse", 4, 4, 16);
   kernel.footprint_bytes = 64 * 128;
   spec.kernels = {kernel};
-  std::ostringstream diag;
-  stats::Registry reg;
-  System system("system", spec, reg, diag);
-  ActivityRecorder recorder("activity", system, 0);
-  system.run();
-  ASSERT_TRUE(system.context().health.ok()) << diag.str();
-  const RunFacts f = collect_facts(system, 0.0);
-  const power::Activity a = recorder.finish();
+  const RecordedRun run(spec);
+  ASSERT_TRUE(run.ok) << run.diag.str();
+  const stats::Registry& reg = run.reg;
+  const RunFacts& f = run.facts;
+  const power::Activity& a = run.activity;
 
   EXPECT_EQ(f.loads, 256u);
   EXPECT_EQ(f.instructions, 512u);
@@ -118,14 +134,12 @@ TEST(Counters, ReadersAgreeWithTheRegisteredStatistics) {
   spec.partition.sample_cycles = 1000;
   spec.facts.sample_cycles = 1000;
   spec.kernels = {stream_kernel("mixed", 32, 8, 32)};
-  std::ostringstream diag;
-  stats::Registry reg;
-  System system("system", spec, reg, diag);
-  ActivityRecorder recorder("activity", system, 0);
-  system.run();
-  ASSERT_TRUE(system.context().health.ok()) << diag.str();
-  const RunFacts f = collect_facts(system, 0.0);
-  const power::Activity a = recorder.finish();
+  RecordedRun run(spec);
+  ASSERT_TRUE(run.ok) << run.diag.str();
+  System& system = run.system;
+  const stats::Registry& reg = run.reg;
+  const RunFacts& f = run.facts;
+  const power::Activity& a = run.activity;
 
   std::uint64_t instructions = 0, loads = 0, remote = 0;
   for (unsigned s = 0; s < spec.sockets; ++s) {
