@@ -203,7 +203,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   }
   const bool complete = std::string(stop_reason) == "finished";
 
-  const RunFacts facts = collect_facts(system, registry, wall_seconds);
+  const RunFacts facts = collect_facts(system, wall_seconds);
   nlohmann::json run_info = facts.to_json();
   run_info["stop_reason"] = stop_reason;
   run_info["cycle_reached"] = clock.now();

@@ -1,49 +1,15 @@
-// The figures a person reads after a run: gathered once from the statistics, recorded back into the registry
-// under "summary." (so stats.json holds them too), and printed as a short table.
+// The figures a person reads after a run, printed as a short table. They are gathered, and recorded in the
+// statistics, by the model (system/run_summary.hpp): the program only reports them.
 #pragma once
 
-#include <cstdint>
 #include <iosfwd>
 #include <string>
-#include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "stats/registry.hpp"
+#include "system/run_summary.hpp"
 #include "system/system_spec.hpp"
 
 namespace numagpu {
 
-class System;
-
-struct SocketFacts {
-  double l1_read_hit_percent = 0;
-  double l2_read_hit_percent = 0;
-  double dram_gbps = 0;          // read + write, over the run
-  double link_egress_gbps = 0;   // leaving the socket, over all its links
-  double link_ingress_gbps = 0;  // entering the socket
-  std::uint64_t remote_requests = 0;
-};
-
-struct RunFacts {
-  std::uint64_t sim_cycles = 0;      // last kernel's completion
-  std::uint64_t drained_cycles = 0;  // last transaction's end (write-backs drain after the last kernel)
-  std::uint32_t kernels_done = 0;
-  std::uint32_t kernels_total = 0;
-  std::uint64_t instructions = 0;
-  std::uint64_t loads = 0, stores = 0, atomics = 0;
-  std::uint64_t transactions = 0;  // every transaction created, write-backs included
-  double wall_seconds = 0;
-  std::uint64_t protocol_phases_checked = 0;
-  std::size_t protocol_hops = 0;
-  std::uint64_t protocol_violations = 0, audit_errors = 0, watchdog_fired = 0;
-  std::vector<SocketFacts> sockets;
-  std::string policy_impl = "model";  // which implementation of the policy blocks decided: model or rtl
-
-  nlohmann::json to_json() const;
-};
-
-RunFacts collect_facts(System& system, stats::Registry& registry, double wall_seconds);
 // `power_table` (power::power_summary()) is printed before the outputs line.
 void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& facts,
                    const std::string& out_dir, const std::string& power_table = "");

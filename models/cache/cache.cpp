@@ -58,6 +58,17 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
   }
 }
 
+Cache::Counters Cache::counters() const {
+  Counters c{
+      {}, {}, {}, atomics_, fills_, evictions_, writebacks_, coherence_writebacks_, merges_, bank_conflicts_};
+  for (std::size_t k = 0; k < by_class_.size(); ++k) {
+    c.read_hits[k] = by_class_[k].read_hits;
+    c.read_misses[k] = by_class_[k].read_misses;
+    c.writes[k] = by_class_[k].writes;
+  }
+  return c;
+}
+
 // Each input binding has its own slots: an L2 bank's second binding carries the requests that arrive from
 // the fabric (request network 1), so they never wait behind this socket's own requests, whose remote misses
 // may in turn wait on other sockets' banks (docs/architecture.md, "Request networks").

@@ -62,6 +62,23 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   std::size_t in_process() const { return in_process_[0] + in_process_[1]; }
   void report_queues(std::ostream& os) const override;
 
+  // The counters other parts of the model read (the run summary, the activity recorder), by reference: a
+  // statistic renamed or removed then breaks the build, not a run. The per-class ones are indexed by
+  // TrafficClass. The registered names are in cache.cpp.
+  struct Counters {
+    std::array<const stats::Counter*, 3> read_hits;
+    std::array<const stats::Counter*, 3> read_misses;
+    std::array<const stats::Counter*, 3> writes;
+    const stats::Counter& atomics;  // received: performed here (caches_atomics) or forwarded
+    const stats::Counter& fills;
+    const stats::Counter& evictions;
+    const stats::Counter& writebacks;
+    const stats::Counter& coherence_writebacks;
+    const stats::Counter& mshr_merges;
+    const stats::Counter& bank_conflicts;
+  };
+  Counters counters() const;
+
  private:
   bool try_accept(unsigned port, Payload& gp) override;
   // Each input binding has its own slots (try_accept).

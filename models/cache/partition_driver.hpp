@@ -49,6 +49,13 @@ class PartitionDriver : public sc_core::sc_module, public HostActivitySource {
   unsigned remote_ways() const { return control_->outputs().remote_ways; }
   std::uint64_t decisions() const { return control_->decisions(); }
 
+  // The counters other parts of the model read (the activity recorder), by reference: a statistic renamed
+  // or removed then breaks the build, not a run. The registered names are in partition_driver.cpp.
+  struct Counters {
+    const stats::Counter& changes;  // of the way split
+  };
+  Counters counters() const { return {changes_}; }
+
  private:
   void apply(unsigned remote_ways);
 

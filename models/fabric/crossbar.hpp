@@ -59,6 +59,15 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   std::function<void()> on_remote_read;
   void report_queues(std::ostream& os) const override;
 
+  // The counters other parts of the model read (the run summary, the activity recorder), by reference: a
+  // statistic renamed or removed then breaks the build, not a run. The registered names are in crossbar.cpp.
+  struct Counters {
+    const stats::Counter& requests;
+    const stats::Counter& requests_to_link;  // requests whose home is another socket
+    const stats::Counter& bytes;
+  };
+  Counters counters() const { return {requests_, remote_requests_, bytes_}; }
+
  private:
   bool try_accept(unsigned port, Payload& gp) override;
   unsigned wait_key(unsigned port, const Payload& gp) const override { return route(port, gp); }

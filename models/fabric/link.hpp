@@ -103,6 +103,24 @@ class Link : public sc_core::sc_module,
   void sync() { catch_up(clock_.now()); }
   void report_queues(std::ostream& os) const override;
 
+  // The counters other parts of the model read (the activity recorder), by reference: a statistic renamed
+  // or removed then breaks the build, not a run. `dir` is indexed by direction (0: side 0 to side 1), whose
+  // statistics are named after LinkSpec::dir_names. The registered names are in link.cpp.
+  struct DirectionCounters {
+    const stats::Counter& bytes;
+    const stats::Counter& packets;
+  };
+  struct Counters {
+    DirectionCounters dir[2];
+    const stats::Counter& turnarounds;        // lanes turned
+    const stats::Counter& turnaround_cycles;  // quiesce and switch time, summed over turns
+  };
+  Counters counters() const {
+    return {{{*dirs_[0].bytes, *dirs_[0].packets}, {*dirs_[1].bytes, *dirs_[1].packets}},
+            turnarounds_,
+            turn_cycles_};
+  }
+
  private:
   struct Direction {
     std::uint64_t free_ps = 0;  // when the last booked packet has left

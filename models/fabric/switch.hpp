@@ -28,6 +28,13 @@ class Switch : public sc_core::sc_module, public InputOwner, public OutputOwner,
   // For each GPU: the port (0-based) leading towards it.
   void set_routes(std::vector<int> port_for_gpu) { port_for_gpu_ = std::move(port_for_gpu); }
 
+  // The counters other parts of the model read (the activity recorder), by reference: a statistic renamed
+  // or removed then breaks the build, not a run. The registered names are in switch.cpp.
+  struct Counters {
+    const stats::Counter& requests;
+  };
+  Counters counters() const { return {packets_}; }
+
  private:
   bool try_accept(unsigned port, Payload& gp) override;
   unsigned wait_key(unsigned port, const Payload& gp) const override;  // the output towards the home

@@ -49,6 +49,16 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   // The end of a statistics window (common/window_sampler.hpp): pushes the window's utilization.
   void sample_window(Cycles window);  // the window that ended, in cycles
 
+  // The counters other parts of the model read (the run summary, the activity recorder), by reference: a
+  // statistic renamed or removed then breaks the build, not a run. The registered names are in dram.cpp.
+  struct Counters {
+    const stats::Counter& reads;
+    const stats::Counter& writes;
+    const stats::Counter& read_bytes;
+    const stats::Counter& write_bytes;
+  };
+  Counters counters() const { return {reads_, writes_, read_bytes_, write_bytes_}; }
+
  private:
   bool try_accept(unsigned port, Payload& gp) override;
   void on_request(unsigned port, Payload& gp) override;

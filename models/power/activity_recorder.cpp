@@ -56,17 +56,8 @@ void ActivityRecorder::probe(Tracked& t, const char* counter, std::function<std:
 
 void ActivityRecorder::sum(Tracked& t, const char* counter, std::vector<const stats::Counter*> counters,
                            std::uint64_t scale) {
-  for (const stats::Counter* c : counters)
-    if (!c)
-      throw std::logic_error("activity recorder: " + t.instance.name + " lacks a counter for " + counter);
   t.instance.counters.emplace_back(counter);
   t.probes.push_back(Probe{std::move(counters), scale, nullptr});
-}
-
-void ActivityRecorder::counter(Tracked& t, const char* name, const std::string& stat) {
-  const stats::Counter* c = system_.stats().find_counter(stat);
-  if (!c) throw std::logic_error("activity recorder: no counter " + stat);
-  sum(t, name, {c});
 }
 
 void ActivityRecorder::build() {
@@ -77,38 +68,37 @@ void ActivityRecorder::build() {
     const int sid = static_cast<int>(s);
     for (auto& sm : socket.sms) {
       Tracked& t = track(sm->name(), "sm", sid);
-      const std::string b = sm->name();
-      for (const char* c : {"instructions", "loads", "stores", "atomics"})
-        counter(t, c, b + "." + c);
+      const Sm::Counters c = sm->counters();
+      counter(t, "instructions", c.instructions);
+      counter(t, "loads", c.loads);
+      counter(t, "stores", c.stores);
+      counter(t, "atomics", c.atomics);
       const Sm* m = sm.get();
       probe(t, "issue_cycles", [m] { return m->issue_cycles_before_now(); });
       probe(t, "idle_cycles", [this, m] { return now_ - m->issue_cycles_before_now(); });
     }
     auto cache = [&](const Cache& c, const char* kind, const CacheSpec& cs) {
       Tracked& t = track(c.name(), kind, sid);
-      const std::string b = c.name();
-      std::vector<const stats::Counter*> hits, misses, writes;
-      for (int k = 0; k < 3; ++k) {
-        const std::string cls = to_string(static_cast<TrafficClass>(k));
-        hits.push_back(system_.stats().find_counter(b + ".read_hits." + cls));
-        misses.push_back(system_.stats().find_counter(b + ".read_misses." + cls));
-        writes.push_back(system_.stats().find_counter(b + ".writes." + cls));
-      }
+      const Cache::Counters cc = c.counters();
+      const std::vector<const stats::Counter*> hits(cc.read_hits.begin(), cc.read_hits.end());
+      const std::vector<const stats::Counter*> misses(cc.read_misses.begin(), cc.read_misses.end());
       std::vector<const stats::Counter*> all = hits;
       all.insert(all.end(), misses.begin(), misses.end());
       sum(t, "reads", all);
       sum(t, "read_hits", hits);
       sum(t, "read_misses", misses);
-      sum(t, "writes", writes);
-      const stats::Counter* atomics = system_.stats().find_counter(b + ".atomics");
-      if (!atomics) throw std::logic_error("activity recorder: no counter " + b + ".atomics");
+      sum(t, "writes", {cc.writes.begin(), cc.writes.end()});
+      const stats::Counter* atomics = &cc.atomics;
       // A cache performs atomics or forwards them, never both: the other count is an empty sum (0).
       const bool performed = cs.caches_atomics;
       sum(t, "atomics_performed", performed ? std::vector{atomics} : std::vector<const stats::Counter*>{});
       sum(t, "atomics_forwarded", performed ? std::vector<const stats::Counter*>{} : std::vector{atomics});
-      for (const char* n :
-           {"fills", "evictions", "writebacks", "coherence_writebacks", "mshr_merges", "bank_conflicts"})
-        counter(t, n, b + "." + n);
+      counter(t, "fills", cc.fills);
+      counter(t, "evictions", cc.evictions);
+      counter(t, "writebacks", cc.writebacks);
+      counter(t, "coherence_writebacks", cc.coherence_writebacks);
+      counter(t, "mshr_merges", cc.mshr_merges);
+      counter(t, "bank_conflicts", cc.bank_conflicts);
       t.instance.properties = {
           {"size_bytes", cs.size_bytes}, {"ways", cs.ways}, {"line_bytes", spec.facts.line_bytes}};
     };
@@ -119,21 +109,19 @@ void ActivityRecorder::build() {
 
     {
       Tracked& t = track(socket.xbar->name(), "crossbar", sid);
-      const std::string b = socket.xbar->name();
-      sum(t, "bits", {system_.stats().find_counter(b + ".bytes")}, 8);
-      counter(t, "requests", b + ".requests");
-      counter(t, "requests_to_link", b + ".requests_to_link");
+      const Crossbar::Counters c = socket.xbar->counters();
+      sum(t, "bits", {&c.bytes}, 8);
+      counter(t, "requests", c.requests);
+      counter(t, "requests_to_link", c.requests_to_link);
     }
     {
       const Dram* d = socket.dram.get();
       Tracked& t = track(d->name(), "dram", sid);
-      const std::string b = d->name();
-      counter(t, "reads", b + ".reads");
-      counter(t, "writes", b + ".writes");
-      for (const char* dir : {"read", "write"}) {
-        sum(t, dir == std::string("read") ? "read_bits" : "write_bits",
-            {system_.stats().find_counter(b + "." + dir + "_bytes")}, 8);
-      }
+      const Dram::Counters c = d->counters();
+      counter(t, "reads", c.reads);
+      counter(t, "writes", c.writes);
+      sum(t, "read_bits", {&c.read_bytes}, 8);
+      sum(t, "write_bits", {&c.write_bytes}, 8);
       // Busy time from the channels' busy trackers (common/busy_tracker.hpp), in cycles: a channel that
       // transferred for 2.5 cycles counts 2.5 (floored over the run, not per cycle), and idle is the rest
       // of the channels' time.
@@ -149,7 +137,7 @@ void ActivityRecorder::build() {
       Tracked& t = track(p->name(), "partition_controller", sid);
       probe(t, "clocked_cycles", [this] { return now_; });
       probe(t, "decisions", [p] { return p->decisions(); });
-      counter(t, "way_changes", std::string(p->name()) + ".changes");
+      counter(t, "way_changes", p->counters().changes);
       syncs_.push_back([p] { p->catch_up(); });
       // The controller's RTL parameters: the ones the system built it with (system/derived_params.hpp).
       const policy::PartitionController::Params pc = partition_params(spec, system_.topology(), s);
@@ -172,12 +160,12 @@ void ActivityRecorder::build() {
     const TopologyLink& tl = topo.links[l];
     Tracked& t = track(link->name(), "link", -1);
     const std::string b = link->name();
-    const std::string to_b = b + ".to_" + topo.node_name(tl.b), to_a = b + ".to_" + topo.node_name(tl.a);
-    for (auto [name, stat] : {std::pair{"bits_a_to_b", to_b}, std::pair{"bits_b_to_a", to_a}}) {
-      sum(t, name, {system_.stats().find_counter(stat + ".bytes")}, 8);
-    }
-    counter(t, "packets_a_to_b", to_b + ".packets");
-    counter(t, "packets_b_to_a", to_a + ".packets");
+    // Side a of a topology link is the link's side 0: direction 0 goes from a to b.
+    const Link::Counters c = link->counters();
+    sum(t, "bits_a_to_b", {&c.dir[0].bytes}, 8);
+    sum(t, "bits_b_to_a", {&c.dir[1].bytes}, 8);
+    counter(t, "packets_a_to_b", c.dir[0].packets);
+    counter(t, "packets_b_to_a", c.dir[1].packets);
     // Busy time of each direction's lanes from its busy tracker, in cycles (exact time, floored over the
     // run); idle is the rest of the run.
     for (int dir : {0, 1}) {
@@ -187,8 +175,8 @@ void ActivityRecorder::build() {
       probe(t, idle,
             [this, link, period, dir] { return now_ - link->busy_ps_until(dir, now_ * period) / period; });
     }
-    counter(t, "turnarounds", b + ".turnarounds");
-    counter(t, "turnaround_cycles", b + ".turnaround_cycles");
+    counter(t, "turnarounds", c.turnarounds);
+    counter(t, "turnaround_cycles", c.turnaround_cycles);
     auto kind = [&](unsigned node) { return node < topo.gpus ? "gpu" : "switch"; };
     t.instance.properties = {
         {"a", topo.node_name(tl.a)},
@@ -202,7 +190,7 @@ void ActivityRecorder::build() {
       Tracked& bt = track(b + ".balancer", "link_balancer", -1);
       probe(bt, "clocked_cycles", [this] { return now_; });
       probe(bt, "decisions", [link] { return link->decisions(); });
-      counter(bt, "lane_turns", b + ".turnarounds");
+      counter(bt, "lane_turns", c.turnarounds);
       const policy::LinkBalancer::Params lb = balancer_params(spec, tl.spec);
       const std::map<std::string, std::uint64_t> params = {{"Lanes", lb.lanes},
                                                            {"SampleCycles", lb.sample_cycles},
@@ -218,18 +206,17 @@ void ActivityRecorder::build() {
   // Switches: the bits they send on, from the links' directions that leave them.
   for (unsigned k = 0; k < topo.switches; ++k) {
     const unsigned node = topo.gpus + k;
-    const std::string name = std::string(system_.name()) + "." + topo.node_name(node);
-    Tracked& t = track(name, "switch", -1);
+    const Switch& sw = *system_.switches()[k];
+    Tracked& t = track(sw.name(), "switch", -1);
     std::vector<const stats::Counter*> out;
     for (std::size_t l = 0; l < topo.links.size(); ++l) {
       const TopologyLink& tl = topo.links[l];
       if (tl.a != node && tl.b != node) continue;
-      const unsigned other = tl.a == node ? tl.b : tl.a;
-      out.push_back(system_.stats().find_counter(std::string(system_.links()[l]->name()) + ".to_" +
-                                                 topo.node_name(other) + ".bytes"));
+      // Leaving the switch: direction 0 (a to b) when the switch is side a, else direction 1.
+      out.push_back(&system_.links()[l]->counters().dir[tl.a == node ? 0 : 1].bytes);
     }
     sum(t, "bits", out, 8);
-    counter(t, "requests", name + ".requests");
+    counter(t, "requests", sw.counters().requests);
   }
 }
 

@@ -1,8 +1,9 @@
 // Records what every component instance of a System does (power/activity.hpp): totals over the run and,
 // with a sample window, the counts within each window. It reads what the components count anyway (their
 // statistics and a few accessors) and changes nothing in the simulation: its one periodic event stops with
-// the workload, like the other samplers. Create it after the System and before the run; call finish() once
-// the run has returned.
+// the workload, like the other samplers. Counters come from the components by reference (their counters()),
+// never by statistic name, so a renamed statistic breaks the build rather than a run. Create it after the
+// System and before the run; call finish() once the run has returned.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +55,7 @@ class ActivityRecorder : public sc_core::sc_module {
   void probe(Tracked& t, const char* counter, std::function<std::uint64_t()> read);
   void sum(Tracked& t, const char* counter, std::vector<const stats::Counter*> counters,
            std::uint64_t scale = 1);
-  void counter(Tracked& t, const char* counter, const std::string& stat);  // a registered counter
+  void counter(Tracked& t, const char* counter, const stats::Counter& c) { sum(t, counter, {&c}); }
   void build();
   void sample();
   void close_window(Cycles end);

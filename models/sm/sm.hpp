@@ -56,6 +56,16 @@ class Sm : public sc_core::sc_module,
   void report_queues(std::ostream& os) const override;
   void add_host_activity(HostActivity& total) const override { total.activations += activations_; }
 
+  // The counters other parts of the model read (the run summary, the activity recorder), by reference: a
+  // statistic renamed or removed then breaks the build, not a run. The registered names are in sm.cpp.
+  struct Counters {
+    const stats::Counter& instructions;
+    const stats::Counter& loads;
+    const stats::Counter& stores;
+    const stats::Counter& atomics;
+  };
+  Counters counters() const { return {instructions_, loads_, stores_, atomics_}; }
+
  private:
   static constexpr Cycles kNever = std::numeric_limits<Cycles>::max();
   struct Warp {

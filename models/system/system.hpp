@@ -72,6 +72,8 @@ class System : public sc_core::sc_module {
   // What decides each socket's way split (numa_aware): the C++ controller or its RTL (policy.impl).
   std::unique_ptr<PartitionDriver::Controller> partition_controller(unsigned socket) const;
   const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
+  // In topology order: switch k is topology node gpus + k.
+  const std::vector<std::unique_ptr<Switch>>& switches() const { return switches_; }
   // Deliveries and process activations of every component so far (numagpu run --bench).
   HostActivity host_activity() const;
   // Bytes that left / entered GPU `gpu` over all its links.
