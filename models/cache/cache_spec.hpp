@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "common/cycles.hpp"
+#include "policy/partition_controller.hpp"
 
 namespace numagpu {
 
@@ -58,10 +59,11 @@ struct CacheParams {
 
 // The L2 partition controller's own settings (`l2.partition_sample_cycles`, `l2.saturation_percent`); its
 // ways come from the L2, its response size from the packet format, its ingress capacity from the socket's
-// links (system/derived_params.hpp).
+// links (system/derived_params.hpp). The defaults are the paper's, as the reference policy states them.
 struct PartitionSpec {
-  Cycles sample_cycles = 5000;
-  unsigned saturation_percent = 99;
+  Cycles sample_cycles = policy::PartitionController::Params{}.sample_cycles;
+  unsigned saturation_percent =
+      policy::PartitionController::Params{}.sat_num * 100 / policy::PartitionController::Params{}.sat_den;
 };
 
 // How the L2s of the sockets share data (docs/memory-system.md).

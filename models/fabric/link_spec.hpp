@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/cycles.hpp"
+#include "policy/link_balancer.hpp"
 
 namespace numagpu {
 
@@ -25,11 +26,13 @@ struct LinkSpec {
 // twice the lanes (the paper's upper bound).
 enum class LinkMode { kStatic, kDynamic, kDoubleBandwidth };
 
-// The link balancer's own settings; its lane count comes from each link.
+// The link balancer's own settings; its lane count comes from each link. The defaults are the paper's, as
+// the reference policy states them (the RTL's parameters are checked against the same class).
 struct BalancerSpec {
-  Cycles sample_cycles = 5000;
-  Cycles switch_cycles = 100;
-  unsigned saturation_percent = 99;
+  Cycles sample_cycles = policy::LinkBalancer::Params{}.sample_cycles;
+  Cycles switch_cycles = policy::LinkBalancer::Params{}.switch_cycles;
+  unsigned saturation_percent =
+      policy::LinkBalancer::Params{}.sat_num * 100 / policy::LinkBalancer::Params{}.sat_den;
 };
 
 struct LinkParams {

@@ -210,8 +210,7 @@ void derive_topology(const SystemParams& p, SystemSpec& s) {
     tl.a = node_of(t, k + "a", lp.a);
     tl.b = node_of(t, k + "b", lp.b);
     if (tl.a == tl.b) fail(k + "b", "a link cannot connect " + t.node_name(tl.a) + " to itself");
-    if (lp.lanes % 2)
-      fail(k + "lanes", str(lp.lanes) + " is odd; a link starts with half its lanes each way");
+    check_even_lanes(k + "lanes", lp.lanes);
     tl.spec = custom_link_spec(lp, s.link, s.clock_mhz, s.link_mode);
     t.links.push_back(tl);
   }
