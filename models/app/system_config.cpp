@@ -564,7 +564,7 @@ void check_rtl_policies(const config::Config& cfg, const SystemSpec& s) {
   const bool custom = !s.topology.links.empty();
   if (s.l2_numa_aware) {
     using PC = policy::PartitionController::Params;
-    const std::vector<PC> builds = rtl_partition_ctrl_builds();
+    const std::vector<PC> builds = rtl_builds<policy::PartitionController>();
     for (unsigned socket = 0; socket < s.sockets; ++socket) {
       if (topology.links_of(socket).empty()) continue;  // a single socket: no partition controller stepped
       const PC p = partition_params(s, topology, socket);
@@ -585,13 +585,13 @@ void check_rtl_policies(const config::Config& cfg, const SystemSpec& s) {
            p.ingress_bytes_per_cycle,
            any_build(builds, &PC::ingress_bytes_per_cycle, p.ingress_bytes_per_cycle),
            "an ingress capacity (bytes per cycle) of"}};
-      require_rtl_build(cfg, fields, make_rtl_partition_ctrl(p) != nullptr, "partition controller",
-                        describe(builds));
+      require_rtl_build(cfg, fields, make_rtl<policy::PartitionController>(p) != nullptr,
+                        "partition controller", describe_rtl_builds<policy::PartitionController>());
     }
   }
   if (s.link_mode != SystemSpec::LinkMode::kDynamic) return;  // no balancer runs: nothing more to check
   using LB = policy::LinkBalancer::Params;
-  const std::vector<LB> builds = rtl_balancer_builds();
+  const std::vector<LB> builds = rtl_builds<policy::LinkBalancer>();
   for (std::size_t l = 0; l < topology.links.size(); ++l) {
     const LB p = balancer_params(s, topology.links[l].spec);
     const std::vector<RtlField> fields = {
@@ -600,7 +600,8 @@ void check_rtl_policies(const config::Config& cfg, const SystemSpec& s) {
         {"link.saturation_percent", p.sat_num, any_build(builds, &LB::sat_num, p.sat_num)},
         {custom ? "topology.links." + std::to_string(l) : std::string("link.lanes"), p.lanes,
          any_build(builds, &LB::lanes, p.lanes)}};
-    require_rtl_build(cfg, fields, make_rtl_balancer(p) != nullptr, "link balancer", describe(builds));
+    require_rtl_build(cfg, fields, make_rtl<policy::LinkBalancer>(p) != nullptr, "link balancer",
+                      describe_rtl_builds<policy::LinkBalancer>());
   }
 #endif
 }
