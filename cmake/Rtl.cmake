@@ -49,12 +49,13 @@ foreach(lint_case
   string(REPLACE "|" ";" lint_case "${lint_case}")
   list(POP_FRONT lint_case lint_name lint_top)
   add_test(NAME rtl_lint_${lint_name}
-           COMMAND ${VERILATOR_BIN} --lint-only -Wall --top-module ${lint_top} ${lint_case}
+           COMMAND ${VERILATOR_BIN} --lint-only -Wall -I${NUMAGPU_RTL_DIR} --top-module ${lint_top} ${lint_case}
                    ${NUMAGPU_RTL_DIR}/${lint_top}.sv)
   set_tests_properties(rtl_lint_${lint_name} PROPERTIES LABELS rtl TIMEOUT 60)
 endforeach()
 
-# yosys must accept and synthesize both blocks at their default parameters.
+# yosys must accept and synthesize both blocks at their default parameters. (yosys finds the shared
+# rtl/numagpu_assert.svh next to the file it reads; Verilator above needs -I.)
 foreach(top link_balancer cache_partition_ctrl)
   add_test(NAME rtl_synth_${top}
            COMMAND ${NUMAGPU_YOSYS} -q -p "read_verilog -sv ${NUMAGPU_RTL_DIR}/${top}.sv; synth -top ${top}; check -assert")
@@ -116,7 +117,7 @@ macro(numagpu_rtl_variant name top)
     TRACE
     # The RTL's invariants (the block the formal proofs use) are checked in every simulated cycle: a violated
     # one stops the test with Verilator's "Assertion failed" naming the line (docs/reliability.md).
-    VERILATOR_ARGS -Wall --assert +define+NUMAGPU_ASSERTIONS ${_gargs})
+    VERILATOR_ARGS -Wall -I${NUMAGPU_RTL_DIR} --assert +define+NUMAGPU_ASSERTIONS ${_gargs})
   if(${top} STREQUAL "link_balancer")
     set(_params "numagpu::policy::LinkBalancer::Params")
   else()

@@ -7,6 +7,13 @@
 //
 // Every output is a function of flip-flops only (Moore), so an input first shows on the outputs in the next
 // cycle.
+//
+// Reset: rst_ni is synchronous and active low. It is sampled at the rising edge of clk_i like any other
+// input (every flip-flop is `always_ff @(posedge clk_i)`, none has an asynchronous term): a rising edge with
+// rst_ni low resets, and without a clock edge it has no effect. Only the name follows the lowRISC port
+// convention, where rst_ni is usually asynchronous.
+
+`include "numagpu_assert.svh"
 
 module cache_partition_ctrl #(
   /// Ways of the socket's caches; at least 2.
@@ -223,42 +230,31 @@ module cache_partition_ctrl #(
     assign remote_mask_o[w] = (WayCntW'(w) >= local_q);
   end
 
-`ifdef FORMAL
-`define NUMAGPU_ASSERTIONS
-`endif
 `ifdef NUMAGPU_ASSERTIONS
   // ---------------------------------------------------------------------------------------------------------
   // Invariants of docs/policies.md, proven for all reachable states by scripts/rtl_formal.sh (yosys
   // sat -tempinduct, FORMAL defined; the script holds rst_ni low in the first step, which is not checked),
   // and checked in every cycle of the Verilated lockstep runs (Verilator --assert +define+NUMAGPU_ASSERTIONS).
-  // Not synthesized.
+  // Not synthesized. Each assertion is named for the invariant it checks (the name is in a failure report).
   // ---------------------------------------------------------------------------------------------------------
-  logic f_checked;  // the state is defined: in the proof from step 2 on, in simulation after a reset edge
-`ifdef FORMAL
-  assign f_checked = 1'b1;
-`else
-  logic f_reset_seen_q;
-  initial f_reset_seen_q = 1'b0;
-  always_ff @(posedge clk_i) if (!rst_ni) f_reset_seen_q <= 1'b1;
-  assign f_checked = f_reset_seen_q;
-`endif
+  `NUMAGPU_ASSERT_CHECKED(clk_i, rst_ni)
   logic [Ways-1:0] f_local_mask;
   assign f_local_mask = ~remote_mask_o;
 
   always_comb begin
     if (f_checked) begin
       // Each group keeps at least one way.
-      assert (remote_ways_o >= WayCntW'(1));
-      assert (remote_ways_o <= WayCntW'(Ways - 1));
-      assert (32'(remote_ways_o) + 32'(local_ways_o) == Ways);
+      RemoteFloor_A: assert (remote_ways_o >= WayCntW'(1));
+      LocalFloor_A: assert (remote_ways_o <= WayCntW'(Ways - 1));
+      WaysSum_A: assert (32'(remote_ways_o) + 32'(local_ways_o) == Ways);
       // The mask has exactly remote_ways bits set, all above the local ones (a thermometer code).
-      assert ($countones(remote_mask_o) == 32'(remote_ways_o));
-      assert ((f_local_mask & (f_local_mask + Ways'(1))) == '0);
+      MaskCount_A: assert ($countones(remote_mask_o) == 32'(remote_ways_o));
+      MaskThermometer_A: assert ((f_local_mask & (f_local_mask + Ways'(1))) == '0);
       if (rst_ni && !kernel_launch_i) begin
         // The split moves by at most one way per cycle, and only at a window end (which the window
         // counter makes once per SampleCycles cycles): at most one way per window.
-        assert (32'(remote_d) <= 32'(remote_q) + 1 && 32'(remote_q) <= 32'(remote_d) + 1);
-        assert (remote_d == remote_q || win_end);
+        RemoteStep_A: assert (32'(remote_d) <= 32'(remote_q) + 1 && 32'(remote_q) <= 32'(remote_d) + 1);
+        RemoteAtWindowEnd_A: assert (remote_d == remote_q || win_end);
       end
     end
   end

@@ -6,6 +6,13 @@
 //
 // Direction A is socket -> switch (egress), B is switch -> socket (ingress). Every output is a function of
 // flip-flops only (Moore), so an input first shows on the outputs in the next cycle.
+//
+// Reset: rst_ni is synchronous and active low. It is sampled at the rising edge of clk_i like any other
+// input (every flip-flop is `always_ff @(posedge clk_i)`, none has an asynchronous term): a rising edge with
+// rst_ni low resets, and without a clock edge it has no effect. Only the name follows the lowRISC port
+// convention, where rst_ni is usually asynchronous.
+
+`include "numagpu_assert.svh"
 
 module link_balancer #(
   /// Bi-directional lanes of the link; even, at least 2.
@@ -279,25 +286,14 @@ module link_balancer #(
     assign lane_switch_o[i]  = is_turning && (turn_q == TurnSwitch);
   end
 
-`ifdef FORMAL
-`define NUMAGPU_ASSERTIONS
-`endif
 `ifdef NUMAGPU_ASSERTIONS
   // ---------------------------------------------------------------------------------------------------------
   // Invariants of docs/policies.md, proven for all reachable states by scripts/rtl_formal.sh (yosys
   // sat -tempinduct, FORMAL defined; the script holds rst_ni low in the first step, which is not checked),
   // and checked in every cycle of the Verilated lockstep runs (Verilator --assert +define+NUMAGPU_ASSERTIONS).
-  // Not synthesized.
+  // Not synthesized. Each assertion is named for the invariant it checks (the name is in a failure report).
   // ---------------------------------------------------------------------------------------------------------
-  logic f_checked;  // the state is defined: in the proof from step 2 on, in simulation after a reset edge
-`ifdef FORMAL
-  assign f_checked = 1'b1;
-`else
-  logic f_reset_seen_q;
-  initial f_reset_seen_q = 1'b0;
-  always_ff @(posedge clk_i) if (!rst_ni) f_reset_seen_q <= 1'b1;
-  assign f_checked = f_reset_seen_q;
-`endif
+  `NUMAGPU_ASSERT_CHECKED(clk_i, rst_ni)
   logic [Lanes-1:0] f_active_a, f_active_b, f_turning;
   assign f_active_a = ~lane_dir_o & ~lane_quiesce_o & ~lane_switch_o;
   assign f_active_b = lane_dir_o & ~lane_quiesce_o & ~lane_switch_o;
@@ -306,26 +302,26 @@ module link_balancer #(
   always_comb begin
     if (f_checked) begin
       // The turn FSM never holds its unused encoding.
-      assert (turn_q == TurnIdle || turn_q == TurnQuiesce || turn_q == TurnSwitch);
+      TurnStateValid_A: assert (turn_q == TurnIdle || turn_q == TurnQuiesce || turn_q == TurnSwitch);
       // At least one active lane per direction.
-      assert (lanes_a_o >= LaneCntW'(1));
-      assert (lanes_b_o >= LaneCntW'(1));
+      LanesAFloor_A: assert (lanes_a_o >= LaneCntW'(1));
+      LanesBFloor_A: assert (lanes_b_o >= LaneCntW'(1));
       // Every lane is accounted for: active A + active B + the turning lane.
-      assert (32'(lanes_a_o) + 32'(lanes_b_o) + 32'(turning) == Lanes);
+      LanesSum_A: assert (32'(lanes_a_o) + 32'(lanes_b_o) + 32'(turning) == Lanes);
       // A turning lane carries nothing: the per-lane view agrees with the counts and excludes it.
-      assert ($countones(f_active_a) == 32'(lanes_a_o));
-      assert ($countones(f_active_b) == 32'(lanes_b_o));
-      assert ($countones(f_turning) == 32'(turning));
-      assert ((lane_quiesce_o & lane_switch_o) == '0);
+      ActiveALanes_A: assert ($countones(f_active_a) == 32'(lanes_a_o));
+      ActiveBLanes_A: assert ($countones(f_active_b) == 32'(lanes_b_o));
+      TurningLanes_A: assert ($countones(f_turning) == 32'(turning));
+      QuiesceXorSwitch_A: assert ((lane_quiesce_o & lane_switch_o) == '0);
       // Decision codes stay within the documented set.
-      assert (decision_q <= DecBusyTurning);
+      DecisionCode_A: assert (decision_q <= DecBusyTurning);
       if (rst_ni && !kernel_launch_i) begin
         // Outside reset/launch, a lane count moves by at most one per cycle ...
-        assert (32'(lanes_a_d) <= 32'(lanes_a_q) + 1 && 32'(lanes_a_q) <= 32'(lanes_a_d) + 1);
-        assert (32'(lanes_b_d) <= 32'(lanes_b_q) + 1 && 32'(lanes_b_q) <= 32'(lanes_b_d) + 1);
+        LanesAStep_A: assert (32'(lanes_a_d) <= 32'(lanes_a_q) + 1 && 32'(lanes_a_q) <= 32'(lanes_a_d) + 1);
+        LanesBStep_A: assert (32'(lanes_b_d) <= 32'(lanes_b_q) + 1 && 32'(lanes_b_q) <= 32'(lanes_b_d) + 1);
         // ... a turn starts only at a window end, and a count only drops when one starts.
-        assert (turn_q != TurnIdle || turn_d == TurnIdle || win_end);
-        assert ((lanes_a_d >= lanes_a_q && lanes_b_d >= lanes_b_q) || (win_end && start_turn));
+        TurnStartsAtWindowEnd_A: assert (turn_q != TurnIdle || turn_d == TurnIdle || win_end);
+        CountDropsOnTurnStart_A: assert ((lanes_a_d >= lanes_a_q && lanes_b_d >= lanes_b_q) || (win_end && start_turn));
       end
     end
   end

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves the invariants of the policy RTL with yosys, and shows that the proofs can fail.
 #
-# Each rtl/*.sv ends with an `ifdef FORMAL` section of immediate assertions (docs/policies.md lists them).
+# Each rtl/*.sv ends with an `ifdef NUMAGPU_ASSERTIONS` section of named immediate assertions, enabled by
+# FORMAL (rtl/numagpu_assert.svh; docs/policies.md lists them).
 # They are proven for ALL reachable states by temporal induction (`sat -tempinduct`): step 1 holds rst_ni low
 # and is not checked; from step 2 on every input is free. Induction does not depend on the window length, so
 # the paper's defaults are proven as well as small and extreme parameter sets.
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
     --yosys) yosys=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --no-mutants) mutants=0; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "rtl_formal: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -47,7 +48,8 @@ run_sat() {
     for kv in $params; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
     chparam+=" $top;"
   fi
-  "$yosys" -q -l "$work/$name.log" -p "read_verilog -formal -sv $file; $chparam prep -top $top; \
+  # -I: a mutant is a copy outside rtl/, and still includes rtl/numagpu_assert.svh.
+  "$yosys" -q -l "$work/$name.log" -p "read_verilog -formal -sv -I$root/rtl $file; $chparam prep -top $top; \
     sat -tempinduct -prove-asserts -set-assumes -seq 1 -set-at 1 rst_ni 0 -maxsteps $maxsteps \
         -show-ports -verify -dump_vcd $work/$name.cex.vcd" >/dev/null 2>&1
 }

@@ -25,10 +25,10 @@ struct LinkBalancerBlock {
 
   static void drive(Model& m, bool reset, const Inputs& in) {
     m.rst_ni = !reset;
-    numagpu::rtl_ports::drive(m, in);
+    numagpu::rtl_ports::LinkBalancerPorts::drive(m, in);
   }
 
-  static Outputs sample(const Model& m) { return numagpu::rtl_ports::balancer_outputs(m); }
+  static Outputs sample(const Model& m) { return numagpu::rtl_ports::LinkBalancerPorts::outputs(m); }
 
   static std::vector<Field> output_fields(const Params& p) {
     const unsigned cnt = count_width(p.lanes);

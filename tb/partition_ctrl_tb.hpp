@@ -24,10 +24,10 @@ struct PartitionCtrlBlock {
 
   static void drive(Model& m, bool reset, const Inputs& in) {
     m.rst_ni = !reset;
-    numagpu::rtl_ports::drive(m, in);
+    numagpu::rtl_ports::PartitionCtrlPorts::drive(m, in);
   }
 
-  static Outputs sample(const Model& m) { return numagpu::rtl_ports::partition_ctrl_outputs(m); }
+  static Outputs sample(const Model& m) { return numagpu::rtl_ports::PartitionCtrlPorts::outputs(m); }
 
   static std::vector<Field> output_fields(const Params& p) {
     const unsigned cnt = count_width(p.ways);

@@ -22,7 +22,6 @@ PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, SimContext
       l1s_(std::move(l1s)),
       l1_ways_(l1_ways),
       changes_(stats.counter(std::string(this->name()) + ".changes", "events", "Changes of the way split")) {
-  quiet_ = policy::QuietWindows<policy::PartitionController>(control_->window_cycles());
   if (sample_cycles) {
     split_ = &stats.series(std::string(this->name()) + ".remote_ways", "ways",
                            "L2 ways remote data may allocate into, at the end of each sample window",
@@ -32,10 +31,11 @@ PartitionDriver::PartitionDriver(const sc_core::sc_module_name& name, SimContext
     bank->set_partition(this);
   for (Cache* l1 : l1s_)
     l1->set_partition(this);
-  apply(remote_ways());
+  apply(control_.impl().outputs().remote_ways);
 }
 
 void PartitionDriver::apply(unsigned remote_ways) {
+  remote_ways_ = remote_ways;
   for (Cache* bank : banks_)
     bank->set_quotas(ways_ - remote_ways, remote_ways);
   if (l1_ways_ >= 2) {
@@ -48,55 +48,41 @@ void PartitionDriver::apply(unsigned remote_ways) {
 }
 
 void PartitionDriver::catch_up() {
-  const Cycles until = clock_.now();
-  Cycles c = stepped_;
-  for (; c < until; ++c) {
-    if (skip_quiet_ && unreported_reads_ == 0) {
-      // Idle time for free (policy/quiet_windows.hpp): no read request, no launch and an idle DRAM until
-      // quiet_end, so whole windows in the fixed point, and quiet cycles inside a window, change nothing but
-      // counts.
-      Cycles quiet_end = dram_.first_busy_cycle(c, until);
-      if (!reads_.empty()) quiet_end = std::min(quiet_end, reads_.front());
-      if (launch_pending_) quiet_end = std::min(quiet_end, launch_cycle_);
-      if (quiet_.at_fixed_point()) {
-        c = quiet_.skip(c, quiet_end, *control_);
-        // Quiet up to `until`: the split stays as it is until the next window end; the rest of this window
-        // is stepped later, once an input or a launch is known (stepped_ stays at this window's start).
-        if (quiet_end == until) break;
-      }
-      c = quiet_.skip_cycles(c, quiet_end, *control_);
-      if (c == until) break;
-    }
-    policy::PartitionController::Inputs in;
-    in.kernel_launch = launch_pending_ && c == launch_cycle_;
-    if (in.kernel_launch) launch_pending_ = false;
-    in.dram_busy = dram_.busy_in_cycle(c);
-    while (!reads_.empty() && reads_.front() <= c) {
-      ++unreported_reads_;
-      reads_.pop_front();
-    }
-    // The controller's input counts at most max_reqs_ per cycle (its width): a burst wider than that is
-    // reported over the following cycles, as a small counter in front of the controller would, rather than
-    // lost (both implementations see the same values).
-    const unsigned reported = std::min(unreported_reads_, max_reqs_);
-    unreported_reads_ -= reported;
-    in.read_reqs = static_cast<std::uint16_t>(reported);
-    const unsigned before = remote_ways();
-    const policy::PartitionController::Outputs out = control_->step(in);
-    quiet_.stepped(c, !in.kernel_launch && !in.dram_busy && in.read_reqs == 0, in.kernel_launch, out);
-    const unsigned after = out.remote_ways;
-    if (after != before) {
-      changes_.add();
-      apply(after);
-    }
-  }
-  stepped_ = std::max(stepped_, c);
+  control_.catch_up(clock_.now(), *this);
 }
 
 void PartitionDriver::kernel_launch() {
-  catch_up();
-  launch_pending_ = true;
-  launch_cycle_ = clock_.now();
+  control_.kernel_launch(clock_.now(), *this);
+}
+
+Cycles PartitionDriver::quiet_until(Cycles c, Cycles until) const {
+  // Requests held back from earlier cycles are reported from cycle c on: nothing is quiet.
+  if (unreported_reads_ != 0) return c;
+  Cycles quiet_end = dram_.first_busy_cycle(c, until);
+  if (!reads_.empty()) quiet_end = std::min(quiet_end, reads_.front());
+  return quiet_end;
+}
+
+policy::PartitionController::Inputs PartitionDriver::inputs_of(Cycles c) {
+  policy::PartitionController::Inputs in;
+  in.dram_busy = dram_.busy_in_cycle(c);
+  while (!reads_.empty() && reads_.front() <= c) {
+    ++unreported_reads_;
+    reads_.pop_front();
+  }
+  // The controller's input counts at most max_reqs_ per cycle (its width): a burst wider than that is
+  // reported over the following cycles, as a small counter in front of the controller would, rather than
+  // lost (both implementations see the same values).
+  const unsigned reported = std::min(unreported_reads_, max_reqs_);
+  unreported_reads_ -= reported;
+  in.read_reqs = static_cast<std::uint16_t>(reported);
+  return in;
+}
+
+void PartitionDriver::take_outputs(Cycles, const policy::PartitionController::Outputs& out) {
+  if (out.remote_ways == remote_ways_) return;
+  changes_.add();
+  apply(out.remote_ways);
 }
 
 void PartitionDriver::read_request_sent() {

@@ -17,7 +17,7 @@
 #include "common/sim_context.hpp"
 #include "policy/partition_controller.hpp"
 #include "policy/policy_impl.hpp"
-#include "policy/quiet_windows.hpp"
+#include "policy/policy_stepper.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
@@ -41,13 +41,13 @@ class PartitionDriver : public sc_core::sc_module, public HostActivitySource {
   void sample_window();
   void finish();
   // Never skip quiet windows (debug.step_idle_windows): for checking that skipping changes nothing.
-  void step_every_idle_cycle() { skip_quiet_ = false; }
+  void step_every_idle_cycle() { control_.step_every_cycle(); }
   void add_host_activity(HostActivity& total) const override {
-    total.quiet_windows_skipped += quiet_.skipped();
-    total.quiet_cycles_skipped += quiet_.cycles_skipped();
+    total.quiet_windows_skipped += control_.quiet_windows_skipped();
+    total.quiet_cycles_skipped += control_.quiet_cycles_skipped();
   }
-  unsigned remote_ways() const { return control_->outputs().remote_ways; }
-  std::uint64_t decisions() const { return control_->decisions(); }
+  unsigned remote_ways() const { return remote_ways_; }
+  std::uint64_t decisions() const { return control_.impl().decisions(); }
 
   // The counters other parts of the model read (the activity recorder), by reference: a statistic renamed
   // or removed then breaks the build, not a run. The registered names are in partition_driver.cpp.
@@ -58,20 +58,21 @@ class PartitionDriver : public sc_core::sc_module, public HostActivitySource {
 
  private:
   void apply(unsigned remote_ways);
+  // What the controller sees and what it changes (policy/policy_stepper.hpp).
+  friend class policy::PolicyStepper<policy::PartitionController>;
+  Cycles quiet_until(Cycles c, Cycles until) const;
+  policy::PartitionController::Inputs inputs_of(Cycles c);
+  void take_outputs(Cycles c, const policy::PartitionController::Outputs& out);
 
   const GpuClock& clock_;
-  std::unique_ptr<Controller> control_;
-  policy::QuietWindows<policy::PartitionController> quiet_;  // when idle windows can be skipped
-  bool skip_quiet_ = true;
+  policy::PolicyStepper<policy::PartitionController> control_;
+  unsigned remote_ways_ = 0;  // the split the caches hold (the controller's output)
   unsigned ways_;
   unsigned max_reqs_;
   Dram& dram_;
   std::vector<Cache*> banks_;
   std::vector<Cache*> l1s_;
   unsigned l1_ways_;
-  Cycles stepped_ = 0;
-  Cycles launch_cycle_ = 0;
-  bool launch_pending_ = false;
   std::deque<Cycles> reads_;       // cycles of remote read requests not yet stepped, in order
   unsigned unreported_reads_ = 0;  // sent, not yet passed to the controller (bursts wider than its input)
   stats::Counter& changes_;

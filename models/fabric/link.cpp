@@ -27,12 +27,11 @@ Link::Link(const sc_core::sc_module_name& name, SimContext& ctx, const LinkSpec&
       clock_(ctx.clock),
       spec_(spec),
       facts_(facts),
-      balancer_(std::move(balancer)),
       turnarounds_(stats.counter(std::string(this->name()) + ".turnarounds", "lanes", "Lanes turned around")),
       turn_cycles_(stats.counter(std::string(this->name()) + ".turnaround_cycles", "cycles",
                                  "Lane-cycles lost to turnarounds (quiesce + switch), summed over turns")) {
   for (int d = 0; d < 2; ++d) {
-    if (balancer_) dirs_[d].busy.keep_history();  // the balancer steps through them
+    if (balancer) dirs_[d].busy.keep_history();  // the balancer steps through them
     const std::string base = std::string(this->name()) + "." + spec.dir_names[d];
     dirs_[d].bytes = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
     dirs_[d].packets = &stats.counter(base + ".packets", "packets", "Packets sent in this direction");
@@ -45,9 +44,9 @@ Link::Link(const sc_core::sc_module_name& name, SimContext& ctx, const LinkSpec&
                         facts.sample_cycles, stats::TimeSeries::Merge::kLast);
     }
   }
-  if (balancer_) {
-    split_ = LaneSplit::of(balancer_->outputs());
-    quiet_ = policy::QuietWindows<policy::LinkBalancer>(balancer_->window_cycles());
+  if (balancer) {
+    split_ = LaneSplit::of(balancer->outputs());
+    control_.emplace(std::move(balancer));
   } else {
     split_.lanes[0] = spec.lanes / 2;
     split_.lanes[1] = spec.lanes - spec.lanes / 2;
@@ -104,49 +103,33 @@ Link::~Link() = default;
 // -------------------------------------------------------------------------------------- lane control
 
 void Link::kernel_launch() {
-  const Cycles now = clock_.now();
-  catch_up(now);
-  launch_pending_ = true;
-  launch_cycle_ = now;
+  if (control_) control_->kernel_launch(clock_.now(), *this);
 }
 
 void Link::catch_up(Cycles until) {
-  if (!balancer_) {
-    stepped_ = std::max(stepped_, until);
-    return;
-  }
+  if (control_) control_->catch_up(until, *this);
+}
+
+Cycles Link::quiet_until(Cycles c, Cycles until) const {
+  // Everything up to `until` is booked, so the first busy cycle of either direction is known.
   const std::uint64_t period = clock_.period_ps();
-  Cycles c = stepped_;
-  for (; c < until; ++c) {
-    if (skip_quiet_) {
-      // Idle time for free (policy/quiet_windows.hpp): while both directions stay idle and no launch comes,
-      // whole windows in the fixed point, and quiet cycles inside a window, change nothing but counts. The
-      // first busy cycle is known: everything up to `until` is booked.
-      Cycles quiet_end = std::min(dirs_[0].busy.first_busy_cycle(c, until, period),
-                                  dirs_[1].busy.first_busy_cycle(c, until, period));
-      if (launch_pending_) quiet_end = std::min(quiet_end, launch_cycle_);
-      if (quiet_.at_fixed_point()) {
-        c = quiet_.skip(c, quiet_end, *balancer_);
-        // Quiet up to `until`: the outputs stay as they are until the next window end, so the cycles from
-        // this window start on are stepped later, once an input or a launch is known (stepped_ stays here).
-        if (quiet_end == until) break;
-      }
-      c = quiet_.skip_cycles(c, quiet_end, *balancer_);
-      if (c == until) break;
-    }
-    policy::LinkBalancer::Inputs inputs;
-    inputs.kernel_launch = launch_pending_ && c == launch_cycle_;
-    if (inputs.kernel_launch) launch_pending_ = false;
-    inputs.busy_a = dirs_[0].busy.busy_in_cycle(c * period, period);
-    inputs.busy_b = dirs_[1].busy.busy_in_cycle(c * period, period);
-    const LaneSplit before = split_;
-    inputs.drained = before.quiescing && drain_at_ps_ <= c * period;
-    const policy::LinkBalancer::Outputs out = balancer_->step(inputs);
-    quiet_.stepped(c, !inputs.kernel_launch && !inputs.busy_a && !inputs.busy_b, inputs.kernel_launch, out);
-    split_ = LaneSplit::of(out);
-    if (split_ != before) record_change(c + 1, before, split_);
-  }
-  stepped_ = std::max(stepped_, c);
+  return std::min(dirs_[0].busy.first_busy_cycle(c, until, period),
+                  dirs_[1].busy.first_busy_cycle(c, until, period));
+}
+
+policy::LinkBalancer::Inputs Link::inputs_of(Cycles c) {
+  const std::uint64_t period = clock_.period_ps();
+  policy::LinkBalancer::Inputs in;
+  in.busy_a = dirs_[0].busy.busy_in_cycle(c * period, period);
+  in.busy_b = dirs_[1].busy.busy_in_cycle(c * period, period);
+  in.drained = split_.quiescing && drain_at_ps_ <= c * period;
+  return in;
+}
+
+void Link::take_outputs(Cycles c, const policy::LinkBalancer::Outputs& out) {
+  const LaneSplit before = split_;
+  split_ = LaneSplit::of(out);
+  if (split_ != before) record_change(c + 1, before, split_);
 }
 
 void Link::record_change(Cycles cycle, const LaneSplit& before, const LaneSplit& after) {

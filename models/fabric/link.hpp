@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,7 @@
 #include "fabric/link_spec.hpp"
 #include "policy/link_balancer.hpp"
 #include "policy/policy_impl.hpp"
-#include "policy/quiet_windows.hpp"
+#include "policy/policy_stepper.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
@@ -86,10 +87,13 @@ class Link : public sc_core::sc_module,
   void sample_window(Cycles window);  // the window that ended, in cycles
   void finish();  // end of run: steps the lane control up to now and closes the time series
   // Never skip quiet windows (debug.step_idle_windows): for checking that skipping changes nothing.
-  void step_every_idle_cycle() { skip_quiet_ = false; }
+  void step_every_idle_cycle() {
+    if (control_) control_->step_every_cycle();
+  }
   void add_host_activity(HostActivity& total) const override {
-    total.quiet_windows_skipped += quiet_.skipped();
-    total.quiet_cycles_skipped += quiet_.cycles_skipped();
+    if (!control_) return;
+    total.quiet_windows_skipped += control_->quiet_windows_skipped();
+    total.quiet_cycles_skipped += control_->quiet_cycles_skipped();
   }
   unsigned lanes(int dir) const { return split_.lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
@@ -99,7 +103,7 @@ class Link : public sc_core::sc_module,
   std::uint64_t busy_ps_until(int dir, std::uint64_t now_ps) const {
     return dirs_[dir].busy.busy_ps_until(now_ps);
   }
-  std::uint64_t decisions() const { return balancer_ ? balancer_->decisions() : 0; }
+  std::uint64_t decisions() const { return control_ ? control_->impl().decisions() : 0; }
   void sync() { catch_up(clock_.now()); }
   void report_queues(std::ostream& os) const override;
 
@@ -143,20 +147,21 @@ class Link : public sc_core::sc_module,
   sc_core::sc_time transmit(int dir, std::uint64_t bytes);
   // Steps the lane control through every cycle before `until`.
   void catch_up(Cycles until);
+  // What the lane control sees and what it changes (policy/policy_stepper.hpp).
+  friend class policy::PolicyStepper<policy::LinkBalancer>;
+  Cycles quiet_until(Cycles c, Cycles until) const;
+  policy::LinkBalancer::Inputs inputs_of(Cycles c);
+  void take_outputs(Cycles c, const policy::LinkBalancer::Outputs& out);
   void record_change(Cycles cycle, const LaneSplit& before, const LaneSplit& after);
 
   const GpuClock& clock_;
   LinkSpec spec_;
   MachineFacts facts_;
-  std::unique_ptr<Balancer> balancer_;
-  policy::QuietWindows<policy::LinkBalancer> quiet_;  // when idle windows can be skipped
-  bool skip_quiet_ = true;
+  // The lane control of a dynamic link (none on a static link): the balancer and its stepping.
+  std::optional<policy::PolicyStepper<policy::LinkBalancer>> control_;
   LaneSplit split_;  // in force this cycle
   Direction dirs_[2];
   unsigned reserved_[2] = {0, 0};
-  Cycles stepped_ = 0;  // cycles before this one have been stepped
-  Cycles launch_cycle_ = 0;
-  bool launch_pending_ = false;
   std::uint64_t drain_at_ps_ = 0;  // when the quiescing lane's last packet leaves
   Cycles turn_started_ = 0;
   std::vector<LaneChange> changes_;

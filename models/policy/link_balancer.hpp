@@ -103,6 +103,9 @@ class LinkBalancer {
   static bool quiet_cycles_skippable(const Outputs& out) {
     return out.lane_quiesce == 0 && out.lane_switch == 0 && !out.decision_valid;
   }
+  // Whether a cycle's inputs are quiet (no launch, neither direction busy): what the skips above assume.
+  // `drained` does not count: it matters only while a lane quiesces, and then nothing is skipped.
+  static bool quiet_inputs(const Inputs& in) { return !in.kernel_launch && !in.busy_a && !in.busy_b; }
 
   const Params& params() const { return params_; }
   std::uint32_t lanes_a() const { return lanes_a_; }

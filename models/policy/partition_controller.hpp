@@ -92,6 +92,10 @@ class PartitionController {
   void skip_quiet_cycles(std::uint64_t cycles);
   // Whether outputs `out` allow skip_quiet_cycles (no decision pulse).
   static bool quiet_cycles_skippable(const Outputs& out) { return !out.decision_valid; }
+  // Whether a cycle's inputs are quiet (no launch, idle DRAM, no request): what the skips above assume.
+  static bool quiet_inputs(const Inputs& in) {
+    return !in.kernel_launch && !in.dram_busy && in.read_reqs == 0;
+  }
 
   const Params& params() const { return params_; }
   std::uint32_t remote_ways() const { return remote_ways_; }

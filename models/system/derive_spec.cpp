@@ -337,7 +337,7 @@ void check_rtl_policies(const SystemSpec& s) {
   const bool custom = !s.topology.links.empty();
   if (s.l2_numa_aware) {
     using PC = policy::PartitionController::Params;
-    const std::vector<PC> builds = rtl_partition_ctrl_builds();
+    const std::vector<PC> builds = rtl_builds<policy::PartitionController>();
     for (unsigned socket = 0; socket < s.sockets; ++socket) {
       if (topology.links_of(socket).empty()) continue;  // a single socket: no partition controller stepped
       const PC pc = partition_params(s, topology, socket);
@@ -358,13 +358,13 @@ void check_rtl_policies(const SystemSpec& s) {
            pc.ingress_bytes_per_cycle,
            any_build(builds, &PC::ingress_bytes_per_cycle, pc.ingress_bytes_per_cycle),
            "an ingress capacity (bytes per cycle) of"}};
-      require_rtl_build(fields, make_rtl_partition_ctrl(pc) != nullptr, "partition controller",
-                        describe(builds));
+      require_rtl_build(fields, make_rtl<policy::PartitionController>(pc) != nullptr, "partition controller",
+                        describe_rtl_builds<policy::PartitionController>());
     }
   }
   if (s.link_mode != LinkMode::kDynamic) return;  // no balancer runs: nothing more to check
   using LB = policy::LinkBalancer::Params;
-  const std::vector<LB> builds = rtl_balancer_builds();
+  const std::vector<LB> builds = rtl_builds<policy::LinkBalancer>();
   for (std::size_t l = 0; l < topology.links.size(); ++l) {
     const LB lb = balancer_params(s, topology.links[l].spec);
     const std::vector<RtlField> fields = {
@@ -373,7 +373,8 @@ void check_rtl_policies(const SystemSpec& s) {
         {"link.saturation_percent", lb.sat_num, any_build(builds, &LB::sat_num, lb.sat_num)},
         {custom ? "topology.links." + str(l) : std::string("link.lanes"), lb.lanes,
          any_build(builds, &LB::lanes, lb.lanes)}};
-    require_rtl_build(fields, make_rtl_balancer(lb) != nullptr, "link balancer", describe(builds));
+    require_rtl_build(fields, make_rtl<policy::LinkBalancer>(lb) != nullptr, "link balancer",
+                      describe_rtl_builds<policy::LinkBalancer>());
   }
 #endif
 }

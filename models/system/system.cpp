@@ -195,7 +195,7 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
 std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsigned socket) const {
 #ifdef NUMAGPU_HAVE_RTL_LOOP
   if (spec_.rtl_policies)
-    return rtl_or_throw(make_rtl_partition_ctrl(partition_params(spec_, topology_, socket)));
+    return rtl_or_throw(make_rtl<policy::PartitionController>(partition_params(spec_, topology_, socket)));
 #endif
   return std::make_unique<policy::ReferenceImpl<policy::PartitionController>>(
       partition_params(spec_, topology_, socket));
@@ -204,7 +204,7 @@ std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsign
 std::unique_ptr<Link::Balancer> System::link_balancer(const LinkSpec& spec) const {
   if (spec_.link_mode != SystemSpec::LinkMode::kDynamic) return nullptr;  // static: half the lanes each way
 #ifdef NUMAGPU_HAVE_RTL_LOOP
-  if (spec_.rtl_policies) return rtl_or_throw(make_rtl_balancer(balancer_params(spec_, spec)));
+  if (spec_.rtl_policies) return rtl_or_throw(make_rtl<policy::LinkBalancer>(balancer_params(spec_, spec)));
 #endif
   return std::make_unique<policy::ReferenceImpl<policy::LinkBalancer>>(balancer_params(spec_, spec));
 }

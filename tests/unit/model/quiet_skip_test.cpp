@@ -1,8 +1,9 @@
 // Idle time for free (policy/quiet_windows.hpp): a policy block driven the way Link and PartitionDriver drive
-// it (whole quiet windows skipped in the fixed point, quiet cycles inside a window skipped, everything else
-// stepped) must be indistinguishable from the same block stepped every cycle. Checked for the C++ references
-// and, when this numagpu has them, the Verilated RTL in the loop (whose in-window skip writes the window
-// counter directly: rtl_loop/fast_forward.hpp).
+// it (by policy/policy_stepper.hpp: whole quiet windows skipped in the fixed point, quiet cycles inside a
+// window skipped, everything else stepped) must be indistinguishable from the same block stepped every cycle.
+// Checked for the C++ references and, when this numagpu has them, the Verilated RTL in the loop (whose
+// in-window skip writes the window counter directly: rtl_loop/fast_forward.hpp).
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -14,7 +15,7 @@
 #include "policy/link_balancer.hpp"
 #include "policy/partition_controller.hpp"
 #include "policy/policy_impl.hpp"
-#include "policy/quiet_windows.hpp"
+#include "policy/policy_stepper.hpp"
 #include "rtl_loop/rtl_builds.hpp"
 
 namespace numagpu::policy {
@@ -116,50 +117,56 @@ std::vector<Inputs> sparse_inputs(
   return in;
 }
 
-bool quiet(const Lb::Inputs& in) {
-  return !in.kernel_launch && !in.busy_a && !in.busy_b;
-}
-bool quiet(const Pc::Inputs& in) {
-  return !in.kernel_launch && !in.dram_busy && in.read_reqs == 0;
-}
-
-// Drives `skipping` as the components do and `stepping` every cycle; compares the outputs at every cycle the
-// skipping block is stepped, and everything at the end. Returns the cycles skipped inside windows.
+// Drives `skipping` with the stepper the components use (policy/policy_stepper.hpp: whole quiet windows
+// skipped in the fixed point, quiet cycles inside a window skipped, everything else stepped, caught up at
+// every launch and every `catch_up_every` cycles) and `stepping` every cycle; compares the outputs at every
+// cycle the skipping block is stepped, and everything at the end. Returns the cycles skipped inside windows.
 template <class Block>
-std::uint64_t expect_same(PolicyImpl<Block>& stepping, PolicyImpl<Block>& skipping,
+std::uint64_t expect_same(PolicyImpl<Block>& stepping, std::unique_ptr<PolicyImpl<Block>> skipping_impl,
                           const std::vector<typename Block::Inputs>& in) {
   const std::uint64_t n = in.size();
-  std::vector<std::uint64_t> next_active(n + 1, n);  // first cycle >= c whose inputs are not quiet
-  for (std::uint64_t c = n; c-- > 0;)
-    next_active[c] = quiet(in[c]) ? next_active[c + 1] : c;
+  // The inputs as an owner of the block sees them.
+  struct Owner {
+    const std::vector<typename Block::Inputs>& in;
+    PolicyImpl<Block>& stepping;
+    std::vector<std::uint64_t> next_active;  // first cycle >= c whose inputs are not quiet
+    std::uint64_t stepped = 0;               // cycles before this one have been stepped in `stepping`
+    bool same = true;
 
-  QuietWindows<Block> q(skipping.window_cycles());
-  std::uint64_t stepped = 0;  // cycles before this one have been stepped in `stepping`
-  auto step_reference_to = [&](std::uint64_t end) {
-    for (; stepped < end; ++stepped)
-      stepping.step(in[stepped]);
-  };
-  std::uint64_t c = 0;
-  while (c < n) {
-    const std::uint64_t quiet_end = next_active[c];
-    if (q.at_fixed_point()) c = q.skip(c, quiet_end, skipping);
-    c = q.skip_cycles(c, quiet_end, skipping);
-    if (c == n) break;
-    const typename Block::Outputs out = skipping.step(in[c]);
-    q.stepped(c, quiet(in[c]), in[c].kernel_launch, out);
-    step_reference_to(c + 1);
-    EXPECT_EQ(out, stepping.outputs()) << "cycle " << c;
-    if (out != stepping.outputs()) return 0;
-    ++c;
+    void step_reference_to(std::uint64_t end) {
+      for (; stepped < end; ++stepped)
+        stepping.step(in[stepped]);
+    }
+    std::uint64_t quiet_until(std::uint64_t c, std::uint64_t until) const {
+      return std::min(next_active[c], until);
+    }
+    typename Block::Inputs inputs_of(std::uint64_t c) { return in[c]; }
+    void take_outputs(std::uint64_t c, const typename Block::Outputs& out) {
+      step_reference_to(c + 1);
+      if (!same) return;  // report the first difference only
+      EXPECT_EQ(out, stepping.outputs()) << "cycle " << c;
+      same = out == stepping.outputs();
+    }
+  } owner{in, stepping, std::vector<std::uint64_t>(n + 1, n)};
+  for (std::uint64_t c = n; c-- > 0;)
+    owner.next_active[c] = Block::quiet_inputs(in[c]) ? owner.next_active[c + 1] : c;
+
+  PolicyStepper<Block> skipping(std::move(skipping_impl));
+  constexpr std::uint64_t catch_up_every = 7919;
+  for (std::uint64_t c = 0; c < n; ++c) {
+    if (in[c].kernel_launch) skipping.kernel_launch(c, owner);
+    if (c % catch_up_every == 0) skipping.catch_up(c, owner);
   }
-  step_reference_to(n);
+  skipping.catch_up(n, owner);
+  if (!owner.same) return 0;
+  owner.step_reference_to(n);
   // After the last skip the registers are the stepped ones; only the decision pulse may still show from a
   // window-skip (the stepped block pulsed at the last window end too, or did not when it ended inside one).
-  EXPECT_EQ(skipping.decisions(), stepping.decisions());
-  typename Block::Outputs a = skipping.outputs(), b = stepping.outputs();
+  EXPECT_EQ(skipping.impl().decisions(), stepping.decisions());
+  typename Block::Outputs a = skipping.impl().outputs(), b = stepping.outputs();
   a.decision_valid = b.decision_valid = false;
   EXPECT_EQ(a, b);
-  return q.cycles_skipped();
+  return skipping.quiet_cycles_skipped();
 }
 
 Lb::Params paper_link() {
@@ -198,8 +205,9 @@ std::vector<Pc::Inputs> socket_traffic(std::uint64_t seed) {
 
 TEST(QuietSkip, LinkBalancerReferenceSkippingEqualsStepping) {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
-    ReferenceImpl<Lb> stepping(paper_link()), skipping(paper_link());
-    const std::uint64_t skipped = expect_same<Lb>(stepping, skipping, link_traffic(seed));
+    ReferenceImpl<Lb> stepping(paper_link());
+    const std::uint64_t skipped =
+        expect_same<Lb>(stepping, std::make_unique<ReferenceImpl<Lb>>(paper_link()), link_traffic(seed));
     EXPECT_GT(skipped, 100000u) << "the traffic should leave most cycles quiet";
     EXPECT_GT(stepping.block().counters().turns_completed, 0u) << "the traffic should turn lanes";
   }
@@ -207,8 +215,9 @@ TEST(QuietSkip, LinkBalancerReferenceSkippingEqualsStepping) {
 
 TEST(QuietSkip, PartitionControllerReferenceSkippingEqualsStepping) {
   for (std::uint64_t seed : {4u, 5u, 6u}) {
-    ReferenceImpl<Pc> stepping(paper_socket()), skipping(paper_socket());
-    const std::uint64_t skipped = expect_same<Pc>(stepping, skipping, socket_traffic(seed));
+    ReferenceImpl<Pc> stepping(paper_socket());
+    const std::uint64_t skipped =
+        expect_same<Pc>(stepping, std::make_unique<ReferenceImpl<Pc>>(paper_socket()), socket_traffic(seed));
     EXPECT_GT(skipped, 100000u);
     const auto& cov = stepping.block().coverage();
     EXPECT_GT(cov[static_cast<std::size_t>(Pc::Decision::kToLocal)] +
@@ -221,24 +230,24 @@ TEST(QuietSkip, PartitionControllerReferenceSkippingEqualsStepping) {
 #ifdef NUMAGPU_HAVE_RTL_LOOP
 TEST(QuietSkip, LinkBalancerRtlSkippingEqualsStepping) {
   for (std::uint64_t seed : {1u, 7u}) {
-    auto stepping = make_rtl_balancer(paper_link());
-    auto skipping = make_rtl_balancer(paper_link());
+    auto stepping = make_rtl<Lb>(paper_link());
+    auto skipping = make_rtl<Lb>(paper_link());
     ASSERT_TRUE(stepping && skipping);
-    EXPECT_GT(expect_same<Lb>(*stepping, *skipping, link_traffic(seed)), 100000u);
+    EXPECT_GT(expect_same<Lb>(*stepping, std::move(skipping), link_traffic(seed)), 100000u);
   }
 }
 
 TEST(QuietSkip, PartitionControllerRtlSkippingEqualsStepping) {
   for (std::uint64_t seed : {4u, 8u}) {
-    auto stepping = make_rtl_partition_ctrl(paper_socket());
-    auto skipping = make_rtl_partition_ctrl(paper_socket());
+    auto stepping = make_rtl<Pc>(paper_socket());
+    auto skipping = make_rtl<Pc>(paper_socket());
     ASSERT_TRUE(stepping && skipping);
-    EXPECT_GT(expect_same<Pc>(*stepping, *skipping, socket_traffic(seed)), 100000u);
+    EXPECT_GT(expect_same<Pc>(*stepping, std::move(skipping), socket_traffic(seed)), 100000u);
   }
 }
 
 TEST(QuietSkip, RtlRefusesToSkipOverTheWindowEnd) {
-  auto lb = make_rtl_balancer(paper_link());
+  auto lb = make_rtl<Lb>(paper_link());
   lb->step({});
   EXPECT_THROW(lb->skip_quiet_cycles(4999), std::logic_error);  // positions 1..4999 include the end
   lb->skip_quiet_cycles(4998);
