@@ -1,7 +1,7 @@
 // Simulated time in GPU clock cycles. Configuration and models speak cycles; GpuClock is the one place where
-// cycles become sc_time and back (DESIGN principle 4). Each simulated machine has its own clock, in its
-// SimContext (common/sim_context.hpp); the conversions are inline because every hop of every request uses
-// them.
+// cycles become sc_time and back (docs/architecture.md, "Time and cost"). Each simulated machine has its own
+// clock, in its SimContext (common/sim_context.hpp); the conversions are inline because every hop of every
+// request uses them.
 #pragma once
 
 #include <cstdint>

@@ -26,7 +26,8 @@ const char* to_string(TrafficClass c);
 // at kernel boundaries, of dirty remote lines (software coherence).
 enum class Issuer : std::uint8_t { kSm, kCacheWriteback, kCoherenceFlush };
 
-// NUMA attributes of a request, defined once and carried on every hop (DESIGN principle 3).
+// NUMA attributes of a request, defined once and carried on every hop (docs/architecture.md, "TLM-2.0
+// usage").
 class NumaAttr : public tlm::tlm_extension<NumaAttr> {
  public:
   static constexpr int kMaxRoute = 12;  // return-port stack depth: routers push, responses pop
@@ -105,7 +106,8 @@ class ComponentNames {
 };
 
 // Pool of payloads with their extension and data buffer attached: no allocation per request
-// (DESIGN principle 3). Payloads return to the pool when their reference count drops to zero.
+// (docs/architecture.md, "TLM-2.0 usage"). Payloads return to the pool when their reference count drops to
+// zero.
 class TxnPool : public tlm::tlm_mm_interface {
  public:
   static constexpr unsigned kLineBytes = 128;  // largest access the model moves in one payload

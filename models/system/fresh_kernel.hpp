@@ -20,7 +20,8 @@
 //  - A few library globals outlive a kernel and are harmless here: the last-created-process pointer
 //    (overwritten by each new process), the coroutine package's instance count (balanced by the deletion),
 //    and sc_report_handler's counts and actions (process-wide, as before). Time resolution is per kernel and
-//    starts at SystemC's default again, which is the one numagpu uses (DESIGN principle 4).
+//    starts at SystemC's default again, which is the one numagpu uses (docs/architecture.md, "Time and
+//    cost").
 //  - Not from inside sc_start (a process or a phase callback): the constructor throws there.
 #pragma once
 
