@@ -9,6 +9,7 @@
 #include "app/bench_fabric.hpp"
 #include "app/huge_pages.hpp"
 #include "app/interrupt.hpp"
+#include "app/kernels_command.hpp"
 #include "app/power_outputs.hpp"
 #include "app/run.hpp"
 #include "app/sweep.hpp"
@@ -101,6 +102,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
   add_config_options(wdump);
   wdump->add_option("-o,--out", options.out_dir, "Output directory")->required();
 
+  CLI::App* kernels_cmd =
+      app.add_subcommand("kernels", "List the C++ kernel library: each kernel, its source and its arguments");
+
   numagpu::PowerOptions power;
   CLI::App* power_cmd = app.add_subcommand(
       "power", "Recompute power.json from a run's activity.json with an energy table, without simulating");
@@ -186,6 +190,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
   if (fabric->parsed()) return numagpu::bench_fabric_command(bench, std::cout, std::cerr);
   if (power_cmd->parsed()) return numagpu::power_command(power, std::cout, std::cerr);
   if (plot_power_cmd->parsed()) return numagpu::plot_power_command(plot_power, std::cout, std::cerr);
+  if (kernels_cmd->parsed()) return numagpu::kernels_command(std::cout);
   if (wdump->parsed()) return numagpu::workload_dump_command(options, std::cout, std::cerr);
   if (dump->parsed()) return numagpu::config_dump_command(options, std::cout, std::cerr);
   if (reference->parsed()) return numagpu::config_reference_command(std::cout);

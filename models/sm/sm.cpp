@@ -167,6 +167,7 @@ void Sm::issue() {
       none_ready = true;
       break;
     }
+    step_.instructions = 1;  // programs that bundle no instructions leave it so
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       const unsigned before = state_of(*w);
       w->issued_all = true;
@@ -212,7 +213,7 @@ Sm::Stall Sm::why_idle() const {
 
 void Sm::execute(Warp& w, const Step& step) {
   const Cycles now = clock_.now();
-  instructions_.add();
+  instructions_.add(step.kind == Step::Kind::kCompute ? step.instructions : 1);
   const unsigned before = state_of(w);
   switch (step.kind) {
     case Step::Kind::kCompute:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kernels/library.hpp"
 #include "system/derived_params.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
 #include "rtl_loop/rtl_builds.hpp"
@@ -238,6 +239,33 @@ void derive_checks(const SystemParams& p, SystemSpec& s) {
   s.max_cycles = p.max_cycles;
 }
 
+// A kernel of the C++ library: its arguments are checked by building it, its grid and block become the
+// spec's, and its arrays join the workload's allocations (each kernel's after the previous one's), so that
+// every placement policy applies to them.
+void derive_library_kernel(const std::string& key, KernelSpec& ks, std::uint64_t& next_base, SystemSpec& s) {
+  std::unique_ptr<kernels::Kernel> kernel;
+  try {
+    kernel = kernels::make_kernel(ks.kernel, ks.args, next_base);
+  } catch (const kernels::KernelError& e) {
+    fail(key + (kernels::library().count(ks.kernel) ? "args" : "kernel"), e.what());
+  }
+  const kernels::Launch launch = kernel->launch();
+  ks.base_address = next_base;
+  ks.ctas = static_cast<std::uint32_t>(launch.grid.count());
+  ks.warps_per_cta =
+      static_cast<std::uint32_t>((launch.block.count() + kernels::kWarpSize - 1) / kernels::kWarpSize);
+  if (ks.warps_per_cta > s.sm.max_warps) {
+    fail(key + "kernel", ks.kernel + " has " + str(ks.warps_per_cta) +
+                             " warps per CTA, more than sm.max_warps (" + str(s.sm.max_warps) +
+                             "): a CTA would never fit on an SM");
+  }
+  for (runtime::Allocation al : kernel->allocations()) {
+    al.name = ks.name + "." + al.name;  // unique across kernels
+    s.allocations.push_back(al);
+  }
+  next_base = kernel->end_address();
+}
+
 void derive_workload(const SystemParams& p, SystemSpec& s) {
   const WorkloadParams& w = p.workload;
   s.workload_name = w.name;
@@ -256,6 +284,17 @@ void derive_workload(const SystemParams& p, SystemSpec& s) {
     }
     s.allocations.push_back(al);
   }
+  std::vector<KernelSpec> kernels = w.kernels;
+  if (w.trace_list.empty()) {
+    // Library kernels' arrays start above everything else the workload names.
+    std::uint64_t next_base = std::uint64_t(1) << 32;
+    for (const runtime::Allocation& al : s.allocations)
+      next_base = std::max(next_base, (al.base + al.bytes + (std::uint64_t(2) << 20) - 1) >> 21 << 21);
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+      if (!kernels[i].kernel.empty())
+        derive_library_kernel("workload.kernels." + str(i) + ".", kernels[i], next_base, s);
+    }
+  }
   try {  // the placement checks allocations against its policy (shapes, strides, overlaps)
     runtime::Placement check(
         s.sockets, runtime::PlacementParams{s.placement, s.page_bytes, s.facts.line_bytes, 0}, s.allocations);
@@ -267,14 +306,17 @@ void derive_workload(const SystemParams& p, SystemSpec& s) {
     s.kernels = w.kernels;
     return;
   }
-  for (std::size_t i = 0; i < w.kernels.size(); ++i) {
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
     const std::string k = "workload.kernels." + str(i) + ".";
-    KernelSpec ks = w.kernels[i];
+    KernelSpec ks = kernels[i];
     if (ks.grid_x && ks.ctas % ks.grid_x != 0)
       fail(k + "grid_x", str(ks.grid_x) + " does not divide ctas (" + str(ks.ctas) + ")");
-    // workload.scale multiplies every synthetic kernel's grid (and so its footprint).
-    ks.ctas = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t(ks.ctas) * w.scale, 1u << 24));
-    if (ks.trace_path.empty() && ks.ctas == 0)
+    // workload.scale multiplies every synthetic kernel's grid (and so its footprint); a library kernel's grid
+    // is its arguments'.
+    if (ks.kernel.empty())
+      ks.ctas =
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t(ks.ctas) * w.scale, 1u << 24));
+    if (ks.trace_path.empty() && ks.kernel.empty() && ks.ctas == 0)
       fail(k + "ctas", "missing: a kernel without a trace needs its number of CTAs");
     if (ks.warps_per_cta > s.sm.max_warps) {
       fail(k + "warps_per_cta", str(ks.warps_per_cta) + " exceeds sm.max_warps (" + str(s.sm.max_warps) +

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kernels/cpp_program.hpp"
 #include "system/derived_params.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
 #include "rtl_loop/rtl_builds.hpp"
@@ -183,7 +184,10 @@ System::~System() = default;
 std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
   std::vector<std::unique_ptr<KernelProgram>> programs;
   for (const KernelSpec& k : spec_.kernels) {
-    if (k.trace_path.empty()) {
+    if (!k.kernel.empty()) {  // its arrays where the configuration check placed them (base_address)
+      programs.push_back(std::make_unique<kernels::CppKernelProgram>(
+          k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec_.facts.line_bytes));
+    } else if (k.trace_path.empty()) {
       programs.push_back(std::make_unique<SyntheticProgram>(k, spec_.facts.line_bytes));
     } else {
       programs.push_back(load_trace_program(k.trace_path, spec_.facts.line_bytes, &trace_warnings_));

@@ -13,6 +13,8 @@ namespace numagpu {
 struct KernelSpec {
   std::string name;
   std::string trace_path;  // non-empty: replay this kernel trace instead of the pattern
+  std::string kernel;      // non-empty: run this kernel of the library (models/kernels/) with `args`
+  std::string args;        // "name=value ..." for `kernel`
   std::string pattern = "stream";
   std::uint64_t width_lines = 32;   // transpose, stencil2d/3d: lines per row of the 2-D/3-D grid
   std::uint64_t height_lines = 32;  // stencil3d: rows per plane
@@ -46,6 +48,11 @@ void KernelSpec::keys(Keys& k) {
       "Replay this kernel trace (Accel-Sim .traceg, optionally .gz/.xz, or numagpu .ngt) instead of a "
       "pattern; the grid and warps come from the trace. A relative path is taken from the file that sets "
       "it");
+  k.string("kernel", kernel,
+           "Run this kernel of the C++ kernel library instead of a pattern (numagpu kernels lists them, with "
+           "their arguments; docs/kernels.md); its grid and block come from the kernel");
+  k.string("args", args,
+           "Arguments of `kernel`, as name=value separated by spaces; unnamed ones keep defaults");
   k.choice("pattern", pattern,
            {{"stream", "stream"},
             {"random", "random"},

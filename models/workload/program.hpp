@@ -19,6 +19,7 @@ struct Step {
   static constexpr unsigned kMaxLines = 64;  // 32 threads, an access may straddle two lines
   Kind kind = Kind::kCompute;
   std::uint32_t cycles = 1;                      // compute: cycles the warp is busy
+  std::uint32_t instructions = 1;                // compute: warp instructions the step stands for
   unsigned line_count = 0;                       // memory: distinct lines, in first-touch order
   std::array<std::uint64_t, kMaxLines> lines{};  // line-aligned addresses
 };

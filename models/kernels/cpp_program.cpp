@@ -1,0 +1,54 @@
+#include "kernels/cpp_program.hpp"
+
+#include <chrono>
+
+namespace numagpu::kernels {
+
+CppKernelProgram::CppKernelProgram(std::string name, std::unique_ptr<Kernel> kernel, unsigned line_bytes)
+    : name_(std::move(name)),
+      kernel_(std::move(kernel)),
+      launch_(kernel_->launch()),
+      line_bytes_(line_bytes) {}
+
+CppKernelProgram::CtaSteps& CppKernelProgram::run(std::uint32_t cta) const {
+  const auto begin = std::chrono::steady_clock::now();
+  if (!prepared_) {
+    kernel_->prepare();
+    prepared_ = true;
+  }
+  const Dim3& g = launch_.grid;
+  const Dim3 idx{cta % g.x, (cta / g.x) % g.y, cta / (g.x * g.y)};  // x fastest, as CUDA numbers blocks
+  Cta c(g, launch_.block, idx, line_bytes_);
+  launch_.body(c);
+  CtaSteps& s = resident_[cta];
+  s.warps = std::move(c.records());
+  s.ended.assign(s.warps.size(), false);
+  ++totals_.ctas_executed;
+  for (const WarpRecord& w : s.warps)
+    for (unsigned k = 0; k < w.instructions.size(); ++k)
+      totals_.instructions[k] += w.instructions[k];
+  totals_.shared_accesses += c.counters().shared_accesses;
+  totals_.shared_wavefronts += c.counters().shared_wavefronts;
+  totals_.max_resident_ctas = std::max<std::uint64_t>(totals_.max_resident_ctas, resident_.size());
+  totals_.generation_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return s;
+}
+
+bool CppKernelProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const {
+  auto it = resident_.find(cta);
+  CtaSteps& s = it != resident_.end() ? it->second : run(cta);
+  const std::vector<Step>& steps = s.warps[warp].steps;
+  if (index < steps.size()) {
+    out = steps[index];
+    return true;
+  }
+  // The warp has ended; once every warp of the CTA has, its steps are no longer needed.
+  if (!s.ended[warp]) {
+    s.ended[warp] = true;
+    if (++s.ended_count == s.warps.size()) resident_.erase(cta);
+  }
+  return false;
+}
+
+}  // namespace numagpu::kernels

@@ -1,0 +1,60 @@
+// A library kernel as the SM sees it (KernelProgram): each CTA's body runs when the first of its warps asks
+// for a step, its warps' steps are kept until the last warp has taken its end, and then dropped, so memory
+// holds only the CTAs resident on the SMs, whatever the grid's size.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/library.hpp"
+#include "workload/program.hpp"
+
+namespace numagpu::kernels {
+
+class CppKernelProgram : public KernelProgram {
+ public:
+  CppKernelProgram(std::string name, std::unique_ptr<Kernel> kernel, unsigned line_bytes);
+
+  const std::string& name() const override { return name_; }
+  std::uint32_t ctas() const override { return static_cast<std::uint32_t>(launch_.grid.count()); }
+  std::uint32_t warps_per_cta() const override {
+    return static_cast<std::uint32_t>((launch_.block.count() + kWarpSize - 1) / kWarpSize);
+  }
+  runtime::Grid grid() const override {
+    return runtime::Grid{launch_.grid.x, launch_.grid.y, launch_.grid.z};
+  }
+  bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const override;
+
+  // What the executed CTAs did, for reports and tests.
+  struct Totals {
+    std::uint64_t ctas_executed = 0;
+    std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};
+    std::uint64_t shared_accesses = 0, shared_wavefronts = 0;
+    std::uint64_t max_resident_ctas = 0;  // CTAs whose steps were held at once
+    double generation_seconds = 0;        // host time spent executing CTA bodies
+  };
+  const Totals& totals() const { return totals_; }
+  const Launch& launch() const { return launch_; }
+
+ private:
+  struct CtaSteps {
+    std::vector<WarpRecord> warps;
+    std::vector<bool> ended;
+    unsigned ended_count = 0;
+  };
+  CtaSteps& run(std::uint32_t cta) const;
+
+  std::string name_;
+  std::unique_ptr<Kernel> kernel_;
+  Launch launch_;
+  unsigned line_bytes_;
+  mutable bool prepared_ = false;
+  mutable std::unordered_map<std::uint32_t, CtaSteps> resident_;
+  mutable Totals totals_;
+};
+
+}  // namespace numagpu::kernels

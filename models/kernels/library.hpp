@@ -1,0 +1,110 @@
+// The kernel library: CUDA-style kernels written in C++ (kernels/simt.hpp), selected from the configuration
+// by name (`workload.kernels[].kernel: rodinia/hotspot`) with their arguments (`args: "rows=1024 ..."`).
+// One small file per kernel, named after its suite and kernel (docs/kernels.md).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/simt.hpp"
+#include "runtime/placement.hpp"
+
+namespace numagpu::kernels {
+
+// A bad kernel name or argument: one line, said at the configuration key by the caller.
+class KernelError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct ArgSpec {
+  std::string name;
+  std::int64_t default_value;
+  std::int64_t min, max;
+  std::string doc;
+};
+
+// Argument values by name, parsed from "name=value name=value" against the kernel's ArgSpecs.
+class Args {
+ public:
+  // Throws KernelError. `base`: the first byte of the kernel's arrays in the simulated address space.
+  Args(const std::vector<ArgSpec>& specs, const std::string& text, std::uint64_t base);
+  std::int64_t operator[](const std::string& name) const;
+  std::uint64_t base() const { return base_; }
+
+ private:
+  std::map<std::string, std::int64_t> values_;
+  std::uint64_t base_;
+};
+
+// One launch of a kernel: its shape, what it declares for occupancy, and its body (run once per CTA).
+struct Launch {
+  Dim3 grid, block;
+  unsigned regs_per_thread = 32;
+  std::uint64_t shared_bytes = 0;  // per CTA
+  std::function<void(Cta&)> body;
+};
+
+// A kernel with its arguments applied: the arrays it uses (placed as workload allocations, so every
+// placement policy applies) and its launch. Arrays whose values matter are filled by prepare(), which runs
+// once, before the first CTA executes (not when the configuration is checked).
+class Kernel {
+ public:
+  explicit Kernel(const Args& args) : next_base_(args.base()) {}
+  virtual ~Kernel() = default;
+  virtual Launch launch() = 0;
+  virtual void prepare() {}
+  const std::vector<runtime::Allocation>& allocations() const { return allocations_; }
+  // The first byte after the kernel's arrays (2 MiB aligned): where the next kernel's may start.
+  std::uint64_t end_address() const { return next_base_; }
+
+ protected:
+  // An array of `count` elements, placed after the previous one at a 2 MiB boundary (the granule of a large
+  // page, so two arrays never share a page). `rows`/`cols` give a 2-D shape for LADM's placements.
+  template <class T>
+  Array<T> array(const std::string& name, std::uint64_t count, std::uint64_t rows = 0, std::uint64_t cols = 0,
+                 std::vector<T>* data = nullptr) {
+    Array<T> a;
+    a.name = name;
+    a.base = next_base_;
+    a.count = count;
+    a.data = data;
+    runtime::Allocation al;
+    al.name = name;
+    al.base = a.base;
+    al.bytes = a.bytes();
+    al.element_bytes = sizeof(T);
+    if (rows && cols) al.shape = runtime::Shape{rows, cols, 1};
+    allocations_.push_back(al);
+    constexpr std::uint64_t kAlign = std::uint64_t(2) << 20;
+    next_base_ += (a.bytes() + kAlign - 1) / kAlign * kAlign;
+    return a;
+  }
+
+ private:
+  std::vector<runtime::Allocation> allocations_;
+  std::uint64_t next_base_;
+};
+
+struct LibraryEntry {
+  std::string name;    // suite/kernel
+  std::string source;  // what it was learned from, and the reference input
+  std::vector<ArgSpec> args;
+  std::function<std::unique_ptr<Kernel>(const Args&)> make;
+};
+
+// Every kernel, by name.
+const std::map<std::string, LibraryEntry>& library();
+// The kernel `name` with `args` applied, its arrays from `base` on; throws KernelError naming what is wrong.
+std::unique_ptr<Kernel> make_kernel(const std::string& name, const std::string& args, std::uint64_t base);
+
+// Each kernel's file defines its entry; kernels/library.cpp lists them (an explicit list, because static
+// registration objects in a static library are dropped by the linker when nothing else refers to them).
+LibraryEntry rodinia_hotspot();
+
+}  // namespace numagpu::kernels

@@ -1,0 +1,208 @@
+#include "kernels/simt.hpp"
+
+#include <algorithm>
+
+namespace numagpu::kernels {
+
+const char* to_string(InstrClass c) {
+  switch (c) {
+    case InstrClass::kFp32:
+      return "fp32";
+    case InstrClass::kFp64:
+      return "fp64";
+    case InstrClass::kInt:
+      return "int";
+    case InstrClass::kSfu:
+      return "sfu";
+    case InstrClass::kTensor:
+      return "tensor";
+    case InstrClass::kBranch:
+      return "branch";
+    case InstrClass::kShared:
+      return "shared";
+    case InstrClass::kCount:
+      break;
+  }
+  return "?";
+}
+
+namespace {
+
+std::uint32_t full_mask(unsigned threads_in_warp) {
+  return threads_in_warp >= 32 ? ~0u : ((1u << threads_in_warp) - 1u);
+}
+
+}  // namespace
+
+Cta::Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes)
+    : gridDim(grid),
+      blockDim(block),
+      blockIdx(block_idx),
+      threads_(static_cast<unsigned>(block.count())),
+      line_bytes_(line_bytes),
+      mask_((threads_ + kWarpSize - 1) / kWarpSize),
+      warps_(mask_.size()),
+      tid_(make_tid()) {
+  for (unsigned w = 0; w < mask_.size(); ++w)
+    mask_[w] = full_mask(std::min(kWarpSize, threads_ - w * kWarpSize));
+  exited_.assign(mask_.size(), 0);
+}
+
+// threadIdx with x fastest, as CUDA numbers the threads of a block (and so forms its warps).
+Cta::Tid Cta::make_tid() {
+  Tid t{V<std::int64_t>(*this, 0), V<std::int64_t>(*this, 0), V<std::int64_t>(*this, 0)};
+  for (unsigned i = 0; i < threads_; ++i) {
+    t.x[i] = i % blockDim.x;
+    t.y[i] = (i / blockDim.x) % blockDim.y;
+    t.z[i] = i / (blockDim.x * blockDim.y);
+  }
+  return t;
+}
+
+bool Cta::any_active() const {
+  for (std::uint32_t m : mask_)
+    if (m) return true;
+  return false;
+}
+
+Step& Cta::compute_step(unsigned warp) {
+  std::vector<Step>& steps = warps_[warp].steps;
+  if (steps.empty() || steps.back().kind != Step::Kind::kCompute) {
+    Step s;
+    s.kind = Step::Kind::kCompute;
+    s.cycles = 0;
+    s.instructions = 0;
+    steps.push_back(s);
+  }
+  return steps.back();
+}
+
+void Cta::charge(InstrClass cls, unsigned n) {
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    if (!mask_[w]) continue;
+    // One issue cycle per warp instruction: consecutive instructions of a warp form one compute step.
+    Step& s = compute_step(w);
+    s.cycles += n;
+    s.instructions += n;
+    warps_[w].instructions[static_cast<unsigned>(cls)] += n;
+  }
+}
+
+void Cta::memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread,
+                      unsigned bytes) {
+  std::vector<std::uint64_t> addresses;
+  addresses.reserve(kWarpSize);
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    if (!mask_[w]) continue;
+    addresses.clear();
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      if ((mask_[w] >> lane) & 1u) addresses.push_back(addresses_by_thread[w * kWarpSize + lane]);
+    Step s;
+    s.kind = kind;
+    coalesce(addresses, bytes, line_bytes_, s);
+    warps_[w].steps.push_back(s);
+  }
+}
+
+void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes) {
+  constexpr unsigned kBanks = 32, kBankBytes = 4;
+  std::array<std::vector<std::uint64_t>, kBanks> words;
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    if (!mask_[w]) continue;
+    for (auto& b : words)
+      b.clear();
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      if (!((mask_[w] >> lane) & 1u)) continue;
+      const std::uint64_t first = byte_offsets[w * kWarpSize + lane] / kBankBytes;
+      const std::uint64_t last = (byte_offsets[w * kWarpSize + lane] + bytes - 1) / kBankBytes;
+      for (std::uint64_t word = first; word <= last; ++word) {
+        std::vector<std::uint64_t>& bank = words[word % kBanks];
+        if (std::find(bank.begin(), bank.end(), word) == bank.end()) bank.push_back(word);
+      }
+    }
+    // The bank with the most distinct words sets the passes; threads reading one word are served at once.
+    unsigned passes = 1;
+    for (const auto& b : words)
+      passes = std::max(passes, static_cast<unsigned>(b.size()));
+    Step& s = compute_step(w);
+    s.cycles += passes;
+    s.instructions += 1;
+    warps_[w].instructions[static_cast<unsigned>(InstrClass::kShared)] += 1;
+    counters_.shared_accesses += 1;
+    counters_.shared_wavefronts += passes;
+  }
+}
+
+void Cta::syncthreads() {
+  for (WarpRecord& w : warps_) {
+    Step s;
+    s.kind = Step::Kind::kBarrier;
+    w.steps.push_back(s);
+  }
+}
+
+void Cta::restore(const std::vector<std::uint32_t>& saved) {
+  for (unsigned w = 0; w < mask_.size(); ++w)
+    mask_[w] = saved[w] & ~exited_[w];
+}
+
+void Cta::narrow(const std::vector<std::uint32_t>& saved, const V<bool>& cond, bool value) {
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    std::uint32_t m = 0;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      const unsigned t = w * kWarpSize + lane;
+      if (t < threads_ && ((saved[w] >> lane) & 1u) && cond[t] == value) m |= 1u << lane;
+    }
+    mask_[w] = m & ~exited_[w];
+  }
+}
+
+void Cta::if_(const V<bool>& cond, const std::function<void()>& then) {
+  if_else(cond, then, nullptr);
+}
+
+void Cta::if_else(const V<bool>& cond, const std::function<void()>& then,
+                  const std::function<void()>& otherwise) {
+  charge(InstrClass::kBranch);  // every warp with an active thread executes the branch once
+  const std::vector<std::uint32_t> saved = mask_;
+  narrow(saved, cond, true);
+  if (any_active()) then();
+  if (otherwise) {
+    narrow(saved, cond, false);
+    if (any_active()) otherwise();
+  }
+  restore(saved);  // the immediate post-dominator: the end of the construct
+}
+
+void Cta::while_(const std::function<V<bool>()>& cond, const std::function<void()>& body) {
+  const std::vector<std::uint32_t> saved = mask_;
+  for (;;) {
+    const V<bool> c = cond();
+    charge(InstrClass::kBranch);
+    const std::vector<std::uint32_t> before = mask_;
+    narrow(before, c, true);
+    if (!any_active()) break;
+    body();
+  }
+  restore(saved);
+}
+
+void Cta::uniform_loop(std::uint64_t trips, const std::function<void(std::uint64_t)>& body) {
+  for (std::uint64_t i = 0; i < trips; ++i) {
+    body(i);
+    charge(InstrClass::kBranch);
+  }
+}
+
+void Cta::exit_if(const V<bool>& cond) {
+  charge(InstrClass::kBranch);
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      const unsigned t = w * kWarpSize + lane;
+      if (t < threads_ && ((mask_[w] >> lane) & 1u) && cond[t]) exited_[w] |= 1u << lane;
+    }
+    mask_[w] &= ~exited_[w];
+  }
+}
+
+}  // namespace numagpu::kernels

@@ -1,0 +1,382 @@
+// Executing a CUDA-style kernel written in C++ for its addresses (docs/kernels.md).
+//
+// A kernel body runs once per CTA, for all of the CTA's threads at once: a value is a `V<T>`, one T per
+// thread, and every operation is applied to the threads that are active. That is how a GPU executes a warp
+// (32 threads in lockstep), widened to the CTA, so that __syncthreads() is simply the point in the body where
+// it is called: every thread of the CTA has done all that comes before it. What the model needs is recorded
+// per warp as it happens: each operation becomes one warp instruction of its class for every warp that has
+// at least one active thread, each global load, store or atomic becomes one memory step with the distinct
+// lines its active threads touch, each barrier a barrier step.
+//
+// Divergence follows SIMT with reconvergence at the immediate post-dominator. Control flow that depends on a
+// thread's values is written with `if_`, `if_else` and `while_`; these are structured, so the immediate
+// post-dominator of a branch is the end of the construct:
+//   - `if_else(c, then, else)` runs `then` with the active threads for which c holds, then `else` with the
+//     others, then continues with the threads active before: a warp whose threads all agree executes only
+//     its path, a warp that diverges executes both, each masked, and reconverges after the construct;
+//   - `while_(cond, body)` evaluates cond with the active threads, runs the body with those for which it
+//     holds, and repeats until none does; a warp leaves the loop when its last thread does.
+// Plain C++ control flow on values that are the same for every thread (kernel arguments, blockIdx, loop
+// counters) is ordinary C++ and costs the model nothing; `uniform_loop()` charges its branch instruction.
+// Values are computed only where an address or a branch needs them: arrays without data return zeros.
+//
+// Plain C++, no SystemC: the program adapter (kernels/cpp_program.hpp) hands the recorded steps to the SM.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "workload/program.hpp"
+
+namespace numagpu::kernels {
+
+constexpr unsigned kWarpSize = 32;
+
+// Instruction classes, for the SM's issue cycles and the energy model.
+enum class InstrClass : std::uint8_t { kFp32, kFp64, kInt, kSfu, kTensor, kBranch, kShared, kCount };
+const char* to_string(InstrClass c);
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+  std::uint64_t count() const { return std::uint64_t(x) * y * z; }
+};
+
+// A global array of the kernel: where it lives in the simulated address space and, when the kernel's
+// addresses or branches depend on its values, its contents (else loads read zeros and stores are dropped).
+template <class T>
+struct Array {
+  std::string name;
+  std::uint64_t base = 0;
+  std::uint64_t count = 0;
+  std::vector<T>* data = nullptr;  // owned by the kernel instance; null: addresses only
+  std::uint64_t bytes() const { return count * sizeof(T); }
+};
+
+class Cta;
+
+// One value per thread of the CTA. Assignment writes only the active threads (a masked move), so a value
+// assigned inside a branch keeps the other threads' values, as registers do on a GPU.
+template <class T>
+class V {
+ public:
+  V(Cta& cta, T uniform);
+  V(const V& other) : cta_(other.cta_), n_(other.n_), v_(new T[other.n_]) {
+    std::copy(other.v_.get(), other.v_.get() + n_, v_.get());
+  }
+  V(V&& other) noexcept = default;
+  // Assignment (from a value or a temporary alike) is masked; no move assignment is declared, so a
+  // temporary on the right binds here too.
+  V& operator=(const V& other);
+  V& operator=(T uniform);
+
+  T& operator[](unsigned thread) { return v_[thread]; }
+  const T& operator[](unsigned thread) const { return v_[thread]; }
+  Cta& cta() const { return *cta_; }
+  unsigned size() const { return n_; }
+
+ private:
+  Cta* cta_;
+  unsigned n_;
+  std::unique_ptr<T[]> v_;  // not std::vector: V<bool> needs addressable elements
+};
+
+// Per-warp record of what one CTA executed.
+struct WarpRecord {
+  std::vector<Step> steps;
+  std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};  // warp instructions
+};
+
+// What a CTA's execution reports beside the steps, for tests and the --bench report.
+struct CtaCounters {
+  std::uint64_t shared_accesses = 0;    // shared-memory warp instructions
+  std::uint64_t shared_wavefronts = 0;  // their passes through the banks (>= accesses: conflicts)
+};
+
+class Cta {
+ public:
+  Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes);
+
+  // CUDA's built-ins. blockIdx, blockDim and gridDim are uniform; threadIdx is per thread.
+  const Dim3 gridDim, blockDim, blockIdx;
+  V<std::int64_t> threadIdx_x() { return tid_.x; }
+  V<std::int64_t> threadIdx_y() { return tid_.y; }
+  V<std::int64_t> threadIdx_z() { return tid_.z; }
+  V<std::int64_t> uniform(std::int64_t v) { return V<std::int64_t>(*this, v); }
+
+  unsigned threads() const { return threads_; }
+  unsigned warps() const { return (threads_ + kWarpSize - 1) / kWarpSize; }
+  bool active(unsigned thread) const { return (mask_[thread / kWarpSize] >> (thread % kWarpSize)) & 1u; }
+  bool any_active() const;
+
+  // Charges `n` warp instructions of `cls` to every warp with an active thread.
+  void charge(InstrClass cls, unsigned n = 1);
+
+  // Global memory: one memory step per warp with an active thread, with the distinct lines touched.
+  template <class T>
+  V<T> load(const Array<T>& a, const V<std::int64_t>& index);
+  template <class T>
+  void store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value);
+  template <class T>
+  void atomic_add(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value);
+
+  // Shared memory of `count` elements of T: accesses are shared-memory instructions (never L1/L2), each
+  // replayed once per extra pass a bank conflict costs (32 banks of 4 bytes; threads reading the same word
+  // share a pass).
+  template <class T>
+  class Shared {
+   public:
+    Shared(Cta& cta, std::uint64_t count) : cta_(cta), data_(count) {}
+    V<T> load(const V<std::int64_t>& index);
+    void store(const V<std::int64_t>& index, const V<T>& value);
+
+   private:
+    Cta& cta_;
+    std::vector<T> data_;
+  };
+
+  // __syncthreads(): a barrier step for every warp of the CTA.
+  void syncthreads();
+
+  // Structured divergence (see the top of this file).
+  void if_(const V<bool>& cond, const std::function<void()>& then);
+  void if_else(const V<bool>& cond, const std::function<void()>& then,
+               const std::function<void()>& otherwise);
+  void while_(const std::function<V<bool>()>& cond, const std::function<void()>& body);
+  // A loop whose trip count is the same for every thread: charges a branch per iteration.
+  void uniform_loop(std::uint64_t trips, const std::function<void(std::uint64_t)>& body);
+  // `if (cond) return;` of CUDA: the threads for which cond holds exit and stay inactive to the end.
+  void exit_if(const V<bool>& cond);
+
+  std::vector<WarpRecord>& records() { return warps_; }
+  const CtaCounters& counters() const { return counters_; }
+
+ private:
+  template <class T>
+  friend class V;
+  struct Tid {
+    V<std::int64_t> x, y, z;
+  };
+  Tid make_tid();
+  void memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread, unsigned bytes);
+  void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes);
+  Step& compute_step(unsigned warp);
+  // The active threads of `saved` whose cond equals `value` (exited threads never return).
+  void narrow(const std::vector<std::uint32_t>& saved, const V<bool>& cond, bool value);
+  void restore(const std::vector<std::uint32_t>& saved);
+
+  unsigned threads_;
+  unsigned line_bytes_;
+  std::vector<std::uint32_t> mask_;    // active threads, one word per warp
+  std::vector<std::uint32_t> exited_;  // threads that have left the kernel
+  std::vector<WarpRecord> warps_;
+  CtaCounters counters_;
+  Tid tid_;
+  std::vector<std::uint64_t> scratch_;  // addresses by thread, reused
+};
+
+// ---- values -----------------------------------------------------------------------------------------
+
+template <class T>
+V<T>::V(Cta& cta, T uniform) : cta_(&cta), n_(cta.threads()), v_(new T[cta.threads()]) {
+  std::fill(v_.get(), v_.get() + n_, uniform);
+}
+
+template <class T>
+V<T>& V<T>::operator=(const V& other) {
+  if (this == &other) return *this;
+  for (unsigned t = 0; t < n_; ++t)
+    if (cta_->active(t)) v_[t] = other.v_[t];
+  return *this;
+}
+
+template <class T>
+V<T>& V<T>::operator=(T uniform) {
+  for (unsigned t = 0; t < n_; ++t)
+    if (cta_->active(t)) v_[t] = uniform;
+  return *this;
+}
+
+// The class an arithmetic operation on T is charged to.
+template <class T>
+constexpr InstrClass class_of() {
+  if constexpr (std::is_same_v<T, float>) return InstrClass::kFp32;
+  if constexpr (std::is_same_v<T, double>) return InstrClass::kFp64;
+  return InstrClass::kInt;
+}
+
+// Element-wise operations: computed for every thread (inactive ones are never read back through a masked
+// assignment), charged once per warp with an active thread.
+template <class T, class U, class F>
+auto zip(const V<T>& a, const V<U>& b, InstrClass cls, F f) {
+  using R = decltype(f(a[0], b[0]));
+  V<R> r(a.cta(), R{});
+  for (unsigned t = 0; t < a.size(); ++t)
+    r[t] = f(a[t], b[t]);
+  a.cta().charge(cls);
+  return r;
+}
+
+template <class T, class F>
+auto map(const V<T>& a, InstrClass cls, F f) {
+  using R = decltype(f(a[0]));
+  V<R> r(a.cta(), R{});
+  for (unsigned t = 0; t < a.size(); ++t)
+    r[t] = f(a[t]);
+  a.cta().charge(cls);
+  return r;
+}
+
+#define NUMAGPU_KERNELS_BINARY(OP)                                                             \
+  template <class T>                                                                           \
+  V<T> operator OP(const V<T>& a, const V<T>& b) {                                             \
+    return zip(a, b, class_of<T>(), [](T x, T y) { return static_cast<T>(x OP y); });          \
+  }                                                                                            \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>               \
+  V<T> operator OP(const V<T>& a, S s) {                                                       \
+    return map(a, class_of<T>(), [s](T x) { return static_cast<T>(x OP static_cast<T>(s)); }); \
+  }                                                                                            \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>               \
+  V<T> operator OP(S s, const V<T>& a) {                                                       \
+    return map(a, class_of<T>(), [s](T x) { return static_cast<T>(static_cast<T>(s) OP x); }); \
+  }
+NUMAGPU_KERNELS_BINARY(+)
+NUMAGPU_KERNELS_BINARY(-)
+NUMAGPU_KERNELS_BINARY(*)
+NUMAGPU_KERNELS_BINARY(/)
+#undef NUMAGPU_KERNELS_BINARY
+
+#define NUMAGPU_KERNELS_COMPARE(OP)                                              \
+  template <class T>                                                             \
+  V<bool> operator OP(const V<T>& a, const V<T>& b) {                            \
+    return zip(a, b, class_of<T>(), [](T x, T y) { return x OP y; });            \
+  }                                                                              \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>> \
+  V<bool> operator OP(const V<T>& a, S s) {                                      \
+    return map(a, class_of<T>(), [s](T x) { return x OP static_cast<T>(s); });   \
+  }
+NUMAGPU_KERNELS_COMPARE(<)
+NUMAGPU_KERNELS_COMPARE(<=)
+NUMAGPU_KERNELS_COMPARE(>)
+NUMAGPU_KERNELS_COMPARE(>=)
+NUMAGPU_KERNELS_COMPARE(==)
+NUMAGPU_KERNELS_COMPARE(!=)
+#undef NUMAGPU_KERNELS_COMPARE
+
+inline V<bool> operator&&(const V<bool>& a, const V<bool>& b) {
+  return zip(a, b, InstrClass::kInt, [](bool x, bool y) { return x && y; });
+}
+inline V<bool> operator||(const V<bool>& a, const V<bool>& b) {
+  return zip(a, b, InstrClass::kInt, [](bool x, bool y) { return x || y; });
+}
+inline V<bool> operator!(const V<bool>& a) {
+  return map(a, InstrClass::kInt, [](bool x) { return !x; });
+}
+
+// Conversions are an instruction of the destination's class.
+template <class R, class T>
+V<R> convert(const V<T>& a) {
+  return map(a, class_of<R>(), [](T x) { return static_cast<R>(x); });
+}
+// Special functions run on the SFU.
+template <class T>
+V<T> sqrt(const V<T>& a) {
+  return map(a, InstrClass::kSfu, [](T x) { return static_cast<T>(std::sqrt(x)); });
+}
+template <class T>
+V<T> exp(const V<T>& a) {
+  return map(a, InstrClass::kSfu, [](T x) { return static_cast<T>(std::exp(x)); });
+}
+// A fused multiply-add is one instruction.
+template <class T>
+V<T> fma(const V<T>& a, const V<T>& b, const V<T>& c) {
+  V<T> r(a.cta(), T{});
+  for (unsigned t = 0; t < a.size(); ++t)
+    r[t] = a[t] * b[t] + c[t];
+  a.cta().charge(class_of<T>());
+  return r;
+}
+template <class T>
+V<T> select(const V<bool>& c, const V<T>& a, const V<T>& b) {
+  V<T> r(a.cta(), T{});
+  for (unsigned t = 0; t < a.size(); ++t)
+    r[t] = c[t] ? a[t] : b[t];
+  a.cta().charge(InstrClass::kInt);
+  return r;
+}
+
+// ---- memory -----------------------------------------------------------------------------------------
+
+template <class T>
+V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index) {
+  V<T> r(*this, T{});
+  scratch_.assign(threads_, 0);
+  for (unsigned t = 0; t < threads_; ++t) {
+    if (!active(t)) continue;
+    const auto i = static_cast<std::uint64_t>(index[t]);
+    scratch_[t] = a.base + i * sizeof(T);
+    if (a.data && i < a.data->size()) r[t] = (*a.data)[i];
+  }
+  memory_step(Step::Kind::kLoad, scratch_, sizeof(T));
+  return r;
+}
+
+template <class T>
+void Cta::store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value) {
+  scratch_.assign(threads_, 0);
+  for (unsigned t = 0; t < threads_; ++t) {
+    if (!active(t)) continue;
+    const auto i = static_cast<std::uint64_t>(index[t]);
+    scratch_[t] = a.base + i * sizeof(T);
+    if (a.data && i < a.data->size()) (*a.data)[i] = value[t];
+  }
+  memory_step(Step::Kind::kStore, scratch_, sizeof(T));
+}
+
+template <class T>
+void Cta::atomic_add(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value) {
+  scratch_.assign(threads_, 0);
+  for (unsigned t = 0; t < threads_; ++t) {  // thread order: a deterministic serialization
+    if (!active(t)) continue;
+    const auto i = static_cast<std::uint64_t>(index[t]);
+    scratch_[t] = a.base + i * sizeof(T);
+    if (a.data && i < a.data->size()) (*a.data)[i] += value[t];
+  }
+  memory_step(Step::Kind::kAtomic, scratch_, sizeof(T));
+}
+
+template <class T>
+V<T> Cta::Shared<T>::load(const V<std::int64_t>& index) {
+  V<T> r(cta_, T{});
+  std::vector<std::uint64_t>& offsets = cta_.scratch_;
+  offsets.assign(cta_.threads(), 0);
+  for (unsigned t = 0; t < cta_.threads(); ++t) {
+    if (!cta_.active(t)) continue;
+    const auto i = static_cast<std::uint64_t>(index[t]);
+    offsets[t] = i * sizeof(T);
+    if (i < data_.size()) r[t] = data_[i];
+  }
+  cta_.shared_access(offsets, sizeof(T));
+  return r;
+}
+
+template <class T>
+void Cta::Shared<T>::store(const V<std::int64_t>& index, const V<T>& value) {
+  std::vector<std::uint64_t>& offsets = cta_.scratch_;
+  offsets.assign(cta_.threads(), 0);
+  for (unsigned t = 0; t < cta_.threads(); ++t) {
+    if (!cta_.active(t)) continue;
+    const auto i = static_cast<std::uint64_t>(index[t]);
+    offsets[t] = i * sizeof(T);
+    if (i < data_.size()) data_[i] = value[t];
+  }
+  cta_.shared_access(offsets, sizeof(T));
+}
+
+}  // namespace numagpu::kernels

@@ -1,0 +1,172 @@
+// kernels/: executing C++ kernels for their addresses. Every expected number is derived by hand in the
+// comment beside it.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "kernels/cpp_program.hpp"
+#include "kernels/library.hpp"
+#include "kernels/simt.hpp"
+#include "system/derive_spec.hpp"
+
+namespace numagpu::kernels {
+namespace {
+
+constexpr unsigned kLine = 128;
+
+std::uint64_t count_of(const WarpRecord& w, InstrClass c) {
+  return w.instructions[static_cast<unsigned>(c)];
+}
+
+// The worked example of docs/kernels.md: 64 threads (two warps); `if (tid < 16) a else b` diverges warp 0
+// only. Warp 0 executes the comparison, the branch, the then-path (one fp32 add) and the else-path (one fp32
+// multiply), each masked; warp 1 (threads 32..63, all >= 16) executes the comparison, the branch and the
+// else-path only. After the construct both warps run the final add with all their threads again.
+TEST(Simt, DivergentWarpRunsBothPathsAndReconverges) {
+  Cta c({1, 1, 1}, {64, 1, 1}, {0, 0, 0}, kLine);
+  V<float> x(c, 1.0f);
+  const V<bool> low = c.threadIdx_x() < 16;  // 1 int instruction per warp
+  c.if_else(
+      low, [&] { x = x + 1.0f; }, [&] { x = x * 3.0f; });  // 1 branch; fp32 on the paths taken
+  const V<float> y = x + 0.5f;                             // 1 fp32 per warp, reconverged
+  std::vector<WarpRecord>& w = c.records();
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(count_of(w[0], InstrClass::kInt), 1u);
+  EXPECT_EQ(count_of(w[0], InstrClass::kBranch), 1u);
+  EXPECT_EQ(count_of(w[0], InstrClass::kFp32), 3u);  // then + else + the add after
+  EXPECT_EQ(count_of(w[1], InstrClass::kFp32), 2u);  // else + the add after
+  // Values: threads 0..15 took the then-path (1 + 1), the others the else-path (1 x 3); then + 0.5.
+  EXPECT_FLOAT_EQ(y[0], 2.5f);
+  EXPECT_FLOAT_EQ(y[15], 2.5f);
+  EXPECT_FLOAT_EQ(y[16], 3.5f);
+  EXPECT_FLOAT_EQ(y[63], 3.5f);
+  // No memory step in between: each warp's instructions form one compute step, of 5 instructions for warp
+  // 0 (compare, branch, then, else, add) and 4 for warp 1 (compare, branch, else, add).
+  ASSERT_EQ(w[0].steps.size(), 1u);
+  EXPECT_EQ(w[0].steps[0].instructions, 5u);
+  EXPECT_EQ(w[1].steps[0].instructions, 4u);
+}
+
+// A loop whose trip count differs per thread: thread t of one warp iterates t % 4 times. The warp runs
+// the body as long as any thread does: 3 times (threads with t % 4 == 3), with the condition evaluated 4
+// times (the 4th finds no thread left), each evaluation a compare and a branch.
+TEST(Simt, LoopRunsUntilTheLastThreadLeaves) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  V<std::int64_t> left = map(c.threadIdx_x(), InstrClass::kInt, [](std::int64_t t) { return t % 4; });
+  V<std::int64_t> trips(c, 0);
+  c.while_([&] { return left > 0; },
+           [&] {
+             left = left - 1;
+             trips = trips + 1;
+           });
+  const WarpRecord& w = c.records()[0];
+  EXPECT_EQ(count_of(w, InstrClass::kBranch), 4u);
+  // int: the modulo (1), 4 compares, 3 x (decrement + increment) = 1 + 4 + 6.
+  EXPECT_EQ(count_of(w, InstrClass::kInt), 11u);
+  EXPECT_EQ(trips[0], 0);
+  EXPECT_EQ(trips[3], 3);
+  EXPECT_EQ(trips[6], 2);
+}
+
+// Shared memory: 32 banks of 4 bytes. Consecutive floats: one pass. A stride of 32 floats puts every thread
+// of the warp in bank 0 on a different word: 32 passes. Every thread reading one word: a broadcast, 1 pass.
+TEST(Simt, SharedMemoryBankConflicts) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  Cta::Shared<float> s(c, 32 * 32);
+  const V<std::int64_t> t = c.threadIdx_x();
+  const std::uint64_t before = c.records()[0].instructions[static_cast<unsigned>(InstrClass::kInt)];
+  (void)s.load(t);
+  EXPECT_EQ(c.counters().shared_wavefronts, 1u);
+  const V<std::int64_t> strided = t * 32;
+  (void)s.load(strided);
+  EXPECT_EQ(c.counters().shared_wavefronts, 1u + 32u);
+  (void)s.load(c.uniform(5));
+  EXPECT_EQ(c.counters().shared_wavefronts, 1u + 32u + 1u);
+  EXPECT_EQ(c.counters().shared_accesses, 3u);
+  EXPECT_EQ(c.records()[0].instructions[static_cast<unsigned>(InstrClass::kInt)], before + 1);  // t * 32
+}
+
+// Memory steps: a warp loading 32 consecutive floats from a 128 B-aligned array touches one line; with an
+// offset of one float it touches two; a store by the 16 active threads of a masked warp touches one.
+TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  Array<float> a{"a", 4096, 1024, nullptr};
+  const V<std::int64_t> t = c.threadIdx_x();
+  (void)c.load(a, t);
+  (void)c.load(a, t + 1);
+  c.if_(t < 16, [&] { c.store(a, t, V<float>(c, 0.0f)); });
+  const std::vector<Step>& steps = c.records()[0].steps;
+  std::vector<unsigned> lines;
+  for (const Step& s : steps)
+    if (s.kind != Step::Kind::kCompute) lines.push_back(s.line_count);
+  EXPECT_EQ(lines, (std::vector<unsigned>{1, 2, 1}));
+}
+
+// rodinia/hotspot at the GV100 study's size: a 1024 x 1024 grid, pyramid 2. Small blocks of 16 - 2 x 2 = 12
+// cells: ceil(1024 / 12) = 86 CTAs per side, 7,396 CTAs of 256 threads (8 warps). On a cold cache the loads
+// touch every line of the two input arrays once: 2 x 1024 x 1024 floats x 4 B / 128 B = 65,536 lines
+// (262,144 sectors of 32 B), the stores every line of the output: 32,768 lines. Each warp waits at 4
+// barriers: after the load, after step 0's compute and its copy, after step 1's compute (then the loop
+// breaks).
+TEST(KernelLibrary, HotspotTouchesEachInputLineAndWritesEachOutputLine) {
+  CppKernelProgram p("calculate_temp", make_kernel("rodinia/hotspot", "", std::uint64_t(1) << 32), kLine);
+  ASSERT_EQ(p.ctas(), 86u * 86u);
+  ASSERT_EQ(p.warps_per_cta(), 8u);
+  std::set<std::uint64_t> loaded, stored;
+  for (std::uint32_t cta = 0; cta < p.ctas(); ++cta) {
+    for (std::uint32_t w = 0; w < p.warps_per_cta(); ++w) {
+      Step s;
+      unsigned barriers = 0;
+      std::uint32_t i = 0;
+      for (; p.step(cta, w, i, s); ++i) {
+        if (s.kind == Step::Kind::kBarrier) ++barriers;
+        for (unsigned l = 0; l < s.line_count; ++l) {
+          if (s.kind == Step::Kind::kLoad) loaded.insert(s.lines[l]);
+          if (s.kind == Step::Kind::kStore) stored.insert(s.lines[l]);
+        }
+      }
+      ASSERT_EQ(barriers, 4u) << "cta " << cta << " warp " << w;
+    }
+  }
+  EXPECT_EQ(loaded.size(), 65536u);
+  EXPECT_EQ(stored.size(), 32768u);
+  // Lazy: each CTA's steps were made when its first warp asked and dropped when its last warp ended.
+  EXPECT_EQ(p.totals().ctas_executed, 86u * 86u);
+  EXPECT_EQ(p.totals().max_resident_ctas, 1u);
+}
+
+// Configuration errors name the key: an unknown kernel at `kernel`, a bad argument at `args`.
+TEST(KernelLibrary, BadNamesAndArgumentsBlameTheirKey) {
+  SystemParams p;
+  KernelSpec k;
+  k.name = "k";
+  k.kernel = "rodinia/nope";
+  p.workload.kernels = {k};
+  try {
+    derive_system_spec(p);
+    FAIL() << "accepted an unknown kernel";
+  } catch (const SpecError& e) {
+    EXPECT_EQ(e.key(), "workload.kernels.0.kernel");
+  }
+  for (const char* bad : {"rows=12", "rows=x", "depth=3", "rows"}) {
+    p.workload.kernels[0].kernel = "rodinia/hotspot";
+    p.workload.kernels[0].args = bad;
+    try {
+      derive_system_spec(p);
+      FAIL() << "accepted args " << bad;
+    } catch (const SpecError& e) {
+      EXPECT_EQ(e.key(), "workload.kernels.0.args") << bad;
+    }
+  }
+  // A good one: the grid and the warps come from the kernel, its arrays join the allocations.
+  p.workload.kernels[0].args = "rows=64 cols=64";
+  const SystemSpec s = derive_system_spec(p);
+  EXPECT_EQ(s.kernels[0].ctas, 36u);  // ceil(64 / 12) = 6 per side
+  EXPECT_EQ(s.kernels[0].warps_per_cta, 8u);
+  ASSERT_EQ(s.allocations.size(), 3u);
+  EXPECT_EQ(s.allocations[0].name, "k.power");
+  EXPECT_EQ(s.allocations[0].bytes, 64u * 64 * 4);
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
