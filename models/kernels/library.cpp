@@ -4,12 +4,20 @@
 
 namespace numagpu::kernels {
 
+#define NUMAGPU_KERNEL(id) LibraryEntry id();
+#include "kernels/kernel_list.inc"
+#undef NUMAGPU_KERNEL
+
 namespace {
 
 const std::map<std::string, LibraryEntry>& registry() {
   static const std::map<std::string, LibraryEntry> entries = [] {
     std::map<std::string, LibraryEntry> m;
-    for (LibraryEntry (*entry)() : {rodinia_hotspot}) {
+#define NUMAGPU_KERNEL(id) id,
+    for (LibraryEntry (*entry)() : {
+#include "kernels/kernel_list.inc"
+         }) {
+#undef NUMAGPU_KERNEL
       LibraryEntry e = entry();
       m.emplace(e.name, std::move(e));
     }

@@ -103,8 +103,9 @@ const std::map<std::string, LibraryEntry>& library();
 // The kernel `name` with `args` applied, its arrays from `base` on; throws KernelError naming what is wrong.
 std::unique_ptr<Kernel> make_kernel(const std::string& name, const std::string& args, std::uint64_t base);
 
-// Each kernel's file defines its entry; kernels/library.cpp lists them (an explicit list, because static
-// registration objects in a static library are dropped by the linker when nothing else refers to them).
-LibraryEntry rodinia_hotspot();
+// Each kernel's file, models/kernels/<suite>/<kernel>.cpp, defines `LibraryEntry <suite>_<kernel>()`;
+// kernels/library.cpp calls them from a list generated from the file names (models/CMakeLists.txt). An
+// explicit list, because static registration objects in a static library are dropped by the linker when
+// nothing refers to them.
 
 }  // namespace numagpu::kernels
