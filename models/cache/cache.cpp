@@ -15,8 +15,8 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
              const MachineFacts& facts, std::uint16_t socket, TxnPool& pool, stats::Registry& stats,
              CacheBank bank, const HomeMap* homes)
     : sc_module(name),
-      in((std::string(basename()) + "_in").c_str(), *this, ctx.names.add(this->name())),
-      out((std::string(basename()) + "_out").c_str(), *this),
+      in((std::string(basename()) + "_in").c_str(), ctx, *this, ctx.names.add(this->name())),
+      out((std::string(basename()) + "_out").c_str(), ctx, *this),
       clock_(ctx.clock),
       spec_(spec),
       facts_(facts),
