@@ -59,6 +59,9 @@ void add_cache(Schema& root, const char* key, const char* doc, std::int64_t size
       .unit("B")
       .default_value(128);
   c.integer("ways", "Associativity").range(1, 64).default_value(ways);
+  c.choice("replacement", {"lru", "srrip"},
+           "Victim in a full set: lru, or srrip (2-bit RRIP, Jaleel et al. ISCA 2010)")
+      .default_value("lru");
   c.integer("hit_latency_cycles", "Tag access to data, for hits; misses leave after the same time")
       .range(1, 10000)
       .unit("cycles")
@@ -659,6 +662,7 @@ void read_caches(const config::Config& cfg, SystemSpec& s) {
   checked_sets(cfg, "l1", u("l1.size_bytes"), u("l1.ways"), line);
   s.l1.size_bytes = u("l1.size_bytes");
   s.l1.ways = static_cast<unsigned>(u("l1.ways"));
+  s.l1.replacement = *replacement_kind(cfg.string("l1.replacement"));
   s.l1.hit_latency = u("l1.hit_latency_cycles");
   s.l1.max_in_process = static_cast<unsigned>(u("l1.max_in_process"));
 
@@ -672,6 +676,7 @@ void read_caches(const config::Config& cfg, SystemSpec& s) {
   checked_sets(cfg, "l2", l2_size / s.l2_banks, u("l2.ways"), line);
   s.l2.size_bytes = l2_size / s.l2_banks;  // per bank
   s.l2.ways = static_cast<unsigned>(u("l2.ways"));
+  s.l2.replacement = *replacement_kind(cfg.string("l2.replacement"));
   s.l2.hit_latency = u("l2.hit_latency_cycles");
   s.l2.max_in_process = static_cast<unsigned>(u("l2.max_in_process"));
   s.l2.write_back = cfg.string("l2.write_policy") == "write_back";

@@ -26,7 +26,7 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
       pool_(pool),
       homes_(homes),
       mshrs_(2 * spec.max_in_process),
-      tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways),
+      tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways, spec.replacement),
       atomics_(
           stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
       writebacks_(stats.counter(std::string(this->name()) + ".writebacks", "lines",

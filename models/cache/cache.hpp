@@ -1,8 +1,11 @@
-// One cache (an SM's L1, or one bank of a socket's L2): a tag array, one tag access per cycle, a hit latency,
-// a bounded number of requests in process (misses included), write-through or write-back.
+// One cache (an SM's L1, or one bank of a socket's L2): a tag array with a replacement policy (LRU or SRRIP),
+// one tag access per cycle, a hit latency, a bounded number of requests in process (misses included),
+// write-through or write-back.
 //
-// Foundation scope: misses are forwarded one by one (no MSHR merging yet), writes move whole 128 B lines,
-// and atomics are performed at the L2 (the L1 forwards them). See docs/architecture.md.
+// A read that misses while a read miss to the same line is outstanding is merged into it (MshrTable: no
+// second request goes down; it is answered when the first one's data returns). Writes and atomics that go
+// down are forwarded one by one, writes move whole lines, and atomics are performed at the L2 (the L1
+// forwards them). See docs/memory-system.md.
 #pragma once
 
 #include <array>
@@ -32,6 +35,7 @@ class PartitionDriver;
 struct CacheSpec {
   std::uint64_t size_bytes = 0;
   unsigned ways = 0;
+  ReplacementKind replacement = ReplacementKind::kLru;  // which line of a full set to evict
   Cycles hit_latency = 1;
   unsigned max_in_process = 64;  // requests accepted and not yet answered, per input binding
   bool write_back = false;       // false: write-through, no write-allocate

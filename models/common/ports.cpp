@@ -41,10 +41,7 @@ void RequestOutputs::resolve_peer(unsigned port) {
 // ---------------------------------------------------------------------------------------------- inputs
 
 RequestInputs::RequestInputs(const char* name, SimContext& ctx, InputOwner& owner, std::uint16_t component_id)
-    : socket(name),
-      owner_(owner),
-      arrivals_(ctx.deliveries, owner),
-      component_id_(component_id) {
+    : socket(name), owner_(owner), arrivals_(ctx.deliveries, owner), component_id_(component_id) {
   socket.register_nb_transport_fw(this, &RequestInputs::nb_transport_fw);
   socket.register_b_transport(this, &RequestInputs::b_transport);
   socket.register_transport_dbg(this, &RequestInputs::transport_dbg);
@@ -80,7 +77,7 @@ void RequestInputs::b_transport(int, Payload&, sc_time&) {
 }
 
 unsigned RequestInputs::transport_dbg(int port, Payload& gp) {
-  // Debug transport carries no data in this model: a probe (TLM_IGNORE_COMMAND) asks which port it came in on.
+  // Debug transport carries no data here: a probe (TLM_IGNORE_COMMAND) asks which port it arrived on.
   if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) probed_port_ = static_cast<unsigned>(port);
   return 0;
 }

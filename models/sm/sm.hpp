@@ -134,7 +134,7 @@ class Sm : public sc_core::sc_module,
   unsigned issued_this_cycle_ = 0;
   Stall stall_reason_ = Stall::kNoWarp;
   std::array<stats::Counter*, kStallKinds> stalls_{};
-  DeliveryScheduler& scheduler_;  // the machine's (SimContext): this SM's wake-ups
+  DeliveryScheduler& scheduler_;   // the machine's (SimContext): this SM's wake-ups
   std::uint64_t activations_ = 0;  // issue() calls (host activity)
 
   stats::Counter& instructions_;
