@@ -1,0 +1,69 @@
+// A scripted neighbour for a component test bench: one component built alone (no System), with endpoints
+// around it. An endpoint sends requests into the component through `init` (from the bench's SC_THREAD) and
+// records the responses that come back; requests the component sends out arrive at `targ`, are recorded, and
+// are answered `respond_after` later when that is set (else accepted and left unanswered). Times are
+// recorded in picoseconds of simulated time (at 1 GHz, 1000 ps = 1 cycle).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
+
+namespace numagpu::testing {
+
+struct Endpoint : sc_core::sc_module {
+  struct Event {
+    std::uint64_t ps;  // when it arrived (the call's time plus its annotation)
+    tlm::tlm_generic_payload* gp;
+  };
+
+  tlm_utils::simple_initiator_socket_optional<Endpoint> init{"init"};  // either may stay unbound
+  tlm_utils::simple_target_socket_optional<Endpoint> targ{"targ"};
+  std::vector<Event> arrivals;   // requests that came in at targ
+  std::vector<Event> responses;  // responses that came back at init
+  std::vector<Event> end_reqs;   // END_REQs granted on the backward path (requests that had been held)
+  std::optional<sc_core::sc_time> respond_after;
+
+  explicit Endpoint(const sc_core::sc_module_name& n) : sc_module(n) {
+    init.register_nb_transport_bw(this, &Endpoint::bw);
+    targ.register_nb_transport_fw(this, &Endpoint::fw);
+  }
+
+  // Sends a request now; true if it was accepted at once (END_REQ on the return path), false if held.
+  bool send(tlm::tlm_generic_payload& gp) {
+    tlm::tlm_phase p = tlm::BEGIN_REQ;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    const auto status = init->nb_transport_fw(gp, p, d);
+    return status != tlm::TLM_ACCEPTED;
+  }
+
+ private:
+  static std::uint64_t at(const sc_core::sc_time& d) { return (sc_core::sc_time_stamp() + d).value(); }
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_core::sc_time& d) {
+    if (p == tlm::BEGIN_RESP) {
+      responses.push_back({at(d), &gp});
+      return tlm::TLM_COMPLETED;
+    }
+    if (p == tlm::END_REQ) end_reqs.push_back({at(d), &gp});
+    return tlm::TLM_ACCEPTED;
+  }
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_core::sc_time& d) {
+    arrivals.push_back({at(d), &gp});
+    if (!respond_after) {
+      p = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    // The response on the return path, completing the transaction: END_REQ is implied.
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    p = tlm::BEGIN_RESP;
+    d += *respond_after;
+    return tlm::TLM_COMPLETED;
+  }
+};
+
+}  // namespace numagpu::testing
