@@ -8,10 +8,7 @@
 #include <functional>
 #include <memory>
 
-#include "common/sim_context.hpp"
-#include "common/txn.hpp"
 #include "scripted_endpoint.hpp"
-#include "stats/registry.hpp"
 
 namespace numagpu {
 namespace {
@@ -19,17 +16,11 @@ namespace {
 using numagpu::testing::Endpoint;
 using sc_core::SC_NS;
 using sc_core::sc_time;
+constexpr std::uint64_t kNs = numagpu::testing::kPsPerCycle;
 
-const MachineFacts kFacts{128, 16, 0};  // 128 B lines
-constexpr std::uint64_t kNs = 1000;     // ps per cycle at 1 GHz
-
-struct CacheBench : sc_core::sc_module {
-  SimContext ctx;  // 1 GHz
-  stats::Registry reg;
-  TxnPool pool;
+struct CacheBench : numagpu::testing::ScriptedBench<CacheBench> {
   Endpoint up{"up"}, mem{"mem"};
   std::unique_ptr<Cache> cache;
-  std::function<void(CacheBench&)> script;
 
   // 2 sets x 4 ways of 128 B, 10-cycle hits, write-through (an L1).
   static CacheSpec spec() {
@@ -42,19 +33,16 @@ struct CacheBench : sc_core::sc_module {
   }
 
   CacheBench(const sc_core::sc_module_name& n, const CacheSpec& s, std::function<void(CacheBench&)> f)
-      : sc_module(n), script(std::move(f)) {
-    cache = std::make_unique<Cache>("cache", ctx, s, kFacts, 0, pool, reg);
+      : ScriptedBench(n, std::move(f)) {
+    cache = std::make_unique<Cache>("cache", ctx, s, numagpu::testing::kBenchFacts, 0, pool, reg);
     up.init.bind(cache->in.socket);
     cache->out.socket.bind(mem.targ);
     mem.respond_after = sc_time(50, SC_NS);
-    SC_HAS_PROCESS(CacheBench);
-    SC_THREAD(run);
   }
-  void run() { script(*this); }
-  void read(std::uint64_t line) { ASSERT_TRUE(up.send(pool.allocate(MemOp::kRead, line * 128, 128))); }
-  void write(std::uint64_t line) { ASSERT_TRUE(up.send(pool.allocate(MemOp::kWrite, line * 128, 128))); }
+  void read(std::uint64_t n) { ASSERT_TRUE(up.send(line(MemOp::kRead, n))); }
+  void write(std::uint64_t n) { ASSERT_TRUE(up.send(line(MemOp::kWrite, n))); }
   std::uint64_t counter(const char* leaf) const {
-    return reg.find_counter(std::string("bench.cache.") + leaf)->value();
+    return ScriptedBench::counter(std::string("bench.cache.") + leaf);
   }
 };
 

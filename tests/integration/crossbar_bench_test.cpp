@@ -9,52 +9,40 @@
 #include <functional>
 #include <memory>
 
-#include "common/sim_context.hpp"
-#include "common/txn.hpp"
 #include "scripted_endpoint.hpp"
-#include "stats/registry.hpp"
 
 namespace numagpu {
 namespace {
 
 using numagpu::testing::Endpoint;
+using numagpu::testing::kBenchFacts;  // a read request 16 B, its response 144 B
 using sc_core::SC_NS;
 using sc_core::sc_time;
+constexpr std::uint64_t kNs = numagpu::testing::kPsPerCycle;
 
-const MachineFacts kFacts{128, 16, 0};  // 128 B lines, 16 B headers: a read request 16 B, its response 144 B
-constexpr std::uint64_t kNs = 1000;     // ps per cycle at 1 GHz
-
-struct XbarBench : sc_core::sc_module {
-  SimContext ctx;  // 1 GHz
-  stats::Registry reg;
-  TxnPool pool;
+struct XbarBench : numagpu::testing::ScriptedBench<XbarBench> {
   Endpoint sm0{"sm0"}, sm1{"sm1"}, bank0{"bank0"}, bank1{"bank1"};
   std::unique_ptr<Crossbar> xbar;
-  std::function<void(XbarBench&)> script;
 
   // 2-cycle latency, 16 B per cycle per port; one socket (socket 0), no links.
   XbarBench(const sc_core::sc_module_name& n, std::function<void(XbarBench&)> f)
-      : sc_module(n), script(std::move(f)) {
+      : ScriptedBench(n, std::move(f)) {
     CrossbarSpec spec;
     spec.latency = 2;
     spec.port_bytes_per_cycle = 16;
     CrossbarPorts ports;
     ports.sm_ports = 2;
     ports.l2_banks = 2;
-    xbar = std::make_unique<Crossbar>("xbar", ctx, spec, std::move(ports), kFacts, 0, reg);
+    xbar = std::make_unique<Crossbar>("xbar", ctx, spec, std::move(ports), kBenchFacts, 0, reg);
     xbar->set_routes({-1});             // GPU 0 is this socket
     sm0.init.bind(xbar->in.socket);     // input 0
     sm1.init.bind(xbar->in.socket);     // input 1
     xbar->out.socket.bind(bank0.targ);  // output 0: bank 0, request network 0
     xbar->out.socket.bind(bank1.targ);  // output 1: bank 1
     bank0.respond_after = bank1.respond_after = sc_time(10, SC_NS);
-    SC_HAS_PROCESS(XbarBench);
-    SC_THREAD(run);
   }
-  void run() { script(*this); }
-  Payload& line(MemOp op, std::uint64_t n) { return pool.allocate(op, n * 128, 128); }
   std::uint64_t counter(const char* leaf) const {
-    return reg.find_counter(std::string("bench.xbar.") + leaf)->value();
+    return ScriptedBench::counter(std::string("bench.xbar.") + leaf);
   }
 };
 
@@ -104,36 +92,30 @@ TEST(CrossbarBench, RoutesByLineAndSerializesOnEachPort) {
 // goes to the link endpoint, and counts as a request to a link.
 TEST(CrossbarBench, RemoteHomesLeaveOnTheRoutedLink) {
   // Built here rather than in XbarBench: this crossbar has a link port.
-  struct Bench : sc_core::sc_module {
-    SimContext ctx;
-    stats::Registry reg;
-    TxnPool pool;
+  struct Bench : numagpu::testing::ScriptedBench<Bench> {
     Endpoint sm{"sm"}, b0{"b0"}, b1{"b1"}, n0{"n0"}, n1{"n1"}, link{"link"};
     std::unique_ptr<Crossbar> xbar;
-    explicit Bench(const sc_core::sc_module_name& n) : sc_module(n) {
+    Bench(const sc_core::sc_module_name& n, std::function<void(Bench&)> f) : ScriptedBench(n, std::move(f)) {
       CrossbarPorts ports;
       ports.sm_ports = 1;
       ports.l2_banks = 2;
       ports.link_port_rates = {ByteRate{16, 1}};
-      xbar = std::make_unique<Crossbar>("xbar", ctx, CrossbarSpec{}, std::move(ports), kFacts, 0, reg);
+      xbar = std::make_unique<Crossbar>("xbar", ctx, CrossbarSpec{}, std::move(ports), kBenchFacts, 0, reg);
       xbar->set_routes({-1, 0});
       sm.init.bind(xbar->in.socket);
       for (Endpoint* e : {&b0, &b1, &n0, &n1, &link})  // outputs 0-1, 2-3 (network 1), 4 (the link)
         xbar->out.socket.bind(e->targ);
-      SC_HAS_PROCESS(Bench);
-      SC_THREAD(run);
-    }
-    void run() {
-      Payload& gp = pool.allocate(MemOp::kRead, 0, 128);
-      attr(gp).home_socket = 1;
-      ASSERT_TRUE(sm.send(gp));
     }
   };
-  Bench b("bench");
+  Bench b("bench", [](Bench& self) {
+    Payload& gp = self.line(MemOp::kRead, 0);
+    attr(gp).home_socket = 1;
+    ASSERT_TRUE(self.sm.send(gp));
+  });
   sc_core::sc_start(sc_time(100, SC_NS));
   EXPECT_EQ(b.link.arrivals.size(), 1u);
   EXPECT_TRUE(b.b0.arrivals.empty());
-  EXPECT_EQ(b.reg.find_counter("bench.xbar.requests_to_link")->value(), 1u);
+  EXPECT_EQ(b.counter("bench.xbar.requests_to_link"), 1u);
 }
 
 }  // namespace

@@ -8,10 +8,7 @@
 #include <functional>
 #include <memory>
 
-#include "common/sim_context.hpp"
-#include "common/txn.hpp"
 #include "scripted_endpoint.hpp"
-#include "stats/registry.hpp"
 
 namespace numagpu {
 namespace {
@@ -19,9 +16,7 @@ namespace {
 using numagpu::testing::Endpoint;
 using sc_core::SC_NS;
 using sc_core::sc_time;
-
-const MachineFacts kFacts{128, 16, 0};  // 128 B lines
-constexpr std::uint64_t kNs = 1000;     // ps per cycle at 1 GHz
+constexpr std::uint64_t kNs = numagpu::testing::kPsPerCycle;
 
 // 64 B per cycle over 2 channels: 32 B per cycle per channel, a 128 B line in 4 cycles; 100-cycle latency.
 DramSpec spec(unsigned queue_depth) {
@@ -34,26 +29,18 @@ DramSpec spec(unsigned queue_depth) {
   return d;
 }
 
-struct DramBench : sc_core::sc_module {
-  SimContext ctx;  // 1 GHz
-  stats::Registry reg;
-  TxnPool pool;
+struct DramBench : numagpu::testing::ScriptedBench<DramBench> {
   Endpoint a{"a"}, b{"b"};  // two L2 banks' bindings (ports 0 and 1)
   std::unique_ptr<Dram> dram;
-  std::function<void(DramBench&)> script;
 
   DramBench(const sc_core::sc_module_name& n, const DramSpec& s, std::function<void(DramBench&)> f)
-      : sc_module(n), script(std::move(f)) {
-    dram = std::make_unique<Dram>("dram", ctx, s, kFacts, reg);
+      : ScriptedBench(n, std::move(f)) {
+    dram = std::make_unique<Dram>("dram", ctx, s, numagpu::testing::kBenchFacts, reg);
     a.init.bind(dram->in.socket);
     b.init.bind(dram->in.socket);
-    SC_HAS_PROCESS(DramBench);
-    SC_THREAD(run);
   }
-  void run() { script(*this); }
-  Payload& line(MemOp op, std::uint64_t n) { return pool.allocate(op, n * 128, 128); }
   std::uint64_t counter(const char* leaf) const {
-    return reg.find_counter(std::string("bench.dram.") + leaf)->value();
+    return ScriptedBench::counter(std::string("bench.dram.") + leaf);
   }
 };
 

@@ -132,25 +132,18 @@ TEST(LinkTurnaround, QuiescingLaneWaitsForItsPacketsToDrain) {
 }
 
 // A static link between two endpoints, driven by a script run in an SC_THREAD.
-struct Wire : sc_core::sc_module {
-  SimContext ctx;  // 1 GHz
-  stats::Registry reg;
-  TxnPool pool;
+struct Wire : numagpu::testing::ScriptedBench<Wire> {
   Endpoint a{"a"}, b{"b"};
   std::unique_ptr<Link> link;
-  std::function<void(Wire&)> script;
 
   Wire(const sc_core::sc_module_name& n, const LinkSpec& spec, std::function<void(Wire&)> s)
-      : sc_module(n), script(std::move(s)) {
+      : ScriptedBench(n, std::move(s)) {
     link = std::make_unique<Link>("link", ctx, spec, kFacts, nullptr, reg);
     a.init.bind(link->in.socket);
     link->out.socket.bind(a.targ);
     b.init.bind(link->in.socket);
     link->out.socket.bind(b.targ);
-    SC_HAS_PROCESS(Wire);
-    SC_THREAD(run);
   }
-  void run() { script(*this); }
 };
 
 // Zero load: one 16 B read request on an idle paper link (8 lanes x 8 B = 64 B per cycle each way) is

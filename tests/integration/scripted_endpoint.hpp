@@ -2,11 +2,15 @@
 // around it. An endpoint sends requests into the component through `init` (from the bench's SC_THREAD) and
 // records the responses that come back; requests the component sends out arrive at `targ`, are recorded, and
 // are answered `respond_after` later when that is set (else accepted and left unanswered). Times are
-// recorded in picoseconds of simulated time (at 1 GHz, 1000 ps = 1 cycle).
+// recorded in picoseconds of simulated time (at 1 GHz, 1000 ps = 1 cycle). ScriptedBench holds what every
+// such bench gives its component (a SimContext, statistics, a payload pool) and runs the test's script.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -14,7 +18,17 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/machine_facts.hpp"
+#include "common/sim_context.hpp"
+#include "common/txn.hpp"
+#include "stats/registry.hpp"
+
 namespace numagpu::testing {
+
+// 128 B lines, 16 B headers (a read request 16 B, a write 144 B; a read's response 144 B), no utilization
+// series; and the picoseconds of a cycle at the benches' 1 GHz.
+inline const MachineFacts kBenchFacts{128, 16, 0};
+constexpr std::uint64_t kPsPerCycle = 1000;
 
 struct Endpoint : sc_core::sc_module {
   struct Event {
@@ -64,6 +78,30 @@ struct Endpoint : sc_core::sc_module {
     d += *respond_after;
     return tlm::TLM_COMPLETED;
   }
+};
+
+// A bench module deriving from ScriptedBench<Bench> builds its component on `ctx`, `reg` and `pool` and binds
+// its endpoints; `script` then runs as the bench's SC_THREAD once the simulation starts.
+template <class Bench>
+struct ScriptedBench : sc_core::sc_module {
+  SimContext ctx;  // 1 GHz; made first, as a System makes its own
+  stats::Registry reg;
+  TxnPool pool;
+  std::function<void(Bench&)> script;
+
+  ScriptedBench(const sc_core::sc_module_name& n, std::function<void(Bench&)> s)
+      : sc_module(n), script(std::move(s)) {
+    SC_HAS_PROCESS(ScriptedBench);
+    SC_THREAD(run);
+  }
+  void run() {
+    if (script) script(static_cast<Bench&>(*this));
+  }
+  // A payload for line `n` (pooled, with its NumaAttr: homed at socket 0, issued by an SM).
+  tlm::tlm_generic_payload& line(MemOp op, std::uint64_t n) {
+    return pool.allocate(op, n * kBenchFacts.line_bytes, kBenchFacts.line_bytes);
+  }
+  std::uint64_t counter(const std::string& path) const { return reg.find_counter(path)->value(); }
 };
 
 }  // namespace numagpu::testing
