@@ -50,8 +50,14 @@ class TagArray {
   std::uint64_t sets() const { return sets_; }
   unsigned ways() const { return ways_; }
   ReplacementKind replacement() const { return replacement_; }
-  // SRRIP's re-reference prediction of the way holding `line` (for tests); the line must be present.
-  std::uint8_t rrpv(std::uint64_t line) const { return srrip_.rrpv(static_cast<std::uint64_t>(find(line))); }
+  // SRRIP's re-reference prediction of the way holding `line` (for tests); kNoRrpv when the line is absent or
+  // the policy is not SRRIP.
+  static constexpr std::uint8_t kNoRrpv = 0xff;
+  std::uint8_t rrpv(std::uint64_t line) const {
+    const std::int64_t i = find(line);
+    if (i < 0 || replacement_ != ReplacementKind::kSrrip) return kNoRrpv;
+    return srrip_.rrpv(static_cast<std::uint64_t>(i));
+  }
 
  private:
   // Storage is flat and split by use, so that a lookup reads only the tags of one set: key[] holds line + 1

@@ -168,6 +168,7 @@ TEST(TagArrayReplacement, SrripKeepsTheWorkingSetThroughAScanOfFour) {
   EXPECT_EQ(t.rrpv(4), 2);
   EXPECT_FALSE(t.contains(1));
   EXPECT_FALSE(t.contains(2));
+  EXPECT_EQ(t.rrpv(1), TagArray::kNoRrpv);  // absent
 }
 
 // A longer scan outlives the prediction: after S1..S4 as above [1 1 2 2] (A, B, S3, S4), S5 ages all
