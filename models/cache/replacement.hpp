@@ -59,9 +59,9 @@ class LruPolicy {
 // Static re-reference interval prediction (Jaleel et al., ISCA 2010), 2 bits per way: a line is inserted
 // predicting a long re-reference interval (2), a hit predicts a near one (0). The victim is the first
 // (lowest) candidate way predicted distant (3); when no candidate is, every candidate ages by one and the
-// search repeats. Only the candidates age: under way partitioning the other class's lines keep their
-// predictions. A scan of lines used once thus displaces lines inserted before it that were hit, only after
-// those age from 0 to 3, where LRU displaces any line older than the scan.
+// search repeats. Only the candidates age: lines that are not candidates (under way partitioning, those of
+// the class not being replaced) keep their predictions. A scan of lines used once thus displaces lines that
+// were hit before it only after they age from 0 to 3, where LRU displaces any line older than the scan.
 class SrripPolicy {
  public:
   static constexpr std::uint8_t kNear = 0, kLong = 2, kDistant = 3;
