@@ -15,8 +15,8 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
              const MachineFacts& facts, std::uint16_t socket, TxnPool& pool, stats::Registry& stats,
              CacheBank bank, const HomeMap* homes)
     : sc_module(name),
-      in((std::string(basename()) + "_in").c_str(), *this, ctx.names.add(this->name())),
-      out((std::string(basename()) + "_out").c_str(), *this),
+      in((std::string(basename()) + "_in").c_str(), ctx, *this, ctx.names.add(this->name())),
+      out((std::string(basename()) + "_out").c_str(), ctx, *this),
       clock_(ctx.clock),
       spec_(spec),
       facts_(facts),
@@ -26,7 +26,7 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
       pool_(pool),
       homes_(homes),
       mshrs_(2 * spec.max_in_process),
-      tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways),
+      tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways, spec.replacement),
       atomics_(
           stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
       writebacks_(stats.counter(std::string(this->name()) + ".writebacks", "lines",

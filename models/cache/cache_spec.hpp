@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "cache/replacement.hpp"
 #include "common/cycles.hpp"
 #include "policy/partition_controller.hpp"
 
@@ -15,6 +16,7 @@ namespace numagpu {
 struct CacheSpec {
   std::uint64_t size_bytes = 0;
   unsigned ways = 0;
+  ReplacementKind replacement = ReplacementKind::kLru;  // which line of a full set to evict
   Cycles hit_latency = 1;
   unsigned max_in_process = 64;  // requests accepted and not yet answered, per input binding
   bool write_back = false;       // false: write-through, no write-allocate
@@ -32,6 +34,7 @@ struct CacheParams {
   std::uint64_t size_bytes;
   unsigned line_bytes = 128;
   unsigned ways;
+  ReplacementKind replacement = ReplacementKind::kLru;
   Cycles hit_latency_cycles;
   unsigned max_in_process;
 
@@ -47,6 +50,8 @@ struct CacheParams {
         .range(32, 128)
         .unit("B");
     k.integer("ways", ways, "Associativity").range(1, 64);
+    k.choice("replacement", replacement, {{"lru", ReplacementKind::kLru}, {"srrip", ReplacementKind::kSrrip}},
+             "Victim in a full set: lru, or srrip (2-bit RRIP, Jaleel et al. ISCA 2010)");
     k.integer("hit_latency_cycles", hit_latency_cycles,
               "Tag access to data, for hits; misses leave after the same time")
         .range(1, 10000)

@@ -6,7 +6,7 @@
 
 namespace numagpu {
 
-TagArray::TagArray(std::uint64_t sets, unsigned ways, std::unique_ptr<ReplacementPolicy> replacement)
+TagArray::TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement)
     : sets_(sets),
       ways_(ways),
       set_mask_(sets > 1 && (sets & (sets - 1)) == 0 ? sets - 1 : 0),
@@ -14,40 +14,22 @@ TagArray::TagArray(std::uint64_t sets, unsigned ways, std::unique_ptr<Replacemen
       meta_(sets * ways, 0),
       valid_(sets, 0),
       remote_(sets, 0),
-      replacement_(std::move(replacement)) {
+      replacement_(replacement),
+      lru_(replacement == ReplacementKind::kLru ? sets * ways : 0),
+      srrip_(replacement == ReplacementKind::kSrrip ? sets * ways : 0) {
   if (sets == 0 || ways == 0) throw std::invalid_argument("TagArray: sets and ways must be positive");
   if (ways > 64) throw std::invalid_argument("TagArray: at most 64 ways");
-  if (!replacement_) last_use_.assign(sets * ways, 0);
 }
 
 bool TagArray::access(std::uint64_t line) {
   const std::int64_t i = find(line);
   if (i < 0) return false;
-  const std::uint64_t set = set_of(line);
-  touch(set, static_cast<unsigned>(std::uint64_t(i) - set * ways_));
+  on_hit(static_cast<std::uint64_t>(i));
   return true;
 }
 
 bool TagArray::contains(std::uint64_t line) const {
   return find(line) >= 0;
-}
-
-unsigned TagArray::pick_victim(std::uint64_t set, std::uint64_t candidates) const {
-  if (replacement_) return replacement_->pick(set, candidates);
-  // The least recently used candidate; on equal timestamps (never-used ways) the lowest way.
-  const std::uint64_t* use = &last_use_[set * ways_];
-  unsigned best = 0;
-  std::uint64_t best_use = std::numeric_limits<std::uint64_t>::max();
-  bool found = false;
-  for (std::uint64_t c = candidates; c; c &= c - 1) {
-    const auto w = static_cast<unsigned>(__builtin_ctzll(c));
-    if (!found || use[w] < best_use) {
-      best = w;
-      best_use = use[w];
-      found = true;
-    }
-  }
-  return best;
 }
 
 std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty, LineClass cls,
@@ -59,8 +41,9 @@ std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty,
   const std::uint64_t all = ways_ == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << ways_) - 1;
   const std::uint64_t own_mask = valid & (cls == LineClass::kRemote ? remote : ~remote);
   const bool partitioned = quota < ways_;
-  // Under its quota a class takes a free way or the other class's LRU line; at its quota, its own LRU line.
-  // Unpartitioned: a free way, else the set's LRU line, whatever its class.
+  // Under its quota a class takes a free way or the policy's victim among the other class's lines; at its
+  // quota, the victim among its own. Unpartitioned: a free way, else the victim among all, whatever its
+  // class.
   const bool replace_own =
       partitioned && static_cast<unsigned>(__builtin_popcountll(own_mask)) >= std::max(1u, quota);
   unsigned way;
@@ -81,7 +64,7 @@ std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty,
   const std::uint64_t bit = std::uint64_t(1) << way;
   valid_[set] |= bit;
   remote_[set] = cls == LineClass::kRemote ? (remote_[set] | bit) : (remote_[set] & ~bit);
-  touch(set, way);
+  on_insert(i);
   return victim;
 }
 

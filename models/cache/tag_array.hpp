@@ -1,16 +1,16 @@
-// Tags of a set-associative cache with way partitioning and a replacement policy behind an interface
-// (cache/replacement.hpp; LRU by default). Plain C++ (no SystemC): the
-// cache module decides timing, this class decides hits and victims.
+// Tags of a set-associative cache with way partitioning and a replacement policy (cache/replacement.hpp:
+// LRU by default, or SRRIP). Plain C++ (no SystemC): the cache module decides timing, this class decides hits
+// and victims.
 //
 // Partitioning: every line belongs to a class (local or remote data, by its home socket). An insertion says
 // how many ways of the set its class may hold (its quota). Lookups consult all ways. A class below its quota
-// takes an invalid way, else the least recently used line of the other class; a class at (or, after the
-// split moved, above) its quota replaces its own least recently used line. Lines above a new quota are thus
-// evicted lazily, as the other class needs their ways.
+// takes an invalid way, else the policy's victim among the other class's lines; a class at (or, after the
+// split moved, above) its quota replaces the policy's victim among its own lines. Lines above a new quota are
+// thus evicted lazily, as the other class needs their ways. The policy only ever chooses among these
+// candidates.
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -27,13 +27,14 @@ class TagArray {
     LineClass cls;
   };
 
-  // `replacement`: which candidate to evict (default: LRU, built in). A line number must not be all ones.
-  TagArray(std::uint64_t sets, unsigned ways, std::unique_ptr<ReplacementPolicy> replacement = nullptr);
+  // `replacement`: which candidate to evict. A line number must not be all ones.
+  TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement = ReplacementKind::kLru);
 
-  // True on a hit; a hit makes the line most recently used.
+  // True on a hit; the policy learns of the hit (LRU: the line becomes most recently used).
   bool access(std::uint64_t line);
   bool contains(std::uint64_t line) const;
-  // Inserts a line that is not present (as most recently used); returns the valid line it displaced.
+  // Inserts a line that is not present (the policy learns of the insertion); returns the valid line it
+  // displaced.
   // `quota`: ways of the set the line's class may hold (at least 1; `ways()` for no partitioning).
   std::optional<Victim> insert(std::uint64_t line, bool dirty, LineClass cls = LineClass::kLocal,
                                unsigned quota = ~0u);
@@ -48,11 +49,20 @@ class TagArray {
 
   std::uint64_t sets() const { return sets_; }
   unsigned ways() const { return ways_; }
+  ReplacementKind replacement() const { return replacement_; }
+  // SRRIP's re-reference prediction of the way holding `line` (for tests); kNoRrpv when the line is absent or
+  // the policy is not SRRIP.
+  static constexpr std::uint8_t kNoRrpv = 0xff;
+  std::uint8_t rrpv(std::uint64_t line) const {
+    const std::int64_t i = find(line);
+    if (i < 0 || replacement_ != ReplacementKind::kSrrip) return kNoRrpv;
+    return srrip_.rrpv(static_cast<std::uint64_t>(i));
+  }
 
  private:
   // Storage is flat and split by use, so that a lookup reads only the tags of one set: key[] holds line + 1
-  // per way (0: invalid), meta[] the dirty and class bits, last_use[] the built-in LRU's timestamps;
-  // valid[] and remote[] summarize each set as way masks.
+  // per way (0: invalid), meta[] the dirty and class bits, the policy its own per-way state; valid[] and
+  // remote[] summarize each set as way masks.
   static constexpr std::uint8_t kDirty = 1, kRemote = 2;
   static std::uint8_t meta_of(bool dirty, LineClass cls) {
     return static_cast<std::uint8_t>((dirty ? kDirty : 0) | (cls == LineClass::kRemote ? kRemote : 0));
@@ -72,14 +82,25 @@ class TagArray {
     }
     return -1;
   }
-  void touch(std::uint64_t set, unsigned way) {
-    if (replacement_) {
-      replacement_->on_use(set, way);
+  // The policy's hooks, by the configured kind (one predictable branch: no virtual call per access).
+  void on_hit(std::uint64_t i) {
+    if (replacement_ == ReplacementKind::kSrrip) {
+      srrip_.on_hit(i);
     } else {
-      last_use_[set * ways_ + way] = ++clock_;
+      lru_.on_hit(i);
     }
   }
-  unsigned pick_victim(std::uint64_t set, std::uint64_t candidates) const;
+  void on_insert(std::uint64_t i) {
+    if (replacement_ == ReplacementKind::kSrrip) {
+      srrip_.on_insert(i);
+    } else {
+      lru_.on_insert(i);
+    }
+  }
+  unsigned pick_victim(std::uint64_t set, std::uint64_t candidates) {
+    if (replacement_ == ReplacementKind::kSrrip) return srrip_.pick(set * ways_, candidates);
+    return lru_.pick(set * ways_, candidates);
+  }
 
   std::uint64_t sets_;
   unsigned ways_;
@@ -90,11 +111,10 @@ class TagArray {
   // reading them here saves a pass over the set).
   std::vector<std::uint64_t> valid_;
   std::vector<std::uint64_t> remote_;
-  // Replacement: a policy behind the interface, or (null) least recently used kept here without a virtual
-  // call per access. Same timestamps and ties as LruReplacement: a clock per array, lowest way on a tie.
-  std::unique_ptr<ReplacementPolicy> replacement_;
-  std::vector<std::uint64_t> last_use_;
-  std::uint64_t clock_ = 0;
+  // Replacement: only the configured policy's state is allocated (the other's is empty).
+  ReplacementKind replacement_;
+  LruPolicy lru_;
+  SrripPolicy srrip_;
 };
 
 }  // namespace numagpu

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <string>
 
 namespace numagpu {
 
@@ -12,16 +11,6 @@ DeliveryScheduler::DeliveryScheduler(const sc_core::sc_module_name& name, std::u
   SC_METHOD(fire);
   sensitive << wake_;
   dont_initialize();
-}
-
-DeliveryScheduler* DeliveryScheduler::shared() {
-  // The nearest enclosing module that has one: a system built inside a test bench shares its own.
-  for (const sc_core::sc_object* m = sc_core::sc_get_curr_simcontext()->hierarchy_curr(); m;
-       m = m->get_parent_object()) {
-    const std::string name = std::string(m->name()) + "." + kChildName;
-    if (auto* s = dynamic_cast<DeliveryScheduler*>(sc_core::sc_find_object(name.c_str()))) return s;
-  }
-  return nullptr;
 }
 
 void DeliveryScheduler::schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_generic_payload* gp) {

@@ -8,9 +8,9 @@
 // components ran in the order of the SystemC kernel's event heap, so adding any unrelated timed event (a
 // statistics window, the interrupt poller) could move results (docs/architecture.md, "Tie order").
 //
-// A system creates its scheduler first, as the child `deliveries` of its top module; every component built
-// under that module shares it (DeliveryScheduler::shared). A component built on its own (unit tests) gets a
-// private scheduler and behaves as before.
+// A machine's scheduler lives in its SimContext (common/sim_context.hpp), which every component receives:
+// the System's context makes it first, as the child `deliveries` of the System module; a component tested
+// alone uses the one of the SimContext its test gives it. There is no other way to find one.
 #pragma once
 
 #include <cstdint>
@@ -40,9 +40,6 @@ class DeliveryScheduler : public sc_core::sc_module, public HostActivitySource {
   // period is the fast one: a power of two of picoseconds near it, to divide by a shift, mixed the instants
   // of two cycles in most buckets and doubled the work of draining them, docs/performance.md).
   DeliveryScheduler(const sc_core::sc_module_name& name, std::uint64_t cycle_ps);
-
-  // The scheduler of the nearest module enclosing the one now being built that has one, or null.
-  static DeliveryScheduler* shared();
 
   // Delivers `gp` (null: a wake-up) to `to` at absolute time `at_ps` (not before now).
   void schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_generic_payload* gp);

@@ -16,9 +16,6 @@ namespace {
 sc_time not_before(const sc_time& wanted, const sc_time& last) {
   return std::max(wanted, last);
 }
-std::string child_name(const char* base, const char* suffix) {
-  return std::string(base) + "_" + suffix;
-}
 }  // namespace
 
 void bind_direct(RequestOutputs& from, RequestInputs& to) {
@@ -29,14 +26,12 @@ void bind_direct(RequestOutputs& from, RequestInputs& to) {
   from.port_state(out_port).peer = &to;
 }
 
-Payload& RequestInputs::binding_probe() {
-  static Payload probe;
-  return probe;
-}
-
 void RequestOutputs::resolve_peer(unsigned port) {
   PortState& ps = ports_[port];
-  socket[port]->transport_dbg(RequestInputs::binding_probe());
+  // The probe carries nothing and is this call's own: the target notes the port it arrives on.
+  Payload probe;
+  probe.set_command(tlm::TLM_IGNORE_COMMAND);
+  socket[port]->transport_dbg(probe);
   ps.peer_port = ps.peer->probed_port_;
   RequestInputs::PortState& target = ps.peer->port_state(ps.peer_port);
   target.peer = this;
@@ -45,11 +40,8 @@ void RequestOutputs::resolve_peer(unsigned port) {
 
 // ---------------------------------------------------------------------------------------------- inputs
 
-RequestInputs::RequestInputs(const char* name, InputOwner& owner, std::uint16_t component_id)
-    : socket(name),
-      owner_(owner),
-      arrivals_(child_name(name, "arrivals").c_str(), owner),
-      component_id_(component_id) {
+RequestInputs::RequestInputs(const char* name, SimContext& ctx, InputOwner& owner, std::uint16_t component_id)
+    : socket(name), owner_(owner), arrivals_(ctx.deliveries, owner), component_id_(component_id) {
   socket.register_nb_transport_fw(this, &RequestInputs::nb_transport_fw);
   socket.register_b_transport(this, &RequestInputs::b_transport);
   socket.register_transport_dbg(this, &RequestInputs::transport_dbg);
@@ -85,7 +77,8 @@ void RequestInputs::b_transport(int, Payload&, sc_time&) {
 }
 
 unsigned RequestInputs::transport_dbg(int port, Payload& gp) {
-  if (&gp == &binding_probe()) probed_port_ = static_cast<unsigned>(port);
+  // Debug transport carries no data here: a probe (TLM_IGNORE_COMMAND) asks which port it arrived on.
+  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) probed_port_ = static_cast<unsigned>(port);
   return 0;
 }
 
@@ -204,8 +197,8 @@ std::size_t RequestInputs::queued_responses() const {
 
 // --------------------------------------------------------------------------------------------- outputs
 
-RequestOutputs::RequestOutputs(const char* name, OutputOwner& owner)
-    : socket(name), owner_(owner), arrivals_(child_name(name, "arrivals").c_str(), owner) {
+RequestOutputs::RequestOutputs(const char* name, SimContext& ctx, OutputOwner& owner)
+    : socket(name), owner_(owner), arrivals_(ctx.deliveries, owner) {
   socket.register_nb_transport_bw(this, &RequestOutputs::nb_transport_bw);
   socket.register_invalidate_direct_mem_ptr(this, &RequestOutputs::invalidate_dmi);
 }

@@ -21,6 +21,7 @@
 #include "common/arrival_queue.hpp"
 #include "common/port_table.hpp"
 #include "common/ring_queue.hpp"
+#include "common/sim_context.hpp"
 #include "common/txn.hpp"
 
 namespace numagpu {
@@ -35,7 +36,8 @@ class RequestOutputs;
 // functor, member pointer). A port bound any other way (a protocol checker, a test bench) goes through its
 // socket. The target's number for the binding is only known once elaboration has completed the bindings:
 // the initiator asks for it at its first BEGIN_REQ on the port, with a transport_dbg probe through the
-// socket (the target answers with the port the probe arrived on).
+// socket (a payload of its own with TLM_IGNORE_COMMAND; the target notes the port it arrived on, which the
+// initiator reads as soon as the call returns).
 void bind_direct(RequestOutputs& from, RequestInputs& to);
 
 class InputOwner {
@@ -68,7 +70,7 @@ class OutputOwner {
 template <class Owner, void (Owner::*kHandle)(unsigned, Payload&)>
 class OwnerArrivals final : public ArrivalQueue {
  public:
-  OwnerArrivals(const char* name, Owner& owner) : ArrivalQueue(name), owner_(owner) {}
+  OwnerArrivals(DeliveryScheduler& scheduler, Owner& owner) : ArrivalQueue(scheduler), owner_(owner) {}
   void deliver(Payload* gp) override { (owner_.*kHandle)(attr(*gp).arrival_port, *gp); }
 
  private:
@@ -79,7 +81,8 @@ class RequestInputs {
  public:
   using Socket = tlm_utils::multi_passthrough_target_socket<RequestInputs, 32, tlm::tlm_base_protocol_types,
                                                             0, sc_core::SC_ZERO_OR_MORE_BOUND>;
-  RequestInputs(const char* name, InputOwner& owner, std::uint16_t component_id);
+  // `ctx`: the machine the owner belongs to (its DeliveryScheduler times the arrivals).
+  RequestInputs(const char* name, SimContext& ctx, InputOwner& owner, std::uint16_t component_id);
 
   Socket socket;
 
@@ -121,7 +124,6 @@ class RequestInputs {
   bool retry_port(unsigned port);
   // The first port in [from, to) holding a request that waits on `key`, or `to`.
   unsigned next_waiting(unsigned key, unsigned from, unsigned to) const;
-  static Payload& binding_probe();  // bind_direct's transport_dbg probe
 
   // Every hop reads the owner and the arrival queue (its scheduler): they lie together, ahead of the ports.
   InputOwner& owner_;
@@ -147,7 +149,7 @@ class RequestOutputs {
   using Socket =
       tlm_utils::multi_passthrough_initiator_socket<RequestOutputs, 32, tlm::tlm_base_protocol_types, 0,
                                                     sc_core::SC_ZERO_OR_MORE_BOUND>;
-  RequestOutputs(const char* name, OutputOwner& owner);
+  RequestOutputs(const char* name, SimContext& ctx, OutputOwner& owner);
 
   Socket socket;
 

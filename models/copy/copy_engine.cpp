@@ -8,7 +8,7 @@ namespace numagpu {
 CopyEngine::CopyEngine(const sc_core::sc_module_name& name, SimContext& ctx, std::uint16_t socket,
                        TxnPool& pool, const HomeMap& homes, unsigned line_bytes)
     : sc_module(name),
-      out("out", *this),
+      out("out", ctx, *this),
       clock_(ctx.clock),
       health_(ctx.health),
       socket_(socket),

@@ -10,8 +10,8 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const C
                    CrossbarPorts ports, const MachineFacts& facts, std::uint16_t socket,
                    stats::Registry& stats)
     : sc_module(name),
-      in("in", *this, ctx.names.add(this->name())),
-      out("out", *this),
+      in("in", ctx, *this, ctx.names.add(this->name())),
+      out("out", ctx, *this),
       clock_(ctx.clock),
       spec_(spec),
       latency_(ctx.clock.cycles(spec.latency)),

@@ -22,8 +22,8 @@ LaneSplit LaneSplit::of(const policy::LinkBalancer::Outputs& o) {
 Link::Link(const sc_core::sc_module_name& name, SimContext& ctx, const LinkSpec& spec,
            const MachineFacts& facts, std::unique_ptr<Balancer> balancer, stats::Registry& stats)
     : sc_module(name),
-      in("in", *this, ctx.names.add(this->name())),
-      out("out", *this),
+      in("in", ctx, *this, ctx.names.add(this->name())),
+      out("out", ctx, *this),
       clock_(ctx.clock),
       spec_(spec),
       facts_(facts),

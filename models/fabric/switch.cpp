@@ -7,8 +7,8 @@ namespace numagpu {
 Switch::Switch(const sc_core::sc_module_name& name, SimContext& ctx, const SwitchSpec& spec,
                stats::Registry& stats)
     : sc_module(name),
-      in("in", *this, ctx.names.add(this->name())),
-      out("out", *this),
+      in("in", ctx, *this, ctx.names.add(this->name())),
+      out("out", ctx, *this),
       clock_(ctx.clock),
       spec_(spec),
       reserved_(spec.ports, 0),

@@ -12,7 +12,7 @@ using sc_core::sc_time_stamp;
 Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec& spec,
            const MachineFacts& facts, stats::Registry& stats)
     : sc_module(name),
-      in("in", *this, ctx.names.add(this->name())),
+      in("in", ctx, *this, ctx.names.add(this->name())),
       clock_(ctx.clock),
       spec_(spec),
       facts_(facts),

@@ -17,7 +17,7 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
        std::uint16_t socket, std::uint16_t index, TxnPool& pool, HomeMap& homes, CtaSource& source,
        stats::Registry& stats)
     : sc_module(name),
-      out((std::string(basename()) + "_out").c_str(), *this),
+      out((std::string(basename()) + "_out").c_str(), ctx, *this),
       clock_(ctx.clock),
       health_(ctx.health),
       spec_(spec),
@@ -27,6 +27,7 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
       pool_(pool),
       homes_(homes),
       source_(source),
+      scheduler_(ctx.deliveries),
       instructions_(stats.counter(stat(*this, "instructions"), "instructions", "Warp instructions issued")),
       loads_(stats.counter(stat(*this, "loads"), "requests", "Global load line requests issued")),
       stores_(stats.counter(stat(*this, "stores"), "requests", "Global store line requests issued")),
@@ -46,11 +47,6 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
         &stats.counter(stat(*this, "stall_cycles.") + kinds[k], "cycles",
                        "Cycles with nothing issued, by why the SM stopped: a warp waiting on memory, at "
                        "a barrier, computing, the outstanding-request limit, or no resident warp");
-  }
-  scheduler_ = DeliveryScheduler::shared();
-  if (!scheduler_) {
-    own_scheduler_ = std::make_unique<DeliveryScheduler>("wake_ups", clock_.period_ps());
-    scheduler_ = own_scheduler_.get();
   }
 }
 
@@ -109,7 +105,7 @@ void Sm::wake_at(Cycles cycle) {
   // and is ignored (deliver()). Waking in the current cycle from an event between cycle edges (a response
   // arriving at a fraction of a cycle) means now.
   const std::uint64_t at = std::max<std::uint64_t>(clock_.cycles_ps(cycle), sim_now().value());
-  scheduler_->schedule(at, *this, nullptr);
+  scheduler_.schedule(at, *this, nullptr);
 }
 
 void Sm::deliver(Payload*) {

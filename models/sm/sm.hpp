@@ -139,8 +139,7 @@ class Sm : public sc_core::sc_module,
   unsigned issued_this_cycle_ = 0;
   Stall stall_reason_ = Stall::kNoWarp;
   std::array<stats::Counter*, kStallKinds> stalls_{};
-  std::unique_ptr<DeliveryScheduler> own_scheduler_;  // only for an SM built outside a system
-  DeliveryScheduler* scheduler_;
+  DeliveryScheduler& scheduler_;   // the machine's (SimContext): this SM's wake-ups
   std::uint64_t activations_ = 0;  // issue() calls (host activity)
 
   stats::Counter& instructions_;

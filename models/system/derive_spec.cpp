@@ -66,6 +66,7 @@ CacheSpec cache_spec(const CacheParams& c) {
   CacheSpec spec;
   spec.size_bytes = c.size_bytes;
   spec.ways = c.ways;
+  spec.replacement = c.replacement;
   spec.hit_latency = c.hit_latency_cycles;
   spec.max_in_process = c.max_in_process;
   return spec;

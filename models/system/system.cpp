@@ -103,7 +103,6 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     : sc_module(name),
       ctx_(spec.clock_mhz),
       spec_(spec),
-      deliveries_(std::make_unique<DeliveryScheduler>(DeliveryScheduler::kChildName, ctx_.clock.period_ps())),
       stats_(stats),
       diag_(diag),
       homes_(static_cast<std::uint16_t>(spec.sockets),

@@ -118,9 +118,8 @@ class System : public sc_core::sc_module {
   void on_workload_finished();
   void audit();
 
-  SimContext ctx_;
+  SimContext ctx_;  // made first (its DeliveryScheduler too): every component below uses it
   SystemSpec spec_;
-  std::unique_ptr<DeliveryScheduler> deliveries_;  // made first: every component below shares it
   stats::Registry& stats_;
   std::ostream& diag_;
   TxnPool pool_;

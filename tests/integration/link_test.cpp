@@ -6,11 +6,9 @@
 
 #include <functional>
 
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-
 #include "common/sim_context.hpp"
 #include "common/txn.hpp"
+#include "scripted_endpoint.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
@@ -24,30 +22,7 @@ using sc_core::sc_time;
 
 // Sends scripted requests into the link and records when packets arrive from it, in picoseconds (at 1 GHz,
 // 1000 ps = 1 cycle).
-struct Endpoint : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<Endpoint> init{"init"};
-  tlm_utils::simple_target_socket<Endpoint> targ{"targ"};
-  std::vector<std::pair<std::uint64_t, unsigned>> arrivals;  // (picosecond, bytes of the payload's op)
-
-  explicit Endpoint(const sc_core::sc_module_name& n) : sc_module(n) {
-    init.register_nb_transport_bw(this, &Endpoint::bw);
-    targ.register_nb_transport_fw(this, &Endpoint::fw);
-  }
-  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload&, tlm::tlm_phase& p, sc_time&) {
-    if (p == tlm::BEGIN_RESP) return tlm::TLM_COMPLETED;
-    return tlm::TLM_ACCEPTED;
-  }
-  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_time& d) {
-    arrivals.emplace_back((sc_core::sc_time_stamp() + d).value(), gp.get_data_length());
-    p = tlm::END_REQ;
-    return tlm::TLM_UPDATED;
-  }
-  void send(tlm::tlm_generic_payload& gp) {
-    tlm::tlm_phase p = tlm::BEGIN_REQ;
-    sc_time d = sc_core::SC_ZERO_TIME;
-    init->nb_transport_fw(gp, p, d);
-  }
-};
+using numagpu::testing::Endpoint;
 
 struct Bench : sc_core::sc_module {
   SimContext ctx;  // 1 GHz
@@ -134,10 +109,10 @@ TEST(LinkTurnaround, IdleLaneTurnsAfterSwitchCycles) {
   const auto& at_b = bench.b.arrivals;
   ASSERT_EQ(at_b.size(), 9u);
   for (int c = 0; c < 7; ++c)
-    EXPECT_EQ(at_b[c].first, std::uint64_t(c + 1) * 1000) << "read " << c;  // 16 B / 16 B per cycle: 1 cycle
+    EXPECT_EQ(at_b[c].ps, std::uint64_t(c + 1) * 1000) << "read " << c;  // 16 B / 16 B per cycle: 1 cycle
   // The read of cycle 7 already has the turned lane: 16 B / 24 B per cycle = 2/3 cycle, 667 ps rounded up.
-  EXPECT_EQ(at_b[7].first, 7667u);
-  EXPECT_EQ(at_b[8].first, 18000u);
+  EXPECT_EQ(at_b[7].ps, 7667u);
+  EXPECT_EQ(at_b[8].ps, 18000u);
   EXPECT_EQ(bench.reg.find_counter("bench.link.turnarounds")->value(), 1u);
   EXPECT_EQ(bench.reg.find_counter("bench.link.turnaround_cycles")->value(), 3u);  // cycles 4, 5, 6
 }
@@ -157,25 +132,18 @@ TEST(LinkTurnaround, QuiescingLaneWaitsForItsPacketsToDrain) {
 }
 
 // A static link between two endpoints, driven by a script run in an SC_THREAD.
-struct Wire : sc_core::sc_module {
-  SimContext ctx;  // 1 GHz
-  stats::Registry reg;
-  TxnPool pool;
+struct Wire : numagpu::testing::ScriptedBench<Wire> {
   Endpoint a{"a"}, b{"b"};
   std::unique_ptr<Link> link;
-  std::function<void(Wire&)> script;
 
   Wire(const sc_core::sc_module_name& n, const LinkSpec& spec, std::function<void(Wire&)> s)
-      : sc_module(n), script(std::move(s)) {
+      : ScriptedBench(n, std::move(s)) {
     link = std::make_unique<Link>("link", ctx, spec, kFacts, nullptr, reg);
     a.init.bind(link->in.socket);
     link->out.socket.bind(a.targ);
     b.init.bind(link->in.socket);
     link->out.socket.bind(b.targ);
-    SC_HAS_PROCESS(Wire);
-    SC_THREAD(run);
   }
-  void run() { script(*this); }
 };
 
 // Zero load: one 16 B read request on an idle paper link (8 lanes x 8 B = 64 B per cycle each way) is
@@ -194,8 +162,8 @@ TEST(LinkTiming, ZeroLoadLatencyIsSerializationPlusTheConfiguredLatency) {
   });
   sc_core::sc_start(sc_time(2000, SC_NS));
   ASSERT_EQ(w.b.arrivals.size(), 2u);
-  EXPECT_EQ(w.b.arrivals[0].first, 64250u);
-  EXPECT_EQ(w.b.arrivals[1].first, 1066250u);
+  EXPECT_EQ(w.b.arrivals[0].ps, 64250u);
+  EXPECT_EQ(w.b.arrivals[1].ps, 1066250u);
 }
 
 // A link given in GB/s keeps its rate exact: a 25 GB/s link (NVLink 2.0) of 8 lanes each way moves
@@ -215,8 +183,8 @@ TEST(LinkTiming, GbpsLinkDeliversItsExactRate) {
   });
   sc_core::sc_start(sc_time(10000, SC_NS));
   ASSERT_EQ(w.b.arrivals.size(), 1000u);
-  EXPECT_EQ(w.b.arrivals.front().first, 5760u);  // 5.76 cycles
-  EXPECT_EQ(w.b.arrivals.back().first, 5760000u);
+  EXPECT_EQ(w.b.arrivals.front().ps, 5760u);  // 5.76 cycles
+  EXPECT_EQ(w.b.arrivals.back().ps, 5760000u);
   EXPECT_EQ(w.reg.find_counter("wire.link.dir0.bytes")->value(), 144000u);
 }
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "common/delivery_scheduler.hpp"
 #include "common/ports.hpp"
+#include "common/sim_context.hpp"
 #include "common/txn.hpp"
 
 namespace numagpu {
@@ -22,9 +22,9 @@ struct Bench : sc_core::sc_module, InputOwner, OutputOwner {
     void deliver(tlm::tlm_generic_payload*) override { run(); }
   };
 
-  DeliveryScheduler deliveries{DeliveryScheduler::kChildName, 1000};  // made first: the ports share it
-  RequestOutputs a{"a", *this}, b{"b", *this}, c{"c", *this};
-  RequestInputs in{"in", *this, 0};
+  SimContext ctx;  // made first: the ports use its delivery scheduler
+  RequestOutputs a{"a", ctx, *this}, b{"b", ctx, *this}, c{"c", ctx, *this};
+  RequestInputs in{"in", ctx, *this, 0};
   TxnPool pool;
   std::vector<std::unique_ptr<Step>> steps;
   unsigned room = 0;
@@ -39,7 +39,7 @@ struct Bench : sc_core::sc_module, InputOwner, OutputOwner {
   void at(std::uint64_t ns, std::function<void()> run) {
     steps.push_back(std::make_unique<Step>());
     steps.back()->run = std::move(run);
-    deliveries.schedule(ns * 1000, *steps.back(), nullptr);
+    ctx.deliveries.schedule(ns * 1000, *steps.back(), nullptr);
   }
   static std::string line(const Payload& gp) { return std::to_string(gp.get_address() / 128); }
 

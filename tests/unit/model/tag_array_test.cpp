@@ -129,32 +129,139 @@ TEST(TagArrayPartition, InvalidateOneClassReturnsItsDirtyLines) {
 namespace numagpu {
 namespace {
 
-// The replacement policy is a plug-in: a policy that always evicts the highest candidate way replaces LRU.
-class HighestWay : public ReplacementPolicy {
- public:
-  void on_use(std::uint64_t, unsigned) override { ++uses; }
-  unsigned pick(std::uint64_t, std::uint64_t candidates) const override {
-    unsigned w = 0;
-    for (unsigned i = 0; i < 64; ++i) {
-      if ((candidates >> i) & 1) w = i;
-    }
-    return w;
-  }
-  int uses = 0;
-};
+// Replacement policies on one set of 4 ways. ref() is what a cache does with a read: a hit, or a miss that
+// inserts the line. A working set {A, B} is used twice, then scanned over by lines used once.
+bool ref(TagArray& t, std::uint64_t line) {
+  if (t.access(line)) return true;
+  t.insert(line, false);
+  return false;
+}
 
-TEST(TagArrayReplacement, APolicyBehindTheInterfaceChoosesTheVictim) {
-  auto policy = std::make_unique<HighestWay>();
-  HighestWay* p = policy.get();
-  TagArray t(1, 2, std::move(policy));
-  t.insert(1, false);  // way 0
-  t.insert(2, false);  // way 1
-  t.access(1);         // LRU would now evict line 2 (way 1); so does "highest way": both agree here
-  t.access(2);         // LRU would evict line 1 (way 0) — "highest way" still evicts way 1 (line 2)
-  const auto v = t.insert(3, false);
-  ASSERT_TRUE(v.has_value());
-  EXPECT_EQ(v->line, 2u);
-  EXPECT_EQ(p->uses, 5);  // 2 insertions + 2 hits + the insertion of line 3
+constexpr std::uint64_t kA = 100, kB = 101;
+
+// LRU (timestamps in brackets). A, B miss into ways 0, 1 [1, 2]; A, B hit [3, 4]. S1, S2 take the free ways
+// 2, 3 [5, 6]. S3 evicts the least recent line, A [3]; S4 evicts B [4]. A and B then miss (A evicts S1 [5],
+// B evicts S2 [6]): the scan of 4 thrashed the working set. Hits: 2 of 10.
+TEST(TagArrayReplacement, LruLosesTheWorkingSetToAScanOfFour) {
+  TagArray t(1, 4, ReplacementKind::kLru);
+  const std::vector<std::uint64_t> refs{kA, kB, kA, kB, 1, 2, 3, 4, kA, kB};
+  const std::vector<bool> want{false, false, true, true, false, false, false, false, false, false};
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    EXPECT_EQ(ref(t, refs[i]), want[i]) << "reference " << i;
+  EXPECT_FALSE(t.contains(1));
+  EXPECT_FALSE(t.contains(2));
+}
+
+// SRRIP (RRPVs of ways 0-3 in brackets, - invalid). A, B insert at 2 [2 2 - -]; their hits promote to 0
+// [0 0 - -]. S1, S2 take the free ways at 2 [0 0 2 2]. S3: no way at 3, age all [1 1 3 3], evict the first at
+// 3, way 2 (S1), S3 inserted at 2 [1 1 2 3]. S4: way 3 (S2) is at 3, evicted, S4 at 2 [1 1 2 2]. A, B hit
+// [0 0 2 2]: the working set survived the scan. Hits: 4 of 10.
+TEST(TagArrayReplacement, SrripKeepsTheWorkingSetThroughAScanOfFour) {
+  TagArray t(1, 4, ReplacementKind::kSrrip);
+  const std::vector<std::uint64_t> refs{kA, kB, kA, kB, 1, 2, 3, 4, kA, kB};
+  const std::vector<bool> want{false, false, true, true, false, false, false, false, true, true};
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    EXPECT_EQ(ref(t, refs[i]), want[i]) << "reference " << i;
+  EXPECT_EQ(t.rrpv(kA), 0);
+  EXPECT_EQ(t.rrpv(kB), 0);
+  EXPECT_EQ(t.rrpv(3), 2);
+  EXPECT_EQ(t.rrpv(4), 2);
+  EXPECT_FALSE(t.contains(1));
+  EXPECT_FALSE(t.contains(2));
+  EXPECT_EQ(t.rrpv(1), TagArray::kNoRrpv);  // absent
+}
+
+// A longer scan outlives the prediction: after S1..S4 as above [1 1 2 2] (A, B, S3, S4), S5 ages all
+// [2 2 3 3] and evicts way 2 (S3) [2 2 2 3]; S6 evicts way 3 (S4) [2 2 2 2]; S7 ages all [3 3 3 3] and evicts
+// way 0 (A) [2 3 3 3]; S8 evicts way 1 (B) [2 2 3 3]. A then misses and evicts way 2 (S5), B way 3 (S6).
+// So SRRIP keeps this working set through a scan of up to 6 lines (S1..S6 evict only scan lines: the hits'
+// RRPV 0 needs three agings to reach 3), not through 8 (S7 and S8 evict A and B).
+TEST(TagArrayReplacement, SrripLosesTheWorkingSetToAScanOfEight) {
+  TagArray t(1, 4, ReplacementKind::kSrrip);
+  const std::vector<std::uint64_t> refs{kA, kB, kA, kB, 1, 2, 3, 4, 5, 6, 7, 8, kA, kB};
+  std::vector<bool> want(refs.size(), false);
+  want[2] = want[3] = true;
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    EXPECT_EQ(ref(t, refs[i]), want[i]) << "reference " << i;
+  EXPECT_TRUE(t.contains(7));
+  EXPECT_TRUE(t.contains(8));
+  EXPECT_FALSE(t.contains(5));
+  EXPECT_FALSE(t.contains(6));
+}
+
+// The partition's candidates bound the policy: only candidates age, and the victim is one of them. One set
+// of 4 ways, local quota 3, remote quota 1; L* local lines, R* remote. Both policies see:
+//   1-3. L0, L1, R0 take ways 0, 1, 2.                      SRRIP [2 2 2 -]   LRU stamps [1 2 3 -]
+//   4.   L0 hits.                                           SRRIP [0 2 2 -]   LRU [4 2 3 -]
+//   5.   R1: remote at its quota (1): candidates {2} only, though way 3 is free. SRRIP ages way 2 alone to 3
+//        and evicts R0 (L0 stays 0, L1 2); LRU evicts R0.   SRRIP [0 2 2 -]   LRU [4 2 5 -]
+//   6.   L2: local under its quota with a free way: way 3.  SRRIP [0 2 2 2]   LRU [4 2 5 6]
+//   7.   L3: local at its quota (3): candidates {0, 1, 3}. SRRIP: none at 3, ages them [1 3 2 3] (R1 in way 2
+//        not aged), evicts way 1 (L1), L3 at 2 [1 2 2 3]. LRU: oldest of 4, 2, 6 is way 1 (L1) [4 7 5 6].
+//   8.   L4: candidates {0, 1, 3} again. SRRIP: way 3 (L2) is at 3: evicted. LRU: oldest of 4, 7, 6 is way 0
+//        (L0). The policies part here.
+TEST(TagArrayReplacement, BothPoliciesChooseOnlyAmongThePartitionsCandidates) {
+  const std::uint64_t L0 = 0, L1 = 1, L2 = 2, L3 = 3, L4 = 4, R0 = 10, R1 = 11;
+  for (const auto kind : {ReplacementKind::kLru, ReplacementKind::kSrrip}) {
+    SCOPED_TRACE(to_string(kind));
+    TagArray t(1, 4, kind);
+    EXPECT_FALSE(t.insert(L0, false, Cls::kLocal, 3).has_value());
+    EXPECT_FALSE(t.insert(L1, false, Cls::kLocal, 3).has_value());
+    EXPECT_FALSE(t.insert(R0, false, Cls::kRemote, 1).has_value());
+    EXPECT_TRUE(t.access(L0));
+    auto v = t.insert(R1, false, Cls::kRemote, 1);
+    ASSERT_TRUE(v.has_value());
+    EXPECT_EQ(v->line, R0);
+    if (kind == ReplacementKind::kSrrip) {
+      EXPECT_EQ(t.rrpv(L0), 0);
+      EXPECT_EQ(t.rrpv(L1), 2);
+    }
+    EXPECT_FALSE(t.insert(L2, false, Cls::kLocal, 3).has_value());
+    v = t.insert(L3, false, Cls::kLocal, 3);
+    ASSERT_TRUE(v.has_value());
+    EXPECT_EQ(v->line, L1);
+    if (kind == ReplacementKind::kSrrip) {
+      EXPECT_EQ(t.rrpv(L0), 1);
+      EXPECT_EQ(t.rrpv(R1), 2);  // not a candidate: not aged
+      EXPECT_EQ(t.rrpv(L2), 3);
+    }
+    v = t.insert(L4, false, Cls::kLocal, 3);
+    ASSERT_TRUE(v.has_value());
+    EXPECT_EQ(v->line, kind == ReplacementKind::kSrrip ? L2 : L0);
+    EXPECT_TRUE(t.contains(R1));
+  }
+}
+
+// A class under its quota in a full set takes the other class's line: the candidates are the other class's
+// lines only. Remote quota 3: R0, R1, R2 in ways 0-2 [2 2 2 -]; L0 (local quota 1) in way 3 [2 2 2 2]; R0
+// hits [0 2 2 2]. With the split moved to local 2, L1 is under its quota: candidates {0, 1, 2}. SRRIP: none
+// at 3, ages the remote ways only [1 3 3 2], evicts way 1 (R1); L0 keeps 2. LRU: stamps R0 5, R1 2, R2 3:
+// evicts R1 too.
+TEST(TagArrayReplacement, UnderItsQuotaAClassEvictsOnlyTheOtherClass) {
+  for (const auto kind : {ReplacementKind::kLru, ReplacementKind::kSrrip}) {
+    SCOPED_TRACE(to_string(kind));
+    TagArray t(1, 4, kind);
+    t.insert(10, false, Cls::kRemote, 3);
+    t.insert(11, false, Cls::kRemote, 3);
+    t.insert(12, false, Cls::kRemote, 3);
+    t.insert(0, false, Cls::kLocal, 1);
+    EXPECT_TRUE(t.access(10));
+    const auto v = t.insert(1, false, Cls::kLocal, 2);
+    ASSERT_TRUE(v.has_value());
+    EXPECT_EQ(v->line, 11u);
+    EXPECT_EQ(v->cls, Cls::kRemote);
+    if (kind == ReplacementKind::kSrrip) {
+      EXPECT_EQ(t.rrpv(0), 2);  // the local line was not a candidate
+      EXPECT_EQ(t.rrpv(10), 1);
+      EXPECT_EQ(t.rrpv(12), 3);
+    }
+  }
+}
+
+TEST(TagArrayReplacement, ConfigurationNamesRoundTrip) {
+  for (const auto kind : {ReplacementKind::kLru, ReplacementKind::kSrrip})
+    EXPECT_EQ(replacement_kind(to_string(kind)), kind);
+  EXPECT_FALSE(replacement_kind("plru").has_value());
 }
 
 }  // namespace
@@ -190,58 +297,6 @@ TEST(TagArrayLayout, LineZeroAndLargeLinesAreOrdinaryLines) {
   EXPECT_TRUE(t.contains(big));
   EXPECT_FALSE(t.contains(~std::uint64_t(0)));
   EXPECT_THROW(t.insert(~std::uint64_t(0), false), std::out_of_range);
-}
-
-// The built-in LRU (no virtual call) must choose exactly as LruReplacement behind the interface: random
-// traffic with both classes and moving quotas, compared call by call.
-TEST(TagArrayLayout, BuiltInLruMatchesTheLruPolicyObject) {
-  constexpr std::uint64_t kSets = 8;
-  constexpr unsigned kWays = 4;
-  TagArray fast(kSets, kWays);
-  TagArray slow(kSets, kWays, std::make_unique<LruReplacement>(kSets, kWays));
-  std::uint64_t x = 88172645463325252ull;  // xorshift64
-  auto next = [&x] {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x;
-  };
-  for (int i = 0; i < 200000; ++i) {
-    const std::uint64_t line = next() % 96;
-    const auto cls = (line % 3 == 0) ? TagArray::LineClass::kRemote : TagArray::LineClass::kLocal;
-    const unsigned quota = static_cast<unsigned>(next() % 6);  // 0..5: below, at and above the ways
-    switch (next() % 6) {
-      case 0:
-      case 1:
-        ASSERT_EQ(fast.access(line), slow.access(line));
-        break;
-      case 2:
-        ASSERT_EQ(fast.mark_dirty(line), slow.mark_dirty(line));
-        break;
-      case 3:
-        if (i % 5000 == 0) {
-          std::vector<std::uint64_t> a, b;
-          ASSERT_EQ(fast.invalidate_class(cls, a), slow.invalidate_class(cls, b));
-          ASSERT_EQ(a, b);
-        }
-        break;
-      default: {
-        if (fast.contains(line)) break;
-        const bool dirty = next() % 2 == 0;
-        const auto va = fast.insert(line, dirty, cls, quota);
-        const auto vb = slow.insert(line, dirty, cls, quota);
-        ASSERT_EQ(va.has_value(), vb.has_value());
-        if (va) {
-          ASSERT_EQ(va->line, vb->line);
-          ASSERT_EQ(va->dirty, vb->dirty);
-          ASSERT_EQ(va->cls, vb->cls);
-        }
-        break;
-      }
-    }
-  }
-  for (auto c : {TagArray::LineClass::kLocal, TagArray::LineClass::kRemote})
-    EXPECT_EQ(fast.count(c), slow.count(c));
 }
 
 }  // namespace

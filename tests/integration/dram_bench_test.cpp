@@ -1,0 +1,94 @@
+// One DRAM alone behind scripted initiators (tests/integration/scripted_endpoint.hpp): a line's channel is
+// its line number mod channels, a channel moves bandwidth / channels bytes per cycle, and a response leaves
+// `latency` after its line's transfer ends. Each expectation is derived by hand below.
+#include "mem/dram.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+
+#include "scripted_endpoint.hpp"
+
+namespace numagpu {
+namespace {
+
+using numagpu::testing::Endpoint;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+constexpr std::uint64_t kNs = numagpu::testing::kPsPerCycle;
+
+// 64 B per cycle over 2 channels: 32 B per cycle per channel, a 128 B line in 4 cycles; 100-cycle latency.
+DramSpec spec(unsigned queue_depth) {
+  DramSpec d;
+  d.bandwidth_bytes_num = 64;
+  d.bandwidth_den = 1;
+  d.channels = 2;
+  d.latency = 100;
+  d.queue_depth = queue_depth;
+  return d;
+}
+
+struct DramBench : numagpu::testing::ScriptedBench<DramBench> {
+  Endpoint a{"a"}, b{"b"};  // two L2 banks' bindings (ports 0 and 1)
+  std::unique_ptr<Dram> dram;
+
+  DramBench(const sc_core::sc_module_name& n, const DramSpec& s, std::function<void(DramBench&)> f)
+      : ScriptedBench(n, std::move(f)) {
+    dram = std::make_unique<Dram>("dram", ctx, s, numagpu::testing::kBenchFacts, reg);
+    a.init.bind(dram->in.socket);
+    b.init.bind(dram->in.socket);
+  }
+  std::uint64_t counter(const char* leaf) const {
+    return ScriptedBench::counter(std::string("bench.dram.") + leaf);
+  }
+};
+
+// N = 4 reads of lines 0, 2, 4, 6 (all channel 0) at cycle 0 from a: the channel moves them one after the
+// other, the k-th (k = 1..4) ending its transfer at 4k cycles and answered 100 later: 104, 108, 112, 116 —
+// latency + k x serialization. A read of line 1 (channel 1) at cycle 0 from b does not wait for channel 0:
+// 4 + 100 = 104. A write of line 0 at cycle 1000 from a, on an idle channel: 1000 + 4 + 100 = 1104.
+TEST(DramBench, LineReadsOnOneChannelFinishAtLatencyPlusTheirSerialization) {
+  DramBench d("bench", spec(32), [](DramBench& self) {
+    for (std::uint64_t n : {0, 2, 4, 6})
+      ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, n)));
+    ASSERT_TRUE(self.b.send(self.line(MemOp::kRead, 1)));
+    sc_core::wait(1000, SC_NS);
+    ASSERT_TRUE(self.a.send(self.line(MemOp::kWrite, 0)));
+  });
+  sc_core::sc_start(sc_time(2000, SC_NS));
+  ASSERT_EQ(d.a.responses.size(), 5u);
+  for (unsigned k = 1; k <= 4; ++k)
+    EXPECT_EQ(d.a.responses[k - 1].ps, (100 + 4 * k) * kNs) << "read " << k;
+  EXPECT_EQ(d.a.responses[4].ps, 1104 * kNs);
+  ASSERT_EQ(d.b.responses.size(), 1u);
+  EXPECT_EQ(d.b.responses[0].ps, 104 * kNs);
+  EXPECT_EQ(d.counter("reads"), 5u);
+  EXPECT_EQ(d.counter("read_bytes"), 5u * 128);
+  EXPECT_EQ(d.counter("writes"), 1u);
+  EXPECT_EQ(d.counter("write_bytes"), 128u);
+}
+
+// Back-pressure: queue_depth 2 lets a channel's backlog reach 2 line transfers (8 cycles). Reads of lines
+// 0, 2, 4, 6 (channel 0), one per cycle from cycle 0: the first books the channel for cycles 0-4, the second
+// (cycle 1, backlog 3 cycles) 4-8, the third (cycle 2, backlog 6) 8-12. The fourth (cycle 3) finds a backlog
+// of 9 > 8 cycles: held, without END_REQ. The channel drains to 8 at cycle 4: the request is taken then
+// (END_REQ at cycle 4) and booked for 12-16. Answers: 104, 108, 112, 116, as without back-pressure.
+TEST(DramBench, AChannelBackPressuresBeyondItsQueueDepth) {
+  DramBench d("bench", spec(2), [](DramBench& self) {
+    for (std::uint64_t n : {0, 2, 4}) {
+      ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, n)));
+      sc_core::wait(1, SC_NS);
+    }
+    EXPECT_FALSE(self.a.send(self.line(MemOp::kRead, 6)));  // held
+  });
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(d.a.end_reqs.size(), 1u);
+  EXPECT_EQ(d.a.end_reqs[0].ps, 4 * kNs);
+  ASSERT_EQ(d.a.responses.size(), 4u);
+  for (unsigned k = 1; k <= 4; ++k)
+    EXPECT_EQ(d.a.responses[k - 1].ps, (100 + 4 * k) * kNs) << "read " << k;
+}
+
+}  // namespace
+}  // namespace numagpu
