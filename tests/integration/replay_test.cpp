@@ -301,6 +301,27 @@ TEST(ReplayExit, MatrixMulReplaysWithTheCountedRequests) {
   expect_dump_replays_identically(file.string());
 }
 
+// An SM holds max_warps / warps_per_cta CTAs: a trace whose CTA (here 96 threads = 3 warps) needs more warps
+// than the SM has is refused when the system loads it, not run in one oversized slot (a SystemSpec built
+// without the configuration, whose check names the key, still gets this one).
+TEST(ReplayMaxWarps, SystemRefusesATraceCtaLargerThanTheSm) {
+  SystemSpec spec = small_spec(1);
+  spec.sm.max_warps = 2;
+  KernelSpec k;
+  k.name = "barrier";
+  k.trace_path = std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-1-barrier.traceg";
+  spec.kernels = {k};
+  stats::Registry reg;
+  std::ostringstream diag;
+  try {
+    System sys("system", spec, reg, diag);
+    ADD_FAILURE() << "a CTA of 3 warps was accepted on an SM of 2";
+  } catch (const trace::TraceError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              k.trace_path + ": a CTA of 3 warps exceeds sm.max_warps (2): it would never fit on an SM");
+  }
+}
+
 // A trace header is only a claim: a grid of 65536 x 257 = 16842752 CTAs, one more row than the 2^24 =
 // 16777216 numagpu replays (the bound of workload.kernels.ctas), is refused before a slot is allocated for
 // each CTA (24 B each: 400 MB for this grid, and 96 GB for the largest grid a header can name).
