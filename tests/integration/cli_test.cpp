@@ -129,12 +129,8 @@ std::string barrier_trace() {
 }
 
 TEST_F(CliTest, TraceCtaLargerThanMaxWarpsIsRefusedAtItsKey) {
-  options.workload_file = write("w.yaml",
-                                "workload:\n"
-                                "  kernels:\n"
-                                "    - name: b\n"
-                                "      trace: " +
-                                    barrier_trace() + "\n");
+  options.workload_file =
+      write("w.yaml", "workload:\n  kernels:\n    - name: b\n      trace: " + barrier_trace() + "\n");
   options.sets = {"sm.max_warps=2"};
   // The value of `trace:` starts in column 6 + len("trace: ") + 1 = 14 of line 4.
   expect_rejected(*options.workload_file + ":4:14: workload.kernels.0.trace: " + barrier_trace() +
@@ -142,12 +138,8 @@ TEST_F(CliTest, TraceCtaLargerThanMaxWarpsIsRefusedAtItsKey) {
 }
 
 TEST_F(CliTest, TraceCtaThatFitsRunsWhateverWarpsPerCtaSays) {
-  options.workload_file = write("w.yaml",
-                                "workload:\n"
-                                "  kernels:\n"
-                                "    - name: b\n"
-                                "      trace: " +
-                                    barrier_trace() + "\n");
+  options.workload_file =
+      write("w.yaml", "workload:\n  kernels:\n    - name: b\n      trace: " + barrier_trace() + "\n");
   options.sets = {"sm.max_warps=3", "system.sockets=1", "sm.per_socket=1"};
   ASSERT_EQ(run(), kExitOk) << err.str();
 }
