@@ -17,6 +17,7 @@
 #include "app/system_config.hpp"
 #include "common/health.hpp"
 #include "config/config.hpp"
+#include "config/emit_yaml.hpp"
 #include "fabric/lane_vcd.hpp"
 #include "power/activity_recorder.hpp"
 #include "power/power_model.hpp"
@@ -94,23 +95,43 @@ int workload_dump_command(const RunOptions& options, std::ostream& out, std::ost
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
+  // Names are data: any string (quotes, newlines, `&`, `null`, control and non-ASCII characters) must load
+  // back unchanged, so workload.yaml is written by an emitter (config/emit_yaml.hpp), never pasted together,
+  // and before anything else: a name it cannot write fails the dump before a file is made.
+  std::vector<std::string> files;
+  std::string yaml;
+  try {
+    nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+      const KernelSpec& k = spec.kernels[i];
+      // The file is named by the index (unique) and the name's first 64 bytes, made safe for any file
+      // system; the name itself is in workload.yaml.
+      constexpr std::size_t kNameInFile = 64;
+      std::string file = "kernel-" + std::to_string(i) + "-";
+      for (std::size_t c = 0; c < k.name.size() && c < kNameInFile; ++c)
+        file += std::isalnum(static_cast<unsigned char>(k.name[c])) ? k.name[c] : '_';
+      file += ".ngt";
+      files.push_back(file);
+      kernels.push_back(nlohmann::ordered_json{{"name", k.name}, {"trace", file}});
+    }
+    const nlohmann::ordered_json document = {
+        {"workload", nlohmann::ordered_json{{"name", spec.workload_name}, {"kernels", kernels}}}};
+    yaml = "# Written by numagpu workload dump: replays the dumped kernels.\n" + config::emit_yaml(document);
+  } catch (const std::exception& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
   if (!make_output_dir(options.out_dir, err)) return kExitBadInput;
   const std::filesystem::path dir(options.out_dir);
-  std::string yaml = "# Written by numagpu workload dump: replays the dumped kernels.\nworkload:\n  name: " +
-                     spec.workload_name + "\n  kernels:\n";
   try {
     for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
       const KernelSpec& k = spec.kernels[i];
       std::unique_ptr<KernelProgram> program =
           k.trace_path.empty() ? std::make_unique<SyntheticProgram>(k, spec.facts.line_bytes)
                                : load_trace_program(k.trace_path, spec.facts.line_bytes, nullptr);
-      std::string file = "kernel-" + std::to_string(i) + "-";
-      for (char c : k.name)
-        file += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-      file += ".ngt";
-      dump_program(*program, static_cast<std::uint32_t>(i), spec.facts.line_bytes, (dir / file).string());
-      yaml += "    - name: \"" + k.name + "\"\n      trace: " + file + "\n";
-      out << "numagpu: wrote " << (dir / file).string() << "\n";
+      const std::string path = (dir / files[i]).string();
+      dump_program(*program, static_cast<std::uint32_t>(i), spec.facts.line_bytes, path);
+      out << "numagpu: wrote " << path << "\n";
     }
     write_file_atomically((dir / "workload.yaml").string(), yaml);
   } catch (const std::exception& e) {

@@ -14,6 +14,7 @@
 #include "system/derive_spec.hpp"
 #include "system/system_params.hpp"
 #include "trace/accelsim_reader.hpp"
+#include "trace/convert.hpp"
 
 namespace numagpu {
 
@@ -82,6 +83,28 @@ void resolve_files(const config::Config& cfg, SystemParams& p) {
   }
 }
 
+// A trace's CTA size (its warps per CTA) is in the trace's header, known only once the trace is opened: a
+// kernel whose CTA needs more warps than sm.max_warps would never fit on an SM (the SM would still run it in
+// one slot, silently wrong), so it is refused at the key that named the trace. A trace that cannot be opened
+// is left to the system, which reports it when it loads the trace.
+void check_trace_ctas_fit(const config::Config& cfg, const WorkloadParams& w, const SystemSpec& spec) {
+  for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+    const KernelSpec& k = spec.kernels[i];
+    if (k.trace_path.empty()) continue;  // synthetic: derive_spec checked warps_per_cta
+    std::uint32_t warps = 0;
+    try {
+      warps = trace::open_kernel_trace(k.trace_path)->info().warps_per_cta();
+    } catch (const trace::TraceError&) {
+      continue;
+    }
+    if (warps <= spec.sm.max_warps) continue;
+    const std::string key =
+        w.trace_list.empty() ? "workload.kernels." + std::to_string(i) + ".trace" : "workload.trace_list";
+    cfg.fail(key, k.trace_path + ": a CTA of " + std::to_string(warps) + " warps exceeds sm.max_warps (" +
+                      std::to_string(spec.sm.max_warps) + "): it would never fit on an SM");
+  }
+}
+
 }  // namespace
 
 const config::Schema& system_schema() {
@@ -95,11 +118,14 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   config::ReadKeys keys(cfg, "");
   params.keys(keys);
   resolve_files(cfg, params);
+  SystemSpec spec;
   try {
-    return derive_system_spec(params);
+    spec = derive_system_spec(params);
   } catch (const SpecError& e) {
     cfg.fail(e.key(), e.what());
   }
+  check_trace_ctas_fit(cfg, params.workload, spec);
+  return spec;
 }
 
 }  // namespace numagpu

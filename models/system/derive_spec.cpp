@@ -319,7 +319,8 @@ void derive_workload(const SystemParams& p, SystemSpec& s) {
           static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t(ks.ctas) * w.scale, 1u << 24));
     if (ks.trace_path.empty() && ks.kernel.empty() && ks.ctas == 0)
       fail(k + "ctas", "missing: a kernel without a trace needs its number of CTAs");
-    if (ks.warps_per_cta > s.sm.max_warps) {
+    // A trace's CTA size is in the trace, not in warps_per_cta: the program checks it once the trace is open.
+    if (ks.trace_path.empty() && ks.warps_per_cta > s.sm.max_warps) {
       fail(k + "warps_per_cta", str(ks.warps_per_cta) + " exceeds sm.max_warps (" + str(s.sm.max_warps) +
                                     "): a CTA would never fit on an SM");
     }

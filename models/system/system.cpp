@@ -8,6 +8,7 @@
 
 #include "kernels/cpp_program.hpp"
 #include "system/derived_params.hpp"
+#include "trace/trace.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
 #include "rtl_loop/rtl_builds.hpp"
 #endif
@@ -190,6 +191,17 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
       programs.push_back(std::make_unique<SyntheticProgram>(k, spec_.facts.line_bytes));
     } else {
       programs.push_back(load_trace_program(k.trace_path, spec_.facts.line_bytes, &trace_warnings_));
+    }
+    // The SM holds max_warps / warps_per_cta CTAs, at least one: a bigger CTA would run in one slot with more
+    // warps than the SM has (the configuration refuses it at its key; this guards every other caller).
+    const KernelProgram& p = *programs.back();
+    if (p.warps_per_cta() > spec_.sm.max_warps) {
+      const std::string what = (k.trace_path.empty() ? "kernel '" + k.name + "'" : k.trace_path) +
+                               ": a CTA of " + std::to_string(p.warps_per_cta()) +
+                               " warps exceeds sm.max_warps (" + std::to_string(spec_.sm.max_warps) +
+                               "): it would never fit on an SM";
+      if (k.trace_path.empty()) throw std::invalid_argument(what);
+      throw trace::TraceError(what);
     }
   }
   return programs;

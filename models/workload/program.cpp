@@ -54,6 +54,29 @@ bool SyntheticProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t
 
 namespace {
 
+// SIMT exit: a warp ends when the last of its threads has exited, not at its first EXIT. A compiler's bounds
+// check is a predicated `@P EXIT`, traced with the mask of the threads that leave (often none). Each EXIT
+// retires the live threads it names; the EXIT that retires the last one ends the warp, and whatever the list
+// holds after it is dropped (counted in `dropped`). EXIT itself is not an instruction the SM issues, so the
+// EXITs are removed from the list. `live` holds the warp's threads that exist (a CTA of 100 threads has 4 in
+// its last warp); a list that ends with threads still live ends the warp where it ends.
+void retire_exited_threads(std::vector<trace::WarpInstruction>& warp, std::uint32_t live,
+                           std::uint64_t& dropped) {
+  std::size_t kept = 0;
+  std::size_t i = 0;
+  for (; i < warp.size(); ++i) {
+    if (warp[i].kind == trace::OpKind::kExit) {
+      live &= ~warp[i].active_mask;
+      if (live == 0) break;
+      continue;
+    }
+    if (kept != i) warp[kept] = std::move(warp[i]);
+    ++kept;
+  }
+  if (i < warp.size()) dropped += warp.size() - i - 1;
+  warp.resize(kept);
+}
+
 class TraceProgram : public KernelProgram {
  public:
   TraceProgram(const std::string& path, unsigned line_bytes, std::vector<std::string>* warnings)
@@ -72,15 +95,29 @@ class TraceProgram : public KernelProgram {
     warps_per_cta_ = info.warps_per_cta();
     blocks_.resize(ctas_);
     trace::ThreadBlock block;
+    std::uint64_t dropped = 0;  // instructions after a warp's end
     while (reader->next_block(block)) {
       if (block.cta_id >= ctas_) {
         throw trace::TraceError(path + ": thread block " + std::to_string(block.cta_id) +
                                 " is outside the grid");
       }
+      for (std::size_t w = 0; w < block.warps.size(); ++w) {
+        const std::uint64_t threads =
+            info.threads_per_cta() - std::min<std::uint64_t>(info.threads_per_cta(), w * trace::kWarpSize);
+        const std::uint32_t live =
+            threads >= trace::kWarpSize ? 0xffffffffu : (std::uint32_t(1) << threads) - 1;
+        retire_exited_threads(block.warps[w], live, dropped);
+      }
       blocks_[block.cta_id] = std::move(block.warps);
       block = trace::ThreadBlock{};
     }
-    if (warnings) warnings->insert(warnings->end(), reader->warnings().begin(), reader->warnings().end());
+    if (warnings) {
+      warnings->insert(warnings->end(), reader->warnings().begin(), reader->warnings().end());
+      if (dropped != 0) {
+        warnings->push_back(path + ": " + std::to_string(dropped) +
+                            " instruction(s) after the EXIT of a warp's last live thread ignored");
+      }
+    }
   }
 
   const std::string& name() const override { return name_; }
@@ -108,7 +145,7 @@ class TraceProgram : public KernelProgram {
         out.kind = Step::Kind::kBarrier;
         return true;
       case trace::OpKind::kExit:
-        return false;
+        return false;  // not reached: the constructor removed every EXIT
       case trace::OpKind::kCompute:
         out.kind = Step::Kind::kCompute;
         return true;

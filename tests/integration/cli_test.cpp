@@ -122,6 +122,49 @@ TEST_F(CliTest, WorkloadErrorsPointIntoTheWorkloadFile) {
                   ":5:22: workload.kernels.0.warps_per_cta: 65 is out of range [1, 64]");
 }
 
+// sm.max_warps is checked against every kernel's real CTA size. tests/data/replay/kernel-1-barrier.traceg has
+// a block of 96 threads: 3 warps per CTA (the schema's default warps_per_cta, 4, plays no part for a trace).
+std::string barrier_trace() {
+  return std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-1-barrier.traceg";
+}
+
+TEST_F(CliTest, TraceCtaLargerThanMaxWarpsIsRefusedAtItsKey) {
+  options.workload_file =
+      write("w.yaml", "workload:\n  kernels:\n    - name: b\n      trace: " + barrier_trace() + "\n");
+  options.sets = {"sm.max_warps=2"};
+  // The value of `trace:` starts in column 6 + len("trace: ") + 1 = 14 of line 4.
+  expect_rejected(*options.workload_file + ":4:14: workload.kernels.0.trace: " + barrier_trace() +
+                  ": a CTA of 3 warps exceeds sm.max_warps (2): it would never fit on an SM");
+}
+
+TEST_F(CliTest, TraceCtaThatFitsRunsWhateverWarpsPerCtaSays) {
+  options.workload_file =
+      write("w.yaml", "workload:\n  kernels:\n    - name: b\n      trace: " + barrier_trace() + "\n");
+  options.sets = {"sm.max_warps=3", "system.sockets=1", "sm.per_socket=1"};
+  ASSERT_EQ(run(), kExitOk) << err.str();
+}
+
+TEST_F(CliTest, TraceListKernelLargerThanMaxWarpsIsRefusedAtTheList) {
+  const std::string list = std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernelslist.g";
+  options.sets = {"workload.trace_list=" + list, "sm.max_warps=1"};
+  expect_rejected("--set workload.trace_list=" + list + ": workload.trace_list: " + barrier_trace() +
+                  ": a CTA of 3 warps exceeds sm.max_warps (1): it would never fit on an SM");
+}
+
+TEST_F(CliTest, SyntheticCtaLargerThanMaxWarpsIsRefusedAtItsKey) {
+  options.workload_file = write("w.yaml",
+                                "workload:\n"
+                                "  kernels:\n"
+                                "    - name: k\n"
+                                "      ctas: 4\n"
+                                "      warps_per_cta: 8\n");
+  options.sets = {"sm.max_warps=4"};
+  expect_rejected(
+      *options.workload_file +
+      ":5:22: workload.kernels.0.warps_per_cta: 8 exceeds sm.max_warps (4): a CTA would never fit "
+      "on an SM");
+}
+
 // A tiny but complete run: 2 sockets x 2 SMs, one kernel of 4 CTAs x 2 warps x 4 loads = 32 loads.
 TEST_F(CliTest, RunWritesAValidStatsDocumentWithTheResolvedConfiguration) {
   options.sets = {"system.sockets=2", "sm.per_socket=2", "l2.banks=2", "checks.protocol=true",

@@ -9,6 +9,7 @@
 #include "common/health.hpp"
 #include "small_system.hpp"
 #include "system/system.hpp"
+#include "trace/convert.hpp"
 #include "trace/trace.hpp"
 #include "workload/program.hpp"
 
@@ -83,8 +84,10 @@ TEST(Replay, BarrierWaitsForTheCtasWarpsAndIgnoresExitedOnes) {
 }
 
 // The real Accel-Sim sample (shared/data/accelsim): 55 CTAs x 4 warps, 7260 trace lines of which 220 are
-// EXIT (grep -c ' EXIT '), so 7040 issued instructions; 440 LDG and 440 STG, every one with a full mask,
-// 16 B per thread, base+stride 16 from a 128 B-aligned base (checked with awk and Python over the file):
+// EXIT (grep -c ' EXIT '), each the last instruction of its warp with a full mask (grep ' EXIT ' | awk
+// '{print $2}' | sort | uniq -c: 220 ffffffff), so 7040 issued instructions; 440 LDG and 440 STG, every one
+// with a full mask, 16 B per thread, base+stride 16 from a 128 B-aligned base (the line-count awk of
+// ReplayExit.VectorAddReplaysItsBoundsCheckedWarps below: LDG 440 instructions / 1760 lines, STG 440 / 1760):
 // 512 B = 4 lines each, so 1760 line loads and 1760 line stores. Run on 4 sockets with the protocol checker.
 TEST(Replay, AccelSimSampleReplaysWithTheCountedRequests) {
   // The folder named by NUMAGPU_ACCELSIM_SAMPLE_DIR, else shared/data/accelsim beside the repository (as in
@@ -113,6 +116,210 @@ TEST(Replay, AccelSimSampleReplaysWithTheCountedRequests) {
   EXPECT_EQ(sum_over_sms(reg, 4, 4, "stores"), 1760u);
   EXPECT_EQ(sum_over_sms(reg, 4, 4, "ctas"), 55u);
   EXPECT_EQ(sys.trace_warnings().size(), 2u);  // the impossible -nregs and -binary version = 0
+}
+
+// The shared real-trace folders: the Accel-Sim sample (NUMAGPU_ACCELSIM_SAMPLE_DIR, else shared/data/accelsim
+// beside the repository) and accelsim-more (NUMAGPU_ACCELSIM_MORE_DIR, else the sample folder's sibling
+// accelsim-more). A test needing an absent trace skips with a message (fails under CI=true, as .ci/run sets).
+std::filesystem::path sample_dir() {
+  const char* override_dir = std::getenv("NUMAGPU_ACCELSIM_SAMPLE_DIR");
+  return override_dir != nullptr
+             ? std::filesystem::path(override_dir)
+             : std::filesystem::path(NUMAGPU_SOURCE_DIR) / ".." / "shared" / "data" / "accelsim";
+}
+
+std::filesystem::path more_dir() {
+  const char* override_dir = std::getenv("NUMAGPU_ACCELSIM_MORE_DIR");
+  if (override_dir != nullptr) return override_dir;
+  std::filesystem::path sample = sample_dir().lexically_normal();
+  if (!sample.has_filename()) sample = sample.parent_path();  // a trailing '/'
+  return sample.parent_path() / "accelsim-more";
+}
+
+bool have_or_skip(const std::filesystem::path& file, std::string& why) {
+  if (std::filesystem::exists(file)) return true;
+  why = "no real trace at " + file.string() + " (set NUMAGPU_ACCELSIM_MORE_DIR)";
+  return false;
+}
+
+#define REQUIRE_REAL_TRACE(file)                                                       \
+  do {                                                                                 \
+    std::string why;                                                                   \
+    if (!have_or_skip(file, why)) {                                                    \
+      const char* ci = std::getenv("CI");                                              \
+      if (ci != nullptr && std::string(ci) == "true") FAIL() << "CI=true and " << why; \
+      GTEST_SKIP() << why;                                                             \
+    }                                                                                  \
+  } while (0)
+
+struct ReplayCounts {
+  std::uint64_t instructions, loads, stores, barriers, ctas;
+  std::vector<std::string> warnings;
+};
+
+ReplayCounts replay(const std::string& trace_path, unsigned sockets = 1) {
+  SystemSpec spec = small_spec(sockets);
+  spec.sm.max_warps = 64;  // the real traces have CTAs of 32 warps
+  KernelSpec k;
+  k.name = "replay";
+  k.trace_path = trace_path;
+  spec.kernels = {k};
+  stats::Registry reg;
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  EXPECT_TRUE(run.ok) << run.diagnostics;
+  EXPECT_TRUE(run.system->dispatcher().finished());
+  return ReplayCounts{
+      sum_over_sms(reg, sockets, 4, "instructions"), sum_over_sms(reg, sockets, 4, "loads"),
+      sum_over_sms(reg, sockets, 4, "stores"),       sum_over_sms(reg, sockets, 4, "barriers"),
+      sum_over_sms(reg, sockets, 4, "ctas"),         run.system->trace_warnings()};
+}
+
+// tests/data/replay/kernel-3-exit.traceg: one CTA of 80 threads, so warps 0 and 1 have 32 threads and warp 2
+// has 16 (lanes 0-15). A warp ends when its last live thread exits; EXIT is not issued.
+//   warp 0: MOV, EXIT 00000000 (empty: nobody leaves), LDG 32 x 4 B at 0x7f5000000000 (one line),
+//           EXIT 0000ffff (partial: lanes 0-15 leave), STG by lanes 16-31, 16 x 4 B from 0x7f5000001040
+//           (0x1040..0x107f: one line), EXIT ffff0000 (the last 16 leave: the warp ends)
+//           -> 3 instructions, 1 line load, 1 line store;
+//   warp 1: MOV, EXIT ffffffff (full) -> 1 instruction;
+//   warp 2: MOV, STG 16 x 4 B at 0x7f5000002000 (one line), EXIT 0000ffff (all 16 threads that exist leave:
+//           the warp ends although lanes 16-31 are not named), then an LDG no thread is left to run
+//           -> 2 instructions, 1 line store; the LDG is dropped with one warning.
+// In all: 6 instructions, 1 line load, 2 line stores. (Ending each warp at its first EXIT gives 4, 0 and 1.)
+TEST(ReplayExit, AWarpEndsWhenItsLastLiveThreadExits) {
+  const std::string path = std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-3-exit.traceg";
+  const ReplayCounts c = replay(path);
+  EXPECT_EQ(c.instructions, 6u);
+  EXPECT_EQ(c.loads, 1u);
+  EXPECT_EQ(c.stores, 2u);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0], path + ": 1 instruction(s) after the EXIT of a warp's last live thread ignored");
+}
+
+// The same kernel converted to .ngt keeps every EXIT's mask and the block's 80 threads: the same counts.
+TEST(ReplayExit, NgtCarriesTheExitMasksAndTheThreadCount) {
+  const std::string ngt = ::testing::TempDir() + "kernel-3-exit.ngt";
+  trace::convert_accelsim_kernel(std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-3-exit.traceg",
+                                 ngt);
+  const ReplayCounts c = replay(ngt);
+  EXPECT_EQ(c.instructions, 6u);
+  EXPECT_EQ(c.loads, 1u);
+  EXPECT_EQ(c.stores, 2u);
+  std::filesystem::remove(ngt);
+}
+
+// A program dumped to .ngt (numagpu workload dump) gives back every warp's steps, step by step.
+void expect_dump_replays_identically(const std::string& path) {
+  const std::unique_ptr<KernelProgram> a = load_trace_program(path, 128, nullptr);
+  const std::string ngt = ::testing::TempDir() + "dumped.ngt";
+  dump_program(*a, 1, 128, ngt);
+  const std::unique_ptr<KernelProgram> b = load_trace_program(ngt, 128, nullptr);
+  ASSERT_EQ(a->ctas(), b->ctas());
+  ASSERT_EQ(a->warps_per_cta(), b->warps_per_cta());
+  std::uint64_t steps = 0;
+  for (std::uint32_t cta = 0; cta < a->ctas(); ++cta) {
+    for (std::uint32_t w = 0; w < a->warps_per_cta(); ++w) {
+      Step sa, sb;
+      for (std::uint32_t i = 0;; ++i, ++steps) {
+        const bool more = a->step(cta, w, i, sa);
+        ASSERT_EQ(more, b->step(cta, w, i, sb)) << "cta " << cta << " warp " << w << " step " << i;
+        if (!more) break;
+        ASSERT_EQ(int(sa.kind), int(sb.kind));
+        ASSERT_EQ(sa.line_count, sb.line_count);
+        for (unsigned l = 0; l < sa.line_count; ++l)
+          ASSERT_EQ(sa.lines[l], sb.lines[l]);
+        if (sa.kind == Step::Kind::kCompute) {
+          ASSERT_EQ(sa.cycles, sb.cycles);
+        }
+      }
+    }
+  }
+  EXPECT_GT(steps, 0u);
+  std::filesystem::remove(ngt);
+}
+
+TEST(ReplayExit, DumpedProgramReplaysIdentically) {
+  expect_dump_replays_identically(std::string(NUMAGPU_SOURCE_DIR) +
+                                  "/tests/data/replay/kernel-3-exit.traceg");
+}
+
+// accelsim-more/vectoradd-100-32: one CTA of 1024 threads (32 warps) adding 100 floats. The counts, from the
+// file:
+//   grep -cE '^[0-9a-f]{4} ' kernel-1.traceg                 -> 344 instruction lines
+//   grep -c ' EXIT ' kernel-1.traceg                        -> 36 EXITs
+//   grep ' EXIT ' kernel-1.traceg | awk '{print $2}' | sort | uniq -c
+//                      -> 31 ffffffff, 3 00000000, 1 fffffff0, 1 0000000f
+// Warps 0-2 pass their bounds check: `@P EXIT` with an empty mask, then 2 LDG, 1 STG and the final EXIT; warp
+// 3 (threads 96-127) loses lanes 4-31 at its first EXIT (fffffff0) and its lanes 0-3 run on to the final
+// EXIT (0000000f); warps 4-31 leave at once (ffffffff). Every instruction comes before its warp's last EXIT,
+// so 344 - 36 = 308 are issued. Line counts: distinct 128 B lines per LDG/STG instruction, summed (fields:
+// PC mask dest_num dests opcode src_num srcs mem_width mode addresses; mawk needs the %.0f array keys):
+//   awk 'function hex(s, i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s); for (i = 1; i <= length(s); i++)
+//          v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+//        NF >= 5 && length($2) == 8 { op = $(4 + $3); sub(/\..*$/, "", op); if (op != "LDG" && op != "STG")
+//        next
+//          s = 5 + $3; w = s + $s + 1; m = hex($2); n = 0; for (b = 0; b < 32; b++) if (int(m / 2^b) % 2) n++
+//          split("", seen); k = 0
+//          for (t = 0; t < n; t++) {
+//            if ($(w + 1) == 0) a = hex($(w + 2 + t)); else if ($(w + 1) == 1) a = hex($(w + 2)) + t * $(w +
+//            3) else if (t == 0) a = hex($(w + 2)); else a += $(w + 2 + t) for (x = int(a / 128); x <= int((a
+//            + $w - 1) / 128); x++) {
+//              key = sprintf("%.0f", x); if (!(key in seen)) { seen[key] = 1; k++ } } }
+//          lines[op] += k; insts[op]++ }
+//        END { for (o in lines) print o, insts[o], "instructions", lines[o], "lines" }' kernel-1.traceg
+// gives LDG 8 instructions / 8 lines, STG 4 / 4: every access is 4 B per thread from a 128 B-aligned base
+// (0x7f2b2d500000, ...200, ...400 plus 128 B per warp), 32 or 4 threads, one line each. So 8 line loads and
+// 4 line stores, where ending each warp at its first EXIT replays none.
+TEST(ReplayExit, VectorAddReplaysItsBoundsCheckedWarps) {
+  const std::filesystem::path file = more_dir() / "vectoradd-100-32" / "kernel-1.traceg";
+  REQUIRE_REAL_TRACE(file);
+  const ReplayCounts c = replay(file.string());
+  EXPECT_EQ(c.instructions, 308u);
+  EXPECT_EQ(c.loads, 8u);
+  EXPECT_EQ(c.stores, 4u);
+  EXPECT_EQ(c.ctas, 1u);
+  EXPECT_TRUE(c.warnings.empty());  // a well-formed v4 header (sm_61) and nothing after a warp's last EXIT
+  expect_dump_replays_identically(file.string());
+}
+
+// accelsim-more/matrixmul-32-32: one CTA of 32 x 32 threads (32 warps), tiled through shared memory.
+//   grep -cE '^[0-9a-f]{4} ' kernel-1.traceg                 -> 4416 instruction lines
+//   grep ' EXIT ' kernel-1.traceg | awk '{print $2}' | sort | uniq -c   -> 32 ffffffff (one per warp, last)
+//   grep ' BAR' kernel-1.traceg | awk '{print $2, $4}' | sort | uniq -c -> 64 ffffffff BAR.SYNC
+// and the line-count awk of the test above: LDG 64 instructions / 64 lines, STG 32 / 32 (4 B per thread,
+// 32 threads, 128 B-aligned: one line each). So 4416 - 32 = 4384 issued instructions, 64 line loads, 32 line
+// stores and 64 barrier arrivals (2 per warp).
+TEST(ReplayExit, MatrixMulReplaysWithTheCountedRequests) {
+  const std::filesystem::path file = more_dir() / "matrixmul-32-32" / "kernel-1.traceg";
+  REQUIRE_REAL_TRACE(file);
+  const ReplayCounts c = replay(file.string());
+  EXPECT_EQ(c.instructions, 4384u);
+  EXPECT_EQ(c.loads, 64u);
+  EXPECT_EQ(c.stores, 32u);
+  EXPECT_EQ(c.barriers, 64u);
+  EXPECT_EQ(c.ctas, 1u);
+  EXPECT_TRUE(c.warnings.empty());
+  expect_dump_replays_identically(file.string());
+}
+
+// An SM holds max_warps / warps_per_cta CTAs: a trace whose CTA (here 96 threads = 3 warps) needs more warps
+// than the SM has is refused when the system loads it, not run in one oversized slot (a SystemSpec built
+// without the configuration, whose check names the key, still gets this one).
+TEST(ReplayMaxWarps, SystemRefusesATraceCtaLargerThanTheSm) {
+  SystemSpec spec = small_spec(1);
+  spec.sm.max_warps = 2;
+  KernelSpec k;
+  k.name = "barrier";
+  k.trace_path = std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-1-barrier.traceg";
+  spec.kernels = {k};
+  stats::Registry reg;
+  std::ostringstream diag;
+  try {
+    System sys("system", spec, reg, diag);
+    ADD_FAILURE() << "a CTA of 3 warps was accepted on an SM of 2";
+  } catch (const trace::TraceError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              k.trace_path + ": a CTA of 3 warps exceeds sm.max_warps (2): it would never fit on an SM");
+  }
 }
 
 // A trace header is only a claim: a grid of 65536 x 257 = 16842752 CTAs, one more row than the 2^24 =

@@ -1,10 +1,48 @@
 // Generated text: the YAML dump (verbatim and round trip) and the Markdown reference.
 #include <gtest/gtest.h>
 
+#include "config/emit_yaml.hpp"
 #include "test_util.hpp"
 
 namespace numagpu::config::testing {
 namespace {
+
+// emit_yaml: strings double-quoted with everything outside printable ASCII escaped, by the shortest of
+// \xHH (up to U+00FF), \uHHHH (up to U+FFFF) and \UHHHHHHHH; '"' and '\' by a backslash. By hand:
+// "a\"b" -> "a\"b"; "k\u0041" as typed (backslash, u, 0041) -> "k\\u0041"; newline -> \x0a; NUL -> \x00;
+// DEL -> \x7f; U+00E9 (C3 A9) -> \xe9; U+2028 (E2 80 A8) -> \u2028; U+FFFF, a noncharacter (EF BF BF), ->
+// \uffff; U+1F600 (F0 9F 98 80) -> \U0001f600. Keys that are identifiers are plain, "null" is quoted.
+TEST(EmitYaml, EveryStringIsQuotedAndEscaped) {
+  nlohmann::ordered_json doc = {
+      {"workload",
+       nlohmann::ordered_json{
+           {"name", "a\"b"},
+           {"kernels",
+            nlohmann::ordered_json::array(
+                {nlohmann::ordered_json{{"name", "k\\u0041"}, {"trace", "k.ngt"}},
+                 nlohmann::ordered_json{{"name", std::string("\n\0\x7f", 3)}, {"ctas", 4}},
+                 nlohmann::ordered_json{{"name", "\xc3\xa9\xe2\x80\xa8\xef\xbf\xbf\xf0\x9f\x98\x80"}}})},
+           {"null", nlohmann::ordered_json::array()}}}};
+  EXPECT_EQ(emit_yaml(doc),
+            "workload:\n"
+            "  name: \"a\\\"b\"\n"
+            "  kernels:\n"
+            "    - name: \"k\\\\u0041\"\n"
+            "      trace: \"k.ngt\"\n"
+            "    - name: \"\\x0a\\x00\\x7f\"\n"
+            "      ctas: 4\n"
+            "    - name: \"\\xe9\\u2028\\uffff\\U0001f600\"\n"
+            "  \"null\": []\n");
+}
+
+// A string that is not UTF-8 cannot be YAML text: refused, never written changed.
+TEST(EmitYaml, InvalidUtf8IsRefused) {
+  for (const std::string& bad : {std::string("a\xff"), std::string("\xc3"), std::string("\xc0\x80"),
+                                 std::string("\xed\xa0\x80"), std::string("\xf4\x90\x80\x80")}) {
+    EXPECT_THROW(yaml_double_quoted(bad), std::runtime_error) << bad;
+  }
+  EXPECT_EQ(yaml_double_quoted(""), "\"\"");
+}
 
 TEST(DumpYaml, CommentsEveryLeafInDeclarationOrder) {
   const Config cfg = load(small_schema(), {small_layer()}, {});
