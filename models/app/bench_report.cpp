@@ -19,6 +19,7 @@ nlohmann::json BenchReport::to_json() const {
           {"activations", activity.activations},
           {"quiet_windows_skipped", activity.quiet_windows_skipped},
           {"quiet_cycles_skipped", activity.quiet_cycles_skipped},
+          {"kernel_generation_seconds", activity.kernel_generation_seconds},
           {"delta_cycles", delta_cycles},
           {"peak_rss_kib", peak_rss_kib},
           {"sm_requests_per_second", sm_requests_per_second()},
@@ -41,6 +42,12 @@ void BenchReport::print(std::ostream& os) const {
                 static_cast<unsigned long long>(activity.quiet_windows_skipped),
                 static_cast<unsigned long long>(activity.quiet_cycles_skipped));
   os << buf;
+  if (activity.kernel_generation_seconds > 0) {  // C++ kernels ran: their share of the simulation
+    std::snprintf(buf, sizeof buf, "            kernel generation %.3f s (%.1f %% of simulate)\n",
+                  activity.kernel_generation_seconds,
+                  simulate_seconds > 0 ? 100.0 * activity.kernel_generation_seconds / simulate_seconds : 0.0);
+    os << buf;
+  }
 }
 
 std::uint64_t peak_rss_kib() {

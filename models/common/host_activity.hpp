@@ -13,6 +13,7 @@ struct HostActivity {
   std::uint64_t activations = 0;  // process activations (SC_METHOD calls) of the model
   std::uint64_t quiet_windows_skipped = 0;  // policy windows skipped in closed form (idle time for free)
   std::uint64_t quiet_cycles_skipped = 0;   // quiet policy cycles inside a window skipped in closed form
+  double kernel_generation_seconds = 0;     // host time spent executing C++ kernels for their steps
 };
 
 class HostActivitySource {

@@ -38,9 +38,9 @@ CppKernelProgram::CtaSteps& CppKernelProgram::run(std::uint32_t cta) const {
 bool CppKernelProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const {
   auto it = resident_.find(cta);
   CtaSteps& s = it != resident_.end() ? it->second : run(cta);
-  const std::vector<Step>& steps = s.warps[warp].steps;
-  if (index < steps.size()) {
-    out = steps[index];
+  const WarpRecord& w = s.warps[warp];
+  if (index < w.steps.size()) {
+    w.unpack(index, out);
     return true;
   }
   // The warp has ended; once every warp of the CTA has, its steps are no longer needed.

@@ -28,6 +28,7 @@ class CppKernelProgram : public KernelProgram {
     return runtime::Grid{launch_.grid.x, launch_.grid.y, launch_.grid.z};
   }
   bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const override;
+  double generation_seconds() const override { return totals_.generation_seconds; }
 
   // What the executed CTAs did, for reports and tests.
   struct Totals {

@@ -65,15 +65,18 @@ bool Cta::any_active() const {
   return false;
 }
 
-Step& Cta::compute_step(unsigned warp) {
-  std::vector<Step>& steps = warps_[warp].steps;
-  if (steps.empty() || steps.back().kind != Step::Kind::kCompute) {
-    Step s;
-    s.kind = Step::Kind::kCompute;
-    s.cycles = 0;
-    s.instructions = 0;
-    steps.push_back(s);
-  }
+void WarpRecord::unpack(std::size_t index, Step& out) const {
+  const PackedStep& p = steps[index];
+  out.kind = p.kind;
+  out.cycles = p.cycles;
+  out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
+  out.line_count = p.line_count;
+  std::copy(lines.begin() + p.first_line, lines.begin() + p.first_line + p.line_count, out.lines.begin());
+}
+
+PackedStep& Cta::compute_step(unsigned warp) {
+  std::vector<PackedStep>& steps = warps_[warp].steps;
+  if (steps.empty() || steps.back().kind != Step::Kind::kCompute) steps.emplace_back();
   return steps.back();
 }
 
@@ -81,7 +84,7 @@ void Cta::charge(InstrClass cls, unsigned n) {
   for (unsigned w = 0; w < mask_.size(); ++w) {
     if (!mask_[w]) continue;
     // One issue cycle per warp instruction: consecutive instructions of a warp form one compute step.
-    Step& s = compute_step(w);
+    PackedStep& s = compute_step(w);
     s.cycles += n;
     s.instructions += n;
     warps_[w].instructions[static_cast<unsigned>(cls)] += n;
@@ -90,41 +93,45 @@ void Cta::charge(InstrClass cls, unsigned n) {
 
 void Cta::memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread,
                       unsigned bytes) {
-  std::vector<std::uint64_t> addresses;
-  addresses.reserve(kWarpSize);
+  std::vector<std::uint64_t>& addresses = warp_addresses_;
   for (unsigned w = 0; w < mask_.size(); ++w) {
     if (!mask_[w]) continue;
     addresses.clear();
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
       if ((mask_[w] >> lane) & 1u) addresses.push_back(addresses_by_thread[w * kWarpSize + lane]);
-    Step s;
-    s.kind = kind;
-    coalesce(addresses, bytes, line_bytes_, s);
-    warps_[w].steps.push_back(s);
+    coalesce(addresses, bytes, line_bytes_, scratch_step_);
+    WarpRecord& r = warps_[w];
+    PackedStep p;
+    p.kind = kind;
+    p.line_count = static_cast<std::uint16_t>(scratch_step_.line_count);
+    p.first_line = static_cast<std::uint32_t>(r.lines.size());
+    r.lines.insert(r.lines.end(), scratch_step_.lines.begin(), scratch_step_.lines.begin() + p.line_count);
+    r.steps.push_back(p);
+    scratch_step_.line_count = 0;
   }
 }
 
 void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes) {
   constexpr unsigned kBanks = 32, kBankBytes = 4;
-  std::array<std::vector<std::uint64_t>, kBanks> words;
+  std::array<std::uint64_t, 2 * kWarpSize * 2> words;  // an access of up to 8 bytes spans 2 or 3 words
   for (unsigned w = 0; w < mask_.size(); ++w) {
     if (!mask_[w]) continue;
-    for (auto& b : words)
-      b.clear();
+    unsigned n = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       if (!((mask_[w] >> lane) & 1u)) continue;
-      const std::uint64_t first = byte_offsets[w * kWarpSize + lane] / kBankBytes;
-      const std::uint64_t last = (byte_offsets[w * kWarpSize + lane] + bytes - 1) / kBankBytes;
-      for (std::uint64_t word = first; word <= last; ++word) {
-        std::vector<std::uint64_t>& bank = words[word % kBanks];
-        if (std::find(bank.begin(), bank.end(), word) == bank.end()) bank.push_back(word);
-      }
+      const std::uint64_t offset = byte_offsets[w * kWarpSize + lane];
+      for (std::uint64_t word = offset / kBankBytes; word <= (offset + bytes - 1) / kBankBytes; ++word)
+        if (n < words.size()) words[n++] = word;
     }
     // The bank with the most distinct words sets the passes; threads reading one word are served at once.
+    std::sort(words.begin(), words.begin() + n);
+    std::array<unsigned, kBanks> per_bank{};
     unsigned passes = 1;
-    for (const auto& b : words)
-      passes = std::max(passes, static_cast<unsigned>(b.size()));
-    Step& s = compute_step(w);
+    for (unsigned k = 0; k < n; ++k) {
+      if (k > 0 && words[k] == words[k - 1]) continue;
+      passes = std::max(passes, ++per_bank[words[k] % kBanks]);
+    }
+    PackedStep& s = compute_step(w);
     s.cycles += passes;
     s.instructions += 1;
     warps_[w].instructions[static_cast<unsigned>(InstrClass::kShared)] += 1;
@@ -135,8 +142,9 @@ void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned
 
 void Cta::syncthreads() {
   for (WarpRecord& w : warps_) {
-    Step s;
+    PackedStep s;
     s.kind = Step::Kind::kBarrier;
+    s.cycles = 1;
     w.steps.push_back(s);
   }
 }

@@ -65,12 +65,13 @@ class Cta;
 // assigned inside a branch keeps the other threads' values, as registers do on a GPU.
 template <class T>
 class V {
+  static_assert(sizeof(T) <= 8, "a thread's value is at most 8 bytes (the CTA's buffers are sized so)");
+
  public:
   V(Cta& cta, T uniform);
-  V(const V& other) : cta_(other.cta_), n_(other.n_), v_(new T[other.n_]) {
-    std::copy(other.v_.get(), other.v_.get() + n_, v_.get());
-  }
-  V(V&& other) noexcept = default;
+  V(const V& other);
+  V(V&& other) noexcept : cta_(other.cta_), n_(other.n_), v_(other.v_) { other.v_ = nullptr; }
+  ~V();
   // Assignment (from a value or a temporary alike) is masked; no move assignment is declared, so a
   // temporary on the right binds here too.
   V& operator=(const V& other);
@@ -82,14 +83,40 @@ class V {
   unsigned size() const { return n_; }
 
  private:
+  template <class U>
+  friend class V;
+  template <class U>
+  friend struct Uninitialized;
+  struct NoInit {};
+  V(Cta& cta, NoInit);  // the values are written next (results of an operation)
+
   Cta* cta_;
   unsigned n_;
-  std::unique_ptr<T[]> v_;  // not std::vector: V<bool> needs addressable elements
+  T* v_;  // a buffer of the CTA's (Cta::acquire): operations make many short-lived values
+};
+
+// A value whose every thread is written by the caller next: skips the fill.
+template <class U>
+struct Uninitialized {
+  static V<U> make(Cta& cta) { return V<U>(cta, typename V<U>::NoInit{}); }
 };
 
 // Per-warp record of what one CTA executed.
+// A step as recorded: a memory step's lines are kept in the warp's `lines`, from `first_line` on, so a
+// recorded step takes 16 bytes instead of a Step's 530 (a resident CTA holds thousands of steps).
+struct PackedStep {
+  Step::Kind kind = Step::Kind::kCompute;
+  std::uint16_t line_count = 0;
+  std::uint32_t cycles = 0;
+  std::uint32_t instructions = 0;
+  std::uint32_t first_line = 0;
+};
+
 struct WarpRecord {
-  std::vector<Step> steps;
+  std::vector<PackedStep> steps;
+  std::vector<std::uint64_t> lines;  // the memory steps' lines, in order
+  // Step `index` as the SM takes it.
+  void unpack(std::size_t index, Step& out) const;
   std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};  // warp instructions
 };
 
@@ -155,6 +182,17 @@ class Cta {
   void exit_if(const V<bool>& cond);
 
   std::vector<WarpRecord>& records() { return warps_; }
+
+  // Buffers of threads() x 8 bytes for values, reused (V's storage).
+  void* acquire() {
+    if (pool_.free.empty()) return new std::uint64_t[threads_];
+    void* b = pool_.free.back();
+    pool_.free.pop_back();
+    return b;
+  }
+  void release(void* b) { pool_.free.push_back(b); }
+  Cta(const Cta&) = delete;
+  Cta& operator=(const Cta&) = delete;
   const CtaCounters& counters() const { return counters_; }
 
  private:
@@ -166,26 +204,53 @@ class Cta {
   Tid make_tid();
   void memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread, unsigned bytes);
   void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes);
-  Step& compute_step(unsigned warp);
+  PackedStep& compute_step(unsigned warp);
   // The active threads of `saved` whose cond equals `value` (exited threads never return).
   void narrow(const std::vector<std::uint32_t>& saved, const V<bool>& cond, bool value);
   void restore(const std::vector<std::uint32_t>& saved);
 
   unsigned threads_;
   unsigned line_bytes_;
+  // Value buffers not in use. Declared before tid_, so it is destroyed after every V of the CTA has given
+  // its buffer back.
+  struct BufferPool {
+    std::vector<void*> free;
+    BufferPool() = default;
+    BufferPool(const BufferPool&) = delete;
+    BufferPool& operator=(const BufferPool&) = delete;
+    ~BufferPool() {
+      for (void* b : free)
+        delete[] static_cast<std::uint64_t*>(b);
+    }
+  } pool_;
   std::vector<std::uint32_t> mask_;    // active threads, one word per warp
   std::vector<std::uint32_t> exited_;  // threads that have left the kernel
   std::vector<WarpRecord> warps_;
   CtaCounters counters_;
   Tid tid_;
-  std::vector<std::uint64_t> scratch_;  // addresses by thread, reused
+  std::vector<std::uint64_t> scratch_;         // addresses by thread, reused
+  Step scratch_step_;                          // the coalescer's output, reused
+  std::vector<std::uint64_t> warp_addresses_;  // one warp's active addresses, reused
 };
 
 // ---- values -----------------------------------------------------------------------------------------
 
 template <class T>
-V<T>::V(Cta& cta, T uniform) : cta_(&cta), n_(cta.threads()), v_(new T[cta.threads()]) {
-  std::fill(v_.get(), v_.get() + n_, uniform);
+V<T>::V(Cta& cta, T uniform) : cta_(&cta), n_(cta.threads()), v_(static_cast<T*>(cta.acquire())) {
+  std::fill(v_, v_ + n_, uniform);
+}
+
+template <class T>
+V<T>::V(Cta& cta, NoInit) : cta_(&cta), n_(cta.threads()), v_(static_cast<T*>(cta.acquire())) {}
+
+template <class T>
+V<T>::V(const V& other) : cta_(other.cta_), n_(other.n_), v_(static_cast<T*>(other.cta_->acquire())) {
+  std::copy(other.v_, other.v_ + n_, v_);
+}
+
+template <class T>
+V<T>::~V() {
+  if (v_) cta_->release(v_);
 }
 
 template <class T>
@@ -216,7 +281,7 @@ constexpr InstrClass class_of() {
 template <class T, class U, class F>
 auto zip(const V<T>& a, const V<U>& b, InstrClass cls, F f) {
   using R = decltype(f(a[0], b[0]));
-  V<R> r(a.cta(), R{});
+  V<R> r = Uninitialized<R>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = f(a[t], b[t]);
   a.cta().charge(cls);
@@ -226,7 +291,7 @@ auto zip(const V<T>& a, const V<U>& b, InstrClass cls, F f) {
 template <class T, class F>
 auto map(const V<T>& a, InstrClass cls, F f) {
   using R = decltype(f(a[0]));
-  V<R> r(a.cta(), R{});
+  V<R> r = Uninitialized<R>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = f(a[t]);
   a.cta().charge(cls);
@@ -296,7 +361,7 @@ V<T> exp(const V<T>& a) {
 // A fused multiply-add is one instruction.
 template <class T>
 V<T> fma(const V<T>& a, const V<T>& b, const V<T>& c) {
-  V<T> r(a.cta(), T{});
+  V<T> r = Uninitialized<T>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = a[t] * b[t] + c[t];
   a.cta().charge(class_of<T>());
@@ -304,7 +369,7 @@ V<T> fma(const V<T>& a, const V<T>& b, const V<T>& c) {
 }
 template <class T>
 V<T> select(const V<bool>& c, const V<T>& a, const V<T>& b) {
-  V<T> r(a.cta(), T{});
+  V<T> r = Uninitialized<T>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = c[t] ? a[t] : b[t];
   a.cta().charge(InstrClass::kInt);

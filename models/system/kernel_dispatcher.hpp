@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include "common/host_activity.hpp"
 #include "common/sim_context.hpp"
 #include "sm/sm.hpp"
 #include "stats/registry.hpp"
@@ -18,7 +19,7 @@
 
 namespace numagpu {
 
-class KernelDispatcher : public sc_core::sc_module, public CtaSource {
+class KernelDispatcher : public sc_core::sc_module, public CtaSource, public HostActivitySource {
  public:
   KernelDispatcher(const sc_core::sc_module_name& name, SimContext& ctx,
                    std::vector<std::unique_ptr<KernelProgram>> kernels, const runtime::Machine& machine,
@@ -36,6 +37,10 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource {
 
   bool next_cta(std::uint16_t socket, std::uint32_t& cta) override;
   void sm_idle(std::uint16_t socket, std::uint16_t sm) override;
+  void add_host_activity(HostActivity& total) const override {
+    for (const auto& k : kernels_)
+      total.kernel_generation_seconds += k->generation_seconds();
+  }
 
  private:
   void launch();

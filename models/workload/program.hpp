@@ -38,6 +38,8 @@ class KernelProgram {
   virtual runtime::Grid grid() const { return runtime::Grid{ctas(), 1, 1}; }
   // Step `index` of a warp; false when the warp has no more steps (it exits).
   virtual bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const = 0;
+  // Host time spent making steps beyond reading them (C++ kernels run their CTAs' bodies), for --bench.
+  virtual double generation_seconds() const { return 0.0; }
 };
 
 // The synthetic patterns of KernelSpec (stream, random): compute, then one memory access, repeated.

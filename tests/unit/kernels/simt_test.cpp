@@ -95,9 +95,9 @@ TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {
   (void)c.load(a, t);
   (void)c.load(a, t + 1);
   c.if_(t < 16, [&] { c.store(a, t, V<float>(c, 0.0f)); });
-  const std::vector<Step>& steps = c.records()[0].steps;
+  const std::vector<PackedStep>& steps = c.records()[0].steps;
   std::vector<unsigned> lines;
-  for (const Step& s : steps)
+  for (const PackedStep& s : steps)
     if (s.kind != Step::Kind::kCompute) lines.push_back(s.line_count);
   EXPECT_EQ(lines, (std::vector<unsigned>{1, 2, 1}));
 }
