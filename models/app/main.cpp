@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench_fabric.hpp"
+#include "app/correlate.hpp"
 #include "app/huge_pages.hpp"
 #include "app/interrupt.hpp"
 #include "app/kernels_command.hpp"
@@ -105,6 +106,19 @@ extern "C" int sc_main(int argc, char* argv[]) {
   CLI::App* kernels_cmd =
       app.add_subcommand("kernels", "List the C++ kernel library: each kernel, its source and its arguments");
 
+  numagpu::CorrelateOptions correlate;
+  CLI::App* correlate_cmd = app.add_subcommand(
+      "correlate",
+      "Run the library kernels of a hardware counter table (Nsight Compute metrics, the schema of "
+      "hw_perf_train.csv) and compare simulated with measured counters (docs/correlation.md)");
+  correlate_cmd->add_option("--hw", correlate.hw_csv, "Hardware counter CSV")->required();
+  correlate_cmd->add_option("-c,--config", correlate.config,
+                            "System configuration (default: the built-in system)");
+  correlate_cmd->add_option("-j,--jobs", correlate.jobs, "Simulations run at once")
+      ->check(CLI::Range(1, 4096));
+  correlate_cmd->add_option("-o,--out", correlate.out_dir, "Output directory")->required();
+  correlate_cmd->add_flag("-q,--quiet", correlate.quiet, "Only the final line");
+
   numagpu::PowerOptions power;
   CLI::App* power_cmd = app.add_subcommand(
       "power", "Recompute power.json from a run's activity.json with an energy table, without simulating");
@@ -191,6 +205,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
   if (power_cmd->parsed()) return numagpu::power_command(power, std::cout, std::cerr);
   if (plot_power_cmd->parsed()) return numagpu::plot_power_command(plot_power, std::cout, std::cerr);
   if (kernels_cmd->parsed()) return numagpu::kernels_command(std::cout);
+  if (correlate_cmd->parsed()) return numagpu::correlate_command(correlate, std::cout, std::cerr);
   if (wdump->parsed()) return numagpu::workload_dump_command(options, std::cout, std::cerr);
   if (dump->parsed()) return numagpu::config_dump_command(options, std::cout, std::cerr);
   if (reference->parsed()) return numagpu::config_reference_command(std::cout);

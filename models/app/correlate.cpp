@@ -1,0 +1,428 @@
+#include "app/correlate.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "app/embedded_configs.hpp"
+#include "app/run.hpp"
+#include "kernels/library.hpp"
+#include "stats/atomic_write.hpp"
+
+namespace numagpu {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.push_back(field);
+      field.clear();
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  fields.push_back(field);
+  return fields;
+}
+
+// The function's name in a kernel column: Nsight writes C++ kernels mangled (_Z14calculate_tempiPf...), C
+// ones plain (findK).
+std::string function_name(const std::string& kernel) {
+  if (kernel.rfind("_Z", 0) != 0) return kernel;
+  std::size_t i = 2, length = 0;
+  while (i < kernel.size() && std::isdigit(static_cast<unsigned char>(kernel[i])))
+    length = length * 10 + static_cast<std::size_t>(kernel[i++] - '0');
+  return length && i + length <= kernel.size() ? kernel.substr(i, length) : kernel;
+}
+
+// The kernels of the GV100 study (Accel-Sim's define-power.yml runs) and the library kernels that stand for
+// them, at their reference inputs (the library's default arguments).
+struct StudyEntry {
+  const char* benchmark;
+  const char* function;
+  const char* library_name;
+  unsigned launches;  // how often the reference run launches it (the hardware table sums them)
+};
+constexpr StudyEntry kStudy[] = {
+    {"hotspot-rodinia-3.1", "calculate_temp", "rodinia/hotspot", 1},  // 2 steps, pyramid 2: one launch
+    {"backprop-rodinia-3.1", "bpnn_layerforward_CUDA", "rodinia/backprop_layerforward", 1},
+    {"backprop-rodinia-3.1", "bpnn_adjust_weights_cuda", "rodinia/backprop_adjust_weights", 1},
+    {"b+tree-rodinia-3.1", "findK", "rodinia/btree_findK", 1},
+    {"b+tree-rodinia-3.1", "findRangeK", "rodinia/btree_findRangeK", 1},
+    {"kmeans-rodinia-3.1", "kmeansPoint", "rodinia/kmeans_kmeansPoint", 1},
+    {"srad_v1-rodinia-3.1", "srad", "rodinia/srad_v1_srad", 100},  // `srad_v1 100 ...`: 100 iterations
+    {"parboil-sgemm", "mysgemmNT", "parboil/sgemm_mysgemmNT", 1},
+    {"dct8x8", "CUDAkernel1DCT", "cuda-samples/dct8x8_CUDAkernel1DCT", 1},
+    {"dct8x8", "CUDAkernel2DCT", "cuda-samples/dct8x8_CUDAkernel2DCT", 1},
+};
+
+std::string file_safe(const std::string& s) {
+  std::string r;
+  for (char c : s)
+    r += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return r.substr(0, 60);
+}
+
+std::string yaml_quote(const std::string& s) {
+  std::string r = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') r += '\\';
+    r += c;
+  }
+  return r + "\"";
+}
+
+// Runs `numagpu run` for each command line, at most `jobs` at once; returns each one's exit status.
+std::vector<int> run_children(const std::vector<std::vector<std::string>>& commands, unsigned jobs) {
+  std::vector<int> status(commands.size(), -1);
+  std::map<pid_t, std::size_t> running;
+  std::size_t next = 0;
+  while (next < commands.size() || !running.empty()) {
+    while (next < commands.size() && running.size() < std::max(1u, jobs)) {
+      std::vector<char*> argv;
+      for (const std::string& a : commands[next])
+        argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      const pid_t pid = fork();
+      if (pid == 0) {
+        execv("/proc/self/exe", argv.data());
+        _exit(127);
+      }
+      if (pid < 0) {
+        status[next++] = 127;
+        continue;
+      }
+      running[pid] = next++;
+    }
+    int st = 0;
+    const pid_t done = waitpid(-1, &st, 0);
+    if (done < 0) break;
+    const auto it = running.find(done);
+    if (it == running.end()) continue;
+    status[it->second] = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    running.erase(it);
+  }
+  return status;
+}
+
+void flatten(const nlohmann::json& j, const std::string& prefix, std::map<std::string, double>& out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+  } else if (j.is_number()) {
+    out[prefix] = j.get<double>();
+  }
+}
+
+std::string format_number(double v) {
+  std::ostringstream s;
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    s << static_cast<long long>(v);
+  } else {
+    s << std::setprecision(10) << v;
+  }
+  return s.str();
+}
+
+}  // namespace
+
+std::vector<HwRow> read_hw_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open");
+  std::string line;
+  if (!std::getline(in, line)) throw std::runtime_error(path + ":1: empty file, expected a header line");
+  const std::vector<std::string> header = split_csv_line(line);
+  std::size_t bench_col = header.size(), kernel_col = header.size();
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "Benchmark") bench_col = i;
+    if (header[i] == "Kernel") kernel_col = i;
+  }
+  if (bench_col == header.size() || kernel_col == header.size())
+    throw std::runtime_error(path + ":1: the header names no Benchmark and Kernel columns");
+  std::vector<HwRow> rows;
+  for (int n = 2; std::getline(in, line); ++n) {
+    if (line.empty() || line == "\r") continue;
+    const std::vector<std::string> f = split_csv_line(line);
+    if (f.size() != header.size()) {
+      throw std::runtime_error(path + ":" + std::to_string(n) + ": " + std::to_string(f.size()) +
+                               " fields, the header has " + std::to_string(header.size()));
+    }
+    HwRow row;
+    row.benchmark = f[bench_col];
+    row.kernel = f[kernel_col];
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      if (i == bench_col || i == kernel_col || f[i].empty()) continue;
+      char* end = nullptr;
+      const double v = std::strtod(f[i].c_str(), &end);
+      if (end == f[i].c_str() || *end != '\0' || !std::isfinite(v)) {
+        throw std::runtime_error(path + ":" + std::to_string(n) + ": column " + header[i] + ": '" + f[i] +
+                                 "' is not a number");
+      }
+      row.counters[header[i]] = v;
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::optional<StudyKernel> study_kernel(const std::string& benchmark, const std::string& kernel) {
+  const std::string fn = function_name(kernel);
+  for (const StudyEntry& e : kStudy) {
+    if (benchmark == e.benchmark && fn == e.function && kernels::library().count(e.library_name))
+      return StudyKernel{e.library_name, "", e.launches};
+  }
+  return std::nullopt;
+}
+
+SimulatedCounters simulated_counters(const std::string& stats_json_path) {
+  std::ifstream in(stats_json_path);
+  if (!in) throw std::runtime_error(stats_json_path + ": cannot open");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  std::map<std::string, double> flat;
+  flatten(doc.at("stats"), "", flat);
+  const double line = doc.at("config").at("l1").at("line_bytes").get<double>();
+  constexpr double kSector = 32;  // Nsight Compute's sectors
+  SimulatedCounters r;
+  static const std::regex cache_stat(R"(system\.socket\d+\.(l1|l2)_\d+\.([a-z_]+)(\.[a-z_]+)?)");
+  static const std::regex dram_stat(R"(system\.socket\d+\.dram\.([a-z_]+))");
+  double l1_rh = 0, l1_rm = 0, l2_rh = 0, l2_rm = 0;  // whole-line counts
+  std::map<std::string, double> sectors;              // LEVEL.stat -> sum of sector counts
+  double dram_rd_bytes = 0, dram_wr_bytes = 0, dram_rd_sectors = 0, dram_wr_sectors = 0;
+  bool dram_sectored = false;
+  for (const auto& [key, v] : flat) {
+    std::smatch m;
+    if (std::regex_match(key, m, cache_stat)) {
+      const std::string level = m[1], stat = m[2];
+      if (stat == "read_hits") (level == "l1" ? l1_rh : l2_rh) += v;
+      if (stat == "read_misses") (level == "l1" ? l1_rm : l2_rm) += v;
+      if (stat.find("_sector_") != std::string::npos) {
+        sectors[level + "." + stat] += v;
+        r.sectored = true;
+      }
+    } else if (std::regex_match(key, m, dram_stat)) {
+      const std::string stat = m[1];
+      if (stat == "read_bytes") dram_rd_bytes += v;
+      if (stat == "write_bytes") dram_wr_bytes += v;
+      if (stat == "read_sectors") dram_rd_sectors += v, dram_sectored = true;
+      if (stat == "write_sectors") dram_wr_sectors += v, dram_sectored = true;
+    }
+  }
+  if (r.sectored) {
+    const std::pair<const char*, const char*> names[] = {
+        {"L1_RH", "l1.read_sector_hits"},  {"L1_RM", "l1.read_sector_misses"},
+        {"L1_WH", "l1.write_sector_hits"}, {"L1_WM", "l1.write_sector_misses"},
+        {"L2_RH", "l2.read_sector_hits"},  {"L2_RM", "l2.read_sector_misses"},
+        {"L2_WH", "l2.write_sector_hits"}, {"L2_WM", "l2.write_sector_misses"}};
+    for (const auto& [column, stat] : names)
+      if (sectors.count(stat)) r.values[column] = sectors[stat];
+  } else {
+    // Whole lines of line / 32 sectors each: the reads' sectors if every thread's bytes covered its line.
+    const double spl = line / kSector;
+    r.values["L1_RH"] = l1_rh * spl;
+    r.values["L1_RM"] = l1_rm * spl;
+    r.values["L2_RH"] = l2_rh * spl;
+    r.values["L2_RM"] = l2_rm * spl;
+  }
+  r.values["DRAM_Rd"] = dram_sectored ? dram_rd_sectors : dram_rd_bytes / kSector;
+  r.values["DRAM_Wr"] = dram_sectored ? dram_wr_sectors : dram_wr_bytes / kSector;
+  if (flat.count("summary.sim_cycles")) r.values["Elapsed_Cycles"] = flat["summary.sim_cycles"];
+  return r;
+}
+
+double pearson(const std::vector<double>& hw, const std::vector<double>& sim) {
+  const std::size_t n = hw.size();
+  if (n < 2) return std::nan("");
+  double mh = 0, ms = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    mh += hw[i], ms += sim[i];
+  mh /= double(n);
+  ms /= double(n);
+  double cov = 0, vh = 0, vs = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    cov += (hw[i] - mh) * (sim[i] - ms);
+    vh += (hw[i] - mh) * (hw[i] - mh);
+    vs += (sim[i] - ms) * (sim[i] - ms);
+  }
+  return vh > 0 && vs > 0 ? cov / std::sqrt(vh * vs) : std::nan("");
+}
+
+double mean_abs_percent_error(const std::vector<double>& hw, const std::vector<double>& sim) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < hw.size(); ++i) {
+    if (hw[i] == 0) continue;  // a percentage of nothing
+    sum += std::fabs(sim[i] - hw[i]) / std::fabs(hw[i]);
+    ++n;
+  }
+  return n ? 100.0 * sum / double(n) : std::nan("");
+}
+
+int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream& err) {
+  std::vector<HwRow> rows;
+  try {
+    rows = read_hw_csv(o.hw_csv);
+  } catch (const std::exception& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (!o.config.empty() && !fs::is_regular_file(o.config)) {
+    err << "numagpu: error: --config " << o.config << ": no such file\n";
+    return kExitBadInput;
+  }
+  if (!make_output_dir(o.out_dir, err)) return kExitBadInput;
+  const fs::path dir = fs::absolute(o.out_dir);
+
+  struct Job {
+    const HwRow* row;
+    StudyKernel kernel;
+    fs::path run_dir;
+  };
+  std::vector<Job> jobs;
+  std::vector<std::vector<std::string>> commands;
+  std::vector<const HwRow*> unmatched;
+  for (const HwRow& row : rows) {
+    const std::optional<StudyKernel> k = study_kernel(row.benchmark, row.kernel);
+    if (!k) {
+      unmatched.push_back(&row);
+      continue;
+    }
+    const fs::path run_dir = dir / "runs" / file_safe(row.benchmark + "__" + function_name(row.kernel));
+    fs::create_directories(run_dir);
+    std::string yaml = "workload:\n  name: " + yaml_quote(row.benchmark) + "\n  kernels:\n";
+    for (unsigned i = 0; i < k->launches; ++i) {
+      yaml += "    - name: " +
+              yaml_quote(function_name(row.kernel) + (k->launches > 1 ? "_" + std::to_string(i) : "")) +
+              "\n      kernel: " + yaml_quote(k->library_name) + "\n      args: " + yaml_quote(k->args) +
+              "\n";
+    }
+    write_file_atomically((run_dir / "workload.yaml").string(), yaml);
+    std::vector<std::string> cmd = {"numagpu", "run", "-q"};
+    if (!o.config.empty()) cmd.insert(cmd.end(), {"-c", fs::absolute(o.config).string()});
+    cmd.insert(cmd.end(), {"-w", (run_dir / "workload.yaml").string(), "-o", (run_dir / "out").string()});
+    commands.push_back(cmd);
+    jobs.push_back({&row, *k, run_dir});
+  }
+  if (!o.quiet) {
+    out << "numagpu correlate: " << jobs.size() << " of " << rows.size()
+        << " kernels are in the library; running " << jobs.size() << " simulation(s), "
+        << std::max(1u, o.jobs) << " at a time\n";
+  }
+  out << std::flush;
+  const std::vector<int> status = run_children(commands, o.jobs);
+
+  // Long form: benchmark,kernel,counter,hardware,simulated.
+  std::string csv = "benchmark,kernel,counter,hardware,simulated\n";
+  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> by_counter;
+  std::ostringstream table;
+  bool any_sectored = false, any_unsectored = false;
+  int failures = 0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const HwRow& row = *jobs[j].row;
+    if (status[j] != 0) {
+      err << "numagpu: error: correlate: the run of " << row.benchmark << " " << row.kernel
+          << " failed (exit " << status[j] << "); see " << (jobs[j].run_dir / "out").string() << "\n";
+      ++failures;
+      continue;
+    }
+    SimulatedCounters sim;
+    try {
+      sim = simulated_counters((jobs[j].run_dir / "out" / "stats.json").string());
+    } catch (const std::exception& e) {
+      err << "numagpu: error: correlate: " << e.what() << "\n";
+      ++failures;
+      continue;
+    }
+    (sim.sectored ? any_sectored : any_unsectored) = true;
+    for (const auto& [counter, hw] : row.counters) {
+      const auto it = sim.values.find(counter);
+      if (it == sim.values.end()) continue;  // the model has no such counter
+      csv += row.benchmark + "," + row.kernel + "," + counter + "," + format_number(hw) + "," +
+             format_number(it->second) + "\n";
+      by_counter[counter].first.push_back(hw);
+      by_counter[counter].second.push_back(it->second);
+      const double pct = hw != 0 ? 100.0 * (it->second - hw) / hw : std::nan("");
+      table << "| " << row.benchmark << " | " << function_name(row.kernel) << " | " << counter << " | "
+            << format_number(hw) << " | " << format_number(it->second) << " | "
+            << (std::isnan(pct) ? std::string("-") : format_number(std::round(pct * 10) / 10)) << " |\n";
+    }
+  }
+  std::ostringstream md;
+  md << "# numagpu correlate\n\nHardware: `" << o.hw_csv
+     << "`; configuration: " << (o.config.empty() ? std::string("the built-in system") : "`" + o.config + "`")
+     << ".\n\n";
+  if (any_unsectored) {
+    md << "The configuration has no sectors: sector counts are whole-line counts x (line / 32 B), which is "
+          "what a sectored cache would count only where every thread's bytes cover the line; write hits and "
+          "misses are not counted by an unsectored model and are left out.\n\n";
+  }
+  md << "## Per counter\n\n| counter | kernels | Pearson | mean abs. error % |\n|---|---|---|---|\n";
+  for (const auto& [counter, v] : by_counter) {
+    const double r = pearson(v.first, v.second), e = mean_abs_percent_error(v.first, v.second);
+    md << "| " << counter << " | " << v.first.size() << " | "
+       << (std::isnan(r) ? std::string("-") : format_number(std::round(r * 1000) / 1000)) << " | "
+       << (std::isnan(e) ? std::string("-") : format_number(std::round(e * 10) / 10)) << " |\n";
+  }
+  md << "\n## Per kernel\n\n| benchmark | kernel | counter | hardware | simulated | error % "
+        "|\n|---|---|---|---|---|---|\n"
+     << table.str();
+  if (!unmatched.empty()) {
+    md << "\n## Not in the library\n\n";
+    for (const HwRow* r : unmatched)
+      md << "- " << r->benchmark << " " << r->kernel << "\n";
+  }
+  (void)any_sectored;
+  write_file_atomically((dir / "correlation.csv").string(), csv);
+  write_file_atomically((dir / "correlation.md").string(), md.str());
+
+  // The scatter plots (python3-matplotlib), as `numagpu plot` draws its figures.
+  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const std::string cmd = python + " - '" + (dir / "correlation.csv").string() + "' '" + dir.string() + "'";
+  int plot_rc = 127;
+  if (dir.string().find('\'') == std::string::npos) {
+    if (FILE* pipe = ::popen(cmd.c_str(), "w")) {
+      std::fwrite(embedded::kPlotCorrelation.data(), 1, embedded::kPlotCorrelation.size(), pipe);
+      const int st = ::pclose(pipe);
+      plot_rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    }
+  }
+  if (!o.quiet) out << md.str().substr(md.str().find("## Per counter"), std::string::npos).substr(0, 2000);
+  out << "numagpu: wrote " << (dir / "correlation.csv").string() << ", correlation.md"
+      << (plot_rc == 0 ? ", correlation_*.png" : "") << "\n";
+  if (plot_rc != 0) {
+    err << "numagpu: error: correlate: plotting failed (python3 exit " << plot_rc
+        << "); it needs python3-matplotlib (scripts/setup.sh installs it)\n";
+    return kExitRunFailed;
+  }
+  return failures ? kExitRunFailed : kExitOk;
+}
+
+}  // namespace numagpu

@@ -1,0 +1,56 @@
+// numagpu correlate: runs the library kernels of a hardware counter table (the schema of
+// shared/data/qv100/hw_perf_train.csv: Nsight Compute metrics of a Quadro GV100, per kernel summed over its
+// launches) and compares, per kernel and counter, the simulated value with the measured one
+// (docs/correlation.md).
+#pragma once
+
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace numagpu {
+
+struct CorrelateOptions {
+  std::string hw_csv;
+  std::string config;  // a system configuration (-c); empty: the built-in system
+  unsigned jobs = 1;
+  std::string out_dir;
+  bool quiet = false;
+};
+
+// One row of the hardware table.
+struct HwRow {
+  std::string benchmark, kernel;
+  std::map<std::string, double> counters;  // column name -> value
+};
+
+// Reads the table; throws std::runtime_error "FILE:LINE: what" on a malformed file.
+std::vector<HwRow> read_hw_csv(const std::string& path);
+
+// The library kernel that stands for a row of the GV100 study (its reference input is the kernel's default
+// arguments), and how many times the study's program launches it (the hardware table sums the launches).
+struct StudyKernel {
+  std::string library_name;
+  std::string args;
+  unsigned launches = 1;
+};
+std::optional<StudyKernel> study_kernel(const std::string& benchmark, const std::string& kernel);
+
+// The counters of the hardware table numagpu computes, from a run's stats.json: name -> value. Sector
+// counts come from the sectored caches' statistics when the configuration has sectors, else from whole-line
+// counts x sectors per line (said in the report); counters the model has no equivalent of are absent.
+struct SimulatedCounters {
+  std::map<std::string, double> values;
+  bool sectored = false;
+};
+SimulatedCounters simulated_counters(const std::string& stats_json_path);
+
+// Pearson correlation and mean absolute percentage error (in %) of simulated against hardware values.
+double pearson(const std::vector<double>& hw, const std::vector<double>& sim);
+double mean_abs_percent_error(const std::vector<double>& hw, const std::vector<double>& sim);
+
+int correlate_command(const CorrelateOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace numagpu

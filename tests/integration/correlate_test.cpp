@@ -1,0 +1,99 @@
+// numagpu correlate: reading the hardware table, the statistics it derives from a run, and the summary
+// figures, each against values worked out by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "app/correlate.hpp"
+
+namespace numagpu {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / ("numagpu-correlate-" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
+
+TEST(Correlate, PearsonAndMeanAbsoluteErrorByHand) {
+  // sim = 2 hw: perfectly correlated (r = 1), each 100 % off.
+  EXPECT_NEAR(pearson({1, 2, 3}, {2, 4, 6}), 1.0, 1e-12);
+  EXPECT_NEAR(mean_abs_percent_error({1, 2, 3}, {2, 4, 6}), 100.0, 1e-9);
+  // hw 1, 2, 3 against 3, 2, 1: r = -1; errors 200 %, 0 %, 66.67 %: mean 88.89 %.
+  EXPECT_NEAR(pearson({1, 2, 3}, {3, 2, 1}), -1.0, 1e-12);
+  EXPECT_NEAR(mean_abs_percent_error({1, 2, 3}, {3, 2, 1}), (200.0 + 0.0 + 200.0 / 3) / 3, 1e-9);
+  // A hardware zero has no percentage: left out of the mean.
+  EXPECT_NEAR(mean_abs_percent_error({0, 4}, {5, 5}), 25.0, 1e-9);
+  EXPECT_TRUE(std::isnan(pearson({1}, {1})));
+}
+
+TEST(Correlate, ReadsTheTableAndRefusesMalformedLines) {
+  const fs::path d = scratch("csv");
+  write(d / "ok.csv", "Benchmark,Kernel,DRAM_Rd,Elapsed_Cycles\nb1,\"k,1\",10,2.5\nb2,k2,,7\n");
+  const std::vector<HwRow> rows = read_hw_csv((d / "ok.csv").string());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].kernel, "k,1");  // a quoted comma stays in its field
+  EXPECT_EQ(rows[0].counters.at("DRAM_Rd"), 10.0);
+  EXPECT_EQ(rows[0].counters.at("Elapsed_Cycles"), 2.5);
+  EXPECT_EQ(rows[1].counters.count("DRAM_Rd"), 0u);  // empty: no value
+  write(d / "short.csv", "Benchmark,Kernel,DRAM_Rd\nb1,k1\n");
+  try {
+    read_hw_csv((d / "short.csv").string());
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), (d / "short.csv").string() + ":2: 2 fields, the header has 3");
+  }
+  write(d / "nan.csv", "Benchmark,Kernel,DRAM_Rd\nb1,k1,lots\n");
+  EXPECT_THROW(read_hw_csv((d / "nan.csv").string()), std::runtime_error);
+  write(d / "nohead.csv", "a,b\n");
+  EXPECT_THROW(read_hw_csv((d / "nohead.csv").string()), std::runtime_error);
+}
+
+TEST(Correlate, StudyKernelsAreFoundByTheirFunctionName) {
+  // Nsight's mangled name: _Z, the length 14, then the name.
+  const auto k = study_kernel("hotspot-rodinia-3.1", "_Z14calculate_tempiPfS_S_iiiiffffff");
+  ASSERT_TRUE(k.has_value());
+  EXPECT_EQ(k->library_name, "rodinia/hotspot");
+  EXPECT_FALSE(study_kernel("hotspot-rodinia-3.1", "_Z9otherKernelv").has_value());
+  EXPECT_FALSE(study_kernel("other-suite", "_Z14calculate_tempiPfS_S_iiiiffffff").has_value());
+}
+
+// An unsectored run: 128 B lines are 4 sectors of 32 B. Two L1s with 3 + 2 read hits (20 sectors) and 1 + 1
+// misses (8); one L2 bank with 4 hits (16 sectors); 6,400 DRAM bytes read = 200 sectors, 320 written = 10.
+TEST(Correlate, CountersFromAnUnsectoredRun) {
+  const fs::path d = scratch("stats");
+  write(d / "stats.json",
+        R"({"config": {"l1": {"line_bytes": 128}}, "stats": {"summary": {"sim_cycles": 1234},
+    "system": {"socket0": {
+      "l1_0": {"read_hits": {"local_local": 3}, "read_misses": {"local_local": 1}},
+      "l1_1": {"read_hits": {"local_remote": 2}, "read_misses": {"remote_local": 1}},
+      "l2_0": {"read_hits": {"local_local": 4}, "read_misses": {"local_local": 0}},
+      "dram": {"read_bytes": 6400, "write_bytes": 320, "utilization": {"values": [1, 2]}}}}}})");
+  const SimulatedCounters c = simulated_counters((d / "stats.json").string());
+  EXPECT_FALSE(c.sectored);
+  EXPECT_EQ(c.values.at("L1_RH"), 20.0);
+  EXPECT_EQ(c.values.at("L1_RM"), 8.0);
+  EXPECT_EQ(c.values.at("L2_RH"), 16.0);
+  EXPECT_EQ(c.values.at("L2_RM"), 0.0);
+  EXPECT_EQ(c.values.at("DRAM_Rd"), 200.0);
+  EXPECT_EQ(c.values.at("DRAM_Wr"), 10.0);
+  EXPECT_EQ(c.values.at("Elapsed_Cycles"), 1234.0);
+  EXPECT_EQ(c.values.count("L1_WH"), 0u);  // an unsectored model does not split writes
+}
+
+}  // namespace
+}  // namespace numagpu
+
+// libsystemc (linked through the program's library) needs an sc_main; gtest_main provides main().
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}
