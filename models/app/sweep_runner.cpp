@@ -412,16 +412,21 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     }
   };
 
-  // A point the interrupted sweep never started: failed, with the reason, unless an earlier attempt's
-  // failure record (and its log) is there.
+  // A point the interrupted sweep never started: failed, with the reason, unless an earlier attempt of the
+  // same configuration left its failure record (and its log).
   auto not_started = [&](const SweepPoint& p) {
     const fs::path dir = failed_dir(o.out_dir, p.id);
-    std::error_code ec;
-    if (fs::exists(dir / "point.json", ec)) return;
+    if (std::ifstream in(dir / "point.json"); in) {  // keep a record of this configuration's last attempt
+      const json earlier = json::parse(in, nullptr, false);
+      if (!earlier.is_discarded() && earlier.is_object() && earlier.value("config_hash", "") == p.config_hash)
+        return;
+    }
     json record = point_record(p, point_command(p, o.executable, point_dir(o.out_dir, p.id)));
     record["exit_code"] = -1;
     record["failure"] = "not started: " + stop_reason(stop_signal);
     try {
+      std::error_code ec;
+      fs::remove_all(dir, ec);  // another configuration's attempt: stale
       fs::create_directories(dir);
       write_file_atomically((dir / "point.json").string(), record.dump(1) + "\n");
     } catch (const std::exception& e) {
