@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: sweep_slurm_cluster_test.sh NUMAGPU SCRATCH. A sweep through a real Slurm: this test starts munged,
+# Usage: sweep_slurm_cluster_test.sh NUMAGPU SCRATCH [cancel|timeout]. A sweep through a real Slurm: this test starts munged,
 # slurmctld and slurmd (Debian's munge, slurmctld and slurmd packages) as a one-node cluster on 127.0.0.1 with
 # its own key, ports, state and logs in a private directory, memory a consumable resource; stops every daemon
 # it started when it ends, however it ends; and exits 77 (ctest: skipped) with the reason when they are not
@@ -10,8 +10,11 @@
 #   - the two short points are ok; the cancelled one is recorded as failed, saying it was interrupted by
 #     SIGTERM under Slurm, and leaves no temporary directory; the collect job names it by id;
 #   - numagpu sweep --slurm again writes an array of only the failed index.
+# With `timeout` (about 1.5 minutes: Slurm's shortest time limit is one minute) the long task is not cancelled but
+# runs out of its 1-minute time limit instead, and the same is checked.
 set -uo pipefail
-numagpu=$1 scratch=$2
+numagpu=$1 scratch=$2 mode=${3:-cancel}
+case $mode in cancel) minutes=10 ;; timeout) minutes=1 ;; *) echo "usage: $0 NUMAGPU SCRATCH [cancel|timeout]"; exit 2 ;; esac
 skip() { echo "SKIPPED: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -87,7 +90,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 MpiDefault=none
 ReturnToService=2
-KillWait=8
+KillWait=30
 MinJobAge=600
 InactiveLimit=0
 NodeName=$node NodeAddr=127.0.0.1 CPUs=2 RealMemory=2000 State=UNKNOWN
@@ -110,7 +113,7 @@ fi
 echo "slurm: one-node cluster up ($node, slurmctld port $ctld_port, slurmd port $slurmd_port)"
 
 # --- the sweep ----------------------------------------------------------------------------------------------------
-cat > "$scratch/spec.yaml" <<'YAML'
+cat > "$scratch/spec.yaml" <<YAML
 name: slurm-cluster-test
 set:
   - {key: system.sockets, value: 1}
@@ -124,14 +127,14 @@ axes:
       - {label: n6, set: [{key: workload.kernels.0.accesses_per_warp, value: 6}]}
       - {label: long, set: [{key: workload.kernels, value: '[{name: k, ctas: 64, warps_per_cta: 4, accesses_per_warp: 1048576}]'}]}
 stats: [{name: reads, path: 'system.socket*.dram.reads', reduce: sum}]
-slurm: {partition: numagputest, time: '10', memory: 300M}
+slurm: {partition: numagputest, time: '$minutes', memory: 300M}
 YAML
 out=$scratch/out
 "$numagpu" sweep "$scratch/spec.yaml" -o "$out" --slurm > "$scratch/gen.txt" || fail "numagpu sweep --slurm"
 for f in array.sbatch collect.sbatch submit.sh; do
   [ -x "$out/slurm/$f" ] || fail "$f is not executable ($(stat -c %A "$out/slurm/$f"))"
 done
-for line in '--array=0-2' '--partition=numagputest' '--time=10' '--mem=300M'; do
+for line in '--array=0-2' '--partition=numagputest' "--time=$minutes" '--mem=300M'; do
   grep -qx -- "#SBATCH $line" "$out/slurm/array.sbatch" || fail "array.sbatch lacks #SBATCH $line"
 done
 bash "$out/slurm/submit.sh" > "$scratch/submit.txt" || fail "submit.sh: $(cat "$scratch/submit.txt")"
@@ -150,14 +153,25 @@ done
 [ $running -eq 1 ] || fail "the long point's task never ran: $(squeue 2>&1 | tr '\n' ' ') $(tail -n 5 "$run/slurmctld.log")"
 scontrol show job "${array}_2" > "$scratch/job.txt"
 grep -q 'MinMemoryNode=300M' "$scratch/job.txt" || fail "the task was not given 300M: $(grep -i mem "$scratch/job.txt")"
-grep -q 'TimeLimit=00:10:00' "$scratch/job.txt" || fail "the task has not the spec's time: $(grep TimeLimit "$scratch/job.txt")"
-scancel "${array}_2" || fail "scancel"
+grep -q "TimeLimit=00:$(printf %02d "$minutes"):00" "$scratch/job.txt" ||
+  fail "the task has not the spec's time: $(grep TimeLimit "$scratch/job.txt")"
+if [ "$mode" = cancel ]; then
+  scancel "${array}_2" || fail "scancel"
+  wait_seconds=60
+else
+  echo "slurm: waiting for the long task's 1-minute time limit"
+  wait_seconds=180
+fi
 
-for _ in $(seq 600); do
+for _ in $(seq $(( wait_seconds * 10 ))); do
   [ -z "$(squeue -h 2> /dev/null)" ] && break
   sleep 0.1
 done
-[ -z "$(squeue -h)" ] || fail "jobs still queued after 60 s: $(squeue | tr '\n' ' ')"
+[ -z "$(squeue -h)" ] || fail "jobs still queued after $wait_seconds s: $(squeue | tr '\n' ' ')"
+if [ "$mode" = timeout ]; then
+  grep -q "Time limit exhausted for JobId=" "$run/slurmctld.log" ||
+    fail "Slurm did not end the task for its time limit: $(tail -n 5 "$run/slurmctld.log")"
+fi
 collect_log=$out/slurm/logs/collect_$collect.out
 [ -f "$collect_log" ] || fail "the collect job left no log ($(ls "$out/slurm/logs"))"
 cat "$collect_log"
@@ -175,4 +189,4 @@ grep -q '2 ok, 1 failed, 0 missing' "$collect_log" || fail "collect summary"
 "$numagpu" sweep "$scratch/spec.yaml" -o "$out" --slurm > "$scratch/gen2.txt" || fail "second --slurm"
 grep -qx -- '#SBATCH --array=2' "$out/slurm/array.sbatch" ||
   fail "resubmission array: $(grep -- --array "$out/slurm/array.sbatch")"
-echo "sweep through a real Slurm: ok"
+echo "sweep through a real Slurm ($mode): ok"
