@@ -5,19 +5,47 @@
 # than 10 s (a hang), or one that needs more than 2 GB of memory. A finding is kept in BUILD/fuzz-work/findings;
 # once fixed, copy it to fuzz/regressions/<target>/ so the regular test suite replays it for ever.
 #
-# Usage: scripts/fuzz.sh BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]     (targets: config accelsim ngt)
+# Each target gets a dictionary (fuzz/dict/<target>.dict: the words of its format; for config also every key
+# and choice of docs/configuration.md) and a maximum input length well above its seeds (max_len below;
+# FUZZ_MAX_LEN overrides it for every target), so mutations reach whole trace files and large configurations.
+#
+# Usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]  (targets: config accelsim ngt)
+#   --print-commands: print each target's fuzzer command line and exit (no build needed; tests check it)
 # Example: cmake -S . -B build-fuzz -G Ninja -DNUMAGPU_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 &&
 #          cmake --build build-fuzz && scripts/fuzz.sh build-fuzz 60
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:?usage: scripts/fuzz.sh BUILD_DIR [SECONDS] [TARGET...]}" && pwd)
+print_only=0
+if [ "${1:-}" = --print-commands ]; then print_only=1; shift; fi
+if [ $print_only -eq 1 ]; then
+  build=${1:?usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS] [TARGET...]}
+else
+  build=$(cd "${1:?usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS] [TARGET...]}" && pwd)
+fi
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(config accelsim ngt)
 
+# Largest input per target, in bytes. The seeds are a few kB at most; without a limit libFuzzer guesses one
+# from them and grows it slowly (-len_control), so in minutes of fuzzing no trace input exceeded 904 bytes.
+declare -A max_len=([config]=16384 [accelsim]=65536 [ngt]=65536)
+# How fast libFuzzer lets inputs grow towards max_len: 0 at once (the trace targets, whose seeds are under 1 kB),
+# 20 gradually (the configuration target, whose seeds are up to 8 kB and whose inputs are slower to load).
+declare -A len_control=([config]=20 [accelsim]=0 [ngt]=0)
 work=$build/fuzz-work
+fuzzer_command() {  # fuzzer_command TARGET: the libFuzzer command line, one argument per line
+  local t=$1
+  printf '%s\n' "$build/${t}_fuzzer" "-dict=$work/$t.dict" "-max_len=${FUZZ_MAX_LEN:-${max_len[$t]}}" \
+    "-len_control=${len_control[$t]}" "-max_total_time=$seconds" -timeout=10 -rss_limit_mb=2048 \
+    "-artifact_prefix=$work/findings/$t-" -print_final_stats=1 "$work/corpus/$t" "$work/seeds/$t"
+}
+if [ $print_only -eq 1 ]; then
+  for t in "${targets[@]}"; do echo "$t: $(fuzzer_command "$t" | tr '\n' ' ')"; done
+  exit 0
+fi
+
 rm -rf "$work"
 mkdir -p "$work/findings"
 
@@ -48,26 +76,27 @@ for t in config accelsim ngt; do
   if [ -d "$root/fuzz/regressions/$t" ]; then cp "$root/fuzz/regressions/$t"/* "$work/seeds/$t/" 2>/dev/null || true; fi
 done
 
-# A dictionary for the configuration target: every key name and choice of the reference, so mutations speak
-# the schema's words.
-awk -F'|' '/^\| `/ {
+# Dictionaries: fuzz/dict/<target>.dict; the configuration target's also gets every key name and choice of the
+# reference, so mutations speak the schema's words.
+for t in accelsim ngt; do cp "$root/fuzz/dict/$t.dict" "$work/$t.dict"; done
+{ cat "$root/fuzz/dict/config.dict"; awk -F'|' '/^\| `/ {
     key = $2; gsub(/[ `]/, "", key); gsub(/\[\]/, "", key)
     n = split(key, part, "."); for (i = 1; i <= n; i++) print "\"" part[i] ": \""
     allowed = $5; while (match(allowed, /`[a-z_]+`/)) { print "\"" substr(allowed, RSTART + 1, RLENGTH - 2) "\""; allowed = substr(allowed, RSTART + RLENGTH) }
-  }' "$root/docs/configuration.md" | sort -u > "$work/config.dict"
+  }' "$root/docs/configuration.md" | sort -u; } > "$work/config.dict"
 
 # --- run -----------------------------------------------------------------------------------------------------
 status=0
 for t in "${targets[@]}"; do
   mkdir -p "$work/corpus/$t"
-  dict=()
-  [ "$t" = config ] && dict=(-dict="$work/config.dict")
-  echo "fuzz: $t for ${seconds}s ($(ls "$work/seeds/$t" | wc -l) seeds)"
-  if ! "$build/${t}_fuzzer" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-       -artifact_prefix="$work/findings/$t-" -print_final_stats=1 \
-       "$work/corpus/$t" "$work/seeds/$t" > "$work/$t.log" 2>&1; then
+  echo "fuzz: $t for ${seconds}s ($(ls "$work/seeds/$t" | wc -l) seeds, $(grep -c '^[^#]' "$work/$t.dict") dictionary words, max_len ${FUZZ_MAX_LEN:-${max_len[$t]}})"
+  mapfile -t command < <(fuzzer_command "$t")
+  if ! "${command[@]}" > "$work/$t.log" 2>&1; then
     status=1
   fi
+  grep -q "Dictionary: [1-9][0-9]* entries" "$work/$t.log" || { echo "fuzz: $t: the dictionary was not loaded" >&2; status=1; }
+  # The last status line: coverage, corpus, and "lim:", the input length libFuzzer had reached.
+  { grep -E '^#[0-9]+.*cov:' "$work/$t.log" | tail -n 1 || true; } | sed 's/^/fuzz: last status: /'
   { grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb" "$work/$t.log" || true; } | tr '\n' ' ' |
     sed 's/^/fuzz: /'
   echo "corpus $(ls "$work/corpus/$t" | wc -l) inputs"

@@ -170,11 +170,13 @@ extern "C" int sc_main(int argc, char* argv[]) {
   sweep->add_flag("--list", sweep_options.list,
                   "Print the points (index, id, configuration hash, overrides)");
   sweep->add_option("--point", sweep_options.point, "Run this one point only (what a Slurm array task does)");
-  sweep->add_flag("--slurm", sweep_options.slurm,
-                  "Write a Slurm array job for the grid (OUT/slurm: array.sbatch, collect.sbatch, submit.sh) "
-                  "instead of running it");
-  sweep->add_option("--slurm-option", sweep_options.slurm_options,
-                    "Extra #SBATCH line for the Slurm scripts, e.g. --partition=long (repeatable)");
+  sweep->add_flag(
+      "--slurm", sweep_options.slurm,
+      "Write a Slurm array job of the points still missing or failed (OUT/slurm: array.sbatch, "
+      "collect.sbatch, submit.sh; resources from the spec's slurm: section) instead of running them");
+  sweep->add_option(
+      "--slurm-option", sweep_options.slurm_options,
+      "Extra #SBATCH line for the Slurm scripts, after the spec's, e.g. --qos=long (repeatable)");
   sweep->add_flag("-q,--quiet", sweep_options.quiet, "Only failures and the final line");
 
   try {

@@ -80,6 +80,46 @@ std::string sweep_invocation(const std::string& exe, const SweepOptions& o, cons
   return cmd;
 }
 
+// "0-3,7,9-10": Slurm's --array syntax for sorted indices.
+std::string index_ranges(const std::vector<std::size_t>& indices) {
+  std::string text;
+  for (std::size_t i = 0; i < indices.size();) {
+    std::size_t j = i;
+    while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1)
+      ++j;
+    text += (text.empty() ? "" : ",") + std::to_string(indices[i]);
+    if (j > i) text += "-" + std::to_string(indices[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+// Directories that are local to each machine on most clusters.
+bool node_local(const std::string& path) {
+  for (const char* prefix : {"/tmp/", "/var/tmp/", "/dev/shm/", "/run/"})
+    if (path.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+// The head of a Slurm script: checks that every absolute path baked into it exists where it runs.
+std::string path_check(const std::string& script, const std::vector<std::string>& paths) {
+  std::string text = "for path in";
+  for (const std::string& p : paths)
+    text += " \\\n    " + shell_quote(p);
+  text +=
+      "; do\n"
+      "  if [[ ! -e $path ]]; then\n"
+      "    echo \"" +
+      script +
+      ": $path: not found on $(hostname): the compute nodes must see the numagpu binary, the sweep spec, its "
+      "files and the output directory at the paths of the machine that ran numagpu sweep --slurm (a shared "
+      "file system)\" >&2\n"
+      "    exit 2\n"
+      "  fi\n"
+      "done\n";
+  return text;
+}
+
 int write_slurm(const SweepSpec& spec, const SweepOptions& o, const std::string& out_dir,
                 const std::string& exe, std::ostream& out, std::ostream& err) {
   const fs::path dir = fs::path(absolute(out_dir)) / "slurm";
@@ -89,30 +129,60 @@ int write_slurm(const SweepSpec& spec, const SweepOptions& o, const std::string&
     err << "numagpu: error: " << dir.string() << ": cannot create directory (" << ec.message() << ")\n";
     return kExitBadInput;
   }
+  // Only what is still to do: a resubmission after failures or cancellations runs the missing and failed
+  // points, under the indices they always have (point order of the spec).
+  clean_stale_temps(out_dir, spec);
+  std::vector<std::size_t> todo;
+  for (const SweepPoint& p : spec.points)
+    if (!point_finished(out_dir, p)) todo.push_back(p.index);
   const std::string n = std::to_string(spec.points.size());
+  if (todo.empty()) {
+    out << "numagpu sweep: " << spec.name << ": all " << n
+        << " points are finished, nothing to submit; the results table: numagpu sweep "
+        << shell_quote(o.spec_file) << " -o " << shell_quote(out_dir) << " --collect\n";
+    return kExitOk;
+  }
+
+  std::vector<std::string> paths{exe, absolute(o.spec_file)};
+  for (const SweepPoint& p : spec.points)
+    for (const std::string& f : {p.config_file, p.workload_file})
+      if (!f.empty() && std::find(paths.begin(), paths.end(), f) == paths.end()) paths.push_back(f);
+  paths.push_back(absolute(out_dir));
+  for (const std::string& p : paths)
+    if (node_local(p))
+      err << "numagpu sweep: warning: " << p
+          << " is on a node-local file system on most clusters; the array tasks will not find it there\n";
+
+  std::string resources = "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
+  if (!spec.slurm.partition.empty()) resources += "#SBATCH --partition=" + spec.slurm.partition + "\n";
+  if (!spec.slurm.account.empty()) resources += "#SBATCH --account=" + spec.slurm.account + "\n";
   std::string extra;
   for (const std::string& s : o.slurm_options)
     extra += "#SBATCH " + s + "\n";
+  const std::string todo_text = std::to_string(todo.size()) + " of " + n + " points";
   std::string array =
       "#!/bin/bash\n"
       "#SBATCH --job-name=numagpu-" +
       spec.name +
       "\n"
-      "#SBATCH --array=0-" +
-      std::to_string(spec.points.size() - 1) +
+      "#SBATCH --array=" +
+      index_ranges(todo) + "\n" + resources + "#SBATCH --time=" + spec.slurm.time +
+      "\n#SBATCH --mem=" + spec.slurm.memory +
       "\n"
-      "#SBATCH --ntasks=1\n"
-      "#SBATCH --cpus-per-task=1\n"
       "#SBATCH --output=" +
       (dir / "logs").string() + "/%A_%a.out\n" + extra + "# numagpu sweep " + spec.name +
-      ": one array task per point (" + n +
-      " points), written by\n"
+      ": one array task per point still to do (" + todo_text +
+      "), written by\n"
       "# `numagpu sweep --slurm`. Submit with submit.sh (it queues collect.sbatch after the array), or run "
       "one\n"
       "# point by hand: SLURM_ARRAY_TASK_ID=3 bash array.sbatch\n"
-      "# Each task writes only its own point directory, atomically, exactly as a local sweep does.\n"
-      "set -euo pipefail\n"
-      "points=(\n";
+      "# Each task writes only its own point directory, atomically, exactly as a local sweep does; a task "
+      "that is\n"
+      "# cancelled or runs out of time records its point as failed. Run numagpu sweep --slurm again to "
+      "write an\n"
+      "# array of the points still missing or failed.\n"
+      "set -euo pipefail\n" +
+      path_check("array.sbatch", paths) + "points=(\n";
   for (const SweepPoint& p : spec.points)
     array += "  " + p.id + "\n";
   array +=
@@ -128,52 +198,81 @@ int write_slurm(const SweepSpec& spec, const SweepOptions& o, const std::string&
   const std::string collect =
       "#!/bin/bash\n"
       "#SBATCH --job-name=numagpu-" +
-      spec.name +
-      "-collect\n"
-      "#SBATCH --ntasks=1\n"
-      "#SBATCH --cpus-per-task=1\n"
+      spec.name + "-collect\n" + resources +
+      "#SBATCH --time=0:30:00\n"
+      "#SBATCH --mem=1G\n"
       "#SBATCH --output=" +
       (dir / "logs").string() + "/collect_%j.out\n" + extra +
       "# Collects the results table of numagpu sweep " + spec.name +
       " once the array job is over (failed or\n"
-      "# missing points are listed in it and make this step exit 1; rerun the array to retry them).\n"
-      "set -euo pipefail\n"
-      "exec " +
-      sweep_invocation(exe, o, out_dir) + " --collect\n";
+      "# missing points are listed by id in its log and make this step exit 1; numagpu sweep --slurm then "
+      "writes\n"
+      "# an array of only those).\n"
+      "set -euo pipefail\n" +
+      path_check("collect.sbatch", paths) + "exec " + sweep_invocation(exe, o, out_dir) + " --collect\n";
   const std::string submit =
       "#!/bin/bash\n"
       "# Queues the " +
-      n + " point tasks of numagpu sweep " + spec.name +
-      ", then the collect step after them.\n"
+      todo_text + " still to do of numagpu sweep " + spec.name +
+      " as an array job, then the collect step after it.\n"
       "set -euo pipefail\n"
       "cd \"$(dirname \"$0\")\"\n"
       "array=$(sbatch --parsable array.sbatch)\n"
       "array=${array%%;*}\n"
       "collect=$(sbatch --parsable --dependency=afterany:\"$array\" collect.sbatch)\n"
       "echo \"numagpu sweep " +
-      spec.name + ": array job $array (" + n + " points), collect job ${collect%%;*}\"\n";
+      spec.name + ": array job $array (" + todo_text + "), collect job ${collect%%;*}\"\n";
   try {
-    write_file_atomically((dir / "array.sbatch").string(), array);
-    write_file_atomically((dir / "collect.sbatch").string(), collect);
-    write_file_atomically((dir / "submit.sh").string(), submit);
+    for (const auto& [name, text] : {std::pair<const char*, const std::string&>{"array.sbatch", array},
+                                     {"collect.sbatch", collect},
+                                     {"submit.sh", submit}}) {
+      write_file_atomically((dir / name).string(), text);
+      fs::permissions(dir / name, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                      fs::perm_options::add);
+    }
   } catch (const std::exception& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
-  out << "numagpu sweep: " << spec.name << ": wrote " << (dir / "array.sbatch").string() << " (" << n
-      << " array tasks), " << (dir / "collect.sbatch").string() << ", " << (dir / "submit.sh").string()
-      << "\nsubmit with: bash " << shell_quote((dir / "submit.sh").string()) << "\n";
+  out << "numagpu sweep: " << spec.name << ": wrote " << (dir / "array.sbatch").string() << " ("
+      << todo.size() << " array tasks: " << todo_text << " still to do), "
+      << (dir / "collect.sbatch").string() << ", " << (dir / "submit.sh").string() << "\nsubmit with: bash "
+      << shell_quote((dir / "submit.sh").string()) << "\n";
   return kExitOk;
 }
 
-int collect_and_report(const SweepSpec& spec, const std::string& out_dir, std::ostream& out,
-                       std::ostream& err) {
+int collect_and_report(const SweepSpec& spec, const SweepOptions& o, const std::string& out_dir,
+                       std::ostream& out, std::ostream& err) {
   CollectSummary s;
   try {
     s = collect_results(spec, out_dir, err);
   } catch (const std::exception& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitRunFailed;
+  }
+  // Name the points that are not ok (a few of each, so that a big sweep stays readable).
+  constexpr std::size_t kNamed = 20;
+  for (std::size_t i = 0; i < s.failures.size() && i < kNamed; ++i)
+    err << "numagpu sweep: failed: " << s.failures[i].first << ": " << s.failures[i].second << "\n";
+  if (s.failures.size() > kNamed)
+    err << "numagpu sweep: failed: ... and " << s.failures.size() - kNamed << " more (results.csv)\n";
+  if (!s.missing_ids.empty()) {
+    err << "numagpu sweep: missing (never ran, or still running):";
+    for (std::size_t i = 0; i < s.missing_ids.size() && i < kNamed; ++i)
+      err << " " << s.missing_ids[i];
+    if (s.missing_ids.size() > kNamed) err << " ... and " << s.missing_ids.size() - kNamed << " more";
+    err << "\n";
+  }
+  if (!s.todo_indices.empty()) {
+    std::string again = "numagpu sweep " + shell_quote(o.spec_file) + " -o " + shell_quote(out_dir);
+    for (const std::string& set : o.sets)
+      again += " --set " + shell_quote(set);
+    for (const std::string& w : o.workloads)
+      again += " --workloads " + shell_quote(w);
+    err << "numagpu sweep: to run only the " << s.todo_indices.size()
+        << " failed and missing points (array indices " << index_ranges(s.todo_indices) << "): " << again
+        << ", or under Slurm: " << again << " --slurm && bash "
+        << shell_quote((fs::path(absolute(out_dir)) / "slurm" / "submit.sh").string()) << "\n";
   }
   const fs::path dir(out_dir);
   out << "numagpu sweep: " << spec.name << ": " << s.ok << " ok, " << s.failed << " failed, " << s.missing
@@ -245,10 +344,13 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
       out << "numagpu sweep: point " << p->id << " is already finished\n";
       return kExitOk;
     }
+    clean_stale_temps(out_dir, spec);  // a killed earlier task of this point, say
     ro.total = 1;
     ro.progress = false;
     try {
-      return run_points({p}, ro, out, err).failed ? kExitRunFailed : kExitOk;
+      const RunnerSummary s = run_points({p}, ro, out, err);
+      if (s.interrupted) return 128 + s.interrupted;
+      return s.failed ? kExitRunFailed : kExitOk;
     } catch (const std::exception& e) {
       err << "numagpu: error: " << e.what() << "\n";
       return kExitRunFailed;
@@ -260,8 +362,9 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
     err << "numagpu: error: " << out_dir << ": another numagpu sweep is using this directory\n";
     return kExitBadInput;
   }
+  clean_stale_temps(out_dir, spec);  // only those whose owners are gone (app/sweep_runner.hpp)
+  int interrupted = 0;
   if (!o.collect_only) {
-    remove_stale_temps(out_dir);
     std::vector<const SweepPoint*> todo;
     for (const SweepPoint& p : spec.points)
       if (!point_finished(out_dir, p)) todo.push_back(&p);
@@ -275,12 +378,12 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
     }
     const auto start = std::chrono::steady_clock::now();
     try {
-      run_points(todo, ro, out, err);
+      interrupted = run_points(todo, ro, out, err).interrupted;
     } catch (const std::exception& e) {
       err << "numagpu: error: " << e.what() << "\n";
       return kExitRunFailed;
     }
-    if (!o.quiet && !todo.empty()) {
+    if (!o.quiet && !todo.empty() && !interrupted) {
       char line[80];
       std::snprintf(line, sizeof line, "numagpu sweep: %s: ran %zu points in %.1f s\n", spec.name.c_str(),
                     todo.size(),
@@ -288,7 +391,8 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
       out << line;
     }
   }
-  return collect_and_report(spec, out_dir, out, err);
+  const int rc = collect_and_report(spec, o, out_dir, out, err);
+  return interrupted ? 128 + interrupted : rc;  // the table holds what finished; the exit says why it stopped
 }
 
 int plot_command(const PlotOptions& o, std::ostream& out, std::ostream& err) {

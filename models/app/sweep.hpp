@@ -6,10 +6,15 @@
 //                      Written as OUT/points/.tmp.<id>.<host>.<pid> and renamed into place when complete,
 //                      so a point directory is either absent or whole. A point is finished when its
 //                      directory exists and its point.json names the configuration hash the spec resolves
-//                      to now (a point whose configuration changed runs again).
+//                      to now (a point whose configuration changed runs again). The temp directory
+//                      holds .owner, flock-ed while the sweep or its child lives: only a temp directory
+//                      whose lock is free is ever cleaned (it becomes the point's failure record).
 //   OUT/failed/<id>/   the last failed attempt of a point (run.log says why); retried by the next sweep.
 //   OUT/results.csv, OUT/results.json   the collected table (every point: ok, failed or missing).
-//   OUT/slurm/         array.sbatch, collect.sbatch, submit.sh (with --slurm).
+//   OUT/slurm/         array.sbatch, collect.sbatch, submit.sh (with --slurm; the array holds the points
+//                      still missing or failed, with the spec's slurm: resources).
+// SIGINT/SIGTERM: forwarded to the running points, which are waited for (bounded) and recorded as failed
+// with the reason; the table is written for what finished; exit 128 + the signal.
 #pragma once
 
 #include <iosfwd>

@@ -220,6 +220,8 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
       if (!doc) {
         row["status"] = "missing";
         ++summary.missing;
+        summary.missing_ids.push_back(p.id);
+        summary.todo_indices.push_back(p.index);
         err << "numagpu sweep: " << (dir / "stats.json").string()
             << ": unreadable; the point counts as missing\n";
       } else {
@@ -239,9 +241,13 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
       row["exit_code"] = info->value("exit_code", -1);
       row["failure"] = info->value("failure", "");
       ++summary.failed;
+      summary.failures.emplace_back(p.id, info->value("failure", ""));
+      summary.todo_indices.push_back(p.index);
     } else {
       row["status"] = "missing";
       ++summary.missing;
+      summary.missing_ids.push_back(p.id);
+      summary.todo_indices.push_back(p.index);
     }
     points.push_back(std::move(row));
   }

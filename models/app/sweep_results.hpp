@@ -4,6 +4,8 @@
 
 #include <iosfwd>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +27,9 @@ bool point_finished(const std::string& out_dir, const SweepPoint& point);
 
 struct CollectSummary {
   std::size_t ok = 0, failed = 0, missing = 0;
+  std::vector<std::pair<std::string, std::string>> failures;  // (point id, failure), in point order
+  std::vector<std::string> missing_ids;                       // in point order
+  std::vector<std::size_t> todo_indices;                      // indices of the failed and missing points
 };
 
 // Reads every point, writes OUT/results.json and OUT/results.csv atomically. Problems with individual

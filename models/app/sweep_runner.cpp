@@ -2,12 +2,15 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <filesystem>
@@ -40,6 +43,81 @@ std::string host_name() {
 std::string temp_dir(const std::string& out_dir, const std::string& id) {
   static const std::string suffix = "." + host_name() + "." + std::to_string(::getpid());
   return (fs::path(out_dir) / "points" / (".tmp." + id + suffix)).string();
+}
+
+// The lock file of a temp directory (app/sweep_runner.hpp: clean_stale_temps) and the descriptor number it
+// has in the child, which inherits it so that the lock outlives a killed sweep as long as its point runs.
+constexpr const char* kOwnerFile = ".owner";
+constexpr int kChildOwnerFd = 3;
+
+// Creates `tmp`/.owner ("<id>\n<host>\n<pid>\n") and locks it; returns the descriptor (close-on-exec).
+int take_ownership(const fs::path& tmp, const std::string& id) {
+  const int fd = ::open((tmp / kOwnerFile).c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error((tmp / kOwnerFile).string() + ": " + std::strerror(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    throw std::runtime_error((tmp / kOwnerFile).string() + ": cannot lock (" + std::strerror(errno) + ")");
+  }
+  const std::string text = id + "\n" + host_name() + "\n" + std::to_string(::getpid()) + "\n";
+  if (::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+    ::close(fd);
+    throw std::runtime_error((tmp / kOwnerFile).string() + ": cannot write");
+  }
+  return fd;
+}
+
+// SIGINT and SIGTERM while points run: the first is remembered (and forwarded), a second one too.
+volatile sig_atomic_t g_stop_signal = 0;
+volatile sig_atomic_t g_stop_count = 0;
+
+extern "C" void on_stop_signal(int signal_number) {
+  if (g_stop_signal == 0) g_stop_signal = signal_number;
+  g_stop_count = g_stop_count + 1;
+}
+
+// Handles SIGINT and SIGTERM for its lifetime (no SA_RESTART: the wait loop polls anyway).
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    g_stop_count = 0;
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+std::string signal_text(int signal_number) {
+  if (signal_number == SIGINT) return "SIGINT";
+  if (signal_number == SIGTERM) return "SIGTERM";
+  if (signal_number == SIGKILL) return "SIGKILL";
+  return "signal " + std::to_string(signal_number);
+}
+
+// Why a stopped sweep stopped, as the failure records say it.
+std::string stop_reason(int signal_number) {
+  std::string reason = "the sweep was interrupted by " + signal_text(signal_number);
+  const char* job = std::getenv("SLURM_JOB_ID");
+  if (job != nullptr && *job != '\0') {
+    const char* array = std::getenv("SLURM_ARRAY_JOB_ID");
+    const char* task = std::getenv("SLURM_ARRAY_TASK_ID");
+    const bool in_array = array != nullptr && *array != '\0' && task != nullptr && *task != '\0';
+    reason += " (Slurm job " + (in_array ? std::string(array) + "_" + task : std::string(job)) +
+              ": cancelled, out of time or preempted)";
+  }
+  return reason;
 }
 
 std::string duration_text(double seconds) {
@@ -128,6 +206,7 @@ struct Running {
   const SweepPoint* point;
   std::string tmp;
   Clock::time_point started;
+  int owner_fd = -1;  // the lock of the temp directory, held until the point is stored
 };
 
 json point_record(const SweepPoint& p, const std::vector<std::string>& command) {
@@ -158,13 +237,83 @@ std::vector<std::string> point_command(const SweepPoint& point, const std::strin
   return argv;
 }
 
-void remove_stale_temps(const std::string& out_dir) {
+namespace {
+
+bool process_alive(pid_t pid) {
+  return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM);
+}
+
+// The owner of a temp directory without a lock file, from its name (.tmp.<id>.<host>.<pid>): true when that
+// is a process of this host that no longer exists. Another host's directory cannot be judged: false.
+bool dead_local_owner(const std::string& name) {
+  const std::size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return false;
+  const std::string pid_text = name.substr(dot + 1);
+  if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) return false;
+  const std::string head = name.substr(0, dot);
+  const std::string host = "." + host_name();
+  if (head.size() < host.size() || head.compare(head.size() - host.size(), host.size(), host) != 0)
+    return false;
+  return !process_alive(static_cast<pid_t>(std::stol(pid_text)));
+}
+
+// A temp directory whose owner is gone becomes its point's failure record when the point is still to do.
+void salvage(const fs::path& tmp, const SweepSpec& spec, const std::string& out_dir) {
+  std::error_code ec;
+  std::string id, host, pid;
+  {
+    std::ifstream owner(tmp / kOwnerFile);
+    std::getline(owner, id);
+    std::getline(owner, host);
+    std::getline(owner, pid);
+  }
+  const SweepPoint* p = id.empty() ? nullptr : spec.find(id);
+  if (p == nullptr || point_finished(out_dir, *p)) {
+    fs::remove_all(tmp, ec);
+    return;
+  }
+  json record = point_record(*p, point_command(*p, "numagpu", point_dir(out_dir, p->id)));
+  record["exit_code"] = -1;
+  std::string failure =
+      "the process running it (pid " + (pid.empty() ? "?" : pid) + " on " + (host.empty() ? "?" : host) +
+      ") ended without recording a result: killed (SIGKILL, out of memory, a node failure, or "
+      "a Slurm time limit or cancellation that did not wait)";
+  const std::string last = last_line(tmp / "run.log");
+  if (!last.empty()) failure += "; its log ends: " + last;
+  record["failure"] = failure;
+  try {
+    write_file_atomically((tmp / "point.json").string(), record.dump(1) + "\n");
+    fs::remove(tmp / kOwnerFile, ec);
+    move_into_place(tmp, failed_dir(out_dir, p->id));
+  } catch (const std::exception&) {
+    fs::remove_all(tmp, ec);
+  }
+}
+
+}  // namespace
+
+void clean_stale_temps(const std::string& out_dir, const SweepSpec& spec) {
   std::error_code ec;
   const fs::path points = fs::path(out_dir) / "points";
   if (!fs::is_directory(points, ec)) return;
-  for (const auto& entry : fs::directory_iterator(points, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(".tmp.", 0) == 0 || name.rfind(".stale.", 0) == 0) fs::remove_all(entry.path(), ec);
+  std::vector<fs::path> entries;
+  for (const auto& entry : fs::directory_iterator(points, ec))
+    entries.push_back(entry.path());
+  for (const fs::path& path : entries) {
+    const std::string name = path.filename().string();
+    if (name.rfind(".stale.", 0) == 0) {  // an old point renamed aside to be deleted: nobody reads it
+      fs::remove_all(path, ec);
+      continue;
+    }
+    if (name.rfind(".tmp.", 0) != 0) continue;
+    const int fd = ::open((path / kOwnerFile).c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+      // No lock file: being created, being moved into place, or left by an older numagpu.
+      if (dead_local_owner(name)) salvage(path, spec, out_dir);
+      continue;
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) salvage(path, spec, out_dir);  // nobody holds it: owner gone
+    ::close(fd);
   }
 }
 
@@ -176,12 +325,17 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
   const unsigned jobs = std::max(1u, o.jobs);
   ProgressBar bar(err, o.total, o.finished_before, jobs);
   std::size_t reported = o.finished_before;
+  const StopSignals stop_signals;
+  int stop_signal = 0;  // the SIGINT or SIGTERM being obeyed
+  bool killed = false;  // the running points were sent SIGKILL
 
   auto launch = [&](const SweepPoint* p) {
     const std::string tmp = temp_dir(o.out_dir, p->id);
     std::error_code ec;
     fs::remove_all(tmp, ec);
     fs::create_directories(tmp, ec);
+    if (ec) throw std::runtime_error(tmp + ": cannot create (" + ec.message() + ")");
+    const int owner_fd = take_ownership(tmp, p->id);
     const std::vector<std::string> argv = point_command(*p, o.executable, tmp);
     const std::string log = (fs::path(tmp) / "run.log").string();
     posix_spawn_file_actions_t actions;
@@ -189,18 +343,24 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    posix_spawn_file_actions_adddup2(&actions, owner_fd, kChildOwnerFd);  // the child holds the lock too
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);  // its own group: signals come through us
+    posix_spawnattr_setpgroup(&attributes, 0);
     std::vector<char*> args;
     for (const std::string& a : argv)
       args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     pid_t pid = 0;
-    const int rc = posix_spawn(&pid, o.executable.c_str(), &actions, nullptr, args.data(), environ);
+    const int rc = posix_spawn(&pid, o.executable.c_str(), &actions, &attributes, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    if (ec || rc != 0) {
-      throw std::runtime_error(o.executable + ": cannot start a point (" +
-                               std::string(ec ? ec.message() : std::strerror(rc)) + ")");
+    posix_spawnattr_destroy(&attributes);
+    if (rc != 0) {
+      ::close(owner_fd);
+      throw std::runtime_error(o.executable + ": cannot start a point (" + std::strerror(rc) + ")");
     }
-    running.emplace(pid, Running{p, tmp, Clock::now()});
+    running.emplace(pid, Running{p, tmp, Clock::now(), owner_fd});
   };
 
   auto finish = [&](const Running& r, int status) {
@@ -217,12 +377,20 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     if (!ok) {
       failure =
           exited ? "exit " + std::to_string(code) : "killed by signal " + std::to_string(WTERMSIG(status));
+      if (stop_signal != 0) {
+        failure =
+            stop_reason(stop_signal) +
+            (killed ? "; the point did not stop within " + std::to_string(kStopGraceSeconds) + " s: SIGKILL"
+                    : "; the point stopped") +
+            " (" + failure + ")";
+      }
       const std::string last = last_line(tmp / "run.log");
       if (!last.empty()) failure += ": " + last;
       record["failure"] = failure;
     }
     write_file_atomically((tmp / "point.json").string(), record.dump(1) + "\n");
     std::error_code ec;
+    fs::remove(tmp / kOwnerFile, ec);  // still locked through r.owner_fd until the caller closes it
     if (ok) {
       move_into_place(tmp, point_dir(o.out_dir, p.id));
       fs::remove_all(failed_dir(o.out_dir, p.id), ec);
@@ -244,17 +412,63 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     }
   };
 
+  // A point the interrupted sweep never started: failed, with the reason, unless an earlier attempt of the
+  // same configuration left its failure record (and its log).
+  auto not_started = [&](const SweepPoint& p) {
+    const fs::path dir = failed_dir(o.out_dir, p.id);
+    if (std::ifstream in(dir / "point.json"); in) {  // keep a record of this configuration's last attempt
+      const json earlier = json::parse(in, nullptr, false);
+      if (!earlier.is_discarded() && earlier.is_object() && earlier.value("config_hash", "") == p.config_hash)
+        return;
+    }
+    json record = point_record(p, point_command(p, o.executable, point_dir(o.out_dir, p.id)));
+    record["exit_code"] = -1;
+    record["failure"] = "not started: " + stop_reason(stop_signal);
+    try {
+      std::error_code ec;
+      fs::remove_all(dir, ec);  // another configuration's attempt: stale
+      fs::create_directories(dir);
+      write_file_atomically((dir / "point.json").string(), record.dump(1) + "\n");
+    } catch (const std::exception& e) {
+      err << "numagpu sweep: point " << p.id << ": cannot record it as not started (" << e.what() << ")\n";
+    }
+  };
+
+  Clock::time_point stop_started;
   while (!pending.empty() || !running.empty()) {
-    while (running.size() < jobs && !pending.empty()) {
+    if (g_stop_signal != 0 && stop_signal == 0) {  // stop: nothing new, forward the signal, wait (bounded)
+      stop_signal = g_stop_signal;
+      stop_started = Clock::now();
+      if (o.progress) bar.clear();
+      err << "numagpu sweep: " << signal_text(stop_signal) << ": stopping " << running.size()
+          << " running point(s) (at most " << kStopGraceSeconds << " s), " << pending.size()
+          << " not started\n"
+          << std::flush;
+      for (const SweepPoint* p : pending) {
+        not_started(*p);
+        ++summary.failed;
+      }
+      pending.clear();
+      for (const auto& [pid, r] : running)
+        ::kill(pid, stop_signal);
+    }
+    if (stop_signal != 0 && !killed &&
+        (g_stop_count > 1 || Clock::now() - stop_started > std::chrono::seconds(kStopGraceSeconds))) {
+      killed = true;  // a second signal, or the points did not stop in time
+      for (const auto& [pid, r] : running)
+        ::kill(pid, SIGKILL);
+    }
+    while (stop_signal == 0 && running.size() < jobs && !pending.empty()) {
       launch(pending.front());
       pending.pop_front();
     }
+    if (running.empty()) break;
     if (o.progress) bar.draw(running.size(), false);
     int status = 0;
-    // With a progress bar, poll so the bar (elapsed time, ETA) keeps moving; otherwise just wait.
-    const pid_t pid = waitpid(-1, &status, o.progress ? WNOHANG : 0);
+    // Poll, so that a signal, the grace period and the progress bar (elapsed time, ETA) are seen in time.
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
     if (pid == 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
       continue;
     }
     if (pid < 0) {
@@ -273,8 +487,10 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
       err << "numagpu sweep: point " << r.point->id << " failed: cannot store its outputs (" << e.what()
           << ")\n";
     }
+    ::close(r.owner_fd);
     if (o.progress) bar.draw(running.size(), true);
   }
+  summary.interrupted = stop_signal;
   if (o.progress) bar.clear();
   return summary;
 }

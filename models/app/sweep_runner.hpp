@@ -23,18 +23,32 @@ struct RunnerOptions {
 
 struct RunnerSummary {
   std::size_t ok = 0, failed = 0;
+  int interrupted = 0;  // SIGINT or SIGTERM that stopped the run (0: every point ran to its end)
 };
+
+// How long run_points waits for its running points after a SIGINT or SIGTERM (forwarded to them) before it
+// kills them with SIGKILL. Below Slurm's default KillWait (30 s), so a cancelled task still records its
+// point.
+inline constexpr int kStopGraceSeconds = 10;
 
 // The child's command line for one point (exposed for tests and the Slurm script's comments).
 std::vector<std::string> point_command(const SweepPoint& point, const std::string& executable,
                                        const std::string& out_dir);
 
-// Runs `points` (none of them finished) and reports each failure on `err` as it happens.
+// Runs `points` (none of them finished) and reports each failure on `err` as it happens. A SIGINT or SIGTERM
+// (handled while this runs) starts no new point, is forwarded to the running ones, waits for them for at most
+// kStopGraceSeconds (then SIGKILL), records every unfinished point as failed with the reason, and returns
+// with `interrupted` set. Each child runs in its own process group, so a Ctrl-C reaches it once, through us.
 RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const RunnerOptions& options,
                          std::ostream& out, std::ostream& err);
 
-// Removes temp directories of points that a killed sweep left behind (only call when no other sweep can be
-// writing into out_dir).
-void remove_stale_temps(const std::string& out_dir);
+// Temp directories of points (OUT/points/.tmp.<id>.<host>.<pid>) hold a lock file, OUT/points/.tmp.../.owner,
+// locked (flock) by the sweep process and inherited by its `numagpu run` child, so the lock lasts as long as
+// either lives, on any node that shares the directory. This removes the leftovers whose owners are gone:
+// a temp directory whose lock is free (or, without a lock file, whose owner is a dead process of this host)
+// becomes the failure record (OUT/failed/<id>) of its point when `spec` has that point and it is not
+// finished, and is removed otherwise. A locked one, or one of another host without a lock file, is left
+// alone. Safe to call while other sweeps or Slurm tasks write into out_dir.
+void clean_stale_temps(const std::string& out_dir, const SweepSpec& spec);
 
 }  // namespace numagpu

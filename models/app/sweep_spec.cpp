@@ -69,7 +69,74 @@ Schema make_schema() {
   stat.choice("reduce", {"none", "sum", "mean", "min", "max"},
               "Combine every match into one number, or none: keep each match (series stay series)")
       .default_value("none");
+
+  const SlurmSettings defaults;
+  Schema& slurm = s.section("slurm",
+                            "What each array task of numagpu sweep --slurm asks for (one point per task, one "
+                            "CPU); --slurm-option lines come after these and win");
+  slurm.string("partition", "sbatch --partition; empty: the cluster's default partition").default_value("");
+  slurm.string("account", "sbatch --account; empty: the user's default account").default_value("");
+  slurm
+      .string(
+          "time",
+          "sbatch --time of each point's task: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (the collect "
+          "step asks for 0:30:00)")
+      .default_value(defaults.time);
+  slurm
+      .string("memory",
+              "sbatch --mem of each point's task: a whole number with K, M, G or T (no suffix: M); the "
+              "collect step asks for 1G")
+      .default_value(defaults.memory);
   return s;
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// Slurm's time formats: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS (numbers only, at least one minute).
+bool slurm_time(const std::string& t) {
+  std::string rest = t;
+  const std::size_t dash = t.find('-');
+  const bool days = dash != std::string::npos;
+  if (days) {
+    if (!all_digits(t.substr(0, dash))) return false;
+    rest = t.substr(dash + 1);
+  }
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t colon = rest.find(':', start);
+    parts.push_back(rest.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  for (const std::string& part : parts)
+    if (!all_digits(part) || part.size() > 6) return false;
+  if (parts.size() > 3) return false;
+  bool nonzero = false;
+  for (char c : t)
+    nonzero = nonzero || (c >= '1' && c <= '9');
+  return nonzero;
+}
+
+// sbatch --mem: a whole number, optionally followed by K, M, G or T.
+bool slurm_memory(const std::string& m) {
+  if (m.empty()) return false;
+  const char last = m.back();
+  const bool suffix = last == 'K' || last == 'M' || last == 'G' || last == 'T';
+  const std::string number = suffix ? m.substr(0, m.size() - 1) : m;
+  return all_digits(number) && number.size() <= 12 && number.find_first_not_of('0') != std::string::npos;
+}
+
+// A partition or account name: no spaces or shell characters (it goes into #SBATCH lines).
+bool slurm_name(const std::string& s) {
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.' || c == ',';
+    if (!ok) return false;
+  }
+  return true;
 }
 
 bool is_identifier(const std::string& s) {
@@ -161,6 +228,17 @@ class Loader {
     spec.study = cfg_.string("study");
     if (!spec.study.empty() && !is_identifier(spec.study))
       cfg_.fail("study", "'" + spec.study + "' must be letters, digits, '_' and '-' only");
+    spec.slurm.partition = cfg_.string("slurm.partition");
+    spec.slurm.account = cfg_.string("slurm.account");
+    spec.slurm.time = cfg_.string("slurm.time");
+    spec.slurm.memory = cfg_.string("slurm.memory");
+    for (const char* key : {"slurm.partition", "slurm.account"})
+      if (!slurm_name(cfg_.string(key)))
+        cfg_.fail(key, "'" + cfg_.string(key) + "' must be letters, digits and '_', '-', '.', ',' only");
+    if (!slurm_time(spec.slurm.time))
+      cfg_.fail("slurm.time", "'" + spec.slurm.time + "' is not a Slurm time (MM, HH:MM:SS, D-HH:MM, ...)");
+    if (!slurm_memory(spec.slurm.memory))
+      cfg_.fail("slurm.memory", "'" + spec.slurm.memory + "' is not a Slurm memory size (e.g. 2G, 500M)");
     const std::string base_config = file_path("config");
     const std::vector<Override> base = overrides("set");
 

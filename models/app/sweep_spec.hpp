@@ -56,6 +56,14 @@ struct SweepPoint {
   std::string config_hash;                                  // of the resolved configuration
 };
 
+// What each Slurm array task asks for (the spec's `slurm:` section; numagpu sweep --slurm).
+struct SlurmSettings {
+  std::string partition;         // "" = the cluster's default partition
+  std::string account;           // "" = the user's default account
+  std::string time = "1:00:00";  // sbatch --time of each point's task
+  std::string memory = "2G";     // sbatch --mem of each point's task
+};
+
 struct SweepSpec {
   std::string file;  // as given on the command line
   std::string name;
@@ -64,6 +72,7 @@ struct SweepSpec {
   std::vector<std::string> axis_names;  // every axis of every grid, first appearance first
   std::vector<SweepStat> stats;
   std::vector<SweepPoint> points;
+  SlurmSettings slurm;
 
   const SweepPoint* find(const std::string& id) const;
 };

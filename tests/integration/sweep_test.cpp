@@ -203,6 +203,37 @@ TEST_F(SweepTest, SpecErrorsAreOneLineWithThePlace) {
   EXPECT_NE(err.str().find(":2:29: workloads.0.file: cannot read"), std::string::npos) << err.str();
 }
 
+TEST_F(SweepTest, SlurmSectionHasDefaultsAndTakesOnlySlurmValues) {
+  const std::string head =
+      "name: s\n"
+      "workloads: [{name: w, file: tiny.yaml}]\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n";
+  write_spec(head);
+  SweepSpec spec = load_sweep_spec(options.spec_file);
+  EXPECT_EQ(spec.slurm.partition, "");
+  EXPECT_EQ(spec.slurm.account, "");
+  EXPECT_EQ(spec.slurm.time, "1:00:00");
+  EXPECT_EQ(spec.slurm.memory, "2G");
+  write_spec(head + "slurm: {partition: gpu-a, account: proj_1, time: 2-12:30, memory: 500M}\n");
+  spec = load_sweep_spec(options.spec_file);
+  EXPECT_EQ(spec.slurm.partition, "gpu-a");
+  EXPECT_EQ(spec.slurm.account, "proj_1");
+  EXPECT_EQ(spec.slurm.time, "2-12:30");
+  EXPECT_EQ(spec.slurm.memory, "500M");
+  for (const char* good : {"30", "30:00", "4:00:00", "1-0", "1-00:00:00"}) {
+    write_spec(head + "slurm: {time: '" + good + "'}\n");
+    EXPECT_NO_THROW(load_sweep_spec(options.spec_file)) << good;
+  }
+  for (const std::string bad :
+       {"slurm: {time: '0'}", "slurm: {time: '1:2:3:4'}", "slurm: {time: 1h}", "slurm: {time: '-1'}",
+        "slurm: {memory: 2GB}", "slurm: {memory: '0'}", "slurm: {memory: ''}", "slurm: {partition: 'a b'}",
+        "slurm: {account: 'x;rm'}", "slurm: {nodes: 2}"}) {
+    write_spec(head + bad + "\n");
+    EXPECT_EQ(sweep(), kExitBadInput) << bad;
+    EXPECT_NE(err.str().find(":4:"), std::string::npos) << bad << ": " << err.str();
+  }
+}
+
 TEST_F(SweepTest, RunsEveryPointCollectsTheTableAndSkipsFinishedPoints) {
   write_spec(kTinySpec);
   ASSERT_EQ(sweep(), kExitOk) << err.str();
