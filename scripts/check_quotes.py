@@ -14,6 +14,7 @@ passage edited without its line here, fails the check. Expressions (Python) may 
   lo(study, column, table="")      the smallest and largest cell of a column over the workload rows
   hi(study, column, table="")      (every row but the means and totals)
   stat(study, point, name)         a point's statistic in NAME.json
+  series(study, point, name, key)  the values of one series of a statistic kept unreduced (a window series)
   ws(study, exclude=())            the study's workloads, in the order of NAME.json
   am(values), gm(values)           arithmetic and geometric mean
   f(v, digits=2)                   v with that many decimals        x(v) = f(v) + "x"
@@ -136,10 +137,11 @@ def main():
     document = open(document_path).read()
     tables = Tables(data_dir)
     names = {"t": tables.cell, "stat": tables.stat, "lo": lambda *a: min(tables.column(*a)),
-             "hi": lambda *a: max(tables.column(*a)), "ws": tables.workloads, "am": am, "gm": gm, "f": f, "x": x,
+             "hi": lambda *a: max(tables.column(*a)), "ws": tables.workloads,
+             "series": lambda study, point, name, key: tables.stat(study, point, name)[key]["values"], "am": am, "gm": gm, "f": f, "x": x,
              "pct": pct, "int_": int_}
     # One scope for everything, so that comprehensions in an expression see the helpers too.
-    scope = {"__builtins__": {}, "min": min, "max": max, "abs": abs, "len": len, "sum": sum, "round": round, "str": str,
+    scope = {"__builtins__": {}, "min": min, "max": max, "abs": abs, "len": len, "sum": sum, "round": round, "str": str, "enumerate": enumerate,
              "int": int, **names}
     errors, count = [], 0
     for number, line in enumerate(open(quotes_path).read().splitlines(), 1):
