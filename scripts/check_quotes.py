@@ -141,7 +141,7 @@ def main():
              "series": lambda study, point, name, key: tables.stat(study, point, name)[key]["values"], "am": am, "gm": gm, "f": f, "x": x,
              "pct": pct, "int_": int_}
     # One scope for everything, so that comprehensions in an expression see the helpers too.
-    scope = {"__builtins__": {}, "min": min, "max": max, "abs": abs, "len": len, "sum": sum, "round": round, "str": str, "enumerate": enumerate,
+    scope = {"__builtins__": {}, "min": min, "max": max, "abs": abs, "len": len, "sum": sum, "round": round, "str": str, "enumerate": enumerate, "sorted": sorted,
              "int": int, **names}
     errors, count = [], 0
     for number, line in enumerate(open(quotes_path).read().splitlines(), 1):
