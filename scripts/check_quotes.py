@@ -20,6 +20,7 @@ passage edited without its line here, fails the check. Expressions (Python) may 
   f(v, digits=2)                   v with that many decimals        x(v) = f(v) + "x"
   pct(speedup, digits=0)           a speedup as a signed change: 1.48 -> "+48 %", 0.96 -> "-4 %"
   int_(v)                          an integer with thousands separators: 52412 -> "52,412"
+and min, max, abs, len, sum, round, str, int, enumerate, sorted.
 """
 import json
 import math
@@ -136,13 +137,18 @@ def main():
     document_path, quotes_path, data_dir = sys.argv[1:]
     document = open(document_path).read()
     tables = Tables(data_dir)
-    names = {"t": tables.cell, "stat": tables.stat, "lo": lambda *a: min(tables.column(*a)),
-             "hi": lambda *a: max(tables.column(*a)), "ws": tables.workloads,
-             "series": lambda study, point, name, key: tables.stat(study, point, name)[key]["values"], "am": am, "gm": gm, "f": f, "x": x,
-             "pct": pct, "int_": int_}
+    helpers = {
+        "t": tables.cell,
+        "lo": lambda *a: min(tables.column(*a)),
+        "hi": lambda *a: max(tables.column(*a)),
+        "stat": tables.stat,
+        "series": lambda study, point, name, key: tables.stat(study, point, name)[key]["values"],
+        "ws": tables.workloads,
+        "am": am, "gm": gm, "f": f, "x": x, "pct": pct, "int_": int_,
+    }
+    builtins = {b.__name__: b for b in (min, max, abs, len, sum, round, str, int, enumerate, sorted)}
     # One scope for everything, so that comprehensions in an expression see the helpers too.
-    scope = {"__builtins__": {}, "min": min, "max": max, "abs": abs, "len": len, "sum": sum, "round": round, "str": str, "enumerate": enumerate, "sorted": sorted,
-             "int": int, **names}
+    scope = {"__builtins__": {}, **builtins, **helpers}
     errors, count = [], 0
     for number, line in enumerate(open(quotes_path).read().splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
