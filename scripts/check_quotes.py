@@ -16,6 +16,7 @@ passage edited without its line here, fails the check. Expressions (Python) may 
   stat(study, point, name)         a point's statistic in NAME.json
   series(study, point, name, key)  the values of one series of a statistic kept unreduced (a window series)
   ws(study, exclude=())            the study's workloads, in the order of NAME.json
+  points(study)                    the points of NAME.json (id, workload, labels, stats, ...)
   am(values), gm(values)           arithmetic and geometric mean
   f(v, digits=2)                   v with that many decimals        x(v) = f(v) + "x"
   pct(speedup, digits=0)           a speedup as a signed change: 1.48 -> "+48 %", 0.96 -> "-4 %"
@@ -144,6 +145,7 @@ def main():
         "stat": tables.stat,
         "series": lambda study, point, name, key: tables.stat(study, point, name)[key]["values"],
         "ws": tables.workloads,
+        "points": lambda study: list(tables.points(study).values()),
         "am": am, "gm": gm, "f": f, "x": x, "pct": pct, "int_": int_,
     }
     builtins = {b.__name__: b for b in (min, max, abs, len, sum, round, str, int, enumerate, sorted)}
