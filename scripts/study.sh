@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates one study's figures: scripts/study.sh NAME [numagpu sweep options, e.g. -j 2]
 #   runs configs/experiments/NAME.yaml into studies-out/NAME (resumable: finished points are kept), then
-#   draws docs/figures/NAME*.png from its results.json and keeps a copy of the results table in
-#   docs/figures/data/ (results.csv/json and the printed tables, NAME.md). NUMAGPU (default: ./build/numagpu) selects the binary.
+#   draws docs/figures/NAME*.png from its results.json and keeps the study's tables in docs/figures/data/
+#   (NAME.json and NAME.csv: the results table; NAME.md: the printed tables), written by
+#   scripts/study_tables.py without machine paths or wall times, so that they are the same wherever they are
+#   regenerated (the ctest studies_tables_are_current checks them).
+# Environment: NUMAGPU (default: ./build/numagpu) selects the binary; STUDY_OUT (default: studies-out) the
+# sweeps' directory; FIGURES (default: docs/figures) where the PNGs and data/ go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: scripts/study.sh NAME [sweep options]; NAME is one of: $(ls configs/experiments | sed 's/\.yaml$//' | tr '\n' ' ')}
@@ -10,9 +14,9 @@ shift
 spec=configs/experiments/$name.yaml
 [[ -f $spec ]] || { echo "study.sh: no $spec" >&2; exit 2; }
 numagpu=${NUMAGPU:-./build/numagpu}
-out=studies-out/$name
+out=${STUDY_OUT:-studies-out}/$name
+figures=${FIGURES:-docs/figures}
 "$numagpu" sweep "$spec" -o "$out" "$@"
-mkdir -p docs/figures/data
-"$numagpu" plot study "$out/results.json" -o docs/figures | tee "docs/figures/data/$name.md"
-cp "$out/results.csv" "docs/figures/data/$name.csv"
-cp "$out/results.json" "docs/figures/data/$name.json"
+mkdir -p "$figures/data"
+"$numagpu" plot study "$out/results.json" -o "$figures" | tee "$out/plot.md"
+/usr/bin/python3 scripts/study_tables.py "$out/results.json" "$out/plot.md" . "$figures/data" "$name"

@@ -76,8 +76,9 @@ config::Config load_configuration(const RunOptions& o) {
 
 int config_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
   try {
-    const config::Config cfg = load_configuration(options);
-    (void)to_system_spec(cfg);  // cross-field checks too: a dump is a statement that the config is valid
+    const config::Config loaded = load_configuration(options);
+    (void)to_system_spec(loaded);  // cross-field checks too: a dump is a statement that the config is valid
+    const config::Config cfg = as_run_configuration(loaded);  // replayable from wherever it is written
     out << "# numagpu " << NUMAGPU_VERSION << " resolved configuration, hash " << cfg.hash() << "\n"
         << cfg.dump_yaml();
     return kExitOk;
@@ -149,11 +150,12 @@ int config_reference_command(std::ostream& out) {
 
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const auto startup_begin = std::chrono::steady_clock::now();
-  std::optional<config::Config> cfg;
+  std::optional<config::Config> loaded;
   SystemSpec spec;
   try {
-    cfg.emplace(load_configuration(options));
-    spec = to_system_spec(*cfg);
+    loaded.emplace(load_configuration(options));
+    spec = to_system_spec(*loaded);
+    loaded.emplace(as_run_configuration(*loaded));  // what the outputs describe: see as_run_configuration
   } catch (const config::ConfigError& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;  // nothing written
@@ -164,6 +166,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     return interrupt::exit_status(signal_number);
   }
   if (!make_output_dir(options.out_dir, err)) return kExitBadInput;
+  const config::Config* cfg = &*loaded;
 
   stats::Registry registry;
   std::unique_ptr<System> built;

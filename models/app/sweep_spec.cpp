@@ -360,7 +360,7 @@ class Loader {
     try {
       const Config resolved = load_configuration(options);
       (void)to_system_spec(resolved);
-      point.config_hash = resolved.hash();
+      point.config_hash = as_run_configuration(resolved).hash();  // the hash the point's stats.json names
     } catch (const ConfigError& e) {
       for (const Override& o : sets) {
         if (e.where().file == "--set " + o.text) {

@@ -105,6 +105,19 @@ void check_trace_ctas_fit(const config::Config& cfg, const WorkloadParams& w, co
   }
 }
 
+SystemParams read_params(const config::Config& cfg) {
+  check_resource_limits(cfg);  // before anything is sized from the values
+  SystemParams params;
+  config::ReadKeys keys(cfg, "");
+  params.keys(keys);
+  resolve_files(cfg, params);
+  return params;
+}
+
+std::string absolute_path(const std::string& path) {
+  return std::filesystem::absolute(std::filesystem::path(path)).lexically_normal().string();
+}
+
 }  // namespace
 
 const config::Schema& system_schema() {
@@ -113,11 +126,7 @@ const config::Schema& system_schema() {
 }
 
 SystemSpec to_system_spec(const config::Config& cfg) {
-  check_resource_limits(cfg);  // before anything is sized from the values
-  SystemParams params;
-  config::ReadKeys keys(cfg, "");
-  params.keys(keys);
-  resolve_files(cfg, params);
+  const SystemParams params = read_params(cfg);
   SystemSpec spec;
   try {
     spec = derive_system_spec(params);
@@ -126,6 +135,37 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   }
   check_trace_ctas_fit(cfg, params.workload, spec);
   return spec;
+}
+
+config::Config as_run_configuration(const config::Config& cfg) {
+  const WorkloadParams w = read_params(cfg).workload;
+  nlohmann::json tree = cfg.resolved();
+  nlohmann::json& workload = tree["workload"];
+  bool changed = false;
+  if (!workload["trace_list"].get<std::string>().empty()) {
+    // The list's kernels, as workload.kernels: every other key of a kernel takes the default that a kernel
+    // read from a list has too.
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const KernelSpec& k : w.kernels)
+      kernels.push_back({{"name", k.name}, {"trace", absolute_path(k.trace_path)}});
+    workload["kernels"] = std::move(kernels);
+    workload["trace_list"] = "";
+    workload["name"] = w.name;
+    changed = true;
+  } else {
+    for (std::size_t i = 0; i < w.kernels.size(); ++i) {
+      if (w.kernels[i].trace_path.empty()) continue;
+      nlohmann::json& trace = workload["kernels"][i]["trace"];
+      const std::string absolute = absolute_path(w.kernels[i].trace_path);
+      if (trace.get<std::string>() != absolute) {
+        trace = absolute;
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return cfg;
+  // JSON is YAML: the tree loads back through the schema, which fills the defaults and checks it.
+  return config::load(system_schema(), {{"<as run>", tree.dump()}}, {});
 }
 
 }  // namespace numagpu
