@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -174,21 +175,27 @@ TEST(IncludeBounds, MoreThan256IncludeEdgesAreRefused) {
 }
 
 // A named pipe blocks the open until a writer comes, for ever. Before the check, the writer this test opens
-// after 3 s released the loader, which then read an empty configuration.
+// (after 3 s, then every 50 ms until both loads return) released the loader, which read an empty
+// configuration.
 TEST(IncludeBounds, NamedPipeIsRefusedWithoutBlocking) {
   const TempDir dir;
   const std::string fifo = dir.path() + "/pipe.yaml";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  std::thread release([&fifo] {
+  std::atomic<bool> done{false};
+  std::thread release([&fifo, &done] {
     std::this_thread::sleep_for(std::chrono::seconds(3));
-    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO when nobody reads: fine
-    if (fd >= 0) ::close(fd);
+    while (!done) {
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO when nobody reads: fine
+      if (fd >= 0) ::close(fd);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
   });
   const auto start = std::chrono::steady_clock::now();
   const std::string as_layer = load_error({base_layer(), file_layer(fifo)});
   const std::string as_include =
       load_error({base_layer(), text_layer(dir.path() + "/a.yaml", "include: pipe.yaml\n")});
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  done = true;
   release.join();
   EXPECT_EQ(as_layer, fifo + ": cannot read configuration file (not a regular file)");
   EXPECT_EQ(as_include, dir.path() + "/a.yaml:1:10: include: cannot read included file '" + fifo +
