@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "app/bench_report.hpp"
@@ -234,47 +235,46 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     bench.transactions = facts.transactions;
     bench.peak_rss_kib = peak_rss_kib();
   }
-  {
-    // The whole set is written aside and moved in with stats.json last (OutputSet): a reader never sees a
-    // stats.json beside a partial set. A signal that arrives meanwhile waits until the set is in place, or
-    // until a failed one is cleaned up.
-    interrupt::DeferSignals defer;
-    try {
-      outputs.add("stats.json", document.dump(1) + "\n");
-      // Every output carries the resolved configuration (or, for the VCD, its hash and the file beside it).
-      std::string commented_config;
-      std::istringstream yaml(cfg->dump_yaml());
-      for (std::string line; std::getline(yaml, line);)
-        commented_config += "# " + line + "\n";
-      outputs.add("stats.txt", "# numagpu " NUMAGPU_VERSION " statistics, config hash " + cfg->hash() +
-                                   (complete ? std::string()
-                                             : std::string(" (incomplete: ") + stop_reason + " at cycle " +
-                                                   std::to_string(clock.now()) + ")") +
-                                   "\n" + registry.text() + "# resolved configuration:\n" + commented_config);
-      if (!system.links().empty()) {
-        std::vector<NamedLink> named;
-        const Topology& t = system.topology();
-        for (std::size_t l = 0; l < system.links().size(); ++l) {
-          const std::string a = t.node_name(t.links[l].a), b = t.node_name(t.links[l].b);
-          named.push_back(NamedLink{"link_" + a + "_" + b, {"to_" + b, "to_" + a}, system.links()[l].get()});
-        }
-        outputs.add("lanes.vcd", lane_vcd(named, clock.period_ps(),
-                                          "numagpu " NUMAGPU_VERSION ", config hash " + cfg->hash() +
-                                              " (resolved configuration: config.yaml)"));
+  // The whole set is written aside and moved in with stats.json last (OutputSet): a reader never sees a
+  // stats.json beside a partial set. A signal that arrives meanwhile waits until the set is in place, or
+  // until a failed one is cleaned up.
+  std::optional<interrupt::DeferSignals> defer(std::in_place);
+  try {
+    outputs.add("stats.json", document.dump(1) + "\n");
+    // Every output carries the resolved configuration (or, for the VCD, its hash and the file beside it).
+    std::string commented_config;
+    std::istringstream yaml(cfg->dump_yaml());
+    for (std::string line; std::getline(yaml, line);)
+      commented_config += "# " + line + "\n";
+    outputs.add("stats.txt", "# numagpu " NUMAGPU_VERSION " statistics, config hash " + cfg->hash() +
+                                 (complete ? std::string()
+                                           : std::string(" (incomplete: ") + stop_reason + " at cycle " +
+                                                 std::to_string(clock.now()) + ")") +
+                                 "\n" + registry.text() + "# resolved configuration:\n" + commented_config);
+    if (!system.links().empty()) {
+      std::vector<NamedLink> named;
+      const Topology& t = system.topology();
+      for (std::size_t l = 0; l < system.links().size(); ++l) {
+        const std::string a = t.node_name(t.links[l].a), b = t.node_name(t.links[l].b);
+        named.push_back(NamedLink{"link_" + a + "_" + b, {"to_" + b, "to_" + a}, system.links()[l].get()});
       }
-      outputs.add("config.yaml", "# numagpu " NUMAGPU_VERSION " resolved configuration, hash " + cfg->hash() +
-                                     "\n" + cfg->dump_yaml());
-      power = write_power_outputs(
-          finish_activity(recorder, *cfg), *cfg,
-          [&outputs](const std::string& name, std::string_view contents) { outputs.add(name, contents); });
-      if (options.bench) outputs.add("bench.json", bench.to_json().dump(1) + "\n");
-      outputs.commit();
-    } catch (const std::exception& e) {
-      outputs.abandon();
-      err << "numagpu: error: " << e.what() << "; the run's outputs were not written\n";
-      return kExitBadInput;
+      outputs.add("lanes.vcd", lane_vcd(named, clock.period_ps(),
+                                        "numagpu " NUMAGPU_VERSION ", config hash " + cfg->hash() +
+                                            " (resolved configuration: config.yaml)"));
     }
+    outputs.add("config.yaml", "# numagpu " NUMAGPU_VERSION " resolved configuration, hash " + cfg->hash() +
+                                   "\n" + cfg->dump_yaml());
+    power = write_power_outputs(
+        finish_activity(recorder, *cfg), *cfg,
+        [&outputs](const std::string& name, std::string_view contents) { outputs.add(name, contents); });
+    if (options.bench) outputs.add("bench.json", bench.to_json().dump(1) + "\n");
+    outputs.commit();
+  } catch (const std::exception& e) {
+    outputs.abandon();
+    err << "numagpu: error: " << e.what() << "; the run's outputs were not written\n";
+    return kExitBadInput;
   }
+  defer.reset();
   if (!options.quiet) print_summary(out, spec, facts, options.out_dir, power::power_summary(power));
   if (options.bench) bench.print(out);
   if (const int signal_number = interrupt::pending()) {
