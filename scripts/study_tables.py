@@ -7,7 +7,9 @@ Copies the sweep's results table as DEST_DIR/NAME.json and NAME.csv and the tabl
 printed as NAME.md, keeping only what the model computed, so that the copies are the same on every machine
 and every regeneration: file paths (the spec, each point's config and workload file) become relative to
 REPO_ROOT, the host-dependent wall_seconds column is dropped, and the plot's "wrote FILE.png" lines (which
-name the output directory) are left out.
+name the output directory) are left out. The configuration hashes are dropped too: they change with every new
+configuration key (a new key's default enters the resolved configuration), which moves no result, and the
+tables are there for the results.
 """
 import csv
 import io
@@ -51,13 +53,14 @@ def main():
             if key in p:
                 p[key] = relative(p[key], root)
         p.pop("wall_seconds", None)
+        p.pop("config_hash", None)
 
     header = rows[0] if rows else []
-    drop = header.index("wall_seconds") if "wall_seconds" in header else None
+    drop = {header.index(c) for c in ("wall_seconds", "config_hash") if c in header}
     out_csv = io.StringIO()
     writer = csv.writer(out_csv, lineterminator="\n")
     for row in rows:
-        writer.writerow([v for i, v in enumerate(row) if i != drop])
+        writer.writerow([v for i, v in enumerate(row) if i not in drop])
 
     kept = [line for line in plot_lines if not line.startswith("wrote ")]
     while kept and kept[-1] == "":

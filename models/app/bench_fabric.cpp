@@ -185,7 +185,10 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
     write_file_atomically(
         (dir / "config.yaml").string(),
         "# numagpu bench-fabric resolved configuration, hash " + cfg->hash() + "\n" + cfg->dump_yaml());
-    write_power_outputs(finish_activity(recorder, *cfg), *cfg, o.base.out_dir);
+    write_power_outputs(finish_activity(recorder, *cfg), *cfg,
+                        [&dir](const std::string& name, std::string_view contents) {
+                          write_file_atomically((dir / name).string(), contents);
+                        });
   } catch (const std::exception& e) {
     return bad(e.what());
   }

@@ -1,8 +1,9 @@
 // Interrupted runs keep their results. The first SIGINT or SIGTERM only raises a flag; the simulation looks
 // at it every few thousand simulated cycles (InterruptPoller) and stops there, and `numagpu run` writes the
 // statistics gathered so far, marked incomplete, before exiting with 128 + the signal number (130 for SIGINT,
-// 143 for SIGTERM). A second signal exits at once. Outputs are written atomically and the signals are held
-// back while one is being written (DeferSignals), so no output is ever torn and no temp file is left behind.
+// 143 for SIGTERM). A second signal exits at once. Outputs are written atomically, as one set (OutputSet), and
+// the signals are held back while the set is written and moved into place (DeferSignals), so no output is
+// ever torn and no temporary file or partial set is left behind.
 #pragma once
 
 #include <signal.h>

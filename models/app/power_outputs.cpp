@@ -37,11 +37,10 @@ power::Activity finish_activity(ActivityRecorder& recorder, const config::Config
 }
 
 nlohmann::json write_power_outputs(const power::Activity& activity, const config::Config& cfg,
-                                   const std::string& dir) {
+                                   const WriteOutput& write) {
   nlohmann::json power = power::power_document(activity, power::energy_table(cfg), NUMAGPU_VERSION);
-  write_file_atomically((fs::path(dir) / "activity.json").string(),
-                        power::activity_to_json(activity).dump(1) + "\n");
-  write_file_atomically((fs::path(dir) / "power.json").string(), power.dump(1) + "\n");
+  write("activity.json", power::activity_to_json(activity).dump(1) + "\n");
+  write("power.json", power.dump(1) + "\n");
   return power;
 }
 

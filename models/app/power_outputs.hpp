@@ -3,9 +3,11 @@
 // `numagpu plot power` (draw power.json's time series).
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,10 +23,13 @@ class ActivityRecorder;
 // energy section).
 power::Activity finish_activity(ActivityRecorder& recorder, const config::Config& cfg);
 
-// Writes activity.json and power.json (atomically) into `dir`, power computed with the configuration's
-// energy table; returns the power document. Throws std::runtime_error when a file cannot be written.
+// Writes one output file (name, contents); throws std::runtime_error when it cannot.
+using WriteOutput = std::function<void(const std::string& name, std::string_view contents)>;
+
+// Writes activity.json and power.json through `write`, power computed with the configuration's energy
+// table; returns the power document.
 nlohmann::json write_power_outputs(const power::Activity& activity, const config::Config& cfg,
-                                   const std::string& dir);
+                                   const WriteOutput& write);
 
 struct PowerOptions {
   std::string activity_file;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "app/bench_report.hpp"
@@ -16,13 +17,16 @@
 #include "app/summary.hpp"
 #include "app/system_config.hpp"
 #include "common/health.hpp"
+#include "common/printable.hpp"
 #include "config/config.hpp"
 #include "config/emit_yaml.hpp"
 #include "fabric/lane_vcd.hpp"
+#include "kernels/cpp_program.hpp"
 #include "power/activity_recorder.hpp"
 #include "power/power_model.hpp"
 #include "stats/atomic_write.hpp"
 #include "stats/document.hpp"
+#include "stats/output_set.hpp"
 #include "system/system.hpp"
 #include "trace/trace.hpp"
 #include "workload/program.hpp"
@@ -49,6 +53,10 @@ const char* signal_name(int signal_number) {
       return "a signal";
   }
 }
+
+// Every file a run may write into its directory: a rerun into the same directory replaces the whole set.
+const std::vector<std::string> kRunOutputs = {"stats.json",    "stats.txt",  "config.yaml", "lanes.vcd",
+                                              "activity.json", "power.json", "bench.json"};
 
 }  // namespace
 
@@ -122,24 +130,32 @@ int workload_dump_command(const RunOptions& options, std::ostream& out, std::ost
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
-  if (!make_output_dir(options.out_dir, err)) return kExitBadInput;
-  const std::filesystem::path dir(options.out_dir);
+  // All or nothing: the traces and workload.yaml are written aside and moved in together, workload.yaml last.
+  OutputSet outputs(options.out_dir, {}, "workload.yaml");
   try {
+    outputs.probe();
     for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
       const KernelSpec& k = spec.kernels[i];
-      std::unique_ptr<KernelProgram> program =
-          k.trace_path.empty() ? std::make_unique<SyntheticProgram>(k, spec.facts.line_bytes)
-                               : load_trace_program(k.trace_path, spec.facts.line_bytes, nullptr);
-      const std::string path = (dir / files[i]).string();
-      dump_program(*program, static_cast<std::uint32_t>(i), spec.facts.line_bytes, path);
-      out << "numagpu: wrote " << path << "\n";
+      std::unique_ptr<KernelProgram> program;
+      if (!k.kernel.empty()) {  // a library kernel: its steps as the SM would take them
+        program = std::make_unique<kernels::CppKernelProgram>(
+            k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec.facts.line_bytes);
+      } else if (k.trace_path.empty()) {
+        program = std::make_unique<SyntheticProgram>(k, spec.facts.line_bytes);
+      } else {
+        program = load_trace_program(k.trace_path, spec.facts.line_bytes, nullptr);
+      }
+      dump_program(*program, static_cast<std::uint32_t>(i), spec.facts.line_bytes, outputs.staged(files[i]));
     }
-    write_file_atomically((dir / "workload.yaml").string(), yaml);
+    outputs.add("workload.yaml", yaml);
+    outputs.commit();
   } catch (const std::exception& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
-  out << "numagpu: wrote " << (dir / "workload.yaml").string() << "\n";
+  for (const std::string& file : files)
+    out << "numagpu: wrote " << outputs.path(file) << "\n";
+  out << "numagpu: wrote " << outputs.path("workload.yaml") << "\n";
   return kExitOk;
 }
 
@@ -160,14 +176,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;  // nothing written
   }
-  if (const int signal_number = interrupt::pending()) {
-    err << "numagpu: interrupted by " << signal_name(signal_number)
-        << " before the run started; nothing written\n";
-    return interrupt::exit_status(signal_number);
-  }
-  if (!make_output_dir(options.out_dir, err)) return kExitBadInput;
   const config::Config* cfg = &*loaded;
-
+  // The system (and the traces it reads) is built before anything is written: bad input writes nothing.
   stats::Registry registry;
   std::unique_ptr<System> built;
   try {
@@ -176,12 +186,25 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   }
+  if (const int signal_number = interrupt::pending()) {
+    err << "numagpu: interrupted by " << signal_name(signal_number)
+        << " before the run started; nothing written\n";
+    return interrupt::exit_status(signal_number);
+  }
+  // A directory that cannot take the outputs is found now, not after the whole simulation.
+  OutputSet outputs(options.out_dir, kRunOutputs, "stats.json");
+  try {
+    outputs.probe();
+  } catch (const std::exception& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
   System& system = *built;
   const GpuClock& clock = system.context().clock;
   RunHealth& health = system.context().health;
   health.set_echo(true);
   for (const std::string& w : system.trace_warnings())
-    err << "numagpu: warning: " << w << "\n";
+    err << "numagpu: warning: " << printable(w) << "\n";
   std::unique_ptr<ProgressLine> progress;
   if (options.progress && !options.quiet) {
     ProgressLine::Probes probes{
@@ -233,26 +256,29 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   run_info["cycle_reached"] = clock.now();
   const nlohmann::json document =
       stats::make_document(registry, NUMAGPU_VERSION, cfg->resolved(), cfg->hash(), run_info, complete);
-  const std::filesystem::path dir(options.out_dir);
   nlohmann::json power;
-  // A signal that arrives while a file is being written waits for that file to be complete (DeferSignals).
-  const auto write_output = [](const std::filesystem::path& path, const std::string& contents) {
-    interrupt::DeferSignals defer;
-    write_file_atomically(path.string(), contents);
-  };
+  if (options.bench) {
+    bench.sim_cycles = facts.drained_cycles;
+    bench.sm_requests = facts.loads + facts.stores + facts.atomics;
+    bench.transactions = facts.transactions;
+    bench.peak_rss_kib = peak_rss_kib();
+  }
+  // The whole set is written aside and moved in with stats.json last (OutputSet): a reader never sees a
+  // stats.json beside a partial set. A signal that arrives meanwhile waits until the set is in place, or
+  // until a failed one is cleaned up.
+  std::optional<interrupt::DeferSignals> defer(std::in_place);
   try {
-    write_output(dir / "stats.json", document.dump(1) + "\n");
+    outputs.add("stats.json", document.dump(1) + "\n");
     // Every output carries the resolved configuration (or, for the VCD, its hash and the file beside it).
     std::string commented_config;
     std::istringstream yaml(cfg->dump_yaml());
     for (std::string line; std::getline(yaml, line);)
       commented_config += "# " + line + "\n";
-    write_output(dir / "stats.txt", "# numagpu " NUMAGPU_VERSION " statistics, config hash " + cfg->hash() +
-                                        (complete ? std::string()
-                                                  : std::string(" (incomplete: ") + stop_reason +
-                                                        " at cycle " + std::to_string(clock.now()) + ")") +
-                                        "\n" + registry.text() + "# resolved configuration:\n" +
-                                        commented_config);
+    outputs.add("stats.txt", "# numagpu " NUMAGPU_VERSION " statistics, config hash " + cfg->hash() +
+                                 (complete ? std::string()
+                                           : std::string(" (incomplete: ") + stop_reason + " at cycle " +
+                                                 std::to_string(clock.now()) + ")") +
+                                 "\n" + registry.text() + "# resolved configuration:\n" + commented_config);
     if (!system.links().empty()) {
       std::vector<NamedLink> named;
       const Topology& t = system.topology();
@@ -260,34 +286,25 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
         const std::string a = t.node_name(t.links[l].a), b = t.node_name(t.links[l].b);
         named.push_back(NamedLink{"link_" + a + "_" + b, {"to_" + b, "to_" + a}, system.links()[l].get()});
       }
-      write_output(dir / "lanes.vcd", lane_vcd(named, clock.period_ps(),
-                                               "numagpu " NUMAGPU_VERSION ", config hash " + cfg->hash() +
-                                                   " (resolved configuration: config.yaml)"));
+      outputs.add("lanes.vcd", lane_vcd(named, clock.period_ps(),
+                                        "numagpu " NUMAGPU_VERSION ", config hash " + cfg->hash() +
+                                            " (resolved configuration: config.yaml)"));
     }
-    write_output(dir / "config.yaml", "# numagpu " NUMAGPU_VERSION " resolved configuration, hash " +
-                                          cfg->hash() + "\n" + cfg->dump_yaml());
-    {
-      interrupt::DeferSignals defer;  // activity.json and power.json, each whole or absent
-      power = write_power_outputs(finish_activity(recorder, *cfg), *cfg, options.out_dir);
-    }
+    outputs.add("config.yaml", "# numagpu " NUMAGPU_VERSION " resolved configuration, hash " + cfg->hash() +
+                                   "\n" + cfg->dump_yaml());
+    power = write_power_outputs(
+        finish_activity(recorder, *cfg), *cfg,
+        [&outputs](const std::string& name, std::string_view contents) { outputs.add(name, contents); });
+    if (options.bench) outputs.add("bench.json", bench.to_json().dump(1) + "\n");
+    outputs.commit();
   } catch (const std::exception& e) {
-    err << "numagpu: error: " << e.what() << "\n";
+    outputs.abandon();
+    err << "numagpu: error: " << e.what() << "; the run's outputs were not written\n";
     return kExitBadInput;
   }
+  defer.reset();
   if (!options.quiet) print_summary(out, spec, facts, options.out_dir, power::power_summary(power));
-  if (options.bench) {
-    bench.sim_cycles = facts.drained_cycles;
-    bench.sm_requests = facts.loads + facts.stores + facts.atomics;
-    bench.transactions = facts.transactions;
-    bench.peak_rss_kib = peak_rss_kib();
-    try {
-      write_output(dir / "bench.json", bench.to_json().dump(1) + "\n");
-    } catch (const std::exception& e) {
-      err << "numagpu: error: " << e.what() << "\n";
-      return kExitBadInput;
-    }
-    bench.print(out);
-  }
+  if (options.bench) bench.print(out);
   if (const int signal_number = interrupt::pending()) {
     err << "numagpu: interrupted by " << signal_name(signal_number) << " at cycle " << clock.now()
         << "; statistics so far written to " << options.out_dir

@@ -5,6 +5,12 @@
 // whose rule violations come back here to be reported at the file and line of the key they blame.
 #include "app/system_config.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -39,6 +45,17 @@ std::string relative_to_setter(const config::Config& cfg, const std::string& key
   return (std::filesystem::path(where.file).parent_path() / p).lexically_normal().string();
 }
 
+// A trace that cannot be opened is reported at the key that names it. Its contents are read when the system
+// is built, and a problem there is reported at the trace's own file and line.
+void check_openable(const config::Config& cfg, const std::string& key, const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) cfg.fail(key, path + ": cannot open (" + std::strerror(errno) + ")");
+  struct stat st {};
+  const bool directory = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+  ::close(fd);
+  if (directory) cfg.fail(key, path + ": cannot open (" + std::strerror(EISDIR) + ")");
+}
+
 // True when a user's file or --set gave the key, rather than the schema default or a built-in layer.
 bool named_by_user(const config::Config& cfg, const std::string& key) {
   const config::Location where = cfg.location(key);
@@ -69,6 +86,7 @@ void resolve_files(const config::Config& cfg, SystemParams& p) {
         KernelSpec ks;
         ks.name = std::filesystem::path(path).filename().string();
         ks.trace_path = path;
+        check_openable(cfg, "workload.trace_list", path);
         w.kernels.push_back(ks);
       }
     } catch (const trace::TraceError& e) {
@@ -78,8 +96,10 @@ void resolve_files(const config::Config& cfg, SystemParams& p) {
     return;
   }
   for (std::size_t i = 0; i < w.kernels.size(); ++i) {
-    if (!w.kernels[i].trace_path.empty())
-      w.kernels[i].trace_path = relative_to_setter(cfg, "workload.kernels." + std::to_string(i) + ".trace");
+    const std::string key = "workload.kernels." + std::to_string(i) + ".trace";
+    if (w.kernels[i].trace_path.empty()) continue;
+    w.kernels[i].trace_path = relative_to_setter(cfg, key);
+    check_openable(cfg, key, w.kernels[i].trace_path);
   }
 }
 

@@ -22,7 +22,8 @@ std::ostream& operator<<(std::ostream& os, const Location& where);  // same text
 // Every user-facing configuration problem. what() is always a single line:
 //   "<file>:<line>:<col>: <key.path>: <message>"
 // ":<line>:<col>" is omitted when line == 0 and "<key.path>: " when the key is empty (YAML syntax
-// errors, unreadable files). Line breaks in any part are shown as "\n" so the line stays whole.
+// errors, unreadable files). Line breaks in any part are shown as "\n", other control bytes and bytes
+// that are not UTF-8 as "\xNN" (common/printable.hpp), so the line stays whole and safe to print.
 class ConfigError : public std::runtime_error {
  public:
   ConfigError(Location where, std::string key_path, std::string message);

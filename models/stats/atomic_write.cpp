@@ -6,14 +6,31 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <stdexcept>
 #include <system_error>
 
 namespace numagpu {
+
+WriteError::WriteError(const std::string& path, int error)
+    : std::runtime_error(path + ": cannot write (" + std::generic_category().message(error) + ")"),
+      error_(error),
+      reason_(std::generic_category().message(error)) {}
+
 namespace {
 
 [[noreturn]] void fail(const std::string& path, int err) {
-  throw std::runtime_error(path + ": cannot write (" + std::generic_category().message(err) + ")");
+  throw WriteError(path, err);
+}
+
+// The test hook NUMAGPU_TEST_FAIL_WRITE=N (atomic_write.hpp): true for the N-th call of the process.
+bool inject_failure() {
+  static const long nth = [] {
+    const char* value = std::getenv("NUMAGPU_TEST_FAIL_WRITE");
+    return value != nullptr ? std::atol(value) : 0L;
+  }();
+  static std::atomic<long> calls{0};
+  return nth > 0 && calls.fetch_add(1) + 1 == nth;
 }
 
 // Closes the descriptor and unlinks the temp file unless released: every early exit cleans up.
@@ -92,6 +109,10 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
     if (::fchmod(file.fd(), existing.st_mode & 07777) != 0) fail(path, errno);
   }
 
+  if (inject_failure()) {
+    (void)write_all(file.fd(), contents.substr(0, contents.size() / 2));
+    fail(path, ENOSPC);
+  }
   if (const int err = write_all(file.fd(), contents)) fail(path, err);
   // Data must be on disk before the rename is: otherwise a crash could persist the rename of an empty file.
   if (const int err = fsync_retrying(file.fd())) fail(path, err);

@@ -54,11 +54,18 @@ void derive_facts(const SystemParams& p, SystemSpec& s) {
 }
 
 // Sets x ways x line must make the size, with a power-of-two set count (the index is the line's low bits).
-void check_sets(const std::string& cache, std::uint64_t size, std::uint64_t ways, std::uint64_t line) {
+// The size checked is one bank's: the message names the size the user configured and, when the cache is
+// banked, how it divides.
+void check_sets(const std::string& cache, std::uint64_t configured, std::uint64_t banks, std::uint64_t ways,
+                std::uint64_t line) {
+  const std::uint64_t size = configured / banks;
   const std::uint64_t way_bytes = ways * line;
   if (size % way_bytes != 0 || !power_of_two(size / way_bytes)) {
-    fail(cache + ".size_bytes", str(size) + " is not sets x ways x line_bytes with a power-of-two " +
-                                    "number of sets (" + str(ways) + " ways x " + str(line) + " B lines)");
+    const std::string what = banks == 1 ? str(size) + " is not"
+                                        : str(configured) + " over " + str(banks) + " banks is " + str(size) +
+                                              " B per bank, which is not";
+    fail(cache + ".size_bytes", what + " sets x ways x line_bytes with a power-of-two number of sets (" +
+                                    str(ways) + " ways x " + str(line) + " B lines)");
   }
 }
 
@@ -74,14 +81,14 @@ CacheSpec cache_spec(const CacheParams& c) {
 
 void derive_caches(const SystemParams& p, SystemSpec& s) {
   const std::uint64_t line = s.facts.line_bytes;
-  check_sets("l1", p.l1.size_bytes, p.l1.ways, line);
+  check_sets("l1", p.l1.size_bytes, 1, p.l1.ways, line);
   s.l1 = cache_spec(p.l1);
 
   s.l2_banks = p.l2.banks;
   if (!power_of_two(s.l2_banks)) fail("l2.banks", str(s.l2_banks) + " is not a power of two");
   if (p.l2.size_bytes % s.l2_banks != 0)
     fail("l2.size_bytes", str(p.l2.size_bytes) + " does not divide into " + str(s.l2_banks) + " banks");
-  check_sets("l2", p.l2.size_bytes / s.l2_banks, p.l2.ways, line);
+  check_sets("l2", p.l2.size_bytes, s.l2_banks, p.l2.ways, line);
   s.l2 = cache_spec(p.l2);
   s.l2.size_bytes = p.l2.size_bytes / s.l2_banks;  // the spec is a bank's
   s.l2.write_back = p.l2.write_back;

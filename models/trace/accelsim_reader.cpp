@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "common/printable.hpp"
 #include "trace/opcode.hpp"
 
 namespace numagpu::trace {
@@ -34,10 +35,11 @@ std::string_view trim(std::string_view s) {
 }
 
 // How a token appears in an error: quoted and cut short, or "end of line".
+// Control bytes and bytes that are not UTF-8 are escaped: errors and warnings reach a terminal.
 std::string quote(std::string_view token) {
   if (token.empty()) return "end of line";
-  if (token.size() > kMaxQuotedChars) return "'" + std::string(token.substr(0, kMaxQuotedChars)) + "...'";
-  return "'" + std::string(token) + "'";
+  if (token.size() > kMaxQuotedChars) return "'" + printable(token.substr(0, kMaxQuotedChars)) + "...'";
+  return "'" + printable(token) + "'";
 }
 
 // A block marker, or what is left of one in a cut file: a prefix of "#BEGIN_TB" or "#END_TB", or a token

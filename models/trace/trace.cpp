@@ -1,6 +1,10 @@
 #include "trace/trace.hpp"
 
+#include "common/printable.hpp"
+
 namespace numagpu::trace {
+
+TraceError::TraceError(const std::string& what) : std::runtime_error(printable(what)) {}
 
 const char* to_string(OpKind kind) {
   switch (kind) {

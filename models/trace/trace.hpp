@@ -116,10 +116,12 @@ inline bool operator!=(const ThreadBlock& a, const ThreadBlock& b) {
 }
 
 // Every reader and writer error: one line, "<file>:<line>: <what was expected, what was found>" for text
-// formats, "<file>: at byte <n>: ..." for binary ones.
+// formats, "<file>: at byte <n>: ..." for binary ones. Text quoted from the trace may hold anything: control
+// bytes and bytes that are not UTF-8 are shown as escapes ("\x1b", common/printable.hpp), so what() is one
+// line and safe to print.
 class TraceError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit TraceError(const std::string& what);
 };
 
 // A streaming reader of one kernel's trace.

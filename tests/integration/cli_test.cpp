@@ -165,6 +165,65 @@ TEST_F(CliTest, SyntheticCtaLargerThanMaxWarpsIsRefusedAtItsKey) {
       "on an SM");
 }
 
+// ---- bad input writes nothing (issue 23, item 5) ---------------------------------------------------
+
+// A trace with one bad instruction line (line 11): `opcode` is what the tracer would have written.
+std::string trace_with_opcode(const std::string& opcode) {
+  return "-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-binary version = 80\n-nregs = 8\n"
+         "-accelsim tracer version = 5\n\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+         "0000 ffffffff 0 " +
+         opcode + " 0 0 0\n#END_TB\n";
+}
+
+// The system (and so every trace) is built before the output directory is made.
+TEST_F(CliTest, TraceContentErrorWritesNothing) {
+  const std::string trace = write("k.traceg", trace_with_opcode("1NOP"));
+  options.sets = {"workload.kernels=[{name: k, trace: " + trace + "}]"};
+  expect_rejected(trace + ":12: expected opcode, found '1NOP'");
+}
+
+// Bytes quoted from a trace are escaped: the message stays one line and sends no control byte to a terminal.
+TEST_F(CliTest, TraceErrorsEscapeControlBytes) {
+  const std::string trace = write("k.traceg", trace_with_opcode("\x1b]0;owned\x07\xff"));
+  options.sets = {"workload.kernels=[{name: k, trace: " + trace + "}]"};
+  expect_rejected(trace + ":12: expected opcode, found '\\x1b]0;owned\\x07\\xff'");
+}
+
+TEST_F(CliTest, TraceThatCannotBeOpenedNamesTheKey) {
+  options.sets = {"workload.kernels.0.trace=x"};
+  expect_rejected(
+      "--set workload.kernels.0.trace=x: workload.kernels.0.trace: x: cannot open (No such file or "
+      "directory)");
+  options.sets = {"workload.kernels.0.trace=" + dir.string()};
+  err.str("");
+  expect_rejected("--set workload.kernels.0.trace=" + dir.string() +
+                  ": workload.kernels.0.trace: " + dir.string() + ": cannot open (Is a directory)");
+}
+
+// Rejected at load with file:line:col by every command, not as a JSON exception after the run.
+TEST_F(CliTest, InvalidUtf8IsRejectedByEveryCommand) {
+  options.workload_file = write("w.yaml", "workload:\n  name: \"a\xff\"\n");
+  const std::string expected = "numagpu: error: " + *options.workload_file +
+                               ":2:9: workload.name: the value is not valid UTF-8 (byte 0xff at offset 1); a "
+                               "configuration is UTF-8 text\n";
+  expect_rejected(expected.substr(16, expected.size() - 17));
+  std::ostringstream dump, dump_err;
+  EXPECT_EQ(config_dump_command(options, dump, dump_err), kExitBadInput);
+  EXPECT_EQ(dump_err.str(), expected);
+  std::ostringstream traces, traces_err;
+  EXPECT_EQ(workload_dump_command(options, traces, traces_err), kExitBadInput);
+  EXPECT_EQ(traces_err.str(), expected);
+  EXPECT_FALSE(fs::exists(options.out_dir));
+}
+
+TEST_F(CliTest, L2SizeErrorReportsTheConfiguredTotalAndTheBanks) {
+  options.sets = {"l2.size_bytes=256"};
+  expect_rejected(
+      "--set l2.size_bytes=256: l2.size_bytes: 256 over 16 banks is 16 B per bank, which is not sets x ways "
+      "x "
+      "line_bytes with a power-of-two number of sets (16 ways x 128 B lines)");
+}
+
 // A tiny but complete run: 2 sockets x 2 SMs, one kernel of 4 CTAs x 2 warps x 4 loads = 32 loads.
 TEST_F(CliTest, RunWritesAValidStatsDocumentWithTheResolvedConfiguration) {
   options.sets = {"system.sockets=2", "sm.per_socket=2", "l2.banks=2", "checks.protocol=true",

@@ -2,23 +2,15 @@
 
 #include <ostream>
 
+#include "common/printable.hpp"
+
 namespace numagpu::config {
 namespace {
 
-// Keeps what() on one line even when a file name or a quoted value carries a line break.
+// Keeps what() on one line and safe for a terminal even when a file name or a quoted value carries a line
+// break, a control byte or bytes that are not UTF-8.
 std::string one_line(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return printable(text);
 }
 
 std::string location_prefix(const Location& where) {

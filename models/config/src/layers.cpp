@@ -1,10 +1,15 @@
 #include "layers.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include <yaml-cpp/yaml.h>
@@ -23,18 +28,38 @@ constexpr const char* kIncludeKey = "include";
 // would never end), and reading on would only exhaust memory.
 constexpr std::size_t kMaxFileBytes = std::size_t(16) << 20;
 
+// Include edges (an `include` name followed) in one load, over all layers. Each file is read and expanded
+// once however often it is included, so the work is bounded by this and the files' sizes; a real
+// configuration has a handful.
+constexpr std::size_t kMaxIncludes = 256;
+
 struct FileText {
   bool ok = false;
   std::string text;
   std::string error;  // why not, when !ok
 };
 
-// C stdio rather than ifstream: it reliably reports *why* a file cannot be read via errno.
+// Only regular files: a named pipe would block the open (or the read) for ever, and a device such as
+// /dev/zero never ends. The file is opened without blocking, checked with fstat, then read with C stdio,
+// which reliably reports *why* a read fails via errno.
 FileText read_file(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return {false, "", std::strerror(EISDIR)};
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) return {false, "", std::strerror(errno)};
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return {false, "", std::strerror(errno)};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const int err = errno;
+    const bool directory = S_ISDIR(st.st_mode);
+    ::close(fd);
+    if (directory) return {false, "", std::strerror(EISDIR)};
+    return {false, "", st.st_mode != 0 ? "not a regular file" : std::strerror(err)};
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(::fdopen(fd, "rb"), &std::fclose);
+  if (!file) {
+    const int err = errno;
+    ::close(fd);
+    return {false, "", std::strerror(err)};
+  }
   FileText out;
   char buffer[65536];
   std::size_t count = 0;
@@ -63,7 +88,11 @@ class LayerLoader {
     if (!file.ok) {
       throw ConfigError({layer.name, 0, 0}, "", "cannot read configuration file (" + file.error + ")");
     }
-    return expand(parse_yaml(file.text, layer.name), {layer.name, identity_of(layer.name)});
+    Frame frame{layer.name, identity_of(layer.name)};
+    const fs::path identity = frame.identity;
+    RawNode expanded = expand(parse_yaml(file.text, layer.name), std::move(frame));
+    expanded_.emplace(identity, expanded);
+    return expanded;
   }
 
  private:
@@ -121,13 +150,24 @@ class LayerLoader {
         throw ConfigError(name.where, kIncludeKey, "include cycle: " + cycle_chain(frame.display));
       }
     }
+    if (++includes_ > kMaxIncludes) {
+      throw ConfigError(name.where, kIncludeKey,
+                        "more than " + std::to_string(kMaxIncludes) +
+                            " includes in one configuration (nested includes repeating files?)");
+    }
+    // Read and expanded once: a file included again (a diamond, or a chain including each next file twice)
+    // is the same tree, and its expansion cannot contain a cycle or it would have failed the first time.
+    if (const auto done = expanded_.find(frame.identity); done != expanded_.end()) return done->second;
     const FileText file = read_file(frame.display);
     if (!file.ok) {
       throw ConfigError(name.where, kIncludeKey,
                         "cannot read included file " + in_quotes(frame.display) + " (" + file.error + ")");
     }
     RawNode document = parse_yaml(file.text, frame.display);
-    return expand(std::move(document), std::move(frame));
+    const fs::path identity = frame.identity;
+    RawNode expanded = expand(std::move(document), std::move(frame));
+    expanded_.emplace(identity, expanded);
+    return expanded;
   }
 
   std::string cycle_chain(const std::string& repeated) const {
@@ -140,6 +180,8 @@ class LayerLoader {
   }
 
   std::vector<Frame> stack_;
+  std::map<fs::path, RawNode> expanded_;  // by identity: every file read so far, its includes merged
+  std::size_t includes_ = 0;              // include edges followed, over all layers
 };
 
 // Digits only (checked by the caller); an index too large for size_t saturates and is out of range anyway.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "common/printable.hpp"
+
 namespace numagpu::config::detail {
 namespace {
 
@@ -118,24 +120,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string in_quotes(const std::string& text) {
   constexpr std::size_t kMaxShown = 60;  // an error line should stay readable
-  std::string out = "'";
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (i == kMaxShown) {
-      out += "...";
-      break;
-    }
-    const char c = text[i];
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
+  if (text.size() > kMaxShown) return "'" + printable(text.substr(0, kMaxShown)) + "...'";
+  return "'" + printable(text) + "'";
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {

@@ -6,6 +6,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include "common/printable.hpp"
 #include "text.hpp"
 
 namespace numagpu::config::detail {
@@ -22,6 +23,19 @@ constexpr std::size_t kMaxNodes = 250000;
 Location to_location(const std::string& file, const YAML::Mark& mark) {
   if (mark.is_null()) return {file, 0, 0};
   return {file, mark.line + 1, mark.column + 1};  // yaml-cpp marks are 0-based
+}
+
+// A configuration is UTF-8 text (YAML's own rule); yaml-cpp passes other bytes through, and they would only
+// fail later, where nothing knows the file or the key (writing the JSON of stats.json). Refused here, at the
+// string or key that holds them.
+void check_utf8(const std::string& text, const Location& where, const std::string& path, const char* what) {
+  const std::size_t bad = first_invalid_utf8(text);
+  if (bad == std::string::npos) return;
+  static constexpr char kHex[] = "0123456789abcdef";
+  const unsigned char byte = static_cast<unsigned char>(text[bad]);
+  throw ConfigError(where, path,
+                    std::string(what) + " is not valid UTF-8 (byte 0x" + kHex[byte >> 4] + kHex[byte & 0xF] +
+                        " at offset " + std::to_string(bad) + "); a configuration is UTF-8 text");
 }
 
 std::string kind_of(const YAML::Node& node) {
@@ -69,6 +83,7 @@ class TreeBuilder {
     out.kind = RawNode::Kind::kScalar;
     out.where = where;
     out.text = node.Scalar();
+    check_utf8(out.text, where, path, "the value");
     // yaml-cpp tags plain scalars "?" and quoted/block scalars "!". Other tags would need a type
     // system of their own; refusing them beats silently ignoring them.
     const std::string& tag = node.Tag();
@@ -111,6 +126,7 @@ class TreeBuilder {
     entry.key_where = to_location(file_, key.Mark());
     if (!key.IsScalar()) throw ConfigError(entry.key_where, path, "expected a key name, got " + kind_of(key));
     entry.key = key.Scalar();
+    check_utf8(entry.key, entry.key_where, path, "the key");
     entry.value = build(value, child_path(path, entry.key), depth + 1);
     // An empty value ("ways:") carries the mark of the next token, often on a later line; the key
     // is the better place to point at.

@@ -267,12 +267,46 @@ TEST(File, ErrorsNameTheFile) {
 }
 
 TEST(File, DeviceThatNeverEndsIsRefused) {
-  // /dev/zero would be read forever: the size cap stops it after 16 MiB.
+  // /dev/zero would be read forever: only regular files are read.
   EXPECT_EQ(load_error({file_layer("/dev/zero")}),
-            "/dev/zero: cannot read configuration file (larger than 16 MiB: not a configuration)");
+            "/dev/zero: cannot read configuration file (not a regular file)");
   EXPECT_EQ(load_error({base_layer(), text_layer("a.yaml", "include: /dev/zero\n")}),
-            "a.yaml:1:10: include: cannot read included file '/dev/zero' (larger than 16 MiB: not a "
-            "configuration)");
+            "a.yaml:1:10: include: cannot read included file '/dev/zero' (not a regular file)");
+}
+
+TEST(File, LargerThan16MiBIsRefused) {
+  const TempDir dir;
+  const std::string big = dir.write("big.yaml", "# " + std::string((std::size_t(16) << 20) + 10, 'x') + "\n");
+  EXPECT_EQ(load_error({file_layer(big)}),
+            big + ": cannot read configuration file (larger than 16 MiB: not a configuration)");
+}
+
+// ---- encoding ------------------------------------------------------------------------------------
+
+// A configuration is UTF-8: other bytes are refused where they are, not when a JSON writer meets them after
+// the run ("[json.exception.type_error.316] invalid UTF-8 byte", naming no file or key).
+TEST(Encoding, InvalidUtf8IsRefusedAtTheStringThatHoldsIt) {
+  EXPECT_EQ(
+      error_in("name: \"a\xff"
+               "b\"\n"),
+      "a.yaml:1:7: name: the value is not valid UTF-8 (byte 0xff at offset 1); a configuration is UTF-8 "
+      "text");
+  EXPECT_EQ(
+      error_in("gpu:\n  so\xc3: 1\n"),
+      "a.yaml:2:3: gpu: the key is not valid UTF-8 (byte 0xc3 at offset 2); a configuration is UTF-8 text");
+  EXPECT_EQ(load_error({base_layer()}, {"name=\xed\xa0\x80"}),  // a UTF-16 surrogate, encoded as UTF-8
+            "--set name=\\xed\\xa0\\x80: name: the value is not valid UTF-8 (byte 0xed at offset 0); a "
+            "configuration is UTF-8 text");
+  EXPECT_EQ(error_in("name: \"h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x99\x82\"\n"), "<no error>");
+}
+
+// Error messages reach a terminal: a control byte or a byte that is not UTF-8, from any part of the line,
+// is shown as an escape.
+TEST(Encoding, ControlBytesInMessagesAreEscaped) {
+  EXPECT_EQ(error_in("gpu:\n  sockets: \"\x1b[2J\x07\"\n"),
+            "a.yaml:2:12: gpu.sockets: expected an integer, got a quoted string '\\x1b[2J\\x07'");
+  EXPECT_EQ(load_error({base_layer()}, {"gpu.sockets=\x1b"}),
+            "--set gpu.sockets=\\x1b: gpu.sockets: expected an integer, got '\\x1b'");
 }
 
 // ---- hostile documents ---------------------------------------------------------------------------

@@ -1,5 +1,13 @@
 // Layering: deep merge, includes and --set overrides, including where their values come from.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "test_util.hpp"
 
@@ -130,6 +138,69 @@ TEST(Include, ErrorsInsideAnIncludedFileNameThatFile) {
   const std::string bad = dir.write("bad.yaml", "l2:\n  ways: many\n");
   const std::string main = dir.write("main.yaml", "include: bad.yaml\nl2:\n  size_bytes: 4096\n");
   EXPECT_EQ(load_error({file_layer(main)}), bad + ":2:9: l2.ways: expected an integer, got 'many'");
+}
+
+// ---- bounded includes (docs/reliability.md, "Input limits") -------------------------------------------
+
+// f0 includes f1 twice, f1 includes f2 twice, ...: expanding every edge again reads f20 2^20 times (34 s
+// before each file was read once); now 21 reads and 40 edges.
+TEST(IncludeBounds, FileIncludedTwiceAtEveryLevelIsReadOnce) {
+  const TempDir dir;
+  constexpr int kDepth = 20;
+  for (int i = 0; i < kDepth; ++i) {
+    const std::string next = "f" + std::to_string(i + 1) + ".yaml";
+    dir.write("f" + std::to_string(i) + ".yaml", "include: [" + next + ", " + next + "]\n");
+  }
+  dir.write("f" + std::to_string(kDepth) + ".yaml", "l2:\n  size_bytes: 8192\n");
+  const auto start = std::chrono::steady_clock::now();
+  const Config cfg = load(test_schema(), {file_layer(dir.path() + "/f0.yaml")}, {});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(cfg.integer("l2.size_bytes"), 8192);
+  EXPECT_LT(seconds, 5.0);  // milliseconds; 34 s when every edge was expanded again
+}
+
+TEST(IncludeBounds, MoreThan256IncludeEdgesAreRefused) {
+  const TempDir dir;
+  dir.write("part.yaml", "l2:\n  ways: 2\n");
+  std::string names;
+  for (int i = 0; i < 257; ++i)
+    names += (i ? ", " : "") + std::string("part.yaml");
+  const std::string main = dir.write("main.yaml", "l2:\n  size_bytes: 4096\ninclude: [" + names + "]\n");
+  // The 257th name starts at column 11 + 256 * 11.
+  EXPECT_EQ(load_error({file_layer(main)}),
+            main + ":3:" + std::to_string(11 + 256 * 11) +
+                ": include: more than 256 includes in one configuration (nested includes repeating files?)");
+  const std::string ok = dir.write("ok.yaml", "l2:\n  size_bytes: 4096\ninclude: [part.yaml, part.yaml]\n");
+  EXPECT_EQ(load_error({file_layer(ok)}), "<no error>");
+}
+
+// A named pipe blocks the open until a writer comes, for ever. Before the check, the writer this test opens
+// (after 3 s, then every 50 ms until both loads return) released the loader, which read an empty
+// configuration.
+TEST(IncludeBounds, NamedPipeIsRefusedWithoutBlocking) {
+  const TempDir dir;
+  const std::string fifo = dir.path() + "/pipe.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::atomic<bool> done{false};
+  std::thread release([&fifo, &done] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    while (!done) {
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO when nobody reads: fine
+      if (fd >= 0) ::close(fd);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const std::string as_layer = load_error({base_layer(), file_layer(fifo)});
+  const std::string as_include =
+      load_error({base_layer(), text_layer(dir.path() + "/a.yaml", "include: pipe.yaml\n")});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  done = true;
+  release.join();
+  EXPECT_EQ(as_layer, fifo + ": cannot read configuration file (not a regular file)");
+  EXPECT_EQ(as_include, dir.path() + "/a.yaml:1:10: include: cannot read included file '" + fifo +
+                            "' (not a regular file)");
+  EXPECT_LT(seconds, 2.0);
 }
 
 // ---- --set overrides ----------------------------------------------------------------------------

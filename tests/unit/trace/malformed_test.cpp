@@ -124,6 +124,15 @@ TEST(Malformed, InstructionFields) {
             ":13: expected immediate (decimal), found end of line");
 }
 
+// Text quoted from a trace reaches a terminal: control bytes (an escape sequence that would clear the screen,
+// a bell) and bytes that are not UTF-8 are shown escaped, and the message stays one line.
+TEST(Malformed, ControlBytesInQuotedTextAreEscaped) {
+  EXPECT_EQ(error_with_line(13, "0010 0000000f 1 R2 \x1b[2J\x07 1 R4 4 1 0x1000 4 0"),
+            ":13: expected opcode, found '\\x1b[2J\\x07'");
+  EXPECT_EQ(error_with_line(13, "0010 0000000f 1 R2 LDG.E 1 R4 4 1 0x1000 4 0 \xff\xfe\x01"),
+            ":13: expected end of line, found '\\xff\\xfe\\x01'");
+}
+
 TEST(Malformed, AddressLists) {
   // Mask 0xf: four active threads, so four addresses (mode 0) or three deltas (mode 2).
   EXPECT_EQ(error_with_line(13, "0010 0000000f 1 R2 LDG.E 1 R4 4 0 0x1000 0x1004 0"),
