@@ -13,32 +13,29 @@
 // Input data: rand() / RAND_MAX weights and units, and the hidden deltas; no value steers an address or a
 // branch, so the arrays carry no data.
 #include "kernels/library.hpp"
+#include "kernels/rodinia/backprop_common.hpp"
 
 namespace numagpu::kernels {
 
 namespace {
 
-constexpr std::int64_t kHeight = 16, kWidth = 16;  // HEIGHT, WIDTH of backprop.h
+using backprop::kHeight;
+using backprop::kWidth;
 
 class BackpropAdjustWeights : public Kernel {
  public:
   explicit BackpropAdjustWeights(const Args& a)
       : Kernel(a),
-        in_(a["in"]),
+        in_(backprop::checked_in(a["in"])),
         hid_(a["hid"]),
         delta_(array<float>("hidden_delta_cuda", std::uint64_t(hid_ + 1))),
         ly_(array<float>("input_cuda", std::uint64_t(in_ + 1))),
         w_(array<float>("input_hidden_cuda", std::uint64_t((in_ + 1) * (hid_ + 1)), in_ + 1, hid_ + 1)),
         oldw_(array<float>("input_prev_weights_cuda", std::uint64_t((in_ + 1) * (hid_ + 1)), in_ + 1,
-                           hid_ + 1)) {
-    if (in_ % kHeight)
-      throw KernelError("argument 'in': must be a multiple of 16 (one CTA per 16 input units)");
-  }
+                           hid_ + 1)) {}
 
   Launch launch() override {
-    Launch l;
-    l.grid = {1, static_cast<std::uint32_t>(in_ / kHeight), 1};
-    l.block = {kWidth, kHeight, 1};
+    Launch l = backprop::launch(in_);
     l.regs_per_thread = 22;  // nvcc for sm_70 (fp64 temporaries)
     l.shared_bytes = 0;
     l.body = [this](Cta& c) { body(c); };
@@ -57,8 +54,8 @@ class BackpropAdjustWeights : public Kernel {
   void body(Cta& c) {
     const std::int64_t by = c.blockIdx.y;
     const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
-    const V<std::int64_t> index = (hid_ + 1) * ty + tx + ((hid_ + 1) * kHeight * by + 1 + (hid_ + 1));
-    const V<std::int64_t> index_y = ty + (kHeight * by + 1);
+    const V<std::int64_t> index = backprop::weight_index(c, hid_, tx, ty);
+    const V<std::int64_t> index_y = backprop::unit_index(c, ty);
     const V<std::int64_t> index_x = tx + 1;
 
     // w[index] += ...: loads of delta, ly, oldw and w; the fp64 update; the conversion back; the store.
@@ -101,9 +98,7 @@ class BackpropAdjustWeights : public Kernel {
 LibraryEntry rodinia_backprop_adjust_weights() {
   return {"rodinia/backprop_adjust_weights",
           "Rodinia 3.1 backprop, kernel bpnn_adjust_weights_cuda; GV100 study input: 65536 (hidden 16)",
-          {{"in", 65536, 16, 1 << 24, "input layer units (a multiple of 16)"},
-           {"hid", 16, 16, 16, "hidden units (16: the tile width of the source)"}},
-          [](const Args& a) { return std::make_unique<BackpropAdjustWeights>(a); }};
+          backprop::args(), [](const Args& a) { return std::make_unique<BackpropAdjustWeights>(a); }};
 }
 
 }  // namespace numagpu::kernels

@@ -12,30 +12,27 @@
 // address or a branch, so the arrays carry no data. output_hidden_cuda is an argument the kernel never
 // touches (it is not modelled).
 #include "kernels/library.hpp"
+#include "kernels/rodinia/backprop_common.hpp"
 
 namespace numagpu::kernels {
 
 namespace {
 
-constexpr std::int64_t kHeight = 16, kWidth = 16;  // HEIGHT, WIDTH of backprop.h: the 16 x 16 tile
+using backprop::kHeight;
+using backprop::kWidth;
 
 class BackpropLayerforward : public Kernel {
  public:
   explicit BackpropLayerforward(const Args& a)
       : Kernel(a),
-        in_(a["in"]),
+        in_(backprop::checked_in(a["in"])),
         hid_(a["hid"]),
         input_(array<float>("input_cuda", std::uint64_t(in_ + 1))),
         weights_(array<float>("input_hidden_cuda", std::uint64_t((in_ + 1) * (hid_ + 1)), in_ + 1, hid_ + 1)),
-        partial_(array<float>("hidden_partial_sum", std::uint64_t(in_ / kHeight * kWidth))) {
-    if (in_ % kHeight)
-      throw KernelError("argument 'in': must be a multiple of 16 (one CTA per 16 input units)");
-  }
+        partial_(array<float>("hidden_partial_sum", std::uint64_t(in_ / kHeight * kWidth))) {}
 
   Launch launch() override {
-    Launch l;
-    l.grid = {1, static_cast<std::uint32_t>(in_ / kHeight), 1};
-    l.block = {kWidth, kHeight, 1};
+    Launch l = backprop::launch(in_);
     l.regs_per_thread = 16;                             // nvcc for sm_70 (a small kernel)
     l.shared_bytes = (kHeight + kHeight * kWidth) * 4;  // input_node[16], weight_matrix[16][16]
     l.body = [this](Cta& c) { body(c); };
@@ -48,8 +45,8 @@ class BackpropLayerforward : public Kernel {
     const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
     // index = (hid + 1) * HEIGHT * by + (hid + 1) * ty + tx + 1 + (hid + 1): row 16 by + ty + 1, column tx
     // + 1.
-    const V<std::int64_t> index = (hid_ + 1) * ty + tx + ((hid_ + 1) * kHeight * by + 1 + (hid_ + 1));
-    const V<std::int64_t> index_in = ty + (kHeight * by + 1);
+    const V<std::int64_t> index = backprop::weight_index(c, hid_, tx, ty);
+    const V<std::int64_t> index_in = backprop::unit_index(c, ty);
     Cta::Shared<float> input_node(c, kHeight), weight_matrix(c, kHeight * kWidth);
     const V<std::int64_t> cell = ty * kWidth + tx;  // weight_matrix[ty][tx]
 
@@ -91,9 +88,7 @@ class BackpropLayerforward : public Kernel {
 LibraryEntry rodinia_backprop_layerforward() {
   return {"rodinia/backprop_layerforward",
           "Rodinia 3.1 backprop, kernel bpnn_layerforward_CUDA; GV100 study input: 65536 (hidden 16)",
-          {{"in", 65536, 16, 1 << 24, "input layer units (a multiple of 16)"},
-           {"hid", 16, 16, 16, "hidden units (16: the tile width of the source)"}},
-          [](const Args& a) { return std::make_unique<BackpropLayerforward>(a); }};
+          backprop::args(), [](const Args& a) { return std::make_unique<BackpropLayerforward>(a); }};
 }
 
 }  // namespace numagpu::kernels

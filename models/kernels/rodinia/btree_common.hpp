@@ -35,6 +35,8 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/library.hpp"
+
 namespace numagpu::kernels::btree {
 
 constexpr int kOrder = 256;                     // DEFAULT_ORDER of common.h
@@ -42,6 +44,12 @@ constexpr int kThreads = kOrder;                // threadsPerBlock = order < 102
 constexpr std::int64_t kKnodeInts = 517;        // sizeof(knode) = 2,068 B: location, indices[257], keys[257],
 constexpr std::int64_t kIndices = 1;            // is_leaf (padded to 4 B), num_keys; the int offsets of
 constexpr std::int64_t kKeys = 1 + kOrder + 1;  // indices[0] and keys[0] in a knode
+
+// The int index of knodesD[node].<field>[slot] (field: kIndices or kKeys, plus any constant slot offset).
+inline V<std::int64_t> knode_word(const V<std::int64_t>& node, std::int64_t field,
+                                  const V<std::int64_t>& slot) {
+  return node * kKnodeInts + slot + field;
+}
 
 // glibc's rand() of an unseeded program (srand(1)): r[i] = r[i - 3] + r[i - 31] (mod 2^32) after the
 // Park-Miller initialization of 31 words and 310 discarded outputs; each call returns r >> 1.
@@ -248,6 +256,29 @@ inline std::shared_ptr<const Tree> tree(std::int64_t size, bool shuffled, std::u
     t = std::make_shared<const Tree>(b.flatten(size));
   }
   return t;
+}
+
+// A kernel's arguments: the tree's (mil.txt's keys and their order) around the kernel's own `queries`.
+inline std::vector<ArgSpec> args(const std::vector<ArgSpec>& queries) {
+  std::vector<ArgSpec> v{
+      {"size", 1000000, 1, 1 << 24, "keys in the tree (0 .. size - 1; mil.txt: 1,000,000)"}};
+  v.insert(v.end(), queries.begin(), queries.end());
+  v.push_back({"shuffled", 0, 0, 1, "insert the keys in a seeded random order (0: ascending)"});
+  v.push_back({"seed", 1, 0, 1 << 30, "the insertion order's seed when shuffled"});
+  return v;
+}
+inline std::shared_ptr<const Tree> tree(const Args& a) {
+  return tree(a["size"], a["shuffled"] != 0, static_cast<std::uint64_t>(a["seed"]));
+}
+
+// numBlocks = count (one CTA per query), threadsPerBlock = order; no shared memory.
+inline Launch launch(std::int64_t count, unsigned regs_per_thread) {
+  Launch l;
+  l.grid = {static_cast<std::uint32_t>(count), 1, 1};
+  l.block = {kThreads, 1, 1};
+  l.regs_per_thread = regs_per_thread;
+  l.shared_bytes = 0;
+  return l;
 }
 
 }  // namespace numagpu::kernels::btree

@@ -22,7 +22,7 @@ class BtreeFindK : public Kernel {
  public:
   explicit BtreeFindK(const Args& a)
       : Kernel(a),
-        tree_(btree::tree(a["size"], a["shuffled"] != 0, static_cast<std::uint64_t>(a["seed"]))),
+        tree_(btree::tree(a)),
         size_(a["size"]),
         count_(a["count"]),
         ranges_(a["ranges_before"]),
@@ -35,11 +35,7 @@ class BtreeFindK : public Kernel {
         ans_(array<std::int32_t>("ansD", std::uint64_t(count_), 0, 0, &ans_data_)) {}
 
   Launch launch() override {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>(count_), 1, 1};
-    l.block = {btree::kThreads, 1, 1};
-    l.regs_per_thread = 20;  // nvcc for sm_70
-    l.shared_bytes = 0;
+    Launch l = btree::launch(count_, 20);  // registers: nvcc for sm_70
     l.body = [this](Cta& c) { body(c); };
     return l;
   }
@@ -55,12 +51,6 @@ class BtreeFindK : public Kernel {
   }
 
  private:
-  // The int index of a knode field: knodesD[node].<field>[slot].
-  static V<std::int64_t> field(const V<std::int64_t>& node, std::int64_t field_offset,
-                               const V<std::int64_t>& slot) {
-    return node * btree::kKnodeInts + slot + field_offset;
-  }
-
   void body(Cta& c) {
     const V<std::int64_t> thid = c.threadIdx_x();
     const V<std::int64_t> bid = c.uniform(c.blockIdx.x);
@@ -69,14 +59,14 @@ class BtreeFindK : public Kernel {
       // if (knodesD[currKnodeD[bid]].keys[thid] <= keysD[bid] && ...keys[thid + 1] > keysD[bid])
       const V<std::int64_t> curr = c.load(curr_, bid);
       const V<std::int32_t> key = c.load(keys_, bid);
-      const V<std::int32_t> lo = c.load(knodes_, field(curr, btree::kKeys, thid));
+      const V<std::int32_t> lo = c.load(knodes_, btree::knode_word(curr, btree::kKeys, thid));
       c.if_(lo <= key, [&] {
-        const V<std::int32_t> hi = c.load(knodes_, field(curr, btree::kKeys + 1, thid));
+        const V<std::int32_t> hi = c.load(knodes_, btree::knode_word(curr, btree::kKeys + 1, thid));
         c.if_(hi > key, [&] {
           // if (knodesD[offsetD[bid]].indices[thid] < knodes_elem) offsetD[bid] = that index
           const V<std::int64_t> off = c.load(offset_, bid);
           const V<std::int64_t> child =
-              convert<std::int64_t>(c.load(knodes_, field(off, btree::kIndices, thid)));
+              convert<std::int64_t>(c.load(knodes_, btree::knode_word(off, btree::kIndices, thid)));
           c.if_(child < elem, [&] { c.store(offset_, bid, child); });
         });
       });
@@ -90,9 +80,10 @@ class BtreeFindK : public Kernel {
     // recordsD[...indices[thid]].value
     const V<std::int64_t> curr = c.load(curr_, bid);
     const V<std::int32_t> key = c.load(keys_, bid);
-    const V<std::int32_t> k = c.load(knodes_, field(curr, btree::kKeys, thid));
+    const V<std::int32_t> k = c.load(knodes_, btree::knode_word(curr, btree::kKeys, thid));
     c.if_(k == key, [&] {
-      const V<std::int64_t> rec = convert<std::int64_t>(c.load(knodes_, field(curr, btree::kIndices, thid)));
+      const V<std::int64_t> rec =
+          convert<std::int64_t>(c.load(knodes_, btree::knode_word(curr, btree::kIndices, thid)));
       c.store(ans_, bid, c.load(records_, rec));
     });
   }
@@ -113,12 +104,11 @@ class BtreeFindK : public Kernel {
 LibraryEntry rodinia_btree_findK() {
   return {"rodinia/btree_findK",
           "Rodinia 3.1 b+tree, kernel findK; GV100 study input: mil.txt (1 M keys), command.txt (k 10000)",
-          {{"size", 1000000, 1, 100000000, "keys in the tree (0 .. size - 1; mil.txt: 1,000,000)"},
-           {"count", 10000, 1, 65535, "key queries, one CTA each (command.txt: k 10000)"},
-           {"ranges_before", 6000, 0, 65535,
-            "rand() draws of the range queries run before (command.txt: j 6000)"},
-           {"shuffled", 0, 0, 1, "insert the keys in a seeded random order (0: ascending)"},
-           {"seed", 1, 0, 1 << 30, "the insertion order's seed when shuffled"}},
+          btree::args({
+              {"count", 10000, 1, 65535, "key queries, one CTA each (command.txt: k 10000)"},
+              {"ranges_before", 6000, 0, 65535,
+               "rand() draws of the range queries run before (command.txt: j 6000)"},
+          }),
           [](const Args& a) { return std::make_unique<BtreeFindK>(a); }};
 }
 

@@ -12,9 +12,8 @@
 namespace numagpu::kernels {
 namespace {
 
-constexpr unsigned kLine = 128;
-constexpr std::uint64_t kBase = std::uint64_t(1) << 32;
-constexpr std::uint64_t kKnodeBytes = 2068;
+using test::kBase;
+using test::kLine;
 
 // glibc's rand() of an unseeded program starts 1804289383, 846930886, 1681692777, 1714636915, 1957747793
 // (the sequence every Linux C program prints).
@@ -86,14 +85,8 @@ TEST(RodiniaBtree, FindKFollowsTheTreeAndTouchesTheHandDerivedLines) {
 
   std::set<std::uint64_t> knodes, records;  // expected lines, relative to their array
   for (std::int64_t b = 0; b < count; ++b) {
-    const std::int64_t j = std::min<std::int64_t>(q[b] / 128, 77), leaf = 1 + j, t = q[b] - 128 * j + 1;
     ASSERT_LT(q[b], n);  // every drawn key is in the tree
-    for (std::uint64_t byte = 1032; byte <= 2055; byte += 4)
-      knodes.insert(byte / kLine);
-    knodes.insert((4 + 4 * j) / kLine);
-    for (std::uint64_t byte = kKnodeBytes * leaf + 1032; byte <= kKnodeBytes * leaf + 2055; byte += 4)
-      knodes.insert(byte / kLine);
-    knodes.insert((kKnodeBytes * leaf + 4 + 4 * t) / kLine);
+    const auto [j, t] = test::small_tree_search(q[b], knodes);
     records.insert(4 * q[b] / kLine);
 
     for (std::uint32_t w = 0; w < 8; ++w) {
@@ -140,9 +133,8 @@ TEST(RodiniaBtree, FindKFollowsTheTreeAndTouchesTheHandDerivedLines) {
 // per-query words: currKnode and offset, 10,000 longs = 80,000 B = 625 lines each, loaded and stored;
 // keysD and ans, 10,000 ints = 40,000 B = 312.5: 313 lines (keysD loaded, ans stored: every key is found).
 TEST(RodiniaBtree, FindKAtTheReferenceSize) {
-  CppKernelProgram p("findK", make_kernel("rodinia/btree_findK", "", kBase), kLine);
-  ASSERT_EQ(p.ctas(), 10000u);
-  const test::Walk w = test::walk(p, make_kernel("rodinia/btree_findK", "", kBase)->allocations());
+  const test::Walk w = test::walk("rodinia/btree_findK", "");
+  ASSERT_EQ(w.ctas, 10000u);
   for (unsigned b : w.barriers)
     ASSERT_EQ(b, 4u);
   EXPECT_EQ(w.in(w.loaded, "currKnodeD"), 625u);
@@ -150,8 +142,8 @@ TEST(RodiniaBtree, FindKAtTheReferenceSize) {
   EXPECT_EQ(w.in(w.stored, "currKnodeD"), 625u);
   EXPECT_EQ(w.in(w.stored, "offsetD"), 625u);
   EXPECT_EQ(w.in(w.stored, "ansD"), 313u);
-  std::printf("findK reference size: generation %.2f s for %llu CTAs\n", p.totals().generation_seconds,
-              static_cast<unsigned long long>(p.totals().ctas_executed));
+  std::printf("findK reference size: generation %.2f s for %llu CTAs\n", w.generation_seconds,
+              static_cast<unsigned long long>(w.ctas));
 }
 
 }  // namespace
