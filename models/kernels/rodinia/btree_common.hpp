@@ -23,6 +23,9 @@
 // seeded (seed 1), the range queries first: start = (rand() / (float)RAND_MAX) * size, end = start + 6000
 // (clamped at the end of the keys), then key = (rand() / (float)RAND_MAX) * size for findK. The same
 // arithmetic here, with glibc's rand() (its additive feedback generator, TYPE_3) written out.
+// Corroboration (not a fit): the GV100 study's L2 write sectors are 50,000 for findK and 60,000 for
+// findRangeK, the one-sector stores of 10,000 queries x (2 per level x height 2 + ans) and of 6,000 x (4 per
+// level x 2 + Recstart + Reclen): the query counts and the height agree.
 #pragma once
 
 #include <algorithm>

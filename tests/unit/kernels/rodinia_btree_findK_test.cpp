@@ -57,6 +57,37 @@ TEST(RodiniaBtree, ReferenceTreeHasTheHandDerivedShape) {
   EXPECT_LT(s->knodes_elem, 7874);
 }
 
+// The flattened tree answers every key as the kernels search it, inserted ascending or shuffled: from knode
+// 0, `height` times the slot s with keys[s] <= key < keys[s + 1] leads to knode indices[s]; in the leaf the
+// slot whose key equals the query names the record holding that key. Node numbers stay below knodes_elem.
+TEST(RodiniaBtree, FlattenedTreeFindsEveryKey) {
+  for (const bool shuffled : {false, true}) {
+    const std::int64_t n = 200000;
+    const auto t = btree::tree(n, shuffled, 7);
+    for (std::int32_t key = 0; key < n; ++key) {
+      std::int64_t node = 0;
+      for (std::int64_t level = 0; level < t->height; ++level) {
+        const std::int32_t* k = &t->knodes[std::size_t(node * btree::kKnodeInts)];
+        std::int64_t next = -1;
+        for (int slot = 0; slot < btree::kThreads; ++slot)
+          if (k[btree::kKeys + slot] <= key && k[btree::kKeys + slot + 1] > key)
+            next = k[btree::kIndices + slot];
+        ASSERT_GE(next, 1) << key;
+        ASSERT_LT(next, t->knodes_elem) << key;
+        node = next;
+      }
+      const std::int32_t* leaf = &t->knodes[std::size_t(node * btree::kKnodeInts)];
+      int found = 0;
+      for (int slot = 0; slot < btree::kThreads; ++slot)
+        if (leaf[btree::kKeys + slot] == key) {
+          ++found;
+          ASSERT_EQ(t->records[std::size_t(leaf[btree::kIndices + slot])], key);
+        }
+      ASSERT_EQ(found, 1) << (shuffled ? "shuffled " : "ascending ") << key;
+    }
+  }
+}
+
 // A small tree with the reference structure's rules, 10,000 keys ascending: 77 leaves of 128 keys (leaf i,
 // knode 1 + i: keys 128 i .. 128 i + 127) and a last leaf of 144 (9,856 .. 9,999), under the root (77 keys,
 // keys[i] = 128 i): height 1, 79 knodes of 2,068 B. Query key q (rand() drawn as the source does, after the
