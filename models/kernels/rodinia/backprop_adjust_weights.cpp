@@ -36,7 +36,7 @@ class BackpropAdjustWeights : public Kernel {
 
   Launch launch() override {
     Launch l = backprop::launch(in_);
-    l.regs_per_thread = 22;  // nvcc for sm_70 (fp64 temporaries)
+    l.regs_per_thread = 22;  // an estimate (no sm_70 compile at hand): fp64 temporaries
     l.shared_bytes = 0;
     l.body = [this](Cta& c) { body(c); };
     return l;

@@ -33,7 +33,7 @@ class BackpropLayerforward : public Kernel {
 
   Launch launch() override {
     Launch l = backprop::launch(in_);
-    l.regs_per_thread = 16;                             // nvcc for sm_70 (a small kernel)
+    l.regs_per_thread = 16;  // an estimate (no sm_70 compile at hand); occupancy is set by the threads
     l.shared_bytes = (kHeight + kHeight * kWidth) * 4;  // input_node[16], weight_matrix[16][16]
     l.body = [this](Cta& c) { body(c); };
     return l;

@@ -35,7 +35,7 @@ class BtreeFindK : public Kernel {
         ans_(array<std::int32_t>("ansD", std::uint64_t(count_), 0, 0, &ans_data_)) {}
 
   Launch launch() override {
-    Launch l = btree::launch(count_, 20);  // registers: nvcc for sm_70
+    Launch l = btree::launch(count_, 20);  // registers: an estimate (no sm_70 compile at hand)
     l.body = [this](Cta& c) { body(c); };
     return l;
   }

@@ -43,7 +43,7 @@ class BtreeFindRangeK : public Kernel {
   }
 
   Launch launch() override {
-    Launch l = btree::launch(count_, 24);  // registers: nvcc for sm_70
+    Launch l = btree::launch(count_, 24);  // registers: an estimate (no sm_70 compile at hand)
     l.body = [this](Cta& c) { body(c); };
     return l;
   }
