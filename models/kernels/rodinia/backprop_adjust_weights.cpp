@@ -1,0 +1,104 @@
+// rodinia/backprop_adjust_weights: bpnn_adjust_weights_cuda of Rodinia 3.1's backprop (learned from its
+// backprop_cuda_kernel.cu and backprop_cuda.cu, written here anew). The weight update of the input-to-hidden
+// layer: on the same (in + 1) x (hid + 1) row-major float matrices as layerforward (the weights w and their
+// previous changes oldw), with the same grid of 1 x in/16 CTAs of 16 x 16 threads, each thread updates the
+// weight of row 16 by + ty + 1, column tx + 1:
+//   w[index] += ETA * delta[tx + 1] * ly[16 by + ty + 1] + MOMENTUM * oldw[index];
+//   oldw[index] = ETA * delta[tx + 1] * ly[16 by + ty + 1] + MOMENTUM * oldw[index];
+// then, after a barrier, the 16 threads with ty == 0 of CTA 0 update the bias row (index tx + 1) likewise.
+// ETA and MOMENTUM are double literals (0.3) in backprop.h, so the arithmetic is fp64 with float
+// conversions. The pointers are not restrict: after the store to w the compiler must load delta, ly and
+// oldw again for the second statement, and so does the model (the same lines, L1 hits on the hardware).
+// Reference run of the GV100 study: `backprop 65536` (in = 65,536, hid = 16: 4,096 CTAs of 256 threads).
+// Input data: rand() / RAND_MAX weights and units, and the hidden deltas; no value steers an address or a
+// branch, so the arrays carry no data.
+#include "kernels/library.hpp"
+#include "kernels/rodinia/backprop_common.hpp"
+
+namespace numagpu::kernels {
+
+namespace {
+
+using backprop::kHeight;
+using backprop::kWidth;
+
+class BackpropAdjustWeights : public Kernel {
+ public:
+  explicit BackpropAdjustWeights(const Args& a)
+      : Kernel(a),
+        in_(backprop::checked_in(a["in"])),
+        hid_(a["hid"]),
+        delta_(array<float>("hidden_delta_cuda", std::uint64_t(hid_ + 1))),
+        ly_(array<float>("input_cuda", std::uint64_t(in_ + 1))),
+        w_(array<float>("input_hidden_cuda", std::uint64_t((in_ + 1) * (hid_ + 1)), in_ + 1, hid_ + 1)),
+        oldw_(array<float>("input_prev_weights_cuda", std::uint64_t((in_ + 1) * (hid_ + 1)), in_ + 1,
+                           hid_ + 1)) {}
+
+  Launch launch() override {
+    Launch l = backprop::launch(in_);
+    l.regs_per_thread = 22;  // an estimate (no sm_70 compile at hand): fp64 temporaries
+    l.shared_bytes = 0;
+    l.body = [this](Cta& c) { body(c); };
+    return l;
+  }
+
+ private:
+  // ETA * delta[x] * ly[y] + MOMENTUM * old (no ly factor in the bias row): the float operands converted to
+  // double, two (one) DMUL and a DFMA. The values steer nothing: only the instructions are charged.
+  static V<float> change(Cta& c, bool with_ly) {
+    c.charge(InstrClass::kFp64, with_ly ? 3 : 2);  // F2F.F64.F32 of delta, (ly,) old
+    c.charge(InstrClass::kFp64, with_ly ? 3 : 2);  // ETA * delta (* ly), + MOMENTUM * old
+    return V<float>(c, 0.0f);
+  }
+
+  void body(Cta& c) {
+    const std::int64_t by = c.blockIdx.y;
+    const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
+    const V<std::int64_t> index = backprop::weight_index(c, hid_, tx, ty);
+    const V<std::int64_t> index_y = backprop::unit_index(c, ty);
+    const V<std::int64_t> index_x = tx + 1;
+
+    // w[index] += ...: loads of delta, ly, oldw and w; the fp64 update; the conversion back; the store.
+    update(c, index_x, &index_y, index, true);
+    // oldw[index] = ...: the operands loaded again (w may alias them).
+    update(c, index_x, &index_y, index, false);
+    c.syncthreads();
+    // if (ty == 0 && by == 0): the bias row (index tx + 1), by the 16 threads of the first half of CTA 0's
+    // warp 0.
+    c.if_((ty == 0) && (c.uniform(by) == 0), [&] {
+      update(c, index_x, nullptr, index_x, true);
+      update(c, index_x, nullptr, index_x, false);
+    });
+  }
+
+  // One of the two statements: loads delta[x] (and ly[*y]) and oldw[i]; for w (`to_w`) also w[i], then
+  // w[i] += change, else oldw[i] = change.
+  void update(Cta& c, const V<std::int64_t>& x, const V<std::int64_t>* y, const V<std::int64_t>& i,
+              bool to_w) {
+    (void)c.load(delta_, x);
+    if (y) (void)c.load(ly_, *y);
+    (void)c.load(oldw_, i);
+    const V<float> ch = change(c, y != nullptr);
+    if (to_w) {
+      (void)c.load(w_, i);
+      c.charge(InstrClass::kFp64, 3);  // w to double, the DADD, back to float
+      c.store(w_, i, ch);
+    } else {
+      c.charge(InstrClass::kFp64, 1);  // back to float
+      c.store(oldw_, i, ch);
+    }
+  }
+
+  std::int64_t in_, hid_;
+  Array<float> delta_, ly_, w_, oldw_;
+};
+
+}  // namespace
+
+LibraryEntry rodinia_backprop_adjust_weights() {
+  return {"rodinia/backprop_adjust_weights",
+          "Rodinia 3.1 backprop, kernel bpnn_adjust_weights_cuda; GV100 study input: 65536 (hidden 16)",
+          backprop::args(), [](const Args& a) { return std::make_unique<BackpropAdjustWeights>(a); }};
+}
+
+}  // namespace numagpu::kernels

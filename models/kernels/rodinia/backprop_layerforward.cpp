@@ -1,0 +1,94 @@
+// rodinia/backprop_layerforward: bpnn_layerforward_CUDA of Rodinia 3.1's backprop (learned from its
+// backprop_cuda_kernel.cu and backprop_cuda.cu, written here anew). The forward pass from the input layer
+// (`in` units) to the hidden layer (hid = 16 units): the weights form an (in + 1) x (hid + 1) row-major float
+// matrix (row 0 and column 0 are the bias). The grid is 1 x in/16 CTAs of 16 x 16 threads; CTA `by` takes
+// the 16 input rows 16 by + 1 .. 16 by + 16 and all 16 hidden columns: the threads with tx == 0 load the
+// 16 input units into shared memory, every thread loads its weight, multiplies it by its row's input, and
+// the 16 rows are summed by a tree reduction over ty in shared memory (4 steps, a barrier after each);
+// every thread writes its (partly reduced) weight back, and the threads with tx == 0 write row 0 of the
+// tile (the 16 column sums) to hidden_partial_sum[by * hid + ty].
+// Reference run of the GV100 study: `backprop 65536` (in = 65,536, hid = 16: 4,096 CTAs of 256 threads).
+// Input data: the program fills the input units and weights with rand() / RAND_MAX; no value steers an
+// address or a branch, so the arrays carry no data. output_hidden_cuda is an argument the kernel never
+// touches (it is not modelled).
+#include "kernels/library.hpp"
+#include "kernels/rodinia/backprop_common.hpp"
+
+namespace numagpu::kernels {
+
+namespace {
+
+using backprop::kHeight;
+using backprop::kWidth;
+
+class BackpropLayerforward : public Kernel {
+ public:
+  explicit BackpropLayerforward(const Args& a)
+      : Kernel(a),
+        in_(backprop::checked_in(a["in"])),
+        hid_(a["hid"]),
+        input_(array<float>("input_cuda", std::uint64_t(in_ + 1))),
+        weights_(array<float>("input_hidden_cuda", std::uint64_t((in_ + 1) * (hid_ + 1)), in_ + 1, hid_ + 1)),
+        partial_(array<float>("hidden_partial_sum", std::uint64_t(in_ / kHeight * kWidth))) {}
+
+  Launch launch() override {
+    Launch l = backprop::launch(in_);
+    l.regs_per_thread = 16;  // an estimate (no sm_70 compile at hand); occupancy is set by the threads
+    l.shared_bytes = (kHeight + kHeight * kWidth) * 4;  // input_node[16], weight_matrix[16][16]
+    l.body = [this](Cta& c) { body(c); };
+    return l;
+  }
+
+ private:
+  void body(Cta& c) {
+    const std::int64_t by = c.blockIdx.y;
+    const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
+    // index = (hid + 1) * HEIGHT * by + (hid + 1) * ty + tx + 1 + (hid + 1): row 16 by + ty + 1, column tx
+    // + 1.
+    const V<std::int64_t> index = backprop::weight_index(c, hid_, tx, ty);
+    const V<std::int64_t> index_in = backprop::unit_index(c, ty);
+    Cta::Shared<float> input_node(c, kHeight), weight_matrix(c, kHeight * kWidth);
+    const V<std::int64_t> cell = ty * kWidth + tx;  // weight_matrix[ty][tx]
+
+    c.if_(tx == 0, [&] { input_node.store(ty, c.load(input_, index_in)); });
+    c.syncthreads();
+    weight_matrix.store(cell, c.load(weights_, index));
+    c.syncthreads();
+    weight_matrix.store(cell, weight_matrix.load(cell) * input_node.load(ty));
+    c.syncthreads();
+
+    // for (i = 1; i <= __log2f(HEIGHT); i++): 4 trips; each evaluates __log2f (sfu) against i converted to
+    // float (fp32 convert and compare) and power_two = __powf(2, i) (lg2 and ex2 on the sfu, an fp32
+    // multiply, a conversion back to int).
+    for (std::int64_t i = 1, power_two = 2; power_two <= kHeight; ++i, power_two *= 2) {
+      c.charge(InstrClass::kSfu, 3);   // __log2f(HEIGHT), and lg2 + ex2 of __powf(2, i)
+      c.charge(InstrClass::kFp32, 3);  // i to float, the compare, the multiply inside __powf
+      c.charge(InstrClass::kInt, 1);   // power_two back to int
+      const V<std::int64_t> rem =
+          map(ty, InstrClass::kInt, [power_two](std::int64_t v) { return v % power_two; });
+      c.if_(rem == 0, [&] {
+        weight_matrix.store(
+            cell, weight_matrix.load(cell) + weight_matrix.load((ty + power_two / 2) * kWidth + tx));
+      });
+      c.syncthreads();
+      c.charge(InstrClass::kBranch);  // the loop's back edge
+    }
+
+    c.store(weights_, index, weight_matrix.load(cell));
+    c.syncthreads();
+    c.if_(tx == 0, [&] { c.store(partial_, ty + by * hid_, weight_matrix.load(tx * kWidth + ty)); });
+  }
+
+  std::int64_t in_, hid_;
+  Array<float> input_, weights_, partial_;
+};
+
+}  // namespace
+
+LibraryEntry rodinia_backprop_layerforward() {
+  return {"rodinia/backprop_layerforward",
+          "Rodinia 3.1 backprop, kernel bpnn_layerforward_CUDA; GV100 study input: 65536 (hidden 16)",
+          backprop::args(), [](const Args& a) { return std::make_unique<BackpropLayerforward>(a); }};
+}
+
+}  // namespace numagpu::kernels
