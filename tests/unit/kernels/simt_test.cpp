@@ -86,6 +86,21 @@ TEST(Simt, SharedMemoryBankConflicts) {
   EXPECT_EQ(c.records()[0].instructions[static_cast<unsigned>(InstrClass::kInt)], before + 1);  // t * 32
 }
 
+// A uniform shared read (load_uniform) is a broadcast: one access and one pass per warp with an active
+// thread, as load(uniform(i)) counts it; 64 threads with the second warp masked off: one access.
+TEST(Simt, SharedUniformLoadIsOneBroadcastPerActiveWarp) {
+  Cta c({1, 1, 1}, {64, 1, 1}, {0, 0, 0}, kLine);
+  Cta::Shared<float> s(c, 16);
+  s.store(c.threadIdx_x() / 4, V<float>(c, 2.0f));  // 2 warps x 1 access (4 threads per word: 1 pass)
+  float got = 0;
+  c.if_(c.threadIdx_x() < 32, [&] { got = s.load_uniform(3); });
+  EXPECT_FLOAT_EQ(got, 2.0f);
+  EXPECT_EQ(c.counters().shared_accesses, 2u + 1u);
+  EXPECT_EQ(c.counters().shared_wavefronts, 2u + 1u);
+  EXPECT_EQ(c.records()[0].instructions[static_cast<unsigned>(InstrClass::kShared)], 2u);
+  EXPECT_EQ(c.records()[1].instructions[static_cast<unsigned>(InstrClass::kShared)], 1u);
+}
+
 // Memory steps: a warp loading 32 consecutive floats from a 128 B-aligned array touches one line; with an
 // offset of one float it touches two; a store by the 16 active threads of a masked warp touches one.
 TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {
