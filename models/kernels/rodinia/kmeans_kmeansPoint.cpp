@@ -29,6 +29,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/generate.hpp"
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
@@ -36,13 +37,6 @@ namespace numagpu::kernels {
 namespace {
 
 constexpr std::int64_t kThreads = 256;  // THREADS_PER_DIM^2
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 class KmeansPoint : public Kernel {
  public:
@@ -76,10 +70,10 @@ class KmeansPoint : public Kernel {
 
   void prepare() override {
     feature_values_.assign(std::uint64_t(npoints_ * nfeatures_), 0.0f);
-    std::uint64_t state = seed_;
+    SplitMix64 random(seed_);
     for (std::int64_t p = 0; p < npoints_; ++p)
       for (std::int64_t j = 0; j < nfeatures_; ++j)
-        feature_values_[std::uint64_t(j * npoints_ + p)] = float(splitmix64(state) >> 56);  // 0 .. 255
+        feature_values_[std::uint64_t(j * npoints_ + p)] = float(random.next() >> 56);  // 0 .. 255
     centers_.assign(std::uint64_t(nclusters_ * nfeatures_), 0.0f);
     for (std::int64_t i = 0; i < nclusters_; ++i)
       for (std::int64_t j = 0; j < nfeatures_; ++j)
