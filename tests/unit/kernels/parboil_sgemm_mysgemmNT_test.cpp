@@ -8,21 +8,8 @@
 namespace numagpu::kernels {
 namespace {
 
-constexpr unsigned kLine = 128;
-constexpr std::uint64_t kBase = std::uint64_t(1) << 32;
-
-struct Run {
-  std::vector<runtime::Allocation> arrays;
-  CppKernelProgram program;
-  testing::Traffic traffic;
-};
-
-std::unique_ptr<Run> run(const std::string& args) {
-  std::unique_ptr<Kernel> k = make_kernel("parboil/sgemm_mysgemmNT", args, kBase);
-  std::vector<runtime::Allocation> arrays = k->allocations();
-  auto r = std::unique_ptr<Run>(new Run{arrays, CppKernelProgram("mysgemmNT", std::move(k), kLine), {}});
-  r->traffic = testing::walk(r->program);
-  return r;
+std::unique_ptr<testing::Run> run(const std::string& args) {
+  return testing::run("parboil/sgemm_mysgemmNT", args);
 }
 
 // m = 256, n = 32, k = 16: a grid of 256 / 128 x 32 / 16 = 2 x 2 CTAs of 16 x 8 threads (4 warps; warp w
@@ -41,14 +28,12 @@ TEST(ParboilSgemm, SmallGridReadsEachMatrixOnceWithTheTilesSteps) {
   const testing::Traffic& t = r->traffic;
   ASSERT_EQ(r->program.ctas(), 4u);
   ASSERT_EQ(r->program.warps_per_cta(), 4u);
-  const runtime::Allocation a = testing::allocation(r->arrays, "A"), b = testing::allocation(r->arrays, "B"),
-                            c = testing::allocation(r->arrays, "C");
-  EXPECT_EQ(testing::Traffic::within(t.loaded, a.base, a.bytes), 128u);
-  EXPECT_EQ(testing::Traffic::within(t.loaded, b.base, b.bytes), 16u);
-  EXPECT_EQ(testing::Traffic::within(t.loaded, c.base, c.bytes), 256u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "A"), 128u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "B"), 16u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "C"), 256u);
   EXPECT_EQ(t.loaded.size(), 400u);
   EXPECT_EQ(t.stored.size(), 256u);
-  EXPECT_EQ(testing::Traffic::within(t.stored, c.base, c.bytes), 256u);
+  EXPECT_EQ(testing::lines_in(t.stored, r->arrays, "C"), 256u);
   EXPECT_EQ(t.load_requests, 576u);
   for (unsigned w = 0; w < t.barriers.size(); ++w) {
     EXPECT_EQ(t.barriers[w], 4u) << w;

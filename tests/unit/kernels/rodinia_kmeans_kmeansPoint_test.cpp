@@ -10,21 +10,8 @@
 namespace numagpu::kernels {
 namespace {
 
-constexpr unsigned kLine = 128;
-constexpr std::uint64_t kBase = std::uint64_t(1) << 32;
-
-struct Run {
-  std::vector<runtime::Allocation> arrays;
-  CppKernelProgram program;
-  testing::Traffic traffic;
-};
-
-std::unique_ptr<Run> run(const std::string& args) {
-  std::unique_ptr<Kernel> k = make_kernel("rodinia/kmeans_kmeansPoint", args, kBase);
-  std::vector<runtime::Allocation> arrays = k->allocations();
-  auto r = std::unique_ptr<Run>(new Run{arrays, CppKernelProgram("kmeansPoint", std::move(k), kLine), {}});
-  r->traffic = testing::walk(r->program);
-  return r;
+std::unique_ptr<testing::Run> run(const std::string& args) {
+  return testing::run("rodinia/kmeans_kmeansPoint", args);
 }
 
 // 2,000 points of 34 features, 5 clusters: ceil(2000 / 256) = 8 blocks of points; the smallest square
@@ -44,11 +31,9 @@ TEST(RodiniaKmeans, SmallInputReadsEveryFeatureAndStoresEveryMembership) {
   const testing::Traffic& t = r->traffic;
   ASSERT_EQ(r->program.ctas(), 9u);
   ASSERT_EQ(r->program.warps_per_cta(), 8u);
-  const runtime::Allocation f = testing::allocation(r->arrays, "features"),
-                            m = testing::allocation(r->arrays, "membership");
-  EXPECT_EQ(testing::Traffic::within(t.loaded, f.base, f.bytes), 2125u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "features"), 2125u);
   EXPECT_EQ(t.loaded.size(), 2125u);
-  EXPECT_EQ(testing::Traffic::within(t.stored, m.base, m.bytes), 63u);
+  EXPECT_EQ(testing::lines_in(t.stored, r->arrays, "membership"), 63u);
   EXPECT_EQ(t.stored.size(), 63u);
   EXPECT_EQ(t.load_requests, 15980u);
   for (unsigned w = 0; w < t.memory_steps.size(); ++w) {

@@ -7,27 +7,8 @@
 namespace numagpu::kernels {
 namespace {
 
-constexpr unsigned kLine = 128;
-constexpr std::uint64_t kBase = std::uint64_t(1) << 32;
-
-struct Run {
-  std::vector<runtime::Allocation> arrays;
-  CppKernelProgram program;
-  testing::Traffic traffic;
-};
-
-std::unique_ptr<Run> run(const std::string& args) {
-  std::unique_ptr<Kernel> k = make_kernel("rodinia/srad_v1_srad", args, kBase);
-  std::vector<runtime::Allocation> arrays = k->allocations();
-  auto r = std::unique_ptr<Run>(new Run{arrays, CppKernelProgram("srad", std::move(k), kLine), {}});
-  r->traffic = testing::walk(r->program);
-  return r;
-}
-
-std::uint64_t lines_in(const std::set<std::uint64_t>& lines, const std::vector<runtime::Allocation>& arrays,
-                       const std::string& name) {
-  const runtime::Allocation a = testing::allocation(arrays, name);
-  return testing::Traffic::within(lines, a.base, a.bytes);
+std::unique_ptr<testing::Run> run(const std::string& args) {
+  return testing::run("rodinia/srad_v1_srad", args);
 }
 
 // A 40 x 30 image: Ne = 1,200 elements, ceil(1200 / 512) = 3 CTAs of 16 warps; CTA 2 holds elements
@@ -42,14 +23,14 @@ TEST(RodiniaSrad, SmallImageTraffic) {
   const testing::Traffic& t = r->traffic;
   ASSERT_EQ(r->program.ctas(), 3u);
   ASSERT_EQ(r->program.warps_per_cta(), 16u);
-  EXPECT_EQ(lines_in(t.loaded, r->arrays, "I"), 38u);
-  EXPECT_EQ(lines_in(t.loaded, r->arrays, "iN"), 2u);
-  EXPECT_EQ(lines_in(t.loaded, r->arrays, "iS"), 2u);
-  EXPECT_EQ(lines_in(t.loaded, r->arrays, "jW"), 1u);
-  EXPECT_EQ(lines_in(t.loaded, r->arrays, "jE"), 1u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "I"), 38u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "iN"), 2u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "iS"), 2u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "jW"), 1u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "jE"), 1u);
   EXPECT_EQ(t.loaded.size(), 44u);
   for (const char* out : {"dN", "dS", "dW", "dE", "c"})
-    EXPECT_EQ(lines_in(t.stored, r->arrays, out), 38u) << out;
+    EXPECT_EQ(testing::lines_in(t.stored, r->arrays, out), 38u) << out;
   EXPECT_EQ(t.stored.size(), 190u);
   for (unsigned w = 0; w < t.memory_steps.size(); ++w) {
     const bool has_element = w / 16 < 2 || w % 16 <= 5;
@@ -66,7 +47,7 @@ TEST(RodiniaSrad, ReferenceImageTraffic) {
   const auto r = run("");
   const testing::Traffic& t = r->traffic;
   ASSERT_EQ(r->program.ctas(), 450u);
-  EXPECT_EQ(lines_in(t.loaded, r->arrays, "I"), 7185u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "I"), 7185u);
   EXPECT_EQ(t.loaded.size(), 7247u);
   EXPECT_EQ(t.stored.size(), 35925u);
   for (unsigned w = 0; w < t.memory_steps.size(); ++w)

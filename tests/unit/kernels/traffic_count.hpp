@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -52,11 +53,34 @@ inline Traffic walk(const CppKernelProgram& p) {
   return t;
 }
 
+// A library kernel made at a fixed base, its allocations, its program and its walked traffic.
+struct Run {
+  std::vector<runtime::Allocation> arrays;
+  CppKernelProgram program;
+  Traffic traffic;
+};
+
+inline std::unique_ptr<Run> run(const std::string& kernel, const std::string& args,
+                                unsigned line_bytes = 128) {
+  std::unique_ptr<Kernel> k = make_kernel(kernel, args, std::uint64_t(1) << 32);
+  std::vector<runtime::Allocation> arrays = k->allocations();
+  auto r = std::unique_ptr<Run>(new Run{arrays, CppKernelProgram(kernel, std::move(k), line_bytes), {}});
+  r->traffic = walk(r->program);
+  return r;
+}
+
 // The allocation named `name` among a kernel's.
 inline runtime::Allocation allocation(const std::vector<runtime::Allocation>& all, const std::string& name) {
   for (const runtime::Allocation& a : all)
     if (a.name == name) return a;
   throw std::out_of_range(name);
+}
+
+// Distinct lines of `lines` inside the allocation `name`.
+inline std::uint64_t lines_in(const std::set<std::uint64_t>& lines,
+                              const std::vector<runtime::Allocation>& all, const std::string& name) {
+  const runtime::Allocation a = allocation(all, name);
+  return Traffic::within(lines, a.base, a.bytes);
 }
 
 }  // namespace numagpu::kernels::testing
