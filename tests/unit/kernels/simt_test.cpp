@@ -117,6 +117,27 @@ TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {
   EXPECT_EQ(lines, (std::vector<unsigned>{1, 2, 1}));
 }
 
+// Kernel::contents<T>: an array with data is visible by name with its element type; an array without data,
+// an unknown name or another element type give null.
+TEST(KernelLibrary, ContentsOfArraysWithData) {
+  class K : public Kernel {
+   public:
+    explicit K(const Args& a) : Kernel(a) {
+      values_ = {1, 2, 3};
+      (void)array<int>("with", 3, 0, 0, &values_);
+      (void)array<int>("without", 3);
+    }
+    Launch launch() override { return {}; }
+    std::vector<int> values_;
+  };
+  const K k(Args({}, "", 0));
+  ASSERT_NE(k.contents<int>("with"), nullptr);
+  EXPECT_EQ((*k.contents<int>("with"))[2], 3);
+  EXPECT_EQ(k.contents<int>("without"), nullptr);
+  EXPECT_EQ(k.contents<int>("nope"), nullptr);
+  EXPECT_EQ(k.contents<double>("with"), nullptr);
+}
+
 // rodinia/hotspot at the GV100 study's size: a 1024 x 1024 grid, pyramid 2. Small blocks of 16 - 2 x 2 = 12
 // cells: ceil(1024 / 12) = 86 CTAs per side, 7,396 CTAs of 256 threads (8 warps). On a cold cache the loads
 // touch every line of the two input arrays once: 2 x 1024 x 1024 floats x 4 B / 128 B = 65,536 lines
