@@ -13,8 +13,32 @@ bool all_equal(const std::vector<unsigned>& v, unsigned n) {
   return std::all_of(v.begin(), v.end(), [n](unsigned x) { return x == n; });
 }
 
-std::uint64_t fp32(const testing::Run& r) {
-  return r.program.totals().instructions[static_cast<unsigned>(InstrClass::kFp32)];
+// The hand counts of one launch on the 512 x 512 image: 8,192 lines of `src` read, 8,192 of `dst` written
+// (1 MiB each), and per kernel the CTAs, the load line requests, the memory steps of every warp, 3 barriers
+// per warp, the shared accesses (all without conflict) and the fp32 instructions.
+struct Expected {
+  std::uint32_t ctas;
+  std::uint64_t load_requests;
+  unsigned memory_steps;
+  std::uint64_t shared_accesses, fp32;
+};
+
+void expect_whole_image(const std::string& kernel, const char* src, const char* dst, const Expected& e) {
+  const auto r = testing::run(kernel, "");
+  const testing::Traffic& t = r->traffic;
+  const CppKernelProgram::Totals& totals = r->program.totals();
+  ASSERT_EQ(r->program.ctas(), e.ctas);
+  ASSERT_EQ(r->program.warps_per_cta(), 2u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, src), 8192u);
+  EXPECT_EQ(t.loaded.size(), 8192u);
+  EXPECT_EQ(testing::lines_in(t.stored, r->arrays, dst), 8192u);
+  EXPECT_EQ(t.stored.size(), 8192u);
+  EXPECT_EQ(t.load_requests, e.load_requests);
+  EXPECT_TRUE(all_equal(t.memory_steps, e.memory_steps));
+  EXPECT_TRUE(all_equal(t.barriers, 3));
+  EXPECT_EQ(totals.shared_accesses, e.shared_accesses);
+  EXPECT_EQ(totals.shared_wavefronts, e.shared_accesses);
+  EXPECT_EQ(totals.instructions[static_cast<unsigned>(InstrClass::kFp32)], e.fp32);
 }
 
 // CUDAkernel1DCT on the sample's 512 x 512 image: 64 x 64 = 4,096 CTAs of 8 x 8 threads (2 warps, each
@@ -26,20 +50,7 @@ std::uint64_t fp32(const testing::Run& r) {
 // the output: 20 accesses, none conflicting; 4,096 x 2 x 20 = 163,840. fp32 per warp: the texture
 // coordinates (4) and 2 x 8 FMAs: 20; 163,840 in all.
 TEST(CudaSamplesDct8x8, Kernel1ReadsTheImageOnceAndWritesTheCoefficients) {
-  const auto r = testing::run("cuda-samples/dct8x8_CUDAkernel1DCT", "");
-  const testing::Traffic& t = r->traffic;
-  ASSERT_EQ(r->program.ctas(), 4096u);
-  ASSERT_EQ(r->program.warps_per_cta(), 2u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "Src"), 8192u);
-  EXPECT_EQ(t.loaded.size(), 8192u);
-  EXPECT_EQ(testing::lines_in(t.stored, r->arrays, "Dst"), 8192u);
-  EXPECT_EQ(t.stored.size(), 8192u);
-  EXPECT_EQ(t.load_requests, 32768u);
-  EXPECT_TRUE(all_equal(t.memory_steps, 2));
-  EXPECT_TRUE(all_equal(t.barriers, 3));
-  EXPECT_EQ(r->program.totals().shared_accesses, 163840u);
-  EXPECT_EQ(r->program.totals().shared_wavefronts, 163840u);
-  EXPECT_EQ(fp32(*r), 163840u);
+  expect_whole_image("cuda-samples/dct8x8_CUDAkernel1DCT", "Src", "Dst", {4096, 32768, 2, 163840, 163840});
 }
 
 // A 40 x 16 image: the source (row-major, 40 floats = 160 B a row) is 2,560 B, 20 lines; Dst's rows are
@@ -62,20 +73,7 @@ TEST(CudaSamplesDct8x8, Kernel1PitchedDestination) {
 // 48 accesses without conflict (the point of the 33-word stride); 512 x 2 x 48 = 49,152. fp32: two
 // 42-operation butterflies per warp, 512 x 2 x 84 = 86,016.
 TEST(CudaSamplesDct8x8, Kernel2ReadsAndWritesEachLineOnceWithoutBankConflicts) {
-  const auto r = testing::run("cuda-samples/dct8x8_CUDAkernel2DCT", "");
-  const testing::Traffic& t = r->traffic;
-  ASSERT_EQ(r->program.ctas(), 512u);
-  ASSERT_EQ(r->program.warps_per_cta(), 2u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "src"), 8192u);
-  EXPECT_EQ(t.loaded.size(), 8192u);
-  EXPECT_EQ(testing::lines_in(t.stored, r->arrays, "dst"), 8192u);
-  EXPECT_EQ(t.stored.size(), 8192u);
-  EXPECT_EQ(t.load_requests, 8192u);
-  EXPECT_TRUE(all_equal(t.memory_steps, 16));
-  EXPECT_TRUE(all_equal(t.barriers, 3));
-  EXPECT_EQ(r->program.totals().shared_accesses, 49152u);
-  EXPECT_EQ(r->program.totals().shared_wavefronts, 49152u);
-  EXPECT_EQ(fp32(*r), 86016u);
+  expect_whole_image("cuda-samples/dct8x8_CUDAkernel2DCT", "src", "dst", {512, 8192, 16, 49152, 86016});
 }
 
 }  // namespace
