@@ -6,7 +6,8 @@
 // 16 partial sums in registers. Per step of 8 along k, the CTA stages an 8 x 16 tile of B in shared memory
 // (b_s[threadIdx.y][threadIdx.x], one float per thread), then every thread reads 8 elements of its row of A
 // from global memory and multiplies each by the 16 floats of the matching b_s row (the same word for all
-// threads: a broadcast). At the end each thread reads, scales and writes its 16 elements of C.
+// threads: a broadcast). At the end each thread reads, scales and writes its 16 elements of C (Parboil's
+// main passes alpha 1 and beta 0, but beta is a run-time argument: C is read all the same).
 // Grid (m / 128, n / 16), block (16, 8).
 //
 // Reference run of the GV100 study: Parboil dataset "medium" (input/matrix1.txt, matrix2t.txt): A is
@@ -56,7 +57,7 @@ class SgemmNT : public Kernel {
  private:
   void body(Cta& c) {
     const std::int64_t lda = m_, ldb = n_, ldc = m_;
-    const float alpha = 1.0f, beta = 1.0f;  // Parboil's main passes 1 and 1
+    const float alpha = 1.0f, beta = 0.0f;  // as Parboil's main passes them; C is read all the same
     const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
     c.charge(InstrClass::kInt, kTileN);  // the 16 partial sums set to zero
     const V<std::int64_t> mid = ty * std::int64_t(c.blockDim.x) + tx;
