@@ -104,7 +104,7 @@ class Srad : public Kernel {
     const V<std::int64_t> ei = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
     const V<std::int64_t> next = ei + 1;
     V<std::int64_t> row = map(next, InstrClass::kInt, [this](std::int64_t v) { return v % nr_; }) - 1;
-    V<std::int64_t> col = next / nr_ + 1 - 1;
+    V<std::int64_t> col = next / nr_;  // the source's (ei + 1) / Nr + 1 - 1, folded by the compiler
     const V<bool> last_row = map(next, InstrClass::kInt, [this](std::int64_t v) { return v % nr_ == 0; });
     c.if_(last_row, [&] {
       row = V<std::int64_t>(c, nr_ - 1);
