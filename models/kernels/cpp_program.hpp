@@ -40,6 +40,7 @@ class CppKernelProgram : public KernelProgram {
   };
   const Totals& totals() const { return totals_; }
   const Launch& launch() const { return launch_; }
+  const Kernel& kernel() const { return *kernel_; }
 
  private:
   struct CtaSteps {

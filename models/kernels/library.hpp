@@ -62,6 +62,15 @@ class Kernel {
   const std::vector<runtime::Allocation>& allocations() const { return allocations_; }
   // The first byte after the kernel's arrays (2 MiB aligned): where the next kernel's may start.
   std::uint64_t end_address() const { return next_base_; }
+  // The contents of the array `name` if it carries data (null otherwise, or if T is not its element
+  // type): what prepare() generated and the CTAs executed so far stored, for tests of data-dependent
+  // kernels.
+  template <class T>
+  const std::vector<T>* contents(const std::string& name) const {
+    const auto it = contents_.find(name);
+    if (it == contents_.end() || it->second.element_bytes != sizeof(T)) return nullptr;
+    return static_cast<const std::vector<T>*>(it->second.data);
+  }
 
  protected:
   // An array of `count` elements, placed after the previous one at a 2 MiB boundary (the granule of a large
@@ -81,13 +90,19 @@ class Kernel {
     al.element_bytes = sizeof(T);
     if (rows && cols) al.shape = runtime::Shape{rows, cols, 1};
     allocations_.push_back(al);
+    if (data) contents_[name] = {data, sizeof(T)};
     constexpr std::uint64_t kAlign = std::uint64_t(2) << 20;
     next_base_ += (a.bytes() + kAlign - 1) / kAlign * kAlign;
     return a;
   }
 
  private:
+  struct Contents {
+    const void* data;
+    std::size_t element_bytes;
+  };
   std::vector<runtime::Allocation> allocations_;
+  std::map<std::string, Contents> contents_;
   std::uint64_t next_base_;
 };
 

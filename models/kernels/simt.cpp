@@ -140,6 +140,18 @@ void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned
   }
 }
 
+void Cta::shared_broadcast() {
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    if (!mask_[w]) continue;
+    PackedStep& s = compute_step(w);
+    s.cycles += 1;
+    s.instructions += 1;
+    warps_[w].instructions[static_cast<unsigned>(InstrClass::kShared)] += 1;
+    counters_.shared_accesses += 1;
+    counters_.shared_wavefronts += 1;
+  }
+}
+
 void Cta::syncthreads() {
   for (WarpRecord& w : warps_) {
     PackedStep s;

@@ -162,6 +162,9 @@ class Cta {
     Shared(Cta& cta, std::uint64_t count) : cta_(cta), data_(count) {}
     V<T> load(const V<std::int64_t>& index);
     void store(const V<std::int64_t>& index, const V<T>& value);
+    // Every active thread reads element `index` (the same for all): a broadcast, one pass per warp. The
+    // same as load(uniform(index)), without the per-thread work, for tiles read in lockstep.
+    T load_uniform(std::uint64_t index);
 
    private:
     Cta& cta_;
@@ -204,6 +207,7 @@ class Cta {
   Tid make_tid();
   void memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread, unsigned bytes);
   void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes);
+  void shared_broadcast();  // one shared access of one word by all active threads: one pass per warp
   PackedStep& compute_step(unsigned warp);
   // The active threads of `saved` whose cond equals `value` (exited threads never return).
   void narrow(const std::vector<std::uint32_t>& saved, const V<bool>& cond, bool value);
@@ -442,6 +446,12 @@ void Cta::Shared<T>::store(const V<std::int64_t>& index, const V<T>& value) {
     if (i < data_.size()) data_[i] = value[t];
   }
   cta_.shared_access(offsets, sizeof(T));
+}
+
+template <class T>
+T Cta::Shared<T>::load_uniform(std::uint64_t index) {
+  cta_.shared_broadcast();
+  return index < data_.size() ? data_[index] : T{};
 }
 
 }  // namespace numagpu::kernels

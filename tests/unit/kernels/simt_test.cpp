@@ -86,6 +86,21 @@ TEST(Simt, SharedMemoryBankConflicts) {
   EXPECT_EQ(c.records()[0].instructions[static_cast<unsigned>(InstrClass::kInt)], before + 1);  // t * 32
 }
 
+// A uniform shared read (load_uniform) is a broadcast: one access and one pass per warp with an active
+// thread, as load(uniform(i)) counts it; 64 threads with the second warp masked off: one access.
+TEST(Simt, SharedUniformLoadIsOneBroadcastPerActiveWarp) {
+  Cta c({1, 1, 1}, {64, 1, 1}, {0, 0, 0}, kLine);
+  Cta::Shared<float> s(c, 16);
+  s.store(c.threadIdx_x() / 4, V<float>(c, 2.0f));  // 2 warps x 1 access (4 threads per word: 1 pass)
+  float got = 0;
+  c.if_(c.threadIdx_x() < 32, [&] { got = s.load_uniform(3); });
+  EXPECT_FLOAT_EQ(got, 2.0f);
+  EXPECT_EQ(c.counters().shared_accesses, 2u + 1u);
+  EXPECT_EQ(c.counters().shared_wavefronts, 2u + 1u);
+  EXPECT_EQ(c.records()[0].instructions[static_cast<unsigned>(InstrClass::kShared)], 2u);
+  EXPECT_EQ(c.records()[1].instructions[static_cast<unsigned>(InstrClass::kShared)], 1u);
+}
+
 // Memory steps: a warp loading 32 consecutive floats from a 128 B-aligned array touches one line; with an
 // offset of one float it touches two; a store by the 16 active threads of a masked warp touches one.
 TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {
@@ -100,6 +115,27 @@ TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {
   for (const PackedStep& s : steps)
     if (s.kind != Step::Kind::kCompute) lines.push_back(s.line_count);
   EXPECT_EQ(lines, (std::vector<unsigned>{1, 2, 1}));
+}
+
+// Kernel::contents<T>: an array with data is visible by name with its element type; an array without data,
+// an unknown name or another element type give null.
+TEST(KernelLibrary, ContentsOfArraysWithData) {
+  class K : public Kernel {
+   public:
+    explicit K(const Args& a) : Kernel(a) {
+      values_ = {1, 2, 3};
+      (void)array<int>("with", 3, 0, 0, &values_);
+      (void)array<int>("without", 3);
+    }
+    Launch launch() override { return {}; }
+    std::vector<int> values_;
+  };
+  const K k(Args({}, "", 0));
+  ASSERT_NE(k.contents<int>("with"), nullptr);
+  EXPECT_EQ((*k.contents<int>("with"))[2], 3);
+  EXPECT_EQ(k.contents<int>("without"), nullptr);
+  EXPECT_EQ(k.contents<int>("nope"), nullptr);
+  EXPECT_EQ(k.contents<double>("with"), nullptr);
 }
 
 // rodinia/hotspot at the GV100 study's size: a 1024 x 1024 grid, pyramid 2. Small blocks of 16 - 2 x 2 = 12

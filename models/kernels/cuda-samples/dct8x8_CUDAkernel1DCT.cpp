@@ -1,0 +1,101 @@
+// cuda-samples/dct8x8_CUDAkernel1DCT: CUDAkernel1DCT of the CUDA samples' dct8x8 (Samples/dct8x8/
+// dct8x8_kernel1.cuh, launched from dct8x8.cu's WrapperCUDA1; CUDA samples 11.1; learned from them, written
+// here anew). The forward 8 x 8 DCT of an image as two matrix products, one CTA of 8 x 8 threads per block
+// of 8 x 8 pixels: each thread reads its pixel (a 2-D texture fetch at the texel's centre) into shared tile
+// 1; barrier; thread (tx, ty) forms row ty of D^T A (8 products of a DCT-matrix element from constant
+// memory, DCTv8matrix[i * 8 + ty], and tile 1's element [i][tx]) into tile 2; barrier; then the product with
+// D (tile 2's row ty, [ty][i], times DCTv8matrix[i * 8 + tx]) back into tile 1; barrier; and it writes its
+// coefficient to Dst[(8 by + ty) * stride + 8 bx + tx]. Grid (width / 8, height / 8), block (8, 8): two
+// warps, each four rows of eight pixels.
+//
+// Reference run of the GV100 study: the sample's default, its image barbara.bmp of 512 x 512 pixels: 64 x 64
+// CTAs. The sample launches the kernel BENCHMARK_SIZE times; this is one launch.
+// Input generation: the pixel values steer no address and no branch, so the arrays carry no data; only the
+// image's size matters.
+//
+// Simplifications: the source image is a cudaArray read through tex2D, the texture path of the real GPU
+// (with the cudaArray's own, block-linear layout): it is modelled as global loads from a row-major
+// width x height float array. Dst is pitched as cudaMallocPitch makes it (rows rounded up to 512 bytes,
+// which leaves a 512-float row unpadded). Each constant-memory read of the DCT matrix is charged as one
+// integer instruction (no global traffic; the constant cache's serialization of the warp's 4 or 8 distinct
+// addresses is not modelled).
+#include "kernels/library.hpp"
+
+namespace numagpu::kernels {
+
+namespace {
+
+constexpr std::int64_t kBlock = 8;  // BLOCK_SIZE
+constexpr std::int64_t kLog2 = 3;   // BLOCK_SIZE_LOG2
+
+class Dct1 : public Kernel {
+ public:
+  explicit Dct1(const Args& a)
+      : Kernel(a),
+        width_(a["width"]),
+        height_(a["height"]),
+        stride_((width_ * 4 + 511) / 512 * 512 / 4),
+        src_(array<float>("Src", std::uint64_t(width_ * height_), height_, width_)),
+        dst_(array<float>("Dst", std::uint64_t(stride_ * height_), height_, stride_)) {
+    if (width_ % kBlock || height_ % kBlock) throw KernelError("the image's sides must be multiples of 8");
+  }
+
+  Launch launch() override {
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>(width_ / kBlock), static_cast<std::uint32_t>(height_ / kBlock), 1};
+    l.block = {kBlock, kBlock, 1};
+    l.regs_per_thread = 20;
+    l.shared_bytes = 2 * kBlock * kBlock * 4;  // CurBlockLocal1 and CurBlockLocal2
+    l.body = [this](Cta& c) { body(c); };
+    return l;
+  }
+
+ private:
+  void body(Cta& c) {
+    const std::int64_t bx = c.blockIdx.x, by = c.blockIdx.y;  // OffsetXBlocks = OffsetYBlocks = 0
+    const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
+    // The texel (8 bx + tx, 8 by + ty); its float coordinates + 0.5 are two conversions and two adds.
+    const V<std::int64_t> x = tx + (bx << kLog2), y = ty + (by << kLog2);
+    c.charge(InstrClass::kFp32, 4);
+    Cta::Shared<float> tile1(c, kBlock * kBlock), tile2(c, kBlock * kBlock);
+    const V<std::int64_t> cell = ty * kBlock + tx;  // (ty << 3) + tx
+    tile1.store(cell, c.load(src_, y * width_ + x));
+    c.syncthreads();
+
+    // Row ty of D^T A: unrolled, each step a constant read, a shared read and an FMA.
+    for (std::int64_t i = 0; i < kBlock; ++i) {
+      c.charge(InstrClass::kInt);  // DCTv8matrix[i * 8 + ty]
+      (void)tile1.load(tx + i * kBlock);
+      c.charge(InstrClass::kFp32);
+    }
+    tile2.store(cell, V<float>(c, 0.0f));
+    c.syncthreads();
+
+    // (D^T A) D: tile 2's row ty times column tx of D.
+    const V<std::int64_t> row = ty * kBlock;
+    for (std::int64_t i = 0; i < kBlock; ++i) {
+      (void)tile2.load(row + i);
+      c.charge(InstrClass::kInt);  // DCTv8matrix[i * 8 + tx]
+      c.charge(InstrClass::kFp32);
+    }
+    tile1.store(cell, V<float>(c, 0.0f));
+    c.syncthreads();
+
+    c.store(dst_, y * stride_ + x, tile1.load(cell));
+  }
+
+  std::int64_t width_, height_, stride_;
+  Array<float> src_, dst_;
+};
+
+}  // namespace
+
+LibraryEntry cuda_samples_dct8x8_CUDAkernel1DCT() {
+  return {"cuda-samples/dct8x8_CUDAkernel1DCT",
+          "CUDA samples 11.1 dct8x8, kernel CUDAkernel1DCT; GV100 study input: the sample's 512 x 512 image",
+          {{"width", 512, 8, 1 << 15, "image width in pixels (a multiple of 8)"},
+           {"height", 512, 8, 1 << 15, "image height in pixels (a multiple of 8)"}},
+          [](const Args& a) { return std::make_unique<Dct1>(a); }};
+}
+
+}  // namespace numagpu::kernels

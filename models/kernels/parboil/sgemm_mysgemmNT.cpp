@@ -1,0 +1,105 @@
+// parboil/sgemm_mysgemmNT: mysgemmNT of Parboil's sgemm, CUDA version (benchmarks/sgemm/src/cuda/
+// sgemm_kernel.cu; learned from it, written here anew). C = alpha A B + beta C with A column-major (m x k,
+// lda = m), B given transposed (the "NT" of the name: B^T column-major, k rows of n, ldb = n) and C
+// column-major (m x n, ldc = m). Register tiling after Volkov: a CTA of 16 x 8 threads computes a 128 x 16
+// tile of C; each thread owns one row of the tile (m = blockIdx.x * 128 + its flattened id) and keeps its
+// 16 partial sums in registers. Per step of 8 along k, the CTA stages an 8 x 16 tile of B in shared memory
+// (b_s[threadIdx.y][threadIdx.x], one float per thread), then every thread reads 8 elements of its row of A
+// from global memory and multiplies each by the 16 floats of the matching b_s row (the same word for all
+// threads: a broadcast). At the end each thread reads, scales and writes its 16 elements of C (Parboil's
+// main passes alpha 1 and beta 0, but beta is a run-time argument: C is read all the same).
+// Grid (m / 128, n / 16), block (16, 8).
+//
+// Reference run of the GV100 study: Parboil dataset "medium" (input/matrix1.txt, matrix2t.txt): A is
+// 1024 x 992, B is 992 x 1056, so m = 1024, k = 992, n = 1056: a grid of 8 x 66 CTAs, 124 steps along k.
+// Input generation: the matrices' values steer neither an address nor a branch, so the arrays carry no data
+// (the dataset's values do not matter to the access pattern); only the sizes are taken from the dataset.
+//
+// Simplifications: the 16 products per A element are charged as 16 fp32 FMAs (the unrolled inner loop)
+// with 16 shared loads, each a broadcast, as the source writes them (nvcc may fuse the four-float groups of
+// the row into 128-bit shared loads; the model keeps the source's scalar reads). Address arithmetic other
+// than what the index expressions below compute is not charged.
+#include "kernels/library.hpp"
+
+namespace numagpu::kernels {
+
+namespace {
+
+constexpr std::int64_t kTileN = 16;                    // TILE_N: columns of C per CTA, threads in x
+constexpr std::int64_t kTileHeight = 8;                // TILE_TB_HEIGHT: threads in y, the k step
+constexpr std::int64_t kTileM = kTileN * kTileHeight;  // TILE_M: rows of C per CTA
+
+class SgemmNT : public Kernel {
+ public:
+  explicit SgemmNT(const Args& a)
+      : Kernel(a),
+        m_(a["m"]),
+        n_(a["n"]),
+        k_(a["k"]),
+        a_(array<float>("A", std::uint64_t(m_ * k_), k_, m_)),
+        b_(array<float>("B", std::uint64_t(k_ * n_), k_, n_)),
+        c_(array<float>("C", std::uint64_t(m_ * n_), n_, m_)) {
+    if (m_ % kTileM) throw KernelError("argument 'm': must be a multiple of 128 (TILE_M)");
+    if (n_ % kTileN) throw KernelError("argument 'n': must be a multiple of 16 (TILE_N)");
+    if (k_ % kTileHeight) throw KernelError("argument 'k': must be a multiple of 8 (TILE_TB_HEIGHT)");
+  }
+
+  Launch launch() override {
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>(m_ / kTileM), static_cast<std::uint32_t>(n_ / kTileN), 1};
+    l.block = {kTileN, kTileHeight, 1};
+    l.regs_per_thread = 40;                     // 16 accumulators, the pointers and indices
+    l.shared_bytes = kTileHeight * kTileN * 4;  // b_s: 8 x 16 floats
+    l.body = [this](Cta& c) { body(c); };
+    return l;
+  }
+
+ private:
+  void body(Cta& c) {
+    const std::int64_t lda = m_, ldb = n_, ldc = m_;
+    const float alpha = 1.0f, beta = 0.0f;  // as Parboil's main passes them; C is read all the same
+    const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
+    c.charge(InstrClass::kInt, kTileN);  // the 16 partial sums set to zero
+    const V<std::int64_t> mid = ty * std::int64_t(c.blockDim.x) + tx;
+    const V<std::int64_t> m = mid + std::int64_t(c.blockIdx.x) * kTileM;
+    const V<std::int64_t> n = tx + std::int64_t(c.blockIdx.y) * kTileN;
+    Cta::Shared<float> b_s(c, kTileHeight * kTileN);
+    const V<std::int64_t> b_cell = ty * kTileN + tx;
+
+    c.uniform_loop(static_cast<std::uint64_t>(k_ / kTileHeight), [&](std::uint64_t step) {
+      const std::int64_t i = std::int64_t(step) * kTileHeight;
+      b_s.store(b_cell, c.load(b_, n + (ty + i) * ldb));
+      c.syncthreads();
+      for (std::int64_t j = 0; j < kTileHeight; ++j) {  // unrolled by nvcc: no branch
+        (void)c.load(a_, m + (i + j) * lda);
+        for (std::int64_t kk = 0; kk < kTileN; ++kk)
+          (void)b_s.load_uniform(std::uint64_t(j * kTileN + kk));  // b_s[j][kk]: a broadcast
+        c.charge(InstrClass::kFp32, kTileN);                       // c[kk] += a * b_s[j][kk], 16 FMAs
+      }
+      c.syncthreads();
+    });
+
+    const V<std::int64_t> t = m + ldc * std::int64_t(c.blockIdx.y) * kTileN;
+    for (std::int64_t i = 0; i < kTileN; ++i) {  // unrolled
+      const V<std::int64_t> at = t + i * ldc;
+      const V<float> old = c.load(c_, at);
+      c.store(c_, at, old * beta + alpha);  // C * beta + alpha * c[i]: a multiply and an FMA
+    }
+  }
+
+  std::int64_t m_, n_, k_;
+  Array<float> a_, b_, c_;
+};
+
+}  // namespace
+
+LibraryEntry parboil_sgemm_mysgemmNT() {
+  return {"parboil/sgemm_mysgemmNT",
+          "Parboil sgemm (CUDA), kernel mysgemmNT; GV100 study input: dataset medium, m 1024, k 992, n 1056",
+          {{"m", 1024, 128, 1 << 16, "rows of A and C (a multiple of 128)"},
+           {"n", 1056, 16, 1 << 16, "columns of B and C (a multiple of 16)"},
+           {"k", 992, 8, 1 << 16, "columns of A, rows of B (a multiple of 8)"}},
+          [](const Args& a) { return std::make_unique<SgemmNT>(a); }};
+}
+
+}  // namespace numagpu::kernels

@@ -1,0 +1,80 @@
+// cuda-samples/dct8x8_CUDAkernel1DCT and _CUDAkernel2DCT: global traffic on a cold cache, barriers and
+// shared-memory passes, derived by hand from the kernels.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "traffic_count.hpp"
+
+namespace numagpu::kernels {
+namespace {
+
+bool all_equal(const std::vector<unsigned>& v, unsigned n) {
+  return std::all_of(v.begin(), v.end(), [n](unsigned x) { return x == n; });
+}
+
+// The hand counts of one launch on the 512 x 512 image: 8,192 lines of `src` read, 8,192 of `dst` written
+// (1 MiB each), and per kernel the CTAs, the load line requests, the memory steps of every warp, 3 barriers
+// per warp, the shared accesses (all without conflict) and the fp32 instructions.
+struct Expected {
+  std::uint32_t ctas;
+  std::uint64_t load_requests;
+  unsigned memory_steps;
+  std::uint64_t shared_accesses, fp32;
+};
+
+void expect_whole_image(const std::string& kernel, const char* src, const char* dst, const Expected& e) {
+  const auto r = testing::run(kernel, "");
+  const testing::Traffic& t = r->traffic;
+  const CppKernelProgram::Totals& totals = r->program.totals();
+  ASSERT_EQ(r->program.ctas(), e.ctas);
+  ASSERT_EQ(r->program.warps_per_cta(), 2u);
+  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, src), 8192u);
+  EXPECT_EQ(t.loaded.size(), 8192u);
+  EXPECT_EQ(testing::lines_in(t.stored, r->arrays, dst), 8192u);
+  EXPECT_EQ(t.stored.size(), 8192u);
+  EXPECT_EQ(t.load_requests, e.load_requests);
+  EXPECT_TRUE(all_equal(t.memory_steps, e.memory_steps));
+  EXPECT_TRUE(all_equal(t.barriers, 3));
+  EXPECT_EQ(totals.shared_accesses, e.shared_accesses);
+  EXPECT_EQ(totals.shared_wavefronts, e.shared_accesses);
+  EXPECT_EQ(totals.instructions[static_cast<unsigned>(InstrClass::kFp32)], e.fp32);
+}
+
+// CUDAkernel1DCT on the sample's 512 x 512 image: 64 x 64 = 4,096 CTAs of 8 x 8 threads (2 warps, each
+// four rows of eight pixels). The source image (512 x 512 floats, 1 MiB) is read whole, 8,192 lines; Dst
+// (pitch 2,048 B, no padding) written whole, 8,192 lines. Per warp: one load of 4 rows x 32 B, each inside
+// one line (8 bx floats are 32 B-aligned): 4 line requests, 4,096 x 2 x 4 = 32,768 in all; one store; 3
+// barriers. Shared per warp: the pixel's store, 8 reads of tile 1 ([i][tx]: 8 words, shared by the four
+// rows), tile 2's store, 8 reads of tile 2 ([ty][i]: 4 words in 4 banks), tile 1's store and its read for
+// the output: 20 accesses, none conflicting; 4,096 x 2 x 20 = 163,840. fp32 per warp: the texture
+// coordinates (4) and 2 x 8 FMAs: 20; 163,840 in all.
+TEST(CudaSamplesDct8x8, Kernel1ReadsTheImageOnceAndWritesTheCoefficients) {
+  expect_whole_image("cuda-samples/dct8x8_CUDAkernel1DCT", "Src", "Dst", {4096, 32768, 2, 163840, 163840});
+}
+
+// A 40 x 16 image: the source (row-major, 40 floats = 160 B a row) is 2,560 B, 20 lines; Dst's rows are
+// pitched to 512 B, so each of its 16 rows covers 160 B from a line boundary: 2 lines, 32 in all.
+TEST(CudaSamplesDct8x8, Kernel1PitchedDestination) {
+  const auto r = testing::run("cuda-samples/dct8x8_CUDAkernel1DCT", "width=40 height=16");
+  ASSERT_EQ(r->program.ctas(), 5u * 2u);
+  EXPECT_EQ(testing::lines_in(r->traffic.loaded, r->arrays, "Src"), 20u);
+  EXPECT_EQ(testing::lines_in(r->traffic.stored, r->arrays, "Dst"), 32u);
+  EXPECT_EQ(r->arrays[1].bytes, 16u * 512u);
+}
+
+// CUDAkernel2DCT on the 512 x 512 image: 16 x 32 = 512 CTAs of 8 x 4 x 2 threads (2 warps, one per
+// threadIdx.z). src and dst (pitch 2,048 B) are read and written whole: 8,192 lines each. Per warp: 8 loads
+// and 8 stores of rows of 32 consecutive floats from a 128 B boundary (32 blockIdx.x floats): one line each;
+// 512 x 2 x 8 = 8,192 load requests, i.e. every line exactly once. 3 barriers.
+// Shared per warp: 8 stores of the columns (32 consecutive words: one pass), the row pass (8 reads, 8
+// writes; thread (tx, ty) at word (8 tz + tx) 33 + 8 ty + k, bank (tx + 8 ty + k + const) mod 32: 32
+// distinct banks, one pass), the column pass (8 + 8, 32 consecutive words each), 8 reads for the output:
+// 48 accesses without conflict (the point of the 33-word stride); 512 x 2 x 48 = 49,152. fp32: two
+// 42-operation butterflies per warp, 512 x 2 x 84 = 86,016.
+TEST(CudaSamplesDct8x8, Kernel2ReadsAndWritesEachLineOnceWithoutBankConflicts) {
+  expect_whole_image("cuda-samples/dct8x8_CUDAkernel2DCT", "src", "dst", {512, 8192, 16, 49152, 86016});
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
