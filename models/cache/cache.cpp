@@ -184,7 +184,8 @@ void Cache::on_request(unsigned port, Payload& gp) {
     }
     case MemOp::kWrite:
       counters.writes->add();
-      if (sectored_) count_sectors(a.sectors, tags_.valid_sectors(tl), write_sector_hits_, write_sector_misses_);
+      if (sectored_)
+        count_sectors(a.sectors, tags_.valid_sectors(tl), write_sector_hits_, write_sector_misses_);
       if (!spec_.write_back || !allocate) {
         tags_.access(tl);  // keeps a present copy current; no write-allocate
         forward(gp, done);

@@ -111,7 +111,8 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   std::uint32_t sectors_of(std::uint8_t granules) const;
   std::uint8_t granules_of(std::uint32_t sectors) const;
   // Counts a request's 32 B sectors found valid and not (sectored caches only).
-  void count_sectors(std::uint8_t granules, std::uint32_t valid, stats::Counter* hits, stats::Counter* misses);
+  void count_sectors(std::uint8_t granules, std::uint32_t valid, stats::Counter* hits,
+                     stats::Counter* misses);
   // A read merged with a miss that has now been answered with `fetched`: finished if its sectors are valid,
   // else sent on for the rest (sectored caches).
   void retry_merged(Payload& gp, std::uint32_t fetched);
@@ -120,8 +121,8 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   const GpuClock& clock_;
   CacheSpec spec_;
   MachineFacts facts_;
-  Divider line_size_;  // facts_.line_bytes
-  bool sectored_;             // this cache keeps sectors (spec_.sectors > 1)
+  Divider line_size_;             // facts_.line_bytes
+  bool sectored_;                 // this cache keeps sectors (spec_.sectors > 1)
   unsigned granules_per_sector_;  // 32 B units per sector
   std::uint8_t all_granules_;     // the line's 32 B sectors
   CacheBank bank_;

@@ -109,7 +109,8 @@ bool TagArray::mark_dirty(std::uint64_t line) {
   const std::int64_t i = find(line);
   if (i < 0) return false;
   meta_[static_cast<std::uint64_t>(i)] |= kDirty;
-  if (sectors_ > 1) dirty_sectors_[static_cast<std::uint64_t>(i)] |= valid_sectors_[static_cast<std::uint64_t>(i)];
+  if (sectors_ > 1)
+    dirty_sectors_[static_cast<std::uint64_t>(i)] |= valid_sectors_[static_cast<std::uint64_t>(i)];
   return true;
 }
 

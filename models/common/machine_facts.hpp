@@ -15,7 +15,8 @@ struct MachineFacts {
   unsigned header_bytes = 16;   // a packet's header on the crossbar ports and the links
   Cycles sample_cycles = 5000;  // window of every utilization time series; 0: none
   // A cache level is sectored (l1/l2.sector_bytes below the line): requests then carry the 32 B sectors they
-  // move (NumaAttr::sectors) and wires, DRAM and write-backs move only those. False: every transfer is a line.
+  // move (NumaAttr::sectors) and wires, DRAM and write-backs move only those. False: every transfer is a
+  // line.
   bool sectored = false;
   static constexpr unsigned kSectorBytes = 32;  // the unit of NumaAttr::sectors
 
@@ -29,7 +30,8 @@ struct MachineFacts {
   // (A template over the request's attributes, NumaAttr, so that this header needs no SystemC.)
   template <class Attr>
   std::uint64_t request_bytes(const Attr& a) const {
-    return a.op == MemOp::kRead ? header_bytes : header_bytes + data_bytes(a);  // writes and atomics carry data
+    return a.op == MemOp::kRead ? header_bytes
+                                : header_bytes + data_bytes(a);  // writes and atomics carry data
   }
   template <class Attr>
   std::uint64_t response_bytes(const Attr& a) const {

@@ -42,7 +42,7 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   Cycles issue_cycle = 0;
   MemOp op = MemOp::kRead;
   Issuer issuer = Issuer::kSm;
-  bool completed = false;       // set once by the issuer when the response arrives (audit)
+  bool completed = false;  // set once by the issuer when the response arrives (audit)
   // Sectored caches (docs/memory-system.md, "Sectors"): the 32 B sectors of the line this request asks for
   // or carries (bit i: bytes [32 i, 32 i + 32) of the line); 0: the whole line (every unsectored request).
   std::uint8_t sectors = 0;

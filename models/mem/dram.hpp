@@ -1,6 +1,7 @@
 // A socket's DRAM: channels selected by line address, each moving bandwidth/channels bytes per cycle, plus a
-// fixed access latency. A request moves its line, or in a sectored machine only its sectors. A channel whose backlog exceeds `queue_depth` line transfers back-pressures its
-// inputs until it drains. Utilization per sample window (the channels' transfer time in it) is a time series.
+// fixed access latency. A request moves its line, or in a sectored machine only its sectors. A channel whose
+// backlog exceeds `queue_depth` line transfers back-pressures its inputs until it drains. Utilization per
+// sample window (the channels' transfer time in it) is a time series.
 #pragma once
 
 #include <cstdint>

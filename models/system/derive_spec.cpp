@@ -44,8 +44,8 @@ void derive_facts(const SystemParams& p, SystemSpec& s) {
                               "); both levels must use one line size");
   }
   s.facts.line_bytes = static_cast<unsigned>(line);
-  for (const auto& [key, sector] : {std::pair{"l1.sector_bytes", p.l1.sector_bytes},
-                                    std::pair{"l2.sector_bytes", p.l2.sector_bytes}}) {
+  for (const auto& [key, sector] :
+       {std::pair{"l1.sector_bytes", p.l1.sector_bytes}, std::pair{"l2.sector_bytes", p.l2.sector_bytes}}) {
     if (!power_of_two(sector)) fail(key, str(sector) + " is not a power of two");
     if (sector < line) s.facts.sectored = true;  // a request then carries its sectors (docs/memory-system.md)
   }
