@@ -1,5 +1,6 @@
 #include "cache/cache.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -21,12 +22,16 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
       spec_(spec),
       facts_(facts),
       line_size_(facts.line_bytes),
+      sectored_(spec.sectors > 1),
+      granules_per_sector_(facts.line_bytes / MachineFacts::kSectorBytes / std::max(1u, spec.sectors)),
+      all_granules_(static_cast<std::uint8_t>((1u << (facts.line_bytes / MachineFacts::kSectorBytes)) - 1)),
       bank_(bank),
       socket_(socket),
       pool_(pool),
       homes_(homes),
       mshrs_(2 * spec.max_in_process),
-      tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways, spec.replacement),
+      tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways, spec.replacement,
+            spec.sectors),
       atomics_(
           stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
       writebacks_(stats.counter(std::string(this->name()) + ".writebacks", "lines",
@@ -47,6 +52,17 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
                                      "Bytes of dirty remote lines written back at kernel boundaries")) {
   if (spec.gpu_side && !homes) throw std::logic_error("a GPU-side cache needs the home map");
   const std::string base = this->name();
+  if (sectored_) {
+    if (!facts.sectored || granules_per_sector_ == 0 || facts.line_bytes > 8 * MachineFacts::kSectorBytes)
+      throw std::logic_error("a sectored cache needs sectored machine facts and 32 B to 1/8-line sectors");
+    auto sector_counter = [&](const char* leaf, const char* desc) {
+      return &stats.counter(base + "." + leaf, "sectors", desc);
+    };
+    read_sector_hits_ = sector_counter("read_sector_hits", "32 B sectors of reads found valid");
+    read_sector_misses_ = sector_counter("read_sector_misses", "32 B sectors of reads not valid (fetched)");
+    write_sector_hits_ = sector_counter("write_sector_hits", "32 B sectors of writes found valid");
+    write_sector_misses_ = sector_counter("write_sector_misses", "32 B sectors of writes not valid");
+  }
   for (int c = 0; c < 3; ++c) {
     const std::string cls = to_string(static_cast<TrafficClass>(c));
     by_class_[c].read_hits =
@@ -59,8 +75,20 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
 }
 
 Cache::Counters Cache::counters() const {
-  Counters c{
-      {}, {}, {}, atomics_, fills_, evictions_, writebacks_, coherence_writebacks_, merges_, bank_conflicts_};
+  Counters c{{},
+             {},
+             {},
+             atomics_,
+             fills_,
+             evictions_,
+             writebacks_,
+             coherence_writebacks_,
+             merges_,
+             bank_conflicts_,
+             read_sector_hits_,
+             read_sector_misses_,
+             write_sector_hits_,
+             write_sector_misses_};
   for (std::size_t k = 0; k < by_class_.size(); ++k) {
     c.read_hits[k] = by_class_[k].read_hits;
     c.read_misses[k] = by_class_[k].read_misses;
@@ -95,18 +123,52 @@ void Cache::finish(Payload& gp, const sc_time& delay) {
   in.retry_blocked(port);
 }
 
+std::uint32_t Cache::sectors_of(std::uint8_t granules) const {
+  if (!sectored_) return 1;
+  const std::uint8_t g = granules ? granules : all_granules_;
+  const std::uint32_t per = (1u << granules_per_sector_) - 1;
+  std::uint32_t out = 0;
+  for (unsigned sct = 0; sct < spec_.sectors; ++sct) {
+    if (g & (per << (sct * granules_per_sector_))) out |= 1u << sct;
+  }
+  return out;
+}
+
+std::uint8_t Cache::granules_of(std::uint32_t sectors) const {
+  if (!sectored_) return 0;
+  const std::uint32_t per = (1u << granules_per_sector_) - 1;
+  std::uint32_t out = 0;
+  for (unsigned sct = 0; sct < spec_.sectors; ++sct) {
+    if (sectors & (1u << sct)) out |= per << (sct * granules_per_sector_);
+  }
+  return static_cast<std::uint8_t>(out);
+}
+
+void Cache::count_sectors(std::uint8_t granules, std::uint32_t valid, stats::Counter* hits,
+                          stats::Counter* misses) {
+  const std::uint8_t want = granules ? granules : all_granules_;
+  const std::uint8_t have = granules_of(valid);
+  hits->add(static_cast<std::uint64_t>(__builtin_popcount(want & have)));
+  misses->add(static_cast<std::uint64_t>(__builtin_popcount(want & ~have & 0xff)));
+}
+
 void Cache::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
   a.push_return_port(static_cast<std::uint16_t>(port));
   auto& counters = by_class_[static_cast<int>(a.traffic_class(socket_))];
   const std::uint64_t line = line_of(gp);
+  const std::uint64_t tl = tag_line(line);
   const sc_time done = tag_access_done();
   const TagArray::LineClass cls = class_of(a.home_socket);
   // remote_insert: once — a request from another socket is served here without allocating.
   const bool allocate = spec_.insert_remote_requests || a.origin_socket == socket_;
+  // The sectors asked for (unsectored: 1, the line) and those present (0: the line is absent).
+  const std::uint32_t want = sectors_of(a.sectors);
   switch (a.op) {
-    case MemOp::kRead:
-      if (tags_.access(tag_line(line))) {
+    case MemOp::kRead: {
+      const std::uint32_t valid = tags_.access_sectors(tl);
+      if (sectored_) count_sectors(a.sectors, valid, read_sector_hits_, read_sector_misses_);
+      if ((want & ~valid) == 0) {
         counters.read_hits->add();
         finish(gp, done);
         return;
@@ -117,21 +179,28 @@ void Cache::on_request(unsigned port, Payload& gp) {
         merges_.add();
         return;
       }
-      forward(gp, done);
+      forward(gp, done, granules_of(want & ~valid));  // only the missing sectors
       return;
+    }
     case MemOp::kWrite:
       counters.writes->add();
+      if (sectored_)
+        count_sectors(a.sectors, tags_.valid_sectors(tl), write_sector_hits_, write_sector_misses_);
       if (!spec_.write_back || !allocate) {
-        tags_.access(tag_line(line));  // keeps a present copy current; no write-allocate
+        tags_.access(tl);  // keeps a present copy current; no write-allocate
         forward(gp, done);
         return;
       }
-      // Write-back: whole-line writes allocate without fetching.
-      if (!tags_.mark_dirty(tag_line(line))) fill(line, true, cls);
-      tags_.access(tag_line(line));
+      // Write-back: writes allocate without fetching (sectored: the written sectors become valid and dirty).
+      if (sectored_) {
+        if (!tags_.add_sectors(tl, want, want)) fill(line, true, cls, want);
+      } else if (!tags_.mark_dirty(tl)) {
+        fill(line, true, cls);
+      }
+      tags_.access(tl);
       finish(gp, done);
       return;
-    case MemOp::kAtomic:
+    case MemOp::kAtomic: {
       atomics_.add();
       // Atomics are performed where the line is homed (the point of coherence): an L1, or a GPU-side L2
       // holding a copy of another socket's line, passes them on; a copy here could not make them atomic
@@ -140,23 +209,34 @@ void Cache::on_request(unsigned port, Payload& gp) {
         forward(gp, done);
         return;
       }
-      if (tags_.access(tag_line(line))) {
-        tags_.mark_dirty(tag_line(line));
+      const std::uint32_t valid = tags_.access_sectors(tl);
+      if ((want & ~valid) == 0) {
+        if (sectored_) {
+          tags_.add_sectors(tl, 0, want);
+        } else {
+          tags_.mark_dirty(tl);
+        }
         counters.read_hits->add();
         finish(gp, done);
       } else {
         counters.read_misses->add();
-        forward(gp, done);
+        forward(gp, done, granules_of(want & ~valid));
       }
       return;
+    }
   }
 }
 
 // A miss (or a write passing through) goes on towards memory, keeping its slot until the answer comes back,
 // as an MSHR does. For a GPU-side L2 that may be across the fabric: the home bank takes it on its own request
 // network, whose slots never wait on the fabric, so holding this slot cannot close a cycle of waits.
-void Cache::forward(Payload& gp, const sc_time& delay) {
-  out.send(output_for(attr(gp).home_socket), gp, delay);
+void Cache::forward(Payload& gp, const sc_time& delay, int sectors) {
+  NumaAttr& a = attr(gp);
+  if (facts_.sectored) {
+    a.push_sectors(a.sectors);
+    if (sectors >= 0) a.sectors = static_cast<std::uint8_t>(sectors);
+  }
+  out.send(output_for(a.home_socket), gp, delay);
 }
 
 void Cache::on_response(unsigned, Payload& gp) {
@@ -177,32 +257,66 @@ void Cache::on_response(unsigned, Payload& gp) {
   const std::uint64_t line = line_of(gp);
   const bool allocate = spec_.insert_remote_requests || a.origin_socket == socket_;
   const bool performed_here = a.op == MemOp::kAtomic && spec_.caches_atomics && a.home_socket == socket_;
+  // Sectored machine: the response brings the sectors this cache asked for; the request goes back with the
+  // ones it was asked for.
+  std::uint32_t fetched = 1;
+  if (facts_.sectored) {
+    fetched = sectors_of(a.sectors);
+    a.sectors = a.pop_sectors();
+  }
   if (allocate && (a.op == MemOp::kRead || performed_here)) {
-    if (!tags_.contains(tag_line(line))) fill(line, a.op == MemOp::kAtomic, class_of(a.home_socket));
+    if (sectored_) {
+      const std::uint32_t dirty = performed_here ? sectors_of(a.sectors) : 0;
+      if (!tags_.add_sectors(tag_line(line), fetched, dirty))
+        fill(line, performed_here, class_of(a.home_socket), fetched | dirty);
+    } else if (!tags_.contains(tag_line(line))) {
+      fill(line, a.op == MemOp::kAtomic, class_of(a.home_socket));
+    }
   }
   finish(gp, sc_core::SC_ZERO_TIME);
-  if (a.op == MemOp::kRead) mshrs_.close(line, [this](Payload* m) { finish(*m, sc_core::SC_ZERO_TIME); });
+  if (a.op != MemOp::kRead) return;
+  if (sectored_) {
+    mshrs_.close(line, [this, fetched](Payload* m) { retry_merged(*m, fetched); });
+  } else {
+    mshrs_.close(line, [this](Payload* m) { finish(*m, sc_core::SC_ZERO_TIME); });
+  }
 }
 
-void Cache::fill(std::uint64_t line, bool dirty, TagArray::LineClass cls) {
+// The answered miss may not have fetched every sector a merged read wants (it asked for others): those
+// reads are finished if their sectors are now valid (or were just fetched, for a request that does not
+// allocate), else they become a miss of their own for the rest. Their sectors were counted on arrival.
+void Cache::retry_merged(Payload& gp, std::uint32_t fetched) {
+  const std::uint64_t line = line_of(gp);
+  const std::uint32_t need = sectors_of(attr(gp).sectors) & ~(tags_.valid_sectors(tag_line(line)) | fetched);
+  if (need == 0) {
+    finish(gp, sc_core::SC_ZERO_TIME);
+    return;
+  }
+  if (mshrs_.merge_or_open(line, &gp)) return;  // another merged read already went for its sectors
+  forward(gp, sc_core::SC_ZERO_TIME, granules_of(need));
+}
+
+void Cache::fill(std::uint64_t line, bool dirty, TagArray::LineClass cls, std::uint32_t sectors) {
   fills_.add();
   if (partition_) partition_->catch_up();  // the split in force now
   const unsigned quota = cls == TagArray::LineClass::kRemote ? spec_.remote_quota : spec_.local_quota;
-  const auto victim = tags_.insert(tag_line(line), dirty, cls, quota);
+  const auto victim = tags_.insert(tag_line(line), dirty, cls, quota, sectors);
   if (!victim) return;
   evictions_.add();
   if (victim->dirty) {
     // Rebuild the victim's full line number from its tag line and this bank's index bits.
     const std::uint64_t low_mask = (std::uint64_t(1) << bank_.index_bits) - 1;
     writebacks_.add();
-    write_back_line((victim->line << bank_.index_bits) | (line & low_mask), Issuer::kCacheWriteback);
+    write_back_line((victim->line << bank_.index_bits) | (line & low_mask), Issuer::kCacheWriteback,
+                    victim->dirty_sectors);
   }
 }
 
-void Cache::write_back_line(std::uint64_t line, Issuer issuer) {
+void Cache::write_back_line(std::uint64_t line, Issuer issuer, std::uint32_t dirty_sectors) {
   const std::uint64_t address = line * facts_.line_bytes;
   Payload& wb = pool_.allocate(MemOp::kWrite, address, facts_.line_bytes);
   NumaAttr& a = attr(wb);
+  if (facts_.sectored) a.sectors = granules_of(dirty_sectors);  // only the dirty sectors go
   a.issuer = issuer;
   a.origin_socket = socket_;
   // A memory-side cache holds only lines homed at its own socket; a GPU-side one asks the home map.
@@ -213,10 +327,16 @@ void Cache::write_back_line(std::uint64_t line, Issuer issuer) {
 
 std::uint64_t Cache::flush_remote(std::function<void()> done) {
   std::vector<std::uint64_t> dirty;
-  const std::uint64_t dropped = tags_.invalidate_class(TagArray::LineClass::kRemote, dirty);
+  std::vector<std::uint32_t> dirty_sectors;
+  const std::uint64_t dropped = tags_.invalidate_class(TagArray::LineClass::kRemote, dirty, &dirty_sectors);
   coherence_invalidations_.add(dropped);
   coherence_writebacks_.add(dirty.size());
-  coherence_bytes_.add(dirty.size() * facts_.line_bytes);
+  if (sectored_) {
+    for (std::uint32_t d : dirty_sectors)
+      coherence_bytes_.add(std::uint64_t(__builtin_popcount(granules_of(d))) * MachineFacts::kSectorBytes);
+  } else {
+    coherence_bytes_.add(dirty.size() * facts_.line_bytes);
+  }
   if (dirty.empty()) {
     done();
     return dropped;
@@ -225,8 +345,8 @@ std::uint64_t Cache::flush_remote(std::function<void()> done) {
   flush_done_ = std::move(done);
   // Tag lines of this bank carry the bank bits shifted out; put them back (all lines here share them).
   const std::uint64_t bank_bits = bank_.index;
-  for (std::uint64_t tag : dirty) {
-    write_back_line((tag << bank_.index_bits) | bank_bits, Issuer::kCoherenceFlush);
+  for (std::size_t k = 0; k < dirty.size(); ++k) {
+    write_back_line((dirty[k] << bank_.index_bits) | bank_bits, Issuer::kCoherenceFlush, dirty_sectors[k]);
   }
   return dropped;
 }

@@ -1,8 +1,10 @@
 // One cache (an SM's L1, or one bank of a socket's L2): a tag array, one tag access per cycle, a hit latency,
 // a bounded number of requests in process (misses included), write-through or write-back.
 //
-// Foundation scope: misses are forwarded one by one (no MSHR merging yet), writes move whole 128 B lines,
-// and atomics are performed at the L2 (the L1 forwards them). See docs/architecture.md.
+// Read misses to a line already being fetched merge (MSHRs); atomics are performed at the L2 (the L1 forwards
+// them). Sectored (CacheSpec::sectors > 1): each line keeps a valid and a dirty sector mask, a read hits only
+// when every sector it asks for is valid, and a miss asks the next level for the missing sectors only
+// (docs/memory-system.md, "Sectors"). See docs/architecture.md.
 #pragma once
 
 #include <array>
@@ -76,6 +78,12 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
     const stats::Counter& coherence_writebacks;
     const stats::Counter& mshr_merges;
     const stats::Counter& bank_conflicts;
+    // Sectored caches only (null otherwise): per 32 B sector of each request, as Nsight Compute's
+    // l1tex__t_sectors_*_lookup_{hit,miss} and lts__t_sectors_*_lookup_{hit,miss} count them.
+    const stats::Counter* read_sector_hits;
+    const stats::Counter* read_sector_misses;
+    const stats::Counter* write_sector_hits;
+    const stats::Counter* write_sector_misses;
   };
   Counters counters() const;
 
@@ -93,15 +101,30 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
     return home == socket_ ? TagArray::LineClass::kLocal : TagArray::LineClass::kRemote;
   }
   unsigned output_for(std::uint16_t home) const { return spec_.gpu_side && home != socket_ ? 1 : 0; }
-  void forward(Payload& gp, const sc_core::sc_time& delay);
-  void fill(std::uint64_t line, bool dirty, TagArray::LineClass cls);
-  void write_back_line(std::uint64_t line, Issuer issuer);
+  // `sectors`: when the machine is sectored, the 32 B sectors the request asks the next level for (the ones
+  // it carried are kept on its sector stack until the response); -1: those it carries.
+  void forward(Payload& gp, const sc_core::sc_time& delay, int sectors = -1);
+  void fill(std::uint64_t line, bool dirty, TagArray::LineClass cls, std::uint32_t sectors = ~0u);
+  void write_back_line(std::uint64_t line, Issuer issuer, std::uint32_t dirty_sectors = ~0u);
+  // Sectors: a request's 32 B sectors (NumaAttr::sectors, 0 = all) as this cache's sectors (1 when
+  // unsectored), and back (0 = the whole line when unsectored).
+  std::uint32_t sectors_of(std::uint8_t granules) const;
+  std::uint8_t granules_of(std::uint32_t sectors) const;
+  // Counts a request's 32 B sectors found valid and not (sectored caches only).
+  void count_sectors(std::uint8_t granules, std::uint32_t valid, stats::Counter* hits,
+                     stats::Counter* misses);
+  // A read merged with a miss that has now been answered with `fetched`: finished if its sectors are valid,
+  // else sent on for the rest (sectored caches).
+  void retry_merged(Payload& gp, std::uint32_t fetched);
   void finish(Payload& gp, const sc_core::sc_time& delay);
 
   const GpuClock& clock_;
   CacheSpec spec_;
   MachineFacts facts_;
-  Divider line_size_;  // facts_.line_bytes
+  Divider line_size_;             // facts_.line_bytes
+  bool sectored_;                 // this cache keeps sectors (spec_.sectors > 1)
+  unsigned granules_per_sector_;  // 32 B units per sector
+  std::uint8_t all_granules_;     // the line's 32 B sectors
   CacheBank bank_;
   std::uint16_t socket_;
   TxnPool& pool_;
@@ -131,6 +154,10 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   stats::Counter& coherence_invalidations_;
   stats::Counter& coherence_writebacks_;
   stats::Counter& coherence_bytes_;
+  stats::Counter* read_sector_hits_ = nullptr;  // sectored only
+  stats::Counter* read_sector_misses_ = nullptr;
+  stats::Counter* write_sector_hits_ = nullptr;
+  stats::Counter* write_sector_misses_ = nullptr;
 };
 
 }  // namespace numagpu

@@ -18,6 +18,7 @@ struct CacheSpec {
   unsigned ways = 0;
   ReplacementKind replacement = ReplacementKind::kLru;  // which line of a full set to evict
   Cycles hit_latency = 1;
+  unsigned sectors = 1;          // sectors per line (1: unsectored; sector_bytes = line / sectors)
   unsigned max_in_process = 64;  // requests accepted and not yet answered, per input binding
   bool write_back = false;       // false: write-through, no write-allocate
   bool caches_atomics = false;   // true at the L2, where atomics are performed
@@ -33,6 +34,7 @@ struct CacheSpec {
 struct CacheParams {
   std::uint64_t size_bytes;
   unsigned line_bytes = 128;
+  unsigned sector_bytes = 128;  // at least line_bytes: unsectored
   unsigned ways;
   ReplacementKind replacement = ReplacementKind::kLru;
   Cycles hit_latency_cycles;
@@ -47,6 +49,13 @@ struct CacheParams {
         .range(256, std::int64_t(1) << 34)
         .unit("B");
     k.integer("line_bytes", line_bytes, "Line size; must be a power of two and equal at both levels")
+        .range(32, 128)
+        .unit("B");
+    k.integer(
+         "sector_bytes", sector_bytes,
+         "Sector size: below line_bytes the cache is sectored (a valid bit per sector; a miss fetches, and "
+         "DRAM and the wires move, only the missing sectors); at or above line_bytes (the default, as the "
+         "paper's 128 B lines) unsectored. A power of two, at least 32")
         .range(32, 128)
         .unit("B");
     k.integer("ways", ways, "Associativity").range(1, 64);

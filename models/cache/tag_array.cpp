@@ -6,7 +6,7 @@
 
 namespace numagpu {
 
-TagArray::TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement)
+TagArray::TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement, unsigned sectors)
     : sets_(sets),
       ways_(ways),
       set_mask_(sets > 1 && (sets & (sets - 1)) == 0 ? sets - 1 : 0),
@@ -14,11 +14,41 @@ TagArray::TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacemen
       meta_(sets * ways, 0),
       valid_(sets, 0),
       remote_(sets, 0),
+      sectors_(sectors),
+      all_sectors_(sectors >= 32 ? ~0u : (1u << sectors) - 1),
+      valid_sectors_(sectors > 1 ? sets * ways : 0, 0),
+      dirty_sectors_(sectors > 1 ? sets * ways : 0, 0),
       replacement_(replacement),
       lru_(replacement == ReplacementKind::kLru ? sets * ways : 0),
       srrip_(replacement == ReplacementKind::kSrrip ? sets * ways : 0) {
   if (sets == 0 || ways == 0) throw std::invalid_argument("TagArray: sets and ways must be positive");
   if (ways > 64) throw std::invalid_argument("TagArray: at most 64 ways");
+  if (sectors == 0 || sectors > 32) throw std::invalid_argument("TagArray: 1 to 32 sectors per line");
+}
+
+std::uint32_t TagArray::access_sectors(std::uint64_t line) {
+  const std::int64_t i = find(line);
+  if (i < 0) return 0;
+  on_hit(static_cast<std::uint64_t>(i));
+  return sectors_ > 1 ? valid_sectors_[static_cast<std::uint64_t>(i)] : 1u;
+}
+
+std::uint32_t TagArray::valid_sectors(std::uint64_t line) const {
+  const std::int64_t i = find(line);
+  if (i < 0) return 0;
+  return sectors_ > 1 ? valid_sectors_[static_cast<std::uint64_t>(i)] : 1u;
+}
+
+bool TagArray::add_sectors(std::uint64_t line, std::uint32_t valid, std::uint32_t dirty) {
+  const std::int64_t f = find(line);
+  if (f < 0) return false;
+  const auto i = static_cast<std::uint64_t>(f);
+  if (sectors_ > 1) {
+    valid_sectors_[i] |= (valid | dirty) & all_sectors_;
+    dirty_sectors_[i] |= dirty & all_sectors_;
+  }
+  if (dirty) meta_[i] |= kDirty;
+  return true;
 }
 
 bool TagArray::access(std::uint64_t line) {
@@ -33,7 +63,7 @@ bool TagArray::contains(std::uint64_t line) const {
 }
 
 std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty, LineClass cls,
-                                                 unsigned quota) {
+                                                 unsigned quota, std::uint32_t sectors) {
   if (line == std::numeric_limits<std::uint64_t>::max()) throw std::out_of_range("TagArray: line number");
   const std::uint64_t set = set_of(line);
   const std::uint64_t base = set * ways_;
@@ -58,9 +88,16 @@ std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty,
   }
   const std::uint64_t i = base + way;
   std::optional<Victim> victim;
-  if (key_[i] != 0) victim = Victim{key_[i] - 1, (meta_[i] & kDirty) != 0, class_of(meta_[i])};
+  if (key_[i] != 0) {
+    victim = Victim{key_[i] - 1, (meta_[i] & kDirty) != 0, class_of(meta_[i]),
+                    sectors_ > 1 ? dirty_sectors_[i] : 1u};
+  }
   key_[i] = line + 1;
   meta_[i] = meta_of(dirty, cls);
+  if (sectors_ > 1) {
+    valid_sectors_[i] = sectors & all_sectors_;
+    dirty_sectors_[i] = dirty ? valid_sectors_[i] : 0;
+  }
   const std::uint64_t bit = std::uint64_t(1) << way;
   valid_[set] |= bit;
   remote_[set] = cls == LineClass::kRemote ? (remote_[set] | bit) : (remote_[set] & ~bit);
@@ -72,14 +109,20 @@ bool TagArray::mark_dirty(std::uint64_t line) {
   const std::int64_t i = find(line);
   if (i < 0) return false;
   meta_[static_cast<std::uint64_t>(i)] |= kDirty;
+  if (sectors_ > 1)
+    dirty_sectors_[static_cast<std::uint64_t>(i)] |= valid_sectors_[static_cast<std::uint64_t>(i)];
   return true;
 }
 
-std::uint64_t TagArray::invalidate_class(LineClass cls, std::vector<std::uint64_t>& dirty_lines) {
+std::uint64_t TagArray::invalidate_class(LineClass cls, std::vector<std::uint64_t>& dirty_lines,
+                                         std::vector<std::uint32_t>* dirty_sectors) {
   std::uint64_t n = 0;
   for (std::size_t i = 0; i < key_.size(); ++i) {
     if (key_[i] == 0 || class_of(meta_[i]) != cls) continue;
-    if (meta_[i] & kDirty) dirty_lines.push_back(key_[i] - 1);
+    if (meta_[i] & kDirty) {
+      dirty_lines.push_back(key_[i] - 1);
+      if (dirty_sectors) dirty_sectors->push_back(sectors_ > 1 ? dirty_sectors_[i] : 1u);
+    }
     ++n;
     key_[i] = 0;
     meta_[i] = 0;

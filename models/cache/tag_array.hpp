@@ -25,30 +25,45 @@ class TagArray {
     std::uint64_t line;  // line number (address / line size) of the evicted line
     bool dirty;
     LineClass cls;
+    std::uint32_t dirty_sectors = 1;  // sectored: the dirty sectors (to write back); unsectored: 1
   };
 
-  // `replacement`: which candidate to evict. A line number must not be all ones.
-  TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement = ReplacementKind::kLru);
+  // `replacement`: which candidate to evict. A line number must not be all ones. `sectors`: sectors per line
+  // (1: unsectored; at most 32): each way then keeps a valid and a dirty sector mask (bit i: sector i).
+  TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement = ReplacementKind::kLru,
+           unsigned sectors = 1);
 
   // True on a hit; the policy learns of the hit (LRU: the line becomes most recently used).
   bool access(std::uint64_t line);
   bool contains(std::uint64_t line) const;
+  // Sectored lookup: the valid sectors of `line` (0 when absent; 1 when present and unsectored). A present
+  // line is a tag hit: the policy learns of it, whatever sectors are valid.
+  std::uint32_t access_sectors(std::uint64_t line);
+  // The valid sectors of `line` without touching the policy (0 when absent).
+  std::uint32_t valid_sectors(std::uint64_t line) const;
+  // Adds sectors to a present line (valid; those of `dirty` also dirty, and the line dirty if any); returns
+  // false if absent.
+  bool add_sectors(std::uint64_t line, std::uint32_t valid, std::uint32_t dirty);
   // Inserts a line that is not present (the policy learns of the insertion); returns the valid line it
   // displaced.
   // `quota`: ways of the set the line's class may hold (at least 1; `ways()` for no partitioning).
+  // Sectored: `sectors` are the valid ones (all of them dirty if `dirty`); ignored when unsectored.
   std::optional<Victim> insert(std::uint64_t line, bool dirty, LineClass cls = LineClass::kLocal,
-                               unsigned quota = ~0u);
-  // Marks a present line dirty; returns false if absent.
+                               unsigned quota = ~0u, std::uint32_t sectors = ~0u);
+  // Marks a present line dirty (sectored: its valid sectors); returns false if absent.
   bool mark_dirty(std::uint64_t line);
   // Drops every line (kernel-boundary invalidation); returns how many valid lines were dropped.
   std::uint64_t invalidate_all();
-  // Drops every line of a class; dirty ones are appended to `dirty_lines` (to be written back first).
-  std::uint64_t invalidate_class(LineClass cls, std::vector<std::uint64_t>& dirty_lines);
+  // Drops every line of a class; dirty ones are appended to `dirty_lines` (to be written back first), and
+  // their dirty sector masks to `dirty_sectors` if given (1 per line when unsectored).
+  std::uint64_t invalidate_class(LineClass cls, std::vector<std::uint64_t>& dirty_lines,
+                                 std::vector<std::uint32_t>* dirty_sectors = nullptr);
   // Valid lines of a class in the whole array (for tests and statistics).
   std::uint64_t count(LineClass cls) const;
 
   std::uint64_t sets() const { return sets_; }
   unsigned ways() const { return ways_; }
+  unsigned sectors() const { return sectors_; }
   ReplacementKind replacement() const { return replacement_; }
   // SRRIP's re-reference prediction of the way holding `line` (for tests); kNoRrpv when the line is absent or
   // the policy is not SRRIP.
@@ -111,6 +126,11 @@ class TagArray {
   // reading them here saves a pass over the set).
   std::vector<std::uint64_t> valid_;
   std::vector<std::uint64_t> remote_;
+  // Sectored only (sectors_ > 1; empty otherwise): per way, the valid and the dirty sectors.
+  unsigned sectors_;
+  std::uint32_t all_sectors_;
+  std::vector<std::uint32_t> valid_sectors_;
+  std::vector<std::uint32_t> dirty_sectors_;
   // Replacement: only the configured policy's state is allocated (the other's is empty).
   ReplacementKind replacement_;
   LruPolicy lru_;

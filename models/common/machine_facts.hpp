@@ -14,16 +14,28 @@ struct MachineFacts {
   unsigned line_bytes = 128;    // the cache line: the unit of every request, at every level
   unsigned header_bytes = 16;   // a packet's header on the crossbar ports and the links
   Cycles sample_cycles = 5000;  // window of every utilization time series; 0: none
+  // A cache level is sectored (l1/l2.sector_bytes below the line): requests then carry the 32 B sectors they
+  // move (NumaAttr::sectors) and wires, DRAM and write-backs move only those. False: every transfer is a
+  // line.
+  bool sectored = false;
+  static constexpr unsigned kSectorBytes = 32;  // the unit of NumaAttr::sectors
 
-  // Bytes a request or response occupies on a wire: a header, plus the line when it carries data.
+  // The data a request or response carries: its sectors when sectored, else the line.
+  template <class Attr>
+  std::uint64_t data_bytes(const Attr& a) const {
+    return sectored && a.sectors ? std::uint64_t(__builtin_popcount(a.sectors)) * kSectorBytes : line_bytes;
+  }
+
+  // Bytes a request or response occupies on a wire: a header, plus the data (line or sectors) it carries.
   // (A template over the request's attributes, NumaAttr, so that this header needs no SystemC.)
   template <class Attr>
   std::uint64_t request_bytes(const Attr& a) const {
-    return a.op == MemOp::kRead ? header_bytes : header_bytes + line_bytes;  // writes and atomics carry data
+    return a.op == MemOp::kRead ? header_bytes
+                                : header_bytes + data_bytes(a);  // writes and atomics carry data
   }
   template <class Attr>
   std::uint64_t response_bytes(const Attr& a) const {
-    return a.op == MemOp::kWrite ? header_bytes : header_bytes + line_bytes;  // write acks carry none
+    return a.op == MemOp::kWrite ? header_bytes : header_bytes + data_bytes(a);  // write acks carry none
   }
   // A read response: what the partition controller counts on the ingress lanes.
   std::uint64_t read_response_bytes() const { return std::uint64_t(header_bytes) + line_bytes; }

@@ -69,6 +69,8 @@ void NumaAttr::reset_for_reuse() {
   op = MemOp::kRead;
   issuer = Issuer::kSm;
   completed = false;
+  sectors = 0;
+  sector_depth_ = 0;
   arrival_port = 0;
   route_depth_ = trail_len_ = trail_dropped_ = 0;
 }

@@ -42,7 +42,10 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   Cycles issue_cycle = 0;
   MemOp op = MemOp::kRead;
   Issuer issuer = Issuer::kSm;
-  bool completed = false;       // set once by the issuer when the response arrives (audit)
+  bool completed = false;  // set once by the issuer when the response arrives (audit)
+  // Sectored caches (docs/memory-system.md, "Sectors"): the 32 B sectors of the line this request asks for
+  // or carries (bit i: bytes [32 i, 32 i + 32) of the line); 0: the whole line (every unsectored request).
+  std::uint8_t sectors = 0;
   std::uint32_t pool_slot = 0;  // the payload's slot in its TxnPool; survives reset_for_reuse
 
   // Scratch written by a port group when it queues an arriving phase, read back in the same component's
@@ -51,6 +54,16 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
 
   void push_return_port(std::uint16_t port);
   std::uint16_t pop_return_port();
+  // A sectored cache that forwards a request for fewer sectors keeps the ones it was asked for here, and
+  // takes them back when the response returns (one entry per cache on the way).
+  void push_sectors(std::uint8_t s) {
+    if (sector_depth_ < kMaxSectorStack) sector_stack_[sector_depth_] = s;
+    ++sector_depth_;
+  }
+  std::uint8_t pop_sectors() {
+    --sector_depth_;
+    return sector_depth_ < kMaxSectorStack ? sector_stack_[sector_depth_] : 0;
+  }
   void record_hop(std::uint16_t component_id);
   // The components visited, by name.
   std::string trail_text(const ComponentNames& names) const;
@@ -71,6 +84,9 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   std::uint8_t route_depth_ = 0;
   std::uint8_t trail_len_ = 0;
   std::uint8_t trail_dropped_ = 0;
+  static constexpr int kMaxSectorStack = 6;
+  std::uint8_t sector_depth_ = 0;
+  std::array<std::uint8_t, kMaxSectorStack> sector_stack_{};
   std::array<std::uint16_t, kMaxRoute> route_{};
   std::array<std::uint16_t, kMaxTrail> trail_{};
 };

@@ -23,6 +23,12 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
       writes_(stats.counter(std::string(this->name()) + ".writes", "requests", "Line writes served")),
       read_bytes_(stats.counter(std::string(this->name()) + ".read_bytes", "bytes", "Bytes read")),
       write_bytes_(stats.counter(std::string(this->name()) + ".write_bytes", "bytes", "Bytes written")) {
+  if (facts.sectored) {
+    read_sectors_ = &stats.counter(std::string(this->name()) + ".read_sectors", "sectors",
+                                   "32 B sectors read (atomics count here)");
+    write_sectors_ =
+        &stats.counter(std::string(this->name()) + ".write_sectors", "sectors", "32 B sectors written");
+  }
   if (facts.sample_cycles) {
     utilization_ = &stats.series(std::string(this->name()) + ".utilization", "percent",
                                  "Share of peak bandwidth used in each sample window", facts.sample_cycles);
@@ -63,7 +69,9 @@ void Dram::on_request(unsigned port, Payload& gp) {
   const NumaAttr& a = attr(gp);
   const bool write = a.op == MemOp::kWrite;
   (write ? writes_ : reads_).add();
-  (write ? write_bytes_ : read_bytes_).add(facts_.line_bytes);
+  const std::uint64_t bytes = facts_.data_bytes(a);  // the line, or its sectors
+  (write ? write_bytes_ : read_bytes_).add(bytes);
+  if (facts_.sectored) (write ? write_sectors_ : read_sectors_)->add(bytes / MachineFacts::kSectorBytes);
   if (spec_.inject_stuck) {
     ++in_service_;
     return;
@@ -74,7 +82,7 @@ void Dram::on_request(unsigned port, Payload& gp) {
   }
   const unsigned ch = channel_of(gp);
   const sc_time start = std::max(sim_now(), channels_[ch]->free_at());
-  const sc_time done = channels_[ch]->reserve(sim_now(), facts_.line_bytes);
+  const sc_time done = channels_[ch]->reserve(sim_now(), bytes);
   busy_[ch].book(start.value(), done.value());
   in.respond(port, gp, done - sim_now() + clock_.cycles(spec_.latency));
 }

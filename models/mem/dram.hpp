@@ -1,6 +1,7 @@
 // A socket's DRAM: channels selected by line address, each moving bandwidth/channels bytes per cycle, plus a
-// fixed access latency. A channel whose backlog exceeds `queue_depth` line transfers back-pressures its
-// inputs until it drains. Utilization per sample window (the channels' transfer time in it) is a time series.
+// fixed access latency. A request moves its line, or in a sectored machine only its sectors. A channel whose
+// backlog exceeds `queue_depth` line transfers back-pressures its inputs until it drains. Utilization per
+// sample window (the channels' transfer time in it) is a time series.
 #pragma once
 
 #include <cstdint>
@@ -56,8 +57,14 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
     const stats::Counter& writes;
     const stats::Counter& read_bytes;
     const stats::Counter& write_bytes;
+    // Sectored machines only (null otherwise): 32 B sectors moved, as Nsight Compute's
+    // dram__sectors_read / dram__sectors_write.
+    const stats::Counter* read_sectors;
+    const stats::Counter* write_sectors;
   };
-  Counters counters() const { return {reads_, writes_, read_bytes_, write_bytes_}; }
+  Counters counters() const {
+    return {reads_, writes_, read_bytes_, write_bytes_, read_sectors_, write_sectors_};
+  }
 
  private:
   bool try_accept(unsigned port, Payload& gp) override;
@@ -87,6 +94,8 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   stats::Counter& writes_;
   stats::Counter& read_bytes_;
   stats::Counter& write_bytes_;
+  stats::Counter* read_sectors_ = nullptr;  // sectored machines only
+  stats::Counter* write_sectors_ = nullptr;
   stats::TimeSeries* utilization_ = nullptr;  // only when sampling is enabled
 };
 

@@ -243,6 +243,7 @@ void Sm::execute(Warp& w, const Step& step) {
     NumaAttr& a = attr(gp);
     a.origin_socket = socket_;
     a.origin_sm = index_;
+    if (facts_.sectored) a.sectors = step.sectors[i];  // the sectors its threads touch (0: all)
     const runtime::PageTouch touch = homes_.decide_for_request(step.lines[i], socket_);
     a.home_socket = touch.home;
     a.kernel_id = kernel_id_;

@@ -44,6 +44,11 @@ void derive_facts(const SystemParams& p, SystemSpec& s) {
                               "); both levels must use one line size");
   }
   s.facts.line_bytes = static_cast<unsigned>(line);
+  for (const auto& [key, sector] :
+       {std::pair{"l1.sector_bytes", p.l1.sector_bytes}, std::pair{"l2.sector_bytes", p.l2.sector_bytes}}) {
+    if (!power_of_two(sector)) fail(key, str(sector) + " is not a power of two");
+    if (sector < line) s.facts.sectored = true;  // a request then carries its sectors (docs/memory-system.md)
+  }
   s.facts.header_bytes = p.link.header_bytes;
   s.facts.sample_cycles = p.stats_sample_cycles;
   s.max_windows = p.max_windows;
@@ -76,6 +81,7 @@ CacheSpec cache_spec(const CacheParams& c) {
   spec.replacement = c.replacement;
   spec.hit_latency = c.hit_latency_cycles;
   spec.max_in_process = c.max_in_process;
+  spec.sectors = c.sector_bytes < c.line_bytes ? c.line_bytes / c.sector_bytes : 1;
   return spec;
 }
 

@@ -10,18 +10,34 @@
 namespace numagpu {
 
 void coalesce(const std::vector<std::uint64_t>& addresses, unsigned bytes, unsigned line_bytes, Step& step) {
-  auto add = [&step](std::uint64_t line) {
-    for (unsigned i = 0; i < step.line_count; ++i) {
-      if (step.lines[i] == line) return;
-    }
-    if (step.line_count < Step::kMaxLines) step.lines[step.line_count++] = line;
-  };
+  constexpr unsigned kSector = 32;
+  const bool sectors = line_bytes > kSector && line_bytes <= 8 * kSector;
   const std::uint64_t span = std::max(1u, bytes);
+  // The sectors of `line` that bytes [from, to] (inclusive) touch.
+  auto mask = [&](std::uint64_t line, std::uint64_t from, std::uint64_t to) -> std::uint8_t {
+    if (!sectors) return 0;
+    const std::uint64_t lo = (std::max(from, line) - line) / kSector;
+    const std::uint64_t hi = (std::min(to, line + line_bytes - 1) - line) / kSector;
+    return static_cast<std::uint8_t>(((2u << hi) - 1) & ~((1u << lo) - 1));
+  };
+  auto add = [&step](std::uint64_t line, std::uint8_t touched) {
+    for (unsigned i = 0; i < step.line_count; ++i) {
+      if (step.lines[i] == line) {
+        step.sectors[i] |= touched;
+        return;
+      }
+    }
+    if (step.line_count < Step::kMaxLines) {
+      step.sectors[step.line_count] = touched;
+      step.lines[step.line_count++] = line;
+    }
+  };
   for (std::uint64_t a : addresses) {
+    const std::uint64_t end = a + span - 1;
     const std::uint64_t first = a / line_bytes * line_bytes;
-    const std::uint64_t last = (a + span - 1) / line_bytes * line_bytes;
-    add(first);
-    if (last != first) add(last);
+    const std::uint64_t last = end / line_bytes * line_bytes;
+    add(first, mask(first, a, end));
+    if (last != first) add(last, mask(last, a, end));
   }
 }
 
@@ -48,6 +64,7 @@ bool SyntheticProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t
       break;
   }
   out.lines[0] = s.address;
+  out.sectors[0] = 0;  // the whole line
   out.line_count = 1;
   return true;
 }

@@ -22,10 +22,14 @@ struct Step {
   std::uint32_t instructions = 1;                // compute: warp instructions the step stands for
   unsigned line_count = 0;                       // memory: distinct lines, in first-touch order
   std::array<std::uint64_t, kMaxLines> lines{};  // line-aligned addresses
+  // Per line, the 32 B sectors the threads' bytes touch (bit i: bytes [32 i, 32 i + 32) of the line); 0: all
+  // of them. Only sectored caches look at it (NumaAttr::sectors).
+  std::array<std::uint8_t, kMaxLines> sectors{};
 };
 
 // Distinct lines touched by `addresses` accessing `bytes` each (an access crossing a line boundary touches
-// both lines), appended to `step` in first-touch order. The SM's coalescer.
+// both lines), appended to `step` in first-touch order, each with the 32 B sectors its accesses touch (a line
+// of 32 B or less: 0, the whole line). The SM's coalescer.
 void coalesce(const std::vector<std::uint64_t>& addresses, unsigned bytes, unsigned line_bytes, Step& step);
 
 class KernelProgram {

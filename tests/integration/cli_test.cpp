@@ -257,6 +257,34 @@ TEST_F(CliTest, RunWritesAValidStatsDocumentWithTheResolvedConfiguration) {
   EXPECT_NE(dump.str().find("hash " + doc["config_hash"].get<std::string>()), std::string::npos);
 }
 
+// configs/gpus/qv100.yaml (one sectored Quadro GV100) runs rodinia/hotspot on a 64 x 64 grid (36 CTAs of
+// 16 x 16 threads, pyramid 2), on a cold machine. Its loads read temp_src and power, each 64 x 64 x 4 B =
+// 16 KB = 512 sectors of 32 B, every cell at least once (the CTAs' inner 12 x 12 regions tile the grid; halos
+// overlap). The 6 MB L2 keeps all 32 KB (no eviction) and an MSHR never asks for a sector it has asked for
+// already, so DRAM reads each sector once: 2 x 512 = 1,024 sectors (32 KB). (L2 read sector misses are more:
+// a read that finds its line's miss outstanding counts its sectors as misses too, as the hardware's lookup
+// counters do.)
+// Its stores write temp_dst, 512 sectors, each cell once: the write-back L2 allocates them without fetching,
+// so the first write of each sector misses (512 write sector misses) and DRAM writes nothing during the run.
+TEST_F(CliTest, Qv100HotspotReadsEachInputSectorFromDramOnce) {
+  options.config_file = std::string(NUMAGPU_SOURCE_DIR) + "/configs/gpus/qv100.yaml";
+  options.workload_file = write("w.yaml",
+                                "workload:\n  kernels:\n    - name: hotspot\n      kernel: rodinia/hotspot\n"
+                                "      args: \"rows=64 cols=64\"\n");
+  ASSERT_EQ(run(), kExitOk) << err.str();
+  std::ifstream in(fs::path(options.out_dir) / "stats.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc["config"]["l2"]["sector_bytes"], 32);
+  const nlohmann::json& socket = doc["stats"]["system"]["socket0"];
+  EXPECT_EQ(socket["dram"]["read_sectors"].get<std::uint64_t>(), 1024u);
+  EXPECT_EQ(socket["dram"]["read_bytes"].get<std::uint64_t>(), 1024u * 32);
+  EXPECT_EQ(socket["dram"]["write_sectors"].get<std::uint64_t>(), 0u);
+  std::uint64_t l2_write_misses = 0;
+  for (int b = 0; b < 64; ++b)
+    l2_write_misses += socket["l2_" + std::to_string(b)]["write_sector_misses"].get<std::uint64_t>();
+  EXPECT_EQ(l2_write_misses, 512u);
+}
+
 // configs/examples/two_sockets.yaml includes the paper system and overrides two values: the result has those
 // two changed and everything else from the base (and the base's defaults).
 TEST_F(CliTest, IncludedBaseWithOverrides) {

@@ -177,6 +177,12 @@ TEST(Counters, ReadersAgreeWithTheRegisteredStatistics) {
       EXPECT_EQ(&c.coherence_writebacks, reg.find_counter(n + ".coherence_writebacks")) << n;
       EXPECT_EQ(&c.mshr_merges, reg.find_counter(n + ".mshr_merges")) << n;
       EXPECT_EQ(&c.bank_conflicts, reg.find_counter(n + ".bank_conflicts")) << n;
+      // Sectored caches only: this system is unsectored, so neither the reader nor the statistic exists
+      // (tests/integration/sector_bench_test.cpp checks them on a sectored cache).
+      EXPECT_EQ(c.read_sector_hits, reg.find_counter(n + ".read_sector_hits")) << n;
+      EXPECT_EQ(c.read_sector_misses, reg.find_counter(n + ".read_sector_misses")) << n;
+      EXPECT_EQ(c.write_sector_hits, reg.find_counter(n + ".write_sector_hits")) << n;
+      EXPECT_EQ(c.write_sector_misses, reg.find_counter(n + ".write_sector_misses")) << n;
       const power::Instance& i = find(a, n);
       EXPECT_EQ(i.total("reads"), hits + misses) << n;
       EXPECT_EQ(i.total("read_hits"), hits) << n;
@@ -221,6 +227,8 @@ TEST(Counters, ReadersAgreeWithTheRegisteredStatistics) {
     EXPECT_EQ(&dc.writes, reg.find_counter(d + ".writes"));
     EXPECT_EQ(&dc.read_bytes, reg.find_counter(d + ".read_bytes"));
     EXPECT_EQ(&dc.write_bytes, reg.find_counter(d + ".write_bytes"));
+    EXPECT_EQ(dc.read_sectors, reg.find_counter(d + ".read_sectors"));  // sectored machines only
+    EXPECT_EQ(dc.write_sectors, reg.find_counter(d + ".write_sectors"));
     EXPECT_EQ(find(a, d).total("reads"), stat(reg, d + ".reads"));
     EXPECT_EQ(find(a, d).total("writes"), stat(reg, d + ".writes"));
     EXPECT_EQ(find(a, d).total("read_bits"), 8 * stat(reg, d + ".read_bytes"));

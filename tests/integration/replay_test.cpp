@@ -56,6 +56,33 @@ TEST(Coalescer, DistinctLinesInFirstTouchOrder) {
   EXPECT_EQ(u.lines[1], 0x80u);
 }
 
+// The coalescer's sectors (32 B, bit i = bytes [32 i, 32 i + 32) of the line). 32 threads x 4 B from 0x1000:
+// the whole line, all four sectors (1111). 8 threads x 4 B from 0x1020: bytes 0x20..0x3f, sector 1 alone
+// (0010). A 16 B access at 0x78 (0x78..0x87): sector 3 of line 0x0 (1000) and sector 0 of line 0x80 (0001);
+// the 4 B access at 0x80 adds nothing to line 0x80; one at 0xc4 adds sector 2 (0101).
+TEST(Replay, CoalescerGivesEachLineTheSectorsItsThreadsTouch) {
+  std::vector<std::uint64_t> a;
+  for (int t = 0; t < 32; ++t)
+    a.push_back(0x1000 + 4 * t);
+  Step s;
+  coalesce(a, 4, 128, s);
+  ASSERT_EQ(s.line_count, 1u);
+  EXPECT_EQ(s.sectors[0], 0b1111);
+  a.resize(8);
+  for (int t = 0; t < 8; ++t)
+    a[t] = 0x1020 + 4 * t;
+  Step t;
+  coalesce(a, 4, 128, t);
+  ASSERT_EQ(t.line_count, 1u);
+  EXPECT_EQ(t.sectors[0], 0b0010);
+  Step u;
+  coalesce({0x78, 0x80}, 16, 128, u);
+  coalesce({0xc4}, 4, 128, u);
+  ASSERT_EQ(u.line_count, 2u);
+  EXPECT_EQ(u.sectors[0], 0b1000);
+  EXPECT_EQ(u.sectors[1], 0b0101);
+}
+
 // tests/data/replay/kernel-1-barrier.traceg: one CTA of 3 warps. Warp 0 waits at a barrier, then loads
 // 32 x 4 B from 0x7f5000000000 (one line); warp 1 computes 4 cycles, then reaches the barrier; warp 2 exits
 // at once (an exited warp no longer counts for the barrier, or the CTA would hang). So: 2 barrier arrivals,

@@ -38,9 +38,10 @@ struct Endpoint : sc_core::sc_module {
 
   tlm_utils::simple_initiator_socket_optional<Endpoint> init{"init"};  // either may stay unbound
   tlm_utils::simple_target_socket_optional<Endpoint> targ{"targ"};
-  std::vector<Event> arrivals;   // requests that came in at targ
-  std::vector<Event> responses;  // responses that came back at init
-  std::vector<Event> end_reqs;   // END_REQs granted on the backward path (requests that had been held)
+  std::vector<Event> arrivals;                // requests that came in at targ
+  std::vector<std::uint8_t> arrival_sectors;  // each arrival's 32 B sectors (NumaAttr::sectors) as it came
+  std::vector<Event> responses;               // responses that came back at init
+  std::vector<Event> end_reqs;  // END_REQs granted on the backward path (requests that had been held)
   std::optional<sc_core::sc_time> respond_after;
 
   explicit Endpoint(const sc_core::sc_module_name& n) : sc_module(n) {
@@ -68,6 +69,7 @@ struct Endpoint : sc_core::sc_module {
   }
   tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& p, sc_core::sc_time& d) {
     arrivals.push_back({at(d), &gp});
+    arrival_sectors.push_back(attr(gp).sectors);
     if (!respond_after) {
       p = tlm::END_REQ;
       return tlm::TLM_UPDATED;

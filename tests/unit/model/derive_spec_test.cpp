@@ -124,5 +124,23 @@ TEST(DeriveSpec, FactsAreSharedAndChecked) {
   EXPECT_EQ(blamed(p), "memory.page_bytes");
 }
 
+// Sectors: the default (128 B, the line) leaves the machine unsectored; 32 B at the L2 makes the L2 four
+// sectors per line and the machine sectored (requests carry sectors), the L1 staying unsectored; a size that
+// is not a power of two is refused at its key.
+TEST(DeriveSpec, SectorsAreAConfigurationChoice) {
+  SystemParams p = one_kernel();
+  SystemSpec s = derive_system_spec(p);
+  EXPECT_FALSE(s.facts.sectored);
+  EXPECT_EQ(s.l1.sectors, 1u);
+  EXPECT_EQ(s.l2.sectors, 1u);
+  p.l2.sector_bytes = 32;
+  s = derive_system_spec(p);
+  EXPECT_TRUE(s.facts.sectored);
+  EXPECT_EQ(s.l1.sectors, 1u);
+  EXPECT_EQ(s.l2.sectors, 4u);
+  p.l1.sector_bytes = 48;
+  EXPECT_EQ(blamed(p), "l1.sector_bytes");
+}
+
 }  // namespace
 }  // namespace numagpu

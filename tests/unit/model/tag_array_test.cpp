@@ -301,3 +301,39 @@ TEST(TagArrayLayout, LineZeroAndLargeLinesAreOrdinaryLines) {
 
 }  // namespace
 }  // namespace numagpu
+
+namespace numagpu {
+namespace {
+
+// One set of 2 ways, 4 sectors per line. Line 1 is inserted with sectors 0001 (clean), line 3 with 1000
+// dirty. access_sectors(1) gives 0001; adding 0110 (0100 dirty) makes 0111 with 0100 dirty. A third line
+// evicts the LRU one, line 3 (line 1 was touched last): its victim record carries the dirty sectors 1000.
+// An unsectored array answers 1 for a present line and 0 for an absent one.
+TEST(TagArraySectors, LinesKeepValidAndDirtySectors) {
+  TagArray t(1, 2, ReplacementKind::kLru, 4);
+  EXPECT_FALSE(t.insert(1, false, TagArray::LineClass::kLocal, ~0u, 0b0001));
+  EXPECT_FALSE(t.insert(3, true, TagArray::LineClass::kLocal, ~0u, 0b1000));
+  EXPECT_EQ(t.access_sectors(1), 0b0001u);
+  EXPECT_TRUE(t.add_sectors(1, 0b0010, 0b0100));
+  EXPECT_EQ(t.valid_sectors(1), 0b0111u);
+  EXPECT_EQ(t.valid_sectors(2), 0u);
+  const auto victim = t.insert(5, false, TagArray::LineClass::kLocal, ~0u, 0b1111);
+  ASSERT_TRUE(victim);
+  EXPECT_EQ(victim->line, 3u);
+  EXPECT_TRUE(victim->dirty);
+  EXPECT_EQ(victim->dirty_sectors, 0b1000u);
+  std::vector<std::uint64_t> dirty;
+  std::vector<std::uint32_t> dirty_sectors;
+  t.invalidate_class(TagArray::LineClass::kLocal, dirty, &dirty_sectors);
+  ASSERT_EQ(dirty.size(), 1u);
+  EXPECT_EQ(dirty[0], 1u);
+  EXPECT_EQ(dirty_sectors[0], 0b0100u);
+
+  TagArray u(1, 2);
+  u.insert(7, false);
+  EXPECT_EQ(u.access_sectors(7), 1u);
+  EXPECT_EQ(u.access_sectors(8), 0u);
+}
+
+}  // namespace
+}  // namespace numagpu
