@@ -72,6 +72,8 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
   out.line_count = p.line_count;
   std::copy(lines.begin() + p.first_line, lines.begin() + p.first_line + p.line_count, out.lines.begin());
+  std::copy(sectors.begin() + p.first_line, sectors.begin() + p.first_line + p.line_count,
+            out.sectors.begin());
 }
 
 PackedStep& Cta::compute_step(unsigned warp) {
@@ -106,6 +108,8 @@ void Cta::memory_step(Step::Kind kind, const std::vector<std::uint64_t>& address
     p.line_count = static_cast<std::uint16_t>(scratch_step_.line_count);
     p.first_line = static_cast<std::uint32_t>(r.lines.size());
     r.lines.insert(r.lines.end(), scratch_step_.lines.begin(), scratch_step_.lines.begin() + p.line_count);
+    r.sectors.insert(r.sectors.end(), scratch_step_.sectors.begin(),
+                     scratch_step_.sectors.begin() + p.line_count);
     r.steps.push_back(p);
     scratch_step_.line_count = 0;
   }

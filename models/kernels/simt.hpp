@@ -114,7 +114,8 @@ struct PackedStep {
 
 struct WarpRecord {
   std::vector<PackedStep> steps;
-  std::vector<std::uint64_t> lines;  // the memory steps' lines, in order
+  std::vector<std::uint64_t> lines;   // the memory steps' lines, in order
+  std::vector<std::uint8_t> sectors;  // per line, the 32 B sectors its threads touch (Step::sectors)
   // Step `index` as the SM takes it.
   void unpack(std::size_t index, Step& out) const;
   std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};  // warp instructions
