@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -34,8 +35,11 @@ struct Traffic {
   }
 };
 
-inline Traffic walk(const std::string& kernel, const std::string& args) {
+// `after`, if given, sees the kernel once every CTA has run (its arrays' values, for data-dependent checks).
+inline Traffic walk(const std::string& kernel, const std::string& args,
+                    const std::function<void(const Kernel&)>& after = {}) {
   std::unique_ptr<Kernel> k = make_kernel(kernel, args, kTrafficBase);
+  const Kernel* raw = k.get();
   Traffic t;
   for (const runtime::Allocation& a : k->allocations())
     t.arrays[a.name] = {a.base, a.base + a.bytes};
@@ -62,6 +66,7 @@ inline Traffic walk(const std::string& kernel, const std::string& args) {
   }
   t.shared_accesses = p.totals().shared_accesses;
   t.shared_wavefronts = p.totals().shared_wavefronts;
+  if (after) after(*raw);
   return t;
 }
 
