@@ -20,6 +20,7 @@ constexpr std::uint64_t kTrafficBase = std::uint64_t(1) << 32;
 struct Traffic {
   std::set<std::uint64_t> loaded, stored, atomic;
   std::uint64_t load_steps = 0, store_steps = 0, atomic_steps = 0;
+  std::uint64_t load_line_visits = 0, store_line_visits = 0;  // the steps' lines summed
   std::set<unsigned> barriers_per_warp;  // the distinct counts seen (one element: every warp alike)
   std::uint64_t ctas = 0, warps_per_cta = 0;
   std::uint64_t shared_accesses = 0, shared_wavefronts = 0;
@@ -52,8 +53,8 @@ inline Traffic walk(const std::string& kernel, const std::string& args,
       unsigned barriers = 0;
       for (std::uint32_t i = 0; p.step(cta, w, i, s); ++i) {
         if (s.kind == Step::Kind::kBarrier) ++barriers;
-        if (s.kind == Step::Kind::kLoad) ++t.load_steps;
-        if (s.kind == Step::Kind::kStore) ++t.store_steps;
+        if (s.kind == Step::Kind::kLoad) ++t.load_steps, t.load_line_visits += s.line_count;
+        if (s.kind == Step::Kind::kStore) ++t.store_steps, t.store_line_visits += s.line_count;
         if (s.kind == Step::Kind::kAtomic) ++t.atomic_steps;
         for (unsigned l = 0; l < s.line_count; ++l) {
           if (s.kind == Step::Kind::kLoad) t.loaded.insert(s.lines[l]);
