@@ -10,6 +10,10 @@ namespace numagpu::kernels {
 bool merge_sort_shared_result(const Kernel& k, std::vector<std::uint32_t>& src_keys,
                               std::vector<std::uint32_t>& dst_keys, std::vector<std::uint32_t>& dst_vals);
 
+bool merge_elementary_intervals_result(const Kernel& k, std::vector<std::uint32_t>& src_vals,
+                                       std::vector<std::uint32_t>& dst_keys,
+                                       std::vector<std::uint32_t>& dst_vals);
+
 namespace {
 
 using testing::walk;
@@ -53,6 +57,53 @@ TEST(MergeSort, SharedSortReadsAndWritesEachPairOnce) {
     std::sort(seen.begin(), seen.end());
     EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end()) << "tile " << tile;
   }
+}
+
+// mergeElementaryIntervals, first stage (stride 1,024) on 64 Ki pairs: 65,536 / 128 = 512 CTAs of 128
+// threads (4 warps). The intervals of a segment partition its two runs, so every source pair is loaded
+// once and every destination pair stored once: keys and values 2 x 2,048 lines each way; thread 0 reads the
+// limits: LimitsA and LimitsB, 512 uints = 2,048 B = 16 lines each. Loaded 4,096 + 32 = 4,128 lines,
+// stored 4,096. Barriers per warp: after the parameters, after the loads, inside the merge, before the
+// stores: 4. The keys steer the merge: each segment of 2,048 comes out ordered by (key, source index)
+// (stable: equal keys keep run A's, the earlier indices, first), holding the segment's values.
+TEST(MergeSort, ElementaryIntervalsMergeRunsPairwise) {
+  std::vector<std::uint32_t> src, keys, vals;
+  const testing::Traffic t =
+      walk("cuda-samples/mergeSort_mergeElementaryIntervals", "n=65536",
+           [&](const Kernel& k) { ASSERT_TRUE(merge_elementary_intervals_result(k, src, keys, vals)); });
+  EXPECT_EQ(t.ctas, 512u);
+  EXPECT_EQ(t.warps_per_cta, 4u);
+  EXPECT_EQ(t.in(t.loaded, "src_key"), 2048u);
+  EXPECT_EQ(t.in(t.loaded, "src_val"), 2048u);
+  EXPECT_EQ(t.in(t.loaded, "limits_a"), 16u);
+  EXPECT_EQ(t.in(t.loaded, "limits_b"), 16u);
+  EXPECT_EQ(t.loaded.size(), 4128u);
+  EXPECT_EQ(t.stored.size(), 4096u);
+  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{4}));
+  ASSERT_EQ(keys.size(), 65536u);
+  for (std::size_t seg = 0; seg < 65536; seg += 2048) {
+    for (std::size_t i = seg + 1; i < seg + 2048; ++i)
+      ASSERT_TRUE(keys[i - 1] < keys[i] || (keys[i - 1] == keys[i] && vals[i - 1] < vals[i])) << i;
+    std::vector<std::uint32_t> in(src.begin() + std::int64_t(seg), src.begin() + std::int64_t(seg + 2048));
+    std::vector<std::uint32_t> out(vals.begin() + std::int64_t(seg), vals.begin() + std::int64_t(seg + 2048));
+    std::sort(in.begin(), in.end());
+    std::sort(out.begin(), out.end());
+    EXPECT_EQ(in, out) << "segment " << seg;
+  }
+}
+
+// A late stage: stride 2^14 on 64 Ki pairs merges two segments of 2 x 16,384; the same pairs are read and
+// written (4,096 lines each way) and the limits the same 32 lines; the output is two sorted halves.
+TEST(MergeSort, ElementaryIntervalsLateStage) {
+  std::vector<std::uint32_t> src, keys, vals;
+  const testing::Traffic t =
+      walk("cuda-samples/mergeSort_mergeElementaryIntervals", "n=65536 stride=16384",
+           [&](const Kernel& k) { ASSERT_TRUE(merge_elementary_intervals_result(k, src, keys, vals)); });
+  EXPECT_EQ(t.loaded.size(), 4128u);
+  EXPECT_EQ(t.stored.size(), 4096u);
+  for (std::size_t seg = 0; seg < 65536; seg += 32768)
+    for (std::size_t i = seg + 1; i < seg + 32768; ++i)
+      ASSERT_LE(keys[i - 1], keys[i]) << i;
 }
 
 // The reference size (4 Mi pairs), too slow for every run (run with --gtest_also_run_disabled_tests):
