@@ -1,7 +1,6 @@
 // cuda-samples/binomialOptions: traffic, barriers and the shrinking tree's work, by hand.
 #include <gtest/gtest.h>
 
-#include "kernels/cpp_program.hpp"
 #include "traffic.hpp"
 
 namespace numagpu::kernels {
@@ -28,14 +27,9 @@ TEST(BinomialOptions, OneValuePerOptionAndTwoBarriersPerStep) {
 // steps, 32 fp32 each (16 multiplies and 16 FMAs). fp32 per CTA: 4 x 80 + 5 + 32 x (2,048 + 1,537 + 1,025
 // + 513) = 325 + 163,936 = 164,261; SFU: 4 x 16 + 1 = 65.
 TEST(BinomialOptions, TheTreeShrinksWarpByWarp) {
-  CppKernelProgram p("b", make_kernel("cuda-samples/binomialOptions", "options=1", testing::kTrafficBase),
-                     testing::kTrafficLine);
-  Step s;
-  for (std::uint32_t w = 0; w < p.warps_per_cta(); ++w)
-    for (std::uint32_t i = 0; p.step(0, w, i, s); ++i) {
-    }
-  EXPECT_EQ(p.totals().instructions[unsigned(InstrClass::kFp32)], 164261u);
-  EXPECT_EQ(p.totals().instructions[unsigned(InstrClass::kSfu)], 65u);
+  const testing::Traffic t = walk("cuda-samples/binomialOptions", "options=1");
+  EXPECT_EQ(t.of(InstrClass::kFp32), 164261u);
+  EXPECT_EQ(t.of(InstrClass::kSfu), 65u);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // parboil/mri-q_ComputeQ: cold-cache traffic and instruction counts, by hand.
 #include <gtest/gtest.h>
 
-#include "kernels/cpp_program.hpp"
 #include "traffic.hpp"
 
 namespace numagpu::kernels {
@@ -31,18 +30,12 @@ TEST(MriQ, ReadsFiveArraysAndWritesQ) {
 // (sincosf's fast path is fp32 polynomials); branches 1,024 + 512 = 1,536; int 1 + 1 + 1,024 x 6 + 512 x 4
 // = 8,194.
 TEST(MriQ, ChargesEachSampleToEveryWarp) {
-  CppKernelProgram p("q", make_kernel("parboil/mri-q_ComputeQ", "numx=256 launch=1", testing::kTrafficBase),
-                     testing::kTrafficLine);
-  ASSERT_EQ(p.ctas(), 1u);
-  Step s;
-  for (std::uint32_t w = 0; w < p.warps_per_cta(); ++w)
-    for (std::uint32_t i = 0; p.step(0, w, i, s); ++i) {
-    }
-  const auto& n = p.totals().instructions;
-  EXPECT_EQ(n[unsigned(InstrClass::kFp32)], 8u * 21504);
-  EXPECT_EQ(n[unsigned(InstrClass::kBranch)], 8u * 1536);
-  EXPECT_EQ(n[unsigned(InstrClass::kInt)], 8u * 8194);
-  EXPECT_EQ(n[unsigned(InstrClass::kSfu)], 0u);
+  const testing::Traffic t = walk("parboil/mri-q_ComputeQ", "numx=256 launch=1");
+  ASSERT_EQ(t.ctas, 1u);
+  EXPECT_EQ(t.of(InstrClass::kFp32), 8u * 21504);
+  EXPECT_EQ(t.of(InstrClass::kBranch), 8u * 1536);
+  EXPECT_EQ(t.of(InstrClass::kInt), 8u * 8194);
+  EXPECT_EQ(t.of(InstrClass::kSfu), 0u);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // stored and touched by atomics (all and per array), and the barriers of each warp.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -24,6 +25,8 @@ struct Traffic {
   std::set<unsigned> barriers_per_warp;  // the distinct counts seen (one element: every warp alike)
   std::uint64_t ctas = 0, warps_per_cta = 0;
   std::uint64_t shared_accesses = 0, shared_wavefronts = 0;
+  std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};  // warp instructions
+  std::uint64_t of(InstrClass c) const { return instructions[static_cast<unsigned>(c)]; }
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> arrays;  // name -> [first, end) byte
 
   // Distinct lines of `set` (line-aligned addresses) inside the array `name`.
@@ -67,6 +70,7 @@ inline Traffic walk(const std::string& kernel, const std::string& args,
   }
   t.shared_accesses = p.totals().shared_accesses;
   t.shared_wavefronts = p.totals().shared_wavefronts;
+  t.instructions = p.totals().instructions;
   if (after) after(*raw);
   return t;
 }
