@@ -19,17 +19,14 @@
 // generateSampleRanks and mergeRanksAndIndices compute them (their searches done on the host). Simplified:
 // N must be a multiple of 2 x stride (the sample's power-of-two N always is), so no segment is passed
 // through by the host's copy.
-#include <algorithm>
-#include <numeric>
-#include <random>
-
+#include "kernels/cuda-samples/merge_sort_input.hpp"
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
 
 namespace {
 
-constexpr std::int64_t kSample = 128;  // SAMPLE_STRIDE
+constexpr std::int64_t kSample = merge_sort::kSample;
 
 class MergeElementaryIntervals : public Kernel {
  public:
@@ -61,41 +58,11 @@ class MergeElementaryIntervals : public Kernel {
 
   void prepare() override {
     const std::uint64_t n = std::uint64_t(n_), stride = std::uint64_t(stride_);
-    std::mt19937 rng(static_cast<std::uint32_t>(seed_));
-    std::vector<std::uint32_t> keys(n);
-    for (std::uint32_t& k : keys)
-      k = rng() % 65536u;
-    // The runs of `stride` as the earlier launches leave them: sorted, stable.
-    src_keys_.resize(n);
-    src_vals_.resize(n);
-    std::vector<std::uint32_t> order(stride);
-    for (std::uint64_t run = 0; run < n; run += stride) {
-      std::iota(order.begin(), order.end(), std::uint32_t(run));
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
-      for (std::uint64_t i = 0; i < stride; ++i) {
-        src_keys_[run + i] = keys[order[i]];
-        src_vals_[run + i] = order[i];
-      }
-    }
-    // generateSampleRanks and mergeRanksAndIndices, per segment of two runs.
-    limits_a_values_.assign(n / kSample, 0);
-    limits_b_values_.assign(n / kSample, 0);
-    const std::uint64_t samples = stride / kSample;  // per run (full runs only)
-    std::vector<std::uint32_t> ranks_a(2 * samples), ranks_b(2 * samples);
-    for (std::uint64_t base = 0; base < n; base += 2 * stride) {
-      const auto a = src_keys_.begin() + std::int64_t(base), b = a + std::int64_t(stride);
-      for (std::uint64_t i = 0; i < samples; ++i) {
-        ranks_a[i] = std::uint32_t(i * kSample);  // A's samples in A, and in B (keys < them)
-        ranks_b[i] =
-            std::uint32_t(std::lower_bound(b, b + std::int64_t(stride), a[std::int64_t(i * kSample)]) - b);
-        ranks_b[samples + i] = std::uint32_t(i * kSample);  // B's samples in B, and in A (keys <= them)
-        ranks_a[samples + i] =
-            std::uint32_t(std::upper_bound(a, a + std::int64_t(stride), b[std::int64_t(i * kSample)]) - a);
-      }
-      merge_ranks(ranks_a, samples, limits_a_values_, base / kSample);
-      merge_ranks(ranks_b, samples, limits_b_values_, base / kSample);
-    }
+    merge_sort::sorted_runs(n, stride, static_cast<std::uint32_t>(seed_), src_keys_, src_vals_);
+    std::vector<std::uint32_t> ranks_a, ranks_b;
+    merge_sort::sample_ranks(src_keys_, stride, ranks_a, ranks_b);
+    merge_sort::limits(ranks_a, stride, limits_a_values_);
+    merge_sort::limits(ranks_b, stride, limits_b_values_);
     dst_keys_.assign(n, 0);
     dst_vals_.assign(n, 0);
   }
@@ -107,19 +74,6 @@ class MergeElementaryIntervals : public Kernel {
  private:
   using Vi = V<std::int64_t>;
   using Vu = V<std::uint32_t>;
-
-  // mergeRanksAndIndicesKernel for one segment: A's sample ranks placed after the B samples below them
-  // (exclusive), B's after the A samples at or below them (inclusive).
-  static void merge_ranks(const std::vector<std::uint32_t>& ranks, std::uint64_t samples,
-                          std::vector<std::uint32_t>& limits, std::uint64_t at) {
-    const auto a = ranks.begin(), b = ranks.begin() + std::int64_t(samples);
-    for (std::uint64_t i = 0; i < samples; ++i) {
-      limits[at + std::uint64_t(std::lower_bound(b, b + std::int64_t(samples), a[std::int64_t(i)]) - b) + i] =
-          a[std::int64_t(i)];
-      limits[at + std::uint64_t(std::upper_bound(a, a + std::int64_t(samples), b[std::int64_t(i)]) - a) + i] =
-          b[std::int64_t(i)];
-    }
-  }
 
   void body(Cta& c) {
     const std::int64_t block = c.blockIdx.x;

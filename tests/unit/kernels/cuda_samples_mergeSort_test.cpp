@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "kernels/cuda-samples/merge_sort_input.hpp"
 #include "traffic.hpp"
 
 namespace numagpu::kernels {
@@ -13,6 +14,9 @@ bool merge_sort_shared_result(const Kernel& k, std::vector<std::uint32_t>& src_k
 bool merge_elementary_intervals_result(const Kernel& k, std::vector<std::uint32_t>& src_vals,
                                        std::vector<std::uint32_t>& dst_keys,
                                        std::vector<std::uint32_t>& dst_vals);
+
+bool generate_sample_ranks_result(const Kernel& k, std::vector<std::uint32_t>& keys,
+                                  std::vector<std::uint32_t>& ranks_a, std::vector<std::uint32_t>& ranks_b);
 
 namespace {
 
@@ -104,6 +108,29 @@ TEST(MergeSort, ElementaryIntervalsLateStage) {
   for (std::size_t seg = 0; seg < 65536; seg += 32768)
     for (std::size_t i = seg + 1; i < seg + 32768; ++i)
       ASSERT_LE(keys[i - 1], keys[i]) << i;
+}
+
+// generateSampleRanks, stride 1,024 on 64 Ki pairs: 65,536 / 256 = 256 threads, one CTA (8 warps). Each
+// thread stores 4 ranks: RanksA and RanksB, 512 uints each = 2,048 B = 16 lines each, 32 lines stored. It
+// loads its two samples (keys 128 apart: every 128th key of the array, 512 B apart, one line each: 512
+// lines) and searches each in the other run, 11 steps (1,024, 512, ..., 1): 2 + 22 = 24 load steps per
+// warp, 192 in all. The keys steer the searches: the ranks equal the host's lower and upper bounds.
+TEST(MergeSort, SampleRanksSearchTheOtherRun) {
+  std::vector<std::uint32_t> keys, ranks_a, ranks_b;
+  const testing::Traffic t =
+      walk("cuda-samples/mergeSort_generateSampleRanks", "n=65536",
+           [&](const Kernel& k) { ASSERT_TRUE(generate_sample_ranks_result(k, keys, ranks_a, ranks_b)); });
+  EXPECT_EQ(t.ctas, 1u);
+  EXPECT_EQ(t.warps_per_cta, 8u);
+  EXPECT_EQ(t.stored.size(), 32u);
+  EXPECT_EQ(t.in(t.stored, "ranks_a"), 16u);
+  EXPECT_EQ(t.load_steps, 192u);
+  EXPECT_GE(t.in(t.loaded, "src_key"), 512u);
+  EXPECT_LE(t.in(t.loaded, "src_key"), 2048u);
+  std::vector<std::uint32_t> expect_a, expect_b;
+  merge_sort::sample_ranks(keys, 1024, expect_a, expect_b);
+  EXPECT_EQ(ranks_a, expect_a);
+  EXPECT_EQ(ranks_b, expect_b);
 }
 
 // The reference size (4 Mi pairs), too slow for every run (run with --gtest_also_run_disabled_tests):
