@@ -18,6 +18,9 @@ bool merge_elementary_intervals_result(const Kernel& k, std::vector<std::uint32_
 bool generate_sample_ranks_result(const Kernel& k, std::vector<std::uint32_t>& keys,
                                   std::vector<std::uint32_t>& ranks_a, std::vector<std::uint32_t>& ranks_b);
 
+std::int64_t merge_ranks_result(const Kernel& k, std::vector<std::uint32_t>& ranks,
+                                std::vector<std::uint32_t>& limits);
+
 namespace {
 
 using testing::walk;
@@ -131,6 +134,26 @@ TEST(MergeSort, SampleRanksSearchTheOtherRun) {
   merge_sort::sample_ranks(keys, 1024, expect_a, expect_b);
   EXPECT_EQ(ranks_a, expect_a);
   EXPECT_EQ(ranks_b, expect_b);
+}
+
+// mergeRanksAndIndices (list B), stride 1,024 on 64 Ki pairs: 256 threads, one CTA (8 warps); 8 samples
+// per run. Each thread reads its two entries (the search's value and the stored value are one load),
+// searches 4 steps (8, 4, 2, 1) twice: 2 + 8 = 10 load steps per warp, 80 in all, within the 512 ranks (16
+// lines, all read); it writes two limits, every entry of the 512: 16 lines. The ranks steer the stores: the
+// limits equal the host's merge of the ranks.
+TEST(MergeSort, RanksMergeIntoLimits) {
+  std::vector<std::uint32_t> ranks, limits;
+  std::int64_t stride = 0;
+  const testing::Traffic t = walk("cuda-samples/mergeSort_mergeRanksAndIndices", "n=65536 list=1",
+                                  [&](const Kernel& k) { stride = merge_ranks_result(k, ranks, limits); });
+  ASSERT_EQ(stride, 1024);
+  EXPECT_EQ(t.ctas, 1u);
+  EXPECT_EQ(t.load_steps, 80u);
+  EXPECT_EQ(t.loaded.size(), 16u);
+  EXPECT_EQ(t.stored.size(), 16u);
+  std::vector<std::uint32_t> expect;
+  merge_sort::limits(ranks, 1024, expect);
+  EXPECT_EQ(limits, expect);
 }
 
 // The reference size (4 Mi pairs), too slow for every run (run with --gtest_also_run_disabled_tests):
