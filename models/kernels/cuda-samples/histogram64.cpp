@@ -163,7 +163,8 @@ LibraryEntry cuda_samples_histogram64() {
   return {"cuda-samples/histogram64",
           "CUDA samples 11.1 histogram, kernel histogram64Kernel; GV100 study input: the default 64 MiB of "
           "uniform random bytes",
-          {{"bytes", 64 << 20, 16, std::int64_t(1) << 31, "bytes of data (a multiple of 16)"},
+          {{"bytes", 64 << 20, 16, 32768 * 16128,
+            "bytes of data (a multiple of 16; at most 32,768 partial histograms)"},
            {"seed", 2009, 0, 0xFFFFFFFF, "seed of the data's generator"}},
           [](const Args& a) { return std::make_unique<Histogram64>(a); }};
 }

@@ -66,7 +66,8 @@ LibraryEntry cuda_samples_histogram64_merge() {
   return {"cuda-samples/histogram64_merge",
           "CUDA samples 11.1 histogram, kernel mergeHistogram64Kernel; GV100 study input: the default 64 MiB "
           "(4,162 partial histograms)",
-          {{"bytes", 64 << 20, 16, std::int64_t(1) << 31, "bytes of the histogrammed data (sets the count)"}},
+          {{"bytes", 64 << 20, 16, 32768 * 16128,
+            "bytes of the histogrammed data (sets the count, at most 32,768)"}},
           [](const Args& a) { return std::make_unique<Histogram64Merge>(a); }};
 }
 
