@@ -117,23 +117,38 @@ void Cta::memory_step(Step::Kind kind, const std::vector<std::uint64_t>& address
 
 void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes) {
   constexpr unsigned kBanks = 32, kBankBytes = 4;
-  std::array<std::uint64_t, 2 * kWarpSize * 2> words;  // an access of up to 8 bytes spans 2 or 3 words
+  // The distinct words the warp's active lanes touch (an access may straddle words), sorted; the bank with
+  // the most distinct words sets the passes; threads reading one word are served at once. Fixed storage:
+  // this runs for every shared access of every warp.
+  constexpr unsigned kMaxWords = 4 * kWarpSize;
+  std::array<std::uint64_t, kMaxWords> words;
   for (unsigned w = 0; w < mask_.size(); ++w) {
     if (!mask_[w]) continue;
     unsigned n = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       if (!((mask_[w] >> lane) & 1u)) continue;
-      const std::uint64_t offset = byte_offsets[w * kWarpSize + lane];
-      for (std::uint64_t word = offset / kBankBytes; word <= (offset + bytes - 1) / kBankBytes; ++word)
-        if (n < words.size()) words[n++] = word;
+      const std::uint64_t first = byte_offsets[w * kWarpSize + lane] / kBankBytes;
+      const std::uint64_t last = (byte_offsets[w * kWarpSize + lane] + bytes - 1) / kBankBytes;
+      for (std::uint64_t word = first; word <= last && n < kMaxWords; ++word)
+        words[n++] = word;
     }
-    // The bank with the most distinct words sets the passes; threads reading one word are served at once.
-    std::sort(words.begin(), words.begin() + n);
-    std::array<unsigned, kBanks> per_bank{};
+    // The common case first: no bank holds two distinct words (one pass).
+    std::array<std::uint64_t, kBanks> first_word;
+    first_word.fill(~std::uint64_t(0));
+    bool conflict = false;
+    for (unsigned i = 0; i < n && !conflict; ++i) {
+      std::uint64_t& f = first_word[words[i] % kBanks];
+      if (f == ~std::uint64_t(0)) f = words[i];
+      conflict = f != words[i];
+    }
     unsigned passes = 1;
-    for (unsigned k = 0; k < n; ++k) {
-      if (k > 0 && words[k] == words[k - 1]) continue;
-      passes = std::max(passes, ++per_bank[words[k] % kBanks]);
+    if (conflict) {
+      std::sort(words.begin(), words.begin() + n);
+      std::array<unsigned, kBanks> per_bank{};
+      for (unsigned i = 0; i < n; ++i) {
+        if (i > 0 && words[i] == words[i - 1]) continue;
+        passes = std::max(passes, ++per_bank[words[i] % kBanks]);
+      }
     }
     PackedStep& s = compute_step(w);
     s.cycles += passes;

@@ -65,7 +65,7 @@ class Cta;
 // assigned inside a branch keeps the other threads' values, as registers do on a GPU.
 template <class T>
 class V {
-  static_assert(sizeof(T) <= 8, "a thread's value is at most 8 bytes (the CTA's buffers are sized so)");
+  static_assert(sizeof(T) <= 16, "a thread's value is at most 16 bytes (the CTA's buffers are sized so)");
 
  public:
   V(Cta& cta, T uniform);
@@ -187,9 +187,9 @@ class Cta {
 
   std::vector<WarpRecord>& records() { return warps_; }
 
-  // Buffers of threads() x 8 bytes for values, reused (V's storage).
+  // Buffers of threads() x 16 bytes for values, reused (V's storage).
   void* acquire() {
-    if (pool_.free.empty()) return new std::uint64_t[threads_];
+    if (pool_.free.empty()) return new std::uint64_t[2 * threads_];
     void* b = pool_.free.back();
     pool_.free.pop_back();
     return b;

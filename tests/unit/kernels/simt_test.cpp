@@ -101,6 +101,22 @@ TEST(Simt, SharedUniformLoadIsOneBroadcastPerActiveWarp) {
   EXPECT_EQ(c.records()[1].instructions[static_cast<unsigned>(InstrClass::kShared)], 1u);
 }
 
+// Wide shared accesses: 32 lanes of 16 bytes at consecutive addresses cover 128 words, 4 in each bank: 4
+// passes. Two lanes reading the same 16 bytes share them; lanes 0..15 and 16..31 reading the same 256
+// bytes cover 64 words, 2 per bank: 2 passes.
+TEST(Simt, WideSharedAccessesCountWordsPerBank) {
+  struct Quad {
+    std::uint32_t v[4];
+  };
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  Cta::Shared<Quad> s(c, 64);
+  const V<std::int64_t> t = c.threadIdx_x();
+  (void)s.load(t);
+  EXPECT_EQ(c.counters().shared_wavefronts, 4u);
+  (void)s.load(map(t, InstrClass::kInt, [](std::int64_t x) { return x % 16; }));
+  EXPECT_EQ(c.counters().shared_wavefronts, 4u + 2u);
+}
+
 // Memory steps: a warp loading 32 consecutive floats from a 128 B-aligned array touches one line; with an
 // offset of one float it touches two; a store by the 16 active threads of a masked warp touches one.
 TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {

@@ -1,0 +1,66 @@
+// cuda-samples/quasirandomGenerator_quasirandomGenerator: quasirandomGeneratorKernel of the CUDA samples
+// 11.1 quasirandomGenerator (learned from Samples/quasirandomGenerator/quasirandomGenerator_kernel.cu and
+// quasirandomGenerator.cpp, written here anew): Niederreiter quasirandom numbers in 3 dimensions. 128 CTAs
+// of 128 x 3 threads (threadIdx.y the dimension: warps 0-3 dimension 0, 4-7 dimension 1, 8-11 dimension 2);
+// thread (x, y) produces positions pos = 128 blockIdx.x + x, + 16,384, ... < N: for each of the 31 bits of
+// seed + pos it XORs the dimension's table entry into the result where the bit is set, then stores
+// (result + 1) x 2^-31 at output[y N + pos].
+//
+// Reference input (the sample's default): N = 1,048,576, seed 0 (64 positions per thread). The table lives
+// in constant memory (c_Table[3][31]) and nothing is read from global memory; the output's values steer
+// nothing. Simplified: the bit test's branch is modelled as predicated (a short body, the warp's threads
+// take it or not bit by bit, no divergence); the table read is an LDC per bit, charged as an integer
+// instruction (the model has no constant cache).
+#include "kernels/library.hpp"
+
+namespace numagpu::kernels {
+
+namespace {
+
+constexpr std::int64_t kThreadsX = 128, kDims = 3, kBlocks = 128, kResolution = 31;
+
+class QuasirandomGenerator : public Kernel {
+ public:
+  explicit QuasirandomGenerator(const Args& a)
+      : Kernel(a), n_(a["n"]), output_(array<float>("output", std::uint64_t(kDims * n_))) {}
+
+  Launch launch() override {
+    Launch l;
+    l.grid = {kBlocks, 1, 1};
+    l.block = {kThreadsX, kDims, 1};
+    l.regs_per_thread = 16;  // nvcc for sm_70
+    l.body = [this](Cta& c) { body(c); };
+    return l;
+  }
+
+ private:
+  void body(Cta& c) {
+    const std::int64_t thread_n = kThreadsX * kBlocks;
+    const V<std::int64_t> tid = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreadsX;
+    const V<std::int64_t> row = c.threadIdx_y() * n_;  // MUL(threadIdx.y, N)
+    V<std::int64_t> pos = tid;
+    c.while_([&] { return pos < n_; },
+             [&] {
+               // result = 0; data = seed + pos; 31 x (test the bit, LDC the entry, predicated XOR, shift).
+               c.charge(InstrClass::kInt, 2 + 4 * kResolution);
+               c.charge(InstrClass::kFp32, 2);  // I2F of result + 1, the scale
+               c.store(output_, row + pos, V<float>(c, 0.0f));
+               pos = pos + thread_n;
+             });
+  }
+
+  std::int64_t n_;
+  Array<float> output_;
+};
+
+}  // namespace
+
+LibraryEntry cuda_samples_quasirandomGenerator_quasirandomGenerator() {
+  return {"cuda-samples/quasirandomGenerator_quasirandomGenerator",
+          "CUDA samples 11.1 quasirandomGenerator, kernel quasirandomGeneratorKernel; GV100 study input: the "
+          "default N = 1,048,576 in 3 dimensions",
+          {{"n", 1 << 20, 1, std::int64_t(1) << 28, "numbers per dimension"}},
+          [](const Args& a) { return std::make_unique<QuasirandomGenerator>(a); }};
+}
+
+}  // namespace numagpu::kernels
