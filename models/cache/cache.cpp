@@ -145,9 +145,9 @@ std::uint8_t Cache::granules_of(std::uint32_t sectors) const {
 }
 
 void Cache::count_sectors(std::uint8_t granules, std::uint32_t valid, stats::Counter* hits,
-                          stats::Counter* misses) {
+                          stats::Counter* misses, std::uint8_t pending) {
   const std::uint8_t want = granules ? granules : all_granules_;
-  const std::uint8_t have = granules_of(valid);
+  const std::uint8_t have = static_cast<std::uint8_t>(granules_of(valid) | pending);
   hits->add(static_cast<std::uint64_t>(__builtin_popcount(want & have)));
   misses->add(static_cast<std::uint64_t>(__builtin_popcount(want & ~have & 0xff)));
 }
@@ -167,7 +167,11 @@ void Cache::on_request(unsigned port, Payload& gp) {
   switch (a.op) {
     case MemOp::kRead: {
       const std::uint32_t valid = tags_.access_sectors(tl);
-      if (sectored_) count_sectors(a.sectors, valid, read_sector_hits_, read_sector_misses_);
+      if (sectored_) {
+        const auto p = pending_sectors_.find(line);
+        count_sectors(a.sectors, valid, read_sector_hits_, read_sector_misses_,
+                      p == pending_sectors_.end() ? 0 : p->second);
+      }
       if ((want & ~valid) == 0) {
         counters.read_hits->add();
         finish(gp, done);
@@ -179,6 +183,7 @@ void Cache::on_request(unsigned port, Payload& gp) {
         merges_.add();
         return;
       }
+      if (sectored_) pending_sectors_[line] |= static_cast<std::uint8_t>(granules_of(want & ~valid));
       forward(gp, done, granules_of(want & ~valid));  // only the missing sectors
       return;
     }
@@ -276,6 +281,7 @@ void Cache::on_response(unsigned, Payload& gp) {
   finish(gp, sc_core::SC_ZERO_TIME);
   if (a.op != MemOp::kRead) return;
   if (sectored_) {
+    pending_sectors_.erase(line);  // a merged read that still misses sectors opens the next miss
     mshrs_.close(line, [this, fetched](Payload* m) { retry_merged(*m, fetched); });
   } else {
     mshrs_.close(line, [this](Payload* m) { finish(*m, sc_core::SC_ZERO_TIME); });
@@ -293,6 +299,7 @@ void Cache::retry_merged(Payload& gp, std::uint32_t fetched) {
     return;
   }
   if (mshrs_.merge_or_open(line, &gp)) return;  // another merged read already went for its sectors
+  pending_sectors_[line] |= static_cast<std::uint8_t>(granules_of(need));
   forward(gp, sc_core::SC_ZERO_TIME, granules_of(need));
 }
 
