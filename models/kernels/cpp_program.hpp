@@ -29,6 +29,8 @@ class CppKernelProgram : public KernelProgram {
   }
   bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const override;
   double generation_seconds() const override { return totals_.generation_seconds; }
+  std::uint32_t registers_per_thread() const override { return launch_.regs_per_thread; }
+  std::uint64_t shared_bytes_per_cta() const override { return launch_.shared_bytes; }
 
   // What the executed CTAs did, for reports and tests.
   struct Totals {

@@ -54,7 +54,8 @@ void Sm::start_kernel(const KernelProgram& program, std::uint32_t kernel_id) {
   program_ = &program;
   kernel_id_ = kernel_id;
   warps_per_cta_ = std::max<std::uint32_t>(1, program.warps_per_cta());
-  const std::uint32_t slots = std::max<std::uint32_t>(1, spec_.max_warps / warps_per_cta_);
+  const std::uint32_t slots =
+      spec_.cta_slots({warps_per_cta_, program.registers_per_thread(), program.shared_bytes_per_cta()});
   warps_.assign(std::size_t(slots) * warps_per_cta_, Warp{});
   schedule_.reset(static_cast<unsigned>(warps_.size()));
   in_state_ = {};

@@ -2,12 +2,59 @@
 // initialisers) and documentation (config/keys.hpp explains keys()). Plain C++, no SystemC.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+
 namespace numagpu {
+
+// What a kernel's CTA asks of an SM, for occupancy (0: not stated, no limit from it).
+struct CtaFootprint {
+  std::uint32_t warps = 1;
+  std::uint32_t registers_per_thread = 0;
+  std::uint64_t shared_bytes = 0;
+};
 
 struct SmSpec {
   unsigned max_warps = 64;
   unsigned issue_width = 1;        // warp instructions issued per cycle, from different warps
   unsigned max_outstanding = 128;  // memory requests in flight (MSHR-like limit)
+  unsigned max_ctas = 0;           // resident CTAs; 0: only max_warps limits them
+  std::uint32_t registers = 0;     // 32-bit registers per SM; 0: no register limit
+  std::uint64_t shared_bytes = 0;  // shared memory per SM (the carveout); 0: no shared-memory limit
+
+  // Register and shared-memory allocation granules (NVIDIA's CUDA Occupancy Calculator, compute capability
+  // 7.0: registers are allocated per warp in units of 256, shared memory per CTA in units of 256 bytes).
+  static constexpr std::uint32_t kRegisterUnit = 256;
+  static constexpr std::uint64_t kSharedUnit = 256;
+
+  // CTAs of `cta` an SM holds at once: the tightest of its warps, CTA, register and shared-memory limits, at
+  // least 1 (a CTA that cannot fit at all is refused when the configuration is checked).
+  std::uint32_t cta_slots(const CtaFootprint& cta) const {
+    const std::uint32_t warps = std::max<std::uint32_t>(1, cta.warps);
+    std::uint32_t slots = max_warps / warps;
+    if (max_ctas) slots = std::min(slots, max_ctas);
+    if (registers && cta.registers_per_thread) {
+      const std::uint64_t per_warp =
+          (std::uint64_t(cta.registers_per_thread) * 32 + kRegisterUnit - 1) / kRegisterUnit * kRegisterUnit;
+      slots = std::min<std::uint64_t>(slots, registers / (per_warp * warps));
+    }
+    if (shared_bytes && cta.shared_bytes) {
+      const std::uint64_t per_cta = (cta.shared_bytes + kSharedUnit - 1) / kSharedUnit * kSharedUnit;
+      slots = std::min<std::uint64_t>(slots, shared_bytes / per_cta);
+    }
+    return std::max<std::uint32_t>(1, slots);
+  }
+  // True when not even one CTA fits (the check above returns 1 regardless).
+  bool fits(const CtaFootprint& cta) const {
+    const std::uint32_t warps = std::max<std::uint32_t>(1, cta.warps);
+    if (warps > max_warps) return false;
+    if (registers && cta.registers_per_thread &&
+        (std::uint64_t(cta.registers_per_thread) * 32 + kRegisterUnit - 1) / kRegisterUnit * kRegisterUnit *
+                warps >
+            registers)
+      return false;
+    return !(shared_bytes && cta.shared_bytes > shared_bytes);
+  }
 
   template <class Keys>
   void keys(Keys& k) {
@@ -19,6 +66,17 @@ struct SmSpec {
     k.integer("max_outstanding", max_outstanding,
               "Memory requests an SM may have in flight before issue stalls")
         .range(1, 4096);
+    k.integer("max_ctas", max_ctas, "Resident CTAs per SM; 0: only max_warps limits them").range(0, 1024);
+    k.integer(
+         "registers", registers,
+         "32-bit registers per SM, shared by the resident CTAs (allocated per warp in units of 256); 0: no "
+         "register limit. Limits CTAs of kernels that state their registers (C++ library kernels)")
+        .range(0, 1 << 24);
+    k.integer("shared_bytes", shared_bytes,
+              "Shared memory per SM (the carveout; allocated per CTA in units of 256 B); 0: no limit. Limits "
+              "CTAs of kernels that state their shared memory (C++ library kernels)")
+        .range(0, std::int64_t(1) << 24)
+        .unit("B");
   }
 };
 

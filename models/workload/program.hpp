@@ -42,6 +42,9 @@ class KernelProgram {
   virtual runtime::Grid grid() const { return runtime::Grid{ctas(), 1, 1}; }
   // Step `index` of a warp; false when the warp has no more steps (it exits).
   virtual bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const = 0;
+  // What a CTA asks of an SM beyond its warps (0: not stated), for occupancy (SmSpec::cta_slots).
+  virtual std::uint32_t registers_per_thread() const { return 0; }
+  virtual std::uint64_t shared_bytes_per_cta() const { return 0; }
   // Host time spent making steps beyond reading them (C++ kernels run their CTAs' bodies), for --bench.
   virtual double generation_seconds() const { return 0.0; }
 };

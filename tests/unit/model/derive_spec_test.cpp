@@ -144,3 +144,51 @@ TEST(DeriveSpec, SectorsAreAConfigurationChoice) {
 
 }  // namespace
 }  // namespace numagpu
+
+namespace numagpu {
+namespace {
+
+// Occupancy as NVIDIA's occupancy calculator computes it for compute capability 7.0 (65,536 registers per
+// SM, allocated per warp in units of 256; shared memory per CTA in units of 256 B; 64 warps, 32 CTAs).
+TEST(Occupancy, TheTightestLimitSetsTheCtaSlots) {
+  SmSpec sm;
+  sm.max_warps = 64;
+  sm.max_ctas = 32;
+  sm.registers = 65536;
+  sm.shared_bytes = 32768;
+  // hotspot: 256 threads (8 warps), 36 registers, 3 KiB shared. A warp's registers: 36 x 32 = 1,152, rounded
+  // up to 1,280; a CTA's: 8 x 1,280 = 10,240; 65,536 / 10,240 = 6.4: 6 CTAs. Warps allow 64 / 8 = 8, shared
+  // memory 32,768 / 3,072 = 10.67: 10. So 6.
+  EXPECT_EQ(sm.cta_slots({8, 36, 3072}), 6u);
+  // 32 registers: 1,024 per warp exactly, 8,192 per CTA: 8 CTAs, as the warps allow.
+  EXPECT_EQ(sm.cta_slots({8, 32, 0}), 8u);
+  // One-warp CTAs with nothing stated: 64 by warps, 32 by the CTA limit.
+  EXPECT_EQ(sm.cta_slots({1, 0, 0}), 32u);
+  // Shared memory is allocated in 256 B units: 8 KiB + 1 B takes 8,448 B; 32,768 / 8,448 = 3.88: 3.
+  EXPECT_EQ(sm.cta_slots({1, 0, 8193}), 3u);
+  // Without limits (the paper system's defaults) only the warps count: 64 / 8.
+  EXPECT_EQ(SmSpec{}.cta_slots({8, 255, 1 << 20}), 8u);
+  // A CTA that cannot fit at all: 64 KiB of shared memory on a 32 KiB carveout; 1,024 threads of 255
+  // registers (255 x 32 = 8,160, rounded to 8,192 per warp, x 32 warps = 262,144 > 65,536).
+  EXPECT_FALSE(sm.fits({8, 32, 65536}));
+  EXPECT_FALSE(sm.fits({32, 255, 0}));
+  EXPECT_TRUE(sm.fits({8, 36, 3072}));
+}
+
+TEST(Occupancy, AKernelThatCannotFitIsRefusedAtItsKey) {
+  SystemParams p;
+  p.sm.shared_bytes = 32768;
+  KernelSpec k;
+  k.name = "k";
+  k.kernel = "cuda-samples/cudaTensorCoreGemm";  // 64 KiB of shared memory per CTA
+  p.workload.kernels = {k};
+  try {
+    derive_system_spec(p);
+    FAIL() << "accepted a CTA larger than the SM's shared memory";
+  } catch (const SpecError& e) {
+    EXPECT_EQ(e.key(), "workload.kernels.0.kernel");
+  }
+}
+
+}  // namespace
+}  // namespace numagpu
