@@ -9,7 +9,6 @@
 #include <fstream>
 #include <iomanip>
 #include <ostream>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -215,24 +214,29 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   const double line = doc.at("config").at("l1").at("line_bytes").get<double>();
   constexpr double kSector = 32;  // Nsight Compute's sectors
   SimulatedCounters r;
-  static const std::regex cache_stat(R"(system\.socket\d+\.(l1|l2)_\d+\.([a-z_]+)(\.[a-z_]+)?)");
-  static const std::regex dram_stat(R"(system\.socket\d+\.dram\.([a-z_]+))");
   double l1_rh = 0, l1_rm = 0, l2_rh = 0, l2_rm = 0;  // whole-line counts
   std::map<std::string, double> sectors;              // LEVEL.stat -> sum of sector counts
   double dram_rd_bytes = 0, dram_wr_bytes = 0, dram_rd_sectors = 0, dram_wr_sectors = 0;
   bool dram_sectored = false;
   for (const auto& [key, v] : flat) {
-    std::smatch m;
-    if (std::regex_match(key, m, cache_stat)) {
-      const std::string level = m[1], stat = m[2];
-      if (stat == "read_hits") (level == "l1" ? l1_rh : l2_rh) += v;
-      if (stat == "read_misses") (level == "l1" ? l1_rm : l2_rm) += v;
-      if (stat.find("_sector_") != std::string::npos) {
-        sectors[level + "." + stat] += v;
+    // system.socketN.COMPONENT.stat[.class]: the component is l1_I, l2_B or dram.
+    if (key.rfind("system.socket", 0) != 0) continue;
+    const std::size_t c0 = key.find('.', 13);
+    if (c0 == std::string::npos) continue;
+    const std::size_t c1 = key.find('.', c0 + 1);
+    if (c1 == std::string::npos) continue;
+    const std::string component = key.substr(c0 + 1, c1 - c0 - 1);
+    const std::size_t c2 = key.find('.', c1 + 1);
+    const std::string stat = key.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1);
+    const bool l1 = component.rfind("l1_", 0) == 0, l2 = component.rfind("l2_", 0) == 0;
+    if (l1 || l2) {
+      if (stat == "read_hits") (l1 ? l1_rh : l2_rh) += v;
+      if (stat == "read_misses") (l1 ? l1_rm : l2_rm) += v;
+      if (stat.find("_sector_") != std::string::npos && c2 == std::string::npos) {
+        sectors[std::string(l1 ? "l1." : "l2.") + stat] += v;
         r.sectored = true;
       }
-    } else if (std::regex_match(key, m, dram_stat)) {
-      const std::string stat = m[1];
+    } else if (component == "dram" && c2 == std::string::npos) {
       if (stat == "read_bytes") dram_rd_bytes += v;
       if (stat == "write_bytes") dram_wr_bytes += v;
       if (stat == "read_sectors") dram_rd_sectors += v, dram_sectored = true;
