@@ -219,10 +219,11 @@ class Builder {
     nodes_[right].parent = p;
     if (static_cast<int>(nodes_[p].keys.size()) < kOrder) return;
     // order keys, order + 1 children: 127 keys and 128 children stay, key 127 goes up, the rest move right.
+    // new_node() may reallocate nodes_: index it again rather than through `ch`.
     const int q = new_node(false, nodes_[p].parent);
     const std::int32_t up = nodes_[p].keys[127];
     nodes_[q].keys.assign(nodes_[p].keys.begin() + 128, nodes_[p].keys.end());
-    nodes_[q].children.assign(ch.begin() + 128, ch.end());
+    nodes_[q].children.assign(nodes_[p].children.begin() + 128, nodes_[p].children.end());
     nodes_[p].keys.resize(127);
     nodes_[p].children.resize(128);
     for (int c : nodes_[q].children)
