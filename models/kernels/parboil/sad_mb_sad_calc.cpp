@@ -17,11 +17,10 @@
 //      mbs + 16 x (mb_y x mb_width + mb_x) + 4 block_y + block_x) x 1096 shorts): lane l words l, l + 32, ...
 //      (lanes 0..17 nine, the others eight).
 //
-// Reference input of the GV100 study: dataset "large" (reference.bin, frame.bin). Its frame size is NOT
-// pinned down: the dataset is binary and no public text found states its dimensions. The defaults are
-// therefore the "default" dataset's frame, 176 x 144 pixels (QCIF, 11 x 9 macroblocks: the mb_width == 11,
-// mb_height == 9 precondition GPUVerify's benchmark of this kernel states): a grid of 44 x 36 CTAs. Pass
-// width/height for the large frame once known.
+// Reference input of the GV100 study: dataset "large" (reference.bin, frame.bin): frames 600 and 601 of the
+// "Sintel" trailer in greyscale, 1920 x 1072 pixels (the dataset's DESCRIPTION, Parboil
+// datasets/sad/large/input/): a grid of 480 x 268 = 128,640 CTAs over 120 x 67 macroblocks. (The "default"
+// dataset is 176 x 144: width=176 height=144.)
 // Input generation: the frames are 16-bit pixels (the image files' contents); no value steers an address or
 // a branch, so the arrays carry no data.
 //
@@ -167,10 +166,9 @@ class MbSadCalc : public Kernel {
 
 LibraryEntry parboil_sad_mb_sad_calc() {
   return {"parboil/sad_mb_sad_calc",
-          "Parboil sad (CUDA), kernel mb_sad_calc; GV100 study input: dataset large (frame size unknown: "
-          "defaults are the default dataset's 176 x 144)",
-          {{"width", 176, 16, 1 << 14, "frame width in pixels (a multiple of 16)"},
-           {"height", 144, 16, 1 << 14, "frame height in pixels (a multiple of 16)"}},
+          "Parboil sad (CUDA), kernel mb_sad_calc; GV100 study input: dataset large (1920 x 1072 frames)",
+          {{"width", 1920, 16, 1 << 14, "frame width in pixels (a multiple of 16)"},
+           {"height", 1072, 16, 1 << 14, "frame height in pixels (a multiple of 16)"}},
           [](const Args& a) { return std::make_unique<MbSadCalc>(a); }};
 }
 

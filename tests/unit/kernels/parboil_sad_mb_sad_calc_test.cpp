@@ -47,15 +47,29 @@ TEST(SadMbSadCalc, LargerFrameCoversTheSadSection) {
   EXPECT_EQ(t.load_steps, 256u * 289u);
 }
 
-// The default (176 x 144, the "default" dataset's frame): 44 x 36 = 1,584 CTAs; frame and ref 50,688 B =
-// 396 lines each; the SADs 99 MBs x 16 x 2,192 B = 3,472,128 B from byte 25 x 99 x 2,192 = 5,425,200 (line
-// 42,384) to 8,897,327 (line 69,510): 27,127 lines.
-TEST(SadMbSadCalc, DefaultFrame) {
-  const testing::Traffic t = walk("parboil/sad_mb_sad_calc", "");
+// The "default" dataset's frame (176 x 144): 44 x 36 = 1,584 CTAs; frame and ref 50,688 B = 396 lines each;
+// the SADs 99 MBs x 16 x 2,192 B = 3,472,128 B from byte 25 x 99 x 2,192 = 5,425,200 (line 42,384) to
+// 8,897,327 (line 69,510): 27,127 lines.
+TEST(SadMbSadCalc, DefaultDatasetFrame) {
+  const testing::Traffic t = walk("parboil/sad_mb_sad_calc", "width=176 height=144");
   EXPECT_EQ(t.ctas, 1584u);
   EXPECT_EQ(t.in(t.loaded, "frame"), 396u);
   EXPECT_EQ(t.in(t.loaded, "ref"), 396u);
   EXPECT_EQ(t.in(t.stored, "blk_sad"), 27127u);
+  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{2}));
+}
+
+// The reference (the "large" dataset, 1920 x 1072), too slow for every run (--gtest_also_run_disabled_tests):
+// 480 x 268 = 128,640 CTAs; frame and ref 4,116,480 B = 32,160 lines each; 120 x 67 = 8,040 MBs: the SADs
+// 8,040 x 16 x 2,192 = 281,978,880 B from byte 25 x 8,040 x 2,192 = 440,592,000 (line 3,442,125 exactly):
+// 2,202,960 lines; 289 load steps per CTA: 37,176,960.
+TEST(SadMbSadCalc, DISABLED_ReferenceSize) {
+  const testing::Traffic t = walk("parboil/sad_mb_sad_calc", "");
+  EXPECT_EQ(t.ctas, 128640u);
+  EXPECT_EQ(t.in(t.loaded, "frame"), 32160u);
+  EXPECT_EQ(t.in(t.loaded, "ref"), 32160u);
+  EXPECT_EQ(t.in(t.stored, "blk_sad"), 2202960u);
+  EXPECT_EQ(t.load_steps, 37176960u);
   EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{2}));
 }
 
