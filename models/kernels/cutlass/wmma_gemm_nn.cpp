@@ -1,10 +1,12 @@
-// cutlass/wmma_gemm_nn: the "wmma_gemm_nn" kernel of CUTLASS 1.x's cutlass_perf_test, the binary the
-// AccelWattch GV100 study runs (Accel-Sim gpu-app-collection, cutlass-bench: `cutlass_perf_test --m=.. --n=..
-// --k=.. --kernels=wmma_gemm_nn --providers=cutlass`). Learned from CUTLASS 1.x (tools/test/perf/gemm/
+// cutlass/wmma_gemm_nn: the "wmma_gemm_nn" kernel of CUTLASS 1.3's cutlass_perf_test, the binary the
+// AccelWattch GV100 study runs (Accel-Sim gpu-app-collection src/cuda/cutlass-bench, CUTLASS 1.3.1:
+// `cutlass_perf_test --m=.. --n=.. --k=.. --kernels=wmma_gemm_nn --providers=cutlass`; the name matches only
+// this kernel, the f32-output one). Learned from CUTLASS 1.3 (tools/test/perf/gemm/
 // wmma_gemm.cu, cutlass/gemm/wmma_gemm_traits.h, gemm.h, gemm_global_tile.h, gemm_shared_tile.h,
-// gemm_epilogue.h, wmma_gemm_epilogue_traits.h, wmma_gemm_global_tile.h), written here anew.
-// D = alpha A B + beta C with A (m x k) and B (k x n) column-major halves ("nn"), fp32 accumulation and
-// fp32 C/D (m x n, column-major; lda = m, ldb = k, ldd = m).
+// gemm_epilogue.h, wmma_gemm_epilogue_traits.h, wmma_gemm_global_tile.h; the global and shared tile iterators
+// as an earlier 1.x revision has them, taken as unchanged in 1.3), written here anew. D = alpha A B + beta C
+// with A (m x k) and B (k x n) column-major halves ("nn"), fp32 accumulation and fp32 C/D (m x n,
+// column-major; lda = m, ldb = k, ldd = m).
 //
 // Tile configuration: the perf test instantiates WmmaGemmTraits<kColumnMajor, kColumnMajor> with every other
 // template argument defaulted (wmma_gemm.cu), so: OutputTile (K x N x M) = 64 x 128 x 128, accumulators per
@@ -14,13 +16,14 @@
 // Per thread (the global iterators after ReshapeThreads): A (K-strided) thread t loads column k0 + t/16 +
 // 16 i (i < 4) at rows m0 + 8 (t % 16) .. +7; B (K contiguous) thread t loads column n0 + t/8 + 32 i (i < 4)
 // at rows k0 + 8 (t % 8) .. +7, predicated on the column being < n; each is stored to shared memory at the
-// same (row, 16 B) place of a 64 x (128 + 8) (A) or 128 x (64 + 8) (B) half tile. Main loop (gemm.h):
-// prologue load, store, barrier, first fragments; then k/64 iterations of: load the next tile (the last
-// iteration's load is fully predicated off by the residue: outer_k = 0), 3 steps of fragment loads + 8
-// mma_sync, barrier, store the loaded tile to shared memory, barrier, fragments for step 0 and the 4th
-// step's 8 mma_sync. Epilogue (beta = 0, the perf test's default: C is never read): 2 passes (the warp's 2
-// 16-column slices): barrier, store_matrix_sync of 4 fragments, barrier, 8 LDS.128 per thread, scale by
-// alpha, 8 STG.128 per thread: warp w writes columns n0 + 64 pass + w + 8 i (i < 8) at rows m0 + 4 lane
+// same (row, 16 B) place of a 64 x (128 + 8) (A) or 128 x (64 + 8) (B) half tile. Main loop (gemm.h,
+// WMMA's GemmConfig: residue in the prologue): prologue load, store, barrier, first fragments; then k/64
+// iterations (consume_tile) of: load the next tile (not in the last), 3 steps of fragment loads + 8
+// mma_sync, barrier, store the loaded tile to shared memory (not in the last), barrier, fragments for step
+// 0 (not in the last) and the 4th step's 8 mma_sync. Epilogue (beta = 0, the perf test's default: C is never
+// read): 2 passes (the warp's 2 16-column slices): barrier, store_matrix_sync of 4 fragments, barrier, 8
+// LDS.128 per thread, scale by alpha, 8 STG.128 per thread: warp w writes columns n0 + 64 pass + w + 8 i (i <
+// 8) at rows m0 + 4 lane
 // .. +3, predicated on row < m and column < n.
 //
 // Reference input of the GV100 study: m/n/k = 2560/16/2560 (the default), 2560/512/2560 and 4096/128/4096.
@@ -110,8 +113,7 @@ class WmmaGemmNN : public Kernel {
     std::vector<V<Int4>> fa(4, V<Int4>(c, Int4{})), fb(4, V<Int4>(c, Int4{}));  // the fetched registers
     // global_stream.copy(): 4 LDG.128 of A and 4 of B, each where its predicate holds; the iterator's
     // pointer advances by a constant per load (one integer add each).
-    const auto copy = [&](std::int64_t k0, bool residue_off) {
-      if (residue_off) return;  // residue(0): every predicate cleared, no load issues
+    const auto copy = [&](std::int64_t k0) {
       for (std::size_t i = 0; i < 4; ++i) {
         c.if_(a_ok, [&] { fa[i] = c.load(a4, a_index[i] + k0 * m_ / 8); });
         c.charge(InstrClass::kInt);
@@ -133,24 +135,25 @@ class WmmaGemmNN : public Kernel {
     };
     const auto mma = [&] { c.charge(InstrClass::kTensor, kHmmaPerMma * kMmaPerStep); };
 
-    copy(0, false);
+    copy(0);
     commit();
     c.syncthreads();                  // shared_store_fence
     fragments();                      // shared_load_stream.copy(0)
     c.charge(InstrClass::kFp32, 64);  // clear the 8 accumulator fragments (8 floats each per lane)
     const std::int64_t tiles_k = k_ / kTileK;
     for (std::int64_t it = 0; it < tiles_k; ++it) {  // outer_k = k - 64 (it + 1)
+      const bool last = it == tiles_k - 1;           // consume_tile<false, true>
       c.charge(InstrClass::kBranch);
-      copy((it + 1) * kTileK, it == tiles_k - 1);
+      if (!last) copy((it + 1) * kTileK);
       for (int step = 0; step < 3; ++step) {  // unrolled in the source
         fragments();                          // copy(step + 1)
         mma();
       }
       c.syncthreads();  // shared_load_fence (one stage)
-      commit();
-      c.syncthreads();  // shared_store_fence
-      fragments();      // copy(0) of the next tile
-      mma();            // step 3
+      if (!last) commit();
+      c.syncthreads();         // shared_store_fence
+      if (!last) fragments();  // copy(0) of the next tile
+      mma();                   // step 3
     }
 
     // Epilogue (beta = 0): per pass the CTA stages 64 columns of 128 floats.
@@ -180,7 +183,7 @@ class WmmaGemmNN : public Kernel {
 LibraryEntry cutlass_wmma_gemm_nn() {
   return {
       "cutlass/wmma_gemm_nn",
-      "CUTLASS 1.x cutlass_perf_test, kernel wmma_gemm_nn (WmmaGemmTraits defaults: 128 x 128 x 64 tile, "
+      "CUTLASS 1.3 cutlass_perf_test, kernel wmma_gemm_nn (WmmaGemmTraits defaults: 128 x 128 x 64 tile, "
       "8 warps of 64 x 32); GV100 study inputs: m/n/k 2560/16/2560 (default), 2560/512/2560, 4096/128/4096",
       {{"m", 2560, 8, 1 << 16, "rows of A and D (a multiple of 8)"},
        {"n", 16, 1, 1 << 16, "columns of B and D"},
