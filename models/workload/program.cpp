@@ -1,6 +1,7 @@
 #include "workload/program.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "trace/convert.hpp"
@@ -13,6 +14,11 @@ void coalesce(const std::vector<std::uint64_t>& addresses, unsigned bytes, unsig
   constexpr unsigned kSector = 32;
   const bool sectors = line_bytes > kSector && line_bytes <= 8 * kSector;
   const std::uint64_t span = std::max(1u, bytes);
+  // Line sizes are powers of two in every configuration: a mask instead of a division (this runs for every
+  // address of every memory instruction of a C++ kernel).
+  const bool pow2 = (line_bytes & (line_bytes - 1)) == 0;
+  const std::uint64_t line_mask = ~std::uint64_t(line_bytes - 1);
+  auto line_of = [&](std::uint64_t a) { return pow2 ? a & line_mask : a / line_bytes * line_bytes; };
   // The sectors of `line` that bytes [from, to] (inclusive) touch.
   auto mask = [&](std::uint64_t line, std::uint64_t from, std::uint64_t to) -> std::uint8_t {
     if (!sectors) return 0;
@@ -20,24 +26,51 @@ void coalesce(const std::vector<std::uint64_t>& addresses, unsigned bytes, unsig
     const std::uint64_t hi = (std::min(to, line + line_bytes - 1) - line) / kSector;
     return static_cast<std::uint8_t>(((2u << hi) - 1) & ~((1u << lo) - 1));
   };
-  auto add = [&step](std::uint64_t line, std::uint8_t touched) {
-    for (unsigned i = 0; i < step.line_count; ++i) {
-      if (step.lines[i] == line) {
-        step.sectors[i] |= touched;
-        return;
-      }
+  // Where each line already in the step is: a small open-addressed table, valid for this call (the stamp),
+  // so that a warp touching many lines costs a probe per address rather than a scan of the step's lines.
+  struct Index {
+    std::array<std::uint64_t, 256> line;
+    std::array<std::uint32_t, 256> stamp{};
+    std::array<std::uint8_t, 256> at;
+    std::uint32_t now = 0;
+  };
+  thread_local Index index;
+  if (++index.now == 0) {  // the stamps wrapped: forget every entry
+    index.stamp.fill(0);
+    index.now = 1;
+  }
+  auto slot = [&](std::uint64_t line) {
+    unsigned h = static_cast<unsigned>((line >> 5) * 0x9E3779B1u) >> 24;
+    while (index.stamp[h] == index.now && index.line[h] != line)
+      h = (h + 1) & 255;
+    return h;
+  };
+  auto add = [&](std::uint64_t line, std::uint8_t touched) {
+    const unsigned h = slot(line);
+    if (index.stamp[h] == index.now) {
+      step.sectors[index.at[h]] |= touched;
+      return;
     }
     if (step.line_count < Step::kMaxLines) {
+      index.stamp[h] = index.now;
+      index.line[h] = line;
+      index.at[h] = static_cast<std::uint8_t>(step.line_count);
       step.sectors[step.line_count] = touched;
       step.lines[step.line_count++] = line;
     }
   };
+  for (unsigned i = 0; i < step.line_count; ++i) {  // lines the step already has
+    const unsigned h = slot(step.lines[i]);
+    index.stamp[h] = index.now;
+    index.line[h] = step.lines[i];
+    index.at[h] = static_cast<std::uint8_t>(i);
+  }
   for (std::uint64_t a : addresses) {
     const std::uint64_t end = a + span - 1;
-    const std::uint64_t first = a / line_bytes * line_bytes;
-    const std::uint64_t last = end / line_bytes * line_bytes;
+    const std::uint64_t first = line_of(a);
+    const std::uint64_t last_line = line_of(end);
     add(first, mask(first, a, end));
-    if (last != first) add(last, mask(last, a, end));
+    if (last_line != first) add(last_line, mask(last_line, a, end));
   }
 }
 

@@ -2,7 +2,10 @@
 // comment beside it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <set>
+#include <vector>
 
 #include "kernels/cpp_program.hpp"
 #include "kernels/library.hpp"
@@ -218,6 +221,70 @@ TEST(KernelLibrary, BadNamesAndArgumentsBlameTheirKey) {
   ASSERT_EQ(s.allocations.size(), 3u);
   EXPECT_EQ(s.allocations[0].name, "k.power");
   EXPECT_EQ(s.allocations[0].bytes, 64u * 64 * 4);
+}
+
+// The coalescer (workload/program.cpp) looks lines up in a hashed index; it must give what a plain scan of
+// the step's lines gives: the distinct lines in first-touch order with the union of their sectors, appended
+// after what the step already holds, at most Step::kMaxLines. Compared here with that scan on random warps
+// (addresses within a few lines or spread over many, accesses of 1 to 16 bytes that may straddle a line,
+// line sizes 32, 64, 128 and a non-power-of-two 96, steps that start empty or not).
+TEST(Coalesce, MatchesAPlainScanOfTheLines) {
+  auto reference = [](const std::vector<std::uint64_t>& addresses, unsigned bytes, unsigned line_bytes,
+                      Step& step) {
+    const bool sectored = line_bytes > 32 && line_bytes <= 256;
+    auto add = [&](std::uint64_t line, std::uint64_t from, std::uint64_t to) {
+      std::uint8_t m = 0;
+      if (sectored) {
+        const std::uint64_t lo = (std::max(from, line) - line) / 32,
+                            hi = (std::min(to, line + line_bytes - 1) - line) / 32;
+        m = static_cast<std::uint8_t>(((2u << hi) - 1) & ~((1u << lo) - 1));
+      }
+      for (unsigned i = 0; i < step.line_count; ++i)
+        if (step.lines[i] == line) {
+          step.sectors[i] |= m;
+          return;
+        }
+      if (step.line_count < Step::kMaxLines) {
+        step.sectors[step.line_count] = m;
+        step.lines[step.line_count++] = line;
+      }
+    };
+    for (std::uint64_t a : addresses) {
+      const std::uint64_t end = a + std::max(1u, bytes) - 1;
+      add(a / line_bytes * line_bytes, a, end);
+      if (end / line_bytes != a / line_bytes) add(end / line_bytes * line_bytes, a, end);
+    }
+  };
+  std::uint64_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return seed >> 33;
+  };
+  for (int trial = 0; trial < 4000; ++trial) {
+    const unsigned line_bytes = std::array<unsigned, 4>{32, 64, 96, 128}[trial % 4];
+    const unsigned bytes = 1 + next() % 16;
+    const std::uint64_t spread = std::array<std::uint64_t, 3>{256, 8192, 1 << 24}[next() % 3];
+    std::vector<std::uint64_t> addresses;
+    for (unsigned lane = 0, n = 1 + next() % 32; lane < n; ++lane)
+      addresses.push_back((std::uint64_t(1) << 32) + next() % spread);
+    Step expected, got;
+    for (unsigned i = 0, prior = (trial % 7 == 0) ? 1 + next() % 8 : 0; i < prior; ++i) {
+      const std::uint64_t line = ((std::uint64_t(1) << 32) + next() % spread) / line_bytes * line_bytes;
+      bool seen = false;
+      for (unsigned j = 0; j < expected.line_count; ++j)
+        seen |= expected.lines[j] == line;
+      if (seen) continue;
+      expected.lines[expected.line_count] = got.lines[got.line_count] = line;
+      expected.sectors[expected.line_count++] = got.sectors[got.line_count++] = 1;
+    }
+    reference(addresses, bytes, line_bytes, expected);
+    coalesce(addresses, bytes, line_bytes, got);
+    ASSERT_EQ(got.line_count, expected.line_count) << "trial " << trial;
+    for (unsigned i = 0; i < got.line_count; ++i) {
+      ASSERT_EQ(got.lines[i], expected.lines[i]) << "trial " << trial << " line " << i;
+      ASSERT_EQ(got.sectors[i], expected.sectors[i]) << "trial " << trial << " line " << i;
+    }
+  }
 }
 
 }  // namespace
