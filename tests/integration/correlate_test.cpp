@@ -65,6 +65,12 @@ TEST(Correlate, StudyKernelsAreFoundByTheirFunctionName) {
   EXPECT_EQ(k->library_name, "rodinia/hotspot");
   EXPECT_FALSE(study_kernel("hotspot-rodinia-3.1", "_Z9otherKernelv").has_value());
   EXPECT_FALSE(study_kernel("other-suite", "_Z14calculate_tempiPfS_S_iiiiffffff").has_value());
+  // A template's arguments follow the name (mergeSortSharedKernel<1u>); a name in namespaces ends at its last
+  // component (_ZN7cutlass4gemm11gemm_kernel...: gemm_kernel, which is not mapped).
+  const auto m = study_kernel("mergeSort", "_Z21mergeSortSharedKernelILj1EEvPjS0_S0_S0_j");
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->library_name, "cuda-samples/mergeSort_mergeSortShared");
+  EXPECT_FALSE(study_kernel("cutlass", "_ZN7cutlass4gemm11gemm_kernelINS0_4GemmEEEvNT_6ParamsE").has_value());
 }
 
 // An unsectored run: 128 B lines are 4 sectors of 32 B. Two L1s with 3 + 2 read hits (20 sectors) and 1 + 1
