@@ -15,6 +15,7 @@ packages=(
   yosys                   # RTL synthesis (area) and formal proofs
   liblzma-dev zlib1g-dev  # xz- and gzip-compressed Accel-Sim traces
   python3-matplotlib      # bench-fabric --plot
+  python3-numpy           # scripts/fit_energy.py (the energy calibration)
   python3-yaml            # tests/integration/interrupt_test.py reads config.yaml
   clang-14 libclang-rt-14-dev  # libFuzzer targets (fuzz/, scripts/fuzz.sh)
   munge slurmctld slurmd slurm-client  # a one-node Slurm for tests/integration/sweep_slurm_cluster_test.sh (3 MB)

@@ -17,6 +17,7 @@
 #include "app/embedded_configs.hpp"
 #include "app/run.hpp"
 #include "kernels/library.hpp"
+#include "power/power_model.hpp"
 #include "stats/atomic_write.hpp"
 
 namespace numagpu {
@@ -114,6 +115,50 @@ constexpr StudyEntry kStudy[] = {
     {"", "inverseCNDKernel", "cuda-samples/quasirandomGenerator_inverseCND", 1},
     {"", "sobolGPU_kernel", "cuda-samples/SobolQRNG", 1},
     {"", "compute_gemm", "cuda-samples/cudaTensorCoreGemm", 1},
+};
+
+// The measured-power rows name kernels `<app>_k<N>`: the N-th kernel of the application that the study
+// measures, in launch order. The study's power runs use one binary per kernel (AccelWattch's
+// profile_validation_power.sh: `btree_k1`, `dct8x8_k2`, ...), so kernels it does not measure (dct8x8's
+// inverse transforms, mri-q's ComputePhiMag) take no number. Launch orders: b+tree's command.txt runs `j`
+// (findRangeK) before `k` (findK); backprop runs the forward layer before the weight adjustment; dct8x8 runs
+// its 1DCT wrapper before its 2DCT one; mergeSort sorts the shared-memory blocks before ranking samples;
+// quasirandomGenerator generates before it transforms; fastWalshTransform's fwtBatchGPU launches the
+// fwtBatch2Kernel passes before the final fwtBatch1Kernel; CUTLASS's three sizes are three binaries.
+struct PowerEntry {
+  const char* app;
+  unsigned index;  // N of `_k<N>`
+  const char* library_name;
+  const char* args;
+};
+constexpr PowerEntry kPowerStudy[] = {
+    {"backprop", 1, "rodinia/backprop_layerforward", ""},
+    {"backprop", 2, "rodinia/backprop_adjust_weights", ""},
+    {"btree", 1, "rodinia/btree_findRangeK", ""},
+    {"btree", 2, "rodinia/btree_findK", ""},
+    {"dct8x8", 1, "cuda-samples/dct8x8_CUDAkernel1DCT", ""},
+    {"dct8x8", 2, "cuda-samples/dct8x8_CUDAkernel2DCT", ""},
+    {"hotspot", 1, "rodinia/hotspot", ""},
+    {"kmeans", 1, "rodinia/kmeans_kmeansPoint", ""},
+    {"parboil_sgemm", 1, "parboil/sgemm_mysgemmNT", ""},
+    {"srad_v1", 1, "rodinia/srad_v1_srad", ""},
+    // The blind set's applications.
+    {"binomialOptions", 1, "cuda-samples/binomialOptions", ""},
+    {"cudaTensorCoreGemm", 1, "cuda-samples/cudaTensorCoreGemm", ""},
+    {"cutlass", 1, "cutlass/wmma_gemm_nn", "m=2560 n=16 k=2560"},
+    {"cutlass", 2, "cutlass/wmma_gemm_nn", "m=4096 n=128 k=4096"},
+    {"cutlass", 3, "cutlass/wmma_gemm_nn", "m=2560 n=512 k=2560"},
+    {"fastWalshTransform", 1, "cuda-samples/fastWalshTransform_fwtBatch2", ""},
+    {"fastWalshTransform", 2, "cuda-samples/fastWalshTransform_fwtBatch1", ""},
+    {"histogram", 1, "cuda-samples/histogram64", ""},
+    {"mergeSort", 1, "cuda-samples/mergeSort_mergeSortShared", ""},
+    {"mergeSort", 2, "cuda-samples/mergeSort_generateSampleRanks", ""},
+    {"parboil_mriq", 1, "parboil/mri-q_ComputeQ", ""},
+    {"parboil_sad", 1, "parboil/sad_mb_sad_calc", ""},
+    {"pathfinder", 1, "rodinia/pathfinder_dynproc", ""},
+    {"quasirandomGenerator", 1, "cuda-samples/quasirandomGenerator_quasirandomGenerator", ""},
+    {"quasirandomGenerator", 2, "cuda-samples/quasirandomGenerator_inverseCND", ""},
+    {"sobolQRNG", 1, "cuda-samples/SobolQRNG", ""},
 };
 
 std::string file_safe(const std::string& s) {
@@ -323,21 +368,243 @@ double mean_abs_percent_error(const std::vector<double>& hw, const std::vector<d
   return n ? 100.0 * sum / double(n) : std::nan("");
 }
 
-int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream& err) {
-  std::vector<HwRow> rows;
+std::vector<HwPowerRow> read_hw_power_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open");
+  std::string line;
+  if (!std::getline(in, line)) throw std::runtime_error(path + ":1: empty file, expected a header line");
+  const std::vector<std::string> header = split_csv_line(line);
+  std::size_t watts_col = header.size();
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == "mean HW_power") watts_col = i;
+  if (watts_col == header.size() || watts_col == 0)
+    throw std::runtime_error(path +
+                             ":1: expected a header with the row names first and a 'mean HW_power' column");
+  std::vector<HwPowerRow> rows;
+  for (int n = 2; std::getline(in, line); ++n) {
+    if (line.empty() || line == "\r") continue;
+    const std::vector<std::string> f = split_csv_line(line);
+    const std::string where = path + ":" + std::to_string(n) + ": ";
+    if (f.size() != header.size()) {
+      throw std::runtime_error(where + std::to_string(f.size()) + " fields, the header has " +
+                               std::to_string(header.size()));
+    }
+    if (f[0].empty()) throw std::runtime_error(where + "a row without a name (expected <app>_k<N>)");
+    char* end = nullptr;
+    const double w = std::strtod(f[watts_col].c_str(), &end);
+    if (end == f[watts_col].c_str() || *end != '\0' || !std::isfinite(w) || w <= 0)
+      throw std::runtime_error(where + "mean HW_power: '" + f[watts_col] +
+                               "' is not a positive number of watts");
+    rows.push_back({f[0], w});
+  }
+  return rows;
+}
+
+std::optional<StudyKernel> power_study_kernel(const std::string& row_name) {
+  const std::size_t k = row_name.rfind("_k");
+  if (k == std::string::npos || k == 0 || k + 2 >= row_name.size()) return std::nullopt;
+  unsigned index = 0;
+  for (std::size_t i = k + 2; i < row_name.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(row_name[i])) || index > 1000) return std::nullopt;
+    index = index * 10 + unsigned(row_name[i] - '0');
+  }
+  const std::string app = row_name.substr(0, k);
+  for (const PowerEntry& e : kPowerStudy) {
+    if (app == e.app && index == e.index && kernels::library().count(e.library_name))
+      return StudyKernel{e.library_name, e.args, 1};
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// The workload file that runs `k` once per launch, and the `numagpu run` command for it.
+std::vector<std::string> kernel_run(const CorrelateOptions& o, const std::string& workload_name,
+                                    const std::string& kernel_name, const StudyKernel& k,
+                                    const fs::path& run_dir) {
+  fs::create_directories(run_dir);
+  std::string yaml = "workload:\n  name: " + yaml_quote(workload_name) + "\n  kernels:\n";
+  for (unsigned i = 0; i < k.launches; ++i) {
+    yaml += "    - name: " + yaml_quote(kernel_name + (k.launches > 1 ? "_" + std::to_string(i) : "")) +
+            "\n      kernel: " + yaml_quote(k.library_name) + "\n      args: " + yaml_quote(k.args) + "\n";
+  }
+  write_file_atomically((run_dir / "workload.yaml").string(), yaml);
+  std::vector<std::string> cmd = {"numagpu", "run", "-q"};
+  if (!o.config.empty()) cmd.insert(cmd.end(), {"-c", fs::absolute(o.config).string()});
+  cmd.insert(cmd.end(), {"-w", (run_dir / "workload.yaml").string(), "-o", (run_dir / "out").string()});
+  return cmd;
+}
+
+// Runs a python script given as text with `args` (single-quoted; none may hold a quote); its exit status.
+int run_python(std::string_view script, const std::vector<std::string>& args) {
+  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  std::string cmd = python + " -";
+  for (const std::string& a : args) {
+    if (a.find('\'') != std::string::npos) return 127;
+    cmd += " '" + a + "'";
+  }
+  FILE* pipe = ::popen(cmd.c_str(), "w");
+  if (!pipe) return 127;
+  std::fwrite(script.data(), 1, script.size(), pipe);
+  const int st = ::pclose(pipe);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+// Simulated against measured average power, per kernel (docs/power.md, "Correlation with a GV100").
+int correlate_power(const CorrelateOptions& o, const fs::path& dir, std::ostream& out, std::ostream& err) {
+  std::vector<HwPowerRow> rows;
   try {
-    rows = read_hw_csv(o.hw_csv);
+    rows = read_hw_power_csv(o.power_csv);
   } catch (const std::exception& e) {
     err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  struct Job {
+    const HwPowerRow* row;
+    fs::path run_dir;
+  };
+  std::vector<Job> jobs;
+  std::vector<std::vector<std::string>> commands;
+  std::vector<const HwPowerRow*> unmatched;
+  for (const HwPowerRow& row : rows) {
+    const std::optional<StudyKernel> k = power_study_kernel(row.name);
+    if (!k) {
+      unmatched.push_back(&row);
+      continue;
+    }
+    const fs::path run_dir = dir / "power_runs" / file_safe(row.name);
+    commands.push_back(kernel_run(o, row.name, row.name, *k, run_dir));
+    jobs.push_back({&row, run_dir});
+  }
+  if (!o.quiet) {
+    out << "numagpu correlate --power: " << jobs.size() << " of " << rows.size()
+        << " kernels are in the library; running " << jobs.size() << " simulation(s), "
+        << std::max(1u, o.jobs) << " at a time\n"
+        << std::flush;
+  }
+  const std::vector<int> status = run_children(commands, o.jobs);
+
+  std::string csv = "kernel,hardware,simulated\n";
+  std::string breakdown = "kernel,hardware,simulated";
+  for (const char* kind : power::kPowerKinds)
+    breakdown += std::string(",") + kind;
+  breakdown += "\n";
+  std::vector<double> hw, sim;
+  std::ostringstream table;
+  int failures = 0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const HwPowerRow& row = *jobs[j].row;
+    const fs::path power_json = jobs[j].run_dir / "out" / "power.json";
+    if (status[j] != 0) {
+      err << "numagpu: error: correlate: the run of " << row.name << " failed (exit " << status[j]
+          << "); see " << (jobs[j].run_dir / "out").string() << "\n";
+      ++failures;
+      continue;
+    }
+    nlohmann::json doc;
+    try {
+      std::ifstream in(power_json);
+      if (!in) throw std::runtime_error(power_json.string() + ": cannot open");
+      doc = nlohmann::json::parse(in);
+      const double watts = doc.at("total").at("power_w").get<double>();
+      csv += row.name + "," + format_number(row.watts) + "," + format_number(watts) + "\n";
+      breakdown += row.name + "," + format_number(row.watts) + "," + format_number(watts);
+      const nlohmann::json& components = doc.at("total").at("components");
+      for (const char* kind : power::kPowerKinds)
+        breakdown +=
+            "," +
+            format_number(components.contains(kind) ? components.at(kind).at("power_w").get<double>() : 0.0);
+      breakdown += "\n";
+      hw.push_back(row.watts);
+      sim.push_back(watts);
+      const double pct = 100.0 * (watts - row.watts) / row.watts;
+      table << "| " << row.name << " | " << format_number(std::round(row.watts * 10) / 10) << " | "
+            << format_number(std::round(watts * 10) / 10) << " | " << format_number(std::round(pct * 10) / 10)
+            << " |\n";
+    } catch (const std::exception& e) {
+      err << "numagpu: error: correlate: " << power_json.string() << ": " << e.what() << "\n";
+      ++failures;
+    }
+  }
+  const double mape = mean_abs_percent_error(hw, sim), r = pearson(hw, sim);
+  std::ostringstream md;
+  md << "# numagpu correlate --power\n\nMeasured: `" << o.power_csv
+     << "`; configuration: " << (o.config.empty() ? std::string("the built-in system") : "`" + o.config + "`")
+     << ". Simulated: the average power of one launch (`power.json`, `total.power_w`).\n\n"
+     << "Kernels: " << hw.size() << "; mean absolute error "
+     << (std::isnan(mape) ? std::string("-") : format_number(std::round(mape * 10) / 10) + " %")
+     << "; Pearson " << (std::isnan(r) ? std::string("-") : format_number(std::round(r * 1000) / 1000))
+     << ".\n\n| kernel | measured W | simulated W | error % |\n|---|---|---|---|\n"
+     << table.str();
+  if (!unmatched.empty()) {
+    md << "\n## Not run (no library kernel stands for them)\n\n";
+    for (const HwPowerRow* u : unmatched)
+      md << "- " << u->name << "\n";
+  }
+  write_file_atomically((dir / "power_correlation.csv").string(), csv);
+  write_file_atomically((dir / "power_breakdown.csv").string(), breakdown);
+  write_file_atomically((dir / "power_correlation.md").string(), md.str());
+  const int plot_rc = run_python(
+      embedded::kPlotPowerCorrelation,
+      {(dir / "power_correlation.csv").string(), (dir / "power_breakdown.csv").string(), dir.string()});
+  if (!o.quiet) out << md.str().substr(md.str().find("Kernels:"));
+  out << "numagpu: wrote " << (dir / "power_correlation.csv").string()
+      << ", power_breakdown.csv, power_correlation.md"
+      << (plot_rc == 0 ? ", power_correlation.png, power_breakdown.png" : "") << "\n";
+  if (plot_rc != 0) {
+    err << "numagpu: error: correlate: plotting failed (python3 exit " << plot_rc
+        << "); it needs python3-matplotlib (scripts/setup.sh installs it)\n";
+    return kExitRunFailed;
+  }
+  return failures ? kExitRunFailed : kExitOk;
+}
+
+int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows, const fs::path& dir,
+                       std::ostream& out, std::ostream& err);
+
+}  // namespace
+
+int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.hw_csv.empty() && o.power_csv.empty()) {
+    err << "numagpu: error: correlate: give --hw (counters), --power (measured power) or both\n";
     return kExitBadInput;
   }
   if (!o.config.empty() && !fs::is_regular_file(o.config)) {
     err << "numagpu: error: --config " << o.config << ": no such file\n";
     return kExitBadInput;
   }
+  if (!o.power_csv.empty()) {  // a bad table is refused before anything runs or is written
+    try {
+      read_hw_power_csv(o.power_csv);
+    } catch (const std::exception& e) {
+      err << "numagpu: error: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+  }
+  std::vector<HwRow> rows;
+  if (!o.hw_csv.empty()) {
+    try {
+      rows = read_hw_csv(o.hw_csv);
+    } catch (const std::exception& e) {
+      err << "numagpu: error: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+  }
   if (!make_output_dir(o.out_dir, err)) return kExitBadInput;
   const fs::path dir = fs::absolute(o.out_dir);
+  int power_rc = kExitOk;
+  if (!o.power_csv.empty()) {
+    power_rc = correlate_power(o, dir, out, err);
+    if (o.hw_csv.empty() || power_rc == kExitBadInput) return power_rc;
+  }
+  const int counters_rc = correlate_counters(o, rows, dir, out, err);
+  return counters_rc != kExitOk ? counters_rc : power_rc;
+}
 
+namespace {
+
+int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows, const fs::path& dir,
+                       std::ostream& out, std::ostream& err) {
   struct Job {
     const HwRow* row;
     StudyKernel kernel;
@@ -353,19 +620,7 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
       continue;
     }
     const fs::path run_dir = dir / "runs" / file_safe(row.benchmark + "__" + function_name(row.kernel));
-    fs::create_directories(run_dir);
-    std::string yaml = "workload:\n  name: " + yaml_quote(row.benchmark) + "\n  kernels:\n";
-    for (unsigned i = 0; i < k->launches; ++i) {
-      yaml += "    - name: " +
-              yaml_quote(function_name(row.kernel) + (k->launches > 1 ? "_" + std::to_string(i) : "")) +
-              "\n      kernel: " + yaml_quote(k->library_name) + "\n      args: " + yaml_quote(k->args) +
-              "\n";
-    }
-    write_file_atomically((run_dir / "workload.yaml").string(), yaml);
-    std::vector<std::string> cmd = {"numagpu", "run", "-q"};
-    if (!o.config.empty()) cmd.insert(cmd.end(), {"-c", fs::absolute(o.config).string()});
-    cmd.insert(cmd.end(), {"-w", (run_dir / "workload.yaml").string(), "-o", (run_dir / "out").string()});
-    commands.push_back(cmd);
+    commands.push_back(kernel_run(o, row.benchmark, function_name(row.kernel), *k, run_dir));
     jobs.push_back({&row, *k, run_dir});
   }
   if (!o.quiet) {
@@ -441,16 +696,8 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
   write_file_atomically((dir / "correlation.md").string(), md.str());
 
   // The scatter plots (python3-matplotlib), as `numagpu plot` draws its figures.
-  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  const std::string cmd = python + " - '" + (dir / "correlation.csv").string() + "' '" + dir.string() + "'";
-  int plot_rc = 127;
-  if (dir.string().find('\'') == std::string::npos) {
-    if (FILE* pipe = ::popen(cmd.c_str(), "w")) {
-      std::fwrite(embedded::kPlotCorrelation.data(), 1, embedded::kPlotCorrelation.size(), pipe);
-      const int st = ::pclose(pipe);
-      plot_rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-    }
-  }
+  const int plot_rc =
+      run_python(embedded::kPlotCorrelation, {(dir / "correlation.csv").string(), dir.string()});
   if (!o.quiet) out << md.str().substr(md.str().find("## Per counter"), std::string::npos).substr(0, 2000);
   out << "numagpu: wrote " << (dir / "correlation.csv").string() << ", correlation.md"
       << (plot_rc == 0 ? ", correlation_*.png" : "") << "\n";
@@ -461,5 +708,7 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
   }
   return failures ? kExitRunFailed : kExitOk;
 }
+
+}  // namespace
 
 }  // namespace numagpu

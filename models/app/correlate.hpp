@@ -13,8 +13,9 @@
 namespace numagpu {
 
 struct CorrelateOptions {
-  std::string hw_csv;
-  std::string config;  // a system configuration (-c); empty: the built-in system
+  std::string hw_csv;     // counters (--hw); empty: none
+  std::string power_csv;  // measured average power (--power); empty: none
+  std::string config;     // a system configuration (-c); empty: the built-in system
   unsigned jobs = 1;
   std::string out_dir;
   bool quiet = false;
@@ -50,6 +51,19 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path);
 // Pearson correlation and mean absolute percentage error (in %) of simulated against hardware values.
 double pearson(const std::vector<double>& hw, const std::vector<double>& sim);
 double mean_abs_percent_error(const std::vector<double>& hw, const std::vector<double>& sim);
+
+// A row of a measured-power table (shared/data/qv100/hw_power_train.csv): `<app>_k<N>` and its mean watts.
+struct HwPowerRow {
+  std::string name;
+  double watts = 0;
+};
+// Reads the table (first column the row's name, a column `mean HW_power`); throws std::runtime_error
+// "FILE:LINE: what" on a malformed file.
+std::vector<HwPowerRow> read_hw_power_csv(const std::string& path);
+
+// The library kernel that `<app>_k<N>` names: the N-th of the application's kernels that the GV100 study
+// measures, in the application's launch order (docs/power.md, "Correlation"); nullopt when unknown.
+std::optional<StudyKernel> power_study_kernel(const std::string& row_name);
 
 int correlate_command(const CorrelateOptions& options, std::ostream& out, std::ostream& err);
 

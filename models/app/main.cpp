@@ -111,7 +111,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
       "correlate",
       "Run the library kernels of a hardware counter table (Nsight Compute metrics, the schema of "
       "hw_perf_train.csv) and compare simulated with measured counters (docs/correlation.md)");
-  correlate_cmd->add_option("--hw", correlate.hw_csv, "Hardware counter CSV")->required();
+  correlate_cmd->add_option("--hw", correlate.hw_csv, "Hardware counter CSV");
+  correlate_cmd->add_option("--power", correlate.power_csv,
+                            "Measured average power CSV (rows <app>_k<N>, column 'mean HW_power')");
   correlate_cmd->add_option("-c,--config", correlate.config,
                             "System configuration (default: the built-in system)");
   correlate_cmd->add_option("-j,--jobs", correlate.jobs, "Simulations run at once")

@@ -4,28 +4,6 @@
 
 namespace numagpu::kernels {
 
-const char* to_string(InstrClass c) {
-  switch (c) {
-    case InstrClass::kFp32:
-      return "fp32";
-    case InstrClass::kFp64:
-      return "fp64";
-    case InstrClass::kInt:
-      return "int";
-    case InstrClass::kSfu:
-      return "sfu";
-    case InstrClass::kTensor:
-      return "tensor";
-    case InstrClass::kBranch:
-      return "branch";
-    case InstrClass::kShared:
-      return "shared";
-    case InstrClass::kCount:
-      break;
-  }
-  return "?";
-}
-
 namespace {
 
 std::uint32_t full_mask(unsigned threads_in_warp) {
@@ -70,6 +48,13 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   out.kind = p.kind;
   out.cycles = p.cycles;
   out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
+  out.classes.fill(0);
+  if (p.kind == Step::Kind::kCompute) {
+    for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r)
+      out.classes[static_cast<unsigned>(runs[r].cls)] += runs[r].count;
+    out.line_count = 0;
+    return;
+  }
   out.line_count = p.line_count;
   std::copy(lines.begin() + p.first_line, lines.begin() + p.first_line + p.line_count, out.lines.begin());
   std::copy(sectors.begin() + p.first_line, sectors.begin() + p.first_line + p.line_count,
@@ -82,14 +67,31 @@ PackedStep& Cta::compute_step(unsigned warp) {
   return steps.back();
 }
 
+void Cta::add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles) {
+  WarpRecord& r = warps_[w];
+  // A step holds at most 65,535 runs (line_count's width): a longer alternation continues in a new compute
+  // step (the warp issues it right after, one issue slot later).
+  if (!r.steps.empty() && r.steps.back().kind == Step::Kind::kCompute && r.steps.back().line_count == 0xFFFF)
+    r.steps.emplace_back();
+  PackedStep& s = compute_step(w);
+  s.cycles += cycles;
+  s.instructions += n;
+  r.instructions[static_cast<unsigned>(cls)] += n;
+  // The step's runs are the last line_count of r.runs: extend the last one when the class repeats.
+  if (s.line_count > 0 && r.runs.back().cls == cls) {
+    r.runs.back().count += n;
+    return;
+  }
+  if (s.line_count == 0) s.first_line = static_cast<std::uint32_t>(r.runs.size());
+  r.runs.push_back(ClassRun{n, cls});
+  ++s.line_count;
+}
+
 void Cta::charge(InstrClass cls, unsigned n) {
   for (unsigned w = 0; w < mask_.size(); ++w) {
     if (!mask_[w]) continue;
     // One issue cycle per warp instruction: consecutive instructions of a warp form one compute step.
-    PackedStep& s = compute_step(w);
-    s.cycles += n;
-    s.instructions += n;
-    warps_[w].instructions[static_cast<unsigned>(cls)] += n;
+    add_instructions(w, cls, n, n);
   }
 }
 
@@ -150,10 +152,7 @@ void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned
         passes = std::max(passes, ++per_bank[words[i] % kBanks]);
       }
     }
-    PackedStep& s = compute_step(w);
-    s.cycles += passes;
-    s.instructions += 1;
-    warps_[w].instructions[static_cast<unsigned>(InstrClass::kShared)] += 1;
+    add_instructions(w, InstrClass::kShared, 1, passes);
     counters_.shared_accesses += 1;
     counters_.shared_wavefronts += passes;
   }
@@ -162,10 +161,7 @@ void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned
 void Cta::shared_broadcast() {
   for (unsigned w = 0; w < mask_.size(); ++w) {
     if (!mask_[w]) continue;
-    PackedStep& s = compute_step(w);
-    s.cycles += 1;
-    s.instructions += 1;
-    warps_[w].instructions[static_cast<unsigned>(InstrClass::kShared)] += 1;
+    add_instructions(w, InstrClass::kShared, 1, 1);
     counters_.shared_accesses += 1;
     counters_.shared_wavefronts += 1;
   }

@@ -39,9 +39,9 @@ namespace numagpu::kernels {
 
 constexpr unsigned kWarpSize = 32;
 
-// Instruction classes, for the SM's issue cycles and the energy model.
-enum class InstrClass : std::uint8_t { kFp32, kFp64, kInt, kSfu, kTensor, kBranch, kShared, kCount };
-const char* to_string(InstrClass c);
+// Instruction classes (workload/program.hpp): a kernel charges every class but kMemory (its memory steps) and
+// kOther (nothing a kernel executes is unclassified).
+using numagpu::InstrClass;
 
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
@@ -104,6 +104,8 @@ struct Uninitialized {
 // Per-warp record of what one CTA executed.
 // A step as recorded: a memory step's lines are kept in the warp's `lines`, from `first_line` on, so a
 // recorded step takes 16 bytes instead of a Step's 530 (a resident CTA holds thousands of steps).
+// A compute step has no lines: its `first_line` and `line_count` index its instructions' class runs instead
+// (WarpRecord::runs), so that classes cost 8 bytes per run of one class, not a Step's array per step.
 struct PackedStep {
   Step::Kind kind = Step::Kind::kCompute;
   std::uint16_t line_count = 0;
@@ -112,10 +114,17 @@ struct PackedStep {
   std::uint32_t first_line = 0;
 };
 
+// Consecutive warp instructions of one class within a compute step.
+struct ClassRun {
+  std::uint32_t count = 0;
+  InstrClass cls = InstrClass::kOther;
+};
+
 struct WarpRecord {
   std::vector<PackedStep> steps;
   std::vector<std::uint64_t> lines;   // the memory steps' lines, in order
   std::vector<std::uint8_t> sectors;  // per line, the 32 B sectors its threads touch (Step::sectors)
+  std::vector<ClassRun> runs;         // the compute steps' instructions by class, in order
   // Step `index` as the SM takes it.
   void unpack(std::size_t index, Step& out) const;
   std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};  // warp instructions
@@ -210,6 +219,9 @@ class Cta {
   void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes);
   void shared_broadcast();  // one shared access of one word by all active threads: one pass per warp
   PackedStep& compute_step(unsigned warp);
+  // Adds `n` instructions of `cls` to warp `w`'s current compute step (and its totals); `cycles` issue
+  // cycles.
+  void add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles);
   // The active threads of `saved` whose cond equals `value` (exited threads never return).
   void narrow(const std::vector<std::uint32_t>& saved, const V<bool>& cond, bool value);
   void restore(const std::vector<std::uint32_t>& saved);

@@ -1,9 +1,11 @@
 #include "power/activity_recorder.hpp"
 
+#include <iterator>
 #include <stdexcept>
 #include <utility>
 
 #include "common/txn.hpp"
+#include "power/energy_table.hpp"
 #include "power/rtl_area.hpp"
 #include "system/derived_params.hpp"
 #include "system/system.hpp"
@@ -60,6 +62,9 @@ void ActivityRecorder::sum(Tracked& t, const char* counter, std::vector<const st
   t.probes.push_back(Probe{std::move(counters), scale, nullptr});
 }
 
+// The energy table names the SM's instruction classes itself (power stays free of the SM's headers).
+static_assert(std::size(power::kInstrClassNames) == kInstrClasses, "one energy key per instruction class");
+
 void ActivityRecorder::build() {
   const SystemSpec& spec = system_.spec();
   const std::uint64_t period = system_.context().clock.period_ps();
@@ -73,9 +78,14 @@ void ActivityRecorder::build() {
       counter(t, "loads", c.loads);
       counter(t, "stores", c.stores);
       counter(t, "atomics", c.atomics);
+      for (unsigned k = 0; k < kInstrClasses; ++k) {
+        const std::string name = std::string("instructions_") + to_string(static_cast<InstrClass>(k));
+        counter(t, name.c_str(), *c.by_class[k]);
+      }
       const Sm* m = sm.get();
       probe(t, "issue_cycles", [m] { return m->issue_cycles_before_now(); });
       probe(t, "idle_cycles", [this, m] { return now_ - m->issue_cycles_before_now(); });
+      probe(t, "resident_cycles", [this, m] { return m->resident_cycles_before(now_); });
     }
     auto cache = [&](const Cache& c, const char* kind, const CacheSpec& cs) {
       Tracked& t = track(c.name(), kind, sid);
@@ -99,6 +109,13 @@ void ActivityRecorder::build() {
       counter(t, "coherence_writebacks", cc.coherence_writebacks);
       counter(t, "mshr_merges", cc.mshr_merges);
       counter(t, "bank_conflicts", cc.bank_conflicts);
+      // Sectored caches: the 32 B sectors of each lookup (the line counts above count requests).
+      if (cc.read_sector_hits) {
+        counter(t, "read_sector_hits", *cc.read_sector_hits);
+        counter(t, "read_sector_misses", *cc.read_sector_misses);
+        counter(t, "write_sector_hits", *cc.write_sector_hits);
+        counter(t, "write_sector_misses", *cc.write_sector_misses);
+      }
       t.instance.properties = {
           {"size_bytes", cs.size_bytes}, {"ways", cs.ways}, {"line_bytes", spec.facts.line_bytes}};
     };
@@ -122,6 +139,10 @@ void ActivityRecorder::build() {
       counter(t, "writes", c.writes);
       sum(t, "read_bits", {&c.read_bytes}, 8);
       sum(t, "write_bits", {&c.write_bytes}, 8);
+      if (c.read_sectors) {  // sectored machines: 32 B sectors moved
+        counter(t, "read_sectors", *c.read_sectors);
+        counter(t, "write_sectors", *c.write_sectors);
+      }
       // Busy time from the channels' busy trackers (common/busy_tracker.hpp), in cycles: a channel that
       // transferred for 2.5 cycles counts 2.5 (floored over the run, not per cycle), and idle is the rest
       // of the channels' time.

@@ -18,6 +18,16 @@ void add_cache(Schema& energy, const char* key, const char* doc, double access_p
       .unit("pJ")
       .default_value(access_pj);
   c.real("fill_pj", "Per line allocated").min(0).unit("pJ").default_value(access_pj);
+  c.real("miss_pj", "Per read miss, on top of its read_pj (MSHR, the request to the next level)")
+      .min(0)
+      .unit("pJ")
+      .default_value(0.0);
+  c.real("sector_pj",
+         "Sectored caches only: per 32 B sector read on a hit, written, or filled after a miss (the per-line "
+         "energies then stand for tags and control)")
+      .min(0)
+      .unit("pJ")
+      .default_value(0.0);
   c.real("static_w", "Static power of each instance").min(0).unit("W").default_value(static_w);
 }
 
@@ -60,14 +70,44 @@ void add_energy_schema(Schema& root) {
       .min(0)
       .unit("W")
       .default_value(4.0);
+  d.real("channel_static_w", "Static power of each DRAM channel (memory controller and PHY)")
+      .min(0)
+      .unit("W")
+      .default_value(0.0);
   add_cache(e, "l1", "Each SM's L1", 200.0, 0.05);
   add_cache(e, "l2", "Each L2 bank", 400.0, 0.15);
   Schema& sm = e.section("sm", "Streaming multiprocessors");
-  sm.real("instruction_pj", "Per warp instruction issued (fetch, operands, 32 lanes of execution)")
+  sm.real("instruction_pj",
+          "Per warp instruction issued, whatever its class (fetch, decode, scheduling, register-file reads "
+          "and write; in the paper system also the 32 lanes of execution)")
       .min(0)
       .unit("pJ")
       .default_value(370.0);
-  sm.real("static_w", "Static power of each SM").min(0).unit("W").default_value(0.6);
+  const char* class_docs[] = {
+      "Per fp32 warp instruction (32 lanes of FMA), on top of instruction_pj",
+      "Per fp64 warp instruction, on top of instruction_pj",
+      "Per integer or logic warp instruction, on top of instruction_pj",
+      "Per special-function (SFU) warp instruction, on top of instruction_pj",
+      "Per tensor-core (HMMA) warp instruction, on top of instruction_pj",
+      "Per branch or barrier warp instruction, on top of instruction_pj",
+      "Per shared-memory warp access (the SRAM read or write), on top of instruction_pj",
+      "Per global load, store or atomic warp instruction (address generation, coalescing), on top of "
+      "instruction_pj; the caches' energy is theirs",
+      "Per unclassified compute warp instruction (synthetic patterns, traces), on top of instruction_pj"};
+  for (unsigned c = 0; c < std::size(kInstrClassNames); ++c)
+    sm.real(std::string(kInstrClassNames[c]) + "_pj", class_docs[c]).min(0).unit("pJ").default_value(0.0);
+  sm.real("static_w", "Static power of each SM, always (leakage)").min(0).unit("W").default_value(0.6);
+  sm.real("resident_w",
+          "Power of each SM while at least one CTA is resident, on top of static_w (clocks and pipelines "
+          "not gated); an SM with no resident CTA draws static_w only")
+      .min(0)
+      .unit("W")
+      .default_value(0.0);
+  Schema& board = e.section("board", "Each GPU (socket) as a whole");
+  board.real("constant_w", "Constant power of each GPU: the board, its fans and regulators, the GPU's uncore")
+      .min(0)
+      .unit("W")
+      .default_value(0.0);
   Schema& p = e.section("policy", "The link balancer and cache partition controller, from their netlists");
   p.real("flop_cycle_fj", "Per flip-flop per clock cycle (the blocks are clocked every cycle)")
       .min(0)
@@ -105,10 +145,17 @@ EnergyTable energy_table(const config::Config& cfg) {
     cache->read_pj = r(std::string(key) + "read_pj");
     cache->write_pj = r(std::string(key) + "write_pj");
     cache->fill_pj = r(std::string(key) + "fill_pj");
+    cache->miss_pj = r(std::string(key) + "miss_pj");
+    cache->sector_pj = r(std::string(key) + "sector_pj");
     cache->static_w = r(std::string(key) + "static_w");
   }
   t.sm_instruction_pj = r("sm.instruction_pj");
+  for (unsigned c = 0; c < t.sm_class_pj.size(); ++c)
+    t.sm_class_pj[c] = r(std::string("sm.") + kInstrClassNames[c] + "_pj");
   t.sm_static_w = r("sm.static_w");
+  t.sm_resident_w = r("sm.resident_w");
+  t.board_constant_w = r("board.constant_w");
+  t.dram_channel_static_w = r("dram.channel_static_w");
   t.policy_flop_cycle_fj = r("policy.flop_cycle_fj");
   t.policy_transistor_static_nw = r("policy.transistor_static_nw");
   t.resolved = cfg.resolved().at("energy");

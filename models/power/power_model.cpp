@@ -70,7 +70,7 @@ json sum_json(const Sum& s, double seconds) {
               {"static_j", s.static_j}};
 }
 
-// Per kind, in the order of kKinds.
+// Per kind, in the order of kPowerKinds.
 struct Group {
   Sum total;
   std::map<std::string, Sum> kinds;
@@ -81,7 +81,7 @@ struct Group {
   json to_json(double seconds) const {
     json j = sum_json(total, seconds);
     json components = json::object();
-    for (const char* k : kKinds) {
+    for (const char* k : kPowerKinds) {
       const auto it = kinds.find(k);
       if (it == kinds.end()) continue;
       components[k] = sum_json(it->second, seconds);
@@ -98,20 +98,33 @@ const char* rtl_block_of(const std::string& kind) {
 
 }  // namespace
 
-InstanceEnergy instance_energy(const Instance& inst, long window, double seconds, const EnergyTable& t) {
+InstanceEnergy instance_energy(const Instance& inst, long window, double seconds, double clock_hz,
+                               const EnergyTable& t) {
   const Counts n(inst, window);
   const std::string& k = inst.kind;
   InstanceEnergy e;
   if (k == "sm") {
-    e.dynamic_j = n("instructions") * t.sm_instruction_pj * kPico;
-    e.static_j = t.sm_static_w * seconds;
+    // Every warp instruction pays the common part (fetch, decode, registers), then its class's part. An
+    // activity file without class counters (older runs) prices the common part only.
+    double pj = n("instructions") * t.sm_instruction_pj;
+    for (unsigned c = 0; c < t.sm_class_pj.size(); ++c)
+      pj += n(std::string("instructions_") + kInstrClassNames[c]) * t.sm_class_pj[c];
+    e.dynamic_j = pj * kPico;
+    const double resident_s = clock_hz > 0 ? n("resident_cycles") / clock_hz : 0.0;
+    e.static_j = t.sm_static_w * seconds + t.sm_resident_w * resident_s;
   } else if (k == "l1" || k == "l2") {
     const EnergyTable::Cache& c = k == "l1" ? t.l1 : t.l2;
     // Reading a dirty line out for a write-back costs a read; an atomic performed here is a read (counted
     // with the reads) and a write.
     const double reads = n("reads") + n("writebacks") + n("coherence_writebacks");
     const double writes = n("writes") + n("atomics_performed");
-    e.dynamic_j = (reads * c.read_pj + writes * c.write_pj + n("fills") * c.fill_pj) * kPico;
+    // Sectored caches move sectors through the data array: those read on a hit, written (hit or miss),
+    // and filled after a read miss (0 in an unsectored cache, which has no sector counters).
+    const double sectors =
+        n("read_sector_hits") + n("read_sector_misses") + n("write_sector_hits") + n("write_sector_misses");
+    e.dynamic_j = (reads * c.read_pj + writes * c.write_pj + n("fills") * c.fill_pj +
+                   n("read_misses") * c.miss_pj + sectors * c.sector_pj) *
+                  kPico;
     e.static_j = c.static_w * seconds;
   } else if (k == "crossbar") {
     e.dynamic_j = n("bits") * t.crossbar_pj_per_bit * kPico;
@@ -119,7 +132,9 @@ InstanceEnergy instance_energy(const Instance& inst, long window, double seconds
   } else if (k == "dram") {
     e.dynamic_j =
         (n("read_bits") * t.dram_read_pj_per_bit + n("write_bits") * t.dram_write_pj_per_bit) * kPico;
-    e.static_j = t.dram_static_w * seconds;
+    const auto channels = inst.properties.find("channels");
+    const double channel_count = channels != inst.properties.end() ? channels->get<double>() : 0.0;
+    e.static_j = (t.dram_static_w + t.dram_channel_static_w * channel_count) * seconds;
   } else if (k == "link") {
     // Bits a GPU sends cost link.pj_per_bit; bits a switch sends on are the switch's (below).
     const double gpu_bits = (sent_by_gpu(inst, "a_kind") ? n("bits_a_to_b") : 0.0) +
@@ -150,8 +165,19 @@ json power_document(const Activity& a, const EnergyTable& t, const std::string& 
   json instances = json::array();
   json blocks = json::array();
   double block_cells = 0, block_flops = 0, block_transistors = 0;
+  const double clock_hz = double(a.clock_mhz) * 1e6;
+  // Each socket's constant power: a kind of its own, with no instance in the activity.
+  auto add_boards = [&](double span_s, Group& all, std::vector<Group>& per_socket) {
+    for (Group& g : per_socket) {
+      InstanceEnergy board;
+      board.static_j = t.board_constant_w * span_s;
+      all.add("board", board);
+      g.add("board", board);
+    }
+  };
+  add_boards(seconds, total, sockets);
   for (const Instance& inst : a.instances) {
-    const InstanceEnergy e = instance_energy(inst, -1, seconds, t);
+    const InstanceEnergy e = instance_energy(inst, -1, seconds, clock_hz, t);
     total.add(inst.kind, e);
     (inst.socket < 0 ? fabric : sockets.at(std::size_t(inst.socket))).add(inst.kind, e);
     comm_j += e.communication_j;
@@ -199,8 +225,9 @@ json power_document(const Activity& a, const EnergyTable& t, const std::string& 
     Group all, fab;
     std::vector<Group> per_socket(a.sockets);
     double comm = 0;
+    add_boards(ws, all, per_socket);
     for (const Instance& inst : a.instances) {
-      const InstanceEnergy e = instance_energy(inst, long(w), ws, t);
+      const InstanceEnergy e = instance_energy(inst, long(w), ws, clock_hz, t);
       all.add(inst.kind, e);
       (inst.socket < 0 ? fab : per_socket[std::size_t(inst.socket)]).add(inst.kind, e);
       comm += e.communication_j;
@@ -224,7 +251,7 @@ json power_document(const Activity& a, const EnergyTable& t, const std::string& 
   series["dynamic_w"] = std::move(dynamic_w);
   series["static_w"] = std::move(static_w);
   json components_w = json::object();
-  for (const char* k : kKinds) {
+  for (const char* k : kPowerKinds) {
     if (!total.kinds.count(k)) continue;
     components_w[k] = a.windows.empty() ? json::array() : kinds_w.at(k);
   }

@@ -25,9 +25,15 @@ struct InstanceEnergy {
   double communication_bits = 0;  // bits GPUs sent into the fabric (links only)
 };
 
-// `window` < 0: the whole run, else that window; `seconds` is the span's length.
-InstanceEnergy instance_energy(const Instance& instance, long window, double seconds,
+// `window` < 0: the whole run, else that window; `seconds` is the span's length; `clock_hz` turns counted
+// cycles (an SM's resident cycles) into time.
+InstanceEnergy instance_energy(const Instance& instance, long window, double seconds, double clock_hz,
                                const EnergyTable& table);
+
+// The kinds power.json reports, in order: the activity's component kinds, then `board` (each socket's
+// constant power, energy.board.constant_w, which no component instance carries).
+inline constexpr const char* kPowerKinds[] = {
+    "sm", "l1", "l2", "crossbar", "dram", "link", "switch", "link_balancer", "partition_controller", "board"};
 
 // power.json (schema in docs/power.md).
 nlohmann::json power_document(const Activity& activity, const EnergyTable& table, const std::string& version);

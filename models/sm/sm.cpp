@@ -41,6 +41,13 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
                                         "Cycles this SM's requests waited for first-touch page migration")),
       load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")),
       issue_cycles_(stats.counter(stat(*this, "issue_cycles"), "cycles", "Cycles in which the SM issued")) {
+  for (unsigned c = 0; c < kInstrClasses; ++c) {
+    class_instructions_[c] =
+        &stats.counter(stat(*this, "instructions_") + to_string(static_cast<InstrClass>(c)), "instructions",
+                       "Warp instructions issued by class: fp32, fp64, int, sfu, tensor, branch (and "
+                       "barriers), shared (shared-memory accesses), memory (global loads, stores, atomics), "
+                       "other (unclassified compute: synthetic patterns, traces)");
+  }
   const char* kinds[kStallKinds] = {"memory", "barrier", "compute", "outstanding_limit", "no_warp"};
   for (int k = 0; k < kStallKinds; ++k) {
     stalls_[k] =
@@ -96,6 +103,10 @@ bool Sm::launch_cta(std::uint32_t slot) {
   warps_left_in_slot_[slot] = warps_per_cta_;
   at_barrier_in_slot_[slot] = 0;
   ++resident_ctas_;
+  if (!resident_open_) {
+    resident_open_ = true;
+    resident_since_ = now;
+  }
   return true;
 }
 
@@ -208,9 +219,32 @@ Sm::Stall Sm::why_idle() const {
   return in_state_[2] > 0 ? Stall::kCompute : Stall::kNoWarp;
 }
 
+void Sm::count_classes(const Step& step) {
+  auto add = [this](InstrClass c, std::uint64_t n) { class_instructions_[static_cast<unsigned>(c)]->add(n); };
+  switch (step.kind) {
+    case Step::Kind::kCompute: {
+      std::uint64_t classified = 0;
+      for (unsigned c = 0; c < kInstrClasses; ++c) {
+        if (step.classes[c] == 0) continue;
+        class_instructions_[c]->add(step.classes[c]);
+        classified += step.classes[c];
+      }
+      // What the step does not classify (all of it, for synthetic and traced compute) is kOther.
+      if (classified < step.instructions) add(InstrClass::kOther, step.instructions - classified);
+      return;
+    }
+    case Step::Kind::kBarrier:
+      add(InstrClass::kBranch, 1);
+      return;
+    default:
+      add(InstrClass::kMemory, 1);
+  }
+}
+
 void Sm::execute(Warp& w, const Step& step) {
   const Cycles now = clock_.now();
   instructions_.add(step.kind == Step::Kind::kCompute ? step.instructions : 1);
+  count_classes(step);
   const unsigned before = state_of(w);
   switch (step.kind) {
     case Step::Kind::kCompute:
@@ -296,6 +330,10 @@ void Sm::retire_if_done(Warp& w) {
   ctas_.add();
   --resident_ctas_;
   if (launch_cta(w.slot)) return;
+  if (resident_ctas_ == 0 && resident_open_) {
+    resident_open_ = false;
+    resident_cycles_ += clock_.now() - resident_since_;
+  }
   if (resident_ctas_ == 0 && outstanding_ == 0 && !idle_reported_) {
     idle_reported_ = true;
     source_.sm_idle(socket_, index_);

@@ -53,6 +53,11 @@ class Sm : public sc_core::sc_module,
   std::uint64_t issue_cycles_before_now() const {
     return issue_cycles_.value() - (last_issue_cycle_ == clock_.now() ? 1 : 0);
   }
+  // Cycles in which at least one CTA was resident, before `now` (an SM without one draws only its static
+  // power: the energy model's idle SM).
+  std::uint64_t resident_cycles_before(Cycles now) const {
+    return resident_cycles_ + (resident_open_ ? now - resident_since_ : 0);
+  }
   void report_queues(std::ostream& os) const override;
   void add_host_activity(HostActivity& total) const override { total.activations += activations_; }
 
@@ -63,8 +68,15 @@ class Sm : public sc_core::sc_module,
     const stats::Counter& loads;
     const stats::Counter& stores;
     const stats::Counter& atomics;
+    // Warp instructions by class (InstrClass order), adding up to `instructions`.
+    std::array<const stats::Counter*, kInstrClasses> by_class;
   };
-  Counters counters() const { return {instructions_, loads_, stores_, atomics_}; }
+  Counters counters() const {
+    std::array<const stats::Counter*, kInstrClasses> by_class{};
+    for (unsigned c = 0; c < kInstrClasses; ++c)
+      by_class[c] = class_instructions_[c];
+    return {instructions_, loads_, stores_, atomics_, by_class};
+  }
 
  private:
   static constexpr Cycles kNever = std::numeric_limits<Cycles>::max();
@@ -101,6 +113,7 @@ class Sm : public sc_core::sc_module,
   void on_response(unsigned port, Payload& gp) override;
   bool launch_cta(std::uint32_t slot);
   void execute(Warp& w, const Step& step);
+  void count_classes(const Step& step);
   void arrive_at_barrier(Warp& w);
   void release_barrier(std::uint32_t slot);
   void retire_if_done(Warp& w);
@@ -152,6 +165,10 @@ class Sm : public sc_core::sc_module,
   stats::Counter& first_touch_cycles_;
   stats::Average& load_latency_;
   stats::Counter& issue_cycles_;
+  std::array<stats::Counter*, kInstrClasses> class_instructions_{};
+  bool resident_open_ = false;  // a CTA is resident since resident_since_
+  Cycles resident_since_ = 0;
+  std::uint64_t resident_cycles_ = 0;  // closed spans with a resident CTA
 };
 
 }  // namespace numagpu

@@ -10,6 +10,32 @@
 
 namespace numagpu {
 
+const char* to_string(InstrClass c) {
+  switch (c) {
+    case InstrClass::kFp32:
+      return "fp32";
+    case InstrClass::kFp64:
+      return "fp64";
+    case InstrClass::kInt:
+      return "int";
+    case InstrClass::kSfu:
+      return "sfu";
+    case InstrClass::kTensor:
+      return "tensor";
+    case InstrClass::kBranch:
+      return "branch";
+    case InstrClass::kShared:
+      return "shared";
+    case InstrClass::kMemory:
+      return "memory";
+    case InstrClass::kOther:
+      return "other";
+    case InstrClass::kCount:
+      break;
+  }
+  return "?";
+}
+
 void coalesce(const std::vector<std::uint64_t>& addresses, unsigned bytes, unsigned line_bytes, Step& step) {
   constexpr unsigned kSector = 32;
   const bool sectors = line_bytes > kSector && line_bytes <= 8 * kSector;
@@ -85,6 +111,8 @@ bool SyntheticProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t
     case WarpStep::Kind::kCompute:
       out.kind = Step::Kind::kCompute;
       out.cycles = std::max<std::uint32_t>(1, s.cycles);
+      out.instructions = 1;
+      out.classes.fill(0);  // unclassified: the SM counts it as kOther
       return true;
     case WarpStep::Kind::kLoad:
       out.kind = Step::Kind::kLoad;
@@ -181,6 +209,8 @@ class TraceProgram : public KernelProgram {
     const trace::WarpInstruction& in = warps[warp][index];
     out.line_count = 0;
     out.cycles = std::max<std::uint32_t>(1, in.compute_cycles);
+    out.instructions = 1;
+    out.classes.fill(0);  // a trace's compute is unclassified (kOther)
     switch (in.kind) {
       case trace::OpKind::kLoad:
         out.kind = Step::Kind::kLoad;

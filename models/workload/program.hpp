@@ -14,12 +14,33 @@
 
 namespace numagpu {
 
+// What a warp instruction does, for the SM's per-class counts and the energy model (docs/power.md): the C++
+// kernels charge fp32, fp64, int, sfu, tensor, branch and shared instructions; every global load, store or
+// atomic is one kMemory instruction; a barrier is a control instruction (kBranch); compute that no one
+// classified (synthetic patterns, replayed traces) is kOther.
+enum class InstrClass : std::uint8_t {
+  kFp32,
+  kFp64,
+  kInt,
+  kSfu,
+  kTensor,
+  kBranch,
+  kShared,
+  kMemory,
+  kOther,
+  kCount
+};
+inline constexpr unsigned kInstrClasses = static_cast<unsigned>(InstrClass::kCount);
+const char* to_string(InstrClass c);  // "fp32", ..., "memory", "other"
+
 struct Step {
   enum class Kind : std::uint8_t { kCompute, kLoad, kStore, kAtomic, kBarrier };
   static constexpr unsigned kMaxLines = 64;  // 32 threads, an access may straddle two lines
   Kind kind = Kind::kCompute;
-  std::uint32_t cycles = 1;                      // compute: cycles the warp is busy
-  std::uint32_t instructions = 1;                // compute: warp instructions the step stands for
+  std::uint32_t cycles = 1;        // compute: cycles the warp is busy
+  std::uint32_t instructions = 1;  // compute: warp instructions the step stands for
+  // Compute: those instructions by class (adding up to `instructions`); all 0 when unclassified (kOther).
+  std::array<std::uint32_t, kInstrClasses> classes{};
   unsigned line_count = 0;                       // memory: distinct lines, in first-touch order
   std::array<std::uint64_t, kMaxLines> lines{};  // line-aligned addresses
   // Per line, the 32 B sectors the threads' bytes touch (bit i: bytes [32 i, 32 i + 32) of the line); 0: all

@@ -96,6 +96,46 @@ TEST(Correlate, CountersFromAnUnsectoredRun) {
   EXPECT_EQ(c.values.count("L1_WH"), 0u);  // an unsectored model does not split writes
 }
 
+TEST(CorrelatePower, ReadsTheMeasuredPowerTableAndRefusesMalformedLines) {
+  const fs::path d = scratch("power-csv");
+  // The shape of shared/data/qv100/hw_power_train.csv: an unnamed first column holds the row names.
+  write(d / "ok.csv",
+        ",mean HW_power,st_dev,var,#samples\nbackprop_k1,219.7978,0.27,0.07,5\nbtree_k2,157,3.6,13.1,5\n");
+  const std::vector<HwPowerRow> rows = read_hw_power_csv((d / "ok.csv").string());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].name, "backprop_k1");
+  EXPECT_DOUBLE_EQ(rows[0].watts, 219.7978);
+  EXPECT_DOUBLE_EQ(rows[1].watts, 157.0);
+  write(d / "neg.csv", ",mean HW_power\nk_k1,-3\n");
+  try {
+    read_hw_power_csv((d / "neg.csv").string());
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              (d / "neg.csv").string() + ":2: mean HW_power: '-3' is not a positive number of watts");
+  }
+  write(d / "nocol.csv", ",watts\nk_k1,3\n");
+  EXPECT_THROW(read_hw_power_csv((d / "nocol.csv").string()), std::runtime_error);
+  write(d / "short.csv", ",mean HW_power,st_dev\nk_k1,3\n");
+  EXPECT_THROW(read_hw_power_csv((d / "short.csv").string()), std::runtime_error);
+  EXPECT_THROW(read_hw_power_csv((d / "missing.csv").string()), std::runtime_error);
+}
+
+TEST(CorrelatePower, RowNamesMapToTheApplicationsKernelsInLaunchOrder) {
+  // b+tree's command.txt runs `j` (findRangeK) before `k` (findK).
+  EXPECT_EQ(power_study_kernel("btree_k1")->library_name, "rodinia/btree_findRangeK");
+  EXPECT_EQ(power_study_kernel("btree_k2")->library_name, "rodinia/btree_findK");
+  EXPECT_EQ(power_study_kernel("backprop_k1")->library_name, "rodinia/backprop_layerforward");
+  EXPECT_EQ(power_study_kernel("parboil_sgemm_k1")->library_name, "parboil/sgemm_mysgemmNT");
+  EXPECT_EQ(power_study_kernel("dct8x8_k2")->library_name, "cuda-samples/dct8x8_CUDAkernel2DCT");
+  // CUTLASS's three binaries are one kernel at three sizes: the arguments tell them apart.
+  EXPECT_EQ(power_study_kernel("cutlass_k2")->args, "m=4096 n=128 k=4096");
+  EXPECT_FALSE(power_study_kernel("btree_k3"));     // b+tree has two kernels
+  EXPECT_FALSE(power_study_kernel("unknown_k1"));   // not an application of the study
+  EXPECT_FALSE(power_study_kernel("backprop"));     // no _k<N>
+  EXPECT_FALSE(power_study_kernel("backprop_kx"));  // N is not a number
+}
+
 }  // namespace
 }  // namespace numagpu
 

@@ -82,6 +82,23 @@ TEST(PowerRun, EnergyIsCountsTimesPerEventEnergies) {
   EXPECT_DOUBLE_EQ(dynamic_of_kind(p, "dram"), 4096 * 4e-12);
   EXPECT_NEAR(p.at("total").at("dynamic_j").get<double>(), (800 + 160 + 400 + 10240 + 16384) * 1e-12, 1e-21);
   EXPECT_EQ(p.at("communication").at("energy_j").get<double>(), 0.0);  // one socket: no fabric
+
+  // Instruction classes: a synthetic pattern's compute is unclassified (other) and each load a memory
+  // instruction: 4 + 4, adding up to the 8 instructions.
+  const power::Instance& sm = find(a, "system.socket0.sm0");
+  EXPECT_EQ(sm.total("instructions_other"), 4u);
+  EXPECT_EQ(sm.total("instructions_memory"), 4u);
+  EXPECT_EQ(sm.total("instructions_fp32") + sm.total("instructions_int") + sm.total("instructions_branch"),
+            0u);
+  // The one CTA is resident from its launch until its warp retires, within the run.
+  EXPECT_GT(sm.total("resident_cycles"), 0u);
+  EXPECT_LE(sm.total("resident_cycles"), a.duration_cycles);
+  // Priced: 8 x 100 (every instruction) + 4 x 7 (other) + 4 x 11 (memory) = 872 pJ; fp32 costs nothing here.
+  const json q = power::power_document(a,
+                                       table({"energy.sm.instruction_pj=100", "energy.sm.other_pj=7",
+                                              "energy.sm.memory_pj=11", "energy.sm.fp32_pj=1000"}),
+                                       "test");
+  EXPECT_DOUBLE_EQ(dynamic_of_kind(q, "sm"), 872e-12);
 }
 
 // Two sockets with no workload, held for 10000 cycles (10 us at 1 GHz): no dynamic energy anywhere, and the

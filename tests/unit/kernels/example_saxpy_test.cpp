@@ -17,11 +17,19 @@ TEST(KernelLibrary, ExampleSaxpyTouchesEachLineOnce) {
   CppKernelProgram p("saxpy", make_kernel("example/saxpy", "n=1000", std::uint64_t(1) << 32), 128);
   ASSERT_EQ(p.ctas(), 4u);
   std::set<std::uint64_t> loaded, stored;
-  unsigned memory_steps = 0;
+  unsigned memory_steps = 0, fp32_in_steps = 0;
   for (std::uint32_t cta = 0; cta < p.ctas(); ++cta) {
     for (std::uint32_t w = 0; w < p.warps_per_cta(); ++w) {
       Step s;
       for (std::uint32_t i = 0; p.step(cta, w, i, s); ++i) {
+        if (s.kind == Step::Kind::kCompute) {
+          // The steps the SM takes carry their instructions by class, adding up to the step's count.
+          unsigned classified = 0;
+          for (std::uint32_t n : s.classes)
+            classified += n;
+          EXPECT_EQ(classified, s.instructions);
+          fp32_in_steps += s.classes[static_cast<unsigned>(InstrClass::kFp32)];
+        }
         if (s.kind == Step::Kind::kCompute || s.kind == Step::Kind::kBarrier) continue;
         ++memory_steps;
         for (unsigned l = 0; l < s.line_count; ++l)
@@ -34,6 +42,7 @@ TEST(KernelLibrary, ExampleSaxpyTouchesEachLineOnce) {
   EXPECT_EQ(memory_steps, 96u);
   // One fma per warp with an active thread: 32 warps.
   EXPECT_EQ(p.totals().instructions[static_cast<unsigned>(InstrClass::kFp32)], 32u);
+  EXPECT_EQ(fp32_in_steps, 32u);  // and the SM sees the same 32 in the steps
 }
 
 }  // namespace

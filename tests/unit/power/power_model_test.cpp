@@ -66,6 +66,60 @@ TEST(EnergyTable, BadValueIsAOneLineErrorNamingTheKey) {
   }
 }
 
+double static_of(const json& power, const std::string& name) {
+  for (const json& i : power.at("instances"))
+    if (i.at("name") == name) return i.at("static_j").get<double>();
+  ADD_FAILURE() << "no instance " << name;
+  return 0;
+}
+
+// The GV100 table's terms: instruction classes, resident SMs, sectors, miss energy, per-channel and board
+// power. All static power off unless the line says otherwise; 1 us at 1 GHz.
+TEST(PowerModel, ClassesSectorsResidentSmsChannelsAndTheBoardByHand) {
+  const EnergyTable t = table(
+      {"energy.sm.instruction_pj=2", "energy.sm.fp32_pj=10", "energy.sm.int_pj=1", "energy.sm.memory_pj=4",
+       "energy.sm.tensor_pj=1000", "energy.sm.static_w=1", "energy.sm.resident_w=3", "energy.l1.read_pj=1",
+       "energy.l1.write_pj=2", "energy.l1.fill_pj=3", "energy.l1.miss_pj=5", "energy.l1.sector_pj=7",
+       "energy.l1.static_w=0", "energy.l2.static_w=0", "energy.crossbar.static_w=0", "energy.dram.static_w=4",
+       "energy.dram.channel_static_w=0.5", "energy.board.constant_w=10"});
+  Activity a = one_microsecond(1);
+  a.instances.push_back(instance("s.sm0", "sm", 0,
+                                 {{"instructions", 100},
+                                  {"instructions_fp32", 60},
+                                  {"instructions_int", 30},
+                                  {"instructions_memory", 10},
+                                  {"resident_cycles", 400}}));
+  a.instances.push_back(instance("s.l1_0", "l1", 0,
+                                 {{"reads", 10},
+                                  {"read_hits", 6},
+                                  {"read_misses", 4},
+                                  {"writes", 2},
+                                  {"fills", 4},
+                                  {"read_sector_hits", 20},
+                                  {"read_sector_misses", 12},
+                                  {"write_sector_hits", 0},
+                                  {"write_sector_misses", 8}}));
+  Instance dram = instance("s.dram", "dram", 0, {{"read_bits", 0}});
+  dram.properties = {{"channels", 32}};
+  a.instances.push_back(dram);
+  const json p = power_document(a, t, "test");
+  // SM: 100 x 2 (every instruction) + 60 x 10 (fp32) + 30 x 1 (int) + 10 x 4 (memory) = 870 pJ; no tensor
+  // instruction, so its 1000 pJ costs nothing.
+  EXPECT_DOUBLE_EQ(energy_of(p, "s.sm0"), 870e-12);
+  // Static 1 W x 1 us + resident 3 W x 400 cycles (0.4 us) = 2.2 uJ.
+  EXPECT_NEAR(static_of(p, "s.sm0"), 2.2e-6, 1e-18);
+  // L1: 10 reads x 1 + 2 writes x 2 + 4 fills x 3 + 4 read misses x 5 + (20 + 12 + 0 + 8) sectors x 7
+  //   = 10 + 4 + 12 + 20 + 280 = 326 pJ.
+  EXPECT_DOUBLE_EQ(energy_of(p, "s.l1_0"), 326e-12);
+  // DRAM: 4 W + 32 channels x 0.5 W = 20 W over 1 us = 20 uJ.
+  EXPECT_NEAR(static_of(p, "s.dram"), 20e-6, 1e-18);
+  // The board: 10 W x 1 us, a kind of its own, one per socket.
+  const json& board = p.at("total").at("components").at("board");
+  EXPECT_NEAR(board.at("static_j").get<double>(), 10e-6, 1e-18);
+  EXPECT_EQ(board.at("instances"), 1);
+  EXPECT_NEAR(p.at("sockets").at(0).at("static_j").get<double>(), (2.2 + 20 + 10) * 1e-6, 1e-15);
+}
+
 // Each kind, with static power off so the dynamic figure stands alone; values picked to be exact in binary
 // where it matters. 1 pJ = 1e-12 J.
 TEST(PowerModel, EnergyIsCountsTimesPerEventEnergies) {

@@ -1,0 +1,227 @@
+#!/usr/bin/python3
+"""Fits at most 8 energy coefficients of numagpu's power model to measured average power, as AccelWattch
+fits its model to microbenchmarks: non-negative least squares on the relative error, with the training
+error and the leave-one-out error reported (docs/power.md, "Calibration").
+
+  fit_energy.py --runs DIR --hw HW_POWER.csv --fit KEY[,KEY...] [--numagpu BIN] [-o FITTED.yaml]
+  fit_energy.py --self-test
+
+DIR is the output directory of `numagpu correlate --power HW_POWER.csv -c CONFIG -o DIR`: each kernel's run
+is in DIR/power_runs/<row>/out (activity.json, config.yaml). KEYs are energy keys without the `energy.`
+prefix (e.g. board.constant_w,sm.resident_w). Every other coefficient keeps the value of the run's
+configuration.
+
+The power model is linear in its coefficients, so the script needs no knowledge of it: for each kernel k,
+`numagpu power` prices the activity with the fitted keys at 0 (the fixed part F0[k]) and with one of them at
+1 and the others at 0 (that key's column A[k][i] = power - F0[k]). The fit then solves
+    minimise sum_k ((F0[k] + sum_i A[k][i] c[i] - H[k]) / H[k])^2  subject to c >= 0
+(H: measured watts; dividing by H makes it the relative error the mean absolute percentage error reports)
+by Lawson and Hanson's active-set method. Leave-one-out: each kernel predicted by a fit of the others.
+Nothing kernel-specific is fitted: one set of coefficients for every kernel.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+MAX_FITTED = 8
+
+
+def nnls(a, b, tol=1e-10, max_iter=None):
+    """Lawson-Hanson non-negative least squares: argmin ||a x - b|| subject to x >= 0."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    m, n = a.shape
+    x = np.zeros(n)
+    passive = np.zeros(n, dtype=bool)
+    max_iter = max_iter or 3 * n + 10
+    w = a.T @ (b - a @ x)
+    for _ in range(max_iter):
+        if passive.all() or (w[~passive] <= tol).all():
+            break
+        j = int(np.argmax(np.where(passive, -np.inf, w)))
+        passive[j] = True
+        while True:
+            z = np.zeros(n)
+            z[passive] = np.linalg.lstsq(a[:, passive], b, rcond=None)[0]
+            if (z[passive] > tol).all():
+                x = z
+                break
+            # Step back to the boundary: the first passive coefficient to reach zero leaves the set.
+            neg = passive & (z <= tol)
+            alpha = np.min(x[neg] / (x[neg] - z[neg]))
+            x = x + alpha * (z - x)
+            passive &= x > tol
+            x[~passive] = 0.0
+        w = a.T @ (b - a @ x)
+    return x
+
+
+def fit(fixed, columns, measured):
+    """Coefficients c >= 0 minimising the relative error of fixed + columns @ c against measured."""
+    h = np.asarray(measured, dtype=float)
+    a = np.asarray(columns, dtype=float) / h[:, None]
+    b = (h - np.asarray(fixed, dtype=float)) / h
+    return nnls(a, b)
+
+
+def predict(fixed, columns, c):
+    return np.asarray(fixed, dtype=float) + np.asarray(columns, dtype=float) @ c
+
+
+def mape(measured, predicted):
+    h = np.asarray(measured, dtype=float)
+    return float(np.mean(np.abs(np.asarray(predicted) - h) / h) * 100.0)
+
+
+def leave_one_out(fixed, columns, measured):
+    """Each kernel's prediction by the coefficients fitted to the others."""
+    n = len(measured)
+    out = np.zeros(n)
+    for k in range(n):
+        keep = [i for i in range(n) if i != k]
+        c = fit([fixed[i] for i in keep], [columns[i] for i in keep], [measured[i] for i in keep])
+        out[k] = predict([fixed[k]], [columns[k]], c)[0]
+    return out
+
+
+def read_power_csv(path):
+    rows = []
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        col = header.index("mean HW_power")
+        for line in reader:
+            if line:
+                rows.append((line[0], float(line[col])))
+    return rows
+
+
+def priced_power(numagpu, activity, table, settings):
+    """Total average power (W) of `activity` priced by `table` (a file with an energy: section) with
+    `settings` (key -> value) overriding it."""
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [numagpu, "power", "--activity", activity, "--energy", table, "-o", out]
+        for key, value in settings.items():
+            cmd += ["--set", "energy.%s=%r" % (key, value)]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        with open(os.path.join(out, "power.json")) as f:
+            return json.load(f)["total"]["power_w"]
+
+
+def energy_table_of_run(run_out, dest):
+    """The run's own energy section (its resolved config.yaml) as a table file for `numagpu power`."""
+    import yaml  # python3-yaml (scripts/setup.sh)
+
+    with open(os.path.join(run_out, "config.yaml")) as f:
+        energy = yaml.safe_load(f)["energy"]
+    with open(dest, "w") as f:
+        yaml.safe_dump({"energy": energy}, f)
+    return energy
+
+
+def lookup(energy, key):
+    node = energy
+    for part in key.split("."):
+        node = node[part]
+    return node
+
+
+def self_test():
+    """Known coefficients recovered from synthetic kernels (tests/integration/fit_energy_test.sh)."""
+    rng = np.random.default_rng(7)
+    truth = np.array([40.0, 0.0, 0.35, 2.5e-3])  # one true zero: the bound must hold it, not go negative
+    columns = rng.uniform(0.5, 3.0, size=(12, truth.size)) * np.array([1.0, 10.0, 80.0, 2e4])
+    fixed = rng.uniform(5, 20, size=12)
+    measured = predict(fixed, columns, truth)
+    c = fit(fixed, columns, measured)
+    assert np.allclose(c, truth, rtol=1e-6, atol=1e-9), (c, truth)
+    assert mape(measured, predict(fixed, columns, c)) < 1e-6
+    assert max(abs(p - m) / m for p, m in zip(leave_one_out(fixed, columns, measured), measured)) < 1e-6
+    # With noise the coefficients stay non-negative and the fit is no worse than the truth.
+    noisy = measured * rng.uniform(0.95, 1.05, size=measured.size)
+    c = fit(fixed, columns, noisy)
+    assert (c >= 0).all()
+    rel = lambda x: np.sum(((predict(fixed, columns, x) - noisy) / noisy) ** 2)  # noqa: E731
+    assert rel(c) <= rel(truth) + 1e-12
+    # A problem whose unconstrained optimum is negative: the bound is active, the result is 0.
+    a = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    assert np.allclose(nnls(a, np.array([1.0, -1.0, 0.0])), [0.5, 0.0])
+    print("fit_energy: self-test passed (4 coefficients recovered exactly; bounds hold under noise)")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--runs", help="output directory of numagpu correlate --power")
+    p.add_argument("--hw", help="measured power CSV (rows <app>_k<N>, column 'mean HW_power')")
+    p.add_argument("--fit", help="comma-separated energy keys to fit (at most %d)" % MAX_FITTED)
+    p.add_argument("--numagpu", default="build/numagpu", help="the numagpu program")
+    p.add_argument("-o", "--out", help="write the fitted keys as an energy: YAML fragment here")
+    p.add_argument("--self-test", action="store_true")
+    args = p.parse_args()
+    if args.self_test:
+        self_test()
+        return 0
+    if not (args.runs and args.hw and args.fit):
+        p.error("--runs, --hw and --fit are required (or --self-test)")
+    keys = [k.strip() for k in args.fit.split(",") if k.strip()]
+    if not 1 <= len(keys) <= MAX_FITTED:
+        p.error("--fit: between 1 and %d keys, got %d" % (MAX_FITTED, len(keys)))
+
+    names, measured, fixed, columns, before = [], [], [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, watts in read_power_csv(args.hw):
+            run_out = os.path.join(args.runs, "power_runs", name, "out")
+            activity = os.path.join(run_out, "activity.json")
+            if not os.path.exists(activity):
+                print("fit_energy: %s: no run (%s missing): left out" % (name, activity), file=sys.stderr)
+                continue
+            table = os.path.join(tmp, name + ".yaml")
+            energy = energy_table_of_run(run_out, table)
+            zero = {k: 0.0 for k in keys}
+            f0 = priced_power(args.numagpu, activity, table, zero)
+            cols = [priced_power(args.numagpu, activity, table, dict(zero, **{k: 1.0})) - f0 for k in keys]
+            names.append(name)
+            measured.append(watts)
+            fixed.append(f0)
+            columns.append(cols)
+            before.append(f0 + sum(c * lookup(energy, k) for c, k in zip(cols, keys)))
+    if len(names) < 2:
+        print("fit_energy: error: fewer than two kernels with runs", file=sys.stderr)
+        return 2
+    c = fit(fixed, columns, measured)
+    trained = predict(fixed, columns, c)
+    loo = leave_one_out(fixed, columns, measured)
+    print("fitted (non-negative least squares on the relative error, %d kernels):" % len(names))
+    for k, v in zip(keys, c):
+        print("  energy.%s = %.6g" % (k, v))
+    print("\n| kernel | measured W | before fit W | fitted W | leave-one-out W |")
+    print("|---|---|---|---|---|")
+    for i, name in enumerate(names):
+        print("| %s | %.1f | %.1f | %.1f | %.1f |" % (name, measured[i], before[i], trained[i], loo[i]))
+    print("\nmean absolute error: before fit %.1f %%, training %.1f %%, leave-one-out %.1f %%"
+          % (mape(measured, before), mape(measured, trained), mape(measured, loo)))
+    if args.out:
+        tree = {}
+        for k, v in zip(keys, c):
+            node = tree
+            parts = k.split(".")
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+            node[parts[-1]] = float("%.6g" % v)
+        import yaml
+
+        tmp_out = args.out + ".tmp"
+        with open(tmp_out, "w") as f:
+            yaml.safe_dump({"energy": tree}, f, sort_keys=True)
+        os.replace(tmp_out, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+#!/bin/sh
+# numagpu correlate --power on two library kernels and a row no kernel stands for, on the GV100
+# configuration: the table has exactly the columns kernel,hardware,simulated; the hardware column is the
+# input's; each simulated figure is its run's own power.json total; the breakdown's components add up to it;
+# the figures are drawn; the unknown row is reported, not run. Then a malformed table: one line, status 2,
+# nothing written. Usage: correlate_power_cli.sh NUMAGPU SOURCE_DIR SCRATCH
+set -eu
+numagpu=$1 src=$2 out=$3
+rm -rf "$out" "$out.bad"
+"$numagpu" correlate -q --power "$src/tests/data/correlate/power_small.csv" -c "$src/configs/gpus/qv100.yaml" \
+  -j 2 -o "$out"
+head -1 "$out/power_correlation.csv" | grep -qx 'kernel,hardware,simulated'
+test "$(wc -l < "$out/power_correlation.csv")" -eq 3
+grep -q '^hotspot_k1,200,' "$out/power_correlation.csv"
+grep -q '^dct8x8_k2,100,' "$out/power_correlation.csv"
+grep -q 'notastudyapp_k1' "$out/power_correlation.md"
+test -s "$out/power_correlation.png"
+test -s "$out/power_breakdown.png"
+/usr/bin/python3 - "$out" <<'PY'
+import csv, json, sys
+out = sys.argv[1]
+rows = {r["kernel"]: r for r in csv.DictReader(open(out + "/power_breakdown.csv"))}
+for r in csv.DictReader(open(out + "/power_correlation.csv")):
+    doc = json.load(open("%s/power_runs/%s/out/power.json" % (out, r["kernel"])))
+    total = doc["total"]["power_w"]
+    assert abs(float(r["simulated"]) - total) <= 1e-6 * total, (r, total)
+    parts = sum(float(v) for k, v in rows[r["kernel"]].items() if k not in ("kernel", "hardware", "simulated"))
+    assert abs(parts - total) <= 1e-6 * total, (parts, total)
+    # The GV100 table prices what the kernel executed: its SMs and its DRAM draw power, and the board's
+    # constant power is there.
+    comps = doc["total"]["components"]
+    assert comps["sm"]["dynamic_j"] > 0 and comps["dram"]["dynamic_j"] > 0 and comps["board"]["static_j"] > 0
+PY
+printf ',mean HW_power\nhotspot_k1,lots\n' > "$out.csv"
+if "$numagpu" correlate -q --power "$out.csv" -o "$out.bad" 2> "$out.err"; then exit 1; else rc=$?; fi
+test "$rc" -eq 2
+test "$(wc -l < "$out.err")" -eq 1
+grep -q "$out.csv:2: mean HW_power: 'lots' is not a positive number of watts" "$out.err"
+test ! -e "$out.bad"
+echo "correlate --power: ok"
