@@ -18,7 +18,7 @@
 #              write a page with the library's cells and area beside the generic counts, by default
 #              docs/rtl-area-<LIB's file name without .lib>.md (the JSON table is not written: the simulator
 #              reads only the technology-independent figures). scripts/liberty/numagpu_demo.lib is a small
-#              stated cell set for trying the flow; see docs/rtl-area.md, "Mapping to a Liberty library".
+#              stated cell set for trying the flow; see docs/power.md, "Area in a Liberty library".
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -147,8 +147,8 @@ def liberty_page():
     w(f"`{liberty}`: every flip-flop legalized to a plain D flip-flop (`dfflegalize`; the blocks' resets are")
     w("synchronous), flops mapped by `dfflibmap -liberty`, logic by `abc -liberty`; the area is yosys'")
     w("`stat -liberty` sum of the cells' `area` attributes, in the library's area unit. The generic columns")
-    w("are those of docs/rtl-area.md. See docs/rtl-area.md, \"Mapping to a Liberty library\", for what the")
-    w("library states.")
+    w("are those of [rtl-area.md](rtl-area.md). What the library states, and how to use another one:")
+    w("[power.md](power.md), \"Area in a Liberty library\".")
     w("")
     for top in ("link_balancer", "cache_partition_ctrl"):
         pts = sorted((d for d in data if d["top"] == top), key=lambda d: d["swept"])
