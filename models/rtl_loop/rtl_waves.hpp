@@ -1,8 +1,8 @@
-// Waveforms of the in-loop RTL (`rtl.waves: true`, docs/rtl.md "Waveforms of an in-the-loop run"): every
+// Waveforms of the in-loop RTL (`rtl.waves: true`, docs/power.md "Waveforms of the in-loop RTL"): every
 // Verilated policy block of a `policy.impl: rtl` run dumps all its signals, for the cycles of one window,
 // as VCD text into a buffer held here; the run writes each buffer as rtl_<block>.vcd with its other outputs
 // (atomically, as a set). The dumps are the switching activity gate-level power tools read
-// (scripts/vcd_activity.py, docs/power.md "Switching activity of the policy blocks").
+// (scripts/vcd_activity.py, docs/power.md "Switching activity for gate-level power tools").
 //
 // Plain C++ (no Verilator): the system holds one whether or not the RTL was compiled in.
 #pragma once

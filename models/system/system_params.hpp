@@ -204,7 +204,7 @@ struct SystemParams {
              "with the same inputs (only at the RTL's compiled parameters: 16 lanes, 5000-cycle windows, "
              "100-cycle switch, 99 %)");
 
-    Keys& r = k.section("rtl", "Waveforms of the Verilated policy blocks (policy.impl: rtl; docs/rtl.md)");
+    Keys& r = k.section("rtl", "Waveforms of the Verilated policy blocks (policy.impl: rtl; docs/power.md)");
     r.boolean("waves", rtl_waves,
               "Dump every signal of each Verilated policy block for the cycle window below into the run's "
               "directory, rtl_<block>.vcd (needs policy.impl: rtl); the switching activity for gate-level "
