@@ -12,6 +12,7 @@ exit status 2.
 """
 import json
 import math
+import os
 import sys
 
 
@@ -107,10 +108,16 @@ def main():
     if group:
         ax.legend(title=group, fontsize="small")
     fig.tight_layout()
+    # Whole or not at all: written beside the target, then renamed over it.
+    tmp = f"{out}.tmp.{os.getpid()}"
     try:
-        fig.savefig(out, dpi=110)
+        fig.savefig(tmp, dpi=110, format="png")
+        os.replace(tmp, out)
     except OSError as e:
         fail(f"{out}: cannot write ({e.strerror})")
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ cycles being the rising edges of --clock in the window) and the duty (share of t
 A summary (cycles, signals, bits, toggles) goes to stdout. Bad input: one line on stderr, exit status 2.
 """
 import argparse
+import os
 import sys
 
 
@@ -39,12 +40,21 @@ class Bit:
 
 
 def parse(path):
-    """(timescale text, top scope name, {code: [Bit, ...] msb first}, [(time, code, value)], ports)."""
+    """(timescale text, top scope name, {code: [Bit, ...] msb first}, [(time, code, value)],
+    [(name, code, [bit name, ...] msb first)]): several names may share a code (Verilator dumps a net once
+    and names every signal that carries it)."""
     try:
         text = open(path).read()
     except OSError as e:
         fail(f"{path}: cannot read ({e.strerror})")
     tokens = text.split()
+    try:
+        return parse_tokens(path, tokens)
+    except (IndexError, ValueError) as e:
+        fail(f"{path}: not a VCD this script reads ({type(e).__name__}: {e})")
+
+
+def parse_tokens(path, tokens):
     i = 0
     timescale = "1ps"
     scopes = []
@@ -74,11 +84,12 @@ def parse(path):
                 lsb = 0
                 if rng.startswith("[") and ":" in rng:
                     lsb = int(rng[1:-1].split(":")[1])
+                names = [name if width == 1 and not rng else f"{name}[{lsb + k}]" for k in reversed(range(width))]
                 if code not in signals:
-                    bits = [Bit(name if width == 1 and not rng else f"{name}[{lsb + k}]")
-                            for k in reversed(range(width))]
-                    signals[code] = bits
-                    order.append((name, code))
+                    signals[code] = [Bit(n) for n in names]
+                elif len(signals[code]) != width:
+                    fail(f"{path}: {name} shares code {code} with a signal of another width")
+                order.append((name, code, names))
             i = j + 1
         elif t in ("$enddefinitions", "$comment", "$date", "$version", "$dumpvars", "$end", "$dumpall",
                    "$dumpon", "$dumpoff"):
@@ -106,7 +117,7 @@ def parse(path):
 
 def activity(path, clock):
     timescale, top, signals, changes, order = parse(path)
-    clock_code = next((c for n, c in order if n == clock), None)
+    clock_code = next((c for n, c, _ in order if n == clock), None)
     if clock_code is None:
         fail(f"{path}: no clock signal {clock!r} in scope {top}")
     now = None
@@ -149,6 +160,18 @@ def activity(path, clock):
     return timescale, top, signals, order, rising, duration
 
 
+def write_atomically(path, text):
+    """Whole or not at all: a temporary file beside `path`, renamed over it."""
+    tmp = f"{path}.tmp.{os.getpid()}"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
 def saif_name(name):
     return name.replace("[", "\\[").replace("]", "\\]")
 
@@ -160,13 +183,12 @@ def write_saif(path, timescale, top, signals, order, duration):
              '(VENDOR "numagpu")', '(PROGRAM_NAME "scripts/vcd_activity.py")', '(VERSION "1")',
              "(DIVIDER / )", f"(TIMESCALE {scale} {unit})", f"(DURATION {duration})", f"(INSTANCE {top}",
              "  (NET"]
-    for name, code in order:
-        for bit in reversed(signals[code]):  # lsb first
+    for name, code, names in order:
+        for bit, bit_name in zip(reversed(signals[code]), reversed(names)):  # lsb first
             t1 = bit.t1
-            lines.append(f"    ({saif_name(bit.name)} (T0 {duration - t1}) (T1 {t1}) (TX 0) (TC {bit.tc}) (IG 0))")
+            lines.append(f"    ({saif_name(bit_name)} (T0 {duration - t1}) (T1 {t1}) (TX 0) (TC {bit.tc}) (IG 0))")
     lines += ["  )", ")", ")"]
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_atomically(path, "\n".join(lines) + "\n")
 
 
 def write_sta_tcl(path, vcd, top, signals, order, cycles, duration, clock):
@@ -175,18 +197,17 @@ def write_sta_tcl(path, vcd, top, signals, order, cycles, duration, clock):
              "# activity = toggles per clock cycle, duty = share of the time high (set_power_activity).",
              "# Source after read_liberty, read_verilog, link_design and create_clock.",
              "set numagpu_activity_ports 0"]
-    for name, code in order:
+    for name, code, names in order:
         if name == clock or not (name.endswith("_i") or name.endswith("_ni")):
             continue
-        for bit in reversed(signals[code]):
+        for bit, bit_name in zip(reversed(signals[code]), reversed(names)):
             act = bit.tc / cycles
             duty = bit.t1 / duration if duration else 0.0
-            lines.append(f"set_power_activity -input_ports [get_ports {{{bit.name}}}] -activity {act:.6g} "
+            lines.append(f"set_power_activity -input_ports [get_ports {{{bit_name}}}] -activity {act:.6g} "
                          f"-duty {duty:.6g}")
             lines.append("incr numagpu_activity_ports")
     lines.append('puts "numagpu: switching activity of $numagpu_activity_ports input ports set"')
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_atomically(path, "\n".join(lines) + "\n")
 
 
 def main():
@@ -207,7 +228,7 @@ def main():
     nbits = sum(len(b) for b in signals.values())
     toggles = sum(bit.tc for bits in signals.values() for bit in bits)
     print(f"{a.vcd}: {top}, {cycles} cycles ({duration} {timescale.lstrip('0123456789')}), "
-          f"{len(order)} signals, {nbits} bits, {toggles} toggles")
+          f"{len(order)} signals ({nbits} distinct bits), {toggles} toggles")
 
 
 if __name__ == "__main__":
