@@ -11,9 +11,14 @@
 #            transistor estimate is complete (on the generic netlist yosys cannot cost the reset flops and
 #            prints a lower bound, "N+").
 #
-# Usage: scripts/rtl_area.sh [--yosys PATH] [--out FILE] [--json FILE] [--check]
-#   --check  do not write; exit 1 if FILE (default docs/rtl-area.md) or the JSON table (default
-#            models/power/rtl_area.json) differs from what would be generated.
+# Usage: scripts/rtl_area.sh [--yosys PATH] [--out FILE] [--json FILE] [--liberty LIB] [--check]
+#   --check    do not write; exit 1 if FILE (default docs/rtl-area.md) or the JSON table (default
+#              models/power/rtl_area.json) differs from what would be generated.
+#   --liberty  map to the Liberty library LIB instead (dfflibmap + abc -liberty, area by stat -liberty) and
+#              write a page with the library's cells and area beside the generic counts, by default
+#              docs/rtl-area-<LIB's file name without .lib>.md (the JSON table is not written: the simulator
+#              reads only the technology-independent figures). scripts/liberty/numagpu_demo.lib is a small
+#              stated cell set for trying the flow; see docs/power.md, "Area in a Liberty library".
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,16 +26,29 @@ yosys=yosys
 out="$root/docs/rtl-area.md"
 json_out="$root/models/power/rtl_area.json"
 check=0
+liberty=""
+out_given=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --yosys) yosys=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
+    --out) out=$2; out_given=1; shift 2 ;;
     --json) json_out=$2; shift 2 ;;
+    --liberty) liberty=$2; shift 2 ;;
     --check) check=1; shift ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "rtl_area: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+
+if [ -n "$liberty" ]; then
+  if [ ! -r "$liberty" ]; then
+    echo "rtl_area: --liberty $liberty: no such readable file" >&2
+    exit 2
+  fi
+  liberty=$(cd "$(dirname "$liberty")" && pwd)/$(basename "$liberty")
+  libname=$(basename "$liberty" .lib)
+  [ "$out_given" = 1 ] || out="$root/docs/rtl-area-$libname.md"
+fi
 
 work=$(mktemp -d /tmp/rtl_area.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -55,9 +73,17 @@ for entry in "${configs[@]}"; do
     for kv in $params; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
     chparam+=" $top;"
   fi
+  # The Liberty mapping: flops legalized to plain D flops (the blocks' resets are synchronous, so the
+  # library needs no set/reset flop), mapped by dfflibmap, the logic by abc to the library's gates.
+  libmap=""
+  if [ -n "$liberty" ]; then
+    libmap="design -save generic; dfflegalize -cell \$_DFF_P_ 01; dfflibmap -liberty $liberty; \
+      abc -liberty $liberty; opt_clean; tee -q -o $work/$name.lib.json stat -json; \
+      tee -q -o $work/$name.lib.txt stat -liberty $liberty; design -load generic;"
+  fi
   # shellcheck disable=SC2016  # $_DFF_P_ is a yosys cell name, not a shell variable
   "$yosys" -q -l "$work/$name.log" -p "read_verilog -sv $root/rtl/$top.sv; $chparam synth -top $top; \
-    tee -q -o $work/$name.generic.json stat -json; \
+    tee -q -o $work/$name.generic.json stat -json; $libmap \
     dfflegalize -cell \$_DFF_P_ 01; abc -g cmos2; opt_clean; \
     tee -q -o $work/$name.cmos.json stat -json -tech cmos" >/dev/null
   printf '%s|%s|%s\n' "$name" "$top" "$params" >>"$work/index"
@@ -65,10 +91,12 @@ done
 
 "$yosys" -V | awk '{print $1" "$2}' >"$work/version"
 
-python3 - "$work" "$work/page.md" "$work/area.json" <<'PY'
-import json, sys
+libshown=""
+if [ -n "$liberty" ]; then libshown=${liberty#"$root"/}; fi
+python3 - "$work" "$work/page.md" "$work/area.json" "$libshown" <<'PY'
+import json, re, sys
 
-work, out, json_out = sys.argv[1], sys.argv[2], sys.argv[3]
+work, out, json_out, liberty = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 version = open(f"{work}/version").read().strip()
 rows = [line.rstrip("\n").split("|") for line in open(f"{work}/index")]
 
@@ -98,6 +126,56 @@ for name, top, params in rows:
     data.append(dict(name=name, top=top, params=params, swept=int(swept), generic=g, cmos=c, ffs=ffs,
                      transistors=int(str(c["estimated_num_transistors"]).rstrip("+")),
                      cmos_ffs=c["num_cells_by_type"].get("$_DFF_P_", 0)))
+    if liberty:
+        lib = design(f"{work}/{name}.lib.json")
+        area = re.search(r"Chip area for module .*: ([0-9.]+)", open(f"{work}/{name}.lib.txt").read())
+        if not area:
+            sys.exit(f"rtl_area: {liberty}: yosys reported no chip area for {name} (cells without area?)")
+        data[-1].update(lib=lib, area=float(area.group(1)))
+
+
+def liberty_page():
+    """The page of --liberty: the library's cells and area beside the generic counts."""
+    libname = liberty.rsplit("/", 1)[-1].removesuffix(".lib")
+    lines = []
+    w = lines.append
+    w(f"# RTL area mapped to `{libname}`")
+    w("")
+    w(f"<!-- Generated by scripts/rtl_area.sh --liberty {liberty}; do not edit. -->")
+    w("")
+    w(f"The two policy blocks synthesized with {version} (`synth -top`), then mapped to the Liberty library")
+    w(f"`{liberty}`: every flip-flop legalized to a plain D flip-flop (`dfflegalize`; the blocks' resets are")
+    w("synchronous), flops mapped by `dfflibmap -liberty`, logic by `abc -liberty`; the area is yosys'")
+    w("`stat -liberty` sum of the cells' `area` attributes, in the library's area unit. The generic columns")
+    w("are those of [rtl-area.md](rtl-area.md). What the library states, and how to use another one:")
+    w("[power.md](power.md), \"Area in a Liberty library\".")
+    w("")
+    for top in ("link_balancer", "cache_partition_ctrl"):
+        pts = sorted((d for d in data if d["top"] == top), key=lambda d: d["swept"])
+        default = next(d for d in data if d["top"] == top and not d["params"])
+        w(f"## {TITLES[top]}")
+        w("")
+        w(f"| {SWEPT[top]} | generic cells | flip-flops | {libname} cells | area (library units) |")
+        w("|---:|---:|---:|---:|---:|")
+        for d in pts:
+            mark = " (default)" if d is default else ""
+            w(f"| {d['swept']}{mark} | {d['generic']['num_cells']} | {d['ffs']} | {d['lib']['num_cells']} | "
+              f"{d['area']:.1f} |")
+        w("")
+        types = sorted({t for d in pts for t in d["lib"]["num_cells_by_type"]})
+        w(f"{libname} cells by type:")
+        w("")
+        w("| cell | " + " | ".join(f"{SWEPT[top]}={d['swept']}" for d in pts) + " |")
+        w("|---|" + "---:|" * len(pts))
+        for t in types:
+            w(f"| `{t}` | " + " | ".join(str(d["lib"]["num_cells_by_type"].get(t, 0)) for d in pts) + " |")
+        w("")
+    open(out, "w").write("\n".join(lines).rstrip("\n") + "\n")
+
+
+if liberty:
+    liberty_page()
+    sys.exit(0)
 
 lines = []
 w = lines.append
@@ -171,18 +249,24 @@ for top in ("link_balancer", "cache_partition_ctrl"):
 open(json_out, "w").write(json.dumps(table, indent=2) + "\n")
 PY
 
+pairs=("$out|$work/page.md" "$json_out|$work/area.json")
+[ -z "$liberty" ] || pairs=("$out|$work/page.md")  # --liberty writes no JSON table
 if [ "$check" = 1 ]; then
   stale=0
-  for pair in "$out|$work/page.md" "$json_out|$work/area.json"; do
+  for pair in "${pairs[@]}"; do
     if ! diff -u "${pair%%|*}" "${pair#*|}"; then
       echo "rtl_area: ${pair%%|*} is stale; run scripts/rtl_area.sh" >&2
       stale=1
     fi
   done
   [ "$stale" = 0 ] || exit 1
-  echo "rtl_area: $out and $json_out are current"
+  if [ -n "$liberty" ]; then echo "rtl_area: $out is current"; else echo "rtl_area: $out and $json_out are current"; fi
 else
   cp "$work/page.md" "$out"
-  cp "$work/area.json" "$json_out"
-  echo "rtl_area: wrote $out and $json_out"
+  if [ -n "$liberty" ]; then
+    echo "rtl_area: wrote $out"
+  else
+    cp "$work/area.json" "$json_out"
+    echo "rtl_area: wrote $out and $json_out"
+  fi
 fi

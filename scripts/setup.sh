@@ -19,6 +19,7 @@ packages=(
   python3-yaml            # tests/integration/interrupt_test.py reads config.yaml
   clang-14 libclang-rt-14-dev  # libFuzzer targets (fuzz/, scripts/fuzz.sh)
   munge slurmctld slurmd slurm-client  # a one-node Slurm for tests/integration/sweep_slurm_cluster_test.sh (3 MB)
+  opensta                 # gate-level power from the in-loop RTL's switching activity (tests/flows, docs/power.md)
 )
 
 missing=()

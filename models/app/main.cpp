@@ -8,6 +8,7 @@
 
 #include "app/bench_fabric.hpp"
 #include "app/correlate.hpp"
+#include "app/export_activity.hpp"
 #include "app/huge_pages.hpp"
 #include "app/interrupt.hpp"
 #include "app/kernels_command.hpp"
@@ -133,6 +134,16 @@ extern "C" int sc_main(int argc, char* argv[]) {
   power_cmd->add_option("-o,--out", power.out_dir, "Output directory for power.json")->capture_default_str();
   power_cmd->add_flag("-q,--quiet", power.quiet, "No table on stdout");
 
+  numagpu::ExportOptions export_options;
+  CLI::App* export_cmd = app.add_subcommand(
+      "export",
+      "Write a run's activity.json as an energy tool's action counts (docs/power.md, \"Exporting\")");
+  export_cmd->add_option("--format", export_options.format, "accelergy (action counts YAML) or mcpat (XML)")
+      ->required();
+  export_cmd->add_option("--activity", export_options.activity_file, "activity.json of a run")->required();
+  export_cmd->add_option("-o,--out", export_options.out_file, "File to write")->required();
+  export_cmd->add_flag("-q,--quiet", export_options.quiet, "Nothing on stdout");
+
   numagpu::PlotPowerOptions plot_power;
   CLI::App* plot = app.add_subcommand("plot", "Draw a run's outputs (python3-matplotlib)");
   plot->require_subcommand(1);
@@ -149,6 +160,19 @@ extern "C" int sc_main(int argc, char* argv[]) {
       ->required();
   plot_study_cmd->add_option("-o,--out", plot_options.out_dir,
                              "Directory for the figures (default: beside results.json)");
+
+  numagpu::PlotSweepOptions plot_sweep;
+  CLI::App* plot_sweep_cmd = plot->add_subcommand(
+      "sweep", "One column of any sweep's results table against another (docs/studies.md)");
+  plot_sweep_cmd->add_option("results", plot_sweep.results, "results.json written by numagpu sweep")
+      ->required();
+  plot_sweep_cmd
+      ->add_option("--x", plot_sweep.x, "Column on the x axis (an axis, a statistic, point, workload)")
+      ->required();
+  plot_sweep_cmd->add_option("--y", plot_sweep.y, "Column on the y axis (a statistic)")->required();
+  plot_sweep_cmd->add_option("--group", plot_sweep.group, "One line per value of this column");
+  plot_sweep_cmd->add_option("-o,--out", plot_sweep.output,
+                             "PNG to write (default: sweep-Y-by-X.png beside results.json)");
 
   numagpu::SweepOptions sweep_options;
   CLI::App* sweep = app.add_subcommand(
@@ -204,8 +228,10 @@ extern "C" int sc_main(int argc, char* argv[]) {
     sweep_options.progress = isatty(STDERR_FILENO) != 0;
     return numagpu::sweep_command(sweep_options, std::cout, std::cerr);
   }
+  if (plot_sweep_cmd->parsed()) return numagpu::plot_sweep_command(plot_sweep, std::cout, std::cerr);
   if (plot_study_cmd->parsed()) return numagpu::plot_command(plot_options, std::cout, std::cerr);
   if (fabric->parsed()) return numagpu::bench_fabric_command(bench, std::cout, std::cerr);
+  if (export_cmd->parsed()) return numagpu::export_command(export_options, std::cout, std::cerr);
   if (power_cmd->parsed()) return numagpu::power_command(power, std::cout, std::cerr);
   if (plot_power_cmd->parsed()) return numagpu::plot_power_command(plot_power, std::cout, std::cerr);
   if (kernels_cmd->parsed()) return numagpu::kernels_command(std::cout);

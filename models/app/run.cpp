@@ -1,5 +1,6 @@
 #include "app/run.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <csignal>
@@ -57,6 +58,22 @@ const char* signal_name(int signal_number) {
 // Every file a run may write into its directory: a rerun into the same directory replaces the whole set.
 const std::vector<std::string> kRunOutputs = {"stats.json",    "stats.txt",  "config.yaml", "lanes.vcd",
                                               "activity.json", "power.json", "bench.json"};
+
+// The names a run into `dir` owns: the fixed set, this run's RTL waveforms (rtl.waves), and every
+// rtl_*.vcd already in `dir`, so that a rerun without waveforms, or with other blocks, leaves none behind.
+std::vector<std::string> run_outputs(const std::string& dir, const System& system) {
+  std::vector<std::string> owned = kRunOutputs;
+  for (const auto& [file, text] : system.rtl_waves().files())
+    owned.push_back(file);
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("rtl_", 0) == 0 && name.size() > 8 && name.compare(name.size() - 4, 4, ".vcd") == 0 &&
+        std::find(owned.begin(), owned.end(), name) == owned.end())
+      owned.push_back(name);
+  }
+  return owned;
+}
 
 }  // namespace
 
@@ -192,7 +209,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     return interrupt::exit_status(signal_number);
   }
   // A directory that cannot take the outputs is found now, not after the whole simulation.
-  OutputSet outputs(options.out_dir, kRunOutputs, "stats.json");
+  OutputSet outputs(options.out_dir, run_outputs(options.out_dir, *built), "stats.json");
   try {
     outputs.probe();
   } catch (const std::exception& e) {
@@ -290,6 +307,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
                                         "numagpu " NUMAGPU_VERSION ", config hash " + cfg->hash() +
                                             " (resolved configuration: config.yaml)"));
     }
+    for (const auto& [file, text] : system.rtl_waves().files())
+      outputs.add(file, text);
     outputs.add("config.yaml", "# numagpu " NUMAGPU_VERSION " resolved configuration, hash " + cfg->hash() +
                                    "\n" + cfg->dump_yaml());
     power = write_power_outputs(

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -433,6 +434,46 @@ int plot_command(const PlotOptions& o, std::ostream& out, std::ostream& err) {
         << "); it needs python3-matplotlib (scripts/setup.sh installs it)\n";
     return kExitRunFailed;
   }
+  return kExitOk;
+}
+
+int plot_sweep_command(const PlotSweepOptions& o, std::ostream& out, std::ostream& err) {
+  std::error_code ec;
+  if (!fs::is_regular_file(o.results, ec)) {
+    err << "numagpu: error: " << o.results << ": no such file (give a sweep's results.json)\n";
+    return kExitBadInput;
+  }
+  auto file_safe = [](std::string s) {
+    for (char& c : s)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+    return s;
+  };
+  const std::string output = !o.output.empty()
+                                 ? o.output
+                                 : (fs::path(absolute(o.results)).parent_path() /
+                                    ("sweep-" + file_safe(o.y) + "-by-" + file_safe(o.x) + ".png"))
+                                       .string();
+  out << std::flush;
+  // The script checks the columns and says in one line what is wrong (exit 2), or that matplotlib is
+  // missing (exit 3). Debian's interpreter, where python3-matplotlib installs.
+  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const std::string cmd = python + " - " + shell_quote(o.results) + " " + shell_quote(o.x) + " " +
+                          shell_quote(o.y) + " " + shell_quote(o.group) + " " + shell_quote(output);
+  FILE* pipe = ::popen(cmd.c_str(), "w");
+  if (pipe == nullptr) {
+    err << "numagpu: error: cannot start " << python << "\n";
+    return kExitRunFailed;
+  }
+  std::fwrite(embedded::kPlotSweep.data(), 1, embedded::kPlotSweep.size(), pipe);
+  const int status = ::pclose(pipe);
+  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  if (rc == 2) return kExitBadInput;  // the script said why
+  if (rc != 0) {
+    err << "numagpu: error: plot sweep: python3 failed (exit " << rc
+        << "); it needs python3-matplotlib (scripts/setup.sh installs it)\n";
+    return kExitRunFailed;
+  }
+  out << "numagpu: wrote " << output << "\n";
   return kExitOk;
 }
 

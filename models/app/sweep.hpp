@@ -53,4 +53,14 @@ struct PlotOptions {
 // results.json alone.
 int plot_command(const PlotOptions& options, std::ostream& out, std::ostream& err);
 
+struct PlotSweepOptions {
+  std::string results;  // results.json of a sweep
+  std::string x, y;     // columns of the results table (results.csv's names)
+  std::string group;    // one line per value of this column; "" = one line
+  std::string output;   // PNG (default: sweep-<y>-by-<x>.png beside results.json)
+};
+
+// Draws column y against column x of any sweep's results table (scripts/plot_sweep.py, python3-matplotlib).
+int plot_sweep_command(const PlotSweepOptions& options, std::ostream& out, std::ostream& err);
+
 }  // namespace numagpu

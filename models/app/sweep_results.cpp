@@ -93,7 +93,7 @@ void walk(const json& node, const std::vector<std::string>& parts, std::size_t i
 
 }  // namespace
 
-json extract_stat(const json& document, const SweepStat& stat, std::string* problem) {
+json extract_stat(const json& document, const SweepStat& stat, std::string* problem, const json* power) {
   std::vector<std::string> parts = split(stat.path);
   const json* root = nullptr;
   std::string prefix;
@@ -101,6 +101,14 @@ json extract_stat(const json& document, const SweepStat& stat, std::string* prob
     prefix = parts.front();
     parts.erase(parts.begin());
     root = document.contains(prefix) ? &document[prefix] : nullptr;
+  } else if (!parts.empty() && parts.front() == "power") {  // the point's power.json (docs/power.md)
+    prefix = parts.front();
+    parts.erase(parts.begin());
+    if (power == nullptr) {
+      if (problem) *problem = "'" + stat.path + "': the point has no readable power.json";
+      return nullptr;
+    }
+    root = power;
   } else {
     root = document.contains("stats") ? &document["stats"] : nullptr;
   }
@@ -228,9 +236,14 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
         row["status"] = "ok";
         ++summary.ok;
         row["wall_seconds"] = info ? info->value("wall_seconds", 0.0) : 0.0;
+        // power.json only when a statistic asks for it (a `power.` path).
+        std::optional<json> power;
+        if (std::any_of(spec.stats.begin(), spec.stats.end(),
+                        [](const SweepStat& s) { return s.path.rfind("power.", 0) == 0; }))
+          power = read_json(dir / "power.json");
         for (const SweepStat& s : spec.stats) {
           std::string problem;
-          row["stats"][s.name] = extract_stat(*doc, s, &problem);
+          row["stats"][s.name] = extract_stat(*doc, s, &problem, power ? &*power : nullptr);
           if (!problem.empty() && reported.insert(s.name).second)
             err << "numagpu sweep: stat '" << s.name << "': " << problem << " (point " << p.id << ")\n";
         }

@@ -13,10 +13,12 @@
 
 namespace numagpu {
 
-// The value of `stat` in a stats.json document: a number, null, a series or other leaf object, or (a path
-// with wildcards and no reduction) an object {matched path: value}. A path that matches nothing gives null;
-// `problem` (if given) then says why, as it does for a reduction over values that are not numbers.
-nlohmann::json extract_stat(const nlohmann::json& document, const SweepStat& stat, std::string* problem);
+// The value of `stat` in a stats.json document (a `power.` path: in the point's power.json document, `power`,
+// null when the point has none): a number, null, a series or other leaf object, or (a path with wildcards
+// and no reduction) an object {matched path: value}. A path that matches nothing gives null; `problem` (if
+// given) then says why, as it does for a reduction over values that are not numbers.
+nlohmann::json extract_stat(const nlohmann::json& document, const SweepStat& stat, std::string* problem,
+                            const nlohmann::json* power = nullptr);
 
 // Where a point's outputs live under the sweep's output directory.
 std::string point_dir(const std::string& out_dir, const std::string& id);

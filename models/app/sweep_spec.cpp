@@ -63,8 +63,9 @@ Schema make_schema() {
   Schema& stat = s.list("stats", "Statistics to collect from every point").min_items(1).element();
   stat.string("name", "Column name in the results").required();
   stat.string("path",
-              "run.KEY (run facts), config.KEY (resolved configuration) or a statistics path; a path "
-              "component may use * and ? wildcards")
+              "run.KEY (run facts), config.KEY (resolved configuration), power.KEY (the point's power.json, "
+              "e.g. power.total.power_w; docs/power.md) or a statistics path; a path component may use * and "
+              "? wildcards")
       .required();
   stat.choice("reduce", {"none", "sum", "mean", "min", "max"},
               "Combine every match into one number, or none: keep each match (series stay series)")

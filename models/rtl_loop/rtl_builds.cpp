@@ -33,12 +33,15 @@ constexpr bool same_text(const char* a, const char* b) {
 template <class Ports>
 struct BuildEntry {
   typename Ports::Build build;
-  std::unique_ptr<policy::PolicyImpl<typename Ports::Block>> (*make)(const typename Ports::Build&);
+  std::unique_ptr<policy::PolicyImpl<typename Ports::Block>> (*make)(const typename Ports::Build&, RtlWaves*,
+                                                                     const std::string&);
 };
 
 template <class Ports, class Top>
-std::unique_ptr<policy::PolicyImpl<typename Ports::Block>> make_build(const typename Ports::Build& build) {
-  return std::make_unique<RtlPolicy<Ports, Top>>(build);
+std::unique_ptr<policy::PolicyImpl<typename Ports::Block>> make_build(const typename Ports::Build& build,
+                                                                      RtlWaves* waves,
+                                                                      const std::string& instance) {
+  return std::make_unique<RtlPolicy<Ports, Top>>(build, waves, instance);
 }
 
 // The rows of the table that belong to `Ports`' block (the others are discarded at compile time).
@@ -77,10 +80,11 @@ std::vector<typename Block::Params> rtl_builds() {
 }
 
 template <class Block>
-std::unique_ptr<policy::PolicyImpl<Block>> make_rtl(const typename Block::Params& params) {
+std::unique_ptr<policy::PolicyImpl<Block>> make_rtl(const typename Block::Params& params, RtlWaves* waves,
+                                                    const std::string& instance) {
   using Ports = typename rtl_ports::PortsOf<Block>::type;
   for (const BuildEntry<Ports>& b : builds_of<Ports>()) {
-    if (Ports::same(Ports::params(b.build), params)) return b.make(b.build);
+    if (Ports::same(Ports::params(b.build), params)) return b.make(b.build, waves, instance);
   }
   return nullptr;
 }
@@ -103,7 +107,7 @@ std::string describe_rtl_builds() {
 #define NUMAGPU_RTL_LOOP_BLOCK(ports, params)                                                              \
   template std::vector<rtl_ports::ports::Block::Params> rtl_builds<rtl_ports::ports::Block>();             \
   template std::unique_ptr<policy::PolicyImpl<rtl_ports::ports::Block>> make_rtl<rtl_ports::ports::Block>( \
-      const rtl_ports::ports::Block::Params&);                                                             \
+      const rtl_ports::ports::Block::Params&, RtlWaves*, const std::string&);                              \
   template std::string describe_rtl_builds<rtl_ports::ports::Block>();
 #include "rtl_loop_builds.inc"
 #undef NUMAGPU_RTL_LOOP_BLOCK

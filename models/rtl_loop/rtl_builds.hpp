@@ -13,6 +13,7 @@
 #include "policy/link_balancer.hpp"
 #include "policy/partition_controller.hpp"
 #include "policy/policy_impl.hpp"
+#include "rtl_loop/rtl_waves.hpp"
 
 namespace numagpu {
 
@@ -20,9 +21,12 @@ namespace numagpu {
 template <class Block>
 std::vector<typename Block::Params> rtl_builds();
 
-// A Verilated `Block` built with exactly `params` (after one reset cycle), or null when there is none.
+// A Verilated `Block` built with exactly `params` (after one reset cycle), or null when there is none. With
+// `waves` (rtl_waves.hpp) it dumps its signals for the window into waves->buffer(instance).
 template <class Block>
-std::unique_ptr<policy::PolicyImpl<Block>> make_rtl(const typename Block::Params& params);
+std::unique_ptr<policy::PolicyImpl<Block>> make_rtl(const typename Block::Params& params,
+                                                    RtlWaves* waves = nullptr,
+                                                    const std::string& instance = "");
 
 // "lanes 16, sample 5000, switch 100, saturation 99/100; ..." for error messages.
 template <class Block>

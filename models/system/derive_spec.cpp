@@ -248,6 +248,13 @@ void derive_topology(const SystemParams& p, SystemSpec& s) {
 
 void derive_checks(const SystemParams& p, SystemSpec& s) {
   s.rtl_policies = p.rtl_policies;
+  if (p.rtl_waves && !p.rtl_policies)
+    fail("rtl.waves", "the waveforms are the Verilated policy blocks': they need policy.impl: rtl");
+  if (p.rtl_waves && s.link_mode != LinkMode::kDynamic && !s.l2_numa_aware)
+    fail("rtl.waves",
+         "this machine has no policy block to dump (link.mode: dynamic has link balancers, "
+         "l2.organization: numa_aware partition controllers)");
+  s.rtl_waves = RtlWaveWindow{p.rtl_waves, p.rtl_waves_start, p.rtl_waves_cycles};
   s.protocol_checks = p.protocol_checks;
   s.watchdog_cycles = p.watchdog_cycles;
   s.max_cycles = p.max_cycles;

@@ -104,6 +104,7 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     : sc_module(name),
       ctx_(spec.clock_mhz),
       spec_(spec),
+      rtl_waves_(spec.rtl_waves, ctx_.clock.period_ps()),
       stats_(stats),
       diag_(diag),
       homes_(static_cast<std::uint16_t>(spec.sockets),
@@ -207,19 +208,23 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
   return programs;
 }
 
-std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsigned socket) const {
+std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsigned socket) {
 #ifdef NUMAGPU_HAVE_RTL_LOOP
   if (spec_.rtl_policies)
-    return rtl_or_throw(make_rtl<policy::PartitionController>(partition_params(spec_, topology_, socket)));
+    return rtl_or_throw(make_rtl<policy::PartitionController>(
+        partition_params(spec_, topology_, socket), &rtl_waves_, indexed("socket", socket) + "_partition"));
 #endif
   return std::make_unique<policy::ReferenceImpl<policy::PartitionController>>(
       partition_params(spec_, topology_, socket));
 }
 
-std::unique_ptr<Link::Balancer> System::link_balancer(const LinkSpec& spec) const {
+std::unique_ptr<Link::Balancer> System::link_balancer(const LinkSpec& spec, const std::string& link_name) {
   if (spec_.link_mode != SystemSpec::LinkMode::kDynamic) return nullptr;  // static: half the lanes each way
 #ifdef NUMAGPU_HAVE_RTL_LOOP
-  if (spec_.rtl_policies) return rtl_or_throw(make_rtl<policy::LinkBalancer>(balancer_params(spec_, spec)));
+  if (spec_.rtl_policies)
+    return rtl_or_throw(make_rtl<policy::LinkBalancer>(balancer_params(spec_, spec), &rtl_waves_, link_name));
+#else
+  (void)link_name;
 #endif
   return std::make_unique<policy::ReferenceImpl<policy::LinkBalancer>>(balancer_params(spec_, spec));
 }
@@ -239,7 +244,8 @@ void System::build_fabric() {
     ls.dir_names[0] = "to_" + b;
     ls.dir_names[1] = "to_" + a;
     const std::string name = "link_" + a + "_" + b;
-    links_.push_back(std::make_unique<Link>(name.c_str(), ctx_, ls, spec_.facts, link_balancer(ls), stats_));
+    links_.push_back(
+        std::make_unique<Link>(name.c_str(), ctx_, ls, spec_.facts, link_balancer(ls, name), stats_));
     if (spec_.step_idle_windows) links_.back()->step_every_idle_cycle();
     Link& link = *links_.back();
     for (unsigned node : {tl.a, tl.b}) {

@@ -70,7 +70,9 @@ class System : public sc_core::sc_module {
   const Topology& topology() const { return topology_; }
   Socket& socket(unsigned i) { return *sockets_.at(i); }
   // What decides each socket's way split (numa_aware): the C++ controller or its RTL (policy.impl).
-  std::unique_ptr<PartitionDriver::Controller> partition_controller(unsigned socket) const;
+  std::unique_ptr<PartitionDriver::Controller> partition_controller(unsigned socket);
+  // The Verilated policy blocks' waveforms (rtl.waves): file name -> VCD text, complete at any time.
+  const RtlWaves& rtl_waves() const { return rtl_waves_; }
   const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
   // In topology order: switch k is topology node gpus + k.
   const std::vector<std::unique_ptr<Switch>>& switches() const { return switches_; }
@@ -113,13 +115,14 @@ class System : public sc_core::sc_module {
  private:
   std::vector<std::unique_ptr<KernelProgram>> build_programs();
   void build_fabric();
-  std::unique_ptr<Link::Balancer> link_balancer(const LinkSpec& spec) const;
+  std::unique_ptr<Link::Balancer> link_balancer(const LinkSpec& spec, const std::string& link_name);
   void kernel_boundary(std::function<void()> proceed);
   void on_workload_finished();
   void audit();
 
   SimContext ctx_;  // made first (its DeliveryScheduler too): every component below uses it
   SystemSpec spec_;
+  RtlWaves rtl_waves_;  // before the policy blocks that write into it, so it outlives them
   stats::Registry& stats_;
   std::ostream& diag_;
   TxnPool pool_;

@@ -158,6 +158,9 @@ struct SystemParams {
   SwitchSpec sw;
   TopologyParams topology;
   bool rtl_policies = false;  // policy.impl
+  bool rtl_waves = false;     // rtl.waves
+  Cycles rtl_waves_start = 0;
+  Cycles rtl_waves_cycles = 10000;
   // runtime, statistics, checks
   RuntimeParams runtime;
   Cycles stats_sample_cycles = 5000;
@@ -200,6 +203,20 @@ struct SystemParams {
              "model: the C++ reference policies decide; rtl: the Verilated RTL of rtl/ does, cycle by cycle, "
              "with the same inputs (only at the RTL's compiled parameters: 16 lanes, 5000-cycle windows, "
              "100-cycle switch, 99 %)");
+
+    Keys& r = k.section("rtl", "Waveforms of the Verilated policy blocks (policy.impl: rtl; docs/power.md)");
+    r.boolean("waves", rtl_waves,
+              "Dump every signal of each Verilated policy block for the cycle window below into the run's "
+              "directory, rtl_<block>.vcd (needs policy.impl: rtl); the switching activity for gate-level "
+              "power (docs/power.md)");
+    r.integer("waves_start", rtl_waves_start, "First cycle of the waveform window")
+        .range(0, std::int64_t(1) << 50)
+        .unit("cycles");
+    r.integer("waves_cycles", rtl_waves_cycles,
+              "Cycles in the waveform window (each block's VCD grows with it: roughly 1-2 MB per 10000 "
+              "busy cycles)")
+        .range(1, 100000000)
+        .unit("cycles");
 
     runtime.keys(k.section("runtime", "Kernel launch"));
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "rtl_loop/rtl_waves.hpp"
+
 #include "cache/cache_spec.hpp"
 #include "common/machine_facts.hpp"
 #include "fabric/crossbar_spec.hpp"
@@ -42,6 +44,7 @@ struct SystemSpec {
   LinkMode link_mode = LinkMode::kStatic;
   BalancerSpec balancer;       // dynamic mode
   bool rtl_policies = false;   // the Verilated RTL decides instead of the C++ reference
+  RtlWaveWindow rtl_waves;     // rtl.waves: the Verilated blocks' waveforms
   bool l2_numa_aware = false;  // the partition controller drives the L2 way split
   PartitionSpec partition;
   runtime::PlacementPolicy placement = runtime::PlacementPolicy::kPageInterleave;

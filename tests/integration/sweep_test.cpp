@@ -296,6 +296,42 @@ TEST_F(SweepTest, RunsEveryPointCollectsTheTableAndSkipsFinishedPoints) {
   EXPECT_EQ(point(r, "w.a8")["stats"]["dram_reads"], 8);
 }
 
+// power.* statistics come from each point's power.json (docs/power.md).
+TEST_F(SweepTest, PowerColumnsComeFromEachPointsPowerJson) {
+  write_spec(std::string(kTinySpec) +
+             "  - {name: dram_dynamic_j, path: power.total.components.dram.dynamic_j}\n"
+             "  - {name: dram_static_j, path: power.total.components.dram.static_j}\n"
+             "  - {name: cycles, path: power.duration_cycles}\n"
+             "  - {name: total_w, path: power.total.power_w}\n"
+             "  - {name: sm_energy_j, path: power.total.components.sm.energy_j}\n"
+             "  - {name: socket_w, path: 'power.sockets.*.power_w', reduce: sum}\n"
+             "  - {name: communication_w, path: power.communication.power_w}\n"
+             "  - {name: nothing, path: power.total.no_such_figure}\n");
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  const json r = results();
+  for (const char* id : {"w.a4", "w.a8"}) {
+    const json& stats = point(r, id)["stats"];
+    const double lines = id == std::string("w.a4") ? 4 : 8;
+    // By hand: the DRAM reads `lines` lines of 128 B (the test above) at the default 3.9 pJ/bit, and writes
+    // nothing: lines x 1024 bit x 3.9 pJ (4 lines: 15974.4 pJ). Its static energy is the default 4 W over the
+    // run's duration at 1 GHz.
+    EXPECT_NEAR(stats["dram_dynamic_j"].get<double>(), lines * 1024 * 3.9e-12, 1e-20) << id;
+    EXPECT_NEAR(stats["dram_static_j"].get<double>(), 4.0 * stats["cycles"].get<double>() * 1e-9, 1e-15)
+        << id;
+    // The others as the point's power.json has them.
+    std::ifstream in(fs::path(options.out_dir) / "points" / id / "power.json");
+    const json power = json::parse(in);
+    EXPECT_EQ(stats["total_w"], power["total"]["power_w"]) << id;
+    EXPECT_EQ(stats["sm_energy_j"], power["total"]["components"]["sm"]["energy_j"]) << id;
+    EXPECT_EQ(stats["socket_w"], power["sockets"][0]["power_w"])
+        << id << ": one socket, so the sum is its figure";
+    EXPECT_EQ(stats["communication_w"], 0.0) << id << ": one socket sends nothing into a fabric";
+    EXPECT_TRUE(stats["nothing"].is_null()) << id;
+  }
+  EXPECT_NE(err.str().find("stat 'nothing': 'power.total.no_such_figure' matches nothing"), std::string::npos)
+      << err.str();
+}
+
 TEST_F(SweepTest, FailedPointIsReportedAndTheOthersFinish) {
   write_spec(std::string(kTinySpec) +
              "grids:\n"

@@ -66,6 +66,29 @@ TEST(DeriveSpec, L2BanksAndOrganizations) {
   EXPECT_EQ(blamed(p), "l2.ways");  // numa_aware needs a way per class
 }
 
+// rtl.waves dumps the Verilated policy blocks: it needs them to be the RTL, and to exist.
+TEST(DeriveSpec, RtlWavesNeedVerilatedBlocks) {
+  SystemParams p = one_kernel();
+  p.rtl_waves = true;
+  EXPECT_EQ(blamed(p), "rtl.waves");  // policy.impl: model
+  p.rtl_policies = true;
+  EXPECT_EQ(blamed(p), "rtl.waves");  // static links, memory-side L2: no block
+#ifdef NUMAGPU_HAVE_RTL_LOOP
+  p.link.mode = LinkMode::kDynamic;
+  p.rtl_waves_start = 7;
+  p.rtl_waves_cycles = 11;
+  const SystemSpec s = derive_system_spec(p);
+  EXPECT_TRUE(s.rtl_waves.enabled);
+  EXPECT_FALSE(s.rtl_waves.covers(6));
+  EXPECT_TRUE(s.rtl_waves.covers(7));
+  EXPECT_TRUE(s.rtl_waves.covers(17));  // 7 + 11 - 1
+  EXPECT_FALSE(s.rtl_waves.covers(18));
+  EXPECT_TRUE(s.rtl_waves.overlaps(0, 8));   // [0, 8) reaches cycle 7
+  EXPECT_FALSE(s.rtl_waves.overlaps(0, 7));  // [0, 7) ends before it
+  EXPECT_FALSE(s.rtl_waves.overlaps(18, 100));
+#endif
+}
+
 TEST(DeriveSpec, LanesAreCheckedAndDoubledOnce) {
   SystemParams p = one_kernel();
   p.link.lanes = 15;

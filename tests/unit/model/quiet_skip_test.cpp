@@ -8,6 +8,8 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -244,6 +246,29 @@ TEST(QuietSkip, PartitionControllerRtlSkippingEqualsStepping) {
     ASSERT_TRUE(stepping && skipping);
     EXPECT_GT(expect_same<Pc>(*stepping, std::move(skipping), socket_traffic(seed)), 100000u);
   }
+}
+
+// rtl.waves: a block that dumps its waveforms still skips quiet time outside the dump window and steps it
+// inside (rtl_policy.hpp), so its outputs are those of stepping, and the dump has every cycle of the window:
+// two timestamps per cycle (clock low at c x 1000 ps, rising edge 500 ps later, at 1 GHz).
+TEST(QuietSkip, RtlWithWavesSkipsOutsideTheWindowAndDumpsEveryCycleInside) {
+  constexpr std::uint64_t kStart = 123456, kCycles = 20000;  // mid-window start; spans several windows
+  RtlWaves waves(RtlWaveWindow{true, kStart, kCycles}, 1000);
+  auto stepping = make_rtl<Lb>(paper_link());
+  auto skipping = make_rtl<Lb>(paper_link(), &waves, "link_test");
+  ASSERT_TRUE(stepping && skipping);
+  EXPECT_GT(expect_same<Lb>(*stepping, std::move(skipping), link_traffic(9)), 100000u);
+  ASSERT_EQ(waves.files().count("rtl_link_test.vcd"), 1u);
+  const std::string& vcd = waves.files().at("rtl_link_test.vcd");
+  std::vector<std::uint64_t> stamps;
+  std::istringstream in(vcd);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] == '#') stamps.push_back(std::stoull(line.substr(1)));
+  ASSERT_EQ(stamps.size(), 2 * kCycles);
+  EXPECT_EQ(stamps.front(), kStart * 1000);
+  EXPECT_EQ(stamps.back(), (kStart + kCycles - 1) * 1000 + 500);
+  for (std::size_t i = 1; i < stamps.size(); ++i)
+    ASSERT_EQ(stamps[i] - stamps[i - 1], 500u) << "a cycle missing from the dump at " << stamps[i - 1];
 }
 
 TEST(QuietSkip, RtlRefusesToSkipOverTheWindowEnd) {

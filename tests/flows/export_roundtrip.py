@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""numagpu export round trip (docs/power.md, "Exporting activity"): a run's activity.json exported to
+Accelergy's action counts and to McPAT-style XML, parsed back with a YAML and an XML parser, gives every
+counter of every instance back with its total; an activity file with counters numagpu does not write today
+(new SM instruction classes, a cache sector counter) exports them too (the exporters follow the file).
+
+Usage: export_roundtrip.py NUMAGPU WORKDIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+try:
+    import yaml
+except ImportError:  # python3-yaml (scripts/setup.sh)
+    if os.environ.get("CI") == "true":
+        sys.exit("export_roundtrip: CI=true and python3-yaml is missing")
+    print("export_roundtrip: python3-yaml missing (scripts/setup.sh installs it): skipped")
+    sys.exit(77)
+
+# docs/power.md, "McPAT-style XML": the counters McPAT has a name for; every other counter is
+# "numagpu.<counter>". McPAT's memory controller also gets memory_accesses = reads + writes.
+MCPAT_NAMES = {
+    "l1": {"reads": "read_accesses", "writes": "write_accesses", "read_misses": "read_misses",
+           "bank_conflicts": "conflicts"},
+    "l2": {"reads": "read_accesses", "writes": "write_accesses", "read_misses": "read_misses",
+           "bank_conflicts": "conflicts"},
+    "dram": {"reads": "memory_reads", "writes": "memory_writes"},
+    "crossbar": {"requests": "total_accesses"},
+}
+MCPAT_IDS = {"l1": "system.core{}.dcache", "l2": "system.L2{}", "dram": "system.mc{}", "crossbar": "system.NoC{}"}
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"export_roundtrip: {' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()}")
+    return p
+
+
+def export(numagpu, activity, fmt, out):
+    run([numagpu, "export", "--format", fmt, "--activity", activity, "-o", out, "-q"])
+
+
+def check_accelergy(activity, path):
+    doc = yaml.safe_load(open(path))
+    check(doc["action_counts"]["version"] == 0.3, f"{path}: version {doc['action_counts']['version']}")
+    local = doc["action_counts"]["local"]
+    check(len(local) == len(activity["instances"]), f"{path}: {len(local)} entries")
+    for entry, inst in zip(local, activity["instances"]):
+        check(entry["name"] == inst["name"], f"{path}: {entry['name']} for {inst['name']}")
+        back = {a["name"]: a["counts"] for a in entry["action_counts"]}
+        check(back == inst["counters"], f"{path}: {inst['name']}: {back} != {inst['counters']}")
+
+
+def check_mcpat(activity, path):
+    root = ET.parse(path).getroot()
+    system = root.find("component[@id='system']")
+    comps = {c.get("id"): c for c in system.iter("component")}
+    seen = {}
+    for inst in activity["instances"]:
+        kind = inst["kind"]
+        if kind not in MCPAT_IDS:
+            continue
+        i = seen.get(kind, 0)
+        seen[kind] = i + 1
+        comp = comps.get(MCPAT_IDS[kind].format(i))
+        check(comp is not None and comp.get("name") == inst["name"], f"{path}: no component for {inst['name']}")
+        if comp is None:
+            continue
+        stats = {s.get("name"): int(s.get("value")) for s in comp.findall("stat")}
+        names = MCPAT_NAMES[kind]
+        back = {}
+        for stat, value in stats.items():
+            if stat.startswith("numagpu."):
+                back[stat[len("numagpu."):]] = value
+            elif stat in names.values():
+                back[next(c for c, s in names.items() if s == stat)] = value
+        check(back == inst["counters"], f"{path}: {inst['name']}: {back} != {inst['counters']}")
+        if kind == "dram":
+            check(stats["memory_accesses"] == inst["counters"]["reads"] + inst["counters"]["writes"],
+                  f"{path}: {inst['name']}: memory_accesses")
+    params = {p.get("name"): int(p.get("value")) for p in system.findall("param")}
+    check(params["number_of_cores"] == seen.get("l1", 0), f"{path}: number_of_cores {params}")
+    check(params["number_of_L2s"] == seen.get("l2", 0), f"{path}: number_of_L2s {params}")
+    check(int(system.find("stat[@name='total_cycles']").get("value")) == activity["duration_cycles"],
+          f"{path}: total_cycles")
+    return seen
+
+
+def main():
+    numagpu, work = sys.argv[1], sys.argv[2]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    # Two sockets with dynamic links and the NUMA-aware L2: every kind of instance is present.
+    run([numagpu, "run", "-q", "-o", f"{work}/run", "--set", "system.sockets=2", "--set", "sm.per_socket=2",
+         "--set", "link.mode=dynamic", "--set", "l2.organization=numa_aware",
+         "--set", "workload.kernels=[{name: k, pattern: stream, ctas: 8, warps_per_cta: 2, accesses_per_warp: 16}]"])
+    activity_path = f"{work}/run/activity.json"
+    activity = json.load(open(activity_path))
+    kinds = {i["kind"] for i in activity["instances"]}
+    check({"sm", "l1", "l2", "crossbar", "dram", "link", "switch", "link_balancer",
+           "partition_controller"} <= kinds, f"the run lacks kinds: {kinds}")
+
+    export(numagpu, activity_path, "accelergy", f"{work}/counts.yaml")
+    export(numagpu, activity_path, "mcpat", f"{work}/mcpat.xml")
+    check_accelergy(activity, f"{work}/counts.yaml")
+    seen = check_mcpat(activity, f"{work}/mcpat.xml")
+    # 2 sockets x 2 SMs: 4 L1s; the paper's L2 has 16 banks per socket; one crossbar and one DRAM each.
+    check(seen == {"l1": 4, "l2": 32, "crossbar": 2, "dram": 2}, f"McPAT components per kind: {seen}")
+
+    # Counters the exporters have never heard of: added to every SM (instruction classes summing to
+    # `instructions`) and to the L2s (a sector count), they are exported like the others.
+    extended = json.load(open(activity_path))
+    for inst in extended["instances"]:
+        c = inst["counters"]
+        if inst["kind"] == "sm":
+            c["instructions_fp32"] = c["instructions"] // 2
+            c["instructions_memory"] = c["instructions"] - c["instructions_fp32"]
+            c["resident_cycles"] = c["issue_cycles"] + 1
+        elif inst["kind"] == "l2":
+            c["read_sectors"] = 4 * c["reads"]
+        for series in ("instructions_fp32", "instructions_memory", "resident_cycles", "read_sectors"):
+            if series in c and "windows" in inst:
+                # keep the windows consistent with the totals: all in the last window
+                w = [0] * len(extended["windows"])
+                w[-1] = c[series]
+                inst["windows"][series] = w
+    ext_path = f"{work}/extended_activity.json"
+    json.dump(extended, open(ext_path, "w"))
+    export(numagpu, ext_path, "accelergy", f"{work}/extended.yaml")
+    export(numagpu, ext_path, "mcpat", f"{work}/extended.xml")
+    check_accelergy(extended, f"{work}/extended.yaml")
+    check_mcpat(extended, f"{work}/extended.xml")
+    text = open(f"{work}/extended.xml").read()
+    check('<stat name="numagpu.read_sectors"' in text, "the L2's new sector counter is not in the McPAT XML")
+
+    # Bad input: one line naming the file, exit status 2, nothing written.
+    with open(f"{work}/broken.json", "w") as f:
+        f.write('{"schema": "numagpu-activity"')
+    for args, want in ((["--format", "mcpat", "--activity", f"{work}/broken.json"], "broken.json: not valid JSON"),
+                       (["--format", "x", "--activity", activity_path], "expected accelergy or mcpat"),
+                       (["--format", "mcpat", "--activity", f"{work}/run/stats.json"], "stats.json: ")):
+        p = subprocess.run([numagpu, "export", *args, "-o", f"{work}/never.out"], capture_output=True, text=True)
+        check(p.returncode == 2 and want in p.stderr and p.stderr.count("\n") == 1,
+              f"export {args}: exit {p.returncode}, stderr {p.stderr!r}")
+        check(not os.path.exists(f"{work}/never.out"), f"export {args} wrote its output")
+
+    if failures:
+        for f in failures:
+            print("FAIL:", f)
+        sys.exit(1)
+    print(f"export_roundtrip: {len(activity['instances'])} instances round-tripped through Accelergy and McPAT")
+
+
+if __name__ == "__main__":
+    main()
