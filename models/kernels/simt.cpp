@@ -51,7 +51,8 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   out.classes.fill(0);
   if (p.kind == Step::Kind::kCompute) {
     for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r)
-      out.classes[static_cast<unsigned>(runs[r].cls)] += runs[r].count;
+      out.classes[static_cast<unsigned>(run_class(lines[r]))] +=
+          static_cast<std::uint32_t>(run_count(lines[r]));
     out.line_count = 0;
     return;
   }
@@ -61,29 +62,26 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
             out.sectors.begin());
 }
 
-PackedStep& Cta::compute_step(unsigned warp) {
-  std::vector<PackedStep>& steps = warps_[warp].steps;
-  if (steps.empty() || steps.back().kind != Step::Kind::kCompute) steps.emplace_back();
-  return steps.back();
-}
-
 void Cta::add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles) {
   WarpRecord& r = warps_[w];
+  std::vector<PackedStep>& steps = r.steps;
   // A step holds at most 65,535 runs (line_count's width): a longer alternation continues in a new compute
   // step (the warp issues it right after, one issue slot later).
-  if (!r.steps.empty() && r.steps.back().kind == Step::Kind::kCompute && r.steps.back().line_count == 0xFFFF)
-    r.steps.emplace_back();
-  PackedStep& s = compute_step(w);
+  if (steps.empty() || steps.back().kind != Step::Kind::kCompute || steps.back().line_count == 0xFFFF) {
+    steps.emplace_back();
+    steps.back().first_line = static_cast<std::uint32_t>(r.lines.size());
+  }
+  PackedStep& s = steps.back();
   s.cycles += cycles;
   s.instructions += n;
   r.instructions[static_cast<unsigned>(cls)] += n;
-  // The step's runs are the last line_count of r.runs: extend the last one when the class repeats.
-  if (s.line_count > 0 && r.runs.back().cls == cls) {
-    r.runs.back().count += n;
+  // The step's runs are the last line_count words of r.lines: extend the last one when the class repeats.
+  if (s.line_count > 0 && run_class(r.lines.back()) == cls) {
+    r.lines.back() += std::uint64_t(n) << 8;  // the count, above the class byte
     return;
   }
-  if (s.line_count == 0) s.first_line = static_cast<std::uint32_t>(r.runs.size());
-  r.runs.push_back(ClassRun{n, cls});
+  r.lines.push_back(run_word(cls, n));
+  r.sectors.push_back(0);
   ++s.line_count;
 }
 

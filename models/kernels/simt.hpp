@@ -104,8 +104,9 @@ struct Uninitialized {
 // Per-warp record of what one CTA executed.
 // A step as recorded: a memory step's lines are kept in the warp's `lines`, from `first_line` on, so a
 // recorded step takes 16 bytes instead of a Step's 530 (a resident CTA holds thousands of steps).
-// A compute step has no lines: its `first_line` and `line_count` index its instructions' class runs instead
-// (WarpRecord::runs), so that classes cost 8 bytes per run of one class, not a Step's array per step.
+// A compute step has no lines: its `first_line` and `line_count` index its instructions' class runs instead,
+// kept in the same `lines` array (run_word), so that classes cost one word per run of one class and no
+// allocation of their own.
 struct PackedStep {
   Step::Kind kind = Step::Kind::kCompute;
   std::uint16_t line_count = 0;
@@ -114,17 +115,23 @@ struct PackedStep {
   std::uint32_t first_line = 0;
 };
 
-// Consecutive warp instructions of one class within a compute step.
-struct ClassRun {
-  std::uint32_t count = 0;
-  InstrClass cls = InstrClass::kOther;
-};
+// A run of `count` consecutive warp instructions of class `cls` within a compute step, as a word of
+// WarpRecord::lines: the count above the low byte, the class in it.
+inline std::uint64_t run_word(InstrClass cls, std::uint64_t count) {
+  return (count << 8) | static_cast<std::uint8_t>(cls);
+}
+inline InstrClass run_class(std::uint64_t word) {
+  return static_cast<InstrClass>(word & 0xFF);
+}
+inline std::uint64_t run_count(std::uint64_t word) {
+  return word >> 8;
+}
 
 struct WarpRecord {
   std::vector<PackedStep> steps;
-  std::vector<std::uint64_t> lines;   // the memory steps' lines, in order
-  std::vector<std::uint8_t> sectors;  // per line, the 32 B sectors its threads touch (Step::sectors)
-  std::vector<ClassRun> runs;         // the compute steps' instructions by class, in order
+  // The memory steps' lines and the compute steps' class runs (run_word), in order.
+  std::vector<std::uint64_t> lines;
+  std::vector<std::uint8_t> sectors;  // per entry of `lines`, a line's 32 B sectors (Step::sectors); runs: 0
   // Step `index` as the SM takes it.
   void unpack(std::size_t index, Step& out) const;
   std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};  // warp instructions
@@ -218,7 +225,6 @@ class Cta {
   void memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread, unsigned bytes);
   void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes);
   void shared_broadcast();  // one shared access of one word by all active threads: one pass per warp
-  PackedStep& compute_step(unsigned warp);
   // Adds `n` instructions of `cls` to warp `w`'s current compute step (and its totals); `cycles` issue
   // cycles.
   void add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles);
