@@ -171,3 +171,6 @@ target_link_libraries(test_rtl_lockstep PRIVATE numagpu_rtl_models numagpu_polic
 gtest_discover_tests(test_rtl_lockstep
   PROPERTIES LABELS rtl TIMEOUT 300
              ENVIRONMENT "NUMAGPU_RTL_VCD_DIR=${CMAKE_CURRENT_BINARY_DIR}/rtl_vcd")
+
+# --- The verification kit: DPI-C scoreboard, SystemVerilog testbenches, Icarus, Python, coverage ---------------
+include(${PROJECT_SOURCE_DIR}/cmake/RtlKit.cmake)

@@ -7,7 +7,10 @@
 //
 // - yosys `read_verilog -formal` (FORMAL defined) proves the assertions: scripts/rtl_formal.sh.
 // - Verilator with --assert +define+NUMAGPU_ASSERTIONS checks them in every cycle (the lockstep models).
-// - Icarus Verilog 11 with -DNUMAGPU_ASSERTIONS checks them too (tb/sv, the vector replay testbenches).
+// - Icarus Verilog 11 parses them (-DNUMAGPU_ASSERTIONS; tests/rtl/icarus_vectors_test.sh compiles them) but
+//   the Icarus runs leave them off: an event-driven simulator evaluates an always_comb assertion between the
+//   nonblocking updates of one clock edge and sees transient states (e.g. the first reset edge, where
+//   f_checked rises before the other registers leave X). Verilator evaluates settled values.
 // - Everything else (synthesis, lint at the defaults, the in-loop models) defines neither and sees no
 //   assertion logic at all.
 //
