@@ -96,12 +96,13 @@ add_test(NAME rtl_icarus_vectors
                  ${CMAKE_CURRENT_BINARY_DIR}/rtl_icarus 100000)
 set_tests_properties(rtl_icarus_vectors PROPERTIES LABELS rtl TIMEOUT 300 SKIP_RETURN_CODE 77)
 
-# Coverage over the lockstep stimulus and the SV runs, merged by verilator_coverage, with minimum percentages.
+# Coverage over the lockstep runs (lb_l4, pc_w5), their vector replays and the SV runs, merged by verilator_coverage, with minimum percentages.
 add_test(NAME rtl_coverage
          COMMAND bash ${NUMAGPU_RTL_TESTS}/rtl_coverage_test.sh ${PROJECT_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/rtl_coverage $<TARGET_FILE:rtl_vectors>
                  ${NUMAGPU_SV_TB_sv_vectors_link_balancer} ${NUMAGPU_SV_TB_sv_vectors_cache_partition_ctrl}
-                 ${NUMAGPU_SV_TB_sv_tb_link_balancer} ${NUMAGPU_SV_TB_sv_tb_cache_partition_ctrl})
+                 ${NUMAGPU_SV_TB_sv_tb_link_balancer} ${NUMAGPU_SV_TB_sv_tb_cache_partition_ctrl}
+                 $<TARGET_FILE:test_rtl_lockstep>)
 set_tests_properties(rtl_coverage PROPERTIES LABELS rtl TIMEOUT 300)
 
 # --- Python bindings (pybind11 from Debian) --------------------------------------------------------------------

@@ -31,8 +31,9 @@ def parse(path):
                     sys.exit(f"{path}:{n}: expected a coverage point C '<key>' <count>")
                 fields = dict(x.split("\x02", 1) for x in m.group(1).split("\x01") if "\x02" in x)
                 kind = fields.get("page", "").split("/")[0].removeprefix("v_")
-                # The same point in several testbenches (hierarchies) is one point: hit if hit anywhere.
-                where = tuple(sorted((k, v) for k, v in fields.items() if k != "h"))
+                # The same point in several testbenches (hierarchies, parameterized module names in `page`) is
+                # one point: hit if hit anywhere.
+                where = tuple(sorted((k, v) for k, v in fields.items() if k not in ("h", "page")))
                 points.append((fields.get("f", "?"), kind, fields.get("o", ""), where, int(m.group(2))))
     except OSError as e:
         sys.exit(f"{path}: cannot read ({e.strerror})")
