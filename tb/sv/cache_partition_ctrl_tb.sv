@@ -10,7 +10,8 @@
 // Runs under Verilator 5.006 `--binary --timing` (constraints are procedural: Verilator 5.006 ignores
 // `constraint` blocks).
 //
-// Plusargs: +cycles=N (default 200000), +seed=S (default 1), +waves=FILE (VCD from cycle +waves_from=N on;
+// Plusargs: +cycles=N (default 200000), +seed=S (default 1), +ref_fault=N (self-test: the reference alone
+// resets in cycle N, so the scoreboard must report a mismatch within one window), +waves=FILE (VCD from cycle +waves_from=N on;
 // needs --trace), +coverage=FILE (Verilator's coverage counters; needs --coverage).
 // Exit: $finish (status 0) after the run when every output matched and every decision code was taken;
 // $fatal (non-zero) at the first mismatch, failed assertion, or decision code left uncovered.
@@ -75,11 +76,11 @@ module cache_partition_ctrl_tb #(
     numagpu_pc_read(ref_model, e);
     if (32'(remote_ways) != e.remote_ways || 32'(local_ways) != e.local_ways || 64'(remote_mask) != e.remote_mask ||
         decision_valid != e.decision_valid || decision != e.decision) begin
-      $fatal(1, {"scoreboard mismatch at cycle %0d\n",
-                 "  rtl: remote_ways=%0d local_ways=%0d remote_mask=%0h valid=%0d decision=%0d\n",
-                 "  ref: remote_ways=%0d local_ways=%0d remote_mask=%0h valid=%0d decision=%0d"},
-             cycle, remote_ways, local_ways, remote_mask, decision_valid, decision,
-             e.remote_ways, e.local_ways, e.remote_mask, e.decision_valid, e.decision);
+      $display("  rtl: remote_ways=%0d local_ways=%0d remote_mask=%0h valid=%0d decision=%0d",
+               remote_ways, local_ways, remote_mask, decision_valid, decision);
+      $display("  ref: remote_ways=%0d local_ways=%0d remote_mask=%0h valid=%0d decision=%0d",
+               e.remote_ways, e.local_ways, e.remote_mask, e.decision_valid, e.decision);
+      $fatal(1, "scoreboard mismatch at cycle %0d (outputs above)", cycle);
     end
     if (decision_valid) dut_decisions[decision] += 1;
   endtask
@@ -143,6 +144,7 @@ module cache_partition_ctrl_tb #(
   endfunction
 
   // --- The run -----------------------------------------------------------------------------------------------
+  longint unsigned ref_fault;  // +ref_fault=N (self-test): the reference alone resets in cycle N
   longint unsigned cycles, cycle, launches, resets, done, need, later, hi, lo;
   int unsigned     seed, waves_from, pos, left;
   string           waves, coverage_file;
@@ -159,6 +161,7 @@ module cache_partition_ctrl_tb #(
     if (!$value$plusargs("waves=%s", waves)) waves = "";
     if (!$value$plusargs("waves_from=%d", waves_from)) waves_from = 0;
     if (!$value$plusargs("coverage=%s", coverage_file)) coverage_file = "";
+    if (!$value$plusargs("ref_fault=%d", ref_fault)) ref_fault = '1;
     void'($urandom(seed));
     ref_model = numagpu_pc_new(Ways, SampleCycles, SatNum, SatDen, RespBytes, IngressBytesPerCycle);
     if (ref_model == null) $fatal(1, "cache_partition_ctrl_tb: %s", numagpu_policy_error());
@@ -192,10 +195,15 @@ module cache_partition_ctrl_tb #(
       kernel_launch = ($urandom_range(40 * SampleCycles - 1, 0) == 0) ||
                       (pos == SampleCycles - 1 && $urandom_range(49, 0) == 0);
       do_reset = $urandom_range(400 * SampleCycles - 1, 0) == 0;
+      // After an injected fault, no launch or reset may realign the two sides before the mismatch shows.
+      if (cycle >= ref_fault) begin
+        kernel_launch = 1'b0;
+        do_reset = 1'b0;
+      end
       rst_ni = !do_reset;
       if (kernel_launch) launches += 1;
-      if (do_reset) begin
-        resets += 1;
+      if (do_reset || cycle == ref_fault) begin
+        resets += 64'(do_reset);
         numagpu_pc_reset(ref_model);
       end else begin
         numagpu_pc_step(ref_model, kernel_launch, dram_busy, 32'(read_reqs));

@@ -9,7 +9,8 @@
 // Runs under Verilator 5.006 `--binary --timing` (Verilator ignores `constraint` blocks in 5.006, so the
 // constraints are procedural: $urandom_range and weighted choices).
 //
-// Plusargs: +cycles=N (default 200000), +seed=S (default 1), +waves=FILE (VCD of every signal, from cycle
+// Plusargs: +cycles=N (default 200000), +seed=S (default 1), +ref_fault=N (self-test: the reference alone
+// resets in cycle N, so the scoreboard must report a mismatch within one window), +waves=FILE (VCD of every signal, from cycle
 // +waves_from=N on; needs --trace), +coverage=FILE (write Verilator's coverage counters; needs --coverage).
 // Exit: $finish with status 0 after the run when every output matched and every decision code was taken;
 // $fatal (non-zero) at the first mismatch, failed assertion, or decision code left uncovered.
@@ -73,11 +74,11 @@ module link_balancer_tb #(
     if (32'(lanes_a) != e.lanes_a || 32'(lanes_b) != e.lanes_b || 64'(lane_dir) != e.lane_dir ||
         64'(lane_quiesce) != e.lane_quiesce || 64'(lane_switch) != e.lane_switch ||
         decision_valid != e.decision_valid || decision != e.decision) begin
-      $fatal(1, {"scoreboard mismatch at cycle %0d\n",
-                 "  rtl: lanes_a=%0d lanes_b=%0d lane_dir=%0h lane_quiesce=%0h lane_switch=%0h valid=%0d decision=%0d\n",
-                 "  ref: lanes_a=%0d lanes_b=%0d lane_dir=%0h lane_quiesce=%0h lane_switch=%0h valid=%0d decision=%0d"},
-             cycle, lanes_a, lanes_b, lane_dir, lane_quiesce, lane_switch, decision_valid, decision,
-             e.lanes_a, e.lanes_b, e.lane_dir, e.lane_quiesce, e.lane_switch, e.decision_valid, e.decision);
+      $display("  rtl: lanes_a=%0d lanes_b=%0d lane_dir=%0h lane_quiesce=%0h lane_switch=%0h valid=%0d decision=%0d",
+               lanes_a, lanes_b, lane_dir, lane_quiesce, lane_switch, decision_valid, decision);
+      $display("  ref: lanes_a=%0d lanes_b=%0d lane_dir=%0h lane_quiesce=%0h lane_switch=%0h valid=%0d decision=%0d",
+               e.lanes_a, e.lanes_b, e.lane_dir, e.lane_quiesce, e.lane_switch, e.decision_valid, e.decision);
+      $fatal(1, "scoreboard mismatch at cycle %0d (outputs above)", cycle);
     end
     if (decision_valid) dut_decisions[decision] += 1;
   endtask
@@ -149,6 +150,7 @@ module link_balancer_tb #(
   endfunction
 
   // --- The run -----------------------------------------------------------------------------------------------
+  longint unsigned ref_fault;  // +ref_fault=N (self-test): the reference alone resets in cycle N
   longint unsigned cycles, cycle, launches, resets, drained_at_once;
   int unsigned     seed, waves_from, pos;
   string           waves, coverage_file;
@@ -166,6 +168,7 @@ module link_balancer_tb #(
     if (!$value$plusargs("waves=%s", waves)) waves = "";
     if (!$value$plusargs("waves_from=%d", waves_from)) waves_from = 0;
     if (!$value$plusargs("coverage=%s", coverage_file)) coverage_file = "";
+    if (!$value$plusargs("ref_fault=%d", ref_fault)) ref_fault = '1;
     void'($urandom(seed));
     ref_model = numagpu_lb_new(Lanes, SampleCycles, SwitchCycles, SatNum, SatDen);
     if (ref_model == null) $fatal(1, "link_balancer_tb: %s", numagpu_policy_error());
@@ -207,10 +210,15 @@ module link_balancer_tb #(
       kernel_launch = ($urandom_range(40 * SampleCycles - 1, 0) == 0) ||
                       (pos == SampleCycles - 1 && $urandom_range(39, 0) == 0);
       do_reset = $urandom_range(400 * SampleCycles - 1, 0) == 0;
+      // After an injected fault, no launch or reset may realign the two sides before the mismatch shows.
+      if (cycle >= ref_fault) begin
+        kernel_launch = 1'b0;
+        do_reset = 1'b0;
+      end
       rst_ni = !do_reset;
       if (kernel_launch) launches += 1;
-      if (do_reset) begin
-        resets += 1;
+      if (do_reset || cycle == ref_fault) begin
+        resets += 64'(do_reset);
         numagpu_lb_reset(ref_model);
       end else begin
         numagpu_lb_step(ref_model, kernel_launch, busy_a, busy_b, drained);
