@@ -106,13 +106,14 @@ void write_atomically(const std::string& path, const std::string& text) {
     f << text;
     if (!f.flush()) fail(path + ": cannot write");
   }
-  std::filesystem::rename(tmp, target);
+  std::error_code ec;
+  std::filesystem::rename(tmp, target, ec);
+  if (ec) fail(path + ": cannot write (" + ec.message() + ")");
 }
 
-// Plays `steps` into the reference and appends one vector line per cycle.
+// Plays `cycles` cycles of `stim` into the reference and appends one vector line per cycle.
 template <class Ref, class Stim, class Line>
-void play(Ref& ref, Stim& stim, std::uint64_t cycles, const Line& line, std::ostringstream& os,
-          std::uint64_t& written) {
+void play(Ref& ref, Stim& stim, std::uint64_t cycles, const Line& line, std::ostringstream& os) {
   for (std::uint64_t n = 0; n < cycles; ++n) {
     const auto c = stim.next(n, ref);
     os << line(c, ref.outputs()) << '\n';
@@ -121,7 +122,6 @@ void play(Ref& ref, Stim& stim, std::uint64_t cycles, const Line& line, std::ost
     } else {
       ref.step(c.in);
     }
-    ++written;
   }
 }
 
@@ -163,15 +163,14 @@ std::string link_balancer(const Args& a) {
            hex(static_cast<unsigned>(o.decision));
   };
   Lb ref(p);
-  std::uint64_t written = 0;
   for (const LinkBalancerScenario& sc : link_balancer_scenarios(p)) {
     ScriptStim<Lb> stim({reset_cycle<Lb>()});
-    play(ref, stim, 1, line, os, written);
+    play(ref, stim, 1, line, os);
     ScriptStim<Lb> script(sc.steps);
-    play(ref, script, sc.steps.size() + 2, line, os, written);
+    play(ref, script, sc.steps.size() + 2, line, os);
   }
   LinkBalancerRandomStim random(p, a.seed);
-  play(ref, random, a.cycles, line, os, written);
+  play(ref, random, a.cycles, line, os);
   return os.str();
 }
 
@@ -203,15 +202,14 @@ std::string partition_ctrl(const Args& a) {
            hex(o.remote_mask) + ' ' + hex(o.decision_valid) + ' ' + hex(static_cast<unsigned>(o.decision));
   };
   Pc ref(p);
-  std::uint64_t written = 0;
   for (const PartitionCtrlScenario& sc : partition_ctrl_scenarios(p, req_w)) {
     ScriptStim<Pc> stim({reset_cycle<Pc>()});
-    play(ref, stim, 1, line, os, written);
+    play(ref, stim, 1, line, os);
     ScriptStim<Pc> script(sc.steps);
-    play(ref, script, sc.steps.size() + 2, line, os, written);
+    play(ref, script, sc.steps.size() + 2, line, os);
   }
   PartitionCtrlRandomStim random(p, req_w, a.seed);
-  play(ref, random, a.cycles, line, os, written);
+  play(ref, random, a.cycles, line, os);
   return os.str();
 }
 
