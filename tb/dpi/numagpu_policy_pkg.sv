@@ -59,7 +59,7 @@ package numagpu_policy_pkg;
     logic [63:0] lane_quiesce;
     logic [63:0] lane_switch;
     logic        decision_valid;
-    logic [3:0]  decision;
+    logic [7:0]  decision;  // decision_o, zero-extended
   } lb_outputs_t;
 
   // The registered outputs of the current cycle, as one struct to compare with the DUT's ports. (An output
@@ -76,7 +76,7 @@ package numagpu_policy_pkg;
     o.lane_quiesce = q;
     o.lane_switch = s;
     o.decision_valid = v;
-    o.decision = d[3:0];
+    o.decision = d;
   endfunction
 
   // --- Cache partition controller ------------------------------------------------------------------------
@@ -85,7 +85,7 @@ package numagpu_policy_pkg;
     logic [31:0] local_ways;
     logic [63:0] remote_mask;
     logic        decision_valid;
-    logic [2:0]  decision;
+    logic [7:0]  decision;  // decision_o, zero-extended
   } pc_outputs_t;
 
   function automatic void numagpu_pc_read(input chandle pc, output pc_outputs_t o);
@@ -98,7 +98,7 @@ package numagpu_policy_pkg;
     o.local_ways = l;
     o.remote_mask = m;
     o.decision_valid = v;
-    o.decision = d[2:0];
+    o.decision = d;
   endfunction
 
 endpackage

@@ -75,7 +75,7 @@ module cache_partition_ctrl_tb #(
     pc_outputs_t e;
     numagpu_pc_read(ref_model, e);
     if (32'(remote_ways) != e.remote_ways || 32'(local_ways) != e.local_ways || 64'(remote_mask) != e.remote_mask ||
-        decision_valid != e.decision_valid || decision != e.decision) begin
+        decision_valid != e.decision_valid || 8'(decision) != e.decision) begin
       $display("  rtl: remote_ways=%0d local_ways=%0d remote_mask=%0h valid=%0d decision=%0d",
                remote_ways, local_ways, remote_mask, decision_valid, decision);
       $display("  ref: remote_ways=%0d local_ways=%0d remote_mask=%0h valid=%0d decision=%0d",

@@ -73,7 +73,7 @@ module link_balancer_tb #(
     numagpu_lb_read(ref_model, e);
     if (32'(lanes_a) != e.lanes_a || 32'(lanes_b) != e.lanes_b || 64'(lane_dir) != e.lane_dir ||
         64'(lane_quiesce) != e.lane_quiesce || 64'(lane_switch) != e.lane_switch ||
-        decision_valid != e.decision_valid || decision != e.decision) begin
+        decision_valid != e.decision_valid || 8'(decision) != e.decision) begin
       $display("  rtl: lanes_a=%0d lanes_b=%0d lane_dir=%0h lane_quiesce=%0h lane_switch=%0h valid=%0d decision=%0d",
                lanes_a, lanes_b, lane_dir, lane_quiesce, lane_switch, decision_valid, decision);
       $display("  ref: lanes_a=%0d lanes_b=%0d lane_dir=%0h lane_quiesce=%0h lane_switch=%0h valid=%0d decision=%0d",
