@@ -32,7 +32,7 @@ set(_sv_objcache "")
 if(NUMAGPU_CCACHE)
   set(_sv_objcache OBJCACHE=${NUMAGPU_CCACHE})
 endif()
-set(NUMAGPU_SV_TBS "")
+file(MAKE_DIRECTORY ${NUMAGPU_SV_BUILD_DIR})
 
 # numagpu_sv_tb(<name> <top> [DPI] SOURCES <files...> [GARGS <-G...>])
 function(numagpu_sv_tb name top)
@@ -93,7 +93,7 @@ endforeach()
 # outside CI, failed in CI.
 add_test(NAME rtl_icarus_vectors
          COMMAND bash ${NUMAGPU_RTL_TESTS}/icarus_vectors_test.sh $<TARGET_FILE:rtl_vectors> ${PROJECT_SOURCE_DIR}
-                 ${CMAKE_CURRENT_BINARY_DIR}/rtl_icarus 100000)
+                 ${CMAKE_CURRENT_BINARY_DIR}/rtl_icarus 50000)
 set_tests_properties(rtl_icarus_vectors PROPERTIES LABELS rtl TIMEOUT 300 SKIP_RETURN_CODE 77)
 
 # Coverage over the lockstep runs (lb_l4, pc_w5), their vector replays and the SV runs, merged by verilator_coverage, with minimum percentages.
@@ -145,3 +145,13 @@ foreach(block link_balancer cache_partition_ctrl)
   set_tests_properties(rtl_sv_dpi_${block}_catches_divergence PROPERTIES LABELS rtl TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "scoreboard mismatch at cycle 50[0-6][0-9] ")
 endforeach()
+
+# The kit's SystemVerilog that users compile into their own testbenches stays lint-clean too.
+add_test(NAME rtl_lint_kit_numagpu_policy_pkg
+         COMMAND ${VERILATOR_BIN} --lint-only -Wall ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_pkg.sv)
+foreach(block link_balancer cache_partition_ctrl)
+  add_test(NAME rtl_lint_kit_${block}_cover
+           COMMAND ${VERILATOR_BIN} --lint-only -Wall ${NUMAGPU_TB_DIR}/sv/${block}_cover.sv)
+endforeach()
+set_tests_properties(rtl_lint_kit_numagpu_policy_pkg rtl_lint_kit_link_balancer_cover
+                     rtl_lint_kit_cache_partition_ctrl_cover PROPERTIES LABELS rtl TIMEOUT 60)

@@ -3,7 +3,8 @@
 // Verilator). The stimulus is the lockstep tests' own: every directed scenario (each after a reset), then
 // constrained-random traffic from a seed (tb/link_balancer_tb.hpp, tb/partition_ctrl_tb.hpp).
 //
-// Usage: rtl_vectors (link_balancer|cache_partition_ctrl) [Param=value ...] --cycles N --seed S --out FILE
+// Usage: rtl_vectors (link_balancer|cache_partition_ctrl) [Param=value ...] --cycles N --seed S
+//                    [--no-scenarios] --out FILE
 //   Param: the RTL parameter names (Lanes SampleCycles SwitchCycles SatNum SatDen; Ways SampleCycles SatNum
 //   SatDen RespBytes IngressBytesPerCycle ReqW); unnamed ones keep the RTL defaults.
 //
@@ -33,6 +34,7 @@ struct Args {
   std::map<std::string, std::uint32_t> params;
   std::uint64_t cycles = 0;
   std::uint64_t seed = 1;
+  bool scenarios = true;  // --no-scenarios: the random traffic only
   std::string out;
 };
 
@@ -70,6 +72,8 @@ Args parse(int argc, char** argv) {
       a.cycles = parse_number(arg, value());
     } else if (arg == "--seed") {
       a.seed = parse_number(arg, value());
+    } else if (arg == "--no-scenarios") {
+      a.scenarios = false;
     } else if (arg == "--out") {
       a.out = value();
     } else if (const auto eq = arg.find('='); eq != std::string::npos && eq > 0) {
@@ -163,7 +167,8 @@ std::string link_balancer(const Args& a) {
            hex(static_cast<unsigned>(o.decision));
   };
   Lb ref(p);
-  for (const LinkBalancerScenario& sc : link_balancer_scenarios(p)) {
+  for (const LinkBalancerScenario& sc :
+       a.scenarios ? link_balancer_scenarios(p) : std::vector<LinkBalancerScenario>{}) {
     ScriptStim<Lb> stim({reset_cycle<Lb>()});
     play(ref, stim, 1, line, os);
     ScriptStim<Lb> script(sc.steps);
@@ -202,7 +207,8 @@ std::string partition_ctrl(const Args& a) {
            hex(o.remote_mask) + ' ' + hex(o.decision_valid) + ' ' + hex(static_cast<unsigned>(o.decision));
   };
   Pc ref(p);
-  for (const PartitionCtrlScenario& sc : partition_ctrl_scenarios(p, req_w)) {
+  for (const PartitionCtrlScenario& sc :
+       a.scenarios ? partition_ctrl_scenarios(p, req_w) : std::vector<PartitionCtrlScenario>{}) {
     ScriptStim<Pc> stim({reset_cycle<Pc>()});
     play(ref, stim, 1, line, os);
     ScriptStim<Pc> script(sc.steps);
