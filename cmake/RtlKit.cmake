@@ -89,6 +89,17 @@ foreach(block link_balancer cache_partition_ctrl)
   endforeach()
 endforeach()
 
+# The scoreboard can fail: the reference alone resets in cycle 5000 (launches and resets stop there). Both
+# sides' windows then end at different cycles, so decision_valid_o differs at the latest when the RTL's
+# current window ends: by cycle 5000 + 64 (link balancer) or 5000 + 40 (partition controller). The test
+# passes when the run fails (Verilator's $fatal aborts) with that report.
+foreach(block link_balancer cache_partition_ctrl)
+  add_test(NAME rtl_sv_dpi_${block}_catches_divergence
+           COMMAND sh -c "! \"$0\" +cycles=20000 +seed=3 +ref_fault=5000" ${NUMAGPU_SV_TB_sv_tb_${block}})
+  set_tests_properties(rtl_sv_dpi_${block}_catches_divergence PROPERTIES LABELS rtl TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "scoreboard mismatch at cycle 50[0-6][0-9] ")
+endforeach()
+
 # The lockstep stimulus on Icarus Verilog (tests/rtl/icarus_vectors_test.sh); skipped (77) without iverilog
 # outside CI, failed in CI.
 add_test(NAME rtl_icarus_vectors
@@ -96,7 +107,8 @@ add_test(NAME rtl_icarus_vectors
                  ${CMAKE_CURRENT_BINARY_DIR}/rtl_icarus 50000)
 set_tests_properties(rtl_icarus_vectors PROPERTIES LABELS rtl TIMEOUT 300 SKIP_RETURN_CODE 77)
 
-# Coverage over the lockstep runs (lb_l4, pc_w5), their vector replays and the SV runs, merged by verilator_coverage, with minimum percentages.
+# Coverage over the lockstep runs (lb_l4, pc_w5), their vector replays and the SV runs, merged by
+# verilator_coverage, with minimum percentages.
 add_test(NAME rtl_coverage
          COMMAND bash ${NUMAGPU_RTL_TESTS}/rtl_coverage_test.sh ${PROJECT_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/rtl_coverage $<TARGET_FILE:rtl_vectors>
@@ -131,20 +143,9 @@ if(pybind11_FOUND)
 else()
   # Without pybind11 the test still exists: it fails in CI and is skipped elsewhere (tests/CMakeLists.txt's rule).
   add_test(NAME rtl_python_bindings
-           COMMAND sh -c "echo 'pybind11 not found (run scripts/setup.sh)'; if [ \"$CI\" = true ]; then exit 1; fi; exit 77")
+           COMMAND sh -c "echo 'pybind11 not found (run scripts/setup.sh)'; [ \"$CI\" != true ] && exit 77; exit 1")
   set_tests_properties(rtl_python_bindings PROPERTIES LABELS rtl SKIP_RETURN_CODE 77)
 endif()
-
-# The scoreboard can fail: the reference alone resets in cycle 5000 (launches and resets stop there). Both
-# sides' windows then end at different cycles, so decision_valid_o differs at the latest when the RTL's
-# current window ends: by cycle 5000 + 64 (link balancer) or 5000 + 40 (partition controller). The test
-# passes when the run fails (Verilator's $fatal aborts) with that report.
-foreach(block link_balancer cache_partition_ctrl)
-  add_test(NAME rtl_sv_dpi_${block}_catches_divergence
-           COMMAND sh -c "! \"$0\" +cycles=20000 +seed=3 +ref_fault=5000" ${NUMAGPU_SV_TB_sv_tb_${block}})
-  set_tests_properties(rtl_sv_dpi_${block}_catches_divergence PROPERTIES LABELS rtl TIMEOUT 60
-                       PASS_REGULAR_EXPRESSION "scoreboard mismatch at cycle 50[0-6][0-9] ")
-endforeach()
 
 # The kit's SystemVerilog that users compile into their own testbenches stays lint-clean too.
 add_test(NAME rtl_lint_kit_numagpu_policy_pkg

@@ -30,8 +30,10 @@ module link_balancer_cover #(
   DecBlockedToA_C: cover property (@(posedge clk_i) rst_ni && decision_valid_o && decision_o == 4'd6);
   DecBlockedToB_C: cover property (@(posedge clk_i) rst_ni && decision_valid_o && decision_o == 4'd7);
   DecBusyTurning_C: cover property (@(posedge clk_i) rst_ni && decision_valid_o && decision_o == 4'd8);
-  DrainedWhileQuiescing_C: cover property (@(posedge clk_i) rst_ni && !kernel_launch_i && lane_quiesce_o != '0 && drained_i);
-  DrainedIgnored_C: cover property (@(posedge clk_i) rst_ni && !kernel_launch_i && lane_quiesce_o == '0 && drained_i);
+  DrainedWhileQuiescing_C: cover property (@(posedge clk_i)
+                                           rst_ni && !kernel_launch_i && lane_quiesce_o != '0 && drained_i);
+  DrainedIgnored_C: cover property (@(posedge clk_i)
+                                    rst_ni && !kernel_launch_i && lane_quiesce_o == '0 && drained_i);
   LaunchWhileQuiescing_C: cover property (@(posedge clk_i) rst_ni && kernel_launch_i && lane_quiesce_o != '0);
   LaunchWhileSwitching_C: cover property (@(posedge clk_i) rst_ni && kernel_launch_i && lane_switch_o != '0);
   ResetWhileTurning_C: cover property (@(posedge clk_i) !rst_ni && (lane_quiesce_o | lane_switch_o) != '0);

@@ -9,9 +9,10 @@
 // Runs under Verilator 5.006 `--binary --timing` (Verilator ignores `constraint` blocks in 5.006, so the
 // constraints are procedural: $urandom_range and weighted choices).
 //
-// Plusargs: +cycles=N (default 200000), +seed=S (default 1), +ref_fault=N (self-test: the reference alone
-// resets in cycle N, so the scoreboard must report a mismatch within one window), +waves=FILE (VCD of every signal, from cycle
-// +waves_from=N on; needs --trace), +coverage=FILE (write Verilator's coverage counters; needs --coverage).
+// Plusargs: +cycles=N (default 200000), +seed=S (default 1), +waves=FILE (VCD of every signal from cycle
+// +waves_from=N on; needs --trace), +coverage=FILE (Verilator's coverage counters; needs --coverage),
+// +ref_fault=N (self-test: the reference alone resets in cycle N, so the scoreboard must report a mismatch
+// within one window).
 // Exit: $finish with status 0 after the run when every output matched and every decision code was taken;
 // $fatal (non-zero) at the first mismatch, failed assertion, or decision code left uncovered.
 
