@@ -131,8 +131,27 @@ if(pybind11_FOUND)
     ${PROJECT_SOURCE_DIR}/models/policy/partition_controller.cpp)
   set_target_properties(numagpu_policy_py PROPERTIES OUTPUT_NAME numagpu_policy
                         LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python)
-  target_include_directories(numagpu_policy_py PRIVATE ${PROJECT_SOURCE_DIR}/models)
+  target_include_directories(numagpu_policy_py PRIVATE ${PROJECT_SOURCE_DIR}/models ${PROJECT_SOURCE_DIR})
   target_link_libraries(numagpu_policy_py PRIVATE numagpu_warnings)
+  # The RTL of both blocks at the parameters of lb_l4 and pc_w5, with the RTL's assertions, for LinkBalancerRtl
+  # and PartitionControllerRtl: Verilated into a position-independent static library (numagpu_rtl_models is
+  # not), which the project's warnings do not apply to (generated code; Verilator's headers are SYSTEM below).
+  add_library(numagpu_py_rtl_models STATIC)
+  set_target_properties(numagpu_py_rtl_models PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_DIR}/link_balancer.sv TOP_MODULE link_balancer
+    PREFIX Vpy_link_balancer DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python_rtl/lb TRACE
+    VERILATOR_ARGS -Wall -I${NUMAGPU_RTL_DIR} --assert +define+NUMAGPU_ASSERTIONS -GLanes=4 -GSampleCycles=64
+                   -GSwitchCycles=5)
+  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv TOP_MODULE cache_partition_ctrl
+    PREFIX Vpy_cache_partition_ctrl DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python_rtl/pc TRACE
+    VERILATOR_ARGS -Wall -I${NUMAGPU_RTL_DIR} --assert +define+NUMAGPU_ASSERTIONS -GWays=5 -GSampleCycles=40
+                   -GSatNum=3 -GSatDen=4)
+  get_target_property(_py_rtl_includes numagpu_py_rtl_models INCLUDE_DIRECTORIES)
+  set_property(TARGET numagpu_py_rtl_models APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${_py_rtl_includes})
+  target_link_libraries(numagpu_policy_py PRIVATE numagpu_py_rtl_models)
+  target_compile_definitions(numagpu_policy_py PRIVATE VM_TRACE=1 NUMAGPU_PY_LB_LANES=4
+    NUMAGPU_PY_LB_SAMPLE_CYCLES=64 NUMAGPU_PY_LB_SWITCH_CYCLES=5 NUMAGPU_PY_PC_WAYS=5
+    NUMAGPU_PY_PC_SAMPLE_CYCLES=40 NUMAGPU_PY_PC_SAT_NUM=3 NUMAGPU_PY_PC_SAT_DEN=4)
   add_test(NAME rtl_python_bindings
            COMMAND ${PYTHON_EXECUTABLE} ${NUMAGPU_RTL_TESTS}/python_bindings_test.py
                    --module-dir ${CMAKE_CURRENT_BINARY_DIR}/python --rtl-vectors $<TARGET_FILE:rtl_vectors>

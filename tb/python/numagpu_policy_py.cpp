@@ -1,5 +1,7 @@
 // numagpu_policy: Python bindings of the policy blocks' reference models (models/policy: LinkBalancer,
-// PartitionController), for cocotb or plain-Python testbenches. The timing is the RTL's: outputs() are the
+// PartitionController), for cocotb or plain-Python testbenches, and of the Verilated RTL of both blocks at
+// one parameter set each (LinkBalancerRtl, PartitionControllerRtl), with the same interface, so a Python
+// testbench can run the RTL and the reference in lockstep. The timing is the RTL's: outputs() are the
 // registered outputs of the current cycle, step() is one rising edge and returns the outputs of the next
 // cycle, reset() is one rising edge with rst_ni low. Decision codes are the RTL's decision_o values.
 // Usage: docs/rtl.md, "Python bindings"; test: tests/rtl/python_bindings_test.py.
@@ -10,8 +12,12 @@
 #include <sstream>
 #include <string>
 
+#include "Vpy_cache_partition_ctrl.h"
+#include "Vpy_link_balancer.h"
 #include "policy/link_balancer.hpp"
 #include "policy/partition_controller.hpp"
+#include "rtl_loop/rtl_ports.hpp"
+#include "tb/verilated_dut.hpp"
 
 namespace py = pybind11;
 using numagpu::policy::LinkBalancer;
@@ -157,6 +163,100 @@ void bind_partition_controller(py::module_& m) {
       });
 }
 
+// A Verilated block behind the reference's interface: the port mapping is the lockstep tests' and the in-loop
+// adapter's (rtl_loop/rtl_ports.hpp), the clocking VerilatedDut's (one tick per step).
+template <class Model, class Ports>
+class RtlBlock {
+ public:
+  using Block = typename Ports::Block;
+
+  RtlBlock() { reset(); }  // out of the power-up state: one rising edge with rst_ni low
+
+  void reset() {
+    dut_.top().rst_ni = 0;
+    Ports::drive(dut_.top(), typename Block::Inputs{});
+    dut_.tick();
+  }
+  typename Block::Outputs step(const typename Block::Inputs& in) {
+    dut_.top().rst_ni = 1;
+    Ports::drive(dut_.top(), in);
+    dut_.tick();
+    return outputs();
+  }
+  typename Block::Outputs outputs() const { return Ports::outputs(dut_.top()); }
+  // A VCD of every RTL signal from now on (time 10 n per cycle n, rising edge at 10 n + 5).
+  void open_vcd(const std::string& path) { dut_.open_vcd(path); }
+  void close_vcd() { dut_.close_vcd(); }
+
+ private:
+  numagpu::tb::VerilatedDut<Model> dut_;
+};
+
+using LinkBalancerRtl = RtlBlock<Vpy_link_balancer, numagpu::rtl_ports::LinkBalancerPorts>;
+using PartitionControllerRtl = RtlBlock<Vpy_cache_partition_ctrl, numagpu::rtl_ports::PartitionCtrlPorts>;
+
+// The parameters the RTL was Verilated with (cmake/RtlKit.cmake), as keyword arguments for the reference.
+py::dict lb_rtl_params() {
+  py::dict d;
+  d["lanes"] = NUMAGPU_PY_LB_LANES;
+  d["sample_cycles"] = NUMAGPU_PY_LB_SAMPLE_CYCLES;
+  d["switch_cycles"] = NUMAGPU_PY_LB_SWITCH_CYCLES;
+  d["sat_num"] = 99;
+  d["sat_den"] = 100;
+  return d;
+}
+py::dict pc_rtl_params() {
+  py::dict d;
+  d["ways"] = NUMAGPU_PY_PC_WAYS;
+  d["sample_cycles"] = NUMAGPU_PY_PC_SAMPLE_CYCLES;
+  d["sat_num"] = NUMAGPU_PY_PC_SAT_NUM;
+  d["sat_den"] = NUMAGPU_PY_PC_SAT_DEN;
+  d["resp_bytes"] = 144;
+  d["ingress_bytes_per_cycle"] = 64;
+  return d;
+}
+
+void bind_rtl(py::module_& m) {
+  py::class_<LinkBalancerRtl>(m, "LinkBalancerRtl",
+                              "Verilated rtl/link_balancer.sv (parameters: LinkBalancerRtl.params).")
+      .def(py::init<>())
+      .def_property_readonly_static("params", [](py::object) { return lb_rtl_params(); })
+      .def("reset", &LinkBalancerRtl::reset, "One rising edge with rst_ni low.")
+      .def(
+          "step",
+          [](LinkBalancerRtl& self, bool kernel_launch, bool busy_a, bool busy_b, bool drained) {
+            LinkBalancer::Inputs in;
+            in.kernel_launch = kernel_launch;
+            in.busy_a = busy_a;
+            in.busy_b = busy_b;
+            in.drained = drained;
+            return self.step(in);
+          },
+          py::arg("kernel_launch") = false, py::arg("busy_a") = false, py::arg("busy_b") = false,
+          py::arg("drained") = false)
+      .def("outputs", &LinkBalancerRtl::outputs)
+      .def("open_vcd", &LinkBalancerRtl::open_vcd)
+      .def("close_vcd", &LinkBalancerRtl::close_vcd);
+  py::class_<PartitionControllerRtl>(m, "PartitionControllerRtl",
+                                     "Verilated rtl/cache_partition_ctrl.sv (parameters: .params).")
+      .def(py::init<>())
+      .def_property_readonly_static("params", [](py::object) { return pc_rtl_params(); })
+      .def("reset", &PartitionControllerRtl::reset, "One rising edge with rst_ni low.")
+      .def(
+          "step",
+          [](PartitionControllerRtl& self, bool kernel_launch, bool dram_busy, std::uint16_t read_reqs) {
+            PartitionController::Inputs in;
+            in.kernel_launch = kernel_launch;
+            in.dram_busy = dram_busy;
+            in.read_reqs = read_reqs;
+            return self.step(in);
+          },
+          py::arg("kernel_launch") = false, py::arg("dram_busy") = false, py::arg("read_reqs") = 0)
+      .def("outputs", &PartitionControllerRtl::outputs)
+      .def("open_vcd", &PartitionControllerRtl::open_vcd)
+      .def("close_vcd", &PartitionControllerRtl::close_vcd);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(numagpu_policy, m) {
@@ -165,4 +265,5 @@ PYBIND11_MODULE(numagpu_policy, m) {
       "RTL";
   bind_link_balancer(m);
   bind_partition_controller(m);
+  bind_rtl(m);
 }

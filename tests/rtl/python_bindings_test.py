@@ -4,9 +4,11 @@
 1. directed: hand-derived outputs of short scripted sequences (the derivations are in the comments);
 2. against the C++: rtl_vectors writes the lockstep stimulus with the C++ reference's outputs; the Python
    model replays the same inputs and must produce the same outputs in every cycle;
-3. as a plain-Python testbench driving the Verilated RTL: Python constrained-random stimulus, the Python
-   model as reference, written as a vector file and replayed on the RTL by the Verilator vector testbenches
-   (tb/sv/*_vectors_tb.sv, built with --binary --timing), and on Icarus Verilog when it is installed.
+3. as a plain-Python testbench driving the RTL: Python constrained-random stimulus with the Python model
+   as reference, run in lockstep with the Verilated RTL inside the same module (LinkBalancerRtl,
+   PartitionControllerRtl: every output compared every cycle), then written as a vector file and replayed
+   on the RTL by the Verilator vector testbenches (tb/sv/*_vectors_tb.sv, --binary --timing) and on Icarus
+   Verilog when it is installed.
 
 Usage: python_bindings_test.py --module-dir DIR --rtl-vectors BIN --sv-vectors-lb BIN --sv-vectors-pc BIN
                                --repo ROOT --work DIR
@@ -130,12 +132,12 @@ def against_cpp(npol, args):
 
 
 # --- A plain-Python testbench --------------------------------------------------------------------------------
-def lb_python_vectors(npol, rng, cycles):
+def lb_python_vectors(npol, rng, cycles, params=LB_PARAMS):
     """Constrained-random link traffic: per window, busy counts planned below, on, or above the threshold
     and placed exactly (selection sampling); the quiescing lane drains at once, after 1-8 cycles or after up
     to two windows; spurious drained pulses; launches, resets."""
-    m = npol.LinkBalancer(**LB_PARAMS)
-    s, thr = LB_PARAMS["sample_cycles"], m.saturation_threshold
+    m = npol.LinkBalancer(**params)
+    s, thr = params["sample_cycles"], m.saturation_threshold
     lines, target, drain_wait = [], (0, 0), None
     for _ in range(cycles):
         out = m.outputs()
@@ -161,7 +163,7 @@ def lb_python_vectors(npol, rng, cycles):
         else:
             m.step(kernel_launch=launch, busy_a=busy_a, busy_b=busy_b, drained=drained)
     header = ["// numagpu vectors link_balancer (python_bindings_test.py)",
-              " ".join(str(LB_PARAMS[k]) for k in ("lanes", "sample_cycles", "switch_cycles", "sat_num", "sat_den"))]
+              " ".join(str(params[k]) for k in ("lanes", "sample_cycles", "switch_cycles", "sat_num", "sat_den"))]
     return header + lines, m.coverage
 
 
@@ -198,19 +200,52 @@ def pc_python_vectors(npol, rng, cycles):
     return header + lines, m.coverage
 
 
+def lockstep_in_python(rtl, lines, n_inputs, outputs, apply):
+    """Drives the Verilated RTL with the inputs of vector `lines` and compares its outputs every cycle."""
+    for n, line in enumerate(lines[2:]):
+        fields = [int(x, 16) for x in line.split()]
+        if outputs(rtl.outputs()) != fields[n_inputs:]:
+            return f"cycle {n}: rtl {outputs(rtl.outputs())} != python reference {fields[n_inputs:]}"
+        if fields[0] == 0:
+            rtl.reset()
+        else:
+            apply(rtl, fields[1:n_inputs])
+    return None
+
+
 def python_testbench(npol, args):
     rng = random.Random(28)
     cycles = 100000
     icarus = shutil.which("iverilog") and shutil.which("vvp")
     if not icarus and os.environ.get("CI") == "true":
         check(False, "iverilog not found, and CI=true requires it (run scripts/setup.sh)")
-    for block, gen, sv_bin, params in (
-            ("link_balancer", lb_python_vectors, args.sv_vectors_lb, ["Lanes=4", "SampleCycles=64", "SwitchCycles=5"]),
-            ("cache_partition_ctrl", pc_python_vectors, args.sv_vectors_pc,
-             ["Ways=5", "SampleCycles=40", "SatNum=3", "SatDen=4"])):
+    # The RTL in the module is Verilated at the parameters the Python testbench uses.
+    check(npol.LinkBalancerRtl.params == LB_PARAMS, f"LinkBalancerRtl.params {npol.LinkBalancerRtl.params}")
+    check(npol.PartitionControllerRtl.params == PC_PARAMS,
+          f"PartitionControllerRtl.params {npol.PartitionControllerRtl.params}")
+    lb_apply = lambda m, i: m.step(kernel_launch=bool(i[0]), busy_a=bool(i[1]), busy_b=bool(i[2]),
+                                   drained=bool(i[3]))
+    pc_apply = lambda m, i: m.step(kernel_launch=bool(i[0]), dram_busy=bool(i[1]), read_reqs=i[2])
+    for block, gen, rtl, n_inputs, outputs, apply, sv_bin, params in (
+            ("link_balancer", lb_python_vectors, npol.LinkBalancerRtl, 5, lb_outputs, lb_apply,
+             args.sv_vectors_lb, ["Lanes=4", "SampleCycles=64", "SwitchCycles=5"]),
+            ("cache_partition_ctrl", pc_python_vectors, npol.PartitionControllerRtl, 4, pc_outputs, pc_apply,
+             args.sv_vectors_pc, ["Ways=5", "SampleCycles=40", "SatNum=3", "SatDen=4"])):
         lines, coverage = gen(npol, rng, cycles)
         # Every decision code must occur, or the run would not exercise the RTL's decision paths.
         check(all(c > 0 for c in coverage), f"python stimulus ({block}) misses a decision: {coverage}")
+        err = lockstep_in_python(rtl(), lines, n_inputs, outputs, apply)
+        check(err is None, f"Verilated RTL in Python vs python reference ({block}): {err}")
+        if err is None:
+            print(f"PASS {rtl.__name__} = python reference in lockstep ({cycles} cycles)")
+        if block == "link_balancer":
+            # The comparison can fail: a reference whose lanes switch for 6 cycles instead of the RTL's 5 must
+            # be caught (at the end of the first completed turn).
+            wrong, _ = lb_python_vectors(npol, random.Random(1), 20000, dict(LB_PARAMS, switch_cycles=6))
+            err = lockstep_in_python(rtl(), wrong, n_inputs, outputs, apply)
+            check(err is not None, "a reference with switch_cycles=6 matched the RTL (built with 5)")
+            if err is not None:
+                print(f"CAUGHT switch_cycles=6 reference vs the RTL: {err}")
         path = os.path.join(args.work, f"python_{block}.vec")
         with open(path + ".tmp", "w") as f:
             f.write("\n".join(lines) + "\n")
