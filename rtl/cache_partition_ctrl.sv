@@ -15,6 +15,8 @@
 
 `include "numagpu_assert.svh"
 
+// Parameters are `logic [31:0]` (unsigned 32-bit), not `int unsigned`, which Icarus Verilog 11 does not
+// read: the RTL keeps to the subset Verilator, yosys and Icarus share (rtl/numagpu_assert.svh, docs/rtl.md).
 module cache_partition_ctrl #(
   /// Ways of the socket's caches; at least 2.
   parameter logic [31:0] Ways = 16,

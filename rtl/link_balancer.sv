@@ -14,6 +14,8 @@
 
 `include "numagpu_assert.svh"
 
+// Parameters are `logic [31:0]` (unsigned 32-bit), not `int unsigned`, which Icarus Verilog 11 does not
+// read: the RTL keeps to the subset Verilator, yosys and Icarus share (rtl/numagpu_assert.svh, docs/rtl.md).
 module link_balancer #(
   /// Bi-directional lanes of the link; even, at least 2.
   parameter logic [31:0] Lanes = 16,
