@@ -109,7 +109,12 @@ macro(numagpu_rtl_variant name top)
       string(APPEND _fields "    p.${_rtl_field_${_key}} = ${_value};\n")
     endif()
   endforeach()
-  verilate(numagpu_rtl_models
+  # Two variants also count `verilator --coverage` points; the rtl_coverage test reads them (docs/rtl.md).
+  set(_coverage "")
+  if(${name} IN_LIST NUMAGPU_RTL_COVERAGE_VARIANTS)
+    set(_coverage COVERAGE)
+  endif()
+  verilate(numagpu_rtl_models ${_coverage}
     SOURCES ${NUMAGPU_RTL_DIR}/${top}.sv
     TOP_MODULE ${top}
     PREFIX V${name}
@@ -134,6 +139,9 @@ macro(numagpu_rtl_variant name top)
     "    return p;\n  }\n};\n")
   list(APPEND NUMAGPU_RTL_VARIANT_NAMES ${name})
 endmacro()
+
+# The variants whose lockstep runs are coverage-instrumented (small windows: every decision is frequent).
+set(NUMAGPU_RTL_COVERAGE_VARIANTS lb_l4 pc_w5)
 
 # Link balancer: the paper's defaults, the lane counts of the plan (4, 8, 16) with short windows so decisions
 # are frequent, different switch times and thresholds, and the degenerate two-lane link.
@@ -171,3 +179,6 @@ target_link_libraries(test_rtl_lockstep PRIVATE numagpu_rtl_models numagpu_polic
 gtest_discover_tests(test_rtl_lockstep
   PROPERTIES LABELS rtl TIMEOUT 300
              ENVIRONMENT "NUMAGPU_RTL_VCD_DIR=${CMAKE_CURRENT_BINARY_DIR}/rtl_vcd")
+
+# --- The verification kit: DPI-C scoreboard, SystemVerilog testbenches, Icarus, Python, coverage ---------------
+include(${PROJECT_SOURCE_DIR}/cmake/RtlKit.cmake)

@@ -15,25 +15,27 @@
 
 `include "numagpu_assert.svh"
 
+// Parameters are `logic [31:0]` (unsigned 32-bit), not `int unsigned`, which Icarus Verilog 11 does not
+// read: the RTL keeps to the subset Verilator, yosys and Icarus share (rtl/numagpu_assert.svh, docs/rtl.md).
 module cache_partition_ctrl #(
   /// Ways of the socket's caches; at least 2.
-  parameter int unsigned Ways = 16,
+  parameter logic [31:0] Ways = 16,
   /// Sample window length in cycles; 1 .. 2^31-1.
-  parameter int unsigned SampleCycles = 5000,
+  parameter logic [31:0] SampleCycles = 5000,
   /// Saturation fraction, numerator; 1 .. 65535.
-  parameter int unsigned SatNum = 99,
+  parameter logic [31:0] SatNum = 99,
   /// Saturation fraction, denominator; 1 .. 65535.
-  parameter int unsigned SatDen = 100,
+  parameter logic [31:0] SatDen = 100,
   /// Bytes of one read response packet on the link (line + header); 1 .. 65535.
-  parameter int unsigned RespBytes = 144,
+  parameter logic [31:0] RespBytes = 144,
   /// Link ingress capacity in bytes per cycle; 1 .. 65535.
-  parameter int unsigned IngressBytesPerCycle = 64,
+  parameter logic [31:0] IngressBytesPerCycle = 64,
   /// Width of read_reqs_i (read requests sent per cycle, 0 .. 2**ReqW-1); 1 .. 16.
-  parameter int unsigned ReqW = 2,
+  parameter logic [31:0] ReqW = 2,
   /// Derived: DRAM busy cycles that saturate, ceil(SatNum * SampleCycles / SatDen), in 64 bits.
   localparam logic [63:0] DramThrRaw = (64'(SatNum) * 64'(SampleCycles) + 64'(SatDen) - 64'd1) / 64'(SatDen),
   /// Derived: DramThrRaw clamped to SampleCycles + 1 ("never"), which keeps the counter narrow.
-  localparam int unsigned DramThr =
+  localparam logic [31:0] DramThr =
       32'((DramThrRaw > 64'(SampleCycles)) ? 64'(SampleCycles) + 64'd1 : DramThrRaw),
   /// Derived: read requests that saturate the ingress estimate,
   /// ceil(SatNum * IngressBytesPerCycle * SampleCycles / (RespBytes * SatDen)), in 64 bits.
@@ -43,15 +45,15 @@ module cache_partition_ctrl #(
   /// Derived: the most read requests a window can count, SampleCycles * (2**ReqW - 1).
   localparam logic [63:0] ReqMax = 64'(SampleCycles) * ((64'd1 << ReqW) - 64'd1),
   /// Derived: LinkThrRaw clamped to ReqMax + 1 ("never").
-  localparam int unsigned LinkThr = 32'((LinkThrRaw > ReqMax) ? ReqMax + 64'd1 : LinkThrRaw),
+  localparam logic [31:0] LinkThr = 32'((LinkThrRaw > ReqMax) ? ReqMax + 64'd1 : LinkThrRaw),
   /// Derived, do not override: width of a way count (0 .. Ways).
-  localparam int unsigned WayCntW = $clog2(Ways + 1),
+  localparam logic [31:0] WayCntW = $clog2(Ways + 1),
   /// Width of the window position counter (0 .. SampleCycles-1); may be widened, not narrowed.
-  parameter int unsigned WinCntW = (SampleCycles > 1) ? $clog2(SampleCycles) : 1,
+  parameter logic [31:0] WinCntW = (SampleCycles > 1) ? $clog2(SampleCycles) : 1,
   /// Width of the saturating DRAM busy counter (0 .. DramThr); may be widened, not narrowed.
-  parameter int unsigned DramCntW = $clog2(DramThr + 1),
+  parameter logic [31:0] DramCntW = $clog2(DramThr + 1),
   /// Width of the saturating read request counter (0 .. LinkThr); may be widened, not narrowed.
-  parameter int unsigned ReqCntW = $clog2(LinkThr + 1)
+  parameter logic [31:0] ReqCntW = $clog2(LinkThr + 1)
 ) (
   /// Clock (GPU clock).
   input  logic               clk_i,
@@ -77,20 +79,20 @@ module cache_partition_ctrl #(
 
   // Parameter checks at elaboration: a counter narrower than its range would wrap silently.
   if (Ways < 2) begin : gen_check_ways
-    $error("cache_partition_ctrl: Ways must be at least 2");
+    `NUMAGPU_PARAM_ERROR("cache_partition_ctrl: Ways must be at least 2")
   end
   // The upper limits keep the 64-bit threshold arithmetic above exact (docs/policies.md).
   if (SampleCycles < 1 || SampleCycles >= 2**31 || SatNum < 1 || SatNum >= 2**16 || SatDen < 1 ||
       SatDen >= 2**16 || RespBytes < 1 || RespBytes >= 2**16 || IngressBytesPerCycle < 1 ||
       IngressBytesPerCycle >= 2**16 || ReqW < 1 || ReqW > 16) begin : gen_check_range
-    $error("cache_partition_ctrl: a parameter is out of range");
+    `NUMAGPU_PARAM_ERROR("cache_partition_ctrl: a parameter is out of range")
   end
   if (ReqMax >= 64'h1_0000_0000) begin : gen_check_req_max
-    $error("cache_partition_ctrl: SampleCycles * (2^ReqW - 1) must be below 2^32");
+    `NUMAGPU_PARAM_ERROR("cache_partition_ctrl: SampleCycles * (2^ReqW - 1) must be below 2^32")
   end
   if ((SampleCycles > 1 && WinCntW < $clog2(SampleCycles)) || (DramCntW < $clog2(DramThr + 1)) ||
       (ReqCntW < $clog2(LinkThr + 1))) begin : gen_check_widths
-    $error("cache_partition_ctrl: a counter width parameter is narrower than its range");
+    `NUMAGPU_PARAM_ERROR("cache_partition_ctrl: a counter width parameter is narrower than its range")
   end
 
   // Same values as numagpu::policy::PartitionController::Decision.
@@ -105,9 +107,9 @@ module cache_partition_ctrl #(
     DecBlockedToLocal  = 3'd7
   } decision_e;
 
-  localparam int unsigned DramSumW = DramCntW + 1;
+  localparam logic [31:0] DramSumW = DramCntW + 1;
   // Wide enough for a counter value plus one cycle's requests.
-  localparam int unsigned ReqSumW = ((ReqCntW > ReqW) ? ReqCntW : ReqW) + 1;
+  localparam logic [31:0] ReqSumW = ((ReqCntW > ReqW) ? ReqCntW : ReqW) + 1;
   localparam logic [WayCntW-1:0] AllWays = WayCntW'(Ways);
   localparam logic [WayCntW-1:0] HalfWays = WayCntW'(Ways / 2);
   localparam logic [WinCntW-1:0] WinLast = WinCntW'(SampleCycles - 1);
@@ -153,9 +155,18 @@ module cache_partition_ctrl #(
   always_comb begin
     decision = DecNone;
     if (link_sat && !dram_sat) begin
-      decision = (local_q >= WayCntW'(2)) ? DecToRemote : DecBlockedToRemote;
+      // Written as if/else, not ?: on enum values, which Icarus Verilog 11 rejects without a cast.
+      if (local_q >= WayCntW'(2)) begin
+        decision = DecToRemote;
+      end else begin
+        decision = DecBlockedToRemote;
+      end
     end else if (dram_sat && !link_sat) begin
-      decision = (remote_q >= WayCntW'(2)) ? DecToLocal : DecBlockedToLocal;
+      if (remote_q >= WayCntW'(2)) begin
+        decision = DecToLocal;
+      end else begin
+        decision = DecBlockedToLocal;
+      end
     end else if (link_sat && dram_sat) begin
       // Ways/2 lies in [1, Ways-1], so stepping toward it never meets a floor.
       if (remote_q < HalfWays) begin
@@ -173,8 +184,8 @@ module cache_partition_ctrl #(
   // ---------------------------------------------------------------------------------------------------------
   always_comb begin
     win_cnt_d        = win_cnt_q + WinCntW'(1);
-    dram_cnt_d       = dram_sat ? DramThrCnt : dram_sum[DramCntW-1:0];
-    req_cnt_d        = link_sat ? LinkThrCnt : req_sum[ReqCntW-1:0];
+    dram_cnt_d       = dram_sat ? DramThrCnt : DramCntW'(dram_sum);
+    req_cnt_d        = link_sat ? LinkThrCnt : ReqCntW'(req_sum);
     remote_d         = remote_q;
     decision_valid_d = 1'b0;
     decision_d       = decision_q;
@@ -244,17 +255,17 @@ module cache_partition_ctrl #(
   always_comb begin
     if (f_checked) begin
       // Each group keeps at least one way.
-      RemoteFloor_A: assert (remote_ways_o >= WayCntW'(1));
-      LocalFloor_A: assert (remote_ways_o <= WayCntW'(Ways - 1));
-      WaysSum_A: assert (32'(remote_ways_o) + 32'(local_ways_o) == Ways);
+      `NUMAGPU_ASSERT(RemoteFloor_A, remote_ways_o >= WayCntW'(1))
+      `NUMAGPU_ASSERT(LocalFloor_A, remote_ways_o <= WayCntW'(Ways - 1))
+      `NUMAGPU_ASSERT(WaysSum_A, 32'(remote_ways_o) + 32'(local_ways_o) == Ways)
       // The mask has exactly remote_ways bits set, all above the local ones (a thermometer code).
-      MaskCount_A: assert ($countones(remote_mask_o) == 32'(remote_ways_o));
-      MaskThermometer_A: assert ((f_local_mask & (f_local_mask + Ways'(1))) == '0);
+      `NUMAGPU_ASSERT(MaskCount_A, $countones(remote_mask_o) == 32'(remote_ways_o))
+      `NUMAGPU_ASSERT(MaskThermometer_A, (f_local_mask & (f_local_mask + Ways'(1))) == '0)
       if (rst_ni && !kernel_launch_i) begin
         // The split moves by at most one way per cycle, and only at a window end (which the window
         // counter makes once per SampleCycles cycles): at most one way per window.
-        RemoteStep_A: assert (32'(remote_d) <= 32'(remote_q) + 1 && 32'(remote_q) <= 32'(remote_d) + 1);
-        RemoteAtWindowEnd_A: assert (remote_d == remote_q || win_end);
+        `NUMAGPU_ASSERT(RemoteStep_A, 32'(remote_d) <= 32'(remote_q) + 1 && 32'(remote_q) <= 32'(remote_d) + 1)
+        `NUMAGPU_ASSERT(RemoteAtWindowEnd_A, remote_d == remote_q || win_end)
       end
     end
   end

@@ -14,31 +14,33 @@
 
 `include "numagpu_assert.svh"
 
+// Parameters are `logic [31:0]` (unsigned 32-bit), not `int unsigned`, which Icarus Verilog 11 does not
+// read: the RTL keeps to the subset Verilator, yosys and Icarus share (rtl/numagpu_assert.svh, docs/rtl.md).
 module link_balancer #(
   /// Bi-directional lanes of the link; even, at least 2.
-  parameter int unsigned Lanes = 16,
+  parameter logic [31:0] Lanes = 16,
   /// Sample window length in cycles; 1 .. 2^31-1.
-  parameter int unsigned SampleCycles = 5000,
+  parameter logic [31:0] SampleCycles = 5000,
   /// Cycles a drained lane spends switching to its new direction; 1 .. 2^31-1.
-  parameter int unsigned SwitchCycles = 100,
+  parameter logic [31:0] SwitchCycles = 100,
   /// Saturation fraction, numerator, 1 .. 65535: a direction is saturated when
   /// busy * SatDen >= SatNum * SampleCycles.
-  parameter int unsigned SatNum = 99,
+  parameter logic [31:0] SatNum = 99,
   /// Saturation fraction, denominator; 1 .. 65535.
-  parameter int unsigned SatDen = 100,
+  parameter logic [31:0] SatDen = 100,
   /// Derived: busy cycles that saturate a direction, ceil(SatNum * SampleCycles / SatDen), in 64 bits.
   localparam logic [63:0] BusyThrRaw = (64'(SatNum) * 64'(SampleCycles) + 64'(SatDen) - 64'd1) / 64'(SatDen),
   /// Derived: BusyThrRaw clamped to SampleCycles + 1 ("never"), which keeps the busy counters narrow.
-  localparam int unsigned BusyThr =
+  localparam logic [31:0] BusyThr =
       32'((BusyThrRaw > 64'(SampleCycles)) ? 64'(SampleCycles) + 64'd1 : BusyThrRaw),
   /// Derived, do not override: width of a lane count (0 .. Lanes).
-  localparam int unsigned LaneCntW = $clog2(Lanes + 1),
+  localparam logic [31:0] LaneCntW = $clog2(Lanes + 1),
   /// Width of the window position counter (0 .. SampleCycles-1); may be widened, not narrowed.
-  parameter int unsigned WinCntW = (SampleCycles > 1) ? $clog2(SampleCycles) : 1,
+  parameter logic [31:0] WinCntW = (SampleCycles > 1) ? $clog2(SampleCycles) : 1,
   /// Width of the saturating busy counters (0 .. BusyThr); may be widened, not narrowed.
-  parameter int unsigned BusyCntW = (BusyThr > 0) ? $clog2(BusyThr + 1) : 1,
+  parameter logic [31:0] BusyCntW = (BusyThr > 0) ? $clog2(BusyThr + 1) : 1,
   /// Width of the switch countdown (0 .. SwitchCycles-1); may be widened, not narrowed.
-  parameter int unsigned SwitchCntW = (SwitchCycles > 1) ? $clog2(SwitchCycles) : 1
+  parameter logic [31:0] SwitchCntW = (SwitchCycles > 1) ? $clog2(SwitchCycles) : 1
 ) (
   /// Clock (GPU clock).
   input  logic                clk_i,
@@ -70,16 +72,16 @@ module link_balancer #(
 
   // Parameter checks at elaboration: a counter narrower than its range would wrap silently.
   if (Lanes < 2 || Lanes % 2 != 0) begin : gen_check_lanes
-    $error("link_balancer: Lanes must be even and at least 2");
+    `NUMAGPU_PARAM_ERROR("link_balancer: Lanes must be even and at least 2")
   end
   // The upper limits keep the 64-bit threshold arithmetic above exact (docs/policies.md).
   if (SampleCycles < 1 || SampleCycles >= 2**31 || SwitchCycles < 1 || SwitchCycles >= 2**31 ||
       SatNum < 1 || SatNum >= 2**16 || SatDen < 1 || SatDen >= 2**16) begin : gen_check_range
-    $error("link_balancer: a parameter is out of range");
+    `NUMAGPU_PARAM_ERROR("link_balancer: a parameter is out of range")
   end
   if ((SampleCycles > 1 && WinCntW < $clog2(SampleCycles)) || (BusyCntW < $clog2(BusyThr + 1)) ||
       (SwitchCycles > 1 && SwitchCntW < $clog2(SwitchCycles))) begin : gen_check_widths
-    $error("link_balancer: a counter width parameter is narrower than its range");
+    `NUMAGPU_PARAM_ERROR("link_balancer: a counter width parameter is narrower than its range")
   end
 
   typedef enum logic [1:0] {
@@ -101,7 +103,7 @@ module link_balancer #(
     DecBusyTurning = 4'd8
   } decision_e;
 
-  localparam int unsigned BusySumW = BusyCntW + 1;
+  localparam logic [31:0] BusySumW = BusyCntW + 1;
   localparam logic [LaneCntW-1:0] HalfLanes = LaneCntW'(Lanes / 2);
   localparam logic [WinCntW-1:0] WinLast = WinCntW'(SampleCycles - 1);
   localparam logic [SwitchCntW-1:0] SwitchLast = SwitchCntW'(SwitchCycles - 1);
@@ -149,9 +151,18 @@ module link_balancer #(
       // One lane turns at a time: a window that ends during a turn passes.
       decision = DecBusyTurning;
     end else if (sat_a && !sat_b) begin
-      decision = (lanes_b_q >= LaneCntW'(2)) ? DecTurnToA : DecBlockedToA;
+      // Written as if/else, not ?: on enum values, which Icarus Verilog 11 rejects without a cast.
+      if (lanes_b_q >= LaneCntW'(2)) begin
+        decision = DecTurnToA;
+      end else begin
+        decision = DecBlockedToA;
+      end
     end else if (sat_b && !sat_a) begin
-      decision = (lanes_a_q >= LaneCntW'(2)) ? DecTurnToB : DecBlockedToB;
+      if (lanes_a_q >= LaneCntW'(2)) begin
+        decision = DecTurnToB;
+      end else begin
+        decision = DecBlockedToB;
+      end
     end else if (sat_a && sat_b) begin
       // The larger direction has more than Lanes/2 >= 1 lanes, so rebalancing never meets the floor.
       if (lanes_b_q > lanes_a_q) begin
@@ -173,8 +184,8 @@ module link_balancer #(
   // ---------------------------------------------------------------------------------------------------------
   always_comb begin
     win_cnt_d        = win_cnt_q + WinCntW'(1);
-    busy_a_cnt_d     = sat_a ? BusyThrCnt : busy_a_sum[BusyCntW-1:0];
-    busy_b_cnt_d     = sat_b ? BusyThrCnt : busy_b_sum[BusyCntW-1:0];
+    busy_a_cnt_d     = sat_a ? BusyThrCnt : BusyCntW'(busy_a_sum);
+    busy_b_cnt_d     = sat_b ? BusyThrCnt : BusyCntW'(busy_b_sum);
     lanes_a_d        = lanes_a_q;
     lanes_b_d        = lanes_b_q;
     turn_d           = turn_q;
@@ -302,26 +313,26 @@ module link_balancer #(
   always_comb begin
     if (f_checked) begin
       // The turn FSM never holds its unused encoding.
-      TurnStateValid_A: assert (turn_q == TurnIdle || turn_q == TurnQuiesce || turn_q == TurnSwitch);
+      `NUMAGPU_ASSERT(TurnStateValid_A, turn_q == TurnIdle || turn_q == TurnQuiesce || turn_q == TurnSwitch)
       // At least one active lane per direction.
-      LanesAFloor_A: assert (lanes_a_o >= LaneCntW'(1));
-      LanesBFloor_A: assert (lanes_b_o >= LaneCntW'(1));
+      `NUMAGPU_ASSERT(LanesAFloor_A, lanes_a_o >= LaneCntW'(1))
+      `NUMAGPU_ASSERT(LanesBFloor_A, lanes_b_o >= LaneCntW'(1))
       // Every lane is accounted for: active A + active B + the turning lane.
-      LanesSum_A: assert (32'(lanes_a_o) + 32'(lanes_b_o) + 32'(turning) == Lanes);
+      `NUMAGPU_ASSERT(LanesSum_A, 32'(lanes_a_o) + 32'(lanes_b_o) + 32'(turning) == Lanes)
       // A turning lane carries nothing: the per-lane view agrees with the counts and excludes it.
-      ActiveALanes_A: assert ($countones(f_active_a) == 32'(lanes_a_o));
-      ActiveBLanes_A: assert ($countones(f_active_b) == 32'(lanes_b_o));
-      TurningLanes_A: assert ($countones(f_turning) == 32'(turning));
-      QuiesceXorSwitch_A: assert ((lane_quiesce_o & lane_switch_o) == '0);
+      `NUMAGPU_ASSERT(ActiveALanes_A, $countones(f_active_a) == 32'(lanes_a_o))
+      `NUMAGPU_ASSERT(ActiveBLanes_A, $countones(f_active_b) == 32'(lanes_b_o))
+      `NUMAGPU_ASSERT(TurningLanes_A, $countones(f_turning) == 32'(turning))
+      `NUMAGPU_ASSERT(QuiesceXorSwitch_A, (lane_quiesce_o & lane_switch_o) == '0)
       // Decision codes stay within the documented set.
-      DecisionCode_A: assert (decision_q <= DecBusyTurning);
+      `NUMAGPU_ASSERT(DecisionCode_A, decision_q <= DecBusyTurning)
       if (rst_ni && !kernel_launch_i) begin
         // Outside reset/launch, a lane count moves by at most one per cycle ...
-        LanesAStep_A: assert (32'(lanes_a_d) <= 32'(lanes_a_q) + 1 && 32'(lanes_a_q) <= 32'(lanes_a_d) + 1);
-        LanesBStep_A: assert (32'(lanes_b_d) <= 32'(lanes_b_q) + 1 && 32'(lanes_b_q) <= 32'(lanes_b_d) + 1);
+        `NUMAGPU_ASSERT(LanesAStep_A, 32'(lanes_a_d) <= 32'(lanes_a_q) + 1 && 32'(lanes_a_q) <= 32'(lanes_a_d) + 1)
+        `NUMAGPU_ASSERT(LanesBStep_A, 32'(lanes_b_d) <= 32'(lanes_b_q) + 1 && 32'(lanes_b_q) <= 32'(lanes_b_d) + 1)
         // ... a turn starts only at a window end, and a count only drops when one starts.
-        TurnStartsAtWindowEnd_A: assert (turn_q != TurnIdle || turn_d == TurnIdle || win_end);
-        CountDropsOnTurnStart_A: assert ((lanes_a_d >= lanes_a_q && lanes_b_d >= lanes_b_q) || (win_end && start_turn));
+        `NUMAGPU_ASSERT(TurnStartsAtWindowEnd_A, turn_q != TurnIdle || turn_d == TurnIdle || win_end)
+        `NUMAGPU_ASSERT(CountDropsOnTurnStart_A, (lanes_a_d >= lanes_a_q && lanes_b_d >= lanes_b_q) || (win_end && start_turn))
       end
     end
   end

@@ -7,8 +7,15 @@
 //
 // - yosys `read_verilog -formal` (FORMAL defined) proves the assertions: scripts/rtl_formal.sh.
 // - Verilator with --assert +define+NUMAGPU_ASSERTIONS checks them in every cycle (the lockstep models).
+// - Icarus Verilog 11 parses them (-DNUMAGPU_ASSERTIONS; tests/rtl/icarus_vectors_test.sh compiles them) but
+//   the Icarus runs leave them off: an event-driven simulator evaluates an always_comb assertion between the
+//   nonblocking updates of one clock edge and sees transient states (e.g. the first reset edge, where
+//   f_checked rises before the other registers leave X). Verilator evaluates settled values.
 // - Everything else (synthesis, lint at the defaults, the in-loop models) defines neither and sees no
 //   assertion logic at all.
+//
+// The RTL keeps to the SystemVerilog subset Verilator 5.006, yosys 0.23 and Icarus Verilog 11 all accept;
+// the two macros at the end hide the two constructs Icarus lacks (statement labels, elaboration tasks).
 
 `ifndef NUMAGPU_ASSERT_SVH
 `define NUMAGPU_ASSERT_SVH
@@ -32,6 +39,23 @@
   initial f_reset_seen_q = 1'b0; \
   always_ff @(posedge clk) if (!rst_n) f_reset_seen_q <= 1'b1; \
   assign f_checked = f_reset_seen_q;
+`endif
+
+// A named immediate assertion. Verilator and yosys take the labelled form (the label names the assertion
+// in a failure report and in the proof log). Icarus Verilog 11 has no statement labels: there the name goes
+// into the message of $fatal, which stops the simulation with a non-zero status.
+`ifdef __ICARUS__
+`define NUMAGPU_ASSERT(name, expr) assert (expr) else $fatal(1, `"name violated`");
+`else
+`define NUMAGPU_ASSERT(name, expr) name: assert (expr);
+`endif
+
+// A parameter check inside a generate `if`: an elaboration error. Icarus Verilog 11 has no elaboration tasks,
+// so there the check stops the simulation at time 0 instead (same message, non-zero status).
+`ifdef __ICARUS__
+`define NUMAGPU_PARAM_ERROR(msg) initial $fatal(1, msg);
+`else
+`define NUMAGPU_PARAM_ERROR(msg) $error(msg);
 `endif
 
 `endif  // NUMAGPU_ASSERT_SVH

@@ -113,8 +113,8 @@ if [ "$mutants" = 1 ]; then
   echo "== mutants (each must be caught)"
   lb="Lanes=4 SampleCycles=4 SwitchCycles=2"
   mutant lb_mut_floor link_balancer "$lb" \
-    "decision = (lanes_b_q >= LaneCntW'(2)) ? DecTurnToA" \
-    "decision = (lanes_b_q >= LaneCntW'(1)) ? DecTurnToA" \
+    "if (lanes_b_q >= LaneCntW'(2)) begin" \
+    "if (lanes_b_q >= LaneCntW'(1)) begin" \
     "B may give away its last lane (floor check >= 1 instead of >= 2)"
   mutant lb_mut_counted link_balancer "$lb" \
     "lanes_a_d = lanes_a_q - LaneCntW'(1);" \
@@ -130,12 +130,12 @@ if [ "$mutants" = 1 ]; then
     "per-lane directions disagree with the counts"
   pc="Ways=4 SampleCycles=4"
   mutant pc_mut_local_floor cache_partition_ctrl "$pc" \
-    "decision = (local_q >= WayCntW'(2)) ? DecToRemote" \
-    "decision = (local_q >= WayCntW'(1)) ? DecToRemote" \
+    "if (local_q >= WayCntW'(2)) begin" \
+    "if (local_q >= WayCntW'(1)) begin" \
     "local may give away its last way"
   mutant pc_mut_remote_floor cache_partition_ctrl "$pc" \
-    "decision = (remote_q >= WayCntW'(2)) ? DecToLocal" \
-    "decision = (remote_q >= WayCntW'(1)) ? DecToLocal" \
+    "if (remote_q >= WayCntW'(2)) begin" \
+    "if (remote_q >= WayCntW'(1)) begin" \
     "remote may give away its last way"
   mutant pc_mut_step cache_partition_ctrl "$pc" \
     "remote_d = remote_q + WayCntW'(1);" \

@@ -20,6 +20,8 @@ packages=(
   clang-14 libclang-rt-14-dev  # libFuzzer targets (fuzz/, scripts/fuzz.sh)
   munge slurmctld slurmd slurm-client  # a one-node Slurm for tests/integration/sweep_slurm_cluster_test.sh (3 MB)
   opensta                 # gate-level power from the in-loop RTL's switching activity (tests/flows, docs/power.md)
+  iverilog                # the RTL on a second simulator: tests/rtl/icarus_vectors_test.sh (ctest rtl_icarus_vectors)
+  python3-dev python3-pybind11 pybind11-dev  # Python bindings of the policy reference models (tb/python/)
 )
 
 missing=()

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -89,7 +90,8 @@ template <class Block>
 struct RunOptions {
   std::string name;                   // names reports and waveform files
   std::uint64_t cycles = 0;           // cycles to compare after the initial reset
-  std::uint64_t trace_from = kNever;  // write waveforms from this cycle on (replays)
+  std::uint64_t trace_from = kNever;  // write waveforms from this cycle on (replays, NUMAGPU_RTL_WAVES)
+  std::uint64_t trace_to = kNever;    // ... up to and including this cycle
   std::uint64_t trace_cycles = 2000;  // how far before a mismatch the replay starts tracing
   // Test hook: corrupts the reference's copy of the inputs, to show that a divergence is caught.
   std::function<void(std::uint64_t cycle, typename Block::Inputs& ref_inputs)> ref_fault;
@@ -111,6 +113,41 @@ struct RunResult {
 inline std::string vcd_dir() {
   const char* env = std::getenv("NUMAGPU_RTL_VCD_DIR");
   return env != nullptr && *env != '\0' ? std::string(env) : std::string("rtl_vcd");
+}
+
+// Waveforms on demand for passing runs: NUMAGPU_RTL_WAVES=all (every cycle) or FIRST:LAST (cycles FIRST ..
+// LAST after the initial reset) makes every lockstep run of the process write <name>.rtl.vcd and
+// <name>.ref.vcd to vcd_dir() for that window (select runs with --gtest_filter). Unset or empty: none. A
+// value that is neither stops the run with a message naming the variable.
+struct WaveWindow {
+  std::uint64_t first = kNever;
+  std::uint64_t last = kNever;
+};
+
+inline WaveWindow waves_on_demand() {
+  const char* env = std::getenv("NUMAGPU_RTL_WAVES");
+  WaveWindow w;
+  if (env == nullptr || *env == '\0') return w;
+  const std::string v(env);
+  if (v == "all") return WaveWindow{0, kNever};
+  const std::size_t colon = v.find(':');
+  const auto number = [&](const std::string& text) -> std::uint64_t {
+    if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) {
+      std::fprintf(stderr, "NUMAGPU_RTL_WAVES=%s: expected 'all' or FIRST:LAST (cycle numbers)\n", env);
+      std::exit(2);
+    }
+    return std::stoull(text);
+  };
+  w.first = number(v.substr(0, colon));
+  w.last = colon == std::string::npos ? number("") : number(v.substr(colon + 1));  // "" reports the form
+  return w;
+}
+
+// NUMAGPU_RTL_COVERAGE_DIR: every lockstep run writes its model's `verilator --coverage` counters to
+// <dir>/<name>.dat (only the variants built with COVERAGE in cmake/Rtl.cmake have any). Empty: none.
+inline std::string coverage_dir() {
+  const char* env = std::getenv("NUMAGPU_RTL_COVERAGE_DIR");
+  return env != nullptr ? std::string(env) : std::string();
 }
 
 namespace detail {
@@ -159,6 +196,10 @@ RunResult<Block, Stim> run_once(const typename Block::Params& params, const std:
       const std::string base = vcd_dir() + "/" + opt.name;
       dut.open_vcd(base + ".rtl.vcd");
       ref_vcd.open(base + ".ref.vcd");
+    }
+    if (opt.trace_to != kNever && n == opt.trace_to + 1) {
+      dut.close_vcd();
+      ref_vcd.close();
     }
     // VerilatedDut counts the initial reset as its cycle 0, so cycle n here is its cycle n + 1, and the
     // outputs of cycle n appear at the rising edge that ended cycle n - 1, at time 10 * n + 5.
@@ -211,6 +252,10 @@ RunResult<Block, Stim> run_once(const typename Block::Params& params, const std:
       r.ref->step(ref_in);
     }
   }
+  if (const std::string dir = coverage_dir(); !dir.empty() && stop_after == kNever) {
+    std::filesystem::create_directories(dir);
+    dut.write_coverage(dir + "/" + opt.name + ".dat");
+  }
   return r;
 }
 
@@ -221,9 +266,15 @@ RunResult<Block, Stim> run_once(const typename Block::Params& params, const std:
 template <class Block, class Stim>
 RunResult<Block, Stim> run_lockstep(const typename Block::Params& params,
                                     const std::function<Stim()>& make_stim, const RunOptions<Block>& opt) {
-  RunResult<Block, Stim> r = detail::run_once<Block, Stim>(params, make_stim, opt, kNever);
+  RunOptions<Block> run = opt;
+  if (const WaveWindow w = waves_on_demand(); w.first != kNever && run.trace_from == kNever) {
+    run.trace_from = w.first;
+    run.trace_to = w.last;
+  }
+  RunResult<Block, Stim> r = detail::run_once<Block, Stim>(params, make_stim, run, kNever);
   if (r.ok) return r;
   RunOptions<Block> replay = opt;
+  replay.trace_to = kNever;
   replay.trace_from = r.mismatch_cycle > opt.trace_cycles ? r.mismatch_cycle - opt.trace_cycles : 0;
   detail::run_once<Block, Stim>(params, make_stim, replay, r.mismatch_cycle + 2);
   const std::string base = vcd_dir() + "/" + opt.name;

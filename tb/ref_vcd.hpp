@@ -29,6 +29,10 @@ class RefVcd {
 
   bool is_open() const { return out_.is_open(); }
 
+  void close() {
+    if (out_.is_open()) out_.close();
+  }
+
   // Records the value of a signal at `time`; only changes are written.
   void set(std::uint64_t time, std::size_t handle, std::uint64_t value) {
     Signal& s = signals_[handle];

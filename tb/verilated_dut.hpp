@@ -10,6 +10,7 @@
 #include <string>
 
 #include "verilated.h"
+#include "verilated_cov.h"
 #include "verilated_vcd_c.h"
 
 namespace numagpu::tb {
@@ -43,6 +44,16 @@ class VerilatedDut {
     top_->trace(vcd_.get(), 99);
     vcd_->open(path.c_str());
   }
+
+  // Stops the VCD (the file is complete); a later open_vcd() starts a new one.
+  void close_vcd() {
+    if (vcd_) vcd_->close();
+    vcd_.reset();
+  }
+
+  // Writes the model's `verilator --coverage` counters (a models built without --coverage has none, and the
+  // file holds only its header). Call before the model is destroyed: the database points into it.
+  void write_coverage(const std::string& path) { ctx_->coveragep()->write(path.c_str()); }
 
   // One cycle: the inputs already set on top() are evaluated with clk_i low, then the rising edge.
   void tick() {

@@ -1,0 +1,177 @@
+# The verification kit around the RTL policy blocks (docs/rtl.md, "Verification kit"): the C++ reference
+# models as a DPI-C shared library with a SystemVerilog package, SystemVerilog testbenches that use it as
+# scoreboard under Verilator (--binary --timing), vector files of the lockstep stimulus replayed on Icarus
+# Verilog and Verilator, Python bindings, and the merged coverage report. Included from cmake/Rtl.cmake
+# (after Verilator was found); every test here is labelled `rtl`.
+
+set(NUMAGPU_TB_DIR ${PROJECT_SOURCE_DIR}/tb)
+set(NUMAGPU_SV_BUILD_DIR ${CMAKE_CURRENT_BINARY_DIR}/sv_tb)
+
+# --- DPI-C scoreboard library ----------------------------------------------------------------------------------
+# Built from the policy sources directly: numagpu_policy is a static library without -fPIC.
+add_library(numagpu_policy_dpi SHARED
+  ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_dpi.cpp
+  ${PROJECT_SOURCE_DIR}/models/policy/link_balancer.cpp
+  ${PROJECT_SOURCE_DIR}/models/policy/partition_controller.cpp
+)
+target_include_directories(numagpu_policy_dpi PUBLIC ${NUMAGPU_TB_DIR}/dpi ${PROJECT_SOURCE_DIR}/models)
+target_link_libraries(numagpu_policy_dpi PRIVATE numagpu_warnings)
+
+# --- Vector files: the lockstep stimulus with the reference's outputs ------------------------------------------
+add_executable(rtl_vectors ${NUMAGPU_TB_DIR}/vectors/rtl_vectors.cpp)
+target_include_directories(rtl_vectors PRIVATE ${PROJECT_SOURCE_DIR})
+# tb/lockstep.hpp includes Verilator's headers (nothing of them is linked).
+target_include_directories(rtl_vectors SYSTEM PRIVATE ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
+target_link_libraries(rtl_vectors PRIVATE numagpu_policy numagpu_warnings)
+
+# --- Verilator --binary --timing testbenches -------------------------------------------------------------------
+# Each is built by Verilator itself (its own make), with coverage, VCD tracing and the RTL's assertions. The
+# binaries land in build/tests/sv_tb/<name>/<name>.
+find_program(NUMAGPU_CCACHE ccache)
+set(_sv_objcache "")
+if(NUMAGPU_CCACHE)
+  set(_sv_objcache OBJCACHE=${NUMAGPU_CCACHE})
+endif()
+file(MAKE_DIRECTORY ${NUMAGPU_SV_BUILD_DIR})
+
+# numagpu_sv_tb(<name> <top> [DPI] SOURCES <files...> [GARGS <-G...>])
+function(numagpu_sv_tb name top)
+  cmake_parse_arguments(A "DPI" "" "SOURCES;GARGS" ${ARGN})
+  set(dir ${NUMAGPU_SV_BUILD_DIR}/${name})
+  set(libs "")
+  set(deps ${A_SOURCES} ${NUMAGPU_RTL_DIR}/numagpu_assert.svh ${NUMAGPU_TB_DIR}/sv/verilator_coverage_write.cpp)
+  if(A_DPI)
+    set(libs $<TARGET_FILE:numagpu_policy_dpi> -LDFLAGS -Wl,-rpath,$<TARGET_FILE_DIR:numagpu_policy_dpi>)
+    list(APPEND deps numagpu_policy_dpi)
+  endif()
+  # Verilator's build output goes to <name>.build.log, shown only when the build fails.
+  set(cmd ${VERILATOR_BIN} --binary --timing -j 1 --coverage --trace --assert +define+NUMAGPU_ASSERTIONS
+          -I${NUMAGPU_RTL_DIR} --top-module ${top} ${A_GARGS} --Mdir ${dir} -o ${name}
+          ${A_SOURCES} ${NUMAGPU_TB_DIR}/sv/verilator_coverage_write.cpp ${libs})
+  list(JOIN cmd " " cmd)
+  add_custom_command(
+    OUTPUT ${dir}/${name}
+    COMMAND ${CMAKE_COMMAND} -E env ${_sv_objcache}
+            sh -c "${cmd} > ${dir}.build.log 2>&1 || { cat ${dir}.build.log; exit 1; }"
+    DEPENDS ${deps}
+    COMMENT "Verilating ${name} (--binary --timing)"
+    VERBATIM)
+  add_custom_target(${name} ALL DEPENDS ${dir}/${name})
+  set(NUMAGPU_SV_TB_${name} ${dir}/${name} PARENT_SCOPE)
+endfunction()
+
+# The DPI-C scoreboard testbenches: one per block, at parameter sets with short windows so that a CI-sized
+# run takes every decision many times.
+numagpu_sv_tb(sv_tb_link_balancer link_balancer_tb DPI SOURCES
+  ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_pkg.sv ${NUMAGPU_RTL_DIR}/link_balancer.sv
+  ${NUMAGPU_TB_DIR}/sv/link_balancer_cover.sv ${NUMAGPU_TB_DIR}/sv/link_balancer_tb.sv)
+numagpu_sv_tb(sv_tb_cache_partition_ctrl cache_partition_ctrl_tb DPI SOURCES
+  ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_pkg.sv ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv
+  ${NUMAGPU_TB_DIR}/sv/cache_partition_ctrl_cover.sv ${NUMAGPU_TB_DIR}/sv/cache_partition_ctrl_tb.sv)
+# The vector replay testbenches on Verilator (Icarus builds its own at test time), at the parameter sets of
+# lb_l4 and pc_w5; the coverage test replays the lockstep stimulus through them.
+numagpu_sv_tb(sv_vectors_link_balancer link_balancer_vectors_tb SOURCES
+  ${NUMAGPU_RTL_DIR}/link_balancer.sv ${NUMAGPU_TB_DIR}/sv/link_balancer_cover.sv
+  ${NUMAGPU_TB_DIR}/sv/link_balancer_vectors_tb.sv
+  GARGS -GLanes=4 -GSampleCycles=64 -GSwitchCycles=5)
+numagpu_sv_tb(sv_vectors_cache_partition_ctrl cache_partition_ctrl_vectors_tb SOURCES
+  ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv ${NUMAGPU_TB_DIR}/sv/cache_partition_ctrl_cover.sv
+  ${NUMAGPU_TB_DIR}/sv/cache_partition_ctrl_vectors_tb.sv
+  GARGS -GWays=5 -GSampleCycles=40 -GSatNum=3 -GSatDen=4)
+
+# DPI-C scoreboard runs: 10^6 random cycles per seed (about 15,600 windows of the link balancer, 25,000 of the
+# partition controller); each binary fails on a mismatch, an assertion, or a decision code never taken.
+foreach(block link_balancer cache_partition_ctrl)
+  foreach(seed 1 2)
+    add_test(NAME rtl_sv_dpi_${block}_seed${seed}
+             COMMAND ${NUMAGPU_SV_TB_sv_tb_${block}} +cycles=1000000 +seed=${seed})
+    set_tests_properties(rtl_sv_dpi_${block}_seed${seed} PROPERTIES LABELS rtl TIMEOUT 120)
+  endforeach()
+endforeach()
+
+# The scoreboard can fail: the reference alone resets in cycle 5000 (launches and resets stop there). Both
+# sides' windows then end at different cycles, so decision_valid_o differs at the latest when the RTL's
+# current window ends: by cycle 5000 + 64 (link balancer) or 5000 + 40 (partition controller). The test
+# passes when the run fails (Verilator's $fatal aborts) with that report.
+foreach(block link_balancer cache_partition_ctrl)
+  add_test(NAME rtl_sv_dpi_${block}_catches_divergence
+           COMMAND sh -c "! \"$0\" +cycles=20000 +seed=3 +ref_fault=5000" ${NUMAGPU_SV_TB_sv_tb_${block}})
+  set_tests_properties(rtl_sv_dpi_${block}_catches_divergence PROPERTIES LABELS rtl TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "scoreboard mismatch at cycle 50[0-6][0-9] ")
+endforeach()
+
+# The lockstep stimulus on Icarus Verilog (tests/rtl/icarus_vectors_test.sh); skipped (77) without iverilog
+# outside CI, failed in CI.
+add_test(NAME rtl_icarus_vectors
+         COMMAND bash ${NUMAGPU_RTL_TESTS}/icarus_vectors_test.sh $<TARGET_FILE:rtl_vectors> ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_CURRENT_BINARY_DIR}/rtl_icarus 50000)
+set_tests_properties(rtl_icarus_vectors PROPERTIES LABELS rtl TIMEOUT 300 SKIP_RETURN_CODE 77)
+
+# Coverage over the lockstep runs (lb_l4, pc_w5), their vector replays and the SV runs, merged by
+# verilator_coverage, with minimum percentages.
+add_test(NAME rtl_coverage
+         COMMAND bash ${NUMAGPU_RTL_TESTS}/rtl_coverage_test.sh ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_CURRENT_BINARY_DIR}/rtl_coverage $<TARGET_FILE:rtl_vectors>
+                 ${NUMAGPU_SV_TB_sv_vectors_link_balancer} ${NUMAGPU_SV_TB_sv_vectors_cache_partition_ctrl}
+                 ${NUMAGPU_SV_TB_sv_tb_link_balancer} ${NUMAGPU_SV_TB_sv_tb_cache_partition_ctrl}
+                 $<TARGET_FILE:test_rtl_lockstep>)
+set_tests_properties(rtl_coverage PROPERTIES LABELS rtl TIMEOUT 300)
+
+# --- Python bindings (pybind11 from Debian) --------------------------------------------------------------------
+# The module is built for /usr/bin/python3 (Debian's python3-pybind11 and python3-dev), which the tests use.
+if(NOT DEFINED PYTHON_EXECUTABLE AND EXISTS /usr/bin/python3)
+  set(PYTHON_EXECUTABLE /usr/bin/python3)
+endif()
+find_package(pybind11 CONFIG QUIET)
+if(pybind11_FOUND)
+  # Built from the policy sources directly: a Python module needs position-independent code.
+  pybind11_add_module(numagpu_policy_py
+    ${NUMAGPU_TB_DIR}/python/numagpu_policy_py.cpp
+    ${PROJECT_SOURCE_DIR}/models/policy/link_balancer.cpp
+    ${PROJECT_SOURCE_DIR}/models/policy/partition_controller.cpp)
+  set_target_properties(numagpu_policy_py PROPERTIES OUTPUT_NAME numagpu_policy
+                        LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python)
+  target_include_directories(numagpu_policy_py PRIVATE ${PROJECT_SOURCE_DIR}/models ${PROJECT_SOURCE_DIR})
+  target_link_libraries(numagpu_policy_py PRIVATE numagpu_warnings)
+  # The RTL of both blocks at the parameters of lb_l4 and pc_w5, with the RTL's assertions, for LinkBalancerRtl
+  # and PartitionControllerRtl: Verilated into a position-independent static library (numagpu_rtl_models is
+  # not), which the project's warnings do not apply to (generated code; Verilator's headers are SYSTEM below).
+  add_library(numagpu_py_rtl_models STATIC)
+  set_target_properties(numagpu_py_rtl_models PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_DIR}/link_balancer.sv TOP_MODULE link_balancer
+    PREFIX Vpy_link_balancer DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python_rtl/lb TRACE
+    VERILATOR_ARGS -Wall -I${NUMAGPU_RTL_DIR} --assert +define+NUMAGPU_ASSERTIONS -GLanes=4 -GSampleCycles=64
+                   -GSwitchCycles=5)
+  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv TOP_MODULE cache_partition_ctrl
+    PREFIX Vpy_cache_partition_ctrl DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python_rtl/pc TRACE
+    VERILATOR_ARGS -Wall -I${NUMAGPU_RTL_DIR} --assert +define+NUMAGPU_ASSERTIONS -GWays=5 -GSampleCycles=40
+                   -GSatNum=3 -GSatDen=4)
+  get_target_property(_py_rtl_includes numagpu_py_rtl_models INCLUDE_DIRECTORIES)
+  set_property(TARGET numagpu_py_rtl_models APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${_py_rtl_includes})
+  target_link_libraries(numagpu_policy_py PRIVATE numagpu_py_rtl_models)
+  target_compile_definitions(numagpu_policy_py PRIVATE VM_TRACE=1 NUMAGPU_PY_LB_LANES=4
+    NUMAGPU_PY_LB_SAMPLE_CYCLES=64 NUMAGPU_PY_LB_SWITCH_CYCLES=5 NUMAGPU_PY_PC_WAYS=5
+    NUMAGPU_PY_PC_SAMPLE_CYCLES=40 NUMAGPU_PY_PC_SAT_NUM=3 NUMAGPU_PY_PC_SAT_DEN=4)
+  add_test(NAME rtl_python_bindings
+           COMMAND ${PYTHON_EXECUTABLE} ${NUMAGPU_RTL_TESTS}/python_bindings_test.py
+                   --module-dir ${CMAKE_CURRENT_BINARY_DIR}/python --rtl-vectors $<TARGET_FILE:rtl_vectors>
+                   --sv-vectors-lb ${NUMAGPU_SV_TB_sv_vectors_link_balancer}
+                   --sv-vectors-pc ${NUMAGPU_SV_TB_sv_vectors_cache_partition_ctrl}
+                   --repo ${PROJECT_SOURCE_DIR} --work ${CMAKE_CURRENT_BINARY_DIR}/rtl_python)
+  set_tests_properties(rtl_python_bindings PROPERTIES LABELS rtl TIMEOUT 300)
+else()
+  # Without pybind11 the test still exists: it fails in CI and is skipped elsewhere (tests/CMakeLists.txt's rule).
+  add_test(NAME rtl_python_bindings
+           COMMAND sh -c "echo 'pybind11 not found (run scripts/setup.sh)'; [ \"$CI\" != true ] && exit 77; exit 1")
+  set_tests_properties(rtl_python_bindings PROPERTIES LABELS rtl SKIP_RETURN_CODE 77)
+endif()
+
+# The kit's SystemVerilog that users compile into their own testbenches stays lint-clean too.
+add_test(NAME rtl_lint_kit_numagpu_policy_pkg
+         COMMAND ${VERILATOR_BIN} --lint-only -Wall ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_pkg.sv)
+foreach(block link_balancer cache_partition_ctrl)
+  add_test(NAME rtl_lint_kit_${block}_cover
+           COMMAND ${VERILATOR_BIN} --lint-only -Wall ${NUMAGPU_TB_DIR}/sv/${block}_cover.sv)
+endforeach()
+set_tests_properties(rtl_lint_kit_numagpu_policy_pkg rtl_lint_kit_link_balancer_cover
+                     rtl_lint_kit_cache_partition_ctrl_cover PROPERTIES LABELS rtl TIMEOUT 60)
