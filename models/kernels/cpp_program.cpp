@@ -1,5 +1,6 @@
 #include "kernels/cpp_program.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace numagpu::kernels {
@@ -19,9 +20,17 @@ CppKernelProgram::CtaSteps& CppKernelProgram::run(std::uint32_t cta) const {
   const Dim3& g = launch_.grid;
   const Dim3 idx{cta % g.x, (cta / g.x) % g.y, cta / (g.x * g.y)};  // x fastest, as CUDA numbers blocks
   Cta c(g, launch_.block, idx, line_bytes_);
+  // The CTAs of a kernel record about as much as each other: room for what the last one needed saves the
+  // records' regrowth (a CTA runs a body of thousands of warp instructions).
+  c.reserve_records(record_hint_.steps, record_hint_.lines);
   launch_.body(c);
   CtaSteps& s = resident_[cta];
   s.warps = std::move(c.records());
+  record_hint_ = {};
+  for (const WarpRecord& w : s.warps) {
+    record_hint_.steps = std::max(record_hint_.steps, w.steps.size());
+    record_hint_.lines = std::max(record_hint_.lines, w.lines.size());
+  }
   s.ended.assign(s.warps.size(), false);
   ++totals_.ctas_executed;
   for (const WarpRecord& w : s.warps)

@@ -59,6 +59,10 @@ class CppKernelProgram : public KernelProgram {
   mutable bool prepared_ = false;
   mutable std::unordered_map<std::uint32_t, CtaSteps> resident_;
   mutable Totals totals_;
+  struct RecordHint {
+    std::size_t steps = 0, lines = 0;  // the largest warp record of the last CTA run
+  };
+  mutable RecordHint record_hint_;
 };
 
 }  // namespace numagpu::kernels

@@ -202,6 +202,14 @@ class Cta {
   void exit_if(const V<bool>& cond);
 
   std::vector<WarpRecord>& records() { return warps_; }
+  // Room in every warp's record for `steps` steps and `lines` lines or class runs (a hint; records grow).
+  void reserve_records(std::size_t steps, std::size_t lines) {
+    for (WarpRecord& r : warps_) {
+      r.steps.reserve(steps);
+      r.lines.reserve(lines);
+      r.sectors.reserve(lines);
+    }
+  }
 
   // Buffers of threads() x 16 bytes for values, reused (V's storage).
   void* acquire() {
