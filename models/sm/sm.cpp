@@ -11,6 +11,17 @@ namespace {
 std::string stat(const sc_core::sc_module& m, const char* leaf) {
   return std::string(m.name()) + "." + leaf;
 }
+
+std::array<std::uint32_t, kInstrClasses> pipe_lanes(const SmSpec& spec) {
+  std::array<std::uint32_t, kInstrClasses> lanes{};
+  lanes[static_cast<unsigned>(InstrClass::kFp32)] = spec.fp32_lanes;
+  lanes[static_cast<unsigned>(InstrClass::kFp64)] = spec.fp64_lanes;
+  lanes[static_cast<unsigned>(InstrClass::kInt)] = spec.int_lanes;
+  lanes[static_cast<unsigned>(InstrClass::kSfu)] = spec.sfu_lanes;
+  lanes[static_cast<unsigned>(InstrClass::kTensor)] = spec.tensor_lanes;
+  lanes[static_cast<unsigned>(InstrClass::kShared)] = spec.shared_lanes;
+  return lanes;
+}
 }  // namespace
 
 Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec, const MachineFacts& facts,
@@ -27,6 +38,7 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
       pool_(pool),
       homes_(homes),
       source_(source),
+      pipes_(spec.issue_width, pipe_lanes(spec)),
       scheduler_(ctx.deliveries),
       instructions_(stats.counter(stat(*this, "instructions"), "instructions", "Warp instructions issued")),
       loads_(stats.counter(stat(*this, "loads"), "requests", "Global load line requests issued")),
@@ -156,10 +168,9 @@ void Sm::issue() {
       if (now > from) stalls_[static_cast<int>(stall_reason_)]->add(now - from);
       stalls_charged_until_ = now;
     }
-    issued_this_cycle_ = 0;
   }
-  if (issued_this_cycle_ >= spec_.issue_width) {  // this cycle's issue slots are used
-    wake_at(now + 1);
+  if (!pipes_.can_issue(now)) {  // this cycle's issue slots are taken (by a bundle issued earlier, too)
+    wake_at(pipes_.next_free_cycle(now));
     return;
   }
   // Warps whose program has ended are retired as they are found (they may still wait for loads). A warp
@@ -169,7 +180,7 @@ void Sm::issue() {
   });
   bool limited = false;
   bool none_ready = false;
-  while (issued_this_cycle_ < spec_.issue_width) {
+  while (pipes_.can_issue(now)) {
     Warp* w = pick_ready(now);
     if (!w) {
       none_ready = true;
@@ -190,12 +201,25 @@ void Sm::issue() {
       limited = true;
       break;
     }
-    if (last_issue_cycle_ != now) issue_cycles_.add();
-    last_issue_cycle_ = now;
-    ++issued_this_cycle_;
+    // A compute bundle takes one issue slot per instruction and its classes' pipes; the warp goes on when
+    // the last of them has issued (sm/issue_pipes.hpp). Anything else takes one slot.
+    Cycles issued_by = now;
+    if (step_.kind == Step::Kind::kCompute)
+      issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes);
+    else
+      pipes_.issue_one(now);
+    // Issue cycles: every cycle from now through the last one whose slots the SM has taken.
+    const Cycles busy_through = pipes_.last_busy_cycle();
+    const Cycles count_from =
+        issue_counted_through_ == kNever ? now : std::max(now, issue_counted_through_ + 1);
+    if (busy_through >= count_from) {
+      issue_cycles_.add(busy_through - count_from + 1);
+      issue_counted_through_ = busy_through;
+    }
+    last_issue_cycle_ = busy_through;
     greedy_ = w;
     ++w->next_step;
-    execute(*w, step_);
+    execute(*w, step_, issued_by);
   }
   stall_reason_ = limited ? Stall::kOutstandingLimit : why_idle();
   if (limited) return;
@@ -208,7 +232,7 @@ void Sm::issue() {
     next = schedule_.next_ready_cycle(
         [&](unsigned i, Cycles t) { return eligible(warps_[i]) && warps_[i].ready_at == t; });
   }
-  if (next != kNever) wake_at(std::max(next, now + 1));
+  if (next != kNever) wake_at(std::max({next, now + 1, pipes_.next_free_cycle(now)}));
 }
 
 // Why no warp may issue next cycle, by priority: one waits on memory, one at a barrier, one computing; or
@@ -241,14 +265,14 @@ void Sm::count_classes(const Step& step) {
   }
 }
 
-void Sm::execute(Warp& w, const Step& step) {
+void Sm::execute(Warp& w, const Step& step, Cycles issued_by) {
   const Cycles now = clock_.now();
   instructions_.add(step.kind == Step::Kind::kCompute ? step.instructions : 1);
   count_classes(step);
   const unsigned before = state_of(w);
   switch (step.kind) {
     case Step::Kind::kCompute:
-      w.ready_at = now + std::max<Cycles>(1, step.cycles);
+      w.ready_at = std::max<Cycles>(now + std::max<Cycles>(1, step.cycles), issued_by);
       settle(w, before, now);
       return;
     case Step::Kind::kBarrier:

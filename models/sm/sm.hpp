@@ -17,6 +17,7 @@
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
+#include "sm/issue_pipes.hpp"
 #include "sm/sm_spec.hpp"
 #include "sm/warp_schedule.hpp"
 #include "stats/registry.hpp"
@@ -112,7 +113,7 @@ class Sm : public sc_core::sc_module,
   Stall why_idle() const;
   void on_response(unsigned port, Payload& gp) override;
   bool launch_cta(std::uint32_t slot);
-  void execute(Warp& w, const Step& step);
+  void execute(Warp& w, const Step& step, Cycles issued_by);
   void count_classes(const Step& step);
   void arrive_at_barrier(Warp& w);
   void release_barrier(std::uint32_t slot);
@@ -148,8 +149,9 @@ class Sm : public sc_core::sc_module,
   bool idle_reported_ = true;
   Cycles wake_cycle_ = kNever;
   Cycles last_issue_cycle_ = kNever;
-  Cycles stalls_charged_until_ = 0;  // stall cycles before this one are counted
-  unsigned issued_this_cycle_ = 0;
+  Cycles stalls_charged_until_ = 0;        // stall cycles before this one are counted
+  IssuePipes pipes_;                       // issue slots and execution pipes
+  Cycles issue_counted_through_ = kNever;  // issue_cycles counted up to this cycle
   Stall stall_reason_ = Stall::kNoWarp;
   std::array<stats::Counter*, kStallKinds> stalls_{};
   DeliveryScheduler& scheduler_;   // the machine's (SimContext): this SM's wake-ups

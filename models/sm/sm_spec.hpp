@@ -21,6 +21,9 @@ struct SmSpec {
   unsigned max_ctas = 0;           // resident CTAs; 0: only max_warps limits them
   std::uint32_t registers = 0;     // 32-bit registers per SM; 0: no register limit
   std::uint64_t shared_bytes = 0;  // shared memory per SM (the carveout); 0: no shared-memory limit
+  // Execution pipes (sm/issue_pipes.hpp): lanes per SM of each instruction class; 0: no limit but issue.
+  std::uint32_t fp32_lanes = 0, fp64_lanes = 0, int_lanes = 0, sfu_lanes = 0, tensor_lanes = 0,
+                shared_lanes = 0;
 
   // Register and shared-memory allocation granules (NVIDIA's CUDA Occupancy Calculator, compute capability
   // 7.0: registers are allocated per warp in units of 256, shared memory per CTA in units of 256 bytes).
@@ -77,6 +80,22 @@ struct SmSpec {
               "CTAs of kernels that state their shared memory (C++ library kernels)")
         .range(0, std::int64_t(1) << 24)
         .unit("B");
+    // One text for the six pipes (a literal: the schema keeps the pointer's text).
+#define NUMAGPU_LANES_DOC(pipe)                                         \
+  "Lanes of the SM's " pipe                                             \
+  " pipe: it accepts lanes / 32 warp instructions a cycle (classified " \
+  "instructions of C++ library kernels; docs/workloads.md); 0: no limit but sm.issue_width"
+    k.integer("fp32_lanes", fp32_lanes, NUMAGPU_LANES_DOC("FP32")).range(0, 4096);
+    k.integer("fp64_lanes", fp64_lanes, NUMAGPU_LANES_DOC("FP64")).range(0, 4096);
+    k.integer("int_lanes", int_lanes, NUMAGPU_LANES_DOC("INT32")).range(0, 4096);
+    k.integer("sfu_lanes", sfu_lanes, NUMAGPU_LANES_DOC("special-function (SFU)")).range(0, 4096);
+    k.integer("tensor_lanes", tensor_lanes,
+              NUMAGPU_LANES_DOC("tensor (one tensor instruction: an HMMA step of 256 FMAs)"))
+        .range(0, 4096);
+    k.integer("shared_lanes", shared_lanes,
+              NUMAGPU_LANES_DOC("shared-memory (one pass through the banks per warp access)"))
+        .range(0, 4096);
+#undef NUMAGPU_LANES_DOC
   }
 };
 

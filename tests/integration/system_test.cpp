@@ -134,6 +134,39 @@ TEST_F(SystemTest, StallCyclesCountEachCycleOnce) {
   EXPECT_LE(value(reg, sm + ".issue_cycles") + stalled, sys.finish_cycle());
 }
 
+// A C++ kernel's compute step bundles several warp instructions (saxpy: the index arithmetic and the bounds
+// test before its loads); with one issue slot a cycle each of them takes a cycle of its own
+// (sm/issue_pipes.hpp), so every SM's issue cycles equal its instructions exactly, and no SM can finish
+// before it issued them all. (When a bundle took one issue slot, issue cycles counted steps, fewer than the
+// instructions.)
+TEST_F(SystemTest, BundledInstructionsTakeOneIssueSlotEach) {
+  SystemSpec spec = small_spec(1);
+  spec.sm.issue_width = 1;
+  KernelSpec k;
+  k.name = "saxpy";
+  k.kernel = "example/saxpy";
+  k.args = "n=8192";  // 32 CTAs of 256 threads (8 warps), 2 CTAs resident per SM (16 warps)
+  k.warps_per_cta = 8;
+  spec.kernels = {k};
+  System sys("system", spec, reg, diag);
+  sys.run();
+  ASSERT_TRUE(sys.context().health.ok()) << diag.str();
+  std::uint64_t total = 0, compute = 0;
+  for (int i = 0; i < 4; ++i) {
+    const std::string sm = "system.socket0.sm" + std::to_string(i);
+    const std::uint64_t instructions = value(reg, sm + ".instructions");
+    EXPECT_EQ(value(reg, sm + ".issue_cycles"), instructions) << sm;
+    EXPECT_LE(instructions, sys.finish_cycle()) << sm;
+    total += instructions;
+    for (const char* c : {"fp32", "int", "branch"})
+      compute += value(reg, sm + ".instructions_" + c);
+  }
+  // 256 warps; each runs at least one FP32 instruction and more than one integer or branch instruction
+  // between its loads, so bundles of several instructions were issued.
+  EXPECT_GE(compute, 256u * 3);
+  EXPECT_GT(total, 0u);
+}
+
 TEST_F(SystemTest, IsolatedLoadSeesTheSumOfHopLatencies) {
   SystemSpec spec = small_spec(1);
   KernelSpec k = stream_kernel("one", 1, 1, 1);

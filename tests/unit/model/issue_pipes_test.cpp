@@ -1,0 +1,97 @@
+// IssuePipes: issue slots and execution pipes as throughput (sm/issue_pipes.hpp). Every expectation is
+// derived by hand from the widths and lane counts.
+#include "sm/issue_pipes.hpp"
+
+#include <gtest/gtest.h>
+
+namespace numagpu {
+namespace {
+
+std::array<std::uint32_t, kInstrClasses> no_lanes() {
+  return {};
+}
+std::array<std::uint32_t, kInstrClasses> classes(InstrClass c, std::uint32_t n) {
+  std::array<std::uint32_t, kInstrClasses> a{};
+  a[static_cast<unsigned>(c)] = n;
+  return a;
+}
+
+TEST(IssuePipes, SingleInstructionsIssueWidthPerCycle) {
+  // Width 4: four single instructions fill cycle 10; the fifth has to wait for cycle 11.
+  IssuePipes p(4, no_lanes());
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(p.can_issue(10));
+    p.issue_one(10);
+  }
+  EXPECT_FALSE(p.can_issue(10));
+  EXPECT_EQ(p.next_free_cycle(10), 11u);
+  EXPECT_EQ(p.last_busy_cycle(), 10u);
+  EXPECT_TRUE(p.can_issue(11));
+}
+
+TEST(IssuePipes, WidthThreeIsExact) {
+  // Width 3 (1/3 cycle a slot is whole in ticks): exactly three a cycle, for many cycles.
+  IssuePipes p(3, no_lanes());
+  for (IssuePipes::Cycle c = 0; c < 1000; ++c) {
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(p.can_issue(c)) << c;
+      p.issue_one(c);
+    }
+    ASSERT_FALSE(p.can_issue(c)) << c;
+  }
+}
+
+TEST(IssuePipes, BundleTakesOneSlotPerInstruction) {
+  // Width 4, a bundle of 10 unclassified instructions at cycle 0: slots 0..9, i.e. cycles 0, 0, 0, 0, 1, 1,
+  // 1, 1, 2, 2: the last issues in cycle 2, so the warp may go on at cycle 3; cycle 2 has two slots left.
+  IssuePipes p(4, no_lanes());
+  EXPECT_EQ(p.issue_bundle(0, 10, no_lanes()), 3u);
+  EXPECT_FALSE(p.can_issue(1));
+  EXPECT_TRUE(p.can_issue(2));
+  EXPECT_EQ(p.next_free_cycle(0), 2u);
+  EXPECT_EQ(p.last_busy_cycle(), 2u);
+  p.issue_one(2);
+  p.issue_one(2);
+  EXPECT_FALSE(p.can_issue(2));
+}
+
+TEST(IssuePipes, OneInstructionBundleIsASingleSlot) {
+  // What synthetic patterns and traces issue: one instruction, as before the pipes existed.
+  IssuePipes p(1, no_lanes());
+  EXPECT_EQ(p.issue_bundle(5, 1, no_lanes()), 6u);
+  EXPECT_FALSE(p.can_issue(5));
+  EXPECT_TRUE(p.can_issue(6));
+}
+
+TEST(IssuePipes, PipeLanesLimitAClass) {
+  // Volta-like: width 4, 64 FP32 lanes (2 warp instructions a cycle), 16 SFU lanes (1 every 2 cycles).
+  std::array<std::uint32_t, kInstrClasses> lanes{};
+  lanes[static_cast<unsigned>(InstrClass::kFp32)] = 64;
+  lanes[static_cast<unsigned>(InstrClass::kSfu)] = 16;
+  IssuePipes p(4, lanes);
+  // 8 FP32 instructions: issue needs 2 cycles (8 / 4), the FP32 pipe 4 (8 / 2): done by cycle 4.
+  EXPECT_EQ(p.issue_bundle(0, 8, classes(InstrClass::kFp32, 8)), 4u);
+  // The issue slots were free from cycle 2: another warp's SFU bundle of 3 issues its slots in cycle 2 but
+  // its pipe takes 3 x 2 = 6 cycles from cycle 2: done by cycle 8.
+  EXPECT_TRUE(p.can_issue(2));
+  EXPECT_EQ(p.issue_bundle(2, 3, classes(InstrClass::kSfu, 3)), 8u);
+  // A third bundle of 2 FP32 at cycle 3 queues behind the first bundle's FP32 work (pipe free at 4): 4 + 1.
+  EXPECT_EQ(p.issue_bundle(3, 2, classes(InstrClass::kFp32, 2)), 5u);
+}
+
+TEST(IssuePipes, UnlimitedClassesNeedOnlyIssue) {
+  // No lanes for FP64: 6 FP64 instructions at width 2 take 3 cycles of issue.
+  IssuePipes p(2, no_lanes());
+  EXPECT_EQ(p.issue_bundle(100, 6, classes(InstrClass::kFp64, 6)), 103u);
+}
+
+TEST(IssuePipes, OddLaneCountsRoundUpWithinATick) {
+  // 48 lanes: 2/3 of a cycle a warp instruction; 30 of them take exactly 20 cycles (ticks divide by 3).
+  std::array<std::uint32_t, kInstrClasses> lanes{};
+  lanes[static_cast<unsigned>(InstrClass::kInt)] = 48;
+  IssuePipes p(8, lanes);
+  EXPECT_EQ(p.issue_bundle(0, 30, classes(InstrClass::kInt, 30)), 20u);
+}
+
+}  // namespace
+}  // namespace numagpu
