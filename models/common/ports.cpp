@@ -50,6 +50,10 @@ class ForeignInputs {
   explicit ForeignInputs(RequestInputs& in) : in_(in) {}
 
   tlm::tlm_sync_enum forward(int port, Payload& foreign, tlm::tlm_phase& phase, sc_time& delay) {
+    const auto p = static_cast<unsigned>(port);
+    if (phase == tlm::BEGIN_REQ && p < in_.ports_.size() && in_.ports_[p].held) {
+      return violation(foreign, "BEGIN_REQ while its previous request waits for END_REQ");
+    }
     if (phase == tlm::BEGIN_REQ) {
       ++requests;
       const tlm::tlm_response_status status = check_foreign(foreign, in_.ctx_.edge);
@@ -67,15 +71,22 @@ class ForeignInputs {
       return in_.nb_transport_fw(port, stand_in, phase, delay);  // END_REQ now, or later on the backward path
     }
     NumaAttr* a = foreign.get_extension<NumaAttr>();
-    if (phase == tlm::END_RESP && a && a->counterpart) {
+    if (phase == tlm::END_RESP && a && a->counterpart && p < in_.ports_.size() &&
+        in_.ports_[p].resp_in_flight == a->counterpart) {
       Payload& stand_in = *a->counterpart;
       const tlm::tlm_sync_enum status = in_.nb_transport_fw(port, stand_in, phase, delay);
       finish(stand_in);
       return status;
     }
-    in_.ctx_.health.report(RunHealth::Kind::kProtocol, std::string(in_.socket.name()) +
-                                                           ": unexpected phase " + phase.get_name() +
-                                                           " from a foreign initiator");
+    return violation(foreign, std::string("unexpected ") + phase.get_name());
+  }
+
+  // A foreign initiator broke the base protocol: reported (the run fails its checks), answered with an
+  // error status, and the model's state left as it was.
+  tlm::tlm_sync_enum violation(Payload& foreign, const std::string& what) {
+    in_.ctx_.health.report(RunHealth::Kind::kProtocol,
+                           std::string(in_.socket.name()) + ": foreign initiator: " + what);
+    foreign.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return tlm::TLM_COMPLETED;
   }
 
