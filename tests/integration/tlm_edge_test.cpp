@@ -175,6 +175,52 @@ TEST(TlmEdgeDram, PlainPayloadsAreServedAndMalformedOnesGetErrorResponses) {
   EXPECT_EQ(d.plain.live(), 0u);
 }
 
+// Back-pressure reaches a foreign initiator as the base protocol says: END_REQ withheld, then sent on the
+// backward path. queue_depth 1 allows one line transfer (4 cycles) of backlog per channel. Plain reads of
+// channel 0: line 0 at cycle 0 (transfer 0-4); line 2 at cycle 1, accepted with 4 - 1 = 3 cycles of backlog
+// (transfer 4-8); line 4 at cycle 2 finds 8 - 2 = 6 > 4 cycles of backlog and is held until the backlog has
+// drained to 4, at cycle 4, when its END_REQ comes back (transfer 8-12). Responses at 4 + 100 = 104,
+// 8 + 100 = 108 and 12 + 100 = 112.
+TEST(TlmEdgeDram, HeldPlainPayloadGetsItsEndReqOnTheBackwardPath) {
+  std::vector<bool> taken;
+  std::vector<tlm::tlm_generic_payload*> sent;
+  DramSpec one = bench_dram();
+  one.queue_depth = 1;
+  struct Bench : numagpu::testing::ScriptedBench<Bench> {
+    Endpoint a{"a"};
+    std::unique_ptr<Dram> dram;
+    numagpu::testing::PlainPayloads plain;
+    Bench(const sc_core::sc_module_name& n, const DramSpec& s, std::function<void(Bench&)> f)
+        : ScriptedBench(n, std::move(f)) {
+      dram = std::make_unique<Dram>("dram", ctx, s, numagpu::testing::kBenchFacts, reg);
+      a.init.bind(dram->in.socket);
+    }
+  };
+  Bench d("bench", one, [&](Bench& self) {
+    for (std::uint64_t line : {0, 2, 4}) {
+      tlm::tlm_generic_payload& gp = self.plain.get(128);
+      gp.set_command(tlm::TLM_READ_COMMAND);
+      gp.set_address(line * 128);
+      sent.push_back(&gp);
+      taken.push_back(self.a.send(gp));
+      sc_core::wait(1, SC_NS);
+    }
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(taken, (std::vector<bool>{true, true, false}));
+  ASSERT_EQ(d.a.end_reqs.size(), 1u);
+  EXPECT_EQ(d.a.end_reqs[0].gp, sent[2]);
+  EXPECT_EQ(d.a.end_reqs[0].ps, 4 * kNs);
+  ASSERT_EQ(d.a.responses.size(), 3u);
+  for (unsigned i = 0; i < 3; ++i) {
+    EXPECT_EQ(d.a.responses[i].gp, sent[i]);
+    EXPECT_EQ(d.a.responses[i].ps, (104 + 4 * i) * kNs);
+    EXPECT_EQ(sent[i]->get_response_status(), tlm::TLM_OK_RESPONSE);
+    sent[i]->release();
+  }
+  EXPECT_EQ(d.plain.live(), 0u);
+}
+
 // transport_dbg moves real data when the memory holds data: 16 bytes written at 0x1000 read back equal
 // (16 bytes moved each way), a range never written reads as zeros, and a b_transport write is seen by a
 // debug read (and the reverse). Without memory.functional, debug accesses move nothing (0).
