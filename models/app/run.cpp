@@ -188,6 +188,13 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   try {
     loaded.emplace(load_configuration(options));
     spec = to_system_spec(*loaded);
+    // External ports are for a host platform to bind (docs/tlm-edges.md); the program has nothing to bind.
+    if (!spec.external.empty()) {
+      loaded->fail(spec.external.front().key,
+                   "external port '" + spec.external.front().name +
+                       "' would stay unbound: the numagpu program binds no host component (a host platform "
+                       "that embeds numagpu binds it, docs/tlm-edges.md)");
+    }
     loaded.emplace(as_run_configuration(*loaded));  // what the outputs describe: see as_run_configuration
   } catch (const config::ConfigError& e) {
     err << "numagpu: error: " << e.what() << "\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/tlm_edge.hpp"
 #include "common/txn.hpp"
 
 namespace numagpu {
@@ -38,13 +39,114 @@ void RequestOutputs::resolve_peer(unsigned port) {
   target.peer_port = port;
 }
 
+// ------------------------------------------------------------------------------------ foreign payloads
+
+// A foreign payload (a host's, not from a TxnPool) arriving through the socket: checked (an error status
+// otherwise, and the request ends there), then represented inside by a pooled stand-in of this port group's
+// own pool, which takes the foreign payload's phases; its response carries the status and (functional
+// memory) the data back. The model's own traffic never comes here (common/tlm_edge.hpp).
+class ForeignInputs {
+ public:
+  explicit ForeignInputs(RequestInputs& in) : in_(in) {}
+
+  tlm::tlm_sync_enum forward(int port, Payload& foreign, tlm::tlm_phase& phase, sc_time& delay) {
+    const auto p = static_cast<unsigned>(port);
+    if (phase == tlm::BEGIN_REQ && p < in_.ports_.size() && in_.ports_[p].held) {
+      return violation(foreign, "BEGIN_REQ while its previous request waits for END_REQ");
+    }
+    if (phase == tlm::BEGIN_REQ) {
+      ++requests;
+      const tlm::tlm_response_status status = check_foreign(foreign, in_.ctx_.edge);
+      if (status != tlm::TLM_OK_RESPONSE || foreign.get_command() == tlm::TLM_IGNORE_COMMAND) {
+        if (status != tlm::TLM_OK_RESPONSE) ++errors;
+        foreign.set_response_status(status);
+        return tlm::TLM_COMPLETED;  // answered at once: nothing entered the model
+      }
+      const EdgeFacts& facts = in_.ctx_.edge;
+      Payload& stand_in = pool_.allocate(foreign_op(foreign),
+                                         line_of(foreign.get_address(), facts.line_bytes), facts.line_bytes);
+      fill_stand_in(stand_in, foreign, facts);
+      attr(stand_in).home_socket = foreign_attr(foreign).home_socket;
+      if (foreign.has_mm()) foreign.acquire();
+      return in_.nb_transport_fw(port, stand_in, phase, delay);  // END_REQ now, or later on the backward path
+    }
+    NumaAttr* a = foreign.get_extension<NumaAttr>();
+    if (phase == tlm::END_RESP && a && a->counterpart && p < in_.ports_.size() &&
+        in_.ports_[p].resp_in_flight == a->counterpart) {
+      Payload& stand_in = *a->counterpart;
+      const tlm::tlm_sync_enum status = in_.nb_transport_fw(port, stand_in, phase, delay);
+      finish(stand_in);
+      return status;
+    }
+    return violation(foreign, std::string("unexpected ") + phase.get_name());
+  }
+
+  // A foreign initiator broke the base protocol: reported (the run fails its checks), answered with an
+  // error status, and the model's state left as it was.
+  tlm::tlm_sync_enum violation(Payload& foreign, const std::string& what) {
+    in_.ctx_.health.report(RunHealth::Kind::kProtocol,
+                           std::string(in_.socket.name()) + ": foreign initiator: " + what);
+    foreign.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+
+  tlm::tlm_sync_enum backward(unsigned port, Payload& stand_in, tlm::tlm_phase& phase, sc_time& delay) {
+    Payload& foreign = *attr(stand_in).counterpart;
+    if (phase != tlm::BEGIN_RESP) return in_.socket[port]->nb_transport_bw(foreign, phase, delay);
+    foreign.set_response_status(stand_in.get_response_status());
+    if (foreign.is_response_ok()) apply_data(foreign, in_.ctx_.edge);
+    const tlm::tlm_sync_enum status = in_.socket[port]->nb_transport_bw(foreign, phase, delay);
+    if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::END_RESP))
+      finish(stand_in);
+    return status;
+  }
+
+  bool owns(const Payload& gp) const { return pool_.owns(gp); }
+
+  std::uint64_t requests = 0;
+  std::uint64_t errors = 0;
+
+ private:
+  void finish(Payload& stand_in) {
+    Payload& foreign = *attr(stand_in).counterpart;
+    if (NumaAttr* a = foreign.get_extension<NumaAttr>()) a->counterpart = nullptr;
+    attr(stand_in).counterpart = nullptr;
+    stand_in.release();
+    if (foreign.has_mm()) foreign.release();
+  }
+
+  RequestInputs& in_;
+  TxnPool pool_;
+};
+
 // ---------------------------------------------------------------------------------------------- inputs
 
 RequestInputs::RequestInputs(const char* name, SimContext& ctx, InputOwner& owner, std::uint16_t component_id)
-    : socket(name), owner_(owner), arrivals_(ctx.deliveries, owner), component_id_(component_id) {
-  socket.register_nb_transport_fw(this, &RequestInputs::nb_transport_fw);
+    : socket(name), owner_(owner), arrivals_(ctx.deliveries, owner), component_id_(component_id), ctx_(ctx) {
+  socket.register_nb_transport_fw(this, &RequestInputs::socket_transport_fw);
   socket.register_b_transport(this, &RequestInputs::b_transport);
   socket.register_transport_dbg(this, &RequestInputs::transport_dbg);
+}
+
+RequestInputs::~RequestInputs() = default;
+
+ForeignInputs& RequestInputs::foreign() {
+  if (!foreign_) foreign_ = std::make_unique<ForeignInputs>(*this);
+  return *foreign_;
+}
+
+std::uint64_t RequestInputs::foreign_requests() const {
+  return foreign_ ? foreign_->requests : 0;
+}
+
+std::uint64_t RequestInputs::foreign_errors() const {
+  return foreign_ ? foreign_->errors : 0;
+}
+
+tlm::tlm_sync_enum RequestInputs::socket_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase,
+                                                      sc_time& delay) {
+  if (is_pooled(gp)) return nb_transport_fw(port, gp, phase, delay);
+  return foreign().forward(port, gp, phase, delay);
 }
 
 tlm::tlm_sync_enum RequestInputs::nb_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase,
@@ -71,15 +173,36 @@ tlm::tlm_sync_enum RequestInputs::nb_transport_fw(int port, Payload& gp, tlm::tl
   throw std::logic_error("unexpected phase on the forward path");
 }
 
-void RequestInputs::b_transport(int, Payload&, sc_time&) {
-  // The model is approximately timed throughout; a blocking caller is a wiring mistake.
-  throw std::logic_error("b_transport is not supported by numagpu components (use nb_transport)");
+void RequestInputs::b_transport(int, Payload& gp, sc_time& delay) {
+  // A blocking access: served by an owner that can (the DRAM), else answered with a command error; a foreign
+  // payload is checked first and, served, moves its data (functional memory).
+  const bool pooled = is_pooled(gp);
+  if (!pooled) {
+    ForeignInputs& f = foreign();
+    ++f.requests;
+    const tlm::tlm_response_status status = check_foreign(gp, ctx_.edge);
+    if (status != tlm::TLM_OK_RESPONSE) ++f.errors;
+    if (status != tlm::TLM_OK_RESPONSE || gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
+      gp.set_response_status(status);
+      return;
+    }
+  }
+  if (!owner_.serve_blocking(gp, delay)) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  if (gp.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (!pooled && gp.is_response_ok()) apply_data(gp, ctx_.edge);
 }
 
 unsigned RequestInputs::transport_dbg(int port, Payload& gp) {
-  // Debug transport carries no data here: a probe (TLM_IGNORE_COMMAND) asks which port it arrived on.
-  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) probed_port_ = static_cast<unsigned>(port);
-  return 0;
+  // A probe (TLM_IGNORE_COMMAND) asks which port it arrived on; a read or write reaches the memory's data
+  // when it holds data (memory.functional), whatever component it enters at.
+  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
+    probed_port_ = static_cast<unsigned>(port);
+    return 0;
+  }
+  return debug_access(gp, ctx_.edge);
 }
 
 void RequestInputs::hold(unsigned port, Payload& gp, const sc_time& delay) {
@@ -162,6 +285,7 @@ tlm::tlm_sync_enum RequestInputs::send_backward(unsigned port, Payload& gp, tlm:
                                                 sc_time& delay) {
   const PortState& ps = ports_[port];
   if (ps.peer) return ps.peer->nb_transport_bw(static_cast<int>(ps.peer_port), gp, phase, delay);
+  if (foreign_ && foreign_->owns(gp)) return foreign_->backward(port, gp, phase, delay);  // a stand-in
   return socket[port]->nb_transport_bw(gp, phase, delay);
 }
 

@@ -29,6 +29,7 @@ namespace numagpu {
 using Payload = tlm::tlm_generic_payload;
 class RequestInputs;
 class RequestOutputs;
+class ForeignInputs;
 
 // Binds `from` to `to` through their sockets. Without a checker in between, the two port groups also learn
 // each other and call each other's transport functions directly: the same calls with the same phases, in
@@ -54,6 +55,9 @@ class InputOwner {
   virtual unsigned wait_key(unsigned /*port*/, const Payload& /*gp*/) const { return 0; }
   // At the request's annotated arrival time.
   virtual void on_request(unsigned port, Payload& gp) = 0;
+  // A blocking access (b_transport) of an owner that can serve one without the AT network: serves `gp`,
+  // adds its latency to `delay` and returns true; the default (false) answers TLM_COMMAND_ERROR_RESPONSE.
+  virtual bool serve_blocking(Payload& /*gp*/, sc_core::sc_time& /*delay*/) { return false; }
 };
 
 class OutputOwner {
@@ -83,6 +87,7 @@ class RequestInputs {
                                                             0, sc_core::SC_ZERO_OR_MORE_BOUND>;
   // `ctx`: the machine the owner belongs to (its DeliveryScheduler times the arrivals).
   RequestInputs(const char* name, SimContext& ctx, InputOwner& owner, std::uint16_t component_id);
+  ~RequestInputs();
 
   Socket socket;
 
@@ -97,9 +102,13 @@ class RequestInputs {
 
   std::size_t held_requests() const { return held_; }
   std::size_t queued_responses() const;
+  // Foreign payloads (not from a TxnPool: common/tlm_edge.hpp) received and answered with an error status.
+  std::uint64_t foreign_requests() const;
+  std::uint64_t foreign_errors() const;
 
  private:
   friend class RequestOutputs;
+  friend class ForeignInputs;
   friend void bind_direct(RequestOutputs& from, RequestInputs& to);
   struct PortState {
     RequestOutputs* peer = nullptr;  // bound directly (bind_direct): the initiator, and its port
@@ -113,8 +122,12 @@ class RequestInputs {
   };
 
   tlm::tlm_sync_enum nb_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  // What the socket calls: pooled payloads go on to nb_transport_fw, foreign ones through foreign_.
+  tlm::tlm_sync_enum socket_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase,
+                                         sc_core::sc_time& delay);
   void b_transport(int port, Payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int port, Payload& gp);
+  ForeignInputs& foreign();
   void send_responses(unsigned port);
   PortState& port_state(unsigned port) { return ports_.grow_to(port); }
   tlm::tlm_sync_enum send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase,
@@ -136,8 +149,10 @@ class RequestInputs {
   // waiting_[key]: bit p set when port p holds a request waiting on key. Retrying one key then visits only
   // its waiters instead of every port (a crossbar has ~90 inputs and ~40 output queues).
   std::vector<std::vector<std::uint64_t>> waiting_;
-  std::vector<unsigned> waiting_count_;  // waiting_count_[key]: ports whose held request waits on key
-  unsigned probed_port_ = 0;             // the port the last binding probe arrived on
+  std::vector<unsigned> waiting_count_;     // waiting_count_[key]: ports whose held request waits on key
+  unsigned probed_port_ = 0;                // the port the last binding probe arrived on
+  SimContext& ctx_;                         // the edge facts, for foreign payloads
+  std::unique_ptr<ForeignInputs> foreign_;  // made at the first foreign payload
   // The next round-robin start (a retry with nothing held leaves it; one with anything held moves it).
   void advance_retry_start(unsigned n) {
     if (n && ++retry_start_ >= n) retry_start_ = 0;

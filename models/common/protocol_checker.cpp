@@ -137,7 +137,9 @@ tlm::tlm_sync_enum ProtocolChecker::nb_transport_bw(tlm::tlm_generic_payload& gp
 }
 
 void ProtocolChecker::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
-  check_mm(gp, "b_transport");
+  // A blocking call needs no memory manager (the caller owns the payload for the call's duration); one that
+  // has a manager must hold a reference.
+  if (gp.has_mm()) check_mm(gp, "b_transport");
   initiator->b_transport(gp, delay);
 }
 

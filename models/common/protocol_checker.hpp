@@ -1,7 +1,8 @@
 // A TLM-2.0 base-protocol checker inserted on a binding (initiator -> checker -> target). It forwards every
 // call unchanged and reports violations to RunHealth: phase sequences per transaction, the request and
 // response exclusion rules per hop, phases on the wrong path, non-decreasing timing annotations, the response
-// status set by the target before the response, and memory-manager use (pooled payload, live reference).
+// status set by the target before the response, and memory-manager use (nb_transport: a memory manager and a
+// live reference; b_transport: a live reference if the payload has a manager).
 #pragma once
 
 #include <cstdint>

@@ -11,6 +11,7 @@
 #include "common/delivery_scheduler.hpp"
 #include "common/health.hpp"
 #include "common/time.hpp"
+#include "common/tlm_edge.hpp"
 #include "common/txn.hpp"
 
 namespace numagpu {
@@ -28,6 +29,9 @@ struct SimContext {
   DeliveryScheduler deliveries;
   RunHealth health;
   ComponentNames names;
+  // What the TLM edges need to judge a foreign payload, and the memory when it holds data
+  // (common/tlm_edge.hpp).
+  EdgeFacts edge;
 };
 
 }  // namespace numagpu

@@ -73,14 +73,26 @@ void NumaAttr::reset_for_reuse() {
   sector_depth_ = 0;
   arrival_port = 0;
   route_depth_ = trail_len_ = trail_dropped_ = 0;
+  counterpart = nullptr;
 }
 
 tlm::tlm_extension_base* NumaAttr::clone() const {
-  return new NumaAttr(*this);
+  auto* copy = new NumaAttr(*this);
+  copy->pooled = nullptr;  // a copy belongs to no pool's payload
+  copy->counterpart = nullptr;
+  return copy;
 }
 
 void NumaAttr::copy_from(const tlm::tlm_extension_base& other) {
+  // The pool's bookkeeping stays this attribute's own: copying another's would make this payload pass for
+  // a pooled one it is not (is_pooled), or lose its slot.
+  auto* const pooled_gp = pooled;
+  auto* const counter = counterpart;
+  const std::uint32_t slot = pool_slot;
   *this = static_cast<const NumaAttr&>(other);
+  pooled = pooled_gp;
+  counterpart = counter;
+  pool_slot = slot;
 }
 
 bool complete_once(tlm::tlm_generic_payload& gp, const char* who, RunHealth& health) {
@@ -142,6 +154,7 @@ tlm::tlm_generic_payload& TxnPool::allocate(MemOp op, std::uint64_t address, uns
     e->ext.pool_slot = slot;
     e->gp.set_extension(&e->ext);
     e->gp.numa = &e->ext;
+    e->ext.pooled = &e->gp;
     e->gp.set_data_ptr(data_chunks_.back().get() + (slot % kChunk) * kLineBytes);
   } else {
     e = free_list_.back();
@@ -163,6 +176,11 @@ tlm::tlm_generic_payload& TxnPool::allocate(MemOp op, std::uint64_t address, uns
   e->ext.id = next_id_++;
   e->ext.op = op;
   return gp;
+}
+
+bool TxnPool::owns(const tlm::tlm_generic_payload& gp) const {
+  const std::uint32_t slot = attr(gp).pool_slot;
+  return slot < size_ && &entry(slot).gp == &gp;
 }
 
 void TxnPool::free(tlm::tlm_generic_payload* gp) {

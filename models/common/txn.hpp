@@ -89,6 +89,14 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   std::array<std::uint8_t, kMaxSectorStack> sector_stack_{};
   std::array<std::uint16_t, kMaxRoute> route_{};
   std::array<std::uint16_t, kMaxTrail> trail_{};
+
+ public:
+  // The TLM edge (common/tlm_edge.hpp), read only where a payload crosses it, never on an inner hop.
+  // `pooled`: the payload this attribute lives beside, set by its TxnPool (a copy attached to another payload
+  // does not match it: is_pooled()). `counterpart`: a pooled payload standing inside the model for a foreign
+  // one (a host's payload) points at it, and the foreign payload's attribute points back at its stand-in.
+  tlm::tlm_generic_payload* pooled = nullptr;
+  tlm::tlm_generic_payload* counterpart = nullptr;
 };
 
 // Every payload inside numagpu comes from a TxnPool and is a PooledPayload, whose attributes are reachable
@@ -98,6 +106,13 @@ class PooledPayload : public tlm::tlm_generic_payload {
  public:
   NumaAttr* numa = nullptr;
 };
+
+// Whether `gp` came from a TxnPool (a PooledPayload whose attr() is valid), for payloads arriving through a
+// socket from anywhere (a host's initiator may send any tlm_generic_payload): an extension lookup.
+inline bool is_pooled(const tlm::tlm_generic_payload& gp) {
+  const NumaAttr* a = gp.get_extension<NumaAttr>();
+  return a && a->pooled == &gp;
+}
 
 inline NumaAttr& attr(tlm::tlm_generic_payload& gp) {
   return *static_cast<PooledPayload&>(gp).numa;
@@ -137,6 +152,8 @@ class TxnPool : public tlm::tlm_mm_interface {
   tlm::tlm_generic_payload& allocate(MemOp op, std::uint64_t address, unsigned length);
   void free(tlm::tlm_generic_payload* gp) override;
 
+  // Whether pooled `gp` (is_pooled) came from this pool.
+  bool owns(const tlm::tlm_generic_payload& gp) const;
   std::uint64_t live() const { return live_; }
   std::uint64_t allocated_total() const { return next_id_; }
   std::size_t capacity() const { return size_; }

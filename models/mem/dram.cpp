@@ -87,6 +87,31 @@ void Dram::on_request(unsigned port, Payload& gp) {
   in.respond(port, gp, done - sim_now() + clock_.cycles(spec_.latency));
 }
 
+bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
+  // The bytes moved as on_request: the line, or (sectored) the 32 B sectors touched. A payload from numagpu's
+  // pool says which in its attributes; any other is judged by its byte range.
+  std::uint64_t bytes = facts_.line_bytes;
+  bool write = gp.is_write();
+  if (is_pooled(gp)) {
+    write = attr(gp).op == MemOp::kWrite;
+    bytes = facts_.data_bytes(attr(gp));
+  } else if (facts_.sectored) {
+    const std::uint64_t first = gp.get_address() / MachineFacts::kSectorBytes;
+    const std::uint64_t last = (gp.get_address() + gp.get_data_length() - 1) / MachineFacts::kSectorBytes;
+    bytes = (last - first + 1) * MachineFacts::kSectorBytes;
+  }
+  (write ? writes_ : reads_).add();
+  (write ? write_bytes_ : read_bytes_).add(bytes);
+  if (facts_.sectored) (write ? write_sectors_ : read_sectors_)->add(bytes / MachineFacts::kSectorBytes);
+  const unsigned ch = channel_of(gp);
+  const sc_time at = sim_now() + delay;
+  const sc_time start = std::max(at, channels_[ch]->free_at());
+  const sc_time done = channels_[ch]->reserve(at, bytes);
+  busy_[ch].book(start.value(), done.value());
+  delay = done - sim_now() + clock_.cycles(spec_.latency);
+  return true;
+}
+
 void Dram::keep_busy_history() {
   for (BusyTracker& b : busy_)
     b.keep_history();

@@ -69,6 +69,9 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
  private:
   bool try_accept(unsigned port, Payload& gp) override;
   void on_request(unsigned port, Payload& gp) override;
+  // b_transport (any base-protocol payload, checked by the port group): the channel is booked from the
+  // caller's time (now + delay) and delay grows by the wait for the channel, the transfer and the latency.
+  bool serve_blocking(Payload& gp, sc_core::sc_time& delay) override;
   unsigned channel_of(const Payload& gp) const;
   sc_core::sc_time backlog_limit() const;
   void unblock() {

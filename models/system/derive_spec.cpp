@@ -1,6 +1,7 @@
 #include "system/derive_spec.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "kernels/library.hpp"
 #include "system/derived_params.hpp"
@@ -160,6 +161,62 @@ void derive_runtime_and_memory(const SystemParams& p, SystemSpec& s) {
          str(s.page_bytes) + " is smaller than a line (" + str(s.facts.line_bytes) + " B)");
   }
   s.launch_cycles = p.runtime.launch_cycles;
+  s.functional_memory = p.memory.functional;
+  s.address_bits = p.memory.address_bits;
+}
+
+// Plug points: each names a socket or switch that exists, each socket's DRAM is replaced once at most, and
+// names are unique (the host looks ports up by them).
+void derive_external(const SystemParams& p, SystemSpec& s) {
+  const unsigned switches = system_topology(s).switches;
+  std::vector<bool> dram_taken(s.sockets, false);
+  for (std::size_t i = 0; i < p.external.size(); ++i) {
+    const ExternalPortParams& e = p.external[i];
+    const std::string k = "external." + str(i);
+    ExternalPortSpec x;
+    x.key = k;
+    switch (e.attach) {
+      case ExternalAttach::kDram:
+        x.kind = ExternalPortSpec::Kind::kDramTarget;
+        break;
+      case ExternalAttach::kXbar:
+        x.kind = ExternalPortSpec::Kind::kXbarInitiator;
+        break;
+      case ExternalAttach::kSwitch:
+        x.kind = ExternalPortSpec::Kind::kSwitchInitiator;
+        break;
+    }
+    if (x.kind == ExternalPortSpec::Kind::kSwitchInitiator) {
+      if (e.switch_index >= switches) {
+        fail(k + ".switch",
+             str(e.switch_index) + " is not a switch of this topology (it has " + str(switches) + ")");
+      }
+      x.index = e.switch_index;
+    } else {
+      if (e.socket >= s.sockets)
+        fail(k + ".socket", str(e.socket) + " is not a socket (system.sockets is " + str(s.sockets) + ")");
+      x.index = e.socket;
+    }
+    if (x.kind == ExternalPortSpec::Kind::kDramTarget) {
+      if (dram_taken[x.index]) fail(k + ".socket", "socket " + str(x.index) + "'s DRAM is already replaced");
+      dram_taken[x.index] = true;
+    }
+    x.name = e.name;
+    if (x.name.empty()) {
+      x.name = x.kind == ExternalPortSpec::Kind::kDramTarget ? "socket" + str(x.index) + "_dram"
+               : x.kind == ExternalPortSpec::Kind::kXbarInitiator
+                   ? "socket" + str(x.index) + "_host" + str(i)
+                   : "switch" + str(x.index) + "_host" + str(i);
+    }
+    for (char c : x.name) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+        fail(k + ".name", "'" + x.name + "' is not a name of letters, digits and underscores");
+    }
+    for (const ExternalPortSpec& other : s.external) {
+      if (other.name == x.name) fail(k + ".name", "'" + x.name + "' names another external port too");
+    }
+    s.external.push_back(x);
+  }
 }
 
 // A link starts symmetric, half its lanes each way: the one check of a lane count, for the paper's links
@@ -475,6 +532,7 @@ SystemSpec derive_system_spec(const SystemParams& p) {
   derive_runtime_and_memory(p, s);
   derive_links(p, s);
   derive_topology(p, s);
+  derive_external(p, s);
   derive_checks(p, s);
   derive_workload(p, s);
   // Every value is derived: now the policies' derived parameters can be checked.

@@ -43,6 +43,8 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
   const MachineFacts& facts = spec.facts;
   CrossbarPorts ports;
   ports.sm_ports = spec.sms_per_socket + (spec.copy_engines ? 1 : 0);  // a copy engine takes the last one
+  for (const ExternalPortSpec& e : spec.external)  // then the host's initiators (docs/tlm-edges.md)
+    ports.sm_ports += e.kind == ExternalPortSpec::Kind::kXbarInitiator && e.index == id ? 1 : 0;
   ports.gpu_side_l2 = spec.l2.gpu_side;
   ports.l2_ports = spec.l2.gpu_side ? spec.l2_banks : 0;
   ports.l2_banks = spec.l2_banks;
@@ -67,13 +69,28 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
         std::make_unique<CopyEngine>("copy_engine", ctx, id, sys.pool(), sys.homes(), facts.line_bytes);
     sys.connect(copy_engine->out, xbar->in, "copy_engine_xbar");
   }
+  // The host's initiators take the crossbar inputs after the SMs' and the copy engine's: requests from them
+  // are an SM's (network 0, the local L2 first when it is GPU-side).
+  for (const ExternalPortSpec& e : spec.external) {
+    if (e.kind != ExternalPortSpec::Kind::kXbarInitiator || e.index != id) continue;
+    const auto index = static_cast<std::uint16_t>(spec.sms_per_socket + host_initiators.size());
+    host_initiators.push_back(std::make_unique<HostInitiatorPort>(
+        e.name.c_str(), ctx, sys.pool(), sys.homes(), id, index, sys.stats(), e.key));
+    sys.connect(host_initiators.back()->out, xbar->in, e.name + "_xbar");
+  }
   dram = std::make_unique<Dram>("dram", ctx, spec.dram, facts, sys.stats());
+  for (const ExternalPortSpec& e : spec.external) {
+    if (e.kind == ExternalPortSpec::Kind::kDramTarget && e.index == id)
+      host_dram =
+          std::make_unique<HostTargetPort>(e.name.c_str(), ctx, spec.dram.queue_depth, sys.stats(), e.key);
+  }
+  RequestInputs& memory_in = host_dram ? host_dram->in : dram->in;
   const unsigned bank_bits = bank_index_bits(spec.l2_banks);
   for (unsigned b = 0; b < spec.l2_banks; ++b) {
     l2_banks.push_back(std::make_unique<Cache>(indexed("l2_", b).c_str(), ctx, spec.l2, facts, id, sys.pool(),
                                                sys.stats(), CacheBank{bank_bits, b}, &sys.homes()));
     sys.connect(xbar->out, l2_banks.back()->in, indexed("xbar_l2_", b));
-    sys.connect(l2_banks.back()->out, dram->in, indexed("l2_", b) + "_dram");
+    sys.connect(l2_banks.back()->out, memory_in, indexed("l2_", b) + "_dram");
     // A GPU-side bank's second output takes remote misses and write-backs into the crossbar (its inputs
     // after the SMs' and the copy engine's).
     if (spec.l2.gpu_side) sys.connect(l2_banks.back()->out, xbar->in, indexed("l2_", b) + "_xbar");
@@ -113,6 +130,8 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
              spec.allocations),
       topology_(system_topology(spec)) {
   topology_.compute_routes();
+  if (spec.functional_memory) memory_ = std::make_unique<FunctionalMemory>();
+  ctx_.edge = EdgeFacts{memory_.get(), spec.facts.line_bytes, spec.address_bits, spec.facts.sectored};
   // The SystemC name stays "runtime": it plays the GPU runtime's part, and its statistics keep their names.
   dispatcher_ = std::make_unique<KernelDispatcher>(
       "runtime", ctx_, build_programs(),
@@ -123,6 +142,7 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
         std::make_unique<Socket>(indexed("socket", s).c_str(), spec_, static_cast<std::uint16_t>(s), *this));
   }
   build_fabric();
+  build_switch_initiators();
 
   std::vector<std::vector<Sm*>> sms(spec.sockets);
   for (unsigned s = 0; s < spec.sockets; ++s) {
@@ -166,7 +186,12 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
     for (auto& l2 : socket->l2_banks)
       watchdog_->add_reporter(l2.get());
     watchdog_->add_reporter(socket->xbar.get());
+    if (socket->host_dram) watchdog_->add_reporter(socket->host_dram.get());
+    for (auto& host : socket->host_initiators)
+      watchdog_->add_reporter(host.get());
   }
+  for (auto& host : switch_initiators_)
+    watchdog_->add_reporter(host.get());
   for (auto& sw : switches_)
     watchdog_->add_reporter(sw.get());
   for (auto& link : links_)
@@ -276,6 +301,67 @@ void System::build_fabric() {
     } else {
       switches_[node - t.gpus]->set_routes(port_for_gpu);
     }
+  }
+}
+
+// The host's initiators at switch ports take the switch's inputs after its links'.
+void System::build_switch_initiators() {
+  for (const ExternalPortSpec& e : spec_.external) {
+    if (e.kind != ExternalPortSpec::Kind::kSwitchInitiator) continue;
+    Switch& sw = *switches_.at(e.index);
+    const auto index = static_cast<std::uint16_t>(switch_initiators_.size());
+    switch_initiators_.push_back(std::make_unique<HostInitiatorPort>(
+        e.name.c_str(), ctx_, pool_, homes_, HostInitiatorPort::kNoSocket, index, stats_, e.key));
+    connect(switch_initiators_.back()->out, sw.in, e.name + "_" + sw.basename());
+  }
+}
+
+HostInitiatorPort::TargetSocket& System::external_initiator(const std::string& name) {
+  for (auto& host : switch_initiators_) {
+    if (host->basename() == name) return host->target;
+  }
+  for (auto& socket : sockets_) {
+    for (auto& host : socket->host_initiators) {
+      if (host->basename() == name) return host->target;
+    }
+  }
+  throw std::out_of_range("no external initiator port named '" + name + "' (SystemSpec::external)");
+}
+
+HostTargetPort::InitiatorSocket& System::external_target(const std::string& name) {
+  for (auto& socket : sockets_) {
+    if (socket->host_dram && socket->host_dram->basename() == name) return socket->host_dram->initiator;
+  }
+  throw std::out_of_range("no external target port named '" + name + "' (SystemSpec::external)");
+}
+
+std::vector<std::string> System::unbound_external_ports() const {
+  std::vector<std::string> unbound;
+  auto what = [](const std::string& key, const std::string& port, const char* role) {
+    return (key.empty() ? std::string("external port") : key) + ": " + port + " is not bound (" + role +
+           "; a host platform binds it before elaboration ends, docs/tlm-edges.md)";
+  };
+  for (const auto& socket : sockets_) {
+    if (socket->host_dram && !socket->host_dram->bound())
+      unbound.push_back(what(socket->host_dram->config_key(), socket->host_dram->name(),
+                             "an initiator socket for the host's target"));
+    for (const auto& host : socket->host_initiators) {
+      if (!host->bound())
+        unbound.push_back(what(host->config_key(), host->name(), "a target socket for the host's initiator"));
+    }
+  }
+  for (const auto& host : switch_initiators_) {
+    if (!host->bound())
+      unbound.push_back(what(host->config_key(), host->name(), "a target socket for the host's initiator"));
+  }
+  return unbound;
+}
+
+// Bindings are complete now: an external port nobody bound is the host's mistake, named by its key.
+void System::end_of_elaboration() {
+  const std::vector<std::string> unbound = unbound_external_ports();
+  if (!unbound.empty()) {
+    throw std::invalid_argument(unbound.front());  // "external.N: <port> is not bound (...)"
   }
 }
 

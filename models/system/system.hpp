@@ -26,6 +26,7 @@
 #include "mem/home_map.hpp"
 #include "sm/sm.hpp"
 #include "stats/registry.hpp"
+#include "system/external_ports.hpp"
 #include "system/kernel_dispatcher.hpp"
 #include "system/system_spec.hpp"
 
@@ -44,6 +45,10 @@ class Socket : public sc_core::sc_module {
   std::unique_ptr<Dram> dram;
   std::unique_ptr<CopyEngine> copy_engine;     // only with SystemSpec::copy_engines (bench-fabric)
   std::unique_ptr<PartitionDriver> partition;  // only for the numa_aware L2 organization
+  // Plug points (SystemSpec::external, docs/tlm-edges.md): the host's target in place of the DRAM (which is
+  // then built but left unbound), and the host's initiators at the crossbar (after the SMs and copy engine).
+  std::unique_ptr<HostTargetPort> host_dram;
+  std::vector<std::unique_ptr<HostInitiatorPort>> host_initiators;
 };
 
 class System : public sc_core::sc_module {
@@ -100,6 +105,17 @@ class System : public sc_core::sc_module {
   std::uint64_t protocol_phases_checked() const;
   std::size_t checker_count() const { return checkers_.size(); }
 
+  // Plug points (SystemSpec::external, docs/tlm-edges.md), by name: the socket a host's initiator binds to
+  // (HostInitiatorPort::target), and the one a host's target is bound to (HostTargetPort::initiator). Bind
+  // before elaboration ends: an external port still unbound then is an error naming its configuration key.
+  // Throws std::out_of_range naming `name` when there is no such port.
+  HostInitiatorPort::TargetSocket& external_initiator(const std::string& name);
+  HostTargetPort::InitiatorSocket& external_target(const std::string& name);
+  // The unbound external ports, as "key: what", one per port (empty when all are bound or there are none).
+  std::vector<std::string> unbound_external_ports() const;
+  // The memory's data (memory.functional), or null.
+  FunctionalMemory* functional_memory() { return memory_.get(); }
+
   // Binds initiator -> target, through a protocol checker when checks are enabled (else directly:
   // bind_direct, common/ports.hpp).
   void connect(RequestOutputs& initiator, RequestInputs& target, const std::string& hop) {
@@ -119,9 +135,12 @@ class System : public sc_core::sc_module {
   void kernel_boundary(std::function<void()> proceed);
   void on_workload_finished();
   void audit();
+  void end_of_elaboration() override;
+  void build_switch_initiators();
 
   SimContext ctx_;  // made first (its DeliveryScheduler too): every component below uses it
   SystemSpec spec_;
+  std::unique_ptr<FunctionalMemory> memory_;  // memory.functional
   RtlWaves rtl_waves_;  // before the policy blocks that write into it, so it outlives them
   stats::Registry& stats_;
   std::ostream& diag_;
@@ -133,6 +152,7 @@ class System : public sc_core::sc_module {
   Topology topology_;
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<Link>> links_;
+  std::vector<std::unique_ptr<HostInitiatorPort>> switch_initiators_;  // plug points at switch ports
   std::unique_ptr<Watchdog> watchdog_;
   std::unique_ptr<WindowSampler> windows_;
   std::vector<std::string> trace_warnings_;

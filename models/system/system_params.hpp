@@ -25,6 +25,8 @@ struct MemoryParams {
   std::string placement = "first_touch";  // runtime::parse_placement_policy names
   Cycles migration_cycles = 0;
   std::uint64_t page_bytes = 4096;
+  bool functional = false;
+  unsigned address_bits = 48;
 
   template <class Keys>
   void keys(Keys& k) {
@@ -46,6 +48,44 @@ struct MemoryParams {
     k.integer("page_bytes", page_bytes, "Page size for page placement (a power of two)")
         .range(128, std::int64_t(1) << 30)
         .unit("B");
+    k.boolean("functional", functional,
+              "Memory holds data (a sparse store over the address space): host payloads read and write it "
+              "through the model's timed path and transport_dbg (docs/tlm-edges.md); false: no data is kept");
+    k.integer("address_bits", address_bits,
+              "Width of the machine's addresses: a host payload at or beyond 2^bits gets "
+              "TLM_ADDRESS_ERROR_RESPONSE (docs/tlm-edges.md)")
+        .range(12, 64)
+        .unit("bits");
+  }
+};
+
+// Where a host's component attaches (docs/tlm-edges.md).
+enum class ExternalAttach { kDram, kXbar, kSwitch };
+
+// A plug point the host binds: the host's target in place of a socket's DRAM, or the host's initiator at a
+// socket's crossbar or a switch port.
+struct ExternalPortParams {
+  ExternalAttach attach = ExternalAttach::kXbar;
+  unsigned socket = 0;
+  unsigned switch_index = 0;
+  std::string name;
+
+  template <class Keys>
+  void keys(Keys& k) {
+    k.choice(
+         "attach", attach,
+         {{"dram", ExternalAttach::kDram},
+          {"xbar", ExternalAttach::kXbar},
+          {"switch", ExternalAttach::kSwitch}},
+         "dram: the host's target replaces the socket's DRAM (the L2 banks' misses and write-backs go to "
+         "it); xbar: the host's initiator sends requests into the socket's crossbar, as an SM does; switch: "
+         "the host's initiator sends requests into a switch port, routed to each address's home")
+        .required();
+    k.integer("socket", socket, "dram, xbar: the socket").range(0, 63);
+    k.integer("switch", switch_index, "switch: the switch (topology order)").range(0, 63);
+    k.string("name", name,
+             "The port's name, which the host looks it up by (System::external_initiator / external_target); "
+             "empty: socket<N>_dram, socket<N>_host<i> or switch<K>_host<i> (i: the entry's index)");
   }
 };
 
@@ -170,6 +210,7 @@ struct SystemParams {
   Cycles max_cycles = 0;
   InjectedFault inject_fault = InjectedFault::kNone;
   bool step_idle_windows = false;
+  std::vector<ExternalPortParams> external;
   WorkloadParams workload;
 
   // The sections in the order of the configuration reference (docs/configuration.md).
@@ -254,6 +295,10 @@ struct SystemParams {
               "Step the link balancers and partition controllers through every idle cycle instead of "
               "skipping whole quiet windows in closed form (docs/performance.md): the same results, slower; "
               "for checking the skip");
+
+    k.list("external", external,
+           "Plug points for a host platform's own components (docs/tlm-edges.md): each entry is a port the "
+           "host must bind before elaboration ends; the numagpu program binds none, so it refuses them");
 
     workload.keys(k.section("workload", "What to run"));
   }

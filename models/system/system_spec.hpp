@@ -24,6 +24,16 @@
 
 namespace numagpu {
 
+// A plug point (system/external_ports.hpp, docs/tlm-edges.md), from the configuration's `external` list or
+// filled in code before the System is built.
+struct ExternalPortSpec {
+  enum class Kind { kDramTarget, kXbarInitiator, kSwitchInitiator };
+  Kind kind = Kind::kXbarInitiator;
+  unsigned index = 0;  // the socket (kDramTarget, kXbarInitiator) or the switch (kSwitchInitiator)
+  std::string name;    // what the host looks the port up by
+  std::string key;     // the configuration key it came from, for errors ("external.0"); empty: from code
+};
+
 struct SystemSpec {
   unsigned sockets = 4;
   std::uint64_t clock_mhz = 1000;
@@ -51,6 +61,9 @@ struct SystemSpec {
   std::uint64_t page_bytes = 4096;
   std::uint64_t migration_cycles = 0;            // first touch: reported, not charged
   std::vector<runtime::Allocation> allocations;  // named data structures (LADM's placements need them)
+  bool functional_memory = false;                // memory.functional: the memory holds data
+  unsigned address_bits = 48;                    // memory.address_bits
+  std::vector<ExternalPortSpec> external;        // plug points the host binds
   runtime::CtaScheduleParams cta{runtime::CtaPolicy::kInterleave};
   unsigned chiplets_per_gpu = 1;  // sockets = GPUs x chiplets (hierarchical scheduling)
   Cycles launch_cycles = 0;

@@ -1,0 +1,128 @@
+#include "common/tlm_edge.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace numagpu {
+
+namespace {
+bool enabled(const unsigned char* enables, unsigned enable_length, unsigned i) {
+  return !enables || enables[i % enable_length] != TLM_BYTE_DISABLED;
+}
+}  // namespace
+
+void FunctionalMemory::read(std::uint64_t address, unsigned char* dst, unsigned length,
+                            const unsigned char* enables, unsigned enable_length) const {
+  for (unsigned done = 0; done < length;) {
+    const std::uint64_t a = address + done;
+    const std::uint64_t offset = a % kPageBytes;
+    const unsigned chunk = static_cast<unsigned>(std::min<std::uint64_t>(length - done, kPageBytes - offset));
+    const auto it = pages_.find(a / kPageBytes);
+    for (unsigned i = 0; i < chunk; ++i) {
+      if (enabled(enables, enable_length, done + i))
+        dst[done + i] = it == pages_.end() ? 0 : it->second[offset + i];
+    }
+    done += chunk;
+  }
+}
+
+void FunctionalMemory::write(std::uint64_t address, const unsigned char* src, unsigned length,
+                             const unsigned char* enables, unsigned enable_length) {
+  for (unsigned done = 0; done < length;) {
+    const std::uint64_t a = address + done;
+    const std::uint64_t offset = a % kPageBytes;
+    const unsigned chunk = static_cast<unsigned>(std::min<std::uint64_t>(length - done, kPageBytes - offset));
+    auto& page = pages_[a / kPageBytes];
+    if (!page) {
+      page.reset(new unsigned char[kPageBytes]);
+      std::memset(page.get(), 0, kPageBytes);
+    }
+    for (unsigned i = 0; i < chunk; ++i) {
+      if (enabled(enables, enable_length, done + i)) page[offset + i] = src[done + i];
+    }
+    done += chunk;
+  }
+}
+
+namespace {
+bool outside(std::uint64_t address, std::uint64_t length, unsigned address_bits) {
+  if (address_bits >= 64) return address + length < address;  // wraps around
+  const std::uint64_t limit = std::uint64_t(1) << address_bits;
+  return address >= limit || length > limit - address;
+}
+}  // namespace
+
+tlm::tlm_response_status check_foreign(const tlm::tlm_generic_payload& gp, const EdgeFacts& facts) {
+  const tlm::tlm_command cmd = gp.get_command();
+  if (cmd == tlm::TLM_IGNORE_COMMAND) return tlm::TLM_OK_RESPONSE;
+  if (cmd != tlm::TLM_READ_COMMAND && cmd != tlm::TLM_WRITE_COMMAND) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  const std::uint64_t address = gp.get_address();
+  const unsigned length = gp.get_data_length();
+  if (outside(address, length, facts.address_bits)) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (!gp.get_data_ptr()) return tlm::TLM_GENERIC_ERROR_RESPONSE;
+  if (length == 0 || length > facts.line_bytes) return tlm::TLM_BURST_ERROR_RESPONSE;
+  if (address % facts.line_bytes + length > facts.line_bytes) return tlm::TLM_BURST_ERROR_RESPONSE;
+  if (gp.get_streaming_width() < length) return tlm::TLM_BURST_ERROR_RESPONSE;  // streaming: not honoured
+  if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length() == 0)
+    return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+  return tlm::TLM_OK_RESPONSE;
+}
+
+void apply_data(tlm::tlm_generic_payload& gp, const EdgeFacts& facts) {
+  if (!facts.memory) return;
+  const unsigned char* enables = gp.get_byte_enable_ptr();
+  const unsigned enable_length = enables ? gp.get_byte_enable_length() : 0;
+  if (gp.is_read()) {
+    facts.memory->read(gp.get_address(), gp.get_data_ptr(), gp.get_data_length(), enables, enable_length);
+  } else if (gp.is_write()) {
+    facts.memory->write(gp.get_address(), gp.get_data_ptr(), gp.get_data_length(), enables, enable_length);
+  }
+}
+
+unsigned debug_access(tlm::tlm_generic_payload& gp, const EdgeFacts& facts) {
+  if (!facts.memory || !gp.get_data_ptr()) return 0;
+  if (!gp.is_read() && !gp.is_write()) return 0;
+  const unsigned length = gp.get_data_length();
+  if (outside(gp.get_address(), length, facts.address_bits)) return 0;
+  // Debug accesses have no byte enables and may cross lines: the whole range moves.
+  if (gp.is_read()) {
+    facts.memory->read(gp.get_address(), gp.get_data_ptr(), length);
+  } else {
+    facts.memory->write(gp.get_address(), gp.get_data_ptr(), length);
+  }
+  return length;
+}
+
+NumaAttr& foreign_attr(tlm::tlm_generic_payload& gp) {
+  if (NumaAttr* a = gp.get_extension<NumaAttr>()) return *a;
+  auto* a = new NumaAttr;
+  a->op = foreign_op(gp);
+  if (gp.has_mm()) {
+    gp.set_auto_extension(a);  // freed when the host's memory manager resets the payload
+  } else {
+    gp.set_extension(a);  // freed with the payload
+  }
+  return *a;
+}
+
+void fill_stand_in(tlm::tlm_generic_payload& stand_in, tlm::tlm_generic_payload& foreign,
+                   const EdgeFacts& facts) {
+  NumaAttr& own = attr(stand_in);
+  NumaAttr& theirs = foreign_attr(foreign);
+  theirs.op = own.op;
+  own.kernel_id = theirs.kernel_id;
+  if (facts.sectored) {
+    const unsigned first = static_cast<unsigned>(foreign.get_address() % facts.line_bytes) / 32;
+    const unsigned last =
+        static_cast<unsigned>((foreign.get_address() + foreign.get_data_length() - 1) % facts.line_bytes) /
+        32;
+    std::uint8_t mask = 0;
+    for (unsigned s = first; s <= last; ++s)
+      mask = static_cast<std::uint8_t>(mask | (1u << s));
+    own.sectors = mask == (1u << (facts.line_bytes / 32)) - 1 ? 0 : mask;
+  }
+  own.counterpart = &foreign;
+  theirs.counterpart = &stand_in;
+}
+
+}  // namespace numagpu

@@ -1,0 +1,77 @@
+// Standard TLM-2.0 at numagpu's edges (docs/tlm-edges.md): what a payload that did not come from a TxnPool
+// (a host's `tlm_generic_payload`, without numagpu's extension or with it) must satisfy before it enters the
+// model, the response status it gets otherwise, and the memory that holds data when the configuration asks
+// for it (memory.functional). Inside the model every payload is pooled; a foreign payload is represented by a
+// pooled stand-in while it is in flight, and its data is read from or written to the FunctionalMemory when
+// its transaction completes at the edge it entered (the caches and the DRAM move no data).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include <tlm>
+
+#include "common/txn.hpp"
+
+namespace numagpu {
+
+// A sparse byte store over the machine's addresses: pages are allocated when first written, and bytes never
+// written read as zero.
+class FunctionalMemory {
+ public:
+  static constexpr std::uint64_t kPageBytes = 4096;
+
+  // Copies `length` bytes at `address` into `dst` (read) or from `src` (write). A byte enable array
+  // (`enables`, `enable_length` > 0, repeated over the access as TLM-2.0 defines it) selects the bytes moved:
+  // a disabled byte is neither written nor read (its destination byte is left as it was).
+  void read(std::uint64_t address, unsigned char* dst, unsigned length,
+            const unsigned char* enables = nullptr, unsigned enable_length = 0) const;
+  void write(std::uint64_t address, const unsigned char* src, unsigned length,
+             const unsigned char* enables = nullptr, unsigned enable_length = 0);
+  std::size_t pages() const { return pages_.size(); }
+
+ private:
+  std::unordered_map<std::uint64_t, std::unique_ptr<unsigned char[]>> pages_;
+};
+
+// What an edge needs to know of the machine to judge a foreign payload (set by the System in its SimContext).
+struct EdgeFacts {
+  FunctionalMemory* memory = nullptr;  // memory.functional: true; null: no data is held
+  unsigned line_bytes = 128;           // an access may not cross a line
+  unsigned address_bits = 48;          // memory.address_bits: addresses at or above 2^bits are outside memory
+  bool sectored = false;               // stand-ins then ask for the 32 B sectors the access touches
+};
+
+// TLM_OK_RESPONSE when `gp` may enter the model, else the error status it is answered with:
+// TLM_ADDRESS_ERROR_RESPONSE (outside memory), TLM_BURST_ERROR_RESPONSE (length 0, longer than a line,
+// crossing a line, streaming width below the length), TLM_BYTE_ENABLE_ERROR_RESPONSE (byte enable pointer
+// without a length), TLM_GENERIC_ERROR_RESPONSE (no data pointer), TLM_COMMAND_ERROR_RESPONSE (a command
+// other than read, write or ignore).
+tlm::tlm_response_status check_foreign(const tlm::tlm_generic_payload& gp, const EdgeFacts& facts);
+// Moves a completed access's data between `gp` and the memory (a read fills gp's data, a write stores it),
+// honouring byte enables; does nothing without memory or for the ignore command.
+void apply_data(tlm::tlm_generic_payload& gp, const EdgeFacts& facts);
+// The debug access (transport_dbg) of `gp` on the memory: the bytes moved (0 without memory, for the ignore
+// command, or an access outside memory).
+unsigned debug_access(tlm::tlm_generic_payload& gp, const EdgeFacts& facts);
+
+// numagpu's attributes of a foreign payload: its NumaAttr extension when it has one, else a new one built
+// from its address, command and length and attached to it (freed with the payload, or by its memory manager
+// when it has one). A pooled stand-in for it is filled from these (fill_stand_in).
+NumaAttr& foreign_attr(tlm::tlm_generic_payload& gp);
+// The pooled payload that stands for `foreign` inside the model: the line holding its bytes (an unsectored
+// machine moves whole lines; a sectored one the sectors touched), its operation, the attribute's routing
+// fields; both are linked through NumaAttr::counterpart.
+void fill_stand_in(tlm::tlm_generic_payload& stand_in, tlm::tlm_generic_payload& foreign,
+                   const EdgeFacts& facts);
+// The operation a foreign command asks for.
+inline MemOp foreign_op(const tlm::tlm_generic_payload& gp) {
+  return gp.get_command() == tlm::TLM_WRITE_COMMAND ? MemOp::kWrite : MemOp::kRead;
+}
+// The line address of `address`.
+inline std::uint64_t line_of(std::uint64_t address, unsigned line_bytes) {
+  return address - address % line_bytes;
+}
+
+}  // namespace numagpu
