@@ -91,8 +91,8 @@ void add_energy_schema(Schema& root) {
       "Per tensor-core (HMMA) warp instruction, on top of instruction_pj",
       "Per branch or barrier warp instruction, on top of instruction_pj",
       "Per shared-memory warp access (the SRAM read or write), on top of instruction_pj",
-      "Per global load, store or atomic warp instruction (address generation, coalescing), on top of "
-      "instruction_pj; the caches' energy is theirs",
+      ("Per global load, store or atomic warp instruction (address generation, coalescing), on top of "
+       "instruction_pj; the caches' energy is theirs"),
       "Per unclassified compute warp instruction (synthetic patterns, traces), on top of instruction_pj"};
   for (unsigned c = 0; c < std::size(kInstrClassNames); ++c)
     sm.real(std::string(kInstrClassNames[c]) + "_pj", class_docs[c]).min(0).unit("pJ").default_value(0.0);
