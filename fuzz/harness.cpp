@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "app/system_config.hpp"
 #include "config/config.hpp"
+#include "system/system_config.hpp"
 #include "trace/accelsim_reader.hpp"
 #include "trace/ngt.hpp"
 

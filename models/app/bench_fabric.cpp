@@ -10,7 +10,7 @@
 
 #include "app/embedded_configs.hpp"
 #include "app/power_outputs.hpp"
-#include "app/system_config.hpp"
+#include "system/system_config.hpp"
 #include "common/health.hpp"
 #include "config/config.hpp"
 #include "power/activity_recorder.hpp"

@@ -11,12 +11,10 @@
 #include <sstream>
 
 #include "app/bench_report.hpp"
-#include "app/embedded_configs.hpp"
 #include "app/interrupt.hpp"
 #include "app/power_outputs.hpp"
 #include "app/progress.hpp"
 #include "app/summary.hpp"
-#include "app/system_config.hpp"
 #include "common/health.hpp"
 #include "common/printable.hpp"
 #include "config/config.hpp"
@@ -28,7 +26,9 @@
 #include "stats/atomic_write.hpp"
 #include "stats/document.hpp"
 #include "stats/output_set.hpp"
+#include "system/configuration.hpp"
 #include "system/system.hpp"
+#include "system/system_config.hpp"
 #include "trace/trace.hpp"
 #include "workload/program.hpp"
 
@@ -86,17 +86,13 @@ bool make_output_dir(const std::string& dir, std::ostream& err) {
   return false;
 }
 
-// Layers, lowest first: the default workload, the system (file or built-in), then an explicit workload file.
+// The layers of system/configuration.hpp, which embedders load with too.
 config::Config load_configuration(const RunOptions& o) {
-  std::vector<config::Layer> layers;
-  layers.push_back({"<built-in configs/workloads/default.yaml>", std::string(embedded::kDefaultWorkload)});
-  if (o.config_file) {
-    layers.push_back({*o.config_file, std::nullopt});
-  } else {
-    layers.push_back({"<built-in configs/paper_4socket.yaml>", std::string(embedded::kPaperSystem)});
-  }
-  if (o.workload_file) layers.push_back({*o.workload_file, std::nullopt});
-  return config::load(system_schema(), layers, o.sets);
+  ConfigLayers layers;
+  layers.system_file = o.config_file;
+  layers.workload_file = o.workload_file;
+  layers.sets = o.sets;
+  return load_configuration(layers);
 }
 
 int config_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err) {

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "app/run.hpp"
-#include "app/system_config.hpp"
+#include "system/system_config.hpp"
 
 namespace numagpu {
 

@@ -186,8 +186,8 @@ bool TxnPool::owns(const tlm::tlm_generic_payload& gp) const {
 void TxnPool::free(tlm::tlm_generic_payload* gp) {
   Entry& e = entry(attr(*gp).pool_slot);
   e.live = false;
-  --live_;
   free_list_.push_back(&e);
+  if (--live_ == 0 && on_empty) on_empty();
 }
 
 void TxnPool::for_each_live(const std::function<void(const tlm::tlm_generic_payload&)>& fn) const {

@@ -155,6 +155,8 @@ class TxnPool : public tlm::tlm_mm_interface {
   // Whether pooled `gp` (is_pooled) came from this pool.
   bool owns(const tlm::tlm_generic_payload& gp) const;
   std::uint64_t live() const { return live_; }
+  // Called when the last transaction out of the pool returns (a hosted System's drain: system/system.hpp).
+  std::function<void()> on_empty;
   std::uint64_t allocated_total() const { return next_id_; }
   std::size_t capacity() const { return size_; }
   // Visits every transaction currently out of the pool (for the end-of-run audit).

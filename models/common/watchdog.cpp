@@ -51,7 +51,11 @@ void Watchdog::sample() {
     }
     if (total > shown) dump_ << "  ... and " << (total - shown) << " more components with queued work\n";
     dump_.flush();
-    sc_core::sc_stop();
+    if (on_fire) {
+      on_fire();
+    } else {
+      sc_core::sc_stop();
+    }
     return;
   }
   last_completed_ = completed;

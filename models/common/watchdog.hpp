@@ -34,6 +34,8 @@ class Watchdog : public sc_core::sc_module {
   void start();  // begins sampling; call at the start of simulation
   void stop();   // no more samples (the run finished)
   bool fired() const { return fired_; }
+  // Called after a report instead of sc_stop() (a System in a host's simulation ends alone), when set.
+  std::function<void()> on_fire;
   static constexpr std::size_t kDumpLines = 40;
 
  private:

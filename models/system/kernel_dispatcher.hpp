@@ -30,6 +30,7 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   void start();
   bool finished() const { return finished_; }
   std::uint32_t kernels_done() const { return kernels_done_; }
+  std::uint32_t kernels_total() const { return static_cast<std::uint32_t>(kernels_.size()); }
   std::function<void()> on_finish;  // called at the end of the last kernel
   std::function<void()> on_launch;  // called as each kernel launches (links return to symmetric)
   // Called at each kernel's end; must call its argument once the memory system's coherence actions are done.

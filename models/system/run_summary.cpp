@@ -40,7 +40,7 @@ RunFacts collect_facts(System& system, double wall_seconds) {
   f.sim_cycles = system.finish_cycle() ? system.finish_cycle() : system.drained_cycle();
   f.drained_cycles = system.drained_cycle();
   f.kernels_done = system.dispatcher().kernels_done();
-  f.kernels_total = static_cast<std::uint32_t>(spec.kernels.size());
+  f.kernels_total = system.dispatcher().kernels_total();
   f.transactions = system.pool().allocated_total();
   f.wall_seconds = wall_seconds;
   f.policy_impl = spec.rtl_policies ? "rtl" : "model";

@@ -1,13 +1,17 @@
 #include "system/system.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
 
 #include "kernels/cpp_program.hpp"
+#include "stats/atomic_write.hpp"
+#include "stats/document.hpp"
 #include "system/derived_params.hpp"
+#include "system/run_summary.hpp"
 #include "trace/trace.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
 #include "rtl_loop/rtl_builds.hpp"
@@ -118,23 +122,38 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
 
 System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stats::Registry& stats,
                std::ostream& diag)
+    : System(name, Configuration(spec), stats, {}, diag) {}
+
+System::System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
+               std::vector<std::unique_ptr<KernelProgram>> programs, std::ostream& diag)
     : sc_module(name),
-      ctx_(spec.clock_mhz),
-      spec_(spec),
-      rtl_waves_(spec.rtl_waves, ctx_.clock.period_ps()),
+      ctx_(config.spec().clock_mhz),
+      spec_(config.spec()),
+      rtl_waves_(spec_.rtl_waves, ctx_.clock.period_ps()),
       stats_(stats),
       diag_(diag),
-      homes_(static_cast<std::uint16_t>(spec.sockets),
-             runtime::PlacementParams{spec.placement, spec.page_bytes, spec.facts.line_bytes,
-                                      spec.migration_cycles},
-             spec.allocations),
-      topology_(system_topology(spec)) {
+      homes_(static_cast<std::uint16_t>(spec_.sockets),
+             runtime::PlacementParams{spec_.placement, spec_.page_bytes, spec_.facts.line_bytes,
+                                      spec_.migration_cycles},
+             spec_.allocations),
+      topology_(system_topology(spec_)),
+      config_resolved_(config.resolved()),
+      config_hash_(config.hash()) {
+  const SystemSpec& spec = spec_;
   topology_.compute_routes();
   if (spec.functional_memory) memory_ = std::make_unique<FunctionalMemory>();
   ctx_.edge = EdgeFacts{memory_.get(), spec.facts.line_bytes, spec.address_bits, spec.facts.sectored};
+  if (programs.empty()) {
+    programs = build_programs();
+  } else {
+    for (const auto& p : programs) {
+      if (!p) throw std::invalid_argument("System: a null KernelProgram");
+      check_fits(*p, "kernel '" + p->name() + "'", false);
+    }
+  }
   // The SystemC name stays "runtime": it plays the GPU runtime's part, and its statistics keep their names.
   dispatcher_ = std::make_unique<KernelDispatcher>(
-      "runtime", ctx_, build_programs(),
+      "runtime", ctx_, std::move(programs),
       runtime::Machine{spec.sockets / spec.chiplets_per_gpu, spec.chiplets_per_gpu}, spec.cta,
       spec.launch_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
@@ -205,7 +224,20 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
   }
 }
 
-System::~System() = default;
+System::~System() {
+  pool_.on_empty = nullptr;  // payloads released while the components go are no news to anyone
+}
+
+// The SM holds max_warps / warps_per_cta CTAs, at least one: a bigger CTA would run in one slot with more
+// warps than the SM has (the configuration refuses it at its key; this guards every other caller).
+void System::check_fits(const KernelProgram& p, const std::string& what, bool trace) const {
+  if (p.warps_per_cta() <= spec_.sm.max_warps) return;
+  const std::string msg = what + ": a CTA of " + std::to_string(p.warps_per_cta()) +
+                          " warps exceeds sm.max_warps (" + std::to_string(spec_.sm.max_warps) +
+                          "): it would never fit on an SM";
+  if (!trace) throw std::invalid_argument(msg);
+  throw trace::TraceError(msg);
+}
 
 std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
   std::vector<std::unique_ptr<KernelProgram>> programs;
@@ -218,17 +250,8 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
     } else {
       programs.push_back(load_trace_program(k.trace_path, spec_.facts.line_bytes, &trace_warnings_));
     }
-    // The SM holds max_warps / warps_per_cta CTAs, at least one: a bigger CTA would run in one slot with more
-    // warps than the SM has (the configuration refuses it at its key; this guards every other caller).
-    const KernelProgram& p = *programs.back();
-    if (p.warps_per_cta() > spec_.sm.max_warps) {
-      const std::string what = (k.trace_path.empty() ? "kernel '" + k.name + "'" : k.trace_path) +
-                               ": a CTA of " + std::to_string(p.warps_per_cta()) +
-                               " warps exceeds sm.max_warps (" + std::to_string(spec_.sm.max_warps) +
-                               "): it would never fit on an SM";
-      if (k.trace_path.empty()) throw std::invalid_argument(what);
-      throw trace::TraceError(what);
-    }
+    check_fits(*programs.back(), k.trace_path.empty() ? "kernel '" + k.name + "'" : k.trace_path,
+               !k.trace_path.empty());
   }
   return programs;
 }
@@ -426,12 +449,52 @@ void System::on_workload_finished() {
   for (auto& socket : sockets_) {
     if (socket->partition) socket->partition->finish();
   }
+  if (host_owned_ && pool_.live() == 0) mark_done();  // else when the last transaction ends (pool_.on_empty)
 }
 
-void System::run() {
+void System::begin() {
+  if (started_) return;
+  started_ = true;
+  if (host_owned_) {
+    // The host's clocks keep the simulation going: the System tells when it is done instead of running out
+    // of events, and a watchdog report ends only this System, not the host's simulation.
+    pool_.on_empty = [this] {
+      if (!done_ && dispatcher_->finished()) mark_done();
+    };
+    watchdog_->on_fire = [this] {
+      windows_->stop();
+      for (auto& link : links_)
+        link->finish();
+      for (auto& socket : sockets_) {
+        if (socket->partition) socket->partition->finish();
+      }
+      mark_done();
+    };
+  }
   dispatcher_->start();
   watchdog_->start();
   windows_->start();
+}
+
+void System::start_of_simulation() {
+  if (started_) return;  // run() started it
+  // A System without kernels is passive: what drives it (bench-fabric's copy engines, a host's own
+  // initiators) ends the simulation, and it starts nothing periodic that would keep it going.
+  if (dispatcher_->kernels_total() == 0) return;
+  host_owned_ = true;
+  begin();
+}
+
+void System::mark_done() {
+  if (done_) return;
+  done_ = true;  // pool_.on_empty stays set (it may be what called): it tests done_ first
+  drained_cycle_ = ctx_.clock.now();
+  audit();
+  finished_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void System::run() {
+  begin();
   if (spec_.max_cycles) {
     sc_core::sc_start(ctx_.clock.cycles(spec_.max_cycles));
   } else {
@@ -439,6 +502,31 @@ void System::run() {
   }
   drained_cycle_ = ctx_.clock.now();
   audit();
+  done_ = true;
+}
+
+const RunFacts& System::summary() {
+  if (!done_) throw std::logic_error(std::string(name()) + ": summary() before the System is done");
+  if (!summary_) summary_ = collect_facts(*this, 0.0);
+  return *summary_;
+}
+
+void System::write_stats(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::runtime_error(dir + ": cannot create directory (" + ec.message() + ")");
+  nlohmann::json run_info;
+  if (done_) run_info = summary().to_json();
+  run_info["cycle_reached"] = ctx_.clock.now();
+  const nlohmann::json document =
+      stats::make_document(stats_, std::string(version()), config_resolved_, config_hash_, run_info, done_);
+  write_file_atomically((std::filesystem::path(dir) / "stats.json").string(), document.dump(1) + "\n");
+  write_file_atomically(
+      (std::filesystem::path(dir) / "stats.txt").string(),
+      "# numagpu " + std::string(version()) + " statistics" +
+          (config_hash_.empty() ? std::string() : ", config hash " + config_hash_) +
+          (done_ ? std::string() : " (incomplete: at cycle " + std::to_string(ctx_.clock.now()) + ")") +
+          "\n" + stats_.text());
 }
 
 namespace {

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
+#include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <systemc>
 
 #include "cache/cache.hpp"
@@ -27,7 +29,9 @@
 #include "sm/sm.hpp"
 #include "stats/registry.hpp"
 #include "system/external_ports.hpp"
+#include "system/configuration.hpp"
 #include "system/kernel_dispatcher.hpp"
+#include "system/run_summary.hpp"
 #include "system/system_spec.hpp"
 
 namespace numagpu {
@@ -55,10 +59,36 @@ class System : public sc_core::sc_module {
  public:
   System(const sc_core::sc_module_name& name, const SystemSpec& spec, stats::Registry& stats,
          std::ostream& diag);
+  // For a host program (docs/embedding.md): built from a loaded configuration (write_stats() records it) or
+  // from a spec made in code (Configuration(spec)); `programs`, when not empty, are the workload's kernels
+  // in order instead of the configuration's (a user's KernelProgram classes). Throws trace::TraceError or
+  // std::invalid_argument for a workload that cannot run (a CTA larger than an SM holds).
+  System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
+         std::vector<std::unique_ptr<KernelProgram>> programs = {}, std::ostream& diag = std::cerr);
   ~System() override;
 
-  // Runs the workload to completion (or to max_cycles, or until the watchdog fires), then audits.
+  // Runs the workload to completion (or to max_cycles, or until the watchdog fires), then audits: the
+  // numagpu program's way, which calls sc_start itself.
   void run();
+
+  // A host that owns sc_start (docs/embedding.md) does not call run(): the System starts by itself at the
+  // start of simulation. When the workload has finished and its last transaction has ended (or the watchdog
+  // fired), the System audits itself, done() turns true and `finished()` is notified (one delta later, at
+  // that time); nothing of the System is scheduled afterwards. The host's own processes and clocks keep
+  // running. A System without kernels starts nothing (it is passive: its traffic comes from elsewhere) and
+  // is never done().
+  const sc_core::sc_event& finished() const { return finished_event_; }
+  bool done() const { return done_; }
+  // No protocol violation, audit error or watchdog report so far.
+  bool healthy() const { return ctx_.health.ok(); }
+  // Writes stats.json and stats.txt into `dir` (made if missing; each file replaced atomically), at any
+  // time: once done(), with the run summary (summary.*, placement.*, *.ipc) and complete: true. Throws
+  // std::runtime_error naming the file it could not write.
+  void write_stats(const std::string& dir);
+  // The run summary (system/run_summary.hpp), gathered once the System is done(): the first call registers
+  // its statistics (summary.*, placement.*, *.ipc), later calls return the same facts. Throws
+  // std::logic_error before done().
+  const RunFacts& summary();
   // Ends the simulation now, from inside it (an interrupted run): run() returns at once and skips the audit,
   // since work still in flight is expected rather than lost.
   void stop_early();
@@ -137,6 +167,10 @@ class System : public sc_core::sc_module {
   void audit();
   void end_of_elaboration() override;
   void build_switch_initiators();
+  void check_fits(const KernelProgram& p, const std::string& what, bool trace) const;
+  void begin();      // arms the runtime, watchdog and statistics windows (once)
+  void mark_done();  // host-owned: the workload finished and drained, or the watchdog fired
+  void start_of_simulation() override;
 
   SimContext ctx_;  // made first (its DeliveryScheduler too): every component below uses it
   SystemSpec spec_;
@@ -159,6 +193,13 @@ class System : public sc_core::sc_module {
   Cycles finish_cycle_ = 0;
   Cycles drained_cycle_ = 0;
   bool stopped_early_ = false;
+  bool started_ = false;
+  bool host_owned_ = false;  // started by the start of simulation, not by run()
+  bool done_ = false;
+  std::optional<RunFacts> summary_;  // registered once, by summary()
+  sc_core::sc_event finished_event_{"finished"};
+  nlohmann::json config_resolved_;  // what write_stats() records (null: a spec made in code)
+  std::string config_hash_;
 };
 
 }  // namespace numagpu

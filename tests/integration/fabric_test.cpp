@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "app/embedded_configs.hpp"
-#include "app/system_config.hpp"
+#include "system/system_config.hpp"
 #include "common/health.hpp"
 #include "small_system.hpp"
 #include "system/fresh_kernel.hpp"

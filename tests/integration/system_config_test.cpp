@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/run.hpp"
-#include "app/system_config.hpp"
+#include "system/system_config.hpp"
 #include "config/error.hpp"
 #include "system/derived_params.hpp"
 

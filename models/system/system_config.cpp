@@ -3,7 +3,7 @@
 // loaded configuration is read back into those structs by the same declarations, the paths in it are
 // resolved against the files that set them, and the system derives its SystemSpec (system/derive_spec.hpp),
 // whose rule violations come back here to be reported at the file and line of the key they blame.
-#include "app/system_config.hpp"
+#include "system/system_config.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/resource_limits.hpp"
+#include "system/resource_limits.hpp"
 #include "config/keys.hpp"
 #include "power/energy_config.hpp"
 #include "system/derive_spec.hpp"

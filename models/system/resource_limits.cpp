@@ -1,4 +1,4 @@
-#include "app/resource_limits.hpp"
+#include "system/resource_limits.hpp"
 
 #include <string>
 
