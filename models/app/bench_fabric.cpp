@@ -10,12 +10,12 @@
 
 #include "app/embedded_configs.hpp"
 #include "app/power_outputs.hpp"
-#include "system/system_config.hpp"
 #include "common/health.hpp"
 #include "config/config.hpp"
 #include "power/activity_recorder.hpp"
 #include "stats/atomic_write.hpp"
 #include "system/system.hpp"
+#include "system/system_config.hpp"
 
 namespace numagpu {
 

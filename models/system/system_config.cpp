@@ -14,10 +14,10 @@
 #include <filesystem>
 #include <string>
 
-#include "system/resource_limits.hpp"
 #include "config/keys.hpp"
 #include "power/energy_config.hpp"
 #include "system/derive_spec.hpp"
+#include "system/resource_limits.hpp"
 #include "system/system_params.hpp"
 #include "trace/accelsim_reader.hpp"
 #include "trace/convert.hpp"

@@ -6,11 +6,11 @@
 #include <sstream>
 
 #include "app/embedded_configs.hpp"
-#include "system/system_config.hpp"
 #include "common/health.hpp"
 #include "small_system.hpp"
 #include "system/fresh_kernel.hpp"
 #include "system/system.hpp"
+#include "system/system_config.hpp"
 
 namespace numagpu {
 namespace {

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "app/run.hpp"
-#include "system/system_config.hpp"
 #include "config/error.hpp"
 #include "system/derived_params.hpp"
+#include "system/system_config.hpp"
 
 namespace numagpu {
 namespace {
