@@ -124,6 +124,12 @@ int workload_dump_command(const RunOptions& options, std::ostream& out, std::ost
   // Names are data: any string (quotes, newlines, `&`, `null`, control and non-ASCII characters) must load
   // back unchanged, so workload.yaml is written by an emitter (config/emit_yaml.hpp), never pasted together,
   // and before anything else: a name it cannot write fails the dump before a file is made.
+  for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+    if (spec.kernels[i].app.empty()) continue;
+    err << "numagpu: error: workload.kernels." << i << ".app: an application's kernels are launched by its "
+        << "host program as the run goes; workload dump writes fixed kernels only\n";
+    return kExitBadInput;
+  }
   std::vector<std::string> files;
   std::string yaml;
   try {

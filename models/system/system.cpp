@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kernels/app.hpp"
 #include "kernels/cpp_program.hpp"
 #include "system/derived_params.hpp"
 #include "trace/trace.hpp"
@@ -182,9 +183,26 @@ System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stat
 
 System::~System() = default;
 
-std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
-  std::vector<std::unique_ptr<KernelProgram>> programs;
+std::vector<std::unique_ptr<KernelSequence>> System::build_programs() {
+  std::vector<std::unique_ptr<KernelSequence>> items;
   for (const KernelSpec& k : spec_.kernels) {
+    if (!k.app.empty()) {  // an application: its kernels come from its host program as the run goes
+      const SmSpec sm = spec_.sm;
+      auto check = [sm, app = k.app](const KernelProgram& p) {
+        if (!sm.fits({p.warps_per_cta(), p.registers_per_thread(), p.shared_bytes_per_cta()}) ||
+            p.warps_per_cta() > sm.max_warps) {
+          throw std::invalid_argument(
+              "application " + app + ", kernel '" + p.name() + "': a CTA of " +
+              std::to_string(p.warps_per_cta()) + " warps, " + std::to_string(p.registers_per_thread()) +
+              " registers per thread and " + std::to_string(p.shared_bytes_per_cta()) +
+              " B of shared memory would never fit on an SM");
+        }
+      };
+      items.push_back(std::make_unique<kernels::AppRunner>(
+          k.name, kernels::make_app(k.app, k.args, k.input, k.base_address), spec_.facts.line_bytes, check));
+      continue;
+    }
+    std::vector<std::unique_ptr<KernelProgram>> programs;
     if (!k.kernel.empty()) {  // its arrays where the configuration check placed them (base_address)
       programs.push_back(std::make_unique<kernels::CppKernelProgram>(
           k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec_.facts.line_bytes));
@@ -204,8 +222,9 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
       if (k.trace_path.empty()) throw std::invalid_argument(what);
       throw trace::TraceError(what);
     }
+    items.push_back(std::make_unique<SingleKernel>(std::move(programs.back())));
   }
-  return programs;
+  return items;
 }
 
 std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsigned socket) {
