@@ -81,6 +81,8 @@ std::unique_ptr<App> make_app(const std::string& name, const std::string& args, 
                       "; numagpu kernels lists them)");
   }
   const AppEntry& e = it->second;
+  if (e.default_input.empty() && !input.empty())
+    throw KernelError("input " + input + ": " + name + " reads no input file (its arguments say its size)");
   return e.make(Args(e.args, args, base), input.empty() ? e.default_input : input);
 }
 

@@ -35,7 +35,8 @@ class ConvApp : public App {
                            std::uint64_t(hw_));
     col_ =
         array<float>("col_buffer", std::uint64_t(cin_ * k_ * k_) * map, std::uint64_t(cin_ * k_ * k_), map);
-    weights_ = array<float>("weights", std::uint64_t(cout_ * cin_ * k_ * k_));
+    weights_ = array<float>("weights", std::uint64_t(cout_ * cin_ * k_ * k_), std::uint64_t(cin_ * k_ * k_),
+                            std::uint64_t(cout_));  // as the GEMM's B: k rows of n
     top_ = array<float>("top", std::uint64_t(batch_ * cout_) * map, std::uint64_t(batch_ * cout_), map);
   }
 

@@ -174,10 +174,31 @@ TEST(Apps, RunnerStoppedEarlyUnwindsTheHostProgram) {
   SUCCEED();
 }
 
+// srad on a 32 x 32 image (Ne = 1,024, 2 blocks of 512): the host's reduction launches reduce over 2 blocks
+// (no = 1,024, mul = 1), then over the 2 partial sums in one block (no = 2, mul = 512), then stops (one block
+// was left). The second reduce: threads 0 and 1 load sums[0] and sums[512] (and sums2): 2 load steps, 2 lines
+// each array; its block is partial (nf = 2, df = 2): thread df - 1 = 1 stores the totals to sums[0] and
+// sums2[0]: 2 store steps, 2 lines.
+TEST(Apps, SradReducesUntilOneBlockIsLeft) {
+  const AppWalk w = walk_app("rodinia/srad", "rows=32 cols=32 iterations=1");
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"extract", "prepare", "reduce", "reduce", "srad", "srad2",
+                                                 "compress"}));
+  EXPECT_EQ(w.launches[2].traffic.ctas, 2u);
+  const Traffic& r = w.launches[3].traffic;
+  EXPECT_EQ(r.ctas, 1u);
+  EXPECT_EQ(r.load_steps, 2u);
+  EXPECT_EQ(r.in(r.loaded, "sums"), 2u);
+  EXPECT_EQ(r.in(r.loaded, "sums2"), 2u);
+  EXPECT_EQ(r.store_steps, 2u);
+  EXPECT_EQ(r.stored.size(), 2u);
+}
+
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "size=3", "", testing::kTrafficBase), KernelError);
+  // An application that reads no file refuses one.
+  EXPECT_THROW(make_app("rodinia/nw", "", "/etc/hostname", testing::kTrafficBase), KernelError);
 }
 
 }  // namespace
