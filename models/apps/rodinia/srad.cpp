@@ -31,12 +31,14 @@ class SradApp : public App {
     for (std::int64_t j = 0; j < nc_; ++j)
       j_e_values_[std::size_t(j)] = int(j == nc_ - 1 ? nc_ - 1 : j + 1);
     image_ = array<float>("I", ne, std::uint64_t(nc_), std::uint64_t(nr_));
-    sums_ = array<float>("sums", ne);
-    sums2_ = array<float>("sums2", ne);
-    i_n_ = array<int>("iN", std::uint64_t(nr_));
-    i_s_ = array<int>("iS", std::uint64_t(nr_), 0, 0, &i_s_values_);
-    j_w_ = array<int>("jW", std::uint64_t(nc_));
-    j_e_ = array<int>("jE", std::uint64_t(nc_), 0, 0, &j_e_values_);
+    // Every array with a 2-D shape (the index arrays one row), so that LADM's row and column placements
+    // apply.
+    sums_ = array<float>("sums", ne, std::uint64_t(nc_), std::uint64_t(nr_));
+    sums2_ = array<float>("sums2", ne, std::uint64_t(nc_), std::uint64_t(nr_));
+    i_n_ = array<int>("iN", std::uint64_t(nr_), 1, std::uint64_t(nr_));
+    i_s_ = array<int>("iS", std::uint64_t(nr_), 1, std::uint64_t(nr_), &i_s_values_);
+    j_w_ = array<int>("jW", std::uint64_t(nc_), 1, std::uint64_t(nc_));
+    j_e_ = array<int>("jE", std::uint64_t(nc_), 1, std::uint64_t(nc_), &j_e_values_);
     for (const char* d : {"dN", "dS", "dW", "dE", "c"})
       derivatives_.push_back(array<float>(d, ne, std::uint64_t(nc_), std::uint64_t(nr_)));
   }

@@ -193,6 +193,30 @@ TEST(Apps, SradReducesUntilOneBlockIsLeft) {
   EXPECT_EQ(r.stored.size(), 2u);
 }
 
+// lud of a 48 x 48 matrix (3 x 3 blocks): block steps at 0 and 16, each diagonal, perimeter, internal, then a
+// last diagonal: 7 launches; the perimeters have 2 and 1 CTAs, the internals 2 x 2 and 1. The last internal
+// (block (2, 2), offset 16): 8 warps of two 16-thread rows, each loading its perimeter-row element, its
+// perimeter-column element and its own, then storing it: 24 load steps, 8 store steps. Lines (rows are 192
+// B): every 16-float row segment lies in one line; the perimeter rows 16..31 at columns 32..47 are 16 lines.
+// Rows 32..47 at columns 16..31 and 32..47 (bytes 64..191 from the row's start): an even row starts on a line
+// boundary, so the two segments are in two lines; an odd row starts 64 B into a line, so both fall in the
+// next line: 8 x 2 + 8 x 1 = 24. Loaded 16 + 24 = 40 lines, stored 16.
+TEST(Apps, LudShrinksItsGridsBlockStepByBlockStep) {
+  const AppWalk w = walk_app("rodinia/lud", "n=48");
+  ASSERT_EQ(w.names(),
+            (std::vector<std::string>{"lud_diagonal", "lud_perimeter", "lud_internal", "lud_diagonal",
+                                      "lud_perimeter", "lud_internal", "lud_diagonal"}));
+  EXPECT_EQ(w.launches[1].traffic.ctas, 2u);
+  EXPECT_EQ(w.launches[2].traffic.ctas, 4u);
+  EXPECT_EQ(w.launches[4].traffic.ctas, 1u);
+  const Traffic& t = w.launches[5].traffic;
+  EXPECT_EQ(t.ctas, 1u);
+  EXPECT_EQ(t.load_steps, 24u);
+  EXPECT_EQ(t.store_steps, 8u);
+  EXPECT_EQ(t.loaded.size(), 40u);
+  EXPECT_EQ(t.stored.size(), 16u);
+}
+
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
