@@ -230,9 +230,14 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "numagpu: warning: " << printable(w) << "\n";
   std::unique_ptr<ProgressLine> progress;
   if (options.progress && !options.quiet) {
-    ProgressLine::Probes probes{
-        [&] { return system.requests_completed(); }, [&] { return system.dispatcher().kernels_done(); },
-        [&] { return system.dispatcher().finished(); }, static_cast<std::uint32_t>(spec.kernels.size())};
+    ProgressLine::Probes probes{[&] { return system.requests_completed(); },
+                                [&] { return system.dispatcher().kernels_done(); },
+                                [&] { return system.dispatcher().finished(); },
+                                // An application's launches are known only as it runs: no total then.
+                                std::any_of(spec.kernels.begin(), spec.kernels.end(),
+                                            [](const KernelSpec& k) { return !k.app.empty(); })
+                                    ? 0u
+                                    : static_cast<std::uint32_t>(spec.kernels.size())};
     progress = std::make_unique<ProgressLine>("progress", system.context(), probes, err);
     progress->start();
   }
