@@ -8,8 +8,8 @@
 // launches is found by running it: it depends on the weights and the graph. Graph, weights, costs, masks and
 // flag carry data (they steer branches and the atomics' effect); blocks of 512 threads, as Rodinia's BFS.
 //
-// Input: a METIS graph (default copter2.graph of libmetis-doc extruded to 4 layers: 221,904 vertices,
-// 3,262,700 edge entries) with edge weights from the file if it has them, else uniform in 1..100 from a
+// Input: a METIS graph (default copter2.graph of libmetis-doc extruded to 2 layers: 110,952 vertices,
+// 1,519,904 edge entries) with edge weights from the file if it has them, else uniform in 1..100 from a
 // splitmix64 stream of `seed` (each undirected edge gets one weight, the same from both ends).
 #include <limits>
 
@@ -128,8 +128,8 @@ AppEntry app_lonestar_sssp() {
   return {"lonestar/sssp",
           "SSSP, topology-driven Bellman-Ford with atomicMin (Harish and Narayanan's GPU algorithm, "
           "LonestarGPU's baseline): SSSP1 and SSSP2 until no distance changes, on a METIS mesh graph "
-          "(default copter2.graph extruded to 4 layers)",
-          {{"layers", 4, 1, 64, "copies of the mesh stacked as an extruded volume (kernels/metis_graph.hpp)"},
+          "(default copter2.graph extruded to 2 layers)",
+          {{"layers", 2, 1, 64, "copies of the mesh stacked as an extruded volume (kernels/metis_graph.hpp)"},
            {"seed", 1, 0, std::int64_t(1) << 62, "seed of the edge weights (graphs without weights)"}},
           "/usr/share/doc/libmetis-dev/examples/graphs/copter2.graph",
           [](const Args& a, const std::string& input) { return std::make_unique<SsspApp>(a, input); }};

@@ -41,7 +41,7 @@ AppEntry app_parboil_sgemm() {
           {{"m", 4096, 128, 1 << 16, "rows of A and C (a multiple of 128)"},
            {"n", 1024, 16, 1 << 16, "columns of C, rows of B (a multiple of 16)"},
            {"k", 1024, 8, 1 << 16, "columns of A and B (a multiple of 8)"},
-           {"iterations", 2, 1, 100000, "launches"}},
+           {"iterations", 1, 1, 100000, "launches"}},
           "",
           [](const Args& a, const std::string& input) { return std::make_unique<SgemmApp>(a, input); }};
 }

@@ -10,8 +10,8 @@
 // Input: a METIS graph as the matrix's pattern (every edge an off-diagonal entry, plus the diagonal: the
 // structure of a finite-element stiffness matrix on that mesh), default copter2.graph of libmetis-doc (a
 // helicopter's 3-D mesh, 55,476 vertices, 352,238 edges) extruded to 8 layers (kernels/metis_graph.hpp):
-// 443,808 rows, 6,839,168 entries, 55 MiB of matrix. Blocks of 192 threads (the block size is this model's
-// choice; Parboil's host picks it for its device).
+// 443,808 rows, 6,856,280 entries (55 MiB of data and indices with the padding). Blocks of 192 threads (the
+// block size is this model's choice; Parboil's host picks it for its device).
 #include <algorithm>
 #include <numeric>
 

@@ -49,7 +49,7 @@ AppEntry app_rodinia_backprop() {
   return {"rodinia/backprop",
           "Rodinia 3.1 backprop's training step (layerforward, then adjust_weights) repeated `epochs` times",
           {{"in", 1 << 20, 16, 1 << 24, "input layer units (a multiple of 16)"},
-           {"epochs", 4, 1, 100000, "training steps (two launches each)"}},
+           {"epochs", 1, 1, 100000, "training steps (two launches each)"}},
           "",
           [](const Args& a, const std::string& input) { return std::make_unique<BackpropApp>(a, input); }};
 }

@@ -80,7 +80,7 @@ AppEntry app_rodinia_kmeans() {
           {{"points", 819200, 1, 1 << 26, "points"},
            {"features", 34, 1, 1024, "features per point"},
            {"clusters", 5, 1, 32, "cluster centers"},
-           {"iterations", 4, 1, 500, "kmeansPoint launches (the source's loop, bounded here)"}},
+           {"iterations", 2, 1, 500, "kmeansPoint launches (the source's loop, bounded here)"}},
           "",
           [](const Args& a, const std::string& input) { return std::make_unique<KmeansApp>(a, input); }};
 }
