@@ -217,6 +217,28 @@ TEST(Apps, LudShrinksItsGridsBlockStepByBlockStep) {
   EXPECT_EQ(t.stored.size(), 16u);
 }
 
+// BabelStream on 2^18 doubles (2 MiB, 16,384 lines an array), one iteration: copy, mul, add, triad, dot.
+// copy reads a whole and writes c whole; triad reads b and c, writes a; dot's 256 CTAs of 1,024 threads
+// stride over 262,144 elements: exactly one trip each, reading a and b whole (each of a CTA's 32 warps loads
+// a and b: 64 load steps a CTA), and thread 0 of each writes its partial sum (256 doubles: 16 lines).
+TEST(Apps, StreamRunsTheFiveKernelsPerIteration) {
+  const AppWalk w = walk_app("other/stream", "elements=262144 iterations=1");
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"copy", "mul", "add", "triad", "dot"}));
+  const Traffic& copy = w.launches[0].traffic;
+  EXPECT_EQ(copy.in(copy.loaded, "a"), 16384u);
+  EXPECT_EQ(copy.in(copy.stored, "c"), 16384u);
+  EXPECT_EQ(copy.loaded.size(), 16384u);
+  const Traffic& triad = w.launches[3].traffic;
+  EXPECT_EQ(triad.loaded.size(), 2u * 16384u);
+  EXPECT_EQ(triad.in(triad.stored, "a"), 16384u);
+  const Traffic& dot = w.launches[4].traffic;
+  EXPECT_EQ(dot.ctas, 256u);
+  EXPECT_EQ(dot.load_steps, 256u * 64u);
+  EXPECT_EQ(dot.loaded.size(), 2u * 16384u);
+  EXPECT_EQ(dot.store_steps, 256u);
+  EXPECT_EQ(dot.stored.size(), 16u);
+}
+
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
