@@ -239,6 +239,21 @@ TEST(Apps, StreamRunsTheFiveKernelsPerIteration) {
   EXPECT_EQ(dot.stored.size(), 16u);
 }
 
+// PageRank on the triangle with a pendant (degrees 2, 2, 3, 1), 2 iterations: contrib, pull, contrib, pull.
+// pull: one warp with 4 active threads loads its two row bounds (2 steps), then loops as long as the largest
+// degree, 3: per trip the neighbour index and its contribution (2 steps): 8 load steps; one store. Lines:
+// row_ptr, col, contrib: one each (all smaller than a line); rank stored: one.
+TEST(Apps, PagerankPullLoopsAsLongAsTheLargestDegreeOfTheWarp) {
+  const TempGraph g("4 4\n2 3\n1 3\n1 2 4\n3\n");
+  const AppWalk w = walk_app("lonestar/pagerank", "layers=1 iterations=2", g.path());
+  ASSERT_EQ(w.names(), repeat({"contrib", "pull"}, 2));
+  const Traffic& t = w.launches[1].traffic;
+  EXPECT_EQ(t.load_steps, 2u + 3u * 2u);
+  EXPECT_EQ(t.store_steps, 1u);
+  EXPECT_EQ(t.loaded.size(), 3u);
+  EXPECT_EQ(t.in(t.stored, "rank"), 1u);
+}
+
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
