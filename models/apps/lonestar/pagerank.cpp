@@ -76,7 +76,7 @@ AppEntry app_lonestar_pagerank() {
       "Pull-style PageRank (Pannotia / LonestarGPU style): contrib and pull per iteration, a fixed number of "
       "iterations, on a METIS mesh graph (default copter2.graph extruded to 8 layers)",
       {{"layers", 8, 1, 64, "copies of the mesh stacked as an extruded volume (kernels/metis_graph.hpp)"},
-       {"iterations", 4, 1, 100000, "iterations (2 launches each)"}},
+       {"iterations", 10, 1, 100000, "iterations (2 launches each)"}},
       "/usr/share/doc/libmetis-dev/examples/graphs/copter2.graph",
       [](const Args& a, const std::string& input) { return std::make_unique<PagerankApp>(a, input); }};
 }
