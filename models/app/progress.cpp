@@ -32,9 +32,14 @@ void ProgressLine::draw(bool) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   const std::uint64_t done = probes_.requests_completed();
   char line[160];
-  std::snprintf(line, sizeof line, "\r[numagpu] cycle %llu | kernels %u/%u | requests %llu | %.2f M req/s   ",
-                static_cast<unsigned long long>(clock_.now()), probes_.kernels_done(), probes_.kernels_total,
-                static_cast<unsigned long long>(done), wall > 0 ? double(done) / wall / 1e6 : 0.0);
+  char kernels[32];  // kernels_total 0: not known in advance (an application's launches)
+  if (probes_.kernels_total)
+    std::snprintf(kernels, sizeof kernels, "%u/%u", probes_.kernels_done(), probes_.kernels_total);
+  else
+    std::snprintf(kernels, sizeof kernels, "%u", probes_.kernels_done());
+  std::snprintf(line, sizeof line, "\r[numagpu] cycle %llu | kernels %s | requests %llu | %.2f M req/s   ",
+                static_cast<unsigned long long>(clock_.now()), kernels, static_cast<unsigned long long>(done),
+                wall > 0 ? double(done) / wall / 1e6 : 0.0);
   os_ << line << std::flush;
   drawn_ = true;
 }

@@ -19,7 +19,7 @@ class ProgressLine : public sc_core::sc_module {
     std::function<std::uint64_t()> requests_completed;
     std::function<std::uint32_t()> kernels_done;
     std::function<bool()> finished;
-    std::uint32_t kernels_total = 0;
+    std::uint32_t kernels_total = 0;  // 0: not known in advance (applications launch as they run)
   };
   ProgressLine(const sc_core::sc_module_name& name, SimContext& ctx, Probes probes, std::ostream& os,
                Cycles every = 20000);

@@ -120,6 +120,12 @@ int workload_dump_command(const RunOptions& options, std::ostream& out, std::ost
   // Names are data: any string (quotes, newlines, `&`, `null`, control and non-ASCII characters) must load
   // back unchanged, so workload.yaml is written by an emitter (config/emit_yaml.hpp), never pasted together,
   // and before anything else: a name it cannot write fails the dump before a file is made.
+  for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+    if (spec.kernels[i].app.empty()) continue;
+    err << "numagpu: error: workload.kernels." << i << ".app: an application's kernels are launched by its "
+        << "host program as the run goes; workload dump writes fixed kernels only\n";
+    return kExitBadInput;
+  }
   std::vector<std::string> files;
   std::string yaml;
   try {
@@ -227,9 +233,14 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "numagpu: warning: " << printable(w) << "\n";
   std::unique_ptr<ProgressLine> progress;
   if (options.progress && !options.quiet) {
-    ProgressLine::Probes probes{
-        [&] { return system.requests_completed(); }, [&] { return system.dispatcher().kernels_done(); },
-        [&] { return system.dispatcher().finished(); }, static_cast<std::uint32_t>(spec.kernels.size())};
+    ProgressLine::Probes probes{[&] { return system.requests_completed(); },
+                                [&] { return system.dispatcher().kernels_done(); },
+                                [&] { return system.dispatcher().finished(); },
+                                // An application's launches are known only as it runs: no total then.
+                                std::any_of(spec.kernels.begin(), spec.kernels.end(),
+                                            [](const KernelSpec& k) { return !k.app.empty(); })
+                                    ? 0u
+                                    : static_cast<std::uint32_t>(spec.kernels.size())};
     progress = std::make_unique<ProgressLine>("progress", system.context(), probes, err);
     progress->start();
   }

@@ -16,6 +16,12 @@ void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& f, 
                 static_cast<unsigned long long>(spec.clock_mhz), f.kernels_done, f.kernels_total,
                 f.sim_cycles ? double(f.instructions) / double(f.sim_cycles) : 0.0);
   os << buf;
+  for (const AppLaunchFacts& a : f.app_launches) {
+    std::snprintf(buf, sizeof buf, "launches    %s: %s x %llu, %llu cycles\n", a.app.c_str(),
+                  a.kernel.c_str(), static_cast<unsigned long long>(a.launches),
+                  static_cast<unsigned long long>(a.cycles));
+    os << buf;
+  }
   std::snprintf(buf, sizeof buf,
                 "requests    %llu loads, %llu stores, %llu atomics; %llu transactions in all\n",
                 static_cast<unsigned long long>(f.loads), static_cast<unsigned long long>(f.stores),

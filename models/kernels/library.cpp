@@ -1,6 +1,7 @@
 #include "kernels/library.hpp"
 
 #include <sstream>
+#include <utility>
 
 namespace numagpu::kernels {
 
@@ -39,7 +40,8 @@ const std::map<std::string, LibraryEntry>& library() {
   return registry();
 }
 
-Args::Args(const std::vector<ArgSpec>& specs, const std::string& text, std::uint64_t base) : base_(base) {
+Args::Args(const std::vector<ArgSpec>& specs, const std::string& text, std::uint64_t base, Bindings bindings)
+    : base_(base), bindings_(std::move(bindings)) {
   for (const ArgSpec& a : specs)
     values_[a.name] = a.default_value;
   std::istringstream in(text);
@@ -76,7 +78,8 @@ std::int64_t Args::operator[](const std::string& name) const {
   return it->second;
 }
 
-std::unique_ptr<Kernel> make_kernel(const std::string& name, const std::string& args, std::uint64_t base) {
+std::unique_ptr<Kernel> make_kernel(const std::string& name, const std::string& args, std::uint64_t base,
+                                    Bindings bindings) {
   const auto it = registry().find(name);
   if (it == registry().end()) {
     std::string known;
@@ -85,7 +88,7 @@ std::unique_ptr<Kernel> make_kernel(const std::string& name, const std::string& 
     throw KernelError("unknown kernel '" + name + "' (the library has: " + known +
                       "; numagpu kernels lists them)");
   }
-  return it->second.make(Args(it->second.args, args, base));
+  return it->second.make(Args(it->second.args, args, base, std::move(bindings)));
 }
 
 }  // namespace numagpu::kernels

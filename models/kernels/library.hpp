@@ -29,17 +29,32 @@ struct ArgSpec {
   std::string doc;
 };
 
+// An array of someone else's (an application's, kernels/app.hpp) that a kernel uses in place of one of its
+// own: the kernel's array of that name takes this address (and these values, if `data` is set) and is not
+// one of the kernel's allocations. This is how an application's kernels share its arrays.
+struct BoundArray {
+  std::uint64_t base = 0;
+  std::uint64_t bytes = 0;
+  std::size_t element_bytes = 0;
+  void* data = nullptr;  // a std::vector<T>* of the element type, or null (the kernel's own values, if any)
+};
+using Bindings = std::map<std::string, BoundArray>;
+
 // Argument values by name, parsed from "name=value name=value" against the kernel's ArgSpecs.
 class Args {
  public:
-  // Throws KernelError. `base`: the first byte of the kernel's arrays in the simulated address space.
-  Args(const std::vector<ArgSpec>& specs, const std::string& text, std::uint64_t base);
+  // Throws KernelError. `base`: the first byte of the kernel's arrays in the simulated address space;
+  // `bindings`: arrays the kernel takes from its caller (by the kernel's array name).
+  Args(const std::vector<ArgSpec>& specs, const std::string& text, std::uint64_t base,
+       Bindings bindings = {});
   std::int64_t operator[](const std::string& name) const;
   std::uint64_t base() const { return base_; }
+  const Bindings& bindings() const { return bindings_; }
 
  private:
   std::map<std::string, std::int64_t> values_;
   std::uint64_t base_;
+  Bindings bindings_;
 };
 
 // One launch of a kernel: its shape, what it declares for occupancy, and its body (run once per CTA).
@@ -55,7 +70,7 @@ struct Launch {
 // once, before the first CTA executes (not when the configuration is checked).
 class Kernel {
  public:
-  explicit Kernel(const Args& args) : next_base_(args.base()) {}
+  explicit Kernel(const Args& args) : next_base_(args.base()), bindings_(args.bindings()) {}
   virtual ~Kernel() = default;
   virtual Launch launch() = 0;
   virtual void prepare() {}
@@ -74,10 +89,26 @@ class Kernel {
 
  protected:
   // An array of `count` elements, placed after the previous one at a 2 MiB boundary (the granule of a large
-  // page, so two arrays never share a page). `rows`/`cols` give a 2-D shape for LADM's placements.
+  // page, so two arrays never share a page). `rows`/`cols` give a 2-D shape for LADM's placements. An array
+  // the caller bound (Args::bindings) is the caller's: its address, its values if it has them.
   template <class T>
   Array<T> array(const std::string& name, std::uint64_t count, std::uint64_t rows = 0, std::uint64_t cols = 0,
                  std::vector<T>* data = nullptr) {
+    if (const auto bound = bindings_.find(name); bound != bindings_.end()) {
+      const BoundArray& b = bound->second;
+      if (b.element_bytes != sizeof(T) || b.bytes < count * sizeof(T)) {
+        throw KernelError("array '" + name + "' is bound to one of " + std::to_string(b.bytes) + " B of " +
+                          std::to_string(b.element_bytes) + "-byte elements; the kernel needs " +
+                          std::to_string(count * sizeof(T)) + " B of " + std::to_string(sizeof(T)) + "-byte");
+      }
+      Array<T> a;
+      a.name = name;
+      a.base = b.base;
+      a.count = count;
+      a.data = b.data ? static_cast<std::vector<T>*>(b.data) : data;
+      if (a.data) contents_[name] = {a.data, sizeof(T)};
+      return a;
+    }
     Array<T> a;
     a.name = name;
     a.base = next_base_;
@@ -104,6 +135,7 @@ class Kernel {
   std::vector<runtime::Allocation> allocations_;
   std::map<std::string, Contents> contents_;
   std::uint64_t next_base_;
+  Bindings bindings_;
 };
 
 struct LibraryEntry {
@@ -116,7 +148,8 @@ struct LibraryEntry {
 // Every kernel, by name.
 const std::map<std::string, LibraryEntry>& library();
 // The kernel `name` with `args` applied, its arrays from `base` on; throws KernelError naming what is wrong.
-std::unique_ptr<Kernel> make_kernel(const std::string& name, const std::string& args, std::uint64_t base);
+std::unique_ptr<Kernel> make_kernel(const std::string& name, const std::string& args, std::uint64_t base,
+                                    Bindings bindings = {});
 
 // Each kernel's file, models/kernels/<suite>/<kernel>.cpp, defines `LibraryEntry <suite>_<kernel>()`;
 // kernels/library.cpp calls them from a list generated from the file names (models/CMakeLists.txt). An

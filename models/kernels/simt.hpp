@@ -169,6 +169,9 @@ class Cta {
   void store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value);
   template <class T>
   void atomic_add(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value);
+  // atomicMin: as atomic_add, each active thread's element becomes the least of it and the thread's value.
+  template <class T>
+  void atomic_min(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value);
 
   // Shared memory of `count` elements of T: accesses are shared-memory instructions (never L1/L2), each
   // replayed once per extra pass a bank conflict costs (32 banks of 4 bytes; threads reading the same word
@@ -443,6 +446,18 @@ void Cta::atomic_add(const Array<T>& a, const V<std::int64_t>& index, const V<T>
     const auto i = static_cast<std::uint64_t>(index[t]);
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) (*a.data)[i] += value[t];
+  }
+  memory_step(Step::Kind::kAtomic, scratch_, sizeof(T));
+}
+
+template <class T>
+void Cta::atomic_min(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value) {
+  scratch_.assign(threads_, 0);
+  for (unsigned t = 0; t < threads_; ++t) {  // thread order, as atomic_add
+    if (!active(t)) continue;
+    const auto i = static_cast<std::uint64_t>(index[t]);
+    scratch_[t] = a.base + i * sizeof(T);
+    if (a.data && i < a.data->size() && value[t] < (*a.data)[i]) (*a.data)[i] = value[t];
   }
   memory_step(Step::Kind::kAtomic, scratch_, sizeof(T));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "kernels/app.hpp"
 #include "kernels/library.hpp"
 #include "system/derived_params.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
@@ -351,6 +352,27 @@ void derive_library_kernel(const std::string& key, KernelSpec& ks, std::uint64_t
   next_base = kernel->end_address();
 }
 
+// An application: its arguments and input are checked by building it (the host program runs only in the
+// simulation), and its arrays join the workload's allocations as `<item name>.<array>`.
+void derive_app(const std::string& key, KernelSpec& ks, std::uint64_t& next_base, SystemSpec& s) {
+  if (!ks.kernel.empty()) fail(key + "app", "an item runs an application or a library kernel, not both");
+  if (!ks.trace_path.empty()) fail(key + "app", "an item runs an application or a trace, not both");
+  std::unique_ptr<kernels::App> app;
+  try {
+    app = kernels::make_app(ks.app, ks.args, ks.input, next_base);
+  } catch (const kernels::KernelError& e) {
+    const std::string what = e.what();
+    const bool input_error = what.rfind("input ", 0) == 0;
+    fail(key + (!kernels::apps().count(ks.app) ? "app" : input_error ? "input" : "args"), what);
+  }
+  ks.base_address = next_base;
+  for (runtime::Allocation al : app->allocations()) {
+    al.name = ks.name + "." + al.name;
+    s.allocations.push_back(al);
+  }
+  next_base = app->end_address();
+}
+
 void derive_workload(const SystemParams& p, SystemSpec& s) {
   const WorkloadParams& w = p.workload;
   s.workload_name = w.name;
@@ -376,7 +398,9 @@ void derive_workload(const SystemParams& p, SystemSpec& s) {
     for (const runtime::Allocation& al : s.allocations)
       next_base = std::max(next_base, (al.base + al.bytes + (std::uint64_t(2) << 20) - 1) >> 21 << 21);
     for (std::size_t i = 0; i < kernels.size(); ++i) {
-      if (!kernels[i].kernel.empty())
+      if (!kernels[i].app.empty())
+        derive_app("workload.kernels." + str(i) + ".", kernels[i], next_base, s);
+      else if (!kernels[i].kernel.empty())
         derive_library_kernel("workload.kernels." + str(i) + ".", kernels[i], next_base, s);
     }
   }
@@ -398,13 +422,13 @@ void derive_workload(const SystemParams& p, SystemSpec& s) {
       fail(k + "grid_x", str(ks.grid_x) + " does not divide ctas (" + str(ks.ctas) + ")");
     // workload.scale multiplies every synthetic kernel's grid (and so its footprint); a library kernel's grid
     // is its arguments'.
-    if (ks.kernel.empty())
+    if (ks.kernel.empty() && ks.app.empty())
       ks.ctas =
           static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t(ks.ctas) * w.scale, 1u << 24));
-    if (ks.trace_path.empty() && ks.kernel.empty() && ks.ctas == 0)
+    if (ks.trace_path.empty() && ks.kernel.empty() && ks.app.empty() && ks.ctas == 0)
       fail(k + "ctas", "missing: a kernel without a trace needs its number of CTAs");
     // A trace's CTA size is in the trace, not in warps_per_cta: the program checks it once the trace is open.
-    if (ks.trace_path.empty() && ks.warps_per_cta > s.sm.max_warps) {
+    if (ks.trace_path.empty() && ks.app.empty() && ks.warps_per_cta > s.sm.max_warps) {
       fail(k + "warps_per_cta", str(ks.warps_per_cta) + " exceeds sm.max_warps (" + str(s.sm.max_warps) +
                                     "): a CTA would never fit on an SM");
     }

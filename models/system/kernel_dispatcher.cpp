@@ -3,13 +3,14 @@
 namespace numagpu {
 
 KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimContext& ctx,
-                                   std::vector<std::unique_ptr<KernelProgram>> kernels,
+                                   std::vector<std::unique_ptr<KernelSequence>> items,
                                    const runtime::Machine& machine,
                                    const runtime::CtaScheduleParams& schedule, Cycles launch_cycles,
                                    stats::Registry& stats)
     : sc_module(name),
       clock_(ctx.clock),
-      kernels_(std::move(kernels)),
+      items_(std::move(items)),
+      stats_(stats),
       sockets_(static_cast<unsigned>(machine.sockets())),
       machine_(machine),
       schedule_params_(schedule),
@@ -20,10 +21,17 @@ KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimConte
                                       "Cycles spent on coherence actions at kernel boundaries")),
       ctas_dispatched_(
           stats.counter(std::string(this->name()) + ".ctas_dispatched", "ctas", "CTAs handed to SMs")) {
-  for (std::size_t k = 0; k < kernels_.size(); ++k) {
-    kernel_cycles_.push_back(
-        &stats.scalar(std::string(this->name()) + ".kernel" + std::to_string(k) + ".cycles", "cycles",
-                      "Cycles from a kernel's launch to its last completion"));
+  for (std::size_t k = 0; k < items_.size(); ++k) {
+    if (items_[k]->is_application()) {
+      kernel_cycles_.push_back(
+          &stats.scalar(std::string(this->name()) + ".app" + std::to_string(k) + ".cycles", "cycles",
+                        "Cycles from an application's first kernel launch to its last "
+                        "kernel's completion"));
+    } else {
+      kernel_cycles_.push_back(
+          &stats.scalar(std::string(this->name()) + ".kernel" + std::to_string(k) + ".cycles", "cycles",
+                        "Cycles from a kernel's launch to its last completion"));
+    }
   }
   SC_HAS_PROCESS(KernelDispatcher);
   SC_METHOD(launch);
@@ -37,8 +45,37 @@ void KernelDispatcher::attach(std::vector<std::vector<Sm*>> sms_by_socket,
   invalidate_l1s_ = std::move(invalidate_l1s);
 }
 
+const KernelProgram* KernelDispatcher::next_kernel() {
+  while (item_ < items_.size()) {
+    if (const KernelProgram* k = items_[item_]->next()) return k;
+    ++item_;
+  }
+  return nullptr;
+}
+
+KernelDispatcher::AppKernelStats& KernelDispatcher::app_stats(const std::string& kernel) {
+  const auto key = std::make_pair(item_, kernel);
+  auto it = app_stats_.find(key);
+  if (it != app_stats_.end()) return it->second;
+  const std::string base = std::string(name()) + ".app" + std::to_string(item_) + "." + kernel;
+  AppKernelStats s{&stats_.counter(base + ".launches", "kernels", "Launches of an application's kernel"),
+                   &stats_.counter(base + ".cycles", "cycles",
+                                   "Cycles of an application's kernel, its launches summed (launch to last "
+                                   "completion)"),
+                   static_cast<std::uint32_t>(app_stats_.size())};
+  return app_stats_.emplace(key, s).first->second;
+}
+
+std::vector<KernelDispatcher::AppLaunches> KernelDispatcher::app_launches() const {
+  std::vector<AppLaunches> r(app_stats_.size());
+  for (const auto& [key, s] : app_stats_)
+    r[s.order] = {items_[key.first]->name(), key.second, s.launches->value(), s.cycles->value()};
+  return r;
+}
+
 void KernelDispatcher::start() {
-  if (kernels_.empty()) {
+  kernel_ = next_kernel();
+  if (!kernel_) {
     finished_ = true;
     if (on_finish) on_finish();
     return;
@@ -47,17 +84,22 @@ void KernelDispatcher::start() {
 }
 
 void KernelDispatcher::launch() {
-  const KernelProgram& k = *kernels_[current_];
+  const KernelProgram& k = *kernel_;
   schedule_ = std::make_unique<runtime::CtaSchedule>(k.grid(), machine_, schedule_params_);
   next_cta_.assign(sockets_, 0);
   kernel_start_ = clock_.now();
+  if (items_[item_]->is_application()) {
+    if (item_start_ == kNoStart) item_start_ = kernel_start_;
+    app_stats(items_[item_]->launch_name()).launches->add();
+  }
   if (on_launch) on_launch();
   busy_sms_ = 0;
   for (const auto& socket : sms_)
     busy_sms_ += socket.size();
+  const std::uint32_t id = launches_++;
   for (auto& socket : sms_) {
     for (Sm* sm : socket)
-      sm->start_kernel(k, current_);
+      sm->start_kernel(k, id);
   }
 }
 
@@ -72,7 +114,13 @@ bool KernelDispatcher::next_cta(std::uint16_t socket, std::uint32_t& cta) {
 
 void KernelDispatcher::sm_idle(std::uint16_t, std::uint16_t) {
   if (--busy_sms_ > 0) return;
-  kernel_cycles_[current_]->set(double(clock_.now() - kernel_start_));
+  const KernelSequence& item = *items_[item_];
+  if (item.is_application()) {
+    kernel_cycles_[item_]->set(double(clock_.now() - item_start_));
+    app_stats(item.launch_name()).cycles->add(clock_.now() - kernel_start_);
+  } else {
+    kernel_cycles_[item_]->set(double(clock_.now() - kernel_start_));
+  }
   ++kernels_done_;
   if (invalidate_l1s_) l1_invalidations_.add(invalidate_l1s_());
   // Coherence actions of the memory system (write-back and invalidation of remote L2 lines) come next; the
@@ -80,7 +128,12 @@ void KernelDispatcher::sm_idle(std::uint16_t, std::uint16_t) {
   const Cycles boundary_start = clock_.now();
   auto proceed = [this, boundary_start] {
     coherence_cycles_.add(clock_.now() - boundary_start);
-    if (++current_ >= kernels_.size()) {
+    // The next kernel is asked for only now: an application's host program decides on the data its
+    // kernels computed (every CTA of this one has executed).
+    const std::size_t item = item_;
+    kernel_ = next_kernel();
+    if (item_ != item) item_start_ = kNoStart;
+    if (!kernel_) {
       finished_ = true;
       if (on_finish) on_finish();
       return;

@@ -1,12 +1,16 @@
-// Kernel sequencing and CTA dispatch: kernels run one after another; a kernel's CTAs are split across sockets
-// by the configured schedule (runtime/cta_schedule.hpp) and handed to a socket's SMs in that order as CTA
-// slots free up. A kernel
-// ends when every SM is idle with nothing in flight; the next starts `launch_cycles` later, after the L1s are
-// invalidated (software coherence at kernel boundaries).
+// Kernel sequencing and CTA dispatch: the workload's items (a kernel, or an application launching kernels
+// from its host program) run one after another, and so do their kernels; a kernel's CTAs are split across
+// sockets by the configured schedule (runtime/cta_schedule.hpp) and handed to a socket's SMs in that order as
+// CTA slots free up. A kernel ends when every SM is idle with nothing in flight; the next starts
+// `launch_cycles` later, after the L1s are invalidated (software coherence at kernel boundaries).
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -22,7 +26,7 @@ namespace numagpu {
 class KernelDispatcher : public sc_core::sc_module, public CtaSource, public HostActivitySource {
  public:
   KernelDispatcher(const sc_core::sc_module_name& name, SimContext& ctx,
-                   std::vector<std::unique_ptr<KernelProgram>> kernels, const runtime::Machine& machine,
+                   std::vector<std::unique_ptr<KernelSequence>> items, const runtime::Machine& machine,
                    const runtime::CtaScheduleParams& schedule, Cycles launch_cycles, stats::Registry& stats);
 
   void attach(std::vector<std::vector<Sm*>> sms_by_socket, std::function<std::uint64_t()> invalidate_l1s);
@@ -30,7 +34,16 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   void start();
   bool finished() const { return finished_; }
   std::uint32_t kernels_done() const { return kernels_done_; }
-  std::uint32_t kernels_total() const { return static_cast<std::uint32_t>(kernels_.size()); }
+  // Workload items: kernels and applications (0: a passive System, docs/embedding.md).
+  std::uint32_t items_total() const { return static_cast<std::uint32_t>(items_.size()); }
+  // Kernels launched so far (with applications, the total is known only at the end).
+  std::uint32_t kernels_launched() const { return launches_; }
+  struct AppLaunches {
+    std::string app, kernel;  // the item's name, the kernel's name in the host program
+    std::uint64_t launches, cycles;
+  };
+  // Each application kernel's launches and cycles so far, in the order of their first launch.
+  std::vector<AppLaunches> app_launches() const;
   std::function<void()> on_finish;  // called at the end of the last kernel
   std::function<void()> on_launch;  // called as each kernel launches (links return to symmetric)
   // Called at each kernel's end; must call its argument once the memory system's coherence actions are done.
@@ -39,15 +52,31 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   bool next_cta(std::uint16_t socket, std::uint32_t& cta) override;
   void sm_idle(std::uint16_t socket, std::uint16_t sm) override;
   void add_host_activity(HostActivity& total) const override {
-    for (const auto& k : kernels_)
-      total.kernel_generation_seconds += k->generation_seconds();
+    for (const auto& item : items_)
+      total.kernel_generation_seconds += item->generation_seconds();
   }
 
  private:
   void launch();
+  // The next kernel of the workload (moving on to the next item when one has no more); null at the end.
+  const KernelProgram* next_kernel();
+  // Per application item and kernel name: launches and cycles (registered at the first launch).
+  struct AppKernelStats {
+    stats::Counter* launches;
+    stats::Counter* cycles;
+    std::uint32_t order;
+  };
+  AppKernelStats& app_stats(const std::string& kernel);
 
   const GpuClock& clock_;
-  std::vector<std::unique_ptr<KernelProgram>> kernels_;
+  std::vector<std::unique_ptr<KernelSequence>> items_;
+  stats::Registry& stats_;
+  std::size_t item_ = 0;                   // the current item
+  const KernelProgram* kernel_ = nullptr;  // the current (or next) kernel
+  std::uint32_t launches_ = 0;
+  static constexpr Cycles kNoStart = ~Cycles(0);
+  Cycles item_start_ = kNoStart;  // the current application's first launch
+  std::map<std::pair<std::size_t, std::string>, AppKernelStats> app_stats_;
   unsigned sockets_;
   runtime::Machine machine_;
   runtime::CtaScheduleParams schedule_params_;
@@ -57,7 +86,6 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   std::unique_ptr<runtime::CtaSchedule> schedule_;  // the current kernel's CTA to socket assignment
   std::vector<std::size_t> next_cta_;               // per socket: position in its CTA list
   std::size_t busy_sms_ = 0;
-  std::uint32_t current_ = 0;
   std::uint32_t kernels_done_ = 0;
   Cycles kernel_start_ = 0;
   bool finished_ = false;
@@ -65,7 +93,8 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   stats::Counter& l1_invalidations_;
   stats::Counter& coherence_cycles_;
   stats::Counter& ctas_dispatched_;
-  std::vector<stats::Scalar*> kernel_cycles_;
+  std::vector<stats::Scalar*>
+      kernel_cycles_;  // per item: a kernel's cycles, an application's (first launch to end)
 };
 
 }  // namespace numagpu

@@ -40,7 +40,15 @@ RunFacts collect_facts(System& system, double wall_seconds) {
   f.sim_cycles = system.finish_cycle() ? system.finish_cycle() : system.drained_cycle();
   f.drained_cycles = system.drained_cycle();
   f.kernels_done = system.dispatcher().kernels_done();
-  f.kernels_total = system.dispatcher().kernels_total();
+  f.kernels_total = system.dispatcher().items_total();  // an application counts once until it has run
+  bool apps = false;
+  for (const KernelSpec& k : spec.kernels)
+    apps = apps || !k.app.empty();
+  if (apps) {  // an application's launches are known once it has run: those launched so far
+    f.kernels_total = system.dispatcher().kernels_launched();
+    for (const KernelDispatcher::AppLaunches& a : system.dispatcher().app_launches())
+      f.app_launches.push_back({a.app, a.kernel, a.launches, a.cycles});
+  }
   f.transactions = system.pool().allocated_total();
   f.wall_seconds = wall_seconds;
   f.policy_impl = spec.rtl_policies ? "rtl" : "model";

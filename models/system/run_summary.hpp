@@ -23,6 +23,12 @@ struct SocketFacts {
   std::uint64_t remote_requests = 0;
 };
 
+// The launches of one kernel of an application (the statistics' runtime.app<N>.<kernel>).
+struct AppLaunchFacts {
+  std::string app, kernel;
+  std::uint64_t launches = 0, cycles = 0;
+};
+
 struct RunFacts {
   std::uint64_t sim_cycles = 0;      // last kernel's completion
   std::uint64_t drained_cycles = 0;  // last transaction's end (write-backs drain after the last kernel)
@@ -36,6 +42,7 @@ struct RunFacts {
   std::size_t protocol_hops = 0;
   std::uint64_t protocol_violations = 0, audit_errors = 0, watchdog_fired = 0;
   std::vector<SocketFacts> sockets;
+  std::vector<AppLaunchFacts> app_launches;  // in the order of first launch
   std::string policy_impl = "model";  // which implementation of the policy blocks decided: model or rtl
 
   nlohmann::json to_json() const;

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kernels/app.hpp"
 #include "kernels/cpp_program.hpp"
 #include "stats/atomic_write.hpp"
 #include "stats/document.hpp"
@@ -143,17 +144,19 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
   topology_.compute_routes();
   if (spec.functional_memory) memory_ = std::make_unique<FunctionalMemory>();
   ctx_.edge = EdgeFacts{memory_.get(), spec.facts.line_bytes, spec.address_bits, spec.facts.sectored};
+  std::vector<std::unique_ptr<KernelSequence>> items;
   if (programs.empty()) {
-    programs = build_programs();
+    items = build_programs();
   } else {
-    for (const auto& p : programs) {
+    for (auto& p : programs) {
       if (!p) throw std::invalid_argument("System: a null KernelProgram");
       check_fits(*p, "kernel '" + p->name() + "'", false);
+      items.push_back(std::make_unique<SingleKernel>(std::move(p)));
     }
   }
   // The SystemC name stays "runtime": it plays the GPU runtime's part, and its statistics keep their names.
   dispatcher_ = std::make_unique<KernelDispatcher>(
-      "runtime", ctx_, std::move(programs),
+      "runtime", ctx_, std::move(items),
       runtime::Machine{spec.sockets / spec.chiplets_per_gpu, spec.chiplets_per_gpu}, spec.cta,
       spec.launch_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
@@ -239,9 +242,26 @@ void System::check_fits(const KernelProgram& p, const std::string& what, bool tr
   throw trace::TraceError(msg);
 }
 
-std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
-  std::vector<std::unique_ptr<KernelProgram>> programs;
+std::vector<std::unique_ptr<KernelSequence>> System::build_programs() {
+  std::vector<std::unique_ptr<KernelSequence>> items;
   for (const KernelSpec& k : spec_.kernels) {
+    if (!k.app.empty()) {  // an application: its kernels come from its host program as the run goes
+      const SmSpec sm = spec_.sm;
+      auto check = [sm, app = k.app](const KernelProgram& p) {
+        if (!sm.fits({p.warps_per_cta(), p.registers_per_thread(), p.shared_bytes_per_cta()}) ||
+            p.warps_per_cta() > sm.max_warps) {
+          throw std::invalid_argument(
+              "application " + app + ", kernel '" + p.name() + "': a CTA of " +
+              std::to_string(p.warps_per_cta()) + " warps, " + std::to_string(p.registers_per_thread()) +
+              " registers per thread and " + std::to_string(p.shared_bytes_per_cta()) +
+              " B of shared memory would never fit on an SM");
+        }
+      };
+      items.push_back(std::make_unique<kernels::AppRunner>(
+          k.name, kernels::make_app(k.app, k.args, k.input, k.base_address), spec_.facts.line_bytes, check));
+      continue;
+    }
+    std::vector<std::unique_ptr<KernelProgram>> programs;
     if (!k.kernel.empty()) {  // its arrays where the configuration check placed them (base_address)
       programs.push_back(std::make_unique<kernels::CppKernelProgram>(
           k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec_.facts.line_bytes));
@@ -252,8 +272,9 @@ std::vector<std::unique_ptr<KernelProgram>> System::build_programs() {
     }
     check_fits(*programs.back(), k.trace_path.empty() ? "kernel '" + k.name + "'" : k.trace_path,
                !k.trace_path.empty());
+    items.push_back(std::make_unique<SingleKernel>(std::move(programs.back())));
   }
-  return programs;
+  return items;
 }
 
 std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsigned socket) {
@@ -480,7 +501,7 @@ void System::start_of_simulation() {
   if (started_) return;  // run() started it
   // A System without kernels is passive: what drives it (bench-fabric's copy engines, a host's own
   // initiators) ends the simulation, and it starts nothing periodic that would keep it going.
-  if (dispatcher_->kernels_total() == 0) return;
+  if (dispatcher_->items_total() == 0) return;
   host_owned_ = true;
   begin();
 }

@@ -159,7 +159,7 @@ class System : public sc_core::sc_module {
   }
 
  private:
-  std::vector<std::unique_ptr<KernelProgram>> build_programs();
+  std::vector<std::unique_ptr<KernelSequence>> build_programs();
   void build_fabric();
   std::unique_ptr<Link::Balancer> link_balancer(const LinkSpec& spec, const std::string& link_name);
   void kernel_boundary(std::function<void()> proceed);

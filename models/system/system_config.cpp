@@ -96,6 +96,11 @@ void resolve_files(const config::Config& cfg, SystemParams& p) {
     return;
   }
   for (std::size_t i = 0; i < w.kernels.size(); ++i) {
+    const std::string input = "workload.kernels." + std::to_string(i) + ".input";
+    if (!w.kernels[i].input.empty()) {
+      w.kernels[i].input = relative_to_setter(cfg, input);
+      check_openable(cfg, input, w.kernels[i].input);
+    }
     const std::string key = "workload.kernels." + std::to_string(i) + ".trace";
     if (w.kernels[i].trace_path.empty()) continue;
     w.kernels[i].trace_path = relative_to_setter(cfg, key);

@@ -14,7 +14,9 @@ struct KernelSpec {
   std::string name;
   std::string trace_path;  // non-empty: replay this kernel trace instead of the pattern
   std::string kernel;      // non-empty: run this kernel of the library (models/kernels/) with `args`
-  std::string args;        // "name=value ..." for `kernel`
+  std::string args;        // "name=value ..." for `kernel` or `app`
+  std::string app;         // non-empty: run this application (models/apps/): its host program's launches
+  std::string input;       // the file `app` reads ("": its reference input)
   std::string pattern = "stream";
   std::uint64_t width_lines = 32;   // transpose, stencil2d/3d: lines per row of the 2-D/3-D grid
   std::uint64_t height_lines = 32;  // stencil3d: rows per plane
@@ -52,7 +54,16 @@ void KernelSpec::keys(Keys& k) {
            "Run this kernel of the C++ kernel library instead of a pattern (numagpu kernels lists them, with "
            "their arguments; docs/kernels.md); its grid and block come from the kernel");
   k.string("args", args,
-           "Arguments of `kernel`, as name=value separated by spaces; unnamed ones keep defaults");
+           "Arguments of `kernel` or `app`, as name=value separated by spaces; unnamed ones keep defaults");
+  k.string(
+      "app", app,
+      "Run this application instead of a kernel: a host program that owns its arrays and launches kernels "
+      "in a loop, deciding on the data they computed (numagpu kernels lists the applications with their "
+      "arguments; docs/kernels.md, Applications)");
+  k.string(
+      "input", input,
+      "The file `app` reads (a METIS graph for the graph and mesh applications); empty: the application's "
+      "reference input. A relative path is taken from the file that sets it");
   k.choice("pattern", pattern,
            {{"stream", "stream"},
             {"random", "random"},

@@ -70,6 +70,40 @@ class KernelProgram {
   virtual double generation_seconds() const { return 0.0; }
 };
 
+// One item of the workload as the dispatcher runs it: one kernel (SingleKernel), or an application that
+// launches kernels one after another from its host program (kernels/app.hpp).
+class KernelSequence {
+ public:
+  virtual ~KernelSequence() = default;
+  // The next kernel to launch, or null when the item has no more. Called when the previous kernel of the
+  // workload has ended (every CTA executed, the boundary's coherence actions done); the program returned
+  // stays valid until the call after next.
+  virtual const KernelProgram* next() = 0;
+  virtual double generation_seconds() const = 0;
+  virtual bool is_application() const { return false; }
+  virtual const std::string& name() const = 0;
+  // The name of the kernel last returned by next(), as the statistics show it.
+  virtual const std::string& launch_name() const { return name(); }
+};
+
+// A workload item of one kernel.
+class SingleKernel : public KernelSequence {
+ public:
+  explicit SingleKernel(std::unique_ptr<KernelProgram> program) : program_(std::move(program)) {}
+  const KernelProgram* next() override {
+    if (given_) return nullptr;
+    given_ = true;
+    return program_.get();
+  }
+  double generation_seconds() const override { return program_->generation_seconds(); }
+  const std::string& name() const override { return program_->name(); }
+  const KernelProgram& program() const { return *program_; }
+
+ private:
+  std::unique_ptr<KernelProgram> program_;
+  bool given_ = false;
+};
+
 // The synthetic patterns of KernelSpec (stream, random): compute, then one memory access, repeated.
 class SyntheticProgram : public KernelProgram {
  public:

@@ -1,0 +1,138 @@
+// lonestar/sssp (application): single-source shortest paths by topology-driven Bellman-Ford with atomics,
+// the GPU algorithm of Harish and Narayanan ("Accelerating large graph algorithms on the GPU using CUDA",
+// HiPC 2007; the companion of Rodinia's BFS, and the baseline of LonestarGPU's sssp; learned from the paper's
+// description, written here anew). Two kernels per iteration, one thread per vertex, until no distance
+// changed: SSSP1, each vertex in the mask relaxes its out-edges with atomicMin(&updating_cost[nb], cost[v] +
+// weight[e]) and leaves the mask; SSSP2, each vertex whose updating cost fell below its cost takes it,
+// joins the mask and raises the flag, and every vertex's updating cost is reset to its cost. The number of
+// launches is found by running it: it depends on the weights and the graph. Graph, weights, costs, masks and
+// flag carry data (they steer branches and the atomics' effect); blocks of 512 threads, as Rodinia's BFS.
+//
+// Input: a METIS graph (default copter2.graph of libmetis-doc extruded to 2 layers: 110,952 vertices,
+// 1,519,904 edge entries) with edge weights from the file if it has them, else uniform in 1..100 from a
+// splitmix64 stream of `seed` (each undirected edge gets one weight, the same from both ends).
+#include <limits>
+
+#include "kernels/app.hpp"
+#include "kernels/generate.hpp"
+
+namespace numagpu::kernels {
+
+namespace {
+
+constexpr std::int64_t kThreads = 512;
+constexpr std::int32_t kInfinity = std::numeric_limits<std::int32_t>::max() / 2;
+
+class SsspApp : public App {
+ public:
+  SsspApp(const Args& a, const std::string& input) : App(a, input) {
+    CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
+    n_ = g.vertices;
+    bool weighted = false;
+    for (std::int32_t w : g.weight)
+      weighted = weighted || w != 1;
+    if (!weighted) {  // one weight per undirected edge: hash of its two ends
+      const std::uint64_t seed = std::uint64_t(a["seed"]);
+      for (std::uint32_t v = 0; v < g.vertices; ++v) {
+        for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
+          const std::uint64_t lo = std::min(v, g.col[e]), hi = std::max(v, g.col[e]);
+          SplitMix64 r(seed ^ (lo * 0x9E3779B97F4A7C15ull + hi));
+          g.weight[e] = std::int32_t(1 + r.next() % 100);
+        }
+      }
+    }
+    row_data_.assign(g.row_ptr.begin(), g.row_ptr.end());
+    col_data_.assign(g.col.begin(), g.col.end());
+    weight_data_ = std::move(g.weight);
+    cost_data_.assign(std::size_t(n_), kInfinity);
+    updating_data_.assign(std::size_t(n_), kInfinity);
+    mask_data_.assign(std::size_t(n_), 0);
+    over_data_.assign(1, 0);
+    row_ = array<std::int32_t>("row_ptr", row_data_.size(), 0, 0, &row_data_);
+    col_ = array<std::int32_t>("col", col_data_.size(), 0, 0, &col_data_);
+    weight_ = array<std::int32_t>("weight", weight_data_.size(), 0, 0, &weight_data_);
+    cost_ = array<std::int32_t>("cost", std::uint64_t(n_), 0, 0, &cost_data_);
+    updating_ = array<std::int32_t>("updating_cost", std::uint64_t(n_), 0, 0, &updating_data_);
+    mask_ = array<std::uint8_t>("mask", std::uint64_t(n_), 0, 0, &mask_data_);
+    over_ = array<std::uint8_t>("over", 1, 0, 0, &over_data_);
+  }
+
+  void host() override {
+    cost_data_[0] = updating_data_[0] = 0;
+    mask_data_[0] = 1;
+    do {
+      over_data_[0] = 0;
+      launch("SSSP1", relax());
+      launch("SSSP2", settle());
+    } while (over_data_[0]);
+  }
+
+ private:
+  Launch shape(unsigned regs) const {
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>((n_ + kThreads - 1) / kThreads), 1, 1};
+    l.block = {static_cast<std::uint32_t>(kThreads), 1, 1};
+    l.regs_per_thread = regs;
+    return l;
+  }
+
+  Launch relax() {
+    Launch l = shape(20);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> v = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
+      c.exit_if(v >= n_);
+      c.if_(c.load(mask_, v) != 0, [&] {
+        c.store(mask_, v, V<std::uint8_t>(c, 0));
+        const V<std::int32_t> cost = c.load(cost_, v);
+        V<std::int64_t> e = convert<std::int64_t>(c.load(row_, v));
+        const V<std::int64_t> end = convert<std::int64_t>(c.load(row_, v + 1));
+        c.while_([&] { return e < end; },
+                 [&] {
+                   const V<std::int64_t> nb = convert<std::int64_t>(c.load(col_, e));
+                   c.atomic_min(updating_, nb, cost + c.load(weight_, e));
+                   e = e + 1;
+                 });
+      });
+    };
+    return l;
+  }
+
+  Launch settle() {
+    Launch l = shape(12);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> v = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
+      c.exit_if(v >= n_);
+      V<std::int32_t> cost = c.load(cost_, v);
+      const V<std::int32_t> updating = c.load(updating_, v);
+      c.if_(cost > updating, [&] {
+        c.store(cost_, v, updating);
+        c.store(mask_, v, V<std::uint8_t>(c, 1));
+        c.store(over_, V<std::int64_t>(c, 0), V<std::uint8_t>(c, 1));
+        cost = updating;
+      });
+      c.store(updating_, v, cost);
+    };
+    return l;
+  }
+
+  std::int64_t n_ = 0;
+  std::vector<std::int32_t> row_data_, col_data_, weight_data_, cost_data_, updating_data_;
+  std::vector<std::uint8_t> mask_data_, over_data_;
+  Array<std::int32_t> row_, col_, weight_, cost_, updating_;
+  Array<std::uint8_t> mask_, over_;
+};
+
+}  // namespace
+
+AppEntry app_lonestar_sssp() {
+  return {"lonestar/sssp",
+          "SSSP, topology-driven Bellman-Ford with atomicMin (Harish and Narayanan's GPU algorithm, "
+          "LonestarGPU's baseline): SSSP1 and SSSP2 until no distance changes, on a METIS mesh graph "
+          "(default copter2.graph extruded to 2 layers)",
+          {{"layers", 2, 1, 64, "copies of the mesh stacked as an extruded volume (kernels/metis_graph.hpp)"},
+           {"seed", 1, 0, std::int64_t(1) << 62, "seed of the edge weights (graphs without weights)"}},
+          "/usr/share/doc/libmetis-dev/examples/graphs/copter2.graph",
+          [](const Args& a, const std::string& input) { return std::make_unique<SsspApp>(a, input); }};
+}
+
+}  // namespace numagpu::kernels

@@ -1,0 +1,164 @@
+// Applications: C++ host programs that own their arrays and launch kernels in a host loop, as the real
+// programs do (iterations, phases, BFS until the frontier is empty). docs/kernels.md, "Applications".
+//
+// An application is one file, models/apps/<suite>/<app>.cpp, defining `AppEntry <suite>_<app>()` (dashes and
+// slashes of the path become underscores; cmake/KernelLibrary.cmake lists the files). Its constructor reads
+// its arguments and input and declares its arrays (placed as workload allocations, so every placement
+// policy applies to them); `host()` is the host program. Each `launch()` in it returns once the kernel has
+// run in the simulation (every CTA executed, the kernel boundary's coherence actions done), so the host's
+// decisions read the data the kernels computed. CTAs still execute lazily, one at a time as SMs take them.
+//
+// The host program runs on a thread of its own that takes turns with the simulation (exactly one of the two
+// runs at any time), so a run is as deterministic as one without applications.
+#pragma once
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernels/cpp_program.hpp"
+#include "kernels/library.hpp"
+#include "kernels/metis_graph.hpp"
+
+namespace numagpu::kernels {
+
+class App {
+ public:
+  App(const Args& args, std::string input);
+  virtual ~App() = default;
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  // The host program. Runs when the simulation starts (not when the configuration is checked).
+  virtual void host() = 0;
+
+  const std::vector<runtime::Allocation>& allocations() const { return allocations_; }
+  std::uint64_t end_address() const { return next_base_; }
+  const std::string& input() const { return input_; }
+  // What launch() does: set by the runner (AppRunner), or by a test.
+  using Launcher = std::function<void(const std::string& name, std::unique_ptr<Kernel> kernel)>;
+  void set_launcher(Launcher l) { launcher_ = std::move(l); }
+
+  // The contents of a data-carrying array by name, for tests (null if none or of another type).
+  template <class T>
+  const std::vector<T>* contents(const std::string& name) const {
+    const auto it = contents_.find(name);
+    if (it == contents_.end() || it->second.second != sizeof(T)) return nullptr;
+    return static_cast<const std::vector<T>*>(it->second.first);
+  }
+
+ protected:
+  // An array of the application, shared by its kernels: as Kernel::array (2 MiB aligned, one after another).
+  template <class T>
+  Array<T> array(const std::string& name, std::uint64_t count, std::uint64_t rows = 0, std::uint64_t cols = 0,
+                 std::vector<T>* data = nullptr) {
+    Array<T> a;
+    a.name = name;
+    a.base = next_base_;
+    a.count = count;
+    a.data = data;
+    runtime::Allocation al;
+    al.name = name;
+    al.base = a.base;
+    al.bytes = a.bytes();
+    al.element_bytes = sizeof(T);
+    if (rows && cols) al.shape = runtime::Shape{rows, cols, 1};
+    allocations_.push_back(al);
+    if (data) contents_[name] = {data, sizeof(T)};
+    constexpr std::uint64_t kAlign = std::uint64_t(2) << 20;
+    next_base_ += (std::max<std::uint64_t>(a.bytes(), 1) + kAlign - 1) / kAlign * kAlign;
+    return a;
+  }
+  // `a` as a binding for a library kernel's array.
+  template <class T>
+  static BoundArray bind(const Array<T>& a) {
+    return BoundArray{a.base, a.bytes(), sizeof(T), a.data};
+  }
+  // The library kernel `name` with `args`, every one of its arrays bound to the application's (a kernel
+  // array left unbound is an error: it would have no place in the application's address space).
+  std::unique_ptr<Kernel> library_kernel(const std::string& name, const std::string& args, Bindings bindings);
+  // Runs a kernel (blocks until it has run in the simulation). `name` names it in the statistics.
+  void launch(const std::string& name, std::unique_ptr<Kernel> kernel);
+  // Runs a kernel of the application's own, given by its launch (its body captures the app's arrays).
+  void launch(const std::string& name, Launch launch);
+
+ private:
+  std::vector<runtime::Allocation> allocations_;
+  std::map<std::string, std::pair<const void*, std::size_t>> contents_;
+  std::uint64_t next_base_;
+  std::string input_;
+  Launcher launcher_;
+};
+
+struct AppEntry {
+  std::string name;           // suite/app
+  std::string source;         // what it stands for, what it was learned from, its reference input
+  std::vector<ArgSpec> args;  // integer arguments, as a kernel's
+  std::string default_input;  // the file read when `input` is not given ("" : none)
+  std::function<std::unique_ptr<App>(const Args&, const std::string& input)> make;
+};
+
+// The METIS graph at `path` extruded to `layers` layers (metis_graph.hpp), for an application's constructor.
+// Throws KernelError "input <file>:<line>: ..." when the file is missing or bad.
+CsrGraph load_graph(const std::string& path, std::uint32_t layers);
+
+// Every application, by name.
+const std::map<std::string, AppEntry>& apps();
+// The application `name` with `args` and `input` ("" : its default input), its arrays from `base` on.
+// Throws KernelError (unknown name, bad argument, unreadable or bad input).
+std::unique_ptr<App> make_app(const std::string& name, const std::string& args, const std::string& input,
+                              std::uint64_t base);
+
+// Runs an application's host program and hands out its launches one at a time, as programs the SM takes
+// (a KernelSequence for the dispatcher). The host thread runs only inside next().
+class AppRunner : public KernelSequence {
+ public:
+  // `check` is called on every launch's program before it is handed out (it throws to refuse it, e.g. a CTA
+  // that would not fit on an SM).
+  AppRunner(std::string name, std::unique_ptr<App> app, unsigned line_bytes,
+            std::function<void(const KernelProgram&)> check = {});
+  ~AppRunner() override;
+  AppRunner(const AppRunner&) = delete;
+  AppRunner& operator=(const AppRunner&) = delete;
+
+  // Resumes the host program until it launches a kernel (returned; valid until the call after next) or
+  // returns (null). Rethrows what the host program threw.
+  const KernelProgram* next() override;
+  double generation_seconds() const override;
+  bool is_application() const override { return true; }
+  const std::string& name() const override { return name_; }
+  const App& app() const { return *app_; }
+  // The name the current launch was given in launch().
+  const std::string& launch_name() const override { return launch_name_; }
+
+ private:
+  struct Cancelled {};
+  void host_main();
+  void host_launch(const std::string& name, std::unique_ptr<Kernel> kernel);
+
+  std::string name_;
+  std::unique_ptr<App> app_;
+  unsigned line_bytes_;
+  std::function<void(const KernelProgram&)> check_;
+  std::unique_ptr<CppKernelProgram> current_, previous_;
+  std::string launch_name_;
+  double retired_seconds_ = 0;
+  // The hand-over: `host_turn_` says who runs; the host thread waits while it is false, next() while true.
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool host_turn_ = false, started_ = false, finished_ = false, cancelled_ = false;
+  std::unique_ptr<CppKernelProgram> handed_;
+  std::string handed_name_;
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
+}  // namespace numagpu::kernels

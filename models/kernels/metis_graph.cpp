@@ -1,0 +1,179 @@
+#include "kernels/metis_graph.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace numagpu::kernels {
+
+namespace {
+
+// The lines of a METIS file, comments skipped, with their numbers for errors.
+class Lines {
+ public:
+  Lines(const std::string& text, const std::string& name) : text_(text), name_(name) {}
+  // The next line that is not a comment; false at the end of the text.
+  bool next(std::size_t& begin, std::size_t& end) {
+    while (pos_ < text_.size()) {
+      begin = pos_;
+      end = text_.find('\n', pos_);
+      if (end == std::string::npos) end = text_.size();
+      pos_ = end + 1;
+      ++line_;
+      if (end > begin && text_[end - 1] == '\r') --end;
+      if (end > begin && text_[begin] == '%') continue;
+      return true;
+    }
+    return false;
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw GraphError(name_ + ":" + std::to_string(line_) + ": " + what);
+  }
+  const std::string& text() const { return text_; }
+  std::size_t line() const { return line_; }
+
+ private:
+  const std::string& text_;
+  const std::string& name_;
+  std::size_t pos_ = 0, line_ = 0;
+};
+
+// Non-negative integers of one line, in order. Anything else (signs, letters, fractions) is an error.
+void numbers(const Lines& lines, std::size_t begin, std::size_t end, std::vector<std::uint64_t>& out) {
+  out.clear();
+  const std::string& t = lines.text();
+  std::size_t i = begin;
+  while (i < end) {
+    const char ch = t[i];
+    if (ch == ' ' || ch == '\t') {
+      ++i;
+      continue;
+    }
+    if (ch < '0' || ch > '9') lines.fail(std::string("'") + ch + "' where a number was expected");
+    std::uint64_t v = 0;
+    while (i < end && t[i] >= '0' && t[i] <= '9') {
+      v = v * 10 + std::uint64_t(t[i] - '0');
+      if (v > (std::uint64_t(1) << 40)) lines.fail("a number larger than 2^40");
+      ++i;
+    }
+    if (i < end && t[i] != ' ' && t[i] != '\t') lines.fail(std::string("'") + t[i] + "' inside a number");
+    out.push_back(v);
+  }
+}
+
+}  // namespace
+
+CsrGraph parse_metis_graph(const std::string& text, const std::string& name) {
+  Lines lines(text, name);
+  std::size_t b = 0, e = 0;
+  std::vector<std::uint64_t> nums;
+  // The header: the first line that is neither a comment nor blank.
+  do {
+    if (!lines.next(b, e)) throw GraphError(name + ": no header line (n m [fmt [ncon]])");
+    numbers(lines, b, e, nums);
+  } while (nums.empty());
+  if (nums.size() < 2 || nums.size() > 4) lines.fail("the header is n m [fmt [ncon]]");
+  const std::uint64_t n = nums[0], m = nums[1];
+  if (n == 0) lines.fail("a graph of no vertex");
+  if (n >= kMaxGraphEntries) lines.fail(std::to_string(n) + " vertices, more than 2^28");
+  if (2 * m > kMaxGraphEntries) lines.fail(std::to_string(m) + " edges, more than 2^27");
+  std::uint64_t fmt = nums.size() > 2 ? nums[2] : 0;
+  // fmt is three decimal digits, each 0 or 1: vertex sizes, vertex weights, edge weights.
+  if (fmt != 0 && fmt != 1 && fmt != 10 && fmt != 11 && fmt != 100 && fmt != 101 && fmt != 110 && fmt != 111)
+    lines.fail("fmt " + std::to_string(fmt) + " is not three digits of 0 or 1");
+  const bool has_size = fmt >= 100, has_vwgt = (fmt / 10) % 10 == 1, has_ewgt = fmt % 10 == 1;
+  std::uint64_t ncon = has_vwgt ? 1 : 0;
+  if (nums.size() == 4) {
+    if (!has_vwgt && nums[3] != 0) lines.fail("ncon is given but fmt says there are no vertex weights");
+    ncon = nums[3];
+    if (ncon > 1024) lines.fail("ncon " + std::to_string(ncon) + " is more than 1024");
+  }
+  const std::uint64_t lead = (has_size ? 1 : 0) + ncon;
+
+  CsrGraph g;
+  g.vertices = static_cast<std::uint32_t>(n);
+  g.row_ptr.reserve(n + 1);
+  g.row_ptr.push_back(0);
+  // No more entries than the text can hold (two characters a number): a header cannot size memory alone.
+  const std::uint64_t room = std::min<std::uint64_t>(2 * m, text.size() / 2 + 1);
+  g.col.reserve(room);
+  g.weight.reserve(room);
+  for (std::uint64_t v = 0; v < n; ++v) {
+    if (!lines.next(b, e))
+      throw GraphError(name + ":" + std::to_string(lines.line()) + ": the file ends after " +
+                       std::to_string(v) + " of " + std::to_string(n) + " vertex lines");
+    numbers(lines, b, e, nums);
+    if (nums.size() < lead) lines.fail("vertex " + std::to_string(v + 1) + " lacks its size or weights");
+    const std::size_t per = has_ewgt ? 2 : 1;
+    if ((nums.size() - lead) % per != 0) lines.fail("a neighbour without its edge weight");
+    for (std::size_t i = lead; i < nums.size(); i += per) {
+      const std::uint64_t u = nums[i];
+      if (u < 1 || u > n)
+        lines.fail("neighbour " + std::to_string(u) + " is outside 1.." + std::to_string(n));
+      if (u == v + 1)
+        lines.fail("vertex " + std::to_string(u) + " lists itself (METIS graphs have no loops)");
+      if (g.col.size() >= 2 * m)
+        lines.fail("more neighbours than the header's " + std::to_string(m) +
+                   " edges allow (2 m = " + std::to_string(2 * m) + ")");
+      g.col.push_back(static_cast<std::uint32_t>(u - 1));
+      if (has_ewgt) {
+        if (nums[i + 1] > 0x7fffffff) lines.fail("an edge weight larger than 2^31 - 1");
+        g.weight.push_back(static_cast<std::int32_t>(nums[i + 1]));
+      } else {
+        g.weight.push_back(1);
+      }
+    }
+    g.row_ptr.push_back(static_cast<std::uint32_t>(g.col.size()));
+  }
+  if (g.col.size() != 2 * m)
+    lines.fail("the vertex lines list " + std::to_string(g.col.size()) + " neighbours; the header's " +
+               std::to_string(m) + " edges need 2 m = " + std::to_string(2 * m));
+  while (lines.next(b, e)) {
+    numbers(lines, b, e, nums);
+    if (!nums.empty()) lines.fail("a line after the last vertex's");
+  }
+  return g;
+}
+
+CsrGraph read_metis_graph(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw GraphError(path + ": cannot be read");
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) throw GraphError(path + ": cannot be read");
+  return parse_metis_graph(s.str(), path);
+}
+
+CsrGraph extrude(const CsrGraph& g, std::uint32_t layers) {
+  if (layers <= 1) return g;
+  const std::uint64_t n = g.vertices;
+  if (n * layers >= kMaxGraphEntries || (g.edges() + 2 * n) * layers > kMaxGraphEntries)
+    throw GraphError("extruding " + std::to_string(layers) +
+                     " layers makes more than 2^28 vertices or entries");
+  CsrGraph r;
+  r.vertices = static_cast<std::uint32_t>(n * layers);
+  r.row_ptr.reserve(n * layers + 1);
+  r.row_ptr.push_back(0);
+  r.col.reserve((g.edges() + 2 * n) * layers);
+  r.weight.reserve(r.col.capacity());
+  for (std::uint64_t l = 0; l < layers; ++l) {
+    for (std::uint64_t v = 0; v < n; ++v) {
+      if (l > 0) {
+        r.col.push_back(static_cast<std::uint32_t>((l - 1) * n + v));
+        r.weight.push_back(1);
+      }
+      for (std::uint32_t k = g.row_ptr[v]; k < g.row_ptr[v + 1]; ++k) {
+        r.col.push_back(static_cast<std::uint32_t>(l * n + g.col[k]));
+        r.weight.push_back(g.weight[k]);
+      }
+      if (l + 1 < layers) {
+        r.col.push_back(static_cast<std::uint32_t>((l + 1) * n + v));
+        r.weight.push_back(1);
+      }
+      r.row_ptr.push_back(static_cast<std::uint32_t>(r.col.size()));
+    }
+  }
+  return r;
+}
+
+}  // namespace numagpu::kernels

@@ -1,0 +1,97 @@
+// Running an application's host program without the timing model, for the tests' hand-counted traffic: every
+// launch's CTAs are executed in order (as the simulation would, lazily, before the next launch is asked for)
+// and its traffic recorded like testing::walk's.
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "kernels/app.hpp"
+#include "traffic.hpp"
+
+namespace numagpu::kernels::testing {
+
+struct AppLaunch {
+  std::string name;
+  Traffic traffic;
+};
+
+struct AppWalk {
+  std::vector<AppLaunch> launches;
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> arrays;  // name -> [first, end) byte
+  std::vector<std::string> names() const {
+    std::vector<std::string> r;
+    for (const AppLaunch& l : launches)
+      r.push_back(l.name);
+    return r;
+  }
+};
+
+// Walks one program's steps into `t` (the loop of testing::walk).
+inline void walk_program(CppKernelProgram& p, Traffic& t) {
+  t.ctas = p.ctas();
+  t.warps_per_cta = p.warps_per_cta();
+  for (std::uint32_t cta = 0; cta < p.ctas(); ++cta) {
+    for (std::uint32_t w = 0; w < p.warps_per_cta(); ++w) {
+      Step s;
+      unsigned barriers = 0;
+      for (std::uint32_t i = 0; p.step(cta, w, i, s); ++i) {
+        if (s.kind == Step::Kind::kBarrier) ++barriers;
+        if (s.kind == Step::Kind::kLoad) ++t.load_steps, t.load_line_visits += s.line_count;
+        if (s.kind == Step::Kind::kStore) ++t.store_steps, t.store_line_visits += s.line_count;
+        if (s.kind == Step::Kind::kAtomic) ++t.atomic_steps;
+        for (unsigned l = 0; l < s.line_count; ++l) {
+          if (s.kind == Step::Kind::kLoad) t.loaded.insert(s.lines[l]);
+          if (s.kind == Step::Kind::kStore) t.stored.insert(s.lines[l]);
+          if (s.kind == Step::Kind::kAtomic) t.atomic.insert(s.lines[l]);
+        }
+      }
+      t.barriers_per_warp.insert(barriers);
+    }
+  }
+  t.shared_accesses = p.totals().shared_accesses;
+  t.shared_wavefronts = p.totals().shared_wavefronts;
+  t.instructions = p.totals().instructions;
+}
+
+// Runs `app` (name, args, input) to its end; `after`, if given, sees the application then (its arrays'
+// values).
+inline AppWalk walk_app(const std::string& app, const std::string& args, const std::string& input = "",
+                        const std::function<void(const App&)>& after = {}) {
+  std::unique_ptr<App> a = make_app(app, args, input, kTrafficBase);
+  AppWalk r;
+  for (const runtime::Allocation& al : a->allocations())
+    r.arrays[al.name] = {al.base, al.base + al.bytes};
+  a->set_launcher([&r](const std::string& name, std::unique_ptr<Kernel> k) {
+    CppKernelProgram p(name, std::move(k), kTrafficLine);
+    AppLaunch l{name, {}};
+    l.traffic.arrays = r.arrays;
+    walk_program(p, l.traffic);
+    r.launches.push_back(std::move(l));
+  });
+  a->host();
+  if (after) after(*a);
+  return r;
+}
+
+// A METIS graph written to a temporary file (removed when this goes out of scope).
+class TempGraph {
+ public:
+  explicit TempGraph(const std::string& text)
+      : path_(std::string(::testing::TempDir()) + "app_walk_" + std::to_string(counter()++) + ".graph") {
+    std::ofstream(path_) << text;
+  }
+  ~TempGraph() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  static int& counter() {
+    static int c = 0;
+    return c;
+  }
+  std::string path_;
+};
+
+}  // namespace numagpu::kernels::testing

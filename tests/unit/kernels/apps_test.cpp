@@ -1,0 +1,266 @@
+// The applications (models/apps/): their host loops (launch sequences, decided on executed data) and the
+// traffic of one launch each, counted by hand on small inputs; and the application framework itself
+// (shared arrays bound into library kernels, the runner's hand-over).
+#include <gtest/gtest.h>
+
+#include "app_walk.hpp"
+
+namespace numagpu::kernels {
+namespace {
+
+using testing::AppWalk;
+using testing::TempGraph;
+using testing::Traffic;
+using testing::walk_app;
+
+std::vector<std::string> repeat(std::initializer_list<std::string> names, int times) {
+  std::vector<std::string> r;
+  for (int i = 0; i < times; ++i)
+    r.insert(r.end(), names);
+  return r;
+}
+
+// hotspot on 64 x 64 (a grid is 16 KiB = 128 lines), pyramid 2, 4 steps: two launches. The first reads power
+// and temp0 and writes temp1, the second reads temp1 and writes temp0: the grids swap, and both launches use
+// the application's arrays (every line of each grid is read or written once: the library kernel's tiles
+// cover the grid).
+TEST(Apps, HotspotSwapsTheTemperatureGridsBetweenLaunches) {
+  const AppWalk w = walk_app("rodinia/hotspot", "rows=64 cols=64 pyramid=2 steps=4");
+  ASSERT_EQ(w.names(), repeat({"calculate_temp"}, 2));
+  const Traffic& t0 = w.launches[0].traffic;
+  const Traffic& t1 = w.launches[1].traffic;
+  EXPECT_EQ(t0.in(t0.loaded, "power"), 128u);
+  EXPECT_EQ(t0.in(t0.loaded, "temp0"), 128u);
+  EXPECT_EQ(t0.in(t0.stored, "temp1"), 128u);
+  EXPECT_EQ(t0.in(t0.stored, "temp0"), 0u);
+  EXPECT_EQ(t1.in(t1.loaded, "temp1"), 128u);
+  EXPECT_EQ(t1.in(t1.stored, "temp0"), 128u);
+}
+
+TEST(Apps, HotspotRefusesStepsThatAreNotWholeLaunches) {
+  EXPECT_THROW(make_app("rodinia/hotspot", "steps=5 pyramid=2", "", testing::kTrafficBase), KernelError);
+}
+
+// cfd on two elements sharing a face (graph "2 1"): nelr = 192 (one CTA of 6 warps); elements 2..191 are
+// padding, copies of element 1. One iteration: initialize, copy, step factor, then 3 x (flux, time step).
+// compute_flux per warp: 5 loads of its elements' variables; per face the neighbour index and 3 normal
+// components (4 x 4); face 0 has a neighbour for every thread (0 <-> 1, the padding's is 0): 5 gathered
+// loads; faces 1..3 are walls (-1): none. 26 load steps a warp, 156 in all; 5 stores a warp, 30. Lines:
+// each variable, neighbour slot and normal component is 192 x 4 B = 6 lines: variables 5 x 6, neighbours
+// 4 x 6, normals 12 x 6 = 126 loaded (the gathered ones fall in the variables' first lines); fluxes 5 x 6 =
+// 30 stored.
+TEST(Apps, CfdFluxOfTwoElementsCountedByHand) {
+  const TempGraph mesh("2 1\n2\n1\n");
+  const AppWalk w = walk_app("rodinia/cfd", "iterations=1", mesh.path());
+  std::vector<std::string> expected = {"initialize_variables", "copy", "compute_step_factor"};
+  const std::vector<std::string> rk = repeat({"compute_flux", "time_step"}, 3);
+  expected.insert(expected.end(), rk.begin(), rk.end());
+  ASSERT_EQ(w.names(), expected);
+  const Traffic& flux = w.launches[3].traffic;
+  EXPECT_EQ(flux.ctas, 1u);
+  EXPECT_EQ(flux.load_steps, 156u);
+  EXPECT_EQ(flux.store_steps, 30u);
+  EXPECT_EQ(flux.loaded.size(), 126u);
+  EXPECT_EQ(flux.in(flux.loaded, "normals"), 72u);
+  EXPECT_EQ(flux.stored.size(), 30u);
+  EXPECT_EQ(flux.in(flux.stored, "fluxes"), 30u);
+  // time_step: the step factors (6 lines), old variables and fluxes (30 each) in, variables (30) out.
+  const Traffic& ts = w.launches[4].traffic;
+  EXPECT_EQ(ts.loaded.size(), 66u);
+  EXPECT_EQ(ts.in(ts.stored, "variables"), 30u);
+}
+
+TEST(Apps, CfdRefusesAnElementOfFiveFaces) {
+  const TempGraph star("6 5\n2 3 4 5 6\n1\n1\n1\n1\n1\n");
+  EXPECT_THROW(make_app("rodinia/cfd", "", star.path(), testing::kTrafficBase), KernelError);
+}
+
+// SSSP on a triangle 1-2 (weight 1), 2-3 (1), 1-3 (5), from vertex 1 (0-based 0). Iteration 1 relaxes 0:
+// costs 1 and 5. Iteration 2 relaxes 1 and 2: vertex 2 improves to 2 (via 1), the flag rises. Iteration 3
+// relaxes 2: nothing improves, the host stops: 6 launches, costs {0, 1, 2}. A shortest path found only in a
+// later iteration: the loop depends on what the atomics computed.
+TEST(Apps, SsspRelaxesUntilNoDistanceChanges) {
+  const TempGraph triangle("3 3 1\n2 1 3 5\n1 1 3 1\n1 5 2 1\n");
+  std::vector<std::int32_t> cost;
+  const AppWalk w = walk_app("lonestar/sssp", "layers=1", triangle.path(),
+                             [&](const App& a) { cost = *a.contents<std::int32_t>("cost"); });
+  EXPECT_EQ(w.names(), repeat({"SSSP1", "SSSP2"}, 3));
+  EXPECT_EQ(cost, (std::vector<std::int32_t>{0, 1, 2}));
+  // SSSP1 of iteration 1: warp 0 loads the mask (1 step); only thread 0 is in it: it clears its mask entry
+  // (1 store), loads its cost and its two row bounds (3 loads), then per edge (2) the neighbour and the
+  // weight (2 loads) and an atomicMin.
+  const Traffic& r = w.launches[0].traffic;
+  EXPECT_EQ(r.load_steps, 1u + 3u + 2u * 2u);
+  EXPECT_EQ(r.atomic_steps, 2u);
+  EXPECT_EQ(r.store_steps, 1u);
+}
+
+// nw of 32 symbols: 2 x 2 blocks of 16: needle_cuda_shared_1 with 1 then 2 CTAs, needle_cuda_shared_2 with 1.
+// Each CTA (16 threads, one warp): loads the corner (thread 0), 16 reference rows, the west column and the
+// north row: 19 load steps; stores 16 rows; barriers 3 + 16 + 15 = 34.
+TEST(Apps, NwSweepsTheAntiDiagonalsOfBlocks) {
+  const AppWalk w = walk_app("rodinia/nw", "n=32");
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"needle_cuda_shared_1", "needle_cuda_shared_1",
+                                                 "needle_cuda_shared_2"}));
+  EXPECT_EQ(w.launches[1].traffic.ctas, 2u);
+  const Traffic& t = w.launches[0].traffic;
+  EXPECT_EQ(t.load_steps, 19u);
+  EXPECT_EQ(t.store_steps, 16u);
+  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{34}));
+}
+
+// hpgmg with n = 16 (levels 16 and 8), one V-cycle of one smooth: smooth, residual, restriction on level 16;
+// 4 smooths on level 8; prolongation and a smooth on level 16. The restriction reads all of level 16's
+// residual (16^3 floats = 128 lines) and writes level 8's b and x (8^3 floats = 16 lines each).
+TEST(Apps, HpgmgVCycleVisitsTheLevelsDownAndUp) {
+  const AppWalk w = walk_app("proxy/hpgmg", "n=16 cycles=1 smooths=1");
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"smooth", "residual", "restriction", "smooth", "smooth",
+                                                 "smooth", "smooth", "prolongation", "smooth"}));
+  const Traffic& r = w.launches[2].traffic;
+  EXPECT_EQ(r.in(r.loaded, "r_16"), 128u);
+  EXPECT_EQ(r.loaded.size(), 128u);
+  EXPECT_EQ(r.in(r.stored, "b_8"), 16u);
+  EXPECT_EQ(r.in(r.stored, "x0_8"), 16u);
+  // The first smooth reads x0_16 (and b_16) whole and writes x1_16 whole, which then holds the solution;
+  // the prolongation adds the correction to x1_16 in place, and the last smooth writes x0_16.
+  const Traffic& s0 = w.launches[0].traffic;
+  EXPECT_EQ(s0.in(s0.loaded, "x0_16"), 128u);
+  EXPECT_EQ(s0.in(s0.stored, "x1_16"), 128u);
+  const Traffic& p = w.launches[7].traffic;
+  EXPECT_EQ(p.in(p.stored, "x1_16"), 128u);
+  const Traffic& s1 = w.launches[8].traffic;
+  EXPECT_EQ(s1.in(s1.stored, "x0_16"), 128u);
+}
+
+// spmv on a path 1-2-3 plus the diagonal: row lengths 2, 3, 2, sorted 1, 0, 2; one warp with bound 3;
+// diagonals 0 and 1 hold 3 rows, diagonal 2 one, each padded to 32 entries: 96 entries, 3 lines of index and
+// 3 of data. Each of the 3 active threads runs 3 iterations (index, data, x: 9 load steps) and loads its
+// perm entry: 10 load steps; one store step. Lines: index 3, data 3, x 1, perm 1; y 1 stored.
+TEST(Apps, SpmvJdsOfAPathCountedByHand) {
+  const TempGraph path("3 2\n2\n1 3\n2\n");
+  const AppWalk w = walk_app("parboil/spmv", "layers=1 iterations=2", path.path());
+  ASSERT_EQ(w.names(), repeat({"spmv_jds"}, 2));
+  const Traffic& t = w.launches[0].traffic;
+  EXPECT_EQ(t.load_steps, 10u);
+  EXPECT_EQ(t.store_steps, 1u);
+  EXPECT_EQ(t.in(t.loaded, "index"), 3u);
+  EXPECT_EQ(t.in(t.loaded, "data"), 3u);
+  EXPECT_EQ(t.loaded.size(), 8u);
+  EXPECT_EQ(t.stored.size(), 1u);
+}
+
+// The runner hands launches over one at a time and ends with the host program; a kernel left with an
+// unbound array is refused (it would have no place in the application's address space).
+TEST(Apps, RunnerHandsOverEveryLaunchThenEnds) {
+  AppRunner runner(
+      "app", make_app("rodinia/hotspot", "rows=64 cols=64 pyramid=2 steps=6", "", testing::kTrafficBase),
+      testing::kTrafficLine);
+  int launches = 0;
+  while (const KernelProgram* p = runner.next()) {
+    EXPECT_EQ(runner.launch_name(), "calculate_temp");
+    EXPECT_EQ(p->ctas(), 36u);  // ceil(64 / 12)^2
+    ++launches;
+  }
+  EXPECT_EQ(launches, 3);
+  EXPECT_EQ(runner.next(), nullptr);
+}
+
+TEST(Apps, RunnerStoppedEarlyUnwindsTheHostProgram) {
+  auto runner = std::make_unique<AppRunner>(
+      "app", make_app("rodinia/hotspot", "rows=64 cols=64 pyramid=2 steps=6", "", testing::kTrafficBase),
+      testing::kTrafficLine);
+  ASSERT_NE(runner->next(), nullptr);
+  runner.reset();  // joins the host thread, blocked in its first launch
+  SUCCEED();
+}
+
+// srad on a 32 x 32 image (Ne = 1,024, 2 blocks of 512): the host's reduction launches reduce over 2 blocks
+// (no = 1,024, mul = 1), then over the 2 partial sums in one block (no = 2, mul = 512), then stops (one block
+// was left). The second reduce: threads 0 and 1 load sums[0] and sums[512] (and sums2): 2 load steps, 2 lines
+// each array; its block is partial (nf = 2, df = 2): thread df - 1 = 1 stores the totals to sums[0] and
+// sums2[0]: 2 store steps, 2 lines.
+TEST(Apps, SradReducesUntilOneBlockIsLeft) {
+  const AppWalk w = walk_app("rodinia/srad", "rows=32 cols=32 iterations=1");
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"extract", "prepare", "reduce", "reduce", "srad", "srad2",
+                                                 "compress"}));
+  EXPECT_EQ(w.launches[2].traffic.ctas, 2u);
+  const Traffic& r = w.launches[3].traffic;
+  EXPECT_EQ(r.ctas, 1u);
+  EXPECT_EQ(r.load_steps, 2u);
+  EXPECT_EQ(r.in(r.loaded, "sums"), 2u);
+  EXPECT_EQ(r.in(r.loaded, "sums2"), 2u);
+  EXPECT_EQ(r.store_steps, 2u);
+  EXPECT_EQ(r.stored.size(), 2u);
+}
+
+// lud of a 48 x 48 matrix (3 x 3 blocks): block steps at 0 and 16, each diagonal, perimeter, internal, then a
+// last diagonal: 7 launches; the perimeters have 2 and 1 CTAs, the internals 2 x 2 and 1. The last internal
+// (block (2, 2), offset 16): 8 warps of two 16-thread rows, each loading its perimeter-row element, its
+// perimeter-column element and its own, then storing it: 24 load steps, 8 store steps. Lines (rows are 192
+// B): every 16-float row segment lies in one line; the perimeter rows 16..31 at columns 32..47 are 16 lines.
+// Rows 32..47 at columns 16..31 and 32..47 (bytes 64..191 from the row's start): an even row starts on a line
+// boundary, so the two segments are in two lines; an odd row starts 64 B into a line, so both fall in the
+// next line: 8 x 2 + 8 x 1 = 24. Loaded 16 + 24 = 40 lines, stored 16.
+TEST(Apps, LudShrinksItsGridsBlockStepByBlockStep) {
+  const AppWalk w = walk_app("rodinia/lud", "n=48");
+  ASSERT_EQ(w.names(),
+            (std::vector<std::string>{"lud_diagonal", "lud_perimeter", "lud_internal", "lud_diagonal",
+                                      "lud_perimeter", "lud_internal", "lud_diagonal"}));
+  EXPECT_EQ(w.launches[1].traffic.ctas, 2u);
+  EXPECT_EQ(w.launches[2].traffic.ctas, 4u);
+  EXPECT_EQ(w.launches[4].traffic.ctas, 1u);
+  const Traffic& t = w.launches[5].traffic;
+  EXPECT_EQ(t.ctas, 1u);
+  EXPECT_EQ(t.load_steps, 24u);
+  EXPECT_EQ(t.store_steps, 8u);
+  EXPECT_EQ(t.loaded.size(), 40u);
+  EXPECT_EQ(t.stored.size(), 16u);
+}
+
+// BabelStream on 2^18 doubles (2 MiB, 16,384 lines an array), one iteration: copy, mul, add, triad, dot.
+// copy reads a whole and writes c whole; triad reads b and c, writes a; dot's 256 CTAs of 1,024 threads
+// stride over 262,144 elements: exactly one trip each, reading a and b whole (each of a CTA's 32 warps loads
+// a and b: 64 load steps a CTA), and thread 0 of each writes its partial sum (256 doubles: 16 lines).
+TEST(Apps, StreamRunsTheFiveKernelsPerIteration) {
+  const AppWalk w = walk_app("other/stream", "elements=262144 iterations=1");
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"copy", "mul", "add", "triad", "dot"}));
+  const Traffic& copy = w.launches[0].traffic;
+  EXPECT_EQ(copy.in(copy.loaded, "a"), 16384u);
+  EXPECT_EQ(copy.in(copy.stored, "c"), 16384u);
+  EXPECT_EQ(copy.loaded.size(), 16384u);
+  const Traffic& triad = w.launches[3].traffic;
+  EXPECT_EQ(triad.loaded.size(), 2u * 16384u);
+  EXPECT_EQ(triad.in(triad.stored, "a"), 16384u);
+  const Traffic& dot = w.launches[4].traffic;
+  EXPECT_EQ(dot.ctas, 256u);
+  EXPECT_EQ(dot.load_steps, 256u * 64u);
+  EXPECT_EQ(dot.loaded.size(), 2u * 16384u);
+  EXPECT_EQ(dot.store_steps, 256u);
+  EXPECT_EQ(dot.stored.size(), 16u);
+}
+
+// PageRank on the triangle with a pendant (degrees 2, 2, 3, 1), 2 iterations: contrib, pull, contrib, pull.
+// pull: one warp with 4 active threads loads its two row bounds (2 steps), then loops as long as the largest
+// degree, 3: per trip the neighbour index and its contribution (2 steps): 8 load steps; one store. Lines:
+// row_ptr, col, contrib: one each (all smaller than a line); rank stored: one.
+TEST(Apps, PagerankPullLoopsAsLongAsTheLargestDegreeOfTheWarp) {
+  const TempGraph g("4 4\n2 3\n1 3\n1 2 4\n3\n");
+  const AppWalk w = walk_app("lonestar/pagerank", "layers=1 iterations=2", g.path());
+  ASSERT_EQ(w.names(), repeat({"contrib", "pull"}, 2));
+  const Traffic& t = w.launches[1].traffic;
+  EXPECT_EQ(t.load_steps, 2u + 3u * 2u);
+  EXPECT_EQ(t.store_steps, 1u);
+  EXPECT_EQ(t.loaded.size(), 3u);
+  EXPECT_EQ(t.in(t.stored, "rank"), 1u);
+}
+
+TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
+  EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
+  EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
+  EXPECT_THROW(make_app("rodinia/nw", "size=3", "", testing::kTrafficBase), KernelError);
+  // An application that reads no file refuses one.
+  EXPECT_THROW(make_app("rodinia/nw", "", "/etc/hostname", testing::kTrafficBase), KernelError);
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
