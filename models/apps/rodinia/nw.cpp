@@ -57,13 +57,17 @@ class NwApp : public App {
       c.syncthreads();
       temp.store(tx + 1, c.load(matrix_, index_n));
       c.syncthreads();
-      // One cell of the anti-diagonal: the maximum of the three predecessors (two subtractions, a compare).
+      // One cell of the anti-diagonal: the maximum of the three predecessors (an add, two subtractions, and
+      // two maxima of a compare and a select each: maximum(nw, w, n) as needle.cu computes it, so that the
+      // scores stay bounded like the real ones).
+      const auto max2 = [](const V<std::int32_t>& a, const V<std::int32_t>& b) {
+        return select(a > b, a, b);
+      };
       auto cell = [&](const V<std::int64_t>& x, const V<std::int64_t>& y) {
         const V<std::int32_t> nw = temp.load((y - 1) * (kB + 1) + x - 1) + ref.load((y - 1) * kB + x - 1);
         const V<std::int32_t> w = temp.load(y * (kB + 1) + x - 1) - 10;
         const V<std::int32_t> n = temp.load((y - 1) * (kB + 1) + x) - 10;
-        c.charge(InstrClass::kInt, 2);  // the two maxima
-        temp.store(y * (kB + 1) + x, nw + w + n);
+        temp.store(y * (kB + 1) + x, max2(max2(nw, w), n));
       };
       for (std::int64_t m = 0; m < kB; ++m) {
         c.if_(tx <= m, [&] { cell(tx + 1, m - tx + 1); });
