@@ -29,33 +29,6 @@ struct AppWalk {
   }
 };
 
-// Walks one program's steps into `t` (the loop of testing::walk).
-inline void walk_program(CppKernelProgram& p, Traffic& t) {
-  t.ctas = p.ctas();
-  t.warps_per_cta = p.warps_per_cta();
-  for (std::uint32_t cta = 0; cta < p.ctas(); ++cta) {
-    for (std::uint32_t w = 0; w < p.warps_per_cta(); ++w) {
-      Step s;
-      unsigned barriers = 0;
-      for (std::uint32_t i = 0; p.step(cta, w, i, s); ++i) {
-        if (s.kind == Step::Kind::kBarrier) ++barriers;
-        if (s.kind == Step::Kind::kLoad) ++t.load_steps, t.load_line_visits += s.line_count;
-        if (s.kind == Step::Kind::kStore) ++t.store_steps, t.store_line_visits += s.line_count;
-        if (s.kind == Step::Kind::kAtomic) ++t.atomic_steps;
-        for (unsigned l = 0; l < s.line_count; ++l) {
-          if (s.kind == Step::Kind::kLoad) t.loaded.insert(s.lines[l]);
-          if (s.kind == Step::Kind::kStore) t.stored.insert(s.lines[l]);
-          if (s.kind == Step::Kind::kAtomic) t.atomic.insert(s.lines[l]);
-        }
-      }
-      t.barriers_per_warp.insert(barriers);
-    }
-  }
-  t.shared_accesses = p.totals().shared_accesses;
-  t.shared_wavefronts = p.totals().shared_wavefronts;
-  t.instructions = p.totals().instructions;
-}
-
 // Runs `app` (name, args, input) to its end; `after`, if given, sees the application then (its arrays'
 // values).
 inline AppWalk walk_app(const std::string& app, const std::string& args, const std::string& input = "",

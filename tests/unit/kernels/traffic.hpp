@@ -39,15 +39,8 @@ struct Traffic {
   }
 };
 
-// `after`, if given, sees the kernel once every CTA has run (its arrays' values, for data-dependent checks).
-inline Traffic walk(const std::string& kernel, const std::string& args,
-                    const std::function<void(const Kernel&)>& after = {}) {
-  std::unique_ptr<Kernel> k = make_kernel(kernel, args, kTrafficBase);
-  const Kernel* raw = k.get();
-  Traffic t;
-  for (const runtime::Allocation& a : k->allocations())
-    t.arrays[a.name] = {a.base, a.base + a.bytes};
-  CppKernelProgram p(kernel, std::move(k), kTrafficLine);
+// Walks every step of every warp of `p` into `t` (what walk() and the applications' walker count).
+inline void walk_program(CppKernelProgram& p, Traffic& t) {
   t.ctas = p.ctas();
   t.warps_per_cta = p.warps_per_cta();
   for (std::uint32_t cta = 0; cta < p.ctas(); ++cta) {
@@ -71,6 +64,18 @@ inline Traffic walk(const std::string& kernel, const std::string& args,
   t.shared_accesses = p.totals().shared_accesses;
   t.shared_wavefronts = p.totals().shared_wavefronts;
   t.instructions = p.totals().instructions;
+}
+
+// `after`, if given, sees the kernel once every CTA has run (its arrays' values, for data-dependent checks).
+inline Traffic walk(const std::string& kernel, const std::string& args,
+                    const std::function<void(const Kernel&)>& after = {}) {
+  std::unique_ptr<Kernel> k = make_kernel(kernel, args, kTrafficBase);
+  const Kernel* raw = k.get();
+  Traffic t;
+  for (const runtime::Allocation& a : k->allocations())
+    t.arrays[a.name] = {a.base, a.base + a.bytes};
+  CppKernelProgram p(kernel, std::move(k), kTrafficLine);
+  walk_program(p, t);
   if (after) after(*raw);
   return t;
 }
