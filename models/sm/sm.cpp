@@ -69,7 +69,7 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
   }
 }
 
-void Sm::start_kernel(const KernelProgram& program, std::uint32_t kernel_id) {
+std::uint32_t Sm::prepare_kernel(const KernelProgram& program, std::uint32_t kernel_id) {
   program_ = &program;
   kernel_id_ = kernel_id;
   warps_per_cta_ = std::max<std::uint32_t>(1, program.warps_per_cta());
@@ -83,9 +83,12 @@ void Sm::start_kernel(const KernelProgram& program, std::uint32_t kernel_id) {
   resident_ctas_ = 0;
   greedy_ = nullptr;
   idle_reported_ = false;
-  for (std::uint32_t s = 0; s < slots; ++s) {
-    if (!launch_cta(s)) break;
-  }
+  return slots;
+}
+
+bool Sm::fill_slot(std::uint32_t slot) { return slot < warps_left_in_slot_.size() && launch_cta(slot); }
+
+void Sm::begin_kernel() {
   if (resident_ctas_ == 0) {
     idle_reported_ = true;
     source_.sm_idle(socket_, index_);

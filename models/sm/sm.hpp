@@ -48,7 +48,13 @@ class Sm : public sc_core::sc_module,
 
   RequestOutputs out;  // to this SM's L1
 
-  void start_kernel(const KernelProgram& program, std::uint32_t kernel_id);
+  // A kernel starts in three steps so that the dispatcher can spread its first CTAs breadth-first, one per
+  // SM in turn, as the GPU's block scheduler does: prepare (returns the CTA slots the kernel's resources
+  // allow), fill slots, begin (an SM that got no CTA reports itself idle). Later CTAs are pulled by the SM
+  // itself whenever one of its CTAs finishes.
+  std::uint32_t prepare_kernel(const KernelProgram& program, std::uint32_t kernel_id);
+  bool fill_slot(std::uint32_t slot);  // false: the socket has no CTA left for this kernel
+  void begin_kernel();
   std::uint32_t outstanding() const { return outstanding_; }
   // Cycles in which the SM issued, before the current one (activity; exact whatever runs first at a cycle).
   std::uint64_t issue_cycles_before_now() const {

@@ -1,5 +1,7 @@
 #include "system/kernel_dispatcher.hpp"
 
+#include <algorithm>
+
 namespace numagpu {
 
 KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimContext& ctx,
@@ -97,9 +99,24 @@ void KernelDispatcher::launch() {
   for (const auto& socket : sms_)
     busy_sms_ += socket.size();
   const std::uint32_t id = launches_++;
+  // Breadth-first, as the hardware's block scheduler spreads a grid: every SM of the socket gets its first
+  // CTA before any gets a second. Filling one SM's slots before the next would put a small grid on a
+  // fraction of the SMs and leave the rest idle for the whole kernel.
+  for (std::uint16_t socket = 0; socket < sms_.size(); ++socket) {
+    std::uint32_t rounds = 0;
+    for (Sm* sm : sms_[socket])
+      rounds = std::max(rounds, sm->prepare_kernel(k, id));
+    const std::size_t ctas = schedule_->ctas_of(socket).size();
+    for (std::uint32_t slot = 0; slot < rounds && next_cta_[socket] < ctas; ++slot) {
+      for (Sm* sm : sms_[socket]) {
+        if (next_cta_[socket] >= ctas) break;
+        sm->fill_slot(slot);
+      }
+    }
+  }
   for (auto& socket : sms_) {
     for (Sm* sm : socket)
-      sm->start_kernel(k, id);
+      sm->begin_kernel();
   }
 }
 

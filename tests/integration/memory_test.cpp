@@ -79,13 +79,15 @@ TEST(Memory, ReadsToALineWithAnOutstandingMissAreMerged) {
 }
 
 // A cache-friendly kernel (docs/memory-system.md): 4 CTAs x 4 warps, each warp reading its own 4 lines 4
-// times (16 loads; footprint 16 warps x 4 lines = 64 lines). One SM takes all 4 CTAs (16 warp slots), so
-// all 64 lines meet in its L1 (16 KiB: 32 sets x 4 ways). Warp g's lines g, 16+g, 32+g, 48+g fall in sets
+// times (16 loads; footprint 16 warps x 4 lines = 64 lines). The socket has one SM, which takes all 4 CTAs
+// (16 warp slots; with 4 SMs the breadth-first dispatcher would give each SM one), so all 64 lines meet in
+// its L1 (16 KiB: 32 sets x 4 ways). Warp g's lines g, 16+g, 32+g, 48+g fall in sets
 // g mod 32 and (16+g) mod 32: two lines per set at most, no conflict. So each warp misses its first pass
 // (4 loads) and hits the other 12: L1 hits 16 x 12 = 192, misses 64 — a 75 % hit rate; the L2 sees the 64
 // misses once, all cold: 64 DRAM reads.
 TEST(Memory, CacheFriendlyKernelHitsThreeQuartersInTheL1) {
   SystemSpec spec = small_spec(1);
+  spec.sms_per_socket = 1;
   KernelSpec k = stream_kernel("reuse", 4, 4, 16);
   k.footprint_bytes = 64 * 128;
   spec.kernels = {k};
