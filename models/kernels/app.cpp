@@ -87,8 +87,12 @@ std::unique_ptr<App> make_app(const std::string& name, const std::string& args, 
 }
 
 AppRunner::AppRunner(std::string name, std::unique_ptr<App> app, unsigned line_bytes,
-                     std::function<void(const KernelProgram&)> check)
-    : name_(std::move(name)), app_(std::move(app)), line_bytes_(line_bytes), check_(std::move(check)) {
+                     std::function<void(const KernelProgram&)> check, const Latencies& latencies)
+    : name_(std::move(name)),
+      app_(std::move(app)),
+      line_bytes_(line_bytes),
+      check_(std::move(check)),
+      latencies_(latencies) {
   app_->set_launcher(
       [this](const std::string& n, std::unique_ptr<Kernel> k) { host_launch(n, std::move(k)); });
 }
@@ -129,7 +133,7 @@ void AppRunner::host_main() {
 
 void AppRunner::host_launch(const std::string& name, std::unique_ptr<Kernel> kernel) {
   // Built on the host thread (cheap: the launch's shape; CTAs execute later, on the simulation's).
-  auto program = std::make_unique<CppKernelProgram>(name_ + "/" + name, std::move(kernel), line_bytes_);
+  auto program = std::make_unique<CppKernelProgram>(name_ + "/" + name, std::move(kernel), line_bytes_, latencies_);
   std::unique_lock<std::mutex> lock(mutex_);
   handed_ = std::move(program);
   handed_name_ = name;

@@ -124,7 +124,7 @@ class AppRunner : public KernelSequence {
   // `check` is called on every launch's program before it is handed out (it throws to refuse it, e.g. a CTA
   // that would not fit on an SM).
   AppRunner(std::string name, std::unique_ptr<App> app, unsigned line_bytes,
-            std::function<void(const KernelProgram&)> check = {});
+            std::function<void(const KernelProgram&)> check = {}, const Latencies& latencies = {});
   ~AppRunner() override;
   AppRunner(const AppRunner&) = delete;
   AppRunner& operator=(const AppRunner&) = delete;
@@ -148,6 +148,7 @@ class AppRunner : public KernelSequence {
   std::unique_ptr<App> app_;
   unsigned line_bytes_;
   std::function<void(const KernelProgram&)> check_;
+  Latencies latencies_;
   std::unique_ptr<CppKernelProgram> current_, previous_;
   std::string launch_name_;
   double retired_seconds_ = 0;

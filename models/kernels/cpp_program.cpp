@@ -5,11 +5,13 @@
 
 namespace numagpu::kernels {
 
-CppKernelProgram::CppKernelProgram(std::string name, std::unique_ptr<Kernel> kernel, unsigned line_bytes)
+CppKernelProgram::CppKernelProgram(std::string name, std::unique_ptr<Kernel> kernel, unsigned line_bytes,
+                                   const Latencies& latencies)
     : name_(std::move(name)),
       kernel_(std::move(kernel)),
       launch_(kernel_->launch()),
-      line_bytes_(line_bytes) {}
+      line_bytes_(line_bytes),
+      latencies_(latencies) {}
 
 CppKernelProgram::CtaSteps& CppKernelProgram::run(std::uint32_t cta) const {
   const auto begin = std::chrono::steady_clock::now();
@@ -19,7 +21,7 @@ CppKernelProgram::CtaSteps& CppKernelProgram::run(std::uint32_t cta) const {
   }
   const Dim3& g = launch_.grid;
   const Dim3 idx{cta % g.x, (cta / g.x) % g.y, cta / (g.x * g.y)};  // x fastest, as CUDA numbers blocks
-  Cta c(g, launch_.block, idx, line_bytes_);
+  Cta c(g, launch_.block, idx, line_bytes_, latencies_);
   // The CTAs of a kernel record about as much as each other: room for what the last one needed saves the
   // records' regrowth (a CTA runs a body of thousands of warp instructions).
   c.reserve_records(record_hint_.steps, record_hint_.lines);

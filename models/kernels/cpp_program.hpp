@@ -17,7 +17,9 @@ namespace numagpu::kernels {
 
 class CppKernelProgram : public KernelProgram {
  public:
-  CppKernelProgram(std::string name, std::unique_ptr<Kernel> kernel, unsigned line_bytes);
+  // latencies: the SM's dependent-instruction latencies (kernels/simt.hpp; all 0: not modelled).
+  CppKernelProgram(std::string name, std::unique_ptr<Kernel> kernel, unsigned line_bytes,
+                   const Latencies& latencies = {});
 
   const std::string& name() const override { return name_; }
   std::uint32_t ctas() const override { return static_cast<std::uint32_t>(launch_.grid.count()); }
@@ -56,6 +58,7 @@ class CppKernelProgram : public KernelProgram {
   std::unique_ptr<Kernel> kernel_;
   Launch launch_;
   unsigned line_bytes_;
+  Latencies latencies_;
   mutable bool prepared_ = false;
   mutable std::unordered_map<std::uint32_t, CtaSteps> resident_;
   mutable Totals totals_;

@@ -12,15 +12,20 @@ std::uint32_t full_mask(unsigned threads_in_warp) {
 
 }  // namespace
 
-Cta::Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes)
+Cta::Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes, const Latencies& latencies)
     : gridDim(grid),
       blockDim(block),
       blockIdx(block_idx),
       threads_(static_cast<unsigned>(block.count())),
       line_bytes_(line_bytes),
+      latency_(latencies),
+      dependent_(std::any_of(latencies.begin(), latencies.end(), [](std::uint16_t l) { return l > 0; })),
       mask_((threads_ + kWarpSize - 1) / kWarpSize),
       warps_(mask_.size()),
       tid_(make_tid()) {
+  clock_.assign(mask_.size(), 0);
+  settled_.assign(mask_.size(), 0);
+  passes_.assign(mask_.size(), 1);
   for (unsigned w = 0; w < mask_.size(); ++w)
     mask_[w] = full_mask(std::min(kWarpSize, threads_ - w * kWarpSize));
   exited_.assign(mask_.size(), 0);
@@ -90,7 +95,33 @@ void Cta::charge(InstrClass cls, unsigned n) {
     if (!mask_[w]) continue;
     // One issue cycle per warp instruction: consecutive instructions of a warp form one compute step.
     add_instructions(w, cls, n, n);
+    clock_[w] += n;
   }
+}
+
+std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready) {
+  if (!dependent_) {
+    add_instructions(w, cls, 1, cycles);
+    clock_[w] += cycles;
+    return 0;
+  }
+  const std::uint32_t at = std::max(clock_[w], operands_ready);
+  add_instructions(w, cls, 1, at + cycles - clock_[w]);  // the stall, then its issue cycles
+  clock_[w] = at + cycles;
+  const std::uint32_t ready = at + cycles - 1 + latency_[static_cast<unsigned>(cls)];
+  settled_[w] = std::max(settled_[w], ready);
+  return ready;
+}
+
+void Cta::wait_settles() {
+  if (!dependent_) return;
+  for (unsigned w = 0; w < mask_.size(); ++w)
+    if (mask_[w]) clock_[w] = std::max(clock_[w], settled_[w]);
+}
+
+void Cta::branch_on(const V<bool>& cond) {
+  for (unsigned w = 0; w < mask_.size(); ++w)
+    if (mask_[w]) issue_one(w, InstrClass::kBranch, 1, dependent_ ? cond.ready(w) : 0);
 }
 
 void Cta::memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread,
@@ -150,7 +181,7 @@ void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned
         passes = std::max(passes, ++per_bank[words[i] % kBanks]);
       }
     }
-    add_instructions(w, InstrClass::kShared, 1, passes);
+    passes_[w] = passes;  // the caller issues the access (issue_one), after its operands
     counters_.shared_accesses += 1;
     counters_.shared_wavefronts += passes;
   }
@@ -159,18 +190,19 @@ void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned
 void Cta::shared_broadcast() {
   for (unsigned w = 0; w < mask_.size(); ++w) {
     if (!mask_[w]) continue;
-    add_instructions(w, InstrClass::kShared, 1, 1);
+    issue_one(w, InstrClass::kShared, 1, 0);
     counters_.shared_accesses += 1;
     counters_.shared_wavefronts += 1;
   }
 }
 
 void Cta::syncthreads() {
-  for (WarpRecord& w : warps_) {
+  for (unsigned w = 0; w < warps_.size(); ++w) {
     PackedStep s;
     s.kind = Step::Kind::kBarrier;
     s.cycles = 1;
-    w.steps.push_back(s);
+    warps_[w].steps.push_back(s);
+    if (dependent_) clock_[w] = std::max(clock_[w], settled_[w]);  // the warp waits at the barrier
   }
 }
 
@@ -196,7 +228,7 @@ void Cta::if_(const V<bool>& cond, const std::function<void()>& then) {
 
 void Cta::if_else(const V<bool>& cond, const std::function<void()>& then,
                   const std::function<void()>& otherwise) {
-  charge(InstrClass::kBranch);  // every warp with an active thread executes the branch once
+  branch_on(cond);  // every warp with an active thread executes the branch once
   const std::vector<std::uint32_t> saved = mask_;
   narrow(saved, cond, true);
   if (any_active()) then();
@@ -211,7 +243,7 @@ void Cta::while_(const std::function<V<bool>()>& cond, const std::function<void(
   const std::vector<std::uint32_t> saved = mask_;
   for (;;) {
     const V<bool> c = cond();
-    charge(InstrClass::kBranch);
+    branch_on(c);
     const std::vector<std::uint32_t> before = mask_;
     narrow(before, c, true);
     if (!any_active()) break;
@@ -228,7 +260,7 @@ void Cta::uniform_loop(std::uint64_t trips, const std::function<void(std::uint64
 }
 
 void Cta::exit_if(const V<bool>& cond) {
-  charge(InstrClass::kBranch);
+  branch_on(cond);
   for (unsigned w = 0; w < mask_.size(); ++w) {
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       const unsigned t = w * kWarpSize + lane;

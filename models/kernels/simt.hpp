@@ -43,6 +43,11 @@ constexpr unsigned kWarpSize = 32;
 // kOther (nothing a kernel executes is unclassified).
 using numagpu::InstrClass;
 
+// Dependent-instruction latency by instruction class (InstrClass order): the cycles from an instruction's
+// issue until an instruction that reads its result may issue. All 0 (the default): not modelled, a warp
+// issues its instructions one a cycle whatever they read.
+using Latencies = std::array<std::uint16_t, kInstrClasses>;
+
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
   std::uint64_t count() const { return std::uint64_t(x) * y * z; }
@@ -70,7 +75,9 @@ class V {
  public:
   V(Cta& cta, T uniform);
   V(const V& other);
-  V(V&& other) noexcept : cta_(other.cta_), n_(other.n_), v_(other.v_) { other.v_ = nullptr; }
+  V(V&& other) noexcept : cta_(other.cta_), n_(other.n_), v_(other.v_), ready_(other.ready_) {
+    other.v_ = nullptr;
+  }
   ~V();
   // Assignment (from a value or a temporary alike) is masked; no move assignment is declared, so a
   // temporary on the right binds here too.
@@ -81,6 +88,10 @@ class V {
   const T& operator[](unsigned thread) const { return v_[thread]; }
   Cta& cta() const { return *cta_; }
   unsigned size() const { return n_; }
+  // Per warp, the cycle (of the warp's own instruction clock, Cta::issue_one) from which the value may be
+  // read: kept only when the CTA models dependent latencies (Cta::dependent()).
+  std::uint32_t ready(unsigned warp) const { return ready_[warp]; }
+  std::uint32_t* ready_data() { return ready_; }
 
  private:
   template <class U>
@@ -93,6 +104,7 @@ class V {
   Cta* cta_;
   unsigned n_;
   T* v_;  // a buffer of the CTA's (Cta::acquire): operations make many short-lived values
+  std::uint32_t* ready_;  // in the same buffer, after the values: one per warp
 };
 
 // A value whose every thread is written by the caller next: skips the fill.
@@ -145,7 +157,7 @@ struct CtaCounters {
 
 class Cta {
  public:
-  Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes);
+  Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes, const Latencies& latencies = {});
 
   // CUDA's built-ins. blockIdx, blockDim and gridDim are uniform; threadIdx is per thread.
   const Dim3 gridDim, blockDim, blockIdx;
@@ -158,9 +170,25 @@ class Cta {
   unsigned warps() const { return (threads_ + kWarpSize - 1) / kWarpSize; }
   bool active(unsigned thread) const { return (mask_[thread / kWarpSize] >> (thread % kWarpSize)) & 1u; }
   bool any_active() const;
+  bool warp_active(unsigned w) const { return mask_[w] != 0; }
 
-  // Charges `n` warp instructions of `cls` to every warp with an active thread.
+  // Charges `n` warp instructions of `cls` to every warp with an active thread. They read no value the
+  // dependency model knows of (independent instructions).
   void charge(InstrClass cls, unsigned n = 1);
+
+  // Dependent latencies (docs/kernels.md, "Timing"). Each warp keeps an instruction clock: an instruction
+  // issues at the later of the clock and its operands' ready cycles, the clock then moves past it, and its
+  // result is ready `latency` cycles after its issue. A compute step lasts the clock's advance over it, stalls
+  // included. A step at which the warp waits (a load, an atomic, a barrier) hides what is still in flight.
+  bool dependent() const { return dependent_; }
+  // One instruction of `cls` for every warp with an active thread, issued once operands_ready(w) (the latest
+  // ready cycle of its operands in warp w) has come; each warp's result ready cycle into result[w] (when not
+  // null; 0 for inactive warps). Without dependent latencies: charge(cls).
+  template <class F>
+  void issue(InstrClass cls, const F& operands_ready, std::uint32_t* result);
+  // Before a memory instruction: each active warp waits until operands_ready(w).
+  template <class F>
+  void await(const F& operands_ready);
 
   // Global memory: one memory step per warp with an active thread, with the distinct lines touched.
   template <class T>
@@ -216,7 +244,7 @@ class Cta {
 
   // Buffers of threads() x 16 bytes for values, reused (V's storage).
   void* acquire() {
-    if (pool_.free.empty()) return new std::uint64_t[2 * threads_];
+    if (pool_.free.empty()) return new std::uint64_t[2 * threads_ + (warps() + 1) / 2];
     void* b = pool_.free.back();
     pool_.free.pop_back();
     return b;
@@ -234,8 +262,16 @@ class Cta {
   };
   Tid make_tid();
   void memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread, unsigned bytes);
+  // A shared-memory access by the active threads: each warp's passes (bank conflicts) into passes_.
   void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes);
   void shared_broadcast();  // one shared access of one word by all active threads: one pass per warp
+  // Warp w issues one instruction of `cls` taking `cycles` issue cycles, its operands ready at
+  // `operands_ready`; returns its result's ready cycle (0 without dependent latencies).
+  std::uint32_t issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready);
+  // After a step at which the active warps wait (load, atomic): their clocks pass everything in flight.
+  void wait_settles();
+  // The branch of a construct on `cond`: one branch instruction per warp with an active thread.
+  void branch_on(const V<bool>& cond);
   // Adds `n` instructions of `cls` to warp `w`'s current compute step (and its totals); `cycles` issue
   // cycles.
   void add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles);
@@ -245,6 +281,8 @@ class Cta {
 
   unsigned threads_;
   unsigned line_bytes_;
+  Latencies latency_{};
+  bool dependent_ = false;  // any latency non-zero (before tid_: its values ask)
   // Value buffers not in use. Declared before tid_, so it is destroyed after every V of the CTA has given
   // its buffer back.
   struct BufferPool {
@@ -265,21 +303,38 @@ class Cta {
   std::vector<std::uint64_t> scratch_;         // addresses by thread, reused
   Step scratch_step_;                          // the coalescer's output, reused
   std::vector<std::uint64_t> warp_addresses_;  // one warp's active addresses, reused
+  std::vector<unsigned> passes_;               // shared_access's passes per warp
+  std::vector<std::uint32_t> clock_;   // per warp: the cycle its next instruction may issue at
+  std::vector<std::uint32_t> settled_; // per warp: every result it issued is ready by then
 };
 
 // ---- values -----------------------------------------------------------------------------------------
 
 template <class T>
-V<T>::V(Cta& cta, T uniform) : cta_(&cta), n_(cta.threads()), v_(static_cast<T*>(cta.acquire())) {
+V<T>::V(Cta& cta, T uniform)
+    : cta_(&cta),
+      n_(cta.threads()),
+      v_(static_cast<T*>(cta.acquire())),
+      ready_(reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::uint64_t*>(v_) + 2 * n_)) {
   std::fill(v_, v_ + n_, uniform);
+  if (cta.dependent()) std::fill(ready_, ready_ + cta.warps(), 0u);
 }
 
 template <class T>
-V<T>::V(Cta& cta, NoInit) : cta_(&cta), n_(cta.threads()), v_(static_cast<T*>(cta.acquire())) {}
+V<T>::V(Cta& cta, NoInit)
+    : cta_(&cta),
+      n_(cta.threads()),
+      v_(static_cast<T*>(cta.acquire())),
+      ready_(reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::uint64_t*>(v_) + 2 * n_)) {}
 
 template <class T>
-V<T>::V(const V& other) : cta_(other.cta_), n_(other.n_), v_(static_cast<T*>(other.cta_->acquire())) {
+V<T>::V(const V& other)
+    : cta_(other.cta_),
+      n_(other.n_),
+      v_(static_cast<T*>(other.cta_->acquire())),
+      ready_(reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::uint64_t*>(v_) + 2 * n_)) {
   std::copy(other.v_, other.v_ + n_, v_);
+  if (cta_->dependent()) std::copy(other.ready_, other.ready_ + cta_->warps(), ready_);
 }
 
 template <class T>
@@ -292,6 +347,11 @@ V<T>& V<T>::operator=(const V& other) {
   if (this == &other) return *this;
   for (unsigned t = 0; t < n_; ++t)
     if (cta_->active(t)) v_[t] = other.v_[t];
+  // A warp that wrote some of its threads reads the register when the later of its two writers is ready.
+  if (cta_->dependent()) {
+    for (unsigned w = 0; w < cta_->warps(); ++w)
+      if (cta_->warp_active(w)) ready_[w] = std::max(ready_[w], other.ready_[w]);
+  }
   return *this;
 }
 
@@ -318,7 +378,7 @@ auto zip(const V<T>& a, const V<U>& b, InstrClass cls, F f) {
   V<R> r = Uninitialized<R>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = f(a[t], b[t]);
-  a.cta().charge(cls);
+  a.cta().issue(cls, [&](unsigned w) { return std::max(a.ready(w), b.ready(w)); }, r.ready_data());
   return r;
 }
 
@@ -328,7 +388,7 @@ auto map(const V<T>& a, InstrClass cls, F f) {
   V<R> r = Uninitialized<R>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = f(a[t]);
-  a.cta().charge(cls);
+  a.cta().issue(cls, [&](unsigned w) { return a.ready(w); }, r.ready_data());
   return r;
 }
 
@@ -398,7 +458,9 @@ V<T> fma(const V<T>& a, const V<T>& b, const V<T>& c) {
   V<T> r = Uninitialized<T>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = a[t] * b[t] + c[t];
-  a.cta().charge(class_of<T>());
+  a.cta().issue(
+      class_of<T>(), [&](unsigned w) { return std::max({a.ready(w), b.ready(w), c.ready(w)}); },
+      r.ready_data());
   return r;
 }
 template <class T>
@@ -406,8 +468,47 @@ V<T> select(const V<bool>& c, const V<T>& a, const V<T>& b) {
   V<T> r = Uninitialized<T>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = c[t] ? a[t] : b[t];
-  a.cta().charge(InstrClass::kInt);
+  a.cta().issue(
+      InstrClass::kInt, [&](unsigned w) { return std::max({c.ready(w), a.ready(w), b.ready(w)}); },
+      r.ready_data());
   return r;
+}
+
+// ---- dependent latencies ----------------------------------------------------------------------------
+
+template <class F>
+void Cta::issue(InstrClass cls, const F& operands_ready, std::uint32_t* result) {
+  if (!dependent_) {
+    charge(cls);
+    return;
+  }
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    if (!mask_[w]) {
+      if (result) result[w] = 0;
+      continue;
+    }
+    const std::uint32_t ready = issue_one(w, cls, 1, operands_ready(w));
+    if (result) result[w] = ready;
+  }
+}
+
+template <class F>
+void Cta::await(const F& operands_ready) {
+  if (!dependent_) return;
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    if (!mask_[w]) continue;
+    const std::uint32_t at = operands_ready(w);
+    if (at <= clock_[w]) continue;
+    // The stall belongs to the compute step before the memory instruction (a step of no instructions
+    // when there is none).
+    WarpRecord& r = warps_[w];
+    if (r.steps.empty() || r.steps.back().kind != Step::Kind::kCompute) {
+      r.steps.emplace_back();
+      r.steps.back().first_line = static_cast<std::uint32_t>(r.lines.size());
+    }
+    r.steps.back().cycles += at - clock_[w];
+    clock_[w] = at;
+  }
 }
 
 // ---- memory -----------------------------------------------------------------------------------------
@@ -422,7 +523,13 @@ V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index) {
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) r[t] = (*a.data)[i];
   }
+  await([&](unsigned w) { return index.ready(w); });
   memory_step(Step::Kind::kLoad, scratch_, sizeof(T));
+  wait_settles();
+  if (dependent_) {
+    for (unsigned w = 0; w < warps(); ++w)
+      if (mask_[w]) r.ready_data()[w] = clock_[w];
+  }
   return r;
 }
 
@@ -435,6 +542,7 @@ void Cta::store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& val
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) (*a.data)[i] = value[t];
   }
+  await([&](unsigned w) { return std::max(index.ready(w), value.ready(w)); });
   memory_step(Step::Kind::kStore, scratch_, sizeof(T));
 }
 
@@ -447,7 +555,9 @@ void Cta::atomic_add(const Array<T>& a, const V<std::int64_t>& index, const V<T>
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) (*a.data)[i] += value[t];
   }
+  await([&](unsigned w) { return std::max(index.ready(w), value.ready(w)); });
   memory_step(Step::Kind::kAtomic, scratch_, sizeof(T));
+  wait_settles();
 }
 
 template <class T>
@@ -459,7 +569,9 @@ void Cta::atomic_min(const Array<T>& a, const V<std::int64_t>& index, const V<T>
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size() && value[t] < (*a.data)[i]) (*a.data)[i] = value[t];
   }
+  await([&](unsigned w) { return std::max(index.ready(w), value.ready(w)); });
   memory_step(Step::Kind::kAtomic, scratch_, sizeof(T));
+  wait_settles();
 }
 
 template <class T>
@@ -474,6 +586,10 @@ V<T> Cta::Shared<T>::load(const V<std::int64_t>& index) {
     if (i < data_.size()) r[t] = data_[i];
   }
   cta_.shared_access(offsets, sizeof(T));
+  for (unsigned w = 0; w < cta_.warps(); ++w) {
+    if (cta_.warp_active(w))
+      r.ready_data()[w] = cta_.issue_one(w, InstrClass::kShared, cta_.passes_[w], index.ready(w));
+  }
   return r;
 }
 
@@ -488,6 +604,10 @@ void Cta::Shared<T>::store(const V<std::int64_t>& index, const V<T>& value) {
     if (i < data_.size()) data_[i] = value[t];
   }
   cta_.shared_access(offsets, sizeof(T));
+  for (unsigned w = 0; w < cta_.warps(); ++w) {
+    if (cta_.warp_active(w))
+      cta_.issue_one(w, InstrClass::kShared, cta_.passes_[w], std::max(index.ready(w), value.ready(w)));
+  }
 }
 
 template <class T>

@@ -24,6 +24,10 @@ struct SmSpec {
   // Execution pipes (sm/issue_pipes.hpp): lanes per SM of each instruction class; 0: no limit but issue.
   std::uint32_t fp32_lanes = 0, fp64_lanes = 0, int_lanes = 0, sfu_lanes = 0, tensor_lanes = 0,
                 shared_lanes = 0;
+  // Dependent-instruction latencies (kernels/simt.hpp, Cta::issue): cycles from an instruction's issue until
+  // one that reads its result may issue; 0: not modelled for that class.
+  std::uint32_t fp32_latency = 0, fp64_latency = 0, int_latency = 0, sfu_latency = 0, tensor_latency = 0,
+                shared_latency = 0;
 
   // Register and shared-memory allocation granules (NVIDIA's CUDA Occupancy Calculator, compute capability
   // 7.0: registers are allocated per warp in units of 256, shared memory per CTA in units of 256 bytes).
@@ -96,6 +100,20 @@ struct SmSpec {
               NUMAGPU_LANES_DOC("shared-memory (one pass through the banks per warp access)"))
         .range(0, 4096);
 #undef NUMAGPU_LANES_DOC
+#define NUMAGPU_LATENCY_DOC(what)                                                            \
+  "Cycles from the issue of " what                                                           \
+  " until an instruction that reads its result may issue (C++ library kernels and applications; " \
+  "docs/kernels.md, Timing); 0: not modelled"
+    k.integer("fp32_latency", fp32_latency, NUMAGPU_LATENCY_DOC("an FP32 instruction")).range(0, 1000);
+    k.integer("fp64_latency", fp64_latency, NUMAGPU_LATENCY_DOC("an FP64 instruction")).range(0, 1000);
+    k.integer("int_latency", int_latency, NUMAGPU_LATENCY_DOC("an integer instruction (and compares, selects)"))
+        .range(0, 1000);
+    k.integer("sfu_latency", sfu_latency, NUMAGPU_LATENCY_DOC("a special-function (SFU) instruction"))
+        .range(0, 1000);
+    k.integer("tensor_latency", tensor_latency, NUMAGPU_LATENCY_DOC("a tensor instruction")).range(0, 1000);
+    k.integer("shared_latency", shared_latency, NUMAGPU_LATENCY_DOC("a shared-memory load"))
+        .range(0, 1000);
+#undef NUMAGPU_LATENCY_DOC
   }
 };
 

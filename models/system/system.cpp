@@ -244,6 +244,16 @@ void System::check_fits(const KernelProgram& p, const std::string& what, bool tr
 
 std::vector<std::unique_ptr<KernelSequence>> System::build_programs() {
   std::vector<std::unique_ptr<KernelSequence>> items;
+  kernels::Latencies latencies{};  // the SM's dependent latencies, by instruction class
+  const auto set = [&latencies](InstrClass c, std::uint32_t cycles) {
+    latencies[static_cast<unsigned>(c)] = static_cast<std::uint16_t>(cycles);
+  };
+  set(InstrClass::kFp32, spec_.sm.fp32_latency);
+  set(InstrClass::kFp64, spec_.sm.fp64_latency);
+  set(InstrClass::kInt, spec_.sm.int_latency);
+  set(InstrClass::kSfu, spec_.sm.sfu_latency);
+  set(InstrClass::kTensor, spec_.sm.tensor_latency);
+  set(InstrClass::kShared, spec_.sm.shared_latency);
   for (const KernelSpec& k : spec_.kernels) {
     if (!k.app.empty()) {  // an application: its kernels come from its host program as the run goes
       const SmSpec sm = spec_.sm;
@@ -258,13 +268,14 @@ std::vector<std::unique_ptr<KernelSequence>> System::build_programs() {
         }
       };
       items.push_back(std::make_unique<kernels::AppRunner>(
-          k.name, kernels::make_app(k.app, k.args, k.input, k.base_address), spec_.facts.line_bytes, check));
+          k.name, kernels::make_app(k.app, k.args, k.input, k.base_address), spec_.facts.line_bytes, check,
+          latencies));
       continue;
     }
     std::vector<std::unique_ptr<KernelProgram>> programs;
     if (!k.kernel.empty()) {  // its arrays where the configuration check placed them (base_address)
       programs.push_back(std::make_unique<kernels::CppKernelProgram>(
-          k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec_.facts.line_bytes));
+          k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec_.facts.line_bytes, latencies));
     } else if (k.trace_path.empty()) {
       programs.push_back(std::make_unique<SyntheticProgram>(k, spec_.facts.line_bytes));
     } else {

@@ -138,6 +138,77 @@ TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {
 
 // Kernel::contents<T>: an array with data is visible by name with its element type; an array without data,
 // an unknown name or another element type give null.
+// Dependent latencies (Cta::issue): fp32 4 cycles, int 4, shared 20; the rest 0.
+Latencies volta_like() {
+  Latencies l{};
+  l[static_cast<unsigned>(InstrClass::kFp32)] = 4;
+  l[static_cast<unsigned>(InstrClass::kInt)] = 4;
+  l[static_cast<unsigned>(InstrClass::kShared)] = 20;
+  return l;
+}
+
+// A chain of three dependent fp32 adds, then an independent one. Issue cycles by hand: a = x + 1 at 0
+// (ready 4), b = a + 1 at 4 (ready 8), d = b + 1 at 8 (ready 12), e = x * 2 at 9 (x is ready from the start;
+// the clock is past d's issue). The compute step lasts from 0 to after e's issue: 10 cycles for 4
+// instructions. Without latencies the same four instructions take 4 cycles, one each.
+TEST(Simt, DependentInstructionsWaitForTheirOperands) {
+  for (const bool dependent : {false, true}) {
+    Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, dependent ? volta_like() : Latencies{});
+    const V<float> x(c, 1.0f);
+    const V<float> a = x + 1.0f;
+    const V<float> b = a + 1.0f;
+    const V<float> d = b + 1.0f;
+    const V<float> e = x * 2.0f;
+    EXPECT_FLOAT_EQ(d[0], 4.0f);
+    EXPECT_FLOAT_EQ(e[0], 2.0f);
+    const std::vector<WarpRecord>& w = c.records();
+    ASSERT_EQ(w[0].steps.size(), 1u);
+    EXPECT_EQ(w[0].steps[0].instructions, 4u);
+    EXPECT_EQ(w[0].steps[0].cycles, dependent ? 10u : 4u) << (dependent ? "with latencies" : "without");
+    if (dependent) {
+      EXPECT_EQ(d.ready(0), 12u);
+      EXPECT_EQ(e.ready(0), 13u);  // issued at 9, ready 4 later
+    }
+  }
+}
+
+// A store waits for the value it stores: v = (tid + 1) then a store of v. The add issues at 0 (ready 4); the
+// store may issue at 4, so the compute step before it lasts 4 cycles (1 issue + 3 stalled). A load hides
+// what is in flight: after a load, a value computed before it is ready (the warp waited for its data), and
+// the loaded value is ready at once: its use issues right away, one cycle after the load's step.
+TEST(Simt, MemoryInstructionsWaitForTheirOperandsAndLoadsSettleTheRest) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  Array<std::int64_t> out{"out", 1 << 20, 64, nullptr};
+  const V<std::int64_t> v = c.threadIdx_x() + std::int64_t(1);  // int: issue 0, ready 4
+  c.store(out, c.threadIdx_x(), v);                                 // waits until 4
+  const V<std::int64_t> slow = v * std::int64_t(3);               // issue 4, ready 8
+  const V<std::int64_t> loaded = c.load(out, c.threadIdx_x());    // index ready: no wait; settles to 8
+  const V<std::int64_t> sum = loaded + slow;                        // both ready at 8: issue 8, no stall
+  EXPECT_EQ(sum.ready(0), 12u);
+  const std::vector<WarpRecord>& w = c.records();
+  // Steps: compute (the add: 4 cycles with the stall), store, compute (the multiply: 1), load, compute (1).
+  ASSERT_EQ(w[0].steps.size(), 5u);
+  EXPECT_EQ(w[0].steps[0].cycles, 4u);
+  EXPECT_EQ(w[0].steps[1].kind, Step::Kind::kStore);
+  EXPECT_EQ(w[0].steps[2].cycles, 1u);
+  EXPECT_EQ(w[0].steps[3].kind, Step::Kind::kLoad);
+  EXPECT_EQ(w[0].steps[4].cycles, 1u);
+}
+
+// A shared-memory load and the branch that reads it: the load issues at 0 (one pass), its value is ready at
+// 20; the compare waits for it (issue 20, ready 24) and the branch for the compare (issue 24). Step: 25
+// cycles for 3 instructions.
+TEST(Simt, BranchesWaitForTheirCondition) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  Cta::Shared<std::int32_t> tile(c, 32);
+  const V<std::int32_t> t = tile.load(c.threadIdx_x());
+  c.if_(t > 0, [] {});
+  const std::vector<WarpRecord>& w = c.records();
+  ASSERT_EQ(w[0].steps.size(), 1u);
+  EXPECT_EQ(w[0].steps[0].instructions, 3u);
+  EXPECT_EQ(w[0].steps[0].cycles, 25u);
+}
+
 TEST(KernelLibrary, ContentsOfArraysWithData) {
   class K : public Kernel {
    public:
