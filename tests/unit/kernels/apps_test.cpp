@@ -3,6 +3,9 @@
 // (shared arrays bound into library kernels, the runner's hand-over).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "app_walk.hpp"
 
 namespace numagpu::kernels {
@@ -254,12 +257,93 @@ TEST(Apps, PagerankPullLoopsAsLongAsTheLargestDegreeOfTheWarp) {
   EXPECT_EQ(t.in(t.stored, "rank"), 1u);
 }
 
+// CoMD on 4^3 FCC unit cells (256 atoms; box 4 x 5.257 / 2.315 = 9.08 sigma, 3 link cells a side of 3.03
+// sigma = 1.333 lattice units). One step: compute_force, then advance_velocity, advance_position,
+// clear_counts, redistribute, compute_force, advance_velocity.
+//
+// advance_position (launch 2), counted by hand: in lattice units an axis's atom planes are at 0.25, 0.75, ...
+// 3.75 (displaced by at most 0.022), so cell 0 of an axis holds the planes {0.25, 0.75, 1.25} (2 of the
+// basis' .25 kind, "even", 1 of the .75 kind, "odd"), cell 1 {1.75, 2.25} (1 even, 1 odd), cell 2 {2.75,
+// 3.25, 3.75} (1 even, 2 odd). An FCC site has an even number of odd coordinates, so cell (A, B, C) holds
+// E_A E_B E_C + E_A O_B O_C + O_A E_B O_C + O_A O_B E_C atoms: 14 (4 cells), 13 (4), 9 (12), 6 (6), 4 (1):
+// 256 in all, every cell in warp 0 of its CTA. Every CTA's two warps load its count (54 load steps, all in
+// the counts' one line); each cell's warp loads p and r and stores r per component: 27 x 6 load and 27 x 3
+// store steps. A cell's slots start at a multiple of 64 x 24 B (12 lines), its n atoms' r take ceil(24 n /
+// 128) lines: 3, 3, 2, 2, 1 for the sizes above, 4 x 3 + 4 x 3 + 12 x 2 + 6 x 2 + 1 = 61 lines of r and 61
+// of p.
+//
+// The forces computed on the GPU after the re-binning match a brute-force all-pairs sum over the
+// minimum images on the host (the cutoff branch and the cells' neighbourhoods decided on executed data), the
+// re-binning kept every atom once, and the forces sum to zero (Newton's third law).
+TEST(Apps, ComdStepMatchesAllPairsForces) {
+  std::vector<double> r, f;
+  std::vector<std::int32_t> gid, count;
+  const AppWalk w = walk_app("proxy/comd", "nx=4 steps=1", "", [&](const App& a) {
+    r = *a.contents<double>("r1");
+    f = *a.contents<double>("f");
+    gid = *a.contents<std::int32_t>("gid1");
+    count = *a.contents<std::int32_t>("n_atoms1");
+  });
+  ASSERT_EQ(w.names(),
+            (std::vector<std::string>{"compute_force", "advance_velocity", "advance_position", "clear_counts",
+                                      "redistribute", "compute_force", "advance_velocity"}));
+  const Traffic& t = w.launches[2].traffic;
+  EXPECT_EQ(t.ctas, 27u);
+  EXPECT_EQ(t.load_steps, 54u + 27u * 6u);
+  EXPECT_EQ(t.store_steps, 27u * 3u);
+  EXPECT_EQ(t.in(t.loaded, "r0"), 61u);
+  EXPECT_EQ(t.in(t.loaded, "p0"), 61u);
+  EXPECT_EQ(t.in(t.loaded, "n_atoms0"), 1u);
+  EXPECT_EQ(t.loaded.size(), 123u);
+  EXPECT_EQ(t.in(t.stored, "r0"), 61u);
+  EXPECT_EQ(t.stored.size(), 61u);
+
+  ASSERT_EQ(count.size(), 27u);
+  std::vector<std::size_t> atoms;  // slots holding an atom
+  std::vector<int> seen(256, 0);
+  for (std::size_t b = 0; b < 27; ++b)
+    for (std::int32_t s = 0; s < count[b]; ++s) {
+      atoms.push_back(b * 64 + std::size_t(s));
+      ASSERT_GE(gid[atoms.back()], 0);
+      ++seen[std::size_t(gid[atoms.back()])];
+    }
+  EXPECT_EQ(atoms.size(), 256u);
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 256);
+  const double box = 4 * 5.257 / 2.315;
+  double total[3] = {0, 0, 0}, largest = 0;
+  for (std::size_t i : atoms) {
+    double expect[3] = {0, 0, 0};
+    for (std::size_t j : atoms) {
+      double d[3], r2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        d[k] = r[3 * i + k] - r[3 * j + k];
+        d[k] -= box * std::round(d[k] / box);
+        r2 += d[k] * d[k];
+      }
+      if (j == i || r2 > 2.5 * 2.5) continue;
+      const double ir2 = 1 / r2, ir6 = ir2 * ir2 * ir2, fr = 24 * ir6 * ir2 * (2 * ir6 - 1);
+      for (int k = 0; k < 3; ++k)
+        expect[k] += fr * d[k];
+    }
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(f[3 * i + k], expect[k], 1e-9 * (1 + std::abs(expect[k])));
+      total[k] += f[3 * i + k];
+      largest = std::max(largest, std::abs(f[3 * i + k]));
+    }
+  }
+  EXPECT_GT(largest, 1e-3);
+  for (double s : total)
+    EXPECT_NEAR(s, 0.0, 1e-9);
+}
+
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "size=3", "", testing::kTrafficBase), KernelError);
   // An application that reads no file refuses one.
   EXPECT_THROW(make_app("rodinia/nw", "", "/etc/hostname", testing::kTrafficBase), KernelError);
+  // CoMD needs at least 3 link cells a side (nx = 3 would give 2): nx starts at 4.
+  EXPECT_THROW(make_app("proxy/comd", "nx=3", "", testing::kTrafficBase), KernelError);
 }
 
 }  // namespace
