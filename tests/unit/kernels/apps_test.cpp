@@ -336,6 +336,63 @@ TEST(Apps, ComdStepMatchesAllPairsForces) {
     EXPECT_NEAR(s, 0.0, 1e-9);
 }
 
+// LULESH on 2^3 elements (27 nodes, h = 1.125 / 2), one time step: the nine kernels in LULESH's order.
+//
+// AddNodeForcesFromElems, counted by hand: one CTA of 128 threads, 27 active in warp 0 (warps 1-3 leave at
+// once). Warp 0 loads nodeElemStart[n] and [n + 1] (2 load steps), then loops as long as its largest corner
+// count, 8 (the centre node), each trip loading the corner index and its three forces: 2 + 8 x 4 = 34 load
+// steps, 3 stores. Lines: nodeElemStart 28 ints (1 line), nodeElemCornerList 64 ints (2), each of fx/fy/
+// fz_elem 64 doubles (4, all corners are some node's): 15 loaded; fx, fy, fz 27 doubles (2 lines each): 6
+// stored.
+// ApplyAccelerationBoundaryConditionsForNodes: 9 threads in one warp, 3 load steps of the symmetry lists (27
+// ints: 1 line) and 3 stores: xdd at the x = 0 nodes 0, 3, ..., 24 (2 lines), ydd at 0-2, 9-11, 18-20 (bytes
+// 0-167: 2 lines), zdd at 0-8 (72 bytes: 1 line): 5 lines stored.
+//
+// Computed values: only element 0 has pressure p0 = (2/3) e0 / h^3 (Sedov's energy e0 = 3.948746e7 x
+// (2/45)^3), so node 1 (x = h on the y = 0 and z = 0 planes) is pushed along x by a quarter of element 0's x
+// face, p0 h^2 / 4, its mass is 2 x h^3 / 8 (elements 0 and 1), its y and z accelerations are zeroed by
+// the planes: xd = p0 / h dt0 with LULESH's first step dt0 = 0.5 h / sqrt(2 e0), x = h + xd dt0. Node 2 (x =
+// 2h) touches no pressurized element and stays at rest; node 0 (the origin) lies on all three planes.
+TEST(Apps, LuleshStepGathersCornerForcesThroughTheIndirection) {
+  std::vector<double> x, xd, yd, dtmin;
+  const AppWalk w = walk_app("proxy/lulesh", "s=2 iterations=1", "", [&](const App& a) {
+    x = *a.contents<double>("x");
+    xd = *a.contents<double>("xd");
+    yd = *a.contents<double>("yd");
+    dtmin = *a.contents<double>("dt_min");
+  });
+  ASSERT_EQ(w.names(), (std::vector<std::string>{
+                           "CalcVolumeForceForElems", "AddNodeForcesFromElems", "CalcAccelerationForNodes",
+                           "ApplyAccelerationBoundaryConditionsForNodes", "CalcVelocityAndPositionForNodes",
+                           "CalcKinematicsForElems", "ApplyMaterialPropertiesAndEOS",
+                           "CalcTimeConstraintsForElems", "CalcMinDtOneBlock"}));
+  const Traffic& t = w.launches[1].traffic;
+  EXPECT_EQ(t.load_steps, 34u);
+  EXPECT_EQ(t.store_steps, 3u);
+  EXPECT_EQ(t.in(t.loaded, "nodeElemStart"), 1u);
+  EXPECT_EQ(t.in(t.loaded, "nodeElemCornerList"), 2u);
+  EXPECT_EQ(t.in(t.loaded, "fx_elem"), 4u);
+  EXPECT_EQ(t.loaded.size(), 15u);
+  EXPECT_EQ(t.stored.size(), 6u);
+  const Traffic& b = w.launches[3].traffic;
+  EXPECT_EQ(b.load_steps, 3u);
+  EXPECT_EQ(b.store_steps, 3u);
+  EXPECT_EQ(b.in(b.stored, "xdd"), 2u);
+  EXPECT_EQ(b.in(b.stored, "ydd"), 2u);
+  EXPECT_EQ(b.in(b.stored, "zdd"), 1u);
+
+  const double h = 1.125 / 2, e0 = 3.948746e7 * std::pow(2.0 / 45.0, 3), p0 = 2.0 / 3.0 * e0 / (h * h * h);
+  const double dt0 = 0.5 * h / std::sqrt(2 * e0), v1 = p0 / h * dt0;
+  EXPECT_NEAR(xd[1], v1, 1e-9 * v1);
+  EXPECT_NEAR(x[1], h + v1 * dt0, 1e-12);
+  EXPECT_EQ(yd[1], 0.0);
+  EXPECT_EQ(xd[2], 0.0);
+  EXPECT_EQ(xd[0], 0.0);
+  // Element 0 expanded and has a sound speed: the Courant minimum is finite and positive.
+  EXPECT_GT(dtmin[0], 0.0);
+  EXPECT_LT(dtmin[0], 1.0);
+}
+
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
