@@ -393,6 +393,48 @@ TEST(Apps, LuleshStepGathersCornerForcesThroughTheIndirection) {
   EXPECT_LT(dtmin[0], 1.0);
 }
 
+// MST (Boruvka) on a hand-made weighted graph of three connected components: vertices 1-5 with edges 1-2 (4),
+// 1-3 (1), 2-3 (2), 2-4 (5), 3-4 (8), 3-5 (9), 4-5 (3), whose spanning tree is 1-3, 2-3, 4-5, 2-4 (11); the
+// pair 6-7 (7); and the triangle 8-9-10 of three equal weights 2 (a tree of two edges, 4): the minimum
+// spanning forest weighs 22 in 7 edges. Round 1: 1 and 3 pick 1-3 (mutual: 1 stays the representative), 2
+// picks 2-3 and hooks onto 3 (a chain 2 -> 3 -> 1), 4 and 5 pick 4-5, 6 and 7 pick 6-7; in the triangle the
+// ties go to the smaller edge id (8's entries come first): 8 and 9 pick 8-9, 10 picks 8-10. One jump moves 2
+// to 1, a second changes nothing. Round 2: components {1..5}'s halves both pick 2-4 (5 < 8 < 9); 5 needs one
+// jump. Round 3 finds no outgoing edge: take_edge leaves the flag down and the host stops.
+//
+// take_edge of round 2, counted by hand: one warp of 10 threads loads comp (1 step); the representatives 1,
+// 4, 6, 8 load their minimum key (1); 1 and 4 have one: they load the edge's source and its component, the
+// edge's other end and its component (4 steps) and store the partner, the tree mark and the flag (3 stores);
+// 6 and 8 store partner -1 (1 store): 6 load and 4 store steps.
+TEST(Apps, MstBoruvkaFindsTheMinimumSpanningForest) {
+  const TempGraph g(
+      "10 11 1\n2 4 3 1\n1 4 3 2 4 5\n1 1 2 2 4 8 5 9\n2 5 3 8 5 3\n4 3 3 9\n7 7\n6 7\n9 2 10 2\n8 2 10 2\n"
+      "8 2 9 2\n");
+  std::vector<std::int32_t> weight, comp;
+  std::vector<std::uint8_t> in_mst;
+  const AppWalk w = walk_app("lonestar/mst", "layers=1", g.path(), [&](const App& a) {
+    weight = *a.contents<std::int32_t>("weight");
+    comp = *a.contents<std::int32_t>("comp");
+    in_mst = *a.contents<std::uint8_t>("in_mst");
+  });
+  std::vector<std::string> expected =
+      repeat({"reset_min", "find_min", "take_edge", "hook", "jump", "jump"}, 2);
+  expected.insert(expected.end(), {"reset_min", "find_min", "take_edge"});
+  ASSERT_EQ(w.names(), expected);
+  std::int64_t total = 0, edges = 0;
+  for (std::size_t e = 0; e < in_mst.size(); ++e)
+    if (in_mst[e]) {
+      total += weight[e];
+      ++edges;
+    }
+  EXPECT_EQ(total, 22);
+  EXPECT_EQ(edges, 7);
+  EXPECT_EQ(comp, (std::vector<std::int32_t>{0, 0, 0, 0, 0, 5, 5, 7, 7, 7}));
+  const Traffic& t = w.launches[8].traffic;
+  EXPECT_EQ(t.load_steps, 6u);
+  EXPECT_EQ(t.store_steps, 4u);
+}
+
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
