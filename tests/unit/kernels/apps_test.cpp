@@ -435,6 +435,36 @@ TEST(Apps, MstBoruvkaFindsTheMinimumSpanningForest) {
   EXPECT_EQ(t.store_steps, 4u);
 }
 
+// MiniAMR with 2^3 blocks of 4^3 cells at level 0, one level of refinement, one variable, one step. The
+// sphere (centre (0.2, 0.3, 0.37), radius 0.25) crosses the level-0 blocks with i = 0 (nearest distances^2 0,
+// 0.04, 0.0169, 0.0569 < 0.0625) and none with i = 1 (0.09 or more): those 4 split (one split launch of 32
+// CTAs, one a child), leaving 4 level-0 blocks and 32 level-1 blocks, already 2:1 balanced. Faces (36 x 6 =
+// 216 exchange CTAs of one 16-thread warp): a level-0 block has its -x face on 4 finer blocks, 2 same-level
+// faces (y and z) and 3 on the boundary: 4 finer, 8 same; a level-1 block has one same-level x face (32), and
+// of its 2 y faces those not at j = 0 or 3 are same-level (64 - 16 = 48), z alike (48), and the 16 with fine
+// i = 1 have a coarser +x face: 136 same, 16 coarser, 4 finer, the other 60 boundary. Every CTA loads its
+// block and the face type (432 load steps); a same-level face loads the neighbour and its cell (2 each), a
+// coarser one the neighbour, the quarter and the cell (3), a finer one its neighbour and the 4 fine cells
+// (5): 432 + 272 + 48 + 20 = 772 load steps; each non-boundary face stores its ghosts: 156 store steps.
+// split: per child its parent, slot and octant (3) and one load and store per plane (4): 7 and 4 a CTA.
+TEST(Apps, MiniamrRefinesAroundTheSphereAndExchangesAcrossLevels) {
+  const AppWalk w = walk_app("proxy/miniamr", "block=4 blocks=2 levels=1 vars=1 steps=1 refine_every=1");
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"split", "exchange", "stencil"}));
+  const Traffic& s = w.launches[0].traffic;
+  EXPECT_EQ(s.ctas, 32u);
+  EXPECT_EQ(s.load_steps, 32u * 7u);
+  EXPECT_EQ(s.store_steps, 32u * 4u);
+  const Traffic& x = w.launches[1].traffic;
+  EXPECT_EQ(x.ctas, 216u);
+  EXPECT_EQ(x.load_steps, 772u);
+  EXPECT_EQ(x.store_steps, 156u);
+  // stencil: 36 CTAs, each its block (1), the planes z = 0 and 1 (2), then per plane 5 loads and a store.
+  const Traffic& st = w.launches[2].traffic;
+  EXPECT_EQ(st.ctas, 36u);
+  EXPECT_EQ(st.load_steps, 36u * (1u + 2u + 4u * 5u));
+  EXPECT_EQ(st.store_steps, 36u * 4u);
+}
+
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
@@ -443,6 +473,8 @@ TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nw", "", "/etc/hostname", testing::kTrafficBase), KernelError);
   // CoMD needs at least 3 link cells a side (nx = 3 would give 2): nx starts at 4.
   EXPECT_THROW(make_app("proxy/comd", "nx=3", "", testing::kTrafficBase), KernelError);
+  // MiniAMR's blocks have an even side (a child is half its parent).
+  EXPECT_THROW(make_app("proxy/miniamr", "block=5", "", testing::kTrafficBase), KernelError);
 }
 
 }  // namespace
