@@ -218,7 +218,9 @@ class ComdApp : public App {
       for (int k = 2; k >= 0; --k) {
         pos[k] = select(pos[k] >= box_, pos[k] - box_, select(pos[k] < 0.0, pos[k] + box_, pos[k]));
         const V<std::int64_t> ck = convert<std::int64_t>(pos[k] * (1.0 / cell_size_));
-        cell = cell * cells_ + select(ck >= cells_, V<std::int64_t>(c, cells_ - 1), ck);
+        // Clamped to the box: keeps the index inside the arrays (an atom cannot cross a box in a step).
+        const V<std::int64_t> inside = select(ck >= cells_, V<std::int64_t>(c, cells_ - 1), ck);
+        cell = cell * cells_ + select(inside < 0, V<std::int64_t>(c, 0), inside);
       }
       const V<std::int32_t> slot = fetch_add(c, count_[to], cell);
       const V<std::int64_t> j = cell * kMaxAtoms + convert<std::int64_t>(slot);
@@ -239,6 +241,7 @@ class ComdApp : public App {
     V<std::int32_t> old(c, 0);
     for (unsigned t = 0; t < c.threads(); ++t) {
       if (!c.active(t)) continue;
+      if (std::uint64_t(index[t]) >= a.data->size()) continue;
       std::int32_t& cell = (*a.data)[std::size_t(index[t])];
       old[t] = cell++;
     }
@@ -262,7 +265,7 @@ AppEntry app_proxy_comd() {
           "A CoMD-like (ExMatEx) Lennard-Jones molecular dynamics step on link cells of 64 atom slots: "
           "compute_force, advance_velocity, advance_position, a counting re-bin (clear_counts, redistribute) "
           "per time step, on a generated FCC lattice of nx^3 unit cells",
-          {{"nx", 24, 4, 128, "FCC unit cells per side (4 atoms each)"},
+          {{"nx", 24, 4, 48, "FCC unit cells per side (4 atoms each)"},
            {"steps", 2, 1, 10000, "time steps"},
            {"seed", 1, 0, std::int64_t(1) << 62, "seed of the displacements and velocities"}},
           "",

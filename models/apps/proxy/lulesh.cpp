@@ -464,7 +464,7 @@ AppEntry app_proxy_lulesh() {
           "element corner, node force gather, acceleration, boundary conditions, velocity and position, "
           "kinematics, EOS and a time-constraint reduction the host reads, on an s^3 hex mesh through "
           "explicit nodelist indirection",
-          {{"s", 48, 2, 400, "elements per side of the cube (s^3 elements, (s+1)^3 nodes)"},
+          {{"s", 48, 2, 160, "elements per side of the cube (s^3 elements, (s+1)^3 nodes)"},
            {"iterations", 2, 1, 100000, "time steps (9 launches each)"}},
           "",
           [](const Args& a, const std::string& input) { return std::make_unique<LuleshApp>(a, input); }};

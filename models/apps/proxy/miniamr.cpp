@@ -378,7 +378,7 @@ AppEntry app_proxy_miniamr() {
        {"vars", 4, 1, 40, "variables per cell"},
        {"steps", 8, 1, 10000, "time steps (an exchange and a stencil each)"},
        {"refine_every", 4, 1, 10000, "steps between refinements (one also before the first step)"},
-       {"max_blocks", 4096, 1, 1 << 20, "block slots the arrays are sized for"}},
+       {"max_blocks", 4096, 1, 16384, "block slots the arrays are sized for"}},
       "",
       [](const Args& a, const std::string& input) { return std::make_unique<MiniAmrApp>(a, input); }};
 }
