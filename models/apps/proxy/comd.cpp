@@ -1,12 +1,14 @@
 // proxy/comd (application): a CoMD-like molecular dynamics step (CoMD 1.1, the ExMatEx co-design proxy, with
-// its Lennard-Jones potential; learned from the CoMD reference documentation and the published description of
-// its CUDA port's link-cell kernels, written here anew). Atoms live in a periodic cube of link cells, each
-// cell at least the cutoff wide and holding up to kMaxAtoms = 64 atoms in fixed slots (CoMD's MAXATOMS): atom
-// slot s of cell b is element b * 64 + s of the structure-of-atoms arrays r, p, f (3 doubles each, CoMD's
-// real3) and gid. The host program is CoMD's timestep(): advance_velocity (half a step), advance_position,
-// redistribute (re-binning), compute_force, advance_velocity (half a step), after one compute_force at the
-// start. Every kernel has one CTA per link cell of 64 threads, one thread per atom slot; threads whose slot
-// is beyond the cell's atom count leave at once.
+// its Lennard-Jones potential; learned from the design CoMD 1.1's reference code documents (link cells at
+// least the cutoff wide, the 26 neighbour cells, MAXATOMS slots a cell, the velocity-Verlet timestep) and the
+// thread-per-atom scheme of its GPU ports as described by its authors; no code copied, written here anew).
+// Atoms live in a periodic cube of link cells, each cell at least the cutoff wide and holding up to kMaxAtoms
+// = 64 atoms in fixed slots (CoMD's MAXATOMS): atom slot s of cell b is element b * 64 + s of the
+// structure-of-atoms arrays r, p, f (3 doubles each, CoMD's real3) and gid. The host program is CoMD's
+// timestep(): advance_velocity (half a step), advance_position, redistribute (re-binning), compute_force,
+// advance_velocity (half a step), after one compute_force at the start. Every kernel has one CTA per link
+// cell of 64 threads, one thread per atom slot; threads whose slot is beyond the cell's atom count leave at
+// once.
 //
 // compute_force (LJ, thread per atom): for each of the 27 neighbouring cells (periodic, the image shift
 // uniform per cell), for each of its atoms (a uniform loop: the count is the cell's), load its position (the

@@ -1,11 +1,12 @@
 // proxy/lulesh (application): a LULESH-like Lagrangian shock hydrodynamics step (LULESH 2.0, the CORAL
-// proxy; learned from its specification, LLNL-TR-490254 "Hydrodynamics Challenge Problem", and the published
-// description of its CUDA port's kernels, written here anew) on the Sedov blast problem: a cube of s^3 hex
-// elements and (s+1)^3 nodes, the blast energy in element 0 at the origin's corner, symmetry planes at x, y,
-// z = 0. The mesh is structured but, as LULESH's, reached only through explicit indirection arrays: each
-// element's 8 nodes (nodelist, corner-major: corner k of element e at k * numElem + e, as the CUDA port lays
-// it for coalescing), each node's element corners (nodeElemStart/Count and nodeElemCornerList, CSR), and the
-// three symmetry planes' node lists.
+// proxy; learned from its specification, LLNL-TR-490254 "Hydrodynamics Challenge Problem", the structure of
+// its reference code (kernel names, the Sedov setup, the first time step) and the kernel decomposition of its
+// CUDA port as described by its authors; no code copied, written here anew) on the Sedov blast problem: a
+// cube of s^3 hex elements and (s+1)^3 nodes, the blast energy in element 0 at the origin's corner, symmetry
+// planes at x, y, z = 0. The mesh is structured but, as LULESH's, reached only through explicit indirection
+// arrays: each element's 8 nodes (nodelist, corner-major: corner k of element e at k * numElem + e, as the
+// CUDA port lays it for coalescing), each node's element corners (nodeElemStart/Count and nodeElemCornerList,
+// CSR), and the three symmetry planes' node lists.
 //
 // The host program is LULESH's time loop, `iterations` steps, each the main kernels of its CUDA version in
 // reduced form:
@@ -25,13 +26,15 @@
 // growth, half the Courant constraint, two thirds of the hydro one).
 //
 // Simplified (so that one step stays a few seconds of host time, and said so): the element volume is the
-// product of the hex's averaged extents and the corner forces (p + q) times the corner's offset from the
-// centroid times the opposite face area (both exact for a rectilinear hexahedron, which the Sedov mesh stays
+// product of the hex's averaged extents and a corner's force (p + q) times a quarter of each face it touches,
+// outward (both exact for a rectilinear hexahedron, which the Sedov mesh stays
 // close to; LULESH's triple products and B matrix are charged as fp64 instructions), the hourglass forces
 // and the monotonic Q's neighbour gradients are charged, not computed, and there is one material region.
-// Values are computed (the host's time step reads them); nothing but the dt reduction steers the program.
-// Blocks: 64 threads for the element kernels with many registers, 128 for the others (the CUDA port's sizes
-// are of this order; register counts are estimates from reading, not from compiled code).
+// Values are computed (the host's time step reads them); the launches are the same every step (the host
+// reads dt, as LULESH does, but nothing steers an address).
+// Blocks: 64 threads for the two element kernels that gather 8 nodes (many registers), 128 for the others and
+// the per-block reduction, 1,024 for the one-block reduction (register counts are estimates from reading the
+// algorithm, not from compiled code).
 #include <cmath>
 #include <limits>
 
