@@ -25,13 +25,13 @@
 // the host reads the two minima and sets the next time step as LULESH's TimeIncrement does (at most 1.2 x
 // growth, half the Courant constraint, two thirds of the hydro one).
 //
-// Simplified (so that one step stays a few seconds of host time, and said so): the element volume is the
+// Simplified, to keep a step cheap on the host: the element volume is the
 // product of the hex's averaged extents and a corner's force (p + q) times a quarter of each face it touches,
-// outward (both exact for a rectilinear hexahedron, which the Sedov mesh stays
-// close to; LULESH's triple products and B matrix are charged as fp64 instructions), the hourglass forces
-// and the monotonic Q's neighbour gradients are charged, not computed, and there is one material region.
-// Values are computed (the host's time step reads them); the launches are the same every step (the host
-// reads dt, as LULESH does, but nothing steers an address).
+// outward (both exact for a rectilinear hexahedron, which the Sedov mesh stays close to; LULESH's triple
+// products and B matrix are charged as fp64 instructions), the hourglass forces and the monotonic Q's
+// neighbour gradients are charged, not computed, and there is one material region. Values are computed (the
+// host's time step reads them); the launches are the same every step (the host reads dt, as LULESH does, but
+// nothing steers an address).
 // Blocks: 64 threads for the two element kernels that gather 8 nodes (many registers), 128 for the others and
 // the per-block reduction, 1,024 for the one-block reduction (register counts are estimates from reading the
 // algorithm, not from compiled code).
