@@ -57,12 +57,17 @@ class MstApp : public App {
         }
         src_data_[e] = std::int32_t(v);
         // The undirected edge's id: the smaller of its two entries (the reverse found in u's list).
-        std::uint32_t rev = e;
+        // Each end must list the edge, with one weight: otherwise the two ends would rank it differently and
+        // the chosen edges could close a cycle (pointer jumping would never end).
+        std::uint32_t rev = g.row_ptr[u + 1];
         for (std::uint32_t f = g.row_ptr[u]; f < g.row_ptr[u + 1]; ++f)
           if (g.col[f] == v) {
             rev = f;
             break;
           }
+        if (rev == g.row_ptr[u + 1] || (weighted && rev < e && g.weight[rev] != g.weight[e]))
+          throw KernelError("input " + input + ": the edge " + std::to_string(v + 1) + "-" +
+                            std::to_string(u + 1) + " is not listed by both ends with the same weight");
         eid_data_[e] = std::int32_t(std::min(e, rev));
       }
     }

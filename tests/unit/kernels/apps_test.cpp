@@ -475,6 +475,9 @@ TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("proxy/comd", "nx=3", "", testing::kTrafficBase), KernelError);
   // MiniAMR's blocks have an even side (a child is half its parent).
   EXPECT_THROW(make_app("proxy/miniamr", "block=5", "", testing::kTrafficBase), KernelError);
+  // MST refuses an edge whose two ends give it different weights (they would rank it differently).
+  const TempGraph uneven("2 1 1\n2 3\n1 4\n");
+  EXPECT_THROW(make_app("lonestar/mst", "layers=1", uneven.path(), testing::kTrafficBase), KernelError);
 }
 
 }  // namespace
