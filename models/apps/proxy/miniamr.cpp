@@ -80,11 +80,22 @@ class MiniAmrApp : public App {
       for (std::int64_t j = 0; j < nb0_; ++j)
         for (std::int64_t i = 0; i < nb0_; ++i)
           add_block(Block{0, i, j, k});
+    // The refinements depend on the sphere only: run them once on the host now, so that a mesh outgrowing
+    // max_blocks is refused with the arguments (not in the middle of the run), then start again.
+    const auto slots = slots_;
+    const auto blocks = block_;
+    const std::int64_t next = next_slot_;
+    for (std::int64_t step = 0; step < steps_; step += refine_every_)
+      refine(step / refine_every_, false);
+    slots_ = slots;
+    block_ = blocks;
+    free_.clear();
+    next_slot_ = next;
   }
 
   void host() override {
     for (std::int64_t step = 0; step < steps_; ++step) {
-      if (step % refine_every_ == 0) refine(step / refine_every_);
+      if (step % refine_every_ == 0) refine(step / refine_every_, true);
       launch("exchange", exchange());
       launch("stencil", stencil());
       cur_ = 1 - cur_;
@@ -102,7 +113,9 @@ class MiniAmrApp : public App {
       slot = free_.back();
       free_.pop_back();
     } else {
-      if (next_slot_ >= capacity_) throw KernelError("miniamr: more blocks than max_blocks");
+      if (next_slot_ >= capacity_)
+        throw KernelError("argument 'max_blocks': the refinements need more than " +
+                          std::to_string(capacity_) + " blocks");
       slot = std::int32_t(next_slot_++);
     }
     slots_[key(bl)] = slot;
@@ -135,7 +148,8 @@ class MiniAmrApp : public App {
     return near <= radius * radius && far >= radius * radius;
   }
 
-  void refine(std::int64_t epoch) {
+  // `run`: launch the split (false: the mesh only, for the constructor's check).
+  void refine(std::int64_t epoch, bool run) {
     std::map<std::int32_t, bool> marked;
     for (const auto& [k, slot] : slots_) {
       const Block& bl = block_.at(slot);
@@ -175,8 +189,7 @@ class MiniAmrApp : public App {
           ++n;
         }
       }
-      if (n > capacity_) throw KernelError("miniamr: more blocks than max_blocks");
-      launch("split", split(n));
+      if (run) launch("split", split(n));
       for (std::int32_t p : parents) {
         block_.erase(p);
         free_.push_back(p);

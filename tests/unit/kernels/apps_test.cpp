@@ -475,6 +475,11 @@ TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("proxy/comd", "nx=3", "", testing::kTrafficBase), KernelError);
   // MiniAMR's blocks have an even side (a child is half its parent).
   EXPECT_THROW(make_app("proxy/miniamr", "block=5", "", testing::kTrafficBase), KernelError);
+  // ... and a mesh whose refinements outgrow its block slots is refused with its arguments: 100 slots leave
+  // 36 beside the 64 level-0 blocks (blocks of 0.25), but the sphere's surface points at x = 0.45, y = 0.55,
+  // y = 0.05, z = 0.62 and z = 0.12 lie in 5 different blocks, whose splits need 40.
+  EXPECT_THROW(make_app("proxy/miniamr", "blocks=4 levels=2 max_blocks=100", "", testing::kTrafficBase),
+               KernelError);
   // MST refuses an edge whose two ends give it different weights (they would rank it differently).
   const TempGraph uneven("2 1 1\n2 3\n1 4\n");
   EXPECT_THROW(make_app("lonestar/mst", "layers=1", uneven.path(), testing::kTrafficBase), KernelError);
