@@ -3,6 +3,9 @@
 // (shared arrays bound into library kernels, the runner's hand-over).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "app_walk.hpp"
 
 namespace numagpu::kernels {
@@ -254,12 +257,232 @@ TEST(Apps, PagerankPullLoopsAsLongAsTheLargestDegreeOfTheWarp) {
   EXPECT_EQ(t.in(t.stored, "rank"), 1u);
 }
 
+// CoMD on 4^3 FCC unit cells (256 atoms; box 4 x 5.257 / 2.315 = 9.08 sigma, 3 link cells a side of 3.03
+// sigma = 1.333 lattice units). One step: compute_force, then advance_velocity, advance_position,
+// clear_counts, redistribute, compute_force, advance_velocity.
+//
+// advance_position (launch 2), counted by hand: in lattice units an axis's atom planes are at 0.25, 0.75, ...
+// 3.75 (displaced by at most 0.022), so cell 0 of an axis holds the planes {0.25, 0.75, 1.25} (2 of the
+// basis' .25 kind, "even", 1 of the .75 kind, "odd"), cell 1 {1.75, 2.25} (1 even, 1 odd), cell 2 {2.75,
+// 3.25, 3.75} (1 even, 2 odd). An FCC site has an even number of odd coordinates, so cell (A, B, C) holds
+// E_A E_B E_C + E_A O_B O_C + O_A E_B O_C + O_A O_B E_C atoms: 14 (4 cells), 13 (4), 9 (12), 6 (6), 4 (1):
+// 256 in all, every cell in warp 0 of its CTA. Every CTA's two warps load its count (54 load steps, all in
+// the counts' one line); each cell's warp loads p and r and stores r per component: 27 x 6 load and 27 x 3
+// store steps. A cell's slots start at a multiple of 64 x 24 B (12 lines), its n atoms' r take ceil(24 n /
+// 128) lines: 3, 3, 2, 2, 1 for the sizes above, 4 x 3 + 4 x 3 + 12 x 2 + 6 x 2 + 1 = 61 lines of r and 61
+// of p.
+//
+// The forces computed on the GPU after the re-binning match a brute-force all-pairs sum over the
+// minimum images on the host (the cutoff branch and the cells' neighbourhoods decided on executed data), the
+// re-binning kept every atom once, and the forces sum to zero (Newton's third law).
+TEST(Apps, ComdStepMatchesAllPairsForces) {
+  std::vector<double> r, f;
+  std::vector<std::int32_t> gid, count;
+  const AppWalk w = walk_app("proxy/comd", "nx=4 steps=1", "", [&](const App& a) {
+    r = *a.contents<double>("r1");
+    f = *a.contents<double>("f");
+    gid = *a.contents<std::int32_t>("gid1");
+    count = *a.contents<std::int32_t>("n_atoms1");
+  });
+  ASSERT_EQ(w.names(),
+            (std::vector<std::string>{"compute_force", "advance_velocity", "advance_position", "clear_counts",
+                                      "redistribute", "compute_force", "advance_velocity"}));
+  const Traffic& t = w.launches[2].traffic;
+  EXPECT_EQ(t.ctas, 27u);
+  EXPECT_EQ(t.load_steps, 54u + 27u * 6u);
+  EXPECT_EQ(t.store_steps, 27u * 3u);
+  EXPECT_EQ(t.in(t.loaded, "r0"), 61u);
+  EXPECT_EQ(t.in(t.loaded, "p0"), 61u);
+  EXPECT_EQ(t.in(t.loaded, "n_atoms0"), 1u);
+  EXPECT_EQ(t.loaded.size(), 123u);
+  EXPECT_EQ(t.in(t.stored, "r0"), 61u);
+  EXPECT_EQ(t.stored.size(), 61u);
+
+  ASSERT_EQ(count.size(), 27u);
+  std::vector<std::size_t> atoms;  // slots holding an atom
+  std::vector<int> seen(256, 0);
+  for (std::size_t b = 0; b < 27; ++b)
+    for (std::int32_t s = 0; s < count[b]; ++s) {
+      atoms.push_back(b * 64 + std::size_t(s));
+      ASSERT_GE(gid[atoms.back()], 0);
+      ++seen[std::size_t(gid[atoms.back()])];
+    }
+  EXPECT_EQ(atoms.size(), 256u);
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 256);
+  const double box = 4 * 5.257 / 2.315;
+  double total[3] = {0, 0, 0}, largest = 0;
+  for (std::size_t i : atoms) {
+    double expect[3] = {0, 0, 0};
+    for (std::size_t j : atoms) {
+      double d[3], r2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        d[k] = r[3 * i + k] - r[3 * j + k];
+        d[k] -= box * std::round(d[k] / box);
+        r2 += d[k] * d[k];
+      }
+      if (j == i || r2 > 2.5 * 2.5) continue;
+      const double ir2 = 1 / r2, ir6 = ir2 * ir2 * ir2, fr = 24 * ir6 * ir2 * (2 * ir6 - 1);
+      for (int k = 0; k < 3; ++k)
+        expect[k] += fr * d[k];
+    }
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(f[3 * i + k], expect[k], 1e-9 * (1 + std::abs(expect[k])));
+      total[k] += f[3 * i + k];
+      largest = std::max(largest, std::abs(f[3 * i + k]));
+    }
+  }
+  EXPECT_GT(largest, 1e-3);
+  for (double s : total)
+    EXPECT_NEAR(s, 0.0, 1e-9);
+}
+
+// LULESH on 2^3 elements (27 nodes, h = 1.125 / 2), one time step: the nine kernels in LULESH's order.
+//
+// AddNodeForcesFromElems, counted by hand: one CTA of 128 threads, 27 active in warp 0 (warps 1-3 leave at
+// once). Warp 0 loads nodeElemStart[n] and [n + 1] (2 load steps), then loops as long as its largest corner
+// count, 8 (the centre node), each trip loading the corner index and its three forces: 2 + 8 x 4 = 34 load
+// steps, 3 stores. Lines: nodeElemStart 28 ints (1 line), nodeElemCornerList 64 ints (2), each of fx/fy/
+// fz_elem 64 doubles (4, all corners are some node's): 15 loaded; fx, fy, fz 27 doubles (2 lines each): 6
+// stored.
+// ApplyAccelerationBoundaryConditionsForNodes: 9 threads in one warp, 3 load steps of the symmetry lists (27
+// ints: 1 line) and 3 stores: xdd at the x = 0 nodes 0, 3, ..., 24 (2 lines), ydd at 0-2, 9-11, 18-20 (bytes
+// 0-167: 2 lines), zdd at 0-8 (72 bytes: 1 line): 5 lines stored.
+//
+// Computed values: only element 0 has pressure p0 = (2/3) e0 / h^3 (Sedov's energy e0 = 3.948746e7 x
+// (2/45)^3), so node 1 (x = h on the y = 0 and z = 0 planes) is pushed along x by a quarter of element 0's x
+// face, p0 h^2 / 4, its mass is 2 x h^3 / 8 (elements 0 and 1), its y and z accelerations are zeroed by
+// the planes: xd = p0 / h dt0 with LULESH's first step dt0 = 0.5 h / sqrt(2 e0), x = h + xd dt0. Node 2 (x =
+// 2h) touches no pressurized element and stays at rest; node 0 (the origin) lies on all three planes.
+TEST(Apps, LuleshStepGathersCornerForcesThroughTheIndirection) {
+  std::vector<double> x, xd, yd, dtmin;
+  const AppWalk w = walk_app("proxy/lulesh", "s=2 iterations=1", "", [&](const App& a) {
+    x = *a.contents<double>("x");
+    xd = *a.contents<double>("xd");
+    yd = *a.contents<double>("yd");
+    dtmin = *a.contents<double>("dt_min");
+  });
+  ASSERT_EQ(w.names(), (std::vector<std::string>{
+                           "CalcVolumeForceForElems", "AddNodeForcesFromElems", "CalcAccelerationForNodes",
+                           "ApplyAccelerationBoundaryConditionsForNodes", "CalcVelocityAndPositionForNodes",
+                           "CalcKinematicsForElems", "ApplyMaterialPropertiesAndEOS",
+                           "CalcTimeConstraintsForElems", "CalcMinDtOneBlock"}));
+  const Traffic& t = w.launches[1].traffic;
+  EXPECT_EQ(t.load_steps, 34u);
+  EXPECT_EQ(t.store_steps, 3u);
+  EXPECT_EQ(t.in(t.loaded, "nodeElemStart"), 1u);
+  EXPECT_EQ(t.in(t.loaded, "nodeElemCornerList"), 2u);
+  EXPECT_EQ(t.in(t.loaded, "fx_elem"), 4u);
+  EXPECT_EQ(t.loaded.size(), 15u);
+  EXPECT_EQ(t.stored.size(), 6u);
+  const Traffic& b = w.launches[3].traffic;
+  EXPECT_EQ(b.load_steps, 3u);
+  EXPECT_EQ(b.store_steps, 3u);
+  EXPECT_EQ(b.in(b.stored, "xdd"), 2u);
+  EXPECT_EQ(b.in(b.stored, "ydd"), 2u);
+  EXPECT_EQ(b.in(b.stored, "zdd"), 1u);
+
+  const double h = 1.125 / 2, e0 = 3.948746e7 * std::pow(2.0 / 45.0, 3), p0 = 2.0 / 3.0 * e0 / (h * h * h);
+  const double dt0 = 0.5 * h / std::sqrt(2 * e0), v1 = p0 / h * dt0;
+  EXPECT_NEAR(xd[1], v1, 1e-9 * v1);
+  EXPECT_NEAR(x[1], h + v1 * dt0, 1e-12);
+  EXPECT_EQ(yd[1], 0.0);
+  EXPECT_EQ(xd[2], 0.0);
+  EXPECT_EQ(xd[0], 0.0);
+  // Element 0 expanded and has a sound speed: the Courant minimum is finite and positive.
+  EXPECT_GT(dtmin[0], 0.0);
+  EXPECT_LT(dtmin[0], 1.0);
+}
+
+// MST (Boruvka) on a hand-made weighted graph of three connected components: vertices 1-5 with edges 1-2 (4),
+// 1-3 (1), 2-3 (2), 2-4 (5), 3-4 (8), 3-5 (9), 4-5 (3), whose spanning tree is 1-3, 2-3, 4-5, 2-4 (11); the
+// pair 6-7 (7); and the triangle 8-9-10 of three equal weights 2 (a tree of two edges, 4): the minimum
+// spanning forest weighs 22 in 7 edges. Round 1: 1 and 3 pick 1-3 (mutual: 1 stays the representative), 2
+// picks 2-3 and hooks onto 3 (a chain 2 -> 3 -> 1), 4 and 5 pick 4-5, 6 and 7 pick 6-7; in the triangle the
+// ties go to the smaller edge id (8's entries come first): 8 and 9 pick 8-9, 10 picks 8-10. One jump moves 2
+// to 1, a second changes nothing. Round 2: components {1..5}'s halves both pick 2-4 (5 < 8 < 9); 5 needs one
+// jump. Round 3 finds no outgoing edge: take_edge leaves the flag down and the host stops.
+//
+// take_edge of round 2, counted by hand: one warp of 10 threads loads comp (1 step); the representatives 1,
+// 4, 6, 8 load their minimum key (1); 1 and 4 have one: they load the edge's source and its component, the
+// edge's other end and its component (4 steps) and store the partner, the tree mark and the flag (3 stores);
+// 6 and 8 store partner -1 (1 store): 6 load and 4 store steps.
+TEST(Apps, MstBoruvkaFindsTheMinimumSpanningForest) {
+  const TempGraph g(
+      "10 11 1\n2 4 3 1\n1 4 3 2 4 5\n1 1 2 2 4 8 5 9\n2 5 3 8 5 3\n4 3 3 9\n7 7\n6 7\n9 2 10 2\n8 2 10 2\n"
+      "8 2 9 2\n");
+  std::vector<std::int32_t> weight, comp;
+  std::vector<std::uint8_t> in_mst;
+  const AppWalk w = walk_app("lonestar/mst", "layers=1", g.path(), [&](const App& a) {
+    weight = *a.contents<std::int32_t>("weight");
+    comp = *a.contents<std::int32_t>("comp");
+    in_mst = *a.contents<std::uint8_t>("in_mst");
+  });
+  std::vector<std::string> expected =
+      repeat({"reset_min", "find_min", "take_edge", "hook", "jump", "jump"}, 2);
+  expected.insert(expected.end(), {"reset_min", "find_min", "take_edge"});
+  ASSERT_EQ(w.names(), expected);
+  std::int64_t total = 0, edges = 0;
+  for (std::size_t e = 0; e < in_mst.size(); ++e)
+    if (in_mst[e]) {
+      total += weight[e];
+      ++edges;
+    }
+  EXPECT_EQ(total, 22);
+  EXPECT_EQ(edges, 7);
+  EXPECT_EQ(comp, (std::vector<std::int32_t>{0, 0, 0, 0, 0, 5, 5, 7, 7, 7}));
+  const Traffic& t = w.launches[8].traffic;
+  EXPECT_EQ(t.load_steps, 6u);
+  EXPECT_EQ(t.store_steps, 4u);
+}
+
+// MiniAMR with 2^3 blocks of 4^3 cells at level 0, one level of refinement, one variable, one step. The
+// sphere (centre (0.2, 0.3, 0.37), radius 0.25) crosses the level-0 blocks with i = 0 (nearest distances^2 0,
+// 0.04, 0.0169, 0.0569 < 0.0625) and none with i = 1 (0.09 or more): those 4 split (one split launch of 32
+// CTAs, one a child), leaving 4 level-0 blocks and 32 level-1 blocks, already 2:1 balanced. Faces (36 x 6 =
+// 216 exchange CTAs of one 16-thread warp): a level-0 block has its -x face on 4 finer blocks, 2 same-level
+// faces (y and z) and 3 on the boundary: 4 finer, 8 same; a level-1 block has one same-level x face (32), and
+// of its 2 y faces those not at j = 0 or 3 are same-level (64 - 16 = 48), z alike (48), and the 16 with fine
+// i = 1 have a coarser +x face: 136 same, 16 coarser, 4 finer, the other 60 boundary. Every CTA loads its
+// block and the face type (432 load steps); a same-level face loads the neighbour and its cell (2 each), a
+// coarser one the neighbour, the quarter and the cell (3), a finer one its neighbour and the 4 fine cells
+// (5): 432 + 272 + 48 + 20 = 772 load steps; each non-boundary face stores its ghosts: 156 store steps.
+// split: per child its parent, slot and octant (3) and one load and store per plane (4): 7 and 4 a CTA.
+TEST(Apps, MiniamrRefinesAroundTheSphereAndExchangesAcrossLevels) {
+  const AppWalk w = walk_app("proxy/miniamr", "block=4 blocks=2 levels=1 vars=1 steps=1 refine_every=1");
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"split", "exchange", "stencil"}));
+  const Traffic& s = w.launches[0].traffic;
+  EXPECT_EQ(s.ctas, 32u);
+  EXPECT_EQ(s.load_steps, 32u * 7u);
+  EXPECT_EQ(s.store_steps, 32u * 4u);
+  const Traffic& x = w.launches[1].traffic;
+  EXPECT_EQ(x.ctas, 216u);
+  EXPECT_EQ(x.load_steps, 772u);
+  EXPECT_EQ(x.store_steps, 156u);
+  // stencil: 36 CTAs, each its block (1), the planes z = 0 and 1 (2), then per plane 5 loads and a store.
+  const Traffic& st = w.launches[2].traffic;
+  EXPECT_EQ(st.ctas, 36u);
+  EXPECT_EQ(st.load_steps, 36u * (1u + 2u + 4u * 5u));
+  EXPECT_EQ(st.store_steps, 36u * 4u);
+}
+
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   EXPECT_THROW(make_app("rodinia/nope", "", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "n=33", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("rodinia/nw", "size=3", "", testing::kTrafficBase), KernelError);
   // An application that reads no file refuses one.
   EXPECT_THROW(make_app("rodinia/nw", "", "/etc/hostname", testing::kTrafficBase), KernelError);
+  // CoMD needs at least 3 link cells a side (nx = 3 would give 2): nx starts at 4.
+  EXPECT_THROW(make_app("proxy/comd", "nx=3", "", testing::kTrafficBase), KernelError);
+  // MiniAMR's blocks have an even side (a child is half its parent).
+  EXPECT_THROW(make_app("proxy/miniamr", "block=5", "", testing::kTrafficBase), KernelError);
+  // ... and a mesh whose refinements outgrow its block slots is refused with its arguments: 100 slots leave
+  // 36 beside the 64 level-0 blocks (blocks of 0.25), but the sphere's surface points at x = 0.45, y = 0.55,
+  // y = 0.05, z = 0.62 and z = 0.12 lie in 5 different blocks, whose splits need 40.
+  EXPECT_THROW(make_app("proxy/miniamr", "blocks=4 levels=2 max_blocks=100", "", testing::kTrafficBase),
+               KernelError);
+  // MST refuses an edge whose two ends give it different weights (they would rank it differently).
+  const TempGraph uneven("2 1 1\n2 3\n1 4\n");
+  EXPECT_THROW(make_app("lonestar/mst", "layers=1", uneven.path(), testing::kTrafficBase), KernelError);
 }
 
 }  // namespace

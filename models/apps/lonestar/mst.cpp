@@ -1,0 +1,235 @@
+// lonestar/mst (application): minimum spanning forest by Boruvka's algorithm with atomics, the GPU
+// formulation of Vineet, Harish, Patidar and Narayanan ("Fast minimum spanning tree for large graphs on the
+// GPU", HPG 2009) and of LonestarGPU's mst (component-based Boruvka with atomicMin on packed keys; learned
+// from the paper's and LonestarGPU's descriptions, written here anew). Every vertex has a component
+// representative comp[v] (initially itself). Each round, one thread per vertex in every kernel:
+//   reset_min: each component's minimum key back to infinity;
+//   find_min: each vertex walks its edges and, for every edge leaving its component, atomicMin's the
+//     component's minimum with the edge's packed key, weight x 2^32 + the undirected edge's id (the id breaks
+//     ties, the same from both ends, so the chosen edges form no cycle longer than a mutual pair);
+//   take_edge: each representative with an outgoing edge marks that edge as in the tree, records the
+//     component at its other end as its partner and raises the flag; one without keeps partner -1;
+//   hook: each representative hooks onto its partner (comp[r] = partner), except the smaller of a mutual
+//     pair, which stays the representative (reading only the partners: no race with the writes);
+//   jump (pointer jumping, comp[v] = comp[comp[v]]), repeated by the host while it changed something.
+// The host runs rounds while take_edge raised the flag: at the end there is one component per connected
+// component, and the marked edges are the minimum spanning forest. Graph, keys, components, partners, the
+// tree marks and the flags carry data: the loops decide on executed data. Blocks of 256 threads
+// (LonestarGPU's usual block size).
+//
+// Input: a METIS graph (default copter2.graph of libmetis-doc extruded to `layers` layers, as
+// lonestar/sssp's) with its edge weights if it has them, else uniform in 1..100 from a splitmix64 hash of the
+// edge's two ends and `seed` (sssp's scheme: each undirected edge one weight). A weight must not be negative
+// (weights are ints: below 2^31).
+#include <limits>
+
+#include "kernels/app.hpp"
+#include "kernels/generate.hpp"
+
+namespace numagpu::kernels {
+
+namespace {
+
+constexpr std::int64_t kThreads = 256;
+constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
+
+class MstApp : public App {
+ public:
+  MstApp(const Args& a, const std::string& input) : App(a, input) {
+    CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
+    n_ = g.vertices;
+    bool weighted = false;
+    for (std::int32_t w : g.weight)
+      weighted = weighted || w != 1;
+    const std::uint64_t seed = std::uint64_t(a["seed"]);
+    src_data_.resize(g.col.size());
+    eid_data_.resize(g.col.size());
+    for (std::uint32_t v = 0; v < g.vertices; ++v) {
+      for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
+        const std::uint32_t u = g.col[e];
+        if (!weighted) {
+          const std::uint64_t lo = std::min(v, u), hi = std::max(v, u);
+          SplitMix64 r(seed ^ (lo * 0x9E3779B97F4A7C15ull + hi));
+          g.weight[e] = std::int32_t(1 + r.next() % 100);
+        } else if (g.weight[e] < 0) {
+          throw KernelError("input " + input + ": a negative edge weight (vertex " + std::to_string(v + 1) +
+                            ")");
+        }
+        src_data_[e] = std::int32_t(v);
+        // The undirected edge's id: the smaller of its two entries (the reverse found in u's list).
+        // Each end must list the edge, with one weight: otherwise the two ends would rank it differently and
+        // the chosen edges could close a cycle (pointer jumping would never end).
+        std::uint32_t rev = g.row_ptr[u + 1];
+        for (std::uint32_t f = g.row_ptr[u]; f < g.row_ptr[u + 1]; ++f)
+          if (g.col[f] == v) {
+            rev = f;
+            break;
+          }
+        if (rev == g.row_ptr[u + 1] || (weighted && rev < e && g.weight[rev] != g.weight[e]))
+          throw KernelError("input " + input + ": the edge " + std::to_string(v + 1) + "-" +
+                            std::to_string(u + 1) + " is not listed by both ends with the same weight");
+        eid_data_[e] = std::int32_t(std::min(e, rev));
+      }
+    }
+    row_data_.assign(g.row_ptr.begin(), g.row_ptr.end());
+    col_data_.assign(g.col.begin(), g.col.end());
+    weight_data_ = std::move(g.weight);
+    comp_data_.resize(std::size_t(n_));
+    for (std::int64_t v = 0; v < n_; ++v)
+      comp_data_[std::size_t(v)] = std::int32_t(v);
+    min_data_.assign(std::size_t(n_), kNone);
+    partner_data_.assign(std::size_t(n_), -1);
+    mst_data_.assign(col_data_.size(), 0);
+    flag_data_.assign(1, 0);
+    row_ = array<std::int32_t>("row_ptr", row_data_.size(), 0, 0, &row_data_);
+    col_ = array<std::int32_t>("col", col_data_.size(), 0, 0, &col_data_);
+    weight_ = array<std::int32_t>("weight", weight_data_.size(), 0, 0, &weight_data_);
+    src_ = array<std::int32_t>("src", src_data_.size(), 0, 0, &src_data_);
+    eid_ = array<std::int32_t>("edge_id", eid_data_.size(), 0, 0, &eid_data_);
+    comp_ = array<std::int32_t>("comp", std::uint64_t(n_), 0, 0, &comp_data_);
+    min_ = array<std::uint64_t>("min_key", std::uint64_t(n_), 0, 0, &min_data_);
+    partner_ = array<std::int32_t>("partner", std::uint64_t(n_), 0, 0, &partner_data_);
+    mst_ = array<std::uint8_t>("in_mst", mst_data_.size(), 0, 0, &mst_data_);
+    flag_ = array<std::uint8_t>("flag", 1, 0, 0, &flag_data_);
+  }
+
+  void host() override {
+    for (;;) {
+      launch("reset_min", reset_min());
+      launch("find_min", find_min());
+      flag_data_[0] = 0;
+      launch("take_edge", take_edge());
+      if (!flag_data_[0]) break;  // no component has an outgoing edge
+      launch("hook", hook());
+      do {
+        flag_data_[0] = 0;
+        launch("jump", jump());
+      } while (flag_data_[0]);
+    }
+  }
+
+ private:
+  Launch shape(unsigned regs) const {
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>((n_ + kThreads - 1) / kThreads), 1, 1};
+    l.block = {static_cast<std::uint32_t>(kThreads), 1, 1};
+    l.regs_per_thread = regs;
+    return l;
+  }
+  V<std::int64_t> vertex(Cta& c) const {
+    const V<std::int64_t> v = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
+    c.exit_if(v >= n_);
+    return v;
+  }
+  // The representative's own entries only (comp[v] == v).
+  V<bool> is_root(Cta& c, const V<std::int64_t>& v) const {
+    return convert<std::int64_t>(c.load(comp_, v)) == v;
+  }
+
+  Launch reset_min() {
+    Launch l = shape(8);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> v = vertex(c);
+      c.store(min_, v, V<std::uint64_t>(c, kNone));
+    };
+    return l;
+  }
+
+  Launch find_min() {
+    Launch l = shape(24);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> v = vertex(c);
+      const V<std::int32_t> mine = c.load(comp_, v);
+      V<std::int64_t> e = convert<std::int64_t>(c.load(row_, v));
+      const V<std::int64_t> end = convert<std::int64_t>(c.load(row_, v + 1));
+      c.while_([&] { return e < end; },
+               [&] {
+                 const V<std::int64_t> u = convert<std::int64_t>(c.load(col_, e));
+                 c.if_(c.load(comp_, u) != mine, [&] {
+                   const V<std::uint64_t> key =
+                       convert<std::uint64_t>(c.load(weight_, e)) * (std::uint64_t(1) << 32) +
+                       convert<std::uint64_t>(c.load(eid_, e));
+                   c.atomic_min(min_, convert<std::int64_t>(mine), key);
+                 });
+                 e = e + 1;
+               });
+    };
+    return l;
+  }
+
+  Launch take_edge() {
+    Launch l = shape(20);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> v = vertex(c);
+      c.exit_if(!is_root(c, v));
+      const V<std::uint64_t> key = c.load(min_, v);
+      c.if_else(
+          key != kNone,
+          [&] {
+            const V<std::int64_t> id =
+                map(key, InstrClass::kInt, [](std::uint64_t k) { return std::int64_t(k & 0xFFFFFFFFu); });
+            const V<std::int32_t> a = c.load(comp_, convert<std::int64_t>(c.load(src_, id)));
+            const V<std::int32_t> b = c.load(comp_, convert<std::int64_t>(c.load(col_, id)));
+            c.store(partner_, v, select(convert<std::int64_t>(a) == v, b, a));
+            c.store(mst_, id, V<std::uint8_t>(c, 1));
+            c.store(flag_, V<std::int64_t>(c, 0), V<std::uint8_t>(c, 1));
+          },
+          [&] { c.store(partner_, v, V<std::int32_t>(c, -1)); });
+    };
+    return l;
+  }
+
+  Launch hook() {
+    Launch l = shape(16);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> v = vertex(c);
+      c.exit_if(!is_root(c, v));
+      const V<std::int32_t> s = c.load(partner_, v);
+      c.if_(s >= 0, [&] {
+        const V<std::int64_t> s64 = convert<std::int64_t>(s);
+        const V<bool> mutual = convert<std::int64_t>(c.load(partner_, s64)) == v;
+        c.if_(!(mutual && v < s64), [&] { c.store(comp_, v, s); });
+      });
+    };
+    return l;
+  }
+
+  Launch jump() {
+    Launch l = shape(12);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> v = vertex(c);
+      const V<std::int32_t> p = c.load(comp_, v);
+      const V<std::int32_t> pp = c.load(comp_, convert<std::int64_t>(p));
+      c.if_(p != pp, [&] {
+        c.store(comp_, v, pp);
+        c.store(flag_, V<std::int64_t>(c, 0), V<std::uint8_t>(c, 1));
+      });
+    };
+    return l;
+  }
+
+  std::int64_t n_ = 0;
+  std::vector<std::int32_t> row_data_, col_data_, weight_data_, src_data_, eid_data_, comp_data_,
+      partner_data_;
+  std::vector<std::uint64_t> min_data_;
+  std::vector<std::uint8_t> mst_data_, flag_data_;
+  Array<std::int32_t> row_, col_, weight_, src_, eid_, comp_, partner_;
+  Array<std::uint64_t> min_;
+  Array<std::uint8_t> mst_, flag_;
+};
+
+}  // namespace
+
+AppEntry app_lonestar_mst() {
+  return {"lonestar/mst",
+          "Minimum spanning forest by Boruvka with atomicMin on packed weight/edge keys (Vineet et al., "
+          "LonestarGPU's mst): per round reset_min, find_min, take_edge, hook and pointer jumping until no "
+          "change, until no component has an outgoing edge, on a METIS mesh graph (default copter2.graph "
+          "extruded to 2 layers)",
+          {{"layers", 2, 1, 64, "copies of the mesh stacked as an extruded volume (kernels/metis_graph.hpp)"},
+           {"seed", 1, 0, std::int64_t(1) << 62, "seed of the edge weights (graphs without weights)"}},
+          "/usr/share/doc/libmetis-dev/examples/graphs/copter2.graph",
+          [](const Args& a, const std::string& input) { return std::make_unique<MstApp>(a, input); }};
+}
+
+}  // namespace numagpu::kernels

@@ -1,0 +1,277 @@
+// proxy/comd (application): a CoMD-like molecular dynamics step (CoMD 1.1, the ExMatEx co-design proxy, with
+// its Lennard-Jones potential; learned from the design CoMD 1.1's reference code documents (link cells at
+// least the cutoff wide, the 26 neighbour cells, MAXATOMS slots a cell, the velocity-Verlet timestep) and the
+// thread-per-atom scheme of its GPU ports as described by its authors; no code copied, written here anew).
+// Atoms live in a periodic cube of link cells, each cell at least the cutoff wide and holding up to kMaxAtoms
+// = 64 atoms in fixed slots (CoMD's MAXATOMS): atom slot s of cell b is element b * 64 + s of the
+// structure-of-atoms arrays r, p, f (3 doubles each, CoMD's real3) and gid. The host program is CoMD's
+// timestep(): advance_velocity (half a step), advance_position, redistribute (re-binning), compute_force,
+// advance_velocity (half a step), after one compute_force at the start. Every kernel has one CTA per link
+// cell of 64 threads, one thread per atom slot; threads whose slot is beyond the cell's atom count leave at
+// once.
+//
+// compute_force (LJ, thread per atom): for each of the 27 neighbouring cells (periodic, the image shift
+// uniform per cell), for each of its atoms (a uniform loop: the count is the cell's), load its position (the
+// same address for every thread: a broadcast), form the distance, and where it is within the cutoff (a
+// branch on computed values) accumulate the LJ force and energy (CoMD's ljForce: 1/r^2, r^-6, the force
+// factor). Self-interaction is skipped by the same test (r^2 > 0).
+//
+// Re-binning: CoMD moves atoms that left their cell (updateLinkCells) and then exchanges halo cells (with MPI
+// ranks, or its own periodic images). Here, one GPU without halo cells, the closest GPU equivalent is a
+// counting re-bin into a second set of arrays each step: clear_counts zeroes the new cells' counts, and
+// redistribute has every atom wrap its position into the box, compute its cell and take a slot with
+// atomicAdd on that cell's count (the returned old value; the model applies atomics in thread order, so the
+// slots are deterministic), copying r, p and gid there; the host then swaps the two sets and checks no cell
+// overflowed. Periodic neighbours are found by wrapped cell indices with an image shift instead of halo
+// copies.
+//
+// Input: generated, no data files: an FCC lattice of `nx`^3 unit cells (4 atoms each) in CoMD's LJ copper
+// units made reduced (sigma = 1, epsilon = 1, mass = 1; lattice 5.257 / 2.315 sigma, cutoff 2.5 sigma, as
+// CoMD's defaults), each atom displaced by up to 0.05 sigma and given a velocity of up to 0.1 in each
+// component from a splitmix64 stream of `seed`; dt = 0.005. Positions, momenta, forces, counts and gids carry
+// data (they steer the cutoff branch, the cells and the slots).
+#include <cmath>
+
+#include "kernels/app.hpp"
+#include "kernels/generate.hpp"
+
+namespace numagpu::kernels {
+
+namespace {
+
+constexpr std::int64_t kMaxAtoms = 64;  // CoMD's MAXATOMS: slots of a link cell
+constexpr double kLattice = 5.257 / 2.315, kCutoff = 2.5, kDt = 0.005;
+
+class ComdApp : public App {
+ public:
+  ComdApp(const Args& a, const std::string& input) : App(a, input), steps_(a["steps"]) {
+    const std::int64_t nx = a["nx"];
+    box_ = double(nx) * kLattice;
+    cells_ = std::int64_t(box_ / kCutoff);
+    if (cells_ < 3) throw KernelError("argument 'nx': the box must hold at least 3 link cells a side");
+    cell_size_ = box_ / double(cells_);
+    ncells_ = cells_ * cells_ * cells_;
+    const std::size_t slots = std::size_t(ncells_ * kMaxAtoms);
+    for (int s = 0; s < 2; ++s) {
+      r_data_[s].assign(3 * slots, 0.0);
+      p_data_[s].assign(3 * slots, 0.0);
+      gid_data_[s].assign(slots, -1);
+      count_data_[s].assign(std::size_t(ncells_), 0);
+    }
+    f_data_.assign(3 * slots, 0.0);
+    // The FCC lattice: 4 atoms a unit cell, binned on the host as CoMD's initialization does (putAtomInBox).
+    SplitMix64 rng{static_cast<std::uint64_t>(a["seed"])};
+    const double basis[4][3] = {
+        {0.25, 0.25, 0.25}, {0.25, 0.75, 0.75}, {0.75, 0.25, 0.75}, {0.75, 0.75, 0.25}};
+    std::int32_t gid = 0;
+    for (std::int64_t z = 0; z < nx; ++z)
+      for (std::int64_t y = 0; y < nx; ++y)
+        for (std::int64_t x = 0; x < nx; ++x)
+          for (const auto& b : basis) {
+            double pos[3] = {(double(x) + b[0]) * kLattice, (double(y) + b[1]) * kLattice,
+                             (double(z) + b[2]) * kLattice};
+            std::int64_t cell[3];
+            for (int k = 0; k < 3; ++k) {
+              pos[k] += (rng.uniform() - 0.5) * 0.1;
+              cell[k] = std::min(cells_ - 1, std::int64_t(pos[k] / cell_size_));
+            }
+            const std::int64_t box = cell[0] + (cell[1] + cell[2] * cells_) * cells_;
+            const std::int32_t slot = count_data_[0][std::size_t(box)]++;
+            if (slot >= kMaxAtoms) throw KernelError("comd: a link cell overflowed at initialization");
+            const std::size_t at = std::size_t(box * kMaxAtoms + slot);
+            for (int k = 0; k < 3; ++k) {
+              r_data_[0][3 * at + std::size_t(k)] = pos[k];
+              p_data_[0][3 * at + std::size_t(k)] = (rng.uniform() - 0.5) * 0.2;
+            }
+            gid_data_[0][at] = gid++;
+          }
+    atoms_ = gid;
+    const std::uint64_t n = std::uint64_t(slots);
+    for (int s = 0; s < 2; ++s) {
+      const std::string k = std::to_string(s);
+      r_[s] = array<double>("r" + k, 3 * n, 0, 0, &r_data_[s]);
+      p_[s] = array<double>("p" + k, 3 * n, 0, 0, &p_data_[s]);
+      gid_[s] = array<std::int32_t>("gid" + k, n, 0, 0, &gid_data_[s]);
+      count_[s] = array<std::int32_t>("n_atoms" + k, std::uint64_t(ncells_), 0, 0, &count_data_[s]);
+    }
+    f_ = array<double>("f", 3 * n, 0, 0, &f_data_);
+    u_ = array<double>("U", n);
+  }
+
+  void host() override {
+    launch("compute_force", compute_force());
+    for (std::int64_t step = 0; step < steps_; ++step) {
+      launch("advance_velocity", advance_velocity());
+      launch("advance_position", advance_position());
+      launch("clear_counts", clear_counts());
+      launch("redistribute", redistribute());
+      cur_ = 1 - cur_;
+      std::int64_t total = 0;
+      for (std::int32_t n : count_data_[cur_]) {
+        if (n > kMaxAtoms) throw KernelError("comd: a link cell overflowed (more than 64 atoms)");
+        total += n;
+      }
+      if (total != atoms_) throw KernelError("comd: atoms were lost in re-binning");
+      launch("compute_force", compute_force());
+      launch("advance_velocity", advance_velocity());
+    }
+  }
+
+ private:
+  // One CTA per link cell, one thread per atom slot; `f(c, cell, slot index)` with the cell's atoms active.
+  Launch per_atom(unsigned regs, std::function<void(Cta&, std::int64_t, const V<std::int64_t>&)> f) {
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>(ncells_), 1, 1};
+    l.block = {kMaxAtoms, 1, 1};
+    l.regs_per_thread = regs;
+    l.body = [this, f = std::move(f)](Cta& c) {
+      const std::int64_t box = c.blockIdx.x;
+      const V<std::int64_t> t = c.threadIdx_x();
+      c.exit_if(t >= convert<std::int64_t>(c.load(count_[cur_], c.uniform(box))));
+      f(c, box, t + box * kMaxAtoms);
+    };
+    return l;
+  }
+
+  Launch compute_force() {
+    return per_atom(64, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
+      const Array<double>& r = r_[cur_];
+      const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
+      V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0), e(c, 0.0);
+      const std::int64_t bx = box % cells_, by = box / cells_ % cells_, bz = box / (cells_ * cells_);
+      const double rc2 = kCutoff * kCutoff;
+      for (std::int64_t dz = -1; dz <= 1; ++dz)
+        for (std::int64_t dy = -1; dy <= 1; ++dy)
+          for (std::int64_t dx = -1; dx <= 1; ++dx) {
+            // The neighbour cell, wrapped, and the image shift of its atoms (uniform over the CTA).
+            double shift[3];
+            std::int64_t nb[3];
+            const std::int64_t at[3] = {bx + dx, by + dy, bz + dz};
+            for (int k = 0; k < 3; ++k) {
+              nb[k] = (at[k] + cells_) % cells_;
+              shift[k] = at[k] < 0 ? -box_ : at[k] >= cells_ ? box_ : 0.0;
+            }
+            const std::int64_t nbox = nb[0] + (nb[1] + nb[2] * cells_) * cells_;
+            const V<std::int32_t> count = c.load(count_[cur_], c.uniform(nbox));
+            c.charge(InstrClass::kInt, 4);  // the neighbour cell's index and shift
+            c.uniform_loop(std::uint64_t(count[0]), [&](std::uint64_t j) {
+              const V<std::int64_t> jj = c.uniform(nbox * kMaxAtoms + std::int64_t(j));
+              const V<double> ddx = x - (c.load(r, jj * 3) + shift[0]);
+              const V<double> ddy = y - (c.load(r, jj * 3 + 1) + shift[1]);
+              const V<double> ddz = z - (c.load(r, jj * 3 + 2) + shift[2]);
+              const V<double> r2 = fma(ddx, ddx, fma(ddy, ddy, ddz * ddz));
+              c.if_(r2 <= rc2 && r2 > 0.0, [&] {
+                const V<double> ir2 = 1.0 / r2;  // CoMD's ljForce: r^-2, r^-6, the energy and force factor
+                const V<double> ir6 = ir2 * ir2 * ir2;
+                e = e + ir6 * (ir6 - 1.0) * 4.0;
+                const V<double> fr = ir6 * ir2 * (ir6 * 2.0 - 1.0) * 24.0;
+                fx = fma(fr, ddx, fx);
+                fy = fma(fr, ddy, fy);
+                fz = fma(fr, ddz, fz);
+              });
+            });
+          }
+      c.store(f_, i * 3, fx);
+      c.store(f_, i * 3 + 1, fy);
+      c.store(f_, i * 3 + 2, fz);
+      c.store(u_, i, e * 0.5);
+    });
+  }
+
+  // p += dt / 2 * f (CoMD's advanceVelocity with dt / 2).
+  Launch advance_velocity() {
+    return per_atom(24, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
+      for (std::int64_t k = 0; k < 3; ++k)
+        c.store(p_[cur_], i * 3 + k,
+                fma(c.load(f_, i * 3 + k), V<double>(c, 0.5 * kDt), c.load(p_[cur_], i * 3 + k)));
+    });
+  }
+
+  // r += dt * p / m (mass 1).
+  Launch advance_position() {
+    return per_atom(24, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
+      for (std::int64_t k = 0; k < 3; ++k)
+        c.store(r_[cur_], i * 3 + k,
+                fma(c.load(p_[cur_], i * 3 + k), V<double>(c, kDt), c.load(r_[cur_], i * 3 + k)));
+    });
+  }
+
+  // The other set's counts zeroed (a cudaMemset: one thread per cell, 256 a block).
+  Launch clear_counts() {
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>((ncells_ + 255) / 256), 1, 1};
+    l.block = {256, 1, 1};
+    l.regs_per_thread = 8;
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> k = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * 256;
+      c.exit_if(k >= ncells_);
+      c.store(count_[1 - cur_], k, V<std::int32_t>(c, 0));
+    };
+    return l;
+  }
+
+  // Each atom wraps its position into the box, finds its cell, takes a slot there with atomicAdd and
+  // copies itself into the other set.
+  Launch redistribute() {
+    return per_atom(40, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
+      const int to = 1 - cur_;
+      V<double> pos[3] = {c.load(r_[cur_], i * 3), c.load(r_[cur_], i * 3 + 1), c.load(r_[cur_], i * 3 + 2)};
+      V<std::int64_t> cell(c, 0);
+      for (int k = 2; k >= 0; --k) {
+        pos[k] = select(pos[k] >= box_, pos[k] - box_, select(pos[k] < 0.0, pos[k] + box_, pos[k]));
+        const V<std::int64_t> ck = convert<std::int64_t>(pos[k] * (1.0 / cell_size_));
+        // Clamped to the box: keeps the index inside the arrays (an atom cannot cross a box in a step).
+        const V<std::int64_t> inside = select(ck >= cells_, V<std::int64_t>(c, cells_ - 1), ck);
+        cell = cell * cells_ + select(inside < 0, V<std::int64_t>(c, 0), inside);
+      }
+      const V<std::int32_t> slot = fetch_add(c, count_[to], cell);
+      const V<std::int64_t> j = cell * kMaxAtoms + convert<std::int64_t>(slot);
+      c.if_(slot < std::int32_t(kMaxAtoms), [&] {  // an overflow is found by the host from the counts
+        for (std::int64_t k = 0; k < 3; ++k) {
+          c.store(r_[to], j * 3 + k, pos[k]);
+          c.store(p_[to], j * 3 + k, c.load(p_[cur_], i * 3 + k));
+        }
+        c.store(gid_[to], j, c.load(gid_[cur_], i));
+      });
+    });
+  }
+
+  // old = atomicAdd(&a[index], 1) per active thread: the old values are read in thread order (the order in
+  // which the model applies a CTA's atomics), then the atomic step is issued (adding 0 to data already
+  // counted, so its addresses are what it contributes).
+  static V<std::int32_t> fetch_add(Cta& c, const Array<std::int32_t>& a, const V<std::int64_t>& index) {
+    V<std::int32_t> old(c, 0);
+    for (unsigned t = 0; t < c.threads(); ++t) {
+      if (!c.active(t)) continue;
+      if (std::uint64_t(index[t]) >= a.data->size()) continue;
+      std::int32_t& cell = (*a.data)[std::size_t(index[t])];
+      old[t] = cell++;
+    }
+    c.atomic_add(a, index, V<std::int32_t>(c, 0));
+    return old;
+  }
+
+  std::int64_t steps_, cells_ = 0, ncells_ = 0, atoms_ = 0;
+  double box_ = 0, cell_size_ = 0;
+  int cur_ = 0;
+  std::vector<double> r_data_[2], p_data_[2], f_data_;
+  std::vector<std::int32_t> gid_data_[2], count_data_[2];
+  Array<double> r_[2], p_[2], f_, u_;
+  Array<std::int32_t> gid_[2], count_[2];
+};
+
+}  // namespace
+
+AppEntry app_proxy_comd() {
+  return {"proxy/comd",
+          "A CoMD-like (ExMatEx) Lennard-Jones molecular dynamics step on link cells of 64 atom slots: "
+          "compute_force, advance_velocity, advance_position, a counting re-bin (clear_counts, redistribute) "
+          "per time step, on a generated FCC lattice of nx^3 unit cells",
+          {{"nx", 24, 4, 48, "FCC unit cells per side (4 atoms each)"},
+           {"steps", 2, 1, 10000, "time steps"},
+           {"seed", 1, 0, std::int64_t(1) << 62, "seed of the displacements and velocities"}},
+          "",
+          [](const Args& a, const std::string& input) { return std::make_unique<ComdApp>(a, input); }};
+}
+
+}  // namespace numagpu::kernels

@@ -1,0 +1,476 @@
+// proxy/lulesh (application): a LULESH-like Lagrangian shock hydrodynamics step (LULESH 2.0, the CORAL
+// proxy; learned from its specification, LLNL-TR-490254 "Hydrodynamics Challenge Problem", the structure of
+// its reference code (kernel names, the Sedov setup, the first time step) and the kernel decomposition of its
+// CUDA port as described by its authors; no code copied, written here anew) on the Sedov blast problem: a
+// cube of s^3 hex elements and (s+1)^3 nodes, the blast energy in element 0 at the origin's corner, symmetry
+// planes at x, y, z = 0. The mesh is structured but, as LULESH's, reached only through explicit indirection
+// arrays: each element's 8 nodes (nodelist, corner-major: corner k of element e at k * numElem + e, as the
+// CUDA port lays it for coalescing), each node's element corners (nodeElemStart/Count and nodeElemCornerList,
+// CSR), and the three symmetry planes' node lists.
+//
+// The host program is LULESH's time loop, `iterations` steps, each the main kernels of its CUDA version in
+// reduced form:
+//   CalcVolumeForceForElems (per element): gathers its 8 nodes' coordinates through nodelist, loads p, q
+//     and the relative volume, and scatters a force per corner into fx/fy/fz_elem (no atomics: the
+//     per-corner arrays, as the CUDA port does); the hourglass control's arithmetic is charged, not done;
+//   AddNodeForcesFromElems (per node): sums its corners' forces through nodeElemCornerList;
+//   CalcAccelerationForNodes (per node), ApplyAccelerationBoundaryConditionsForNodes (per symmetry-plane
+//     entry, through the three node lists), CalcVelocityAndPositionForNodes (per node, LULESH's u_cut);
+//   CalcKinematicsForElems (per element): gathers the 8 nodes' new coordinates and velocities; the new
+//     relative volume, its change, vdov and the characteristic length;
+//   ApplyMaterialPropertiesAndEOS (per element: CalcLagrangeElements' volume update, the monotonic Q in
+//     reduced form and EvalEOSForElems: an ideal gas) writing e, p, q, the sound speed and v;
+//   CalcTimeConstraintsForElems (per element, blocks of 128 with a shared-memory min reduction: the Courant
+//     and hydro constraints per block) and CalcMinDtOneBlock (one block reduces the blocks' minima);
+// the host reads the two minima and sets the next time step as LULESH's TimeIncrement does (at most 1.2 x
+// growth, half the Courant constraint, two thirds of the hydro one).
+//
+// Simplified, to keep a step cheap on the host: the element volume is the
+// product of the hex's averaged extents and a corner's force (p + q) times a quarter of each face it touches,
+// outward (both exact for a rectilinear hexahedron, which the Sedov mesh stays close to; LULESH's triple
+// products and B matrix are charged as fp64 instructions), the hourglass forces and the monotonic Q's
+// neighbour gradients are charged, not computed, and there is one material region. Values are computed (the
+// host's time step reads them); the launches are the same every step (the host reads dt, as LULESH does, but
+// nothing steers an address).
+// Blocks: 64 threads for the two element kernels that gather 8 nodes (many registers), 128 for the others and
+// the per-block reduction, 1,024 for the one-block reduction (register counts are estimates from reading the
+// algorithm, not from compiled code).
+#include <cmath>
+#include <limits>
+
+#include "kernels/app.hpp"
+
+namespace numagpu::kernels {
+
+namespace {
+
+constexpr std::int64_t kElemBlock = 64, kNodeBlock = 128, kReduceBlock = 128, kOneBlock = 1024;
+constexpr double kGamma = 5.0 / 3.0, kUCut = 1e-7, kBig = 1e20;
+
+class LuleshApp : public App {
+ public:
+  LuleshApp(const Args& a, const std::string& input) : App(a, input), iterations_(a["iterations"]) {
+    s_ = a["s"];
+    const std::int64_t sn = s_ + 1;
+    ne_ = s_ * s_ * s_;
+    nn_ = sn * sn * sn;
+    const double h = 1.125 / double(s_);  // LULESH's domain: a cube of side 1.125
+    // Nodes and their coordinates.
+    for (auto* v : {&x_data_, &y_data_, &z_data_})
+      v->resize(std::size_t(nn_));
+    for (std::int64_t k = 0; k < sn; ++k)
+      for (std::int64_t j = 0; j < sn; ++j)
+        for (std::int64_t i = 0; i < sn; ++i) {
+          const std::size_t n = std::size_t(i + (j + k * sn) * sn);
+          x_data_[n] = double(i) * h;
+          y_data_[n] = double(j) * h;
+          z_data_[n] = double(k) * h;
+        }
+    for (auto* v : {&xd_data_, &yd_data_, &zd_data_, &xdd_data_, &ydd_data_, &zdd_data_, &fx_data_, &fy_data_,
+                    &fz_data_})
+      v->assign(std::size_t(nn_), 0.0);
+    // Elements: nodelist (corner-major), their reference volume and mass; the nodes' masses.
+    nodelist_data_.resize(std::size_t(8 * ne_));
+    mass_data_.assign(std::size_t(nn_), 0.0);
+    const std::int64_t corner[8] = {0, 1, 1 + sn, sn, sn * sn, 1 + sn * sn, 1 + sn + sn * sn, sn + sn * sn};
+    for (std::int64_t k = 0; k < s_; ++k)
+      for (std::int64_t j = 0; j < s_; ++j)
+        for (std::int64_t i = 0; i < s_; ++i) {
+          const std::int64_t e = i + (j + k * s_) * s_, n0 = i + (j + k * sn) * sn;
+          for (std::int64_t c = 0; c < 8; ++c) {
+            nodelist_data_[std::size_t(c * ne_ + e)] = std::int32_t(n0 + corner[c]);
+            mass_data_[std::size_t(n0 + corner[c])] += h * h * h / 8;
+          }
+        }
+    // Node -> element corners (CSR), in element order: entry = corner * numElem + element.
+    start_data_.assign(std::size_t(nn_) + 1, 0);
+    for (std::int64_t c = 0; c < 8 * ne_; ++c)
+      ++start_data_[std::size_t(nodelist_data_[std::size_t(c)]) + 1];
+    for (std::int64_t n = 0; n < nn_; ++n)
+      start_data_[std::size_t(n + 1)] += start_data_[std::size_t(n)];
+    corners_data_.resize(std::size_t(8 * ne_));
+    {
+      std::vector<std::int32_t> fill(start_data_.begin(), start_data_.end() - 1);
+      for (std::int64_t e = 0; e < ne_; ++e)
+        for (std::int64_t c = 0; c < 8; ++c)
+          corners_data_[std::size_t(fill[std::size_t(nodelist_data_[std::size_t(c * ne_ + e)])]++)] =
+              std::int32_t(c * ne_ + e);
+    }
+    // The symmetry planes x = 0, y = 0, z = 0: (s+1)^2 nodes each.
+    for (std::int64_t b = 0; b < sn; ++b)
+      for (std::int64_t a2 = 0; a2 < sn; ++a2) {
+        symm_data_.push_back(std::int32_t((a2 + b * sn) * sn));  // x = 0: i = 0
+        symm_data_.push_back(std::int32_t(a2 + b * sn * sn));    // y = 0: j = 0
+        symm_data_.push_back(std::int32_t(a2 + b * sn));         // z = 0: k = 0
+      }
+    // Element state: Sedov's energy in element 0 (LULESH's einit scaled by (s / 45)^3).
+    e_data_.assign(std::size_t(ne_), 0.0);
+    const double scale = double(s_) / 45.0;
+    e_data_[0] = 3.948746e+7 * scale * scale * scale;
+    p_data_.assign(std::size_t(ne_), 0.0);
+    p_data_[0] = (kGamma - 1) * e_data_[0] / (h * h * h);
+    q_data_.assign(std::size_t(ne_), 0.0);
+    v_data_.assign(std::size_t(ne_), 1.0);
+    volo_data_.assign(std::size_t(ne_), h * h * h);
+    for (auto* v : {&vnew_data_, &delv_data_, &vdov_data_, &arealg_data_, &ss_data_})
+      v->assign(std::size_t(ne_), 0.0);
+    for (auto* v : {&fxe_data_, &fye_data_, &fze_data_})
+      v->assign(std::size_t(8 * ne_), 0.0);
+    blocks_ = (ne_ + kReduceBlock - 1) / kReduceBlock;
+    dtc_block_data_.assign(std::size_t(blocks_), kBig);
+    dth_block_data_.assign(std::size_t(blocks_), kBig);
+    dt_min_data_.assign(2, kBig);
+    dt_ = 0.5 * std::cbrt(h * h * h) / std::sqrt(2.0 * e_data_[0]);  // LULESH's initial deltatime
+
+    const std::uint64_t nn = std::uint64_t(nn_), ne = std::uint64_t(ne_);
+    x_ = array<double>("x", nn, 0, 0, &x_data_);
+    y_ = array<double>("y", nn, 0, 0, &y_data_);
+    z_ = array<double>("z", nn, 0, 0, &z_data_);
+    xd_ = array<double>("xd", nn, 0, 0, &xd_data_);
+    yd_ = array<double>("yd", nn, 0, 0, &yd_data_);
+    zd_ = array<double>("zd", nn, 0, 0, &zd_data_);
+    xdd_ = array<double>("xdd", nn, 0, 0, &xdd_data_);
+    ydd_ = array<double>("ydd", nn, 0, 0, &ydd_data_);
+    zdd_ = array<double>("zdd", nn, 0, 0, &zdd_data_);
+    fx_ = array<double>("fx", nn, 0, 0, &fx_data_);
+    fy_ = array<double>("fy", nn, 0, 0, &fy_data_);
+    fz_ = array<double>("fz", nn, 0, 0, &fz_data_);
+    mass_ = array<double>("nodalMass", nn, 0, 0, &mass_data_);
+    nodelist_ = array<std::int32_t>("nodelist", 8 * ne, 0, 0, &nodelist_data_);
+    start_ = array<std::int32_t>("nodeElemStart", nn + 1, 0, 0, &start_data_);
+    corners_ = array<std::int32_t>("nodeElemCornerList", 8 * ne, 0, 0, &corners_data_);
+    symm_ = array<std::int32_t>("symm", symm_data_.size(), 0, 0, &symm_data_);
+    fxe_ = array<double>("fx_elem", 8 * ne, 0, 0, &fxe_data_);
+    fye_ = array<double>("fy_elem", 8 * ne, 0, 0, &fye_data_);
+    fze_ = array<double>("fz_elem", 8 * ne, 0, 0, &fze_data_);
+    e_ = array<double>("e", ne, 0, 0, &e_data_);
+    p_ = array<double>("p", ne, 0, 0, &p_data_);
+    q_ = array<double>("q", ne, 0, 0, &q_data_);
+    v_ = array<double>("v", ne, 0, 0, &v_data_);
+    volo_ = array<double>("volo", ne, 0, 0, &volo_data_);
+    vnew_ = array<double>("vnew", ne, 0, 0, &vnew_data_);
+    delv_ = array<double>("delv", ne, 0, 0, &delv_data_);
+    vdov_ = array<double>("vdov", ne, 0, 0, &vdov_data_);
+    arealg_ = array<double>("arealg", ne, 0, 0, &arealg_data_);
+    ss_ = array<double>("ss", ne, 0, 0, &ss_data_);
+    dtc_block_ = array<double>("dtcourant_block", std::uint64_t(blocks_), 0, 0, &dtc_block_data_);
+    dth_block_ = array<double>("dthydro_block", std::uint64_t(blocks_), 0, 0, &dth_block_data_);
+    dt_min_ = array<double>("dt_min", 2, 0, 0, &dt_min_data_);
+  }
+
+  void host() override {
+    for (std::int64_t it = 0; it < iterations_; ++it) {
+      launch("CalcVolumeForceForElems", volume_force());
+      launch("AddNodeForcesFromElems", add_node_forces());
+      launch("CalcAccelerationForNodes", acceleration());
+      launch("ApplyAccelerationBoundaryConditionsForNodes", boundary());
+      launch("CalcVelocityAndPositionForNodes", velocity_position());
+      launch("CalcKinematicsForElems", kinematics());
+      launch("ApplyMaterialPropertiesAndEOS", eos());
+      launch("CalcTimeConstraintsForElems", time_constraints());
+      launch("CalcMinDtOneBlock", min_dt());
+      // TimeIncrement: the next step from the constraints the GPU found (cudaMemcpy of dt_min).
+      double next = 1.2 * dt_;
+      if (dt_min_data_[0] < kBig) next = std::min(next, 0.5 * dt_min_data_[0]);
+      if (dt_min_data_[1] < kBig) next = std::min(next, 2.0 / 3.0 * dt_min_data_[1]);
+      dt_ = next;
+      time_ += dt_;
+    }
+  }
+
+  double dt() const { return dt_; }
+
+ private:
+  Launch shape(std::int64_t n, std::int64_t block, unsigned regs) const {
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>((n + block - 1) / block), 1, 1};
+    l.block = {static_cast<std::uint32_t>(block), 1, 1};
+    l.regs_per_thread = regs;
+    return l;
+  }
+  static V<std::int64_t> thread(Cta& c, std::int64_t block) {
+    return c.threadIdx_x() + std::int64_t(c.blockIdx.x) * block;
+  }
+  static V<double> vmin(const V<double>& a, const V<double>& b) { return select(a < b, a, b); }
+
+  // The 8 nodes of elements `e` (nodelist, corner-major).
+  std::vector<V<std::int64_t>> nodes_of(Cta& c, const V<std::int64_t>& e) const {
+    std::vector<V<std::int64_t>> n;
+    for (std::int64_t k = 0; k < 8; ++k)
+      n.push_back(convert<std::int64_t>(c.load(nodelist_, e + k * ne_)));
+    return n;
+  }
+  // The averaged extents of a hex (corners 1, 2, 5, 6 are at +x; 2, 3, 6, 7 at +y; 4..7 at +z).
+  static void extents(const std::vector<V<double>>& x, const std::vector<V<double>>& y,
+                      const std::vector<V<double>>& z, V<double>& dx, V<double>& dy, V<double>& dz) {
+    dx = (x[1] + x[2] + x[5] + x[6] - x[0] - x[3] - x[4] - x[7]) * 0.25;
+    dy = (y[2] + y[3] + y[6] + y[7] - y[0] - y[1] - y[4] - y[5]) * 0.25;
+    dz = (z[4] + z[5] + z[6] + z[7] - z[0] - z[1] - z[2] - z[3]) * 0.25;
+  }
+
+  Launch volume_force() {
+    Launch l = shape(ne_, kElemBlock, 96);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> e = thread(c, kElemBlock);
+      c.exit_if(e >= ne_);
+      const std::vector<V<std::int64_t>> n = nodes_of(c, e);
+      std::vector<V<double>> x, y, z;
+      for (std::int64_t k = 0; k < 8; ++k) {
+        x.push_back(c.load(x_, n[std::size_t(k)]));
+        y.push_back(c.load(y_, n[std::size_t(k)]));
+        z.push_back(c.load(z_, n[std::size_t(k)]));
+      }
+      const V<double> sig = c.load(p_, e) + c.load(q_, e);  // InitStressTermsForElems: -(p + q)
+      c.load(v_, e);                                        // the hourglass control's determinant
+      V<double> dx(c, 0.0), dy(c, 0.0), dz(c, 0.0);
+      extents(x, y, z, dx, dy, dz);
+      c.charge(InstrClass::kFp64, 120);  // CalcElemShapeFunctionDerivatives, node normals (the B matrix)
+      c.charge(InstrClass::kFp64, 180);  // CalcFBHourglassForceForElems' gammas and hourglass forces
+      V<double> cx = x[0], cy = y[0], cz = z[0];
+      for (std::size_t k = 1; k < 8; ++k) {
+        cx = cx + x[k];
+        cy = cy + y[k];
+        cz = cz + z[k];
+      }
+      cx = cx * 0.125;
+      cy = cy * 0.125;
+      cz = cz * 0.125;
+      // (p + q) x a quarter of the face area the corner touches on each axis, outward: for a rectilinear hex,
+      // (x_k - cx) ax / dx = +-(p + q) dy dz / 4.
+      const V<double> ax = sig * dy * dz * 0.5, ay = sig * dx * dz * 0.5, az = sig * dx * dy * 0.5;
+      for (std::int64_t k = 0; k < 8; ++k) {  // (p + q) x the corner's share of its three faces' areas
+        const std::size_t kk = std::size_t(k);
+        const V<std::int64_t> at = e + k * ne_;
+        c.store(fxe_, at, (x[kk] - cx) * ax / dx);
+        c.store(fye_, at, (y[kk] - cy) * ay / dy);
+        c.store(fze_, at, (z[kk] - cz) * az / dz);
+      }
+    };
+    return l;
+  }
+
+  Launch add_node_forces() {
+    Launch l = shape(nn_, kNodeBlock, 32);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> n = thread(c, kNodeBlock);
+      c.exit_if(n >= nn_);
+      V<std::int64_t> i = convert<std::int64_t>(c.load(start_, n));
+      const V<std::int64_t> end = convert<std::int64_t>(c.load(start_, n + 1));
+      V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0);
+      c.while_([&] { return i < end; },
+               [&] {
+                 const V<std::int64_t> corner = convert<std::int64_t>(c.load(corners_, i));
+                 fx = fx + c.load(fxe_, corner);
+                 fy = fy + c.load(fye_, corner);
+                 fz = fz + c.load(fze_, corner);
+                 i = i + 1;
+               });
+      c.store(fx_, n, fx);
+      c.store(fy_, n, fy);
+      c.store(fz_, n, fz);
+    };
+    return l;
+  }
+
+  Launch acceleration() {
+    Launch l = shape(nn_, kNodeBlock, 16);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> n = thread(c, kNodeBlock);
+      c.exit_if(n >= nn_);
+      const V<double> inv = 1.0 / c.load(mass_, n);
+      c.store(xdd_, n, c.load(fx_, n) * inv);
+      c.store(ydd_, n, c.load(fy_, n) * inv);
+      c.store(zdd_, n, c.load(fz_, n) * inv);
+    };
+    return l;
+  }
+
+  // One thread per plane entry: node symmX[i]'s xdd, symmY[i]'s ydd and symmZ[i]'s zdd are zeroed.
+  Launch boundary() {
+    const std::int64_t planar = (s_ + 1) * (s_ + 1);
+    Launch l = shape(planar, kNodeBlock, 12);
+    l.body = [this, planar](Cta& c) {
+      const V<std::int64_t> i = thread(c, kNodeBlock);
+      c.exit_if(i >= planar);
+      const Array<double>* acc[3] = {&xdd_, &ydd_, &zdd_};
+      for (std::int64_t d = 0; d < 3; ++d)
+        c.store(*acc[d], convert<std::int64_t>(c.load(symm_, i * 3 + d)), V<double>(c, 0.0));
+    };
+    return l;
+  }
+
+  Launch velocity_position() {
+    Launch l = shape(nn_, kNodeBlock, 24);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> n = thread(c, kNodeBlock);
+      c.exit_if(n >= nn_);
+      const double dt = dt_;
+      const Array<double>* vel[3] = {&xd_, &yd_, &zd_};
+      const Array<double>* acc[3] = {&xdd_, &ydd_, &zdd_};
+      const Array<double>* pos[3] = {&x_, &y_, &z_};
+      for (int d = 0; d < 3; ++d) {
+        V<double> v = fma(c.load(*acc[d], n), V<double>(c, dt), c.load(*vel[d], n));
+        v = select(v * v < kUCut * kUCut, V<double>(c, 0.0), v);  // LULESH's u_cut
+        c.store(*vel[d], n, v);
+        c.store(*pos[d], n, fma(v, V<double>(c, dt), c.load(*pos[d], n)));
+      }
+    };
+    return l;
+  }
+
+  Launch kinematics() {
+    Launch l = shape(ne_, kElemBlock, 80);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> e = thread(c, kElemBlock);
+      c.exit_if(e >= ne_);
+      const std::vector<V<std::int64_t>> n = nodes_of(c, e);
+      std::vector<V<double>> x, y, z;
+      for (std::int64_t k = 0; k < 8; ++k) {
+        const V<std::int64_t>& nk = n[std::size_t(k)];
+        x.push_back(c.load(x_, nk));
+        y.push_back(c.load(y_, nk));
+        z.push_back(c.load(z_, nk));
+        c.load(xd_, nk);  // the velocities: the strain rates (charged below)
+        c.load(yd_, nk);
+        c.load(zd_, nk);
+      }
+      V<double> dx(c, 0.0), dy(c, 0.0), dz(c, 0.0);
+      extents(x, y, z, dx, dy, dz);
+      c.charge(InstrClass::kFp64, 60);   // CalcElemVolume's triple products
+      c.charge(InstrClass::kFp64, 150);  // the shape function derivatives and CalcElemVelocityGradient
+      const V<double> volume = dx * dy * dz;
+      const V<double> vnew = volume / c.load(volo_, e);
+      const V<double> delv = vnew - c.load(v_, e);
+      c.store(vnew_, e, vnew);
+      c.store(delv_, e, delv);
+      c.store(vdov_, e, delv / (vnew * dt_));
+      // CalcElemCharacteristicLength: the volume over the largest face area.
+      const V<double> face = select(dx * dy > dy * dz, dx * dy, dy * dz);
+      c.store(arealg_, e, volume / select(face > dx * dz, face, dx * dz));
+    };
+    return l;
+  }
+
+  Launch eos() {
+    Launch l = shape(ne_, kNodeBlock, 64);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> i = thread(c, kNodeBlock);
+      c.exit_if(i >= ne_);
+      const V<double> vnew = c.load(vnew_, i), delv = c.load(delv_, i), vdov = c.load(vdov_, i);
+      const V<double> arealg = c.load(arealg_, i), p = c.load(p_, i), q = c.load(q_, i);
+      // The monotonic Q, quadratic term only (its limiter's neighbour gradients charged).
+      c.charge(InstrClass::kFp64, 40);
+      const V<double> dv = arealg * vdov;
+      const V<double> qnew = select(vdov < 0.0, dv * dv * 2.0 / vnew, V<double>(c, 0.0));
+      // EvalEOSForElems: the element's energy less the work of p + q over its volume change, an ideal gas's
+      // pressure and sound speed (reference density 1).
+      const V<double> volo = c.load(volo_, i);
+      V<double> e = c.load(e_, i) - (p + q) * delv * volo;
+      e = select(e < 0.0, V<double>(c, 0.0), e);
+      const V<double> pnew = e * (kGamma - 1) / (vnew * volo);
+      c.charge(InstrClass::kFp64, 30);  // CalcPressureForElems' cutoffs and CalcSoundSpeedForElems' terms
+      c.store(e_, i, e);
+      c.store(p_, i, pnew);
+      c.store(q_, i, qnew);
+      c.store(ss_, i, sqrt(pnew * vnew * kGamma + 1e-36));
+      c.store(v_, i, vnew);
+    };
+    return l;
+  }
+
+  Launch time_constraints() {
+    Launch l = shape(ne_, kReduceBlock, 32);
+    l.shared_bytes = 2 * kReduceBlock * sizeof(double);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> t = c.threadIdx_x();
+      const V<std::int64_t> i = thread(c, kReduceBlock);
+      V<double> dtc(c, kBig), dth(c, kBig);
+      c.if_(i < ne_, [&] {
+        const V<double> ss = c.load(ss_, i), vdov = c.load(vdov_, i);
+        c.if_(ss > 1e-12, [&] { dtc = c.load(arealg_, i) / ss; });  // CalcCourantConstraintForElems
+        c.if_(vdov * vdov > 1e-30, [&] {                            // CalcHydroConstraintForElems
+          dth = 0.1 / select(vdov < 0.0, 0.0 - vdov, vdov);
+        });
+      });
+      Cta::Shared<double> sc(c, kReduceBlock), sh(c, kReduceBlock);
+      sc.store(t, dtc);
+      sh.store(t, dth);
+      c.syncthreads();
+      for (std::int64_t stride = kReduceBlock / 2; stride > 0; stride /= 2) {
+        c.if_(t < stride, [&] {
+          sc.store(t, vmin(sc.load(t), sc.load(t + stride)));
+          sh.store(t, vmin(sh.load(t), sh.load(t + stride)));
+        });
+        c.syncthreads();
+      }
+      c.if_(t == 0, [&] {
+        const V<std::int64_t> b = c.uniform(c.blockIdx.x);
+        c.store(dtc_block_, b, sc.load(t));
+        c.store(dth_block_, b, sh.load(t));
+      });
+    };
+    return l;
+  }
+
+  Launch min_dt() {
+    Launch l;
+    l.grid = {1, 1, 1};
+    l.block = {kOneBlock, 1, 1};
+    l.regs_per_thread = 24;
+    l.shared_bytes = 2 * kOneBlock * sizeof(double);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> t = c.threadIdx_x();
+      V<double> dtc(c, kBig), dth(c, kBig);
+      V<std::int64_t> i = t;
+      c.while_([&] { return i < blocks_; },
+               [&] {
+                 dtc = vmin(dtc, c.load(dtc_block_, i));
+                 dth = vmin(dth, c.load(dth_block_, i));
+                 i = i + kOneBlock;
+               });
+      Cta::Shared<double> sc(c, kOneBlock), sh(c, kOneBlock);
+      sc.store(t, dtc);
+      sh.store(t, dth);
+      c.syncthreads();
+      for (std::int64_t stride = kOneBlock / 2; stride > 0; stride /= 2) {
+        c.if_(t < stride, [&] {
+          sc.store(t, vmin(sc.load(t), sc.load(t + stride)));
+          sh.store(t, vmin(sh.load(t), sh.load(t + stride)));
+        });
+        c.syncthreads();
+      }
+      c.if_(t == 0, [&] {
+        c.store(dt_min_, V<std::int64_t>(c, 0), sc.load(t));
+        c.store(dt_min_, V<std::int64_t>(c, 1), sh.load(t));
+      });
+    };
+    return l;
+  }
+
+  std::int64_t iterations_, s_ = 0, ne_ = 0, nn_ = 0, blocks_ = 0;
+  double dt_ = 0, time_ = 0;
+  std::vector<double> x_data_, y_data_, z_data_, xd_data_, yd_data_, zd_data_, xdd_data_, ydd_data_,
+      zdd_data_, fx_data_, fy_data_, fz_data_, mass_data_, fxe_data_, fye_data_, fze_data_, e_data_, p_data_,
+      q_data_, v_data_, volo_data_, vnew_data_, delv_data_, vdov_data_, arealg_data_, ss_data_,
+      dtc_block_data_, dth_block_data_, dt_min_data_;
+  std::vector<std::int32_t> nodelist_data_, start_data_, corners_data_, symm_data_;
+  Array<double> x_, y_, z_, xd_, yd_, zd_, xdd_, ydd_, zdd_, fx_, fy_, fz_, mass_, fxe_, fye_, fze_, e_, p_,
+      q_, v_, volo_, vnew_, delv_, vdov_, arealg_, ss_, dtc_block_, dth_block_, dt_min_;
+  Array<std::int32_t> nodelist_, start_, corners_, symm_;
+};
+
+}  // namespace
+
+AppEntry app_proxy_lulesh() {
+  return {"proxy/lulesh",
+          "A LULESH-like (CORAL) Lagrangian hydrodynamics time step on the Sedov problem: volume forces per "
+          "element corner, node force gather, acceleration, boundary conditions, velocity and position, "
+          "kinematics, EOS and a time-constraint reduction the host reads, on an s^3 hex mesh through "
+          "explicit nodelist indirection",
+          {{"s", 48, 2, 160, "elements per side of the cube (s^3 elements, (s+1)^3 nodes)"},
+           {"iterations", 2, 1, 100000, "time steps (9 launches each)"}},
+          "",
+          [](const Args& a, const std::string& input) { return std::make_unique<LuleshApp>(a, input); }};
+}
+
+}  // namespace numagpu::kernels
