@@ -133,7 +133,8 @@ void AppRunner::host_main() {
 
 void AppRunner::host_launch(const std::string& name, std::unique_ptr<Kernel> kernel) {
   // Built on the host thread (cheap: the launch's shape; CTAs execute later, on the simulation's).
-  auto program = std::make_unique<CppKernelProgram>(name_ + "/" + name, std::move(kernel), line_bytes_, latencies_);
+  auto program =
+      std::make_unique<CppKernelProgram>(name_ + "/" + name, std::move(kernel), line_bytes_, latencies_);
   std::unique_lock<std::mutex> lock(mutex_);
   handed_ = std::move(program);
   handed_name_ = name;

@@ -103,7 +103,7 @@ class V {
 
   Cta* cta_;
   unsigned n_;
-  T* v_;  // a buffer of the CTA's (Cta::acquire): operations make many short-lived values
+  T* v_;                  // a buffer of the CTA's (Cta::acquire): operations make many short-lived values
   std::uint32_t* ready_;  // in the same buffer, after the values: one per warp
 };
 
@@ -178,8 +178,9 @@ class Cta {
 
   // Dependent latencies (docs/kernels.md, "Timing"). Each warp keeps an instruction clock: an instruction
   // issues at the later of the clock and its operands' ready cycles, the clock then moves past it, and its
-  // result is ready `latency` cycles after its issue. A compute step lasts the clock's advance over it, stalls
-  // included. A step at which the warp waits (a load, an atomic, a barrier) hides what is still in flight.
+  // result is ready `latency` cycles after its issue. A compute step lasts the clock's advance over it,
+  // stalls included. A step at which the warp waits (a load, an atomic, a barrier) hides what is still in
+  // flight.
   bool dependent() const { return dependent_; }
   // One instruction of `cls` for every warp with an active thread, issued once operands_ready(w) (the latest
   // ready cycle of its operands in warp w) has come; each warp's result ready cycle into result[w] (when not
@@ -304,8 +305,8 @@ class Cta {
   Step scratch_step_;                          // the coalescer's output, reused
   std::vector<std::uint64_t> warp_addresses_;  // one warp's active addresses, reused
   std::vector<unsigned> passes_;               // shared_access's passes per warp
-  std::vector<std::uint32_t> clock_;   // per warp: the cycle its next instruction may issue at
-  std::vector<std::uint32_t> settled_; // per warp: every result it issued is ready by then
+  std::vector<std::uint32_t> clock_;           // per warp: the cycle its next instruction may issue at
+  std::vector<std::uint32_t> settled_;         // per warp: every result it issued is ready by then
 };
 
 // ---- values -----------------------------------------------------------------------------------------
@@ -378,7 +379,8 @@ auto zip(const V<T>& a, const V<U>& b, InstrClass cls, F f) {
   V<R> r = Uninitialized<R>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = f(a[t], b[t]);
-  a.cta().issue(cls, [&](unsigned w) { return std::max(a.ready(w), b.ready(w)); }, r.ready_data());
+  a.cta().issue(
+      cls, [&](unsigned w) { return std::max(a.ready(w), b.ready(w)); }, r.ready_data());
   return r;
 }
 
@@ -388,7 +390,8 @@ auto map(const V<T>& a, InstrClass cls, F f) {
   V<R> r = Uninitialized<R>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = f(a[t]);
-  a.cta().issue(cls, [&](unsigned w) { return a.ready(w); }, r.ready_data());
+  a.cta().issue(
+      cls, [&](unsigned w) { return a.ready(w); }, r.ready_data());
   return r;
 }
 
@@ -459,7 +462,10 @@ V<T> fma(const V<T>& a, const V<T>& b, const V<T>& c) {
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = a[t] * b[t] + c[t];
   a.cta().issue(
-      class_of<T>(), [&](unsigned w) { return std::max({a.ready(w), b.ready(w), c.ready(w)}); },
+      class_of<T>(),
+      [&](unsigned w) {
+        return std::max({a.ready(w), b.ready(w), c.ready(w)});
+      },
       r.ready_data());
   return r;
 }
@@ -469,7 +475,10 @@ V<T> select(const V<bool>& c, const V<T>& a, const V<T>& b) {
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = c[t] ? a[t] : b[t];
   a.cta().issue(
-      InstrClass::kInt, [&](unsigned w) { return std::max({c.ready(w), a.ready(w), b.ready(w)}); },
+      InstrClass::kInt,
+      [&](unsigned w) {
+        return std::max({c.ready(w), a.ready(w), b.ready(w)});
+      },
       r.ready_data());
   return r;
 }

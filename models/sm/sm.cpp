@@ -86,7 +86,9 @@ std::uint32_t Sm::prepare_kernel(const KernelProgram& program, std::uint32_t ker
   return slots;
 }
 
-bool Sm::fill_slot(std::uint32_t slot) { return slot < warps_left_in_slot_.size() && launch_cta(slot); }
+bool Sm::fill_slot(std::uint32_t slot) {
+  return slot < warps_left_in_slot_.size() && launch_cta(slot);
+}
 
 void Sm::begin_kernel() {
   if (resident_ctas_ == 0) {

@@ -100,19 +100,19 @@ struct SmSpec {
               NUMAGPU_LANES_DOC("shared-memory (one pass through the banks per warp access)"))
         .range(0, 4096);
 #undef NUMAGPU_LANES_DOC
-#define NUMAGPU_LATENCY_DOC(what)                                                            \
-  "Cycles from the issue of " what                                                           \
+#define NUMAGPU_LATENCY_DOC(what)                                                                 \
+  "Cycles from the issue of " what                                                                \
   " until an instruction that reads its result may issue (C++ library kernels and applications; " \
   "docs/kernels.md, Timing); 0: not modelled"
     k.integer("fp32_latency", fp32_latency, NUMAGPU_LATENCY_DOC("an FP32 instruction")).range(0, 1000);
     k.integer("fp64_latency", fp64_latency, NUMAGPU_LATENCY_DOC("an FP64 instruction")).range(0, 1000);
-    k.integer("int_latency", int_latency, NUMAGPU_LATENCY_DOC("an integer instruction (and compares, selects)"))
+    k.integer("int_latency", int_latency,
+              NUMAGPU_LATENCY_DOC("an integer instruction (and compares, selects)"))
         .range(0, 1000);
     k.integer("sfu_latency", sfu_latency, NUMAGPU_LATENCY_DOC("a special-function (SFU) instruction"))
         .range(0, 1000);
     k.integer("tensor_latency", tensor_latency, NUMAGPU_LATENCY_DOC("a tensor instruction")).range(0, 1000);
-    k.integer("shared_latency", shared_latency, NUMAGPU_LATENCY_DOC("a shared-memory load"))
-        .range(0, 1000);
+    k.integer("shared_latency", shared_latency, NUMAGPU_LATENCY_DOC("a shared-memory load")).range(0, 1000);
 #undef NUMAGPU_LATENCY_DOC
   }
 };

@@ -62,10 +62,10 @@ struct RecordedRun {
 // The cache-friendly kernel of docs/memory-system.md (tests/integration/memory_test.cpp derives it): 4 CTAs
 // x 4 warps, each warp reading its own 4 lines 4 times. The socket's 4 SMs get one CTA each (the dispatcher
 // spreads a grid breadth-first), so each SM runs 4 warps x 16 accesses = 64 loads, 128 instructions, and its
-// L1 holds its CTA's 16 lines. By hand: 16 warps x 16 accesses = 256 loads; compute_cycles 0 makes each access a compute instruction and a
-// load, so 512 instructions. The L1 misses each warp's first pass (64) and hits the rest (192): 75 %. The
-// L2 sees the 64 misses once, all cold (0 % hits, 64 fills over its 4 banks), and the DRAM reads 64 lines
-// = 8192 B. One socket: nothing goes to a link.
+// L1 holds its CTA's 16 lines. By hand: 16 warps x 16 accesses = 256 loads; compute_cycles 0 makes each
+// access a compute instruction and a load, so 512 instructions. The L1 misses each warp's first pass (64) and
+// hits the rest (192): 75 %. The L2 sees the 64 misses once, all cold (0 % hits, 64 fills over its 4 banks),
+// and the DRAM reads 64 lines = 8192 B. One socket: nothing goes to a link.
 TEST(Counters, SummaryAndActivityGiveTheHandCounts) {
   SystemSpec spec = small_spec(1);
   KernelSpec kernel = stream_kernel("reuse", 4, 4, 16);

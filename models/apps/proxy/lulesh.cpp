@@ -192,6 +192,26 @@ class LuleshApp : public App {
     return c.threadIdx_x() + std::int64_t(c.blockIdx.x) * block;
   }
   static V<double> vmin(const V<double>& a, const V<double>& b) { return select(a < b, a, b); }
+  // The two minima (Courant, hydro) of a block of `block` threads, by a tree in shared memory (the reduction
+  // of LULESH's CUDA port); thread 0 holds them at the end.
+  static void block_min(Cta& c, const V<std::int64_t>& t, std::int64_t block, V<double>& dtc,
+                        V<double>& dth) {
+    Cta::Shared<double> sc(c, block), sh(c, block);
+    sc.store(t, dtc);
+    sh.store(t, dth);
+    c.syncthreads();
+    for (std::int64_t stride = block / 2; stride > 0; stride /= 2) {
+      c.if_(t < stride, [&] {
+        sc.store(t, vmin(sc.load(t), sc.load(t + stride)));
+        sh.store(t, vmin(sh.load(t), sh.load(t + stride)));
+      });
+      c.syncthreads();
+    }
+    c.if_(t == 0, [&] {
+      dtc = sc.load(t);
+      dth = sh.load(t);
+    });
+  }
 
   // The 8 nodes of elements `e` (nodelist, corner-major).
   std::vector<V<std::int64_t>> nodes_of(Cta& c, const V<std::int64_t>& e) const {
@@ -392,21 +412,11 @@ class LuleshApp : public App {
           dth = 0.1 / select(vdov < 0.0, 0.0 - vdov, vdov);
         });
       });
-      Cta::Shared<double> sc(c, kReduceBlock), sh(c, kReduceBlock);
-      sc.store(t, dtc);
-      sh.store(t, dth);
-      c.syncthreads();
-      for (std::int64_t stride = kReduceBlock / 2; stride > 0; stride /= 2) {
-        c.if_(t < stride, [&] {
-          sc.store(t, vmin(sc.load(t), sc.load(t + stride)));
-          sh.store(t, vmin(sh.load(t), sh.load(t + stride)));
-        });
-        c.syncthreads();
-      }
+      block_min(c, t, kReduceBlock, dtc, dth);
       c.if_(t == 0, [&] {
         const V<std::int64_t> b = c.uniform(c.blockIdx.x);
-        c.store(dtc_block_, b, sc.load(t));
-        c.store(dth_block_, b, sh.load(t));
+        c.store(dtc_block_, b, dtc);
+        c.store(dth_block_, b, dth);
       });
     };
     return l;
@@ -428,20 +438,10 @@ class LuleshApp : public App {
                  dth = vmin(dth, c.load(dth_block_, i));
                  i = i + kOneBlock;
                });
-      Cta::Shared<double> sc(c, kOneBlock), sh(c, kOneBlock);
-      sc.store(t, dtc);
-      sh.store(t, dth);
-      c.syncthreads();
-      for (std::int64_t stride = kOneBlock / 2; stride > 0; stride /= 2) {
-        c.if_(t < stride, [&] {
-          sc.store(t, vmin(sc.load(t), sc.load(t + stride)));
-          sh.store(t, vmin(sh.load(t), sh.load(t + stride)));
-        });
-        c.syncthreads();
-      }
+      block_min(c, t, kOneBlock, dtc, dth);
       c.if_(t == 0, [&] {
-        c.store(dt_min_, V<std::int64_t>(c, 0), sc.load(t));
-        c.store(dt_min_, V<std::int64_t>(c, 1), sh.load(t));
+        c.store(dt_min_, V<std::int64_t>(c, 0), dtc);
+        c.store(dt_min_, V<std::int64_t>(c, 1), dth);
       });
     };
     return l;

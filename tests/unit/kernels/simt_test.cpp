@@ -180,10 +180,10 @@ TEST(Simt, MemoryInstructionsWaitForTheirOperandsAndLoadsSettleTheRest) {
   Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
   Array<std::int64_t> out{"out", 1 << 20, 64, nullptr};
   const V<std::int64_t> v = c.threadIdx_x() + std::int64_t(1);  // int: issue 0, ready 4
-  c.store(out, c.threadIdx_x(), v);                                 // waits until 4
-  const V<std::int64_t> slow = v * std::int64_t(3);               // issue 4, ready 8
-  const V<std::int64_t> loaded = c.load(out, c.threadIdx_x());    // index ready: no wait; settles to 8
-  const V<std::int64_t> sum = loaded + slow;                        // both ready at 8: issue 8, no stall
+  c.store(out, c.threadIdx_x(), v);                             // waits until 4
+  const V<std::int64_t> slow = v * std::int64_t(3);             // issue 4, ready 8
+  const V<std::int64_t> loaded = c.load(out, c.threadIdx_x());  // index ready: no wait; settles to 8
+  const V<std::int64_t> sum = loaded + slow;                    // both ready at 8: issue 8, no stall
   EXPECT_EQ(sum.ready(0), 12u);
   const std::vector<WarpRecord>& w = c.records();
   // Steps: compute (the add: 4 cycles with the stall), store, compute (the multiply: 1), load, compute (1).
