@@ -268,6 +268,20 @@ TEST(Simt, ConstantReadsCountTheActiveThreadsAddresses) {
   EXPECT_EQ(w[1].steps[0].cycles, 13u);
 }
 
+// The offset is an immediate of the read's address: table[tid + 2] is one int instruction (no add), 32
+// distinct addresses: issue 0, 32 passes, ready 0 + 32 - 1 + 4 = 35.
+TEST(Simt, ConstantReadOffsetIsNoInstruction) {
+  std::vector<std::int32_t> table(40);
+  for (unsigned i = 0; i < table.size(); ++i)
+    table[i] = static_cast<std::int32_t>(i);
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  const V<std::int32_t> v = c.constant_load(table, c.threadIdx_x(), 2);
+  EXPECT_EQ(v[0], 2);
+  EXPECT_EQ(v[31], 33);
+  EXPECT_EQ(v.ready(0), 35u);
+  EXPECT_EQ(count_of(c.records()[0], InstrClass::kInt), 1u);
+}
+
 // Shared::broadcast is load_uniform as a value the dependency model tracks: one pass, its result ready the
 // shared latency (20) after its issue. x = s.broadcast(2) issues at 0 (ready 20); y = x + 1 waits for it
 // (issue 20, clock 21). Counted as load_uniform counts: one shared access, one pass.
@@ -282,6 +296,25 @@ TEST(Simt, SharedBroadcastIsAValueReadyAfterTheSharedLatency) {
   EXPECT_EQ(c.counters().shared_wavefronts, 1u);
   ASSERT_EQ(c.records()[0].steps.size(), 1u);
   EXPECT_EQ(c.records()[0].steps[0].cycles, 21u);
+}
+
+// fragment_op: n independent instructions reading the same inputs, one value ready when the last is. By
+// hand (fp32 latency 4): x = tid + 1 (int) issues at 0, ready 4; three fp32 instructions reading x wait
+// until 4 and issue at 4, 5, 6 (ready 8, 9, 10): the value is ready at 10, the step lasts 7 cycles (4 + 3).
+// Counted as charge(kFp32, 3). Without latencies: 4 instructions, 4 cycles.
+TEST(Simt, FragmentOpIsIndependentInstructionsReadyWhenTheLastIs) {
+  for (const bool dependent : {false, true}) {
+    Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, dependent ? volta_like() : Latencies{});
+    const V<std::int64_t> x = c.threadIdx_x() + std::int64_t(1);
+    const V<float> f = fragment_op<float>(c, InstrClass::kFp32, 3, x);
+    const std::vector<WarpRecord>& w = c.records();
+    EXPECT_EQ(count_of(w[0], InstrClass::kFp32), 3u);
+    ASSERT_EQ(w[0].steps.size(), 1u);
+    EXPECT_EQ(w[0].steps[0].cycles, dependent ? 7u : 4u);
+    if (dependent) {
+      EXPECT_EQ(f.ready(0), 10u);
+    }
+  }
 }
 
 TEST(KernelLibrary, ContentsOfArraysWithData) {
