@@ -187,10 +187,11 @@ void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned
   }
 }
 
-void Cta::shared_broadcast() {
+void Cta::shared_broadcast(std::uint32_t* result) {
   for (unsigned w = 0; w < mask_.size(); ++w) {
     if (!mask_[w]) continue;
-    issue_one(w, InstrClass::kShared, 1, 0);
+    const std::uint32_t ready = issue_one(w, InstrClass::kShared, 1, 0);
+    if (result) result[w] = ready;
     counters_.shared_accesses += 1;
     counters_.shared_wavefronts += 1;
   }

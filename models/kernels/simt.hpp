@@ -202,6 +202,21 @@ class Cta {
   template <class T>
   void atomic_min(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value);
 
+  // A __constant__ memory read: each active thread reads table[index] (T{} past the table's end; an empty
+  // table: a constant array without data). One instruction of class kInt, as kernels charged a constant read
+  // before, so instruction-class totals do not change; its issue takes one pass per distinct address among
+  // the warp's active threads (the constant cache serves one address a pass: a uniform index broadcasts,
+  // N distinct ones serialize into N passes), and its result is ready the int latency after its last pass.
+  // No constant-cache key of its own: sm.int_latency stands for a constant-cache hit (the data sit in the
+  // cache for the kernels that use this; misses to L2 are not modelled), so no unmeasured value enters the
+  // configuration. The passes, like the latency, are modelled only with dependent latencies (dependent()):
+  // without them (the paper system) the read issues in one cycle, as the charged instruction did, so that
+  // system's timing is unchanged.
+  // `offset` is an immediate of the read's address (table[index + offset], no instruction), as an unrolled
+  // loop's constant index is.
+  template <class T>
+  V<T> constant_load(const std::vector<T>& table, const V<std::int64_t>& index, std::int64_t offset = 0);
+
   // Shared memory of `count` elements of T: accesses are shared-memory instructions (never L1/L2), each
   // replayed once per extra pass a bank conflict costs (32 banks of 4 bytes; threads reading the same word
   // share a pass).
@@ -214,6 +229,9 @@ class Cta {
     // Every active thread reads element `index` (the same for all): a broadcast, one pass per warp. The
     // same as load(uniform(index)), without the per-thread work, for tiles read in lockstep.
     T load_uniform(std::uint64_t index);
+    // load_uniform as a value: the same broadcast, whose result the dependency model tracks (ready the
+    // shared latency after its issue), for a uniform read that feeds a dependent chain.
+    V<T> broadcast(std::uint64_t index);
 
    private:
     Cta& cta_;
@@ -265,7 +283,9 @@ class Cta {
   void memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread, unsigned bytes);
   // A shared-memory access by the active threads: each warp's passes (bank conflicts) into passes_.
   void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes);
-  void shared_broadcast();  // one shared access of one word by all active threads: one pass per warp
+  // One shared access of one word by all active threads: one pass per warp; each warp's result ready cycle
+  // into result[w] when not null.
+  void shared_broadcast(std::uint32_t* result = nullptr);
   // Warp w issues one instruction of `cls` taking `cycles` issue cycles, its operands ready at
   // `operands_ready`; returns its result's ready cycle (0 without dependent latencies).
   std::uint32_t issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready);
@@ -483,6 +503,28 @@ V<T> select(const V<bool>& c, const V<T>& a, const V<T>& b) {
   return r;
 }
 
+// `n` warp instructions of `cls` that each read `inputs` and are independent of each other, as one value of
+// R (T{}: no data) ready when the last of them is: an operation on a whole register fragment whose per-lane
+// layout the model does not hold (a WMMA fragment's load, store or mma_sync; a scale of its elements).
+// Counted as charge(cls, n).
+template <class R, class... In>
+V<R> fragment_op(Cta& c, InstrClass cls, unsigned n, const In&... inputs) {
+  V<R> r(c, R{});
+  std::vector<std::uint32_t> one(c.warps(), 0);
+  for (unsigned i = 0; i < n; ++i) {
+    c.issue(
+        cls,
+        [&]([[maybe_unused]] unsigned w) {
+          return std::max({std::uint32_t(0), inputs.ready(w)...});
+        },
+        one.data());
+    if (c.dependent())
+      for (unsigned w = 0; w < c.warps(); ++w)
+        r.ready_data()[w] = std::max(r.ready_data()[w], one[w]);
+  }
+  return r;
+}
+
 // ---- dependent latencies ----------------------------------------------------------------------------
 
 template <class F>
@@ -623,6 +665,37 @@ template <class T>
 T Cta::Shared<T>::load_uniform(std::uint64_t index) {
   cta_.shared_broadcast();
   return index < data_.size() ? data_[index] : T{};
+}
+
+template <class T>
+V<T> Cta::Shared<T>::broadcast(std::uint64_t index) {
+  V<T> r(cta_, index < data_.size() ? data_[index] : T{});
+  cta_.shared_broadcast(cta_.dependent() ? r.ready_data() : nullptr);
+  return r;
+}
+
+template <class T>
+V<T> Cta::constant_load(const std::vector<T>& table, const V<std::int64_t>& index, std::int64_t offset) {
+  V<T> r(*this, T{});
+  std::array<std::int64_t, kWarpSize> seen;
+  for (unsigned w = 0; w < warps(); ++w) {
+    if (!mask_[w]) continue;
+    unsigned distinct = 0;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      if (!((mask_[w] >> lane) & 1u)) continue;
+      const unsigned t = w * kWarpSize + lane;
+      const std::int64_t i = index[t] + offset;
+      if (i >= 0 && static_cast<std::uint64_t>(i) < table.size()) r[t] = table[static_cast<std::size_t>(i)];
+      if (std::find(seen.begin(), seen.begin() + distinct, i) == seen.begin() + distinct)
+        seen[distinct++] = i;
+    }
+    if (!dependent_) {
+      issue_one(w, InstrClass::kInt, 1, 0);  // one cycle, as a charged instruction: the paper system's timing
+      continue;
+    }
+    r.ready_data()[w] = issue_one(w, InstrClass::kInt, distinct, index.ready(w));
+  }
+  return r;
 }
 
 }  // namespace numagpu::kernels

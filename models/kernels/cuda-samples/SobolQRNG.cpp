@@ -11,6 +11,12 @@
 // of two: 512 (x 100 dimensions = 51,200 CTAs of 64 threads); `sms` sets that count. The direction numbers
 // (from the primitive polynomials of Joe and Kuo) steer nothing, so the arrays carry no data; the shared
 // index of the stepping loop depends only on i and is computed.
+//
+// Simplifications: the integer work is computed with values: the Gray code, the first point's XOR chain
+// over v[k] (mask, AND, XOR into X, shift of g, each step), the index of the stepping loop's shared read
+// (subtract, OR, NOT, find-first-set) and its two XORs into X, and each point's conversion and scale feed
+// the store, so X's chain runs through the whole loop as in the source. The stride's multiply stays charged
+// (uniform, nothing computed here reads it).
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
@@ -62,29 +68,61 @@ class Sobol : public Kernel {
     c.syncthreads();
 
     const V<std::int64_t> i0 = tx + std::int64_t(c.blockIdx.x) * kThreads;
-    c.charge(InstrClass::kInt, 3);  // stride, the Gray code g = i0 ^ (i0 >> 1)
+    c.charge(InstrClass::kInt);  // stride = gridDim.x * blockDim.x (uniform, read by nothing computed here)
+    V<std::int64_t> g = bits(i0, shr(i0), [](std::int64_t a, std::int64_t b) { return a ^ b; });  // Gray
+    V<std::int64_t> x(c, 0);                                                                      // X
     const int log2_stride = ffs64(stride) - 1;
     c.uniform_loop(std::uint64_t(log2_stride), [&](std::uint64_t k) {
-      (void)v.load(c.uniform(std::int64_t(k)));  // v[k]: every thread reads the same word
-      c.charge(InstrClass::kInt, 4);             // mask = -(g & 1), X ^= mask & v[k], g >>= 1
+      const V<std::int64_t> vk = widen(v.load(c.uniform(std::int64_t(k))));  // every thread reads one word
+      // mask = -(g & 1) (one bit-field extract), X ^= mask & v[k] (an AND, an XOR), g >>= 1.
+      const V<std::int64_t> mask = map(g, InstrClass::kInt, [](std::int64_t b) { return -(b & 1); });
+      x = bits(x, bits(mask, vk, [](std::int64_t a, std::int64_t b) { return a & b; }),
+               [](std::int64_t a, std::int64_t b) { return a ^ b; });
+      g = shr(g);
     });
     const V<std::int64_t> row = c.uniform(dim * vectors_);
-    c.charge(InstrClass::kFp32, 2);  // (float)X * 2^-32
-    c.if_(i0 < vectors_, [&] { c.store(output_, row + i0, V<float>(c, 0.0f)); });
-    (void)v.load(c.uniform(log2_stride - 1));  // v_log2stridem1
+    const V<float> first = scaled(x);  // computed before the test, as the model charged it
+    c.if_(i0 < vectors_, [&] { c.store(output_, row + i0, first); });
+    const V<std::int64_t> v_last = widen(v.load(c.uniform(log2_stride - 1)));  // v_log2stridem1
     V<std::int64_t> i = i0 + stride;
-    c.while_([&] { return i < vectors_; },
-             [&] {
-               const V<std::int64_t> at = map(i, InstrClass::kInt, [stride](std::int64_t x) {
-                 return std::int64_t(ffs64(~((x - stride) | (stride - 1)) & 0xFFFFFFFFll) - 1);
-               });
-               c.charge(InstrClass::kInt, 3);  // the subtract, the or, the not before the FLO
-               (void)v.load(at);
-               c.charge(InstrClass::kInt, 2);   // the two XORs
-               c.charge(InstrClass::kFp32, 2);  // the conversion and the scale
-               c.store(output_, row + i, V<float>(c, 0.0f));
-               i = i + stride;
-             });
+    c.while_(
+        [&] { return i < vectors_; },
+        [&] {
+          // ~((i - stride) | v_stridemask): a subtract, an OR, a NOT; then __ffs(..) - 1 (the FLO).
+          const V<std::int64_t> low = map(
+              map(map(i - stride, InstrClass::kInt, [stride](std::int64_t y) { return y | (stride - 1); }),
+                  InstrClass::kInt, [](std::int64_t y) { return ~y & 0xFFFFFFFFll; }),
+              InstrClass::kInt, [](std::int64_t y) { return std::int64_t(ffs64(y) - 1); });
+          // X ^= v_log2stridem1 ^ v[..]: two XORs.
+          const V<std::int64_t> both =
+              bits(v_last, widen(v.load(low)), [](std::int64_t a, std::int64_t b) { return a ^ b; });
+          x = bits(x, both, [](std::int64_t a, std::int64_t b) { return a ^ b; });
+          c.store(output_, row + i, scaled(x));
+          i = i + stride;
+        });
+  }
+
+  // Integer bit operations (one int instruction each), on the direction numbers widened to int64.
+  template <class F>
+  static V<std::int64_t> bits(const V<std::int64_t>& a, const V<std::int64_t>& b, F f) {
+    return zip(a, b, InstrClass::kInt, f);
+  }
+  static V<std::int64_t> shr(const V<std::int64_t>& a) {
+    return map(a, InstrClass::kInt, [](std::int64_t y) { return y >> 1; });
+  }
+  // A shared read's value as int64, no instruction (the register holds the 32 bits either way).
+  static V<std::int64_t> widen(const V<std::uint32_t>& a) {
+    V<std::int64_t> r = Uninitialized<std::int64_t>::make(a.cta());
+    for (unsigned t = 0; t < a.size(); ++t)
+      r[t] = a[t];
+    if (a.cta().dependent())
+      for (unsigned w = 0; w < a.cta().warps(); ++w)
+        r.ready_data()[w] = a.ready(w);
+    return r;
+  }
+  // (float)X * k_2powneg32: the conversion (an fp32 instruction) and the scale.
+  static V<float> scaled(const V<std::int64_t>& x) {
+    return map(x, InstrClass::kFp32, [](std::int64_t y) { return float(std::uint32_t(y)); }) * 2.3283064e-10f;
   }
 
   std::int64_t vectors_, dims_, sms_, grid_x_ = 1;

@@ -17,8 +17,13 @@
 // Simplified: the lane layout of WMMA fragments is not public, so fragment loads and stores are charged as
 // shared-memory instructions (two 128-bit accesses per lane each) without bank modelling; each mma_sync is
 // 16 HMMA.884 instructions on Volta (Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
-// Microbenchmarking", 2018), charged as tensor instructions. The int4 copies to and from shared memory are
-// modelled with their addresses (their bank passes counted).
+// Microbenchmarking", 2018), as tensor instructions. The int4 copies to and from shared memory are
+// modelled with their addresses (their bank passes counted). The fragments' dataflow is followed with values
+// (fragment_op): each mma_sync reads its A and B fragments' loads and its accumulator, the source's chain
+// c[i][j] through all k-steps (8 independent chains per warp), and the beta and alpha scales and the final
+// store_matrix_sync read the accumulators; the 16 HMMAs within one mma_sync are taken as independent of each
+// other (their step-to-step dependencies are a SASS detail the model does not hold). The tile loop's
+// integer work and branches stay charged.
 #include <vector>
 
 #include "kernels/library.hpp"
@@ -103,9 +108,13 @@ class TensorCoreGemm : public Kernel {
       for (std::int64_t r = 0; r < kTile; ++r)                                  // unrolled in the source
         staged.store(stream + r * (kShmemStride / 4), c.load(c4, (gmem + r * width) / 4 + lane));
       c.syncthreads();
-      c.charge(InstrClass::kShared, kFragmentShared * 8);  // 2 x 4 accumulator fragments
+      std::vector<V<float>> acc;  // c[i][j], 2 x 4 accumulator fragments: load_matrix_sync
+      acc.reserve(8);
+      for (int f = 0; f < 8; ++f)
+        acc.push_back(fragment_op<float>(c, InstrClass::kShared, kFragmentShared));
       c.syncthreads();
-      c.charge(InstrClass::kFp32, 8 * 8);  // c *= beta: 8 elements per lane per fragment
+      for (V<float>& f : acc)  // c *= beta: 8 elements per lane per fragment
+        f = fragment_op<float>(c, InstrClass::kFp32, 8, f);
 
       // The copy: warps 0-3 rows of A from tile_i x 16 + 32 (w % 4), warps 4-7 rows of B from tile_j x 16 +
       // 32 (w % 4); lane: row + lane / 8, int4 lane % 8 of the chunk's 128 B. The source computes each
@@ -127,14 +136,24 @@ class TensorCoreGemm : public Kernel {
         }
         c.syncthreads();
         for (std::int64_t k_step = 0; k_step < kChunkK; ++k_step) {  // unrolled in the source
-          c.charge(InstrClass::kShared, kFragmentShared * (2 + 4));  // 2 A and 4 B fragments
-          c.charge(InstrClass::kTensor, kHmmaPerMma * 2 * 4);        // 2 x 4 mma_sync
+          std::vector<V<float>> a, b;  // 2 A and 4 B fragments: load_matrix_sync
+          for (int i = 0; i < 2; ++i)
+            a.push_back(fragment_op<float>(c, InstrClass::kShared, kFragmentShared));
+          for (int j = 0; j < 4; ++j)
+            b.push_back(fragment_op<float>(c, InstrClass::kShared, kFragmentShared));
+          for (int i = 0; i < 2; ++i)  // 2 x 4 mma_sync(c[i][j], a[i], b[j], c[i][j])
+            for (int j = 0; j < 4; ++j)
+              acc[std::size_t(i * 4 + j)] =
+                  fragment_op<float>(c, InstrClass::kTensor, kHmmaPerMma, a[std::size_t(i)],
+                                     b[std::size_t(j)], acc[std::size_t(i * 4 + j)]);
         }
         c.syncthreads();
         c.charge(InstrClass::kBranch);
       }
-      c.charge(InstrClass::kFp32, 8 * 8);                  // c *= alpha
-      c.charge(InstrClass::kShared, kFragmentShared * 8);  // store_matrix_sync of the 8 fragments
+      for (V<float>& f : acc)  // c *= alpha
+        f = fragment_op<float>(c, InstrClass::kFp32, 8, f);
+      for (const V<float>& f : acc)  // store_matrix_sync of the 8 fragments
+        (void)fragment_op<float>(c, InstrClass::kShared, kFragmentShared, f);
       c.syncthreads();
       for (std::int64_t r = 0; r < kTile; ++r)
         c.store(d4, (gmem + r * width) / 4 + lane, staged.load(stream + r * (kShmemStride / 4)));

@@ -16,9 +16,17 @@
 // Simplifications: the source image is a cudaArray read through tex2D, the texture path of the real GPU
 // (with the cudaArray's own, block-linear layout): it is modelled as global loads from a row-major
 // width x height float array. Dst is pitched as cudaMallocPitch makes it (rows rounded up to 512 bytes,
-// which leaves a 512-float row unpadded). Each constant-memory read of the DCT matrix is charged as one
-// integer instruction (no global traffic; the constant cache's serialization of the warp's 4 or 8 distinct
-// addresses is not modelled).
+// which leaves a 512-float row unpadded). Each constant-memory read of the DCT matrix is a Cta::constant_load
+// (one integer instruction, no global traffic; with dependent latencies its issue takes a pass per distinct
+// address of the warp: 4 for DCTv8matrix[i * 8 + ty], whose warp spans 4 rows, 8 for [i * 8 + tx]). The two
+// 8-step accumulations (`curelem += DCTv8matrix[..] * CurBlockLocal[..]`) are computed with values, a chain
+// of 8 FMAs each whose operands are the constant and shared reads, and their results are what the threads
+// store to tile 2 and back to tile 1 (the image carries no data: the values are zeros; only the dataflow
+// matters). The texel coordinates' conversions and + 0.5 stay charged (4 fp32: the texture fetch is
+// modelled as a load of an integer index, which does not wait for them).
+#include <cmath>
+#include <vector>
+
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
@@ -62,30 +70,44 @@ class Dct1 : public Kernel {
     tile1.store(cell, c.load(src_, y * width_ + x));
     c.syncthreads();
 
-    // Row ty of D^T A: unrolled, each step a constant read, a shared read and an FMA.
+    // Row ty of D^T A: unrolled, each step a constant read, a shared read and an FMA into the one
+    // accumulator curelem (a dependent chain of 8 FMAs).
+    V<float> acc(c, 0.0f);
     for (std::int64_t i = 0; i < kBlock; ++i) {
-      c.charge(InstrClass::kInt);  // DCTv8matrix[i * 8 + ty]
-      (void)tile1.load(tx + i * kBlock);
-      c.charge(InstrClass::kFp32);
+      const V<float> d = c.constant_load(dct_, ty, i * kBlock);  // DCTv8matrix[i * 8 + ty]
+      acc = fma(d, tile1.load(tx + i * kBlock), acc);
     }
-    tile2.store(cell, V<float>(c, 0.0f));
+    tile2.store(cell, acc);
     c.syncthreads();
 
-    // (D^T A) D: tile 2's row ty times column tx of D.
+    // (D^T A) D: tile 2's row ty times column tx of D, again one accumulator.
     const V<std::int64_t> row = ty * kBlock;
+    acc = 0.0f;
     for (std::int64_t i = 0; i < kBlock; ++i) {
-      (void)tile2.load(row + i);
-      c.charge(InstrClass::kInt);  // DCTv8matrix[i * 8 + tx]
-      c.charge(InstrClass::kFp32);
+      const V<float> a = tile2.load(row + i);
+      acc = fma(a, c.constant_load(dct_, tx, i * kBlock), acc);  // DCTv8matrix[i * 8 + tx]
     }
-    tile1.store(cell, V<float>(c, 0.0f));
+    tile1.store(cell, acc);
     c.syncthreads();
 
     c.store(dst_, y * stride_ + x, tile1.load(cell));
   }
 
+  // DCTv8matrix, the 8 x 8 orthonormal DCT-II matrix in constant memory: [k * 8 + n] =
+  // c_n cos((2 k + 1) n pi / 16), c_0 = sqrt(1/8), c_n = sqrt(2/8) (its values reach no address).
+  static std::vector<float> dct_matrix() {
+    std::vector<float> m(kBlock * kBlock);
+    const double pi = std::acos(-1.0);
+    for (std::int64_t k = 0; k < kBlock; ++k)
+      for (std::int64_t n = 0; n < kBlock; ++n)
+        m[k * kBlock + n] = static_cast<float>((n == 0 ? std::sqrt(1.0 / 8) : std::sqrt(2.0 / 8)) *
+                                               std::cos(double(2 * k + 1) * n * pi / 16));
+    return m;
+  }
+
   std::int64_t width_, height_, stride_;
   Array<float> src_, dst_;
+  std::vector<float> dct_ = dct_matrix();
 };
 
 }  // namespace

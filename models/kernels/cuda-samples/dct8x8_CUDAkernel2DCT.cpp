@@ -15,8 +15,13 @@
 // image's size matters.
 //
 // Simplifications: src and dst are pitched as cudaMallocPitch makes them (rows rounded up to 512 bytes,
-// which leaves a 512-float row unpadded). The butterfly's arithmetic is charged as the fp32 operations the
-// source writes (42 per 8-element vector, with the normalization as a separate multiply).
+// which leaves a 512-float row unpadded). The butterfly is computed with values as the source writes it (42
+// fp32 operations per 8-element vector: the sums and differences, then each output's products combined by
+// FMAs and normalized by a separate multiply), so each output waits for the chain it comes from and each
+// of the 8 stores for its output (the image carries no data: the values are zeros; only the dataflow
+// matters).
+#include <vector>
+
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
@@ -32,6 +37,7 @@ constexpr std::int64_t kTileStride = kWidth + 1;  // KER2_SMEMBLOCK_STRIDE
 // products combined, normalized: 3 each), and the odd outputs (four products combined and normalized: 5
 // each).
 constexpr unsigned kDctVectorFlops = 8 + 4 + 2 * 2 + 2 * 3 + 4 * 5;
+static_assert(kDctVectorFlops == 42, "dct_vector computes these");
 
 class Dct2 : public Kernel {
  public:
@@ -82,14 +88,33 @@ class Dct2 : public Kernel {
       c.store(dst_, offset + i * stride_, tile.load(column + i * kTileStride));
   }
 
-  // CUDAsubroutineInplaceDCTvector: 8 reads, the butterfly, 8 writes.
+  // CUDAsubroutineInplaceDCTvector: 8 reads, the butterfly (kDctVectorFlops fp32 operations), 8 writes, in
+  // the source's order: each output is computed and written in turn (0, 2, 4, 6, 1, 3, 5, 7).
   static void dct_vector(Cta& c, Cta::Shared<float>& tile, const V<std::int64_t>& first, std::int64_t step) {
+    std::vector<V<float>> x;
+    x.reserve(kBlock);
     for (std::int64_t k = 0; k < kBlock; ++k)
-      (void)tile.load(first + k * step);
-    c.charge(InstrClass::kFp32, kDctVectorFlops);
-    for (std::int64_t k = 0; k < kBlock; ++k)
-      tile.store(first + k * step, V<float>(c, 0.0f));
+      x.push_back(tile.load(first + k * step));
+    const V<float> x07p = x[0] + x[7], x16p = x[1] + x[6], x25p = x[2] + x[5], x34p = x[3] + x[4];
+    const V<float> x07m = x[0] - x[7], x61m = x[6] - x[1], x25m = x[2] - x[5], x43m = x[4] - x[3];
+    const V<float> x07p34pp = x07p + x34p, x07p34pm = x07p - x34p;
+    const V<float> x16p25pp = x16p + x25p, x16p25pm = x16p - x25p;
+    const auto k = [&c](float v) { return V<float>(c, v); };
+    const auto put = [&](std::int64_t i, const V<float>& v) { tile.store(first + i * step, v * kNorm); };
+    put(0, x07p34pp + x16p25pp);                   // C_norm * (X07P34PP + X16P25PP)
+    put(2, fma(k(kE), x16p25pm, x07p34pm * kB));   // C_norm * (C_b X07P34PM + C_e X16P25PM)
+    put(4, x07p34pp - x16p25pp);                   // C_norm * (X07P34PP - X16P25PP)
+    put(6, fma(k(-kB), x16p25pm, x07p34pm * kE));  // C_norm * (C_e X07P34PM - C_b X16P25PM)
+    put(1, fma(k(-kF), x43m, fma(k(kD), x25m, fma(k(-kC), x61m, x07m * kA))));
+    put(3, fma(k(kD), x43m, fma(k(-kA), x25m, fma(k(kF), x61m, x07m * kC))));
+    put(5, fma(k(-kC), x43m, fma(k(kF), x25m, fma(k(kA), x61m, x07m * kD))));
+    put(7, fma(k(kA), x43m, fma(k(kC), x25m, fma(k(kD), x61m, x07m * kF))));
   }
+
+  // The source's C_a .. C_f (sqrt(2) cos(k pi / 16) for k = 1, 2, 3, 5, 6, 7) and C_norm (1 / sqrt(8)).
+  static constexpr float kA = 1.387039845322148f, kB = 1.306562964876377f, kC = 1.175875602419359f,
+                         kD = 0.785694958387102f, kE = 0.541196100146197f, kF = 0.275899379282943f,
+                         kNorm = 0.3535533905932737f;
 
   std::int64_t width_, height_, stride_;
   Array<float> src_, dst_;

@@ -11,7 +11,8 @@
 // this kernel with log2N = 11 on M = 4^6 = 4,096 CTAs of 512 threads (8 KiB of shared memory); the sample
 // does so three times (data, kernel array, product). `log2n` is the whole data's length; the elementary
 // size is what the host's loop leaves (log2n - 2 k <= 11). The values (rand() / RAND_MAX after
-// srand(2007)) steer nothing, so the array carries no data.
+// srand(2007)) steer nothing, so the array carries no data. The butterflies are computed with values (each
+// stage's shared reads, sums and differences, shared writes); only the loops' branches are charged.
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {

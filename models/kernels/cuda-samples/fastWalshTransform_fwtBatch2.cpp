@@ -10,7 +10,8 @@
 // passes, N shrinking by 4 while M grows by 4: the grid's y stays 1 as the host computes it once), then
 // fwtBatch1; the sample transforms the data, the kernel array and the product: three times. This file is
 // ONE pass: `stride` selects it (default 2^21, the first). The data (rand() / RAND_MAX after srand(2007))
-// steer nothing, so the array carries no data.
+// steer nothing, so the array carries no data. The radix-4 butterfly is computed with values; nothing is
+// charged.
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {

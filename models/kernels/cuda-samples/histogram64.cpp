@@ -15,7 +15,10 @@
 // generated here by std::mt19937 seeded with `seed` (the C library's rand() sequence is not portable; the
 // distribution is the same). The values steer the shared-memory counter addresses, so the data are held.
 // The partial histograms are computed for real (a test checks them against a count of the data).
-// Simplified: the launch is one kernel; mergeHistogram64Kernel is cuda-samples/histogram64_merge.
+// Simplified: the launch is one kernel; mergeHistogram64Kernel is cuda-samples/histogram64_merge. All the
+// arithmetic is computed with values (threadPos as five integer operations: two AND-and-shift chains and
+// one three-input logic operation combining them).
+#include <algorithm>
 #include <random>
 
 #include "kernels/library.hpp"
@@ -75,11 +78,23 @@ class Histogram64 : public Kernel {
  private:
   void body(Cta& c) {
     const V<std::int64_t> tx = c.threadIdx_x();
-    // threadPos: (t & ~63) | (t & 15) << 2 | (t & 48) >> 4 (five integer operations in the source).
-    const V<std::int64_t> thread_pos = map(tx, InstrClass::kInt, [](std::int64_t t) {
-      return (t & ~(kBanks16 * 4 - 1)) | ((t & (kBanks16 - 1)) << 2) | ((t & (kBanks16 * 3)) >> 4);
-    });
-    c.charge(InstrClass::kInt, 4);
+    // threadPos: (t & ~63) | (t & 15) << 2 | (t & 48) >> 4 (five integer operations in the source): two
+    // chains of an AND and a shift, and one three-input logic operation combining them with t & ~63.
+    const V<std::int64_t> low =
+        map(map(tx, InstrClass::kInt, [](std::int64_t t) { return t & (kBanks16 - 1); }), InstrClass::kInt,
+            [](std::int64_t v) { return v << 2; });
+    const V<std::int64_t> mid =
+        map(map(tx, InstrClass::kInt, [](std::int64_t t) { return t & (kBanks16 * 3); }), InstrClass::kInt,
+            [](std::int64_t v) { return v >> 4; });
+    V<std::int64_t> thread_pos = Uninitialized<std::int64_t>::make(c);  // LOP3: (t & ~63) | low | mid
+    for (unsigned i = 0; i < c.threads(); ++i)
+      thread_pos[i] = (tx[i] & ~(kBanks16 * 4 - 1)) | low[i] | mid[i];
+    c.issue(
+        InstrClass::kInt,
+        [&](unsigned w) {
+          return std::max({tx.ready(w), low.ready(w), mid.ready(w)});
+        },
+        thread_pos.ready_data());
     Cta::Shared<std::uint8_t> hist(c, kThreads * kBins);
     // The zeroing writes s_Hist as 32-bit words: the same bytes, accessed word-wide (the counters start at
     // zero in `hist` already), so the stores go through a word view for their bank accounting.

@@ -7,7 +7,9 @@
 //
 // Reference input (the sample's default): the 4,162 partial histograms of 64 MiB of data (histogramCount =
 // ceil(bytes / (64 x 252))). The partial counts steer nothing, so the array carries no data. Simplified: the
-// partial histograms are this kernel's own array (a separate allocation from histogram64's).
+// partial histograms are this kernel's own array (a separate allocation from histogram64's). The sums (the
+// strided accumulation, the tree reduction) are computed with values; only the unrolled loop's steps are
+// charged branches.
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {

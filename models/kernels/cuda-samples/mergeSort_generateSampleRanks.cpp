@@ -11,6 +11,10 @@
 // [0, 65,536)) are sorted in runs of `stride` as the earlier launches leave them
 // (kernels/cuda-samples/merge_sort_input.hpp). Simplified: N is a multiple of 2 x stride (full segments,
 // as the sample's power-of-two N gives), ascending sort.
+// The binary searches are computed with values, each step's newPos = umin(pos + s, len) as its add and its
+// min, so the steps form the source's chain through pos (address, key read, compare, select); the
+// segment-size and sample-count arithmetic, the loop tests and branches stay charged (uniform: no chain
+// the model could wait on).
 #include "kernels/cuda-samples/merge_sort_input.hpp"
 #include "kernels/library.hpp"
 
@@ -89,9 +93,8 @@ class GenerateSampleRanks : public Kernel {
     const std::int64_t len = stride_;
     c.charge(InstrClass::kInt, 3);  // L == 0, nextPowerOfTwo (a CLZ and a shift)
     for (std::int64_t s = len; s > 0; s >>= 1) {
-      const Vi new_pos =
-          map(pos, InstrClass::kInt, [s, len](std::int64_t p) { return std::min(p + s, len); });
-      c.charge(InstrClass::kInt);
+      // newPos = umin(pos + s, len): an add, then a min (the chain runs through pos, step to step).
+      const Vi new_pos = map(pos + s, InstrClass::kInt, [len](std::int64_t p) { return std::min(p, len); });
       const Vu k = c.load(key_, data + new_pos - std::int64_t(1));
       const V<bool> take = inclusive ? (k <= val) : (k < val);
       pos = select(take, new_pos, pos);

@@ -19,6 +19,10 @@
 // generateSampleRanks and mergeRanksAndIndices compute them (their searches done on the host). Simplified:
 // N must be a multiple of 2 x stride (the sample's power-of-two N always is), so no segment is passed
 // through by the host's copy.
+// The binary searches are computed with values, each step's newPos = umin(pos + s, len) as its add and its
+// min, so the steps form the source's chain through pos (address, key read, compare, select); the
+// segment-size and sample-count arithmetic, the loop tests and branches stay charged (uniform: no chain
+// the model could wait on).
 #include "kernels/cuda-samples/merge_sort_input.hpp"
 #include "kernels/library.hpp"
 
@@ -165,9 +169,8 @@ class MergeElementaryIntervals : public Kernel {
     c.charge(InstrClass::kInt);  // L == 0
     if (len == 0) return pos;
     for (std::int64_t s = kSample; s > 0; s >>= 1) {
-      const Vi new_pos =
-          map(pos, InstrClass::kInt, [s, len](std::int64_t p) { return std::min(p + s, len); });
-      c.charge(InstrClass::kInt);
+      // newPos = umin(pos + s, len): an add, then a min (the chain runs through pos, step to step).
+      const Vi new_pos = map(pos + s, InstrClass::kInt, [len](std::int64_t p) { return std::min(p, len); });
       const Vu k = keys.load(new_pos + (data - 1));
       const V<bool> take = inclusive ? (k <= val) : (k < val);
       pos = select(take, new_pos, pos);

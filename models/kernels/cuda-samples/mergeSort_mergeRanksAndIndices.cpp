@@ -11,6 +11,10 @@
 // threads in 64 CTAs of 256; `stride` selects the stage (default 1,024), `list` the launch (0: A, 1: B).
 // The ranks are those generateSampleRanks computes from keys sorted in runs of `stride`
 // (kernels/cuda-samples/merge_sort_input.hpp). Simplified: N a multiple of 2 x stride (full segments).
+// The binary searches are computed with values, each step's newPos = umin(pos + s, len) as its add and its
+// min, so the steps form the source's chain through pos (address, key read, compare, select); the
+// segment-size and sample-count arithmetic, the loop tests and branches stay charged (uniform: no chain
+// the model could wait on).
 #include "kernels/cuda-samples/merge_sort_input.hpp"
 #include "kernels/library.hpp"
 
@@ -85,9 +89,8 @@ class MergeRanksAndIndices : public Kernel {
     Vi pos(c, 0);
     c.charge(InstrClass::kInt, 3);  // L == 0, nextPowerOfTwo
     for (std::int64_t s = len; s > 0; s >>= 1) {
-      const Vi new_pos =
-          map(pos, InstrClass::kInt, [s, len](std::int64_t p) { return std::min(p + s, len); });
-      c.charge(InstrClass::kInt);
+      // newPos = umin(pos + s, len): an add, then a min (the chain runs through pos, step to step).
+      const Vi new_pos = map(pos + s, InstrClass::kInt, [len](std::int64_t p) { return std::min(p, len); });
       const Vu k = c.load(ranks_, data + new_pos - std::int64_t(1));
       const V<bool> take = inclusive ? (k <= val) : (k < val);
       pos = select(take, new_pos, pos);

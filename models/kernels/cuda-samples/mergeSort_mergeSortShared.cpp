@@ -13,6 +13,9 @@
 // fillValues). The keys steer the searches' and the scatter's shared-memory addresses, so keys and values
 // are held and sorted for real. The binary searches have the same trip count for every thread (the stride),
 // their step is a predicated select, so warps do not diverge; bank conflicts depend on the keys.
+// The searches are computed with values, each step's newPos = umin(pos + s, len) as its add and its min,
+// so the steps form the source's chain through pos (add, min, address, shared read, compare, select); the
+// loops' branches stay charged.
 #include <random>
 
 #include "kernels/library.hpp"
@@ -105,10 +108,8 @@ class MergeSortShared : public Kernel {
                    bool inclusive) {
     Vi pos(c, 0);
     for (std::int64_t s = len; s > 0; s >>= 1) {
-      // newPos = umin(pos + s, len): an add and a min.
-      const Vi new_pos =
-          map(pos, InstrClass::kInt, [s, len](std::int64_t p) { return std::min(p + s, len); });
-      c.charge(InstrClass::kInt);
+      // newPos = umin(pos + s, len): an add, then a min.
+      const Vi new_pos = map(pos + s, InstrClass::kInt, [len](std::int64_t p) { return std::min(p, len); });
       // data[newPos - 1]: the address (one integer operation: the base and the -1 fold into it).
       const Vu k = keys.load(
           zip(data, new_pos, InstrClass::kInt, [](std::int64_t d, std::int64_t p) { return d + p - 1; }));

@@ -9,8 +9,14 @@
 // Reference input (the sample's default): N = 1,048,576, seed 0 (64 positions per thread). The table lives
 // in constant memory (c_Table[3][31]) and nothing is read from global memory; the output's values steer
 // nothing. Simplified: the bit test's branch is modelled as predicated (a short body, the warp's threads
-// take it or not bit by bit, no divergence); the table read is an LDC per bit, charged as an integer
-// instruction (the model has no constant cache).
+// take it or not bit by bit, no divergence); the table read is an LDC per bit, a Cta::constant_load (an
+// integer instruction; c_Table[threadIdx.y][bit] is one address per warp: one pass). The bits' work is
+// computed with values: the shift chain of data, and the result's chain of predicated XORs (each reading
+// its bit test and its table entry), then the conversion and scale the store waits for; `result = 0` stays
+// a charged move. The table carries no data (zeros: its values steer nothing).
+#include <algorithm>
+#include <vector>
+
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
@@ -39,18 +45,52 @@ class QuasirandomGenerator : public Kernel {
     const V<std::int64_t> tid = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreadsX;
     const V<std::int64_t> row = c.threadIdx_y() * n_;  // MUL(threadIdx.y, N)
     V<std::int64_t> pos = tid;
+    // c_Table[threadIdx.y][bit]'s index, per bit: folded into the LDC's address (no instruction).
+    std::vector<V<std::int64_t>> entries;
+    entries.reserve(kResolution);
+    for (std::int64_t bit = 0; bit < kResolution; ++bit) {
+      entries.emplace_back(c, 0);
+      for (unsigned t = 0; t < c.threads(); ++t)
+        entries.back()[t] = (t / kThreadsX) * kResolution + bit;
+    }
     c.while_([&] { return pos < n_; },
              [&] {
                // result = 0; data = seed + pos; 31 x (test the bit, LDC the entry, predicated XOR, shift).
-               c.charge(InstrClass::kInt, 2 + 4 * kResolution);
-               c.charge(InstrClass::kFp32, 2);  // I2F of result + 1, the scale
-               c.store(output_, row + pos, V<float>(c, 0.0f));
+               c.charge(InstrClass::kInt);  // result = 0
+               V<std::int64_t> result(c, 0);
+               V<std::int64_t> data = pos + kSeed;
+               for (std::int64_t bit = 0; bit < kResolution; ++bit) {
+                 const V<bool> set = map(data, InstrClass::kInt, [](std::int64_t d) { return (d & 1) != 0; });
+                 const V<std::int64_t> entry = c.constant_load(table_, entries[bit]);
+                 result = xor_if(set, result, entry);
+                 data = map(data, InstrClass::kInt, [](std::int64_t d) { return d >> 1; });
+               }
+               // (float)(result + 1) * INT_SCALE: the conversion and the scale.
+               const V<float> f = map(result, InstrClass::kFp32, [](std::int64_t r) { return float(r + 1); });
+               c.store(output_, row + pos, f * 4.656612873077392578125e-10f);
                pos = pos + thread_n;
              });
   }
 
+  // if (data & 1) result ^= entry, predicated: one integer instruction reading the test, the result and the
+  // entry.
+  static V<std::int64_t> xor_if(const V<bool>& set, const V<std::int64_t>& result, const V<std::int64_t>& e) {
+    V<std::int64_t> r = Uninitialized<std::int64_t>::make(result.cta());
+    for (unsigned t = 0; t < r.size(); ++t)
+      r[t] = set[t] ? (result[t] ^ e[t]) : result[t];
+    result.cta().issue(
+        InstrClass::kInt,
+        [&](unsigned w) {
+          return std::max({set.ready(w), result.ready(w), e.ready(w)});
+        },
+        r.ready_data());
+    return r;
+  }
+
+  static constexpr std::int64_t kSeed = 0;  // the sample's seed
   std::int64_t n_;
   Array<float> output_;
+  std::vector<std::int64_t> table_;  // c_Table: no data (zeros)
 };
 
 }  // namespace

@@ -36,7 +36,15 @@
 // likewise; each mma_sync is 16 HMMA.884 instructions on Volta (the published figure of Jia et al.,
 // "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking", 2018), charged as tensor
 // instructions. The A/B shared stores are modelled with their addresses. K must be a multiple of 64 (the
-// study's sizes are: the residue prologue for a partial first tile is not modelled).
+// study's sizes are: the residue prologue for a partial first tile is not modelled). The fragments' dataflow
+// is followed with values (fragment_op): each mma_sync reads the A and B fragments of its step's buffer
+// (double-buffered: loaded during the previous step) and its accumulator, the chain of each of the 8
+// accumulators through all of k; the epilogue's fragment stores read the accumulators, its alpha multiplies
+// read the LDS.128s and its global stores the multiplies. The 16 HMMAs within one mma_sync are taken as
+// independent of each other (their step-to-step dependencies are a SASS detail the model does not hold);
+// the iterators' integer work and branches stay charged.
+#include <vector>
+
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
@@ -56,6 +64,7 @@ constexpr unsigned kFragmentShared = 2;                          // shared instr
 constexpr unsigned kHmmaPerMma = 16;                             // HMMA.884 per 16 x 16 x 16 mma_sync
 constexpr unsigned kFragmentsA = 4, kFragmentsB = 2;             // per warp and k-step of 16
 constexpr unsigned kMmaPerStep = kFragmentsA * kFragmentsB;
+static_assert(kTileN / 64 == kFragmentsB, "the epilogue stores B fragment `pass` of each A row per pass");
 
 class WmmaGemmNN : public Kernel {
  public:
@@ -130,45 +139,74 @@ class WmmaGemmNN : public Kernel {
       for (std::size_t i = 0; i < 4; ++i)
         tiles.store(b_shared[i], fb[i]);
     };
-    const auto fragments = [&] {
-      c.charge(InstrClass::kShared, kFragmentShared * (kFragmentsA + kFragmentsB));
+    // The fragments, double-buffered as the shared load stream keeps them: step s's mma reads buffer s % 2
+    // while the next step's fragments are loaded into the other.
+    std::vector<std::vector<V<float>>> frag_a(2), frag_b(2);
+    for (int s = 0; s < 2; ++s) {
+      frag_a[s].assign(kFragmentsA, V<float>(c, 0.0f));
+      frag_b[s].assign(kFragmentsB, V<float>(c, 0.0f));
+    }
+    const auto fragments = [&](int buffer) {
+      for (V<float>& f : frag_a[buffer])
+        f = fragment_op<float>(c, InstrClass::kShared, kFragmentShared);
+      for (V<float>& f : frag_b[buffer])
+        f = fragment_op<float>(c, InstrClass::kShared, kFragmentShared);
     };
-    const auto mma = [&] { c.charge(InstrClass::kTensor, kHmmaPerMma * kMmaPerStep); };
+    std::vector<V<float>> acc;  // the 8 accumulator fragments: 8 independent chains through k
+    const auto mma = [&](int buffer) {
+      for (unsigned i = 0; i < kFragmentsA; ++i)
+        for (unsigned j = 0; j < kFragmentsB; ++j) {
+          V<float>& d = acc[i * kFragmentsB + j];
+          d = fragment_op<float>(c, InstrClass::kTensor, kHmmaPerMma, frag_a[buffer][i], frag_b[buffer][j],
+                                 d);
+        }
+    };
 
     copy(0);
     commit();
-    c.syncthreads();                  // shared_store_fence
-    fragments();                      // shared_load_stream.copy(0)
-    c.charge(InstrClass::kFp32, 64);  // clear the 8 accumulator fragments (8 floats each per lane)
+    c.syncthreads();  // shared_store_fence
+    fragments(0);     // shared_load_stream.copy(0)
+    acc.reserve(kMmaPerStep);
+    for (unsigned f = 0; f < kMmaPerStep; ++f)  // clear the 8 accumulator fragments (8 floats each per lane)
+      acc.push_back(fragment_op<float>(c, InstrClass::kFp32, 8));
     const std::int64_t tiles_k = k_ / kTileK;
     for (std::int64_t it = 0; it < tiles_k; ++it) {  // outer_k = k - 64 (it + 1)
       const bool last = it == tiles_k - 1;           // consume_tile<false, true>
       c.charge(InstrClass::kBranch);
       if (!last) copy((it + 1) * kTileK);
       for (int step = 0; step < 3; ++step) {  // unrolled in the source
-        fragments();                          // copy(step + 1)
-        mma();
+        fragments((step + 1) % 2);            // copy(step + 1)
+        mma(step % 2);
       }
       c.syncthreads();  // shared_load_fence (one stage)
       if (!last) commit();
-      c.syncthreads();         // shared_store_fence
-      if (!last) fragments();  // copy(0) of the next tile
-      mma();                   // step 3
+      c.syncthreads();          // shared_store_fence
+      if (!last) fragments(0);  // copy(0) of the next tile
+      mma(1);                   // step 3
     }
 
     // Epilogue (beta = 0): per pass the CTA stages 64 columns of 128 floats.
     const V<std::int64_t> warp = div(32), row = mod(32) * 4 + m0;
     const V<bool> row_ok = row < m_;
     for (std::int64_t pass = 0; pass < kTileN / 64; ++pass) {
-      c.syncthreads();                                     // shared_load_fence
-      c.charge(InstrClass::kShared, kFragmentShared * 4);  // store_matrix_sync of 4 fragments
-      c.syncthreads();                                     // shared_store_fence
-      c.charge(InstrClass::kShared, 8);                    // 8 LDS.128 of the staged tile
-      c.charge(InstrClass::kFp32, 32);                     // alpha x 32 floats
+      c.syncthreads();  // shared_load_fence
+      // store_matrix_sync of 4 fragments: this pass's 64 columns, taken as B fragment `pass` of the 4 A rows.
+      for (unsigned i = 0; i < kFragmentsA; ++i)
+        (void)fragment_op<float>(c, InstrClass::kShared, kFragmentShared,
+                                 acc[i * kFragmentsB + static_cast<unsigned>(pass)]);
+      c.syncthreads();  // shared_store_fence
+      std::vector<V<float>> staged;
+      staged.reserve(8);
+      for (int i = 0; i < 8; ++i)  // 8 LDS.128 of the staged tile
+        staged.push_back(fragment_op<float>(c, InstrClass::kShared, 1));
+      std::vector<V<Int4>> scaled;
+      scaled.reserve(8);
+      for (int i = 0; i < 8; ++i)  // alpha x 32 floats: 4 multiplies per LDS.128's four floats
+        scaled.push_back(fragment_op<Int4>(c, InstrClass::kFp32, 4, staged[std::size_t(i)]));
       for (std::int64_t i = 0; i < 8; ++i) {
         const V<std::int64_t> col = warp + (n0 + 64 * pass + 8 * i);
         c.charge(InstrClass::kInt);  // the pointer and predicate offset advance
-        c.if_(row_ok && col < n_, [&] { c.store(d4, (col * m_ + row) / 4, V<Int4>(c, Int4{})); });
+        c.if_(row_ok && col < n_, [&] { c.store(d4, (col * m_ + row) / 4, scaled[std::size_t(i)]); });
       }
     }
   }

@@ -15,7 +15,12 @@
 // those reads into the FMAs' constant operands, so they are no load instructions and no global traffic (the
 // constant cache's few misses, 16 KiB per launch, are not modelled). sin and cos of one argument become
 // one sincosf: its fast path (the |arg| < 105,615 test, a Cody-Waite reduction, two short polynomials and
-// a quadrant select) is charged per sample below; the slow path is never taken for these arguments.
+// a quadrant select) is computed with values per sample below (the instructions the model charged before,
+// now with the source's dataflow: the argument's chain, the reduction, the two polynomial chains, the
+// selects, and the two accumulations sQr, sQi, each a chain through all the launch's samples); the slow
+// path is never taken for these arguments. The loop's counters and compares stay charged (uniform).
+#include <cmath>
+
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
@@ -54,15 +59,15 @@ class MriQComputeQ : public Kernel {
   void body(Cta& c) {
     const V<std::int64_t> x_index = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
     const V<float> sx = c.load(x_, x_index), sy = c.load(y_, x_index), sz = c.load(z_, x_index);
-    const V<float> qr = c.load(qr_, x_index), qi = c.load(qi_, x_index);
+    V<float> qr = c.load(qr_, x_index), qi = c.load(qi_, x_index);
     const std::int64_t first = launch_ * kPerLaunch;  // kGlobalIndex
     const std::int64_t samples = std::min(kPerLaunch, num_k_ - first);
-    c.charge(InstrClass::kInt);  // numK % 2
-    if (num_k_ % 2) sample(c);   // the peeled odd sample (numK, not this launch's count, decides)
+    c.charge(InstrClass::kInt);                     // numK % 2
+    if (num_k_ % 2) sample(c, sx, sy, sz, qr, qi);  // the peeled odd sample (numK, not this launch's count)
     const std::int64_t pairs = (samples - (num_k_ % 2)) / 2;
     c.uniform_loop(std::uint64_t(pairs), [&](std::uint64_t) {
-      sample(c);
-      sample(c);
+      sample(c, sx, sy, sz, qr, qi);
+      sample(c, sx, sy, sz, qr, qi);
       c.charge(InstrClass::kInt, 4);  // kIndex += 2, kGlobalIndex += 2, the two compares
     });
     c.store(qr_, x_index, qr);
@@ -72,12 +77,43 @@ class MriQComputeQ : public Kernel {
   // One sample: arg = PIx2 * (Kx sX + Ky sY + Kz sZ) (FMUL, 2 FFMA, FMUL); sincosf's fast path (the range
   // test and its branch, the quadrant: FMUL, round, F2I, three Cody-Waite FFMAs; two polynomials of five
   // FFMAs; the quadrant's selects and sign flips: four integer operations); sQr += PhiMag * cos, sQi +=
-  // PhiMag * sin (2 FFMA). The ck operands come from the constant bank.
-  static void sample(Cta& c) {
-    c.charge(InstrClass::kFp32, 4 + 5 + 10 + 2);
-    c.charge(InstrClass::kInt, 2 + 4);
-    c.charge(InstrClass::kBranch);
+  // PhiMag * sin (2 FFMA). The ck operands come from the constant bank (uniform: V constants, ready at
+  // once; no data: zeros). Computed with values, 21 fp32, 6 int and a branch: the argument's chain of 4;
+  // the range test (an integer compare of its bits) and its branch; the quadrant (FMUL, FRND, F2I) and the
+  // reduced argument (3 FFMA on the rounded quadrant); the sine and cosine polynomials, two independent
+  // chains of 5 FFMA on it; the quadrant's parity, the sign flips (one integer operation; folded into the
+  // accumulating FFMAs as operand modifiers, and ready long before the selects, so not read) and the two
+  // selects of sine and cosine; the two accumulations, each continuing its chain (sQr, sQi) from the last
+  // sample.
+  static void sample(Cta& c, const V<float>& sx, const V<float>& sy, const V<float>& sz, V<float>& qr,
+                     V<float>& qi) {
+    const auto k = [&c](float v) { return V<float>(c, v); };
+    const V<float> arg = fma(k(kKz), sz, fma(k(kKy), sy, sx * kKx)) * kPi2;  // PIx2 * (..)
+    const V<bool> slow = map(arg, InstrClass::kInt, [](float x) { return std::fabs(x) >= 105615.0f; });
+    c.if_(slow, [] {});  // the slow path: never taken for these arguments
+    const V<float> quadrant =
+        map(arg * kTwoOverPi, InstrClass::kFp32, [](float x) { return std::nearbyint(x); });
+    const V<std::int64_t> q = convert<std::int64_t>(quadrant);  // F2I
+    const V<float> reduced =
+        fma(quadrant, k(-kPiOver2Lo), fma(quadrant, k(-kPiOver2Mid), fma(quadrant, k(-kPiOver2Hi), arg)));
+    V<float> ps = reduced, pc(c, 1.0f);
+    for (int i = 0; i < 5; ++i) {  // two polynomials of five FFMAs (coefficients: values steer nothing)
+      ps = fma(ps, reduced, k(kPoly));
+      pc = fma(pc, reduced, k(kPoly));
+    }
+    const V<bool> odd = map(q, InstrClass::kInt, [](std::int64_t v) { return (v & 1) != 0; });
+    (void)map(q, InstrClass::kInt, [](std::int64_t v) { return (v + 1) & 2; });  // the sign flips
+    const V<float> sin_v = select(odd, pc, ps);
+    const V<float> cos_v = select(odd, ps, pc);
+    qr = fma(k(kPhiMag), cos_v, qr);  // sQr += PhiMag * cos
+    qi = fma(k(kPhiMag), sin_v, qi);  // sQi += PhiMag * sin
   }
+
+  // ck[k]'s Kx, Ky, Kz, PhiMag (no data: any value), 2 pi, and sincosf's constants (2 / pi, pi / 2 in three
+  // parts; one stand-in polynomial coefficient: the values steer nothing).
+  static constexpr float kKx = 0.0f, kKy = 0.0f, kKz = 0.0f, kPhiMag = 0.0f, kPi2 = 6.2831853071795864769f,
+                         kTwoOverPi = 0.636619772f, kPiOver2Hi = 1.57079601f, kPiOver2Mid = 3.13916473e-07f,
+                         kPiOver2Lo = 5.39030253e-15f, kPoly = 1.0f / 120.0f;
 
   std::int64_t num_x_, num_k_, launch_;
   Array<float> x_, y_, z_, qr_, qi_;

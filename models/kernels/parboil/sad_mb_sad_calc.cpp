@@ -28,8 +28,12 @@
 // here it is a row-major array of width x height shorts read with global loads at the clamped
 // coordinates (the texture cache and its 2-D locality are not modelled). The 12 FRAME_GET reads per row of
 // the 4 x 4 SAD touch 4 distinct words: charged as 4 shared broadcast loads (nvcc loads each once).
-// Per row: 12 x (subtract, absolute value, add) = 36 integer instructions; per texel one address add.
+// Per row: 12 x (subtract, absolute value, add) = 36 integer instructions; per texel one address add. These
+// are computed with values: each texel's coordinate add feeds its fetch's address, the 4 pixel reads are
+// Shared::broadcast values, and the 12 terms feed three accumulators (one per search position, independent
+// chains through the 4 rows) whose sums the 3 shared stores write.
 #include <algorithm>
+#include <vector>
 
 #include "kernels/library.hpp"
 
@@ -107,17 +111,29 @@ class MbSadCalc : public Kernel {
       c.while_([&] { return pos < end; },
                [&] {
                  const V<std::int64_t> off_x = local_x + ref_x;
+                 // The three positions' sums: three independent chains of adds through the 4 rows.
+                 std::vector<V<std::int64_t>> sad(3, V<std::int64_t>(c, 0));
                  for (std::int64_t y = 0; y < 4; ++y) {
-                   for (std::int64_t dx = 0; dx < 6; ++dx) {
-                     c.charge(InstrClass::kInt);  // the coordinate
-                     (void)c.load(ref_, texel(c, off_x, dx, off_y, y));
-                   }
+                   std::vector<V<std::uint16_t>> ref;
+                   ref.reserve(6);
+                   for (std::int64_t dx = 0; dx < 6; ++dx)  // the coordinate (an add), then the fetch
+                     ref.push_back(c.load(ref_, texel(c, off_x + dx, off_y, y)));
+                   std::vector<V<std::uint16_t>> cur;
+                   cur.reserve(4);
                    for (std::uint64_t x = 0; x < 4; ++x)
-                     (void)frame_loc.load_uniform(std::uint64_t(y) * 4 + x);
-                   c.charge(InstrClass::kInt, 36);  // 12 x (sub, abs, add)
+                     cur.push_back(frame_loc.broadcast(std::uint64_t(y) * 4 + x));
+                   // 12 x (sub, abs, add): position k's term x is |frame[y][x] - ref[y][x + k]|.
+                   for (std::int64_t x = 0; x < 4; ++x)
+                     for (std::int64_t k = 0; k < 3; ++k) {
+                       const V<std::int64_t> d =
+                           zip(cur[x], ref[x + k], InstrClass::kInt, [](std::uint16_t f, std::uint16_t r) {
+                             return std::int64_t(f) - std::int64_t(r);
+                           });
+                       sad[k] = sad[k] + integer(d, [](std::int64_t v) { return v < 0 ? -v : v; });
+                     }
                  }
                  for (std::int64_t k = 0; k < 3; ++k)
-                   sad_loc.store(pos + k, V<std::uint16_t>(c, 0));
+                   sad_loc.store(pos + k, to_short(sad[k]));
                  local_x = local_x + 3;
                  c.if_(local_x >= kSearchDim, [&] {
                    local_x = local_x - kSearchDim;
@@ -145,16 +161,29 @@ class MbSadCalc : public Kernel {
     });
   }
 
-  // The texel tex2D reads at (off_x + dx, off_y + y), clamped to the frame as the texture's default
-  // addressing does, as an element of the row-major array (no instruction: the texture unit's work).
-  V<std::int64_t> texel(Cta& c, const V<std::int64_t>& off_x, std::int64_t dx, const V<std::int64_t>& off_y,
+  // The texel tex2D reads at (x, off_y + y), clamped to the frame as the texture's default addressing does,
+  // as an element of the row-major array (no instruction: the texture unit's work; ready when x is).
+  V<std::int64_t> texel(Cta& c, const V<std::int64_t>& x, const V<std::int64_t>& off_y,
                         std::int64_t y) const {
     V<std::int64_t> r = Uninitialized<std::int64_t>::make(c);
     for (unsigned i = 0; i < c.threads(); ++i) {
-      const std::int64_t px = std::clamp<std::int64_t>(off_x[i] + dx, 0, width_ - 1);
+      const std::int64_t px = std::clamp<std::int64_t>(x[i], 0, width_ - 1);
       const std::int64_t py = std::clamp<std::int64_t>(off_y[i] + y, 0, height_ - 1);
       r[i] = py * width_ + px;
     }
+    if (c.dependent())
+      for (unsigned w = 0; w < c.warps(); ++w)
+        r.ready_data()[w] = x.ready(w);
+    return r;
+  }
+  // A sum stored as a short (the store's width; no instruction), ready when the sum is.
+  static V<std::uint16_t> to_short(const V<std::int64_t>& a) {
+    V<std::uint16_t> r = Uninitialized<std::uint16_t>::make(a.cta());
+    for (unsigned i = 0; i < a.size(); ++i)
+      r[i] = static_cast<std::uint16_t>(a[i]);
+    if (a.cta().dependent())
+      for (unsigned w = 0; w < a.cta().warps(); ++w)
+        r.ready_data()[w] = a.ready(w);
     return r;
   }
 

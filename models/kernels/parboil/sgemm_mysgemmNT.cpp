@@ -22,7 +22,12 @@
 // warps x 124 steps x (1 store + 8 rows x 4 loads); with scalar reads it would be 129 a step (33.8 M).
 // (Until 2026-11-26 the library kept the source's 16 scalar reads; the compiled form was taken from that
 // count, an instruction count of the binary with no free parameter, not from any timing.) Address
-// arithmetic other than what the index expressions below compute is not charged.
+// arithmetic other than what the index expressions below compute is not charged. The FMAs are computed with
+// values: 16 independent accumulator chains (c[0 .. 15]) along k, each FMA reading the loaded A element and
+// its LDS.128's result (Shared::broadcast), and the final C * beta + alpha * c[i] stores them; the 16
+// zeroing moves stay charged.
+#include <vector>
+
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
@@ -64,6 +69,10 @@ class SgemmNT : public Kernel {
     const float alpha = 1.0f, beta = 0.0f;  // as Parboil's main passes them; C is read all the same
     const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
     c.charge(InstrClass::kInt, kTileN);  // the 16 partial sums set to zero
+    std::vector<V<float>> sums;          // c[0 .. 15]: 16 independent accumulators
+    sums.reserve(kTileN);
+    for (std::int64_t kk = 0; kk < kTileN; ++kk)
+      sums.emplace_back(c, 0.0f);
     const V<std::int64_t> mid = ty * std::int64_t(c.blockDim.x) + tx;
     const V<std::int64_t> m = mid + std::int64_t(c.blockIdx.x) * kTileM;
     const V<std::int64_t> n = tx + std::int64_t(c.blockIdx.y) * kTileN;
@@ -75,10 +84,15 @@ class SgemmNT : public Kernel {
       b_s.store(b_cell, c.load(b_, n + (ty + i) * ldb));
       c.syncthreads();
       for (std::int64_t j = 0; j < kTileHeight; ++j) {  // unrolled by nvcc: no branch
-        (void)c.load(a_, m + (i + j) * lda);
-        for (std::int64_t kk = 0; kk < kTileN; kk += 4)  // b_s[j][kk .. kk + 3]: one LDS.128, a broadcast
-          (void)b_s.load_uniform(std::uint64_t(j * kTileN + kk));
-        c.charge(InstrClass::kFp32, kTileN);                       // c[kk] += a * b_s[j][kk], 16 FMAs
+        const V<float> a = c.load(a_, m + (i + j) * lda);
+        // b_s[j][kk .. kk + 3]: one LDS.128, a broadcast; its four floats share its ready cycle (and, the
+        // matrices carrying no data, its value).
+        std::vector<V<float>> row;
+        row.reserve(kTileN / 4);
+        for (std::int64_t kk = 0; kk < kTileN; kk += 4)
+          row.push_back(b_s.broadcast(std::uint64_t(j * kTileN + kk)));
+        for (std::int64_t kk = 0; kk < kTileN; ++kk)  // c[kk] += a * b_s[j][kk]: 16 FMAs, one per chain
+          sums[kk] = fma(a, row[kk / 4], sums[kk]);
       }
       c.syncthreads();
     });
@@ -87,7 +101,7 @@ class SgemmNT : public Kernel {
     for (std::int64_t i = 0; i < kTileN; ++i) {  // unrolled
       const V<std::int64_t> at = t + i * ldc;
       const V<float> old = c.load(c_, at);
-      c.store(c_, at, old * beta + alpha);  // C * beta + alpha * c[i]: a multiply and an FMA
+      c.store(c_, at, fma(V<float>(c, alpha), sums[i], old * beta));  // C * beta + alpha * c[i]: FMUL, FFMA
     }
   }
 

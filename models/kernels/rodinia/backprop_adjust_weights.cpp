@@ -12,6 +12,9 @@
 // Reference run of the GV100 study: `backprop 65536` (in = 65,536, hid = 16: 4,096 CTAs of 256 threads).
 // Input data: rand() / RAND_MAX weights and units, and the hidden deltas; no value steers an address or a
 // branch, so the arrays carry no data.
+// Simplifications: the fp64 update is computed with values (the conversions, ETA * delta * ly, the DFMA
+// with MOMENTUM * oldw, the DADD into w, the conversion back), so each store waits for its chain; nothing
+// is charged without a value.
 #include "kernels/library.hpp"
 #include "kernels/rodinia/backprop_common.hpp"
 
@@ -44,12 +47,25 @@ class BackpropAdjustWeights : public Kernel {
 
  private:
   // ETA * delta[x] * ly[y] + MOMENTUM * old (no ly factor in the bias row): the float operands converted to
-  // double, two (one) DMUL and a DFMA. The values steer nothing: only the instructions are charged.
-  static V<float> change(Cta& c, bool with_ly) {
-    c.charge(InstrClass::kFp64, with_ly ? 3 : 2);  // F2F.F64.F32 of delta, (ly,) old
-    c.charge(InstrClass::kFp64, with_ly ? 3 : 2);  // ETA * delta (* ly), + MOMENTUM * old
-    return V<float>(c, 0.0f);
+  // double (F2F.F64.F32, fp64 instructions), two (one) DMUL and a DFMA, computed with values: the chain
+  // delta -> ETA * delta -> * ly -> + MOMENTUM * old. The values are zeros (no data); only the dataflow
+  // matters.
+  static V<double> change(const V<float>& delta, const V<float>* ly, const V<float>& old) {
+    Cta& c = delta.cta();
+    const V<double> d = to_double(delta);
+    const V<double> l = ly ? to_double(*ly) : V<double>(c, 0.0);
+    const V<double> o = to_double(old);
+    V<double> product = d * kEta;
+    if (ly) product = product * l;
+    return fma(V<double>(c, kMomentum), o, product);
   }
+  static V<double> to_double(const V<float>& v) {
+    return map(v, InstrClass::kFp64, [](float x) { return double(x); });
+  }
+  static V<float> to_float(const V<double>& v) {  // F2F.F32.F64: an fp64 instruction
+    return map(v, InstrClass::kFp64, [](double x) { return float(x); });
+  }
+  static constexpr double kEta = 0.3, kMomentum = 0.3;  // ETA, MOMENTUM of backprop.h
 
   void body(Cta& c) {
     const std::int64_t by = c.blockIdx.y;
@@ -75,17 +91,15 @@ class BackpropAdjustWeights : public Kernel {
   // w[i] += change, else oldw[i] = change.
   void update(Cta& c, const V<std::int64_t>& x, const V<std::int64_t>* y, const V<std::int64_t>& i,
               bool to_w) {
-    (void)c.load(delta_, x);
-    if (y) (void)c.load(ly_, *y);
-    (void)c.load(oldw_, i);
-    const V<float> ch = change(c, y != nullptr);
+    const V<float> delta = c.load(delta_, x);
+    const V<float> ly = y ? c.load(ly_, *y) : V<float>(c, 0.0f);
+    const V<float> old = c.load(oldw_, i);
+    const V<double> ch = change(delta, y ? &ly : nullptr, old);
     if (to_w) {
-      (void)c.load(w_, i);
-      c.charge(InstrClass::kFp64, 3);  // w to double, the DADD, back to float
-      c.store(w_, i, ch);
+      const V<float> w = c.load(w_, i);
+      c.store(w_, i, to_float(to_double(w) + ch));  // w to double, the DADD, back to float
     } else {
-      c.charge(InstrClass::kFp64, 1);  // back to float
-      c.store(oldw_, i, ch);
+      c.store(oldw_, i, to_float(ch));  // back to float
     }
   }
 

@@ -11,6 +11,11 @@
 // Input data: the program fills the input units and weights with rand() / RAND_MAX; no value steers an
 // address or a branch, so the arrays carry no data. output_hidden_cuda is an argument the kernel never
 // touches (it is not modelled).
+// Simplifications: none of the arithmetic is charged without a value: the products, the reduction's adds
+// and the loop's __log2f / __powf(2, i) / modulo chain are computed with values (the weights carry no data:
+// zeros; only the dataflow matters); the loop's back edge is a charged branch.
+#include <cmath>
+
 #include "kernels/library.hpp"
 #include "kernels/rodinia/backprop_common.hpp"
 
@@ -60,12 +65,17 @@ class BackpropLayerforward : public Kernel {
     // for (i = 1; i <= __log2f(HEIGHT); i++): 4 trips; each evaluates __log2f (sfu) against i converted to
     // float (fp32 convert and compare) and power_two = __powf(2, i) (lg2 and ex2 on the sfu, an fp32
     // multiply, a conversion back to int).
+    // Computed with values: the loop test (i to float, compared with __log2f(HEIGHT)) and the chain i ->
+    // float -> * lg2(2) -> ex2 -> int -> ty % power_two -> the compare the branch reads.
     for (std::int64_t i = 1, power_two = 2; power_two <= kHeight; ++i, power_two *= 2) {
-      c.charge(InstrClass::kSfu, 3);   // __log2f(HEIGHT), and lg2 + ex2 of __powf(2, i)
-      c.charge(InstrClass::kFp32, 3);  // i to float, the compare, the multiply inside __powf
-      c.charge(InstrClass::kInt, 1);   // power_two back to int
+      const V<float> fi = convert<float>(c.uniform(i));  // I2F
+      const V<float> log2_height = sfu(V<float>(c, float(kHeight)), [](float v) { return std::log2(v); });
+      (void)(fi <= log2_height);  // the loop test
+      const V<float> lg2 = sfu(V<float>(c, 2.0f), [](float v) { return std::log2(v); });
+      const V<float> pow2 = sfu(fi * lg2, [](float v) { return std::exp2(v); });  // __powf(2, i)
+      const V<std::int64_t> pt = convert<std::int64_t>(pow2);                     // F2I
       const V<std::int64_t> rem =
-          map(ty, InstrClass::kInt, [power_two](std::int64_t v) { return v % power_two; });
+          zip(ty, pt, InstrClass::kInt, [](std::int64_t v, std::int64_t p) { return p > 0 ? v % p : v; });
       c.if_(rem == 0, [&] {
         weight_matrix.store(
             cell, weight_matrix.load(cell) + weight_matrix.load((ty + power_two / 2) * kWidth + tx));
@@ -77,6 +87,11 @@ class BackpropLayerforward : public Kernel {
     c.store(weights_, index, weight_matrix.load(cell));
     c.syncthreads();
     c.if_(tx == 0, [&] { c.store(partial_, ty + by * hid_, weight_matrix.load(tx * kWidth + ty)); });
+  }
+
+  template <class F>
+  static V<float> sfu(const V<float>& a, F f) {  // an SFU instruction (MUFU.LG2, MUFU.EX2)
+    return map(a, InstrClass::kSfu, f);
   }
 
   std::int64_t in_, hid_;

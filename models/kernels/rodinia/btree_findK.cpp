@@ -11,6 +11,8 @@
 // `k 10000`): 10,000 CTAs of 256 threads.
 // Input generation: btree_common.hpp (the keys 0 .. 999,999, their insertion order, glibc rand()'s queries).
 // Simplified: nothing of the kernel; the knodes' uninitialized words are given values (btree_common.hpp).
+// The compares and selects are computed with values; only the tree-level loop's test (i < height, uniform)
+// and back edge are charged.
 #include "kernels/library.hpp"
 #include "kernels/rodinia/btree_common.hpp"
 

@@ -5,6 +5,10 @@
 // pyramid of 2) tile the grid without overlap; tiles overlap by the halo. Reference run of the GV100 study:
 // `hotspot 1024 2 2` (1024 x 1024 grid, pyramid height 2, 2 time steps: one launch of 86 x 86 CTAs).
 // Values: the temperatures never steer an address or a branch, so the arrays carry no data.
+// Simplifications: the stencil update is computed with values as the source's dataflow runs (shared reads,
+// the vertical and horizontal sums, the ambient term, the update), so its chain is seen; in float, where
+// the source's 2.0 literal would make two of its steps fp64 (unchanged here: instruction classes kept).
+// Only the loop's back edge is charged.
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {

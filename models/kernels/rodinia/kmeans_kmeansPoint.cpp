@@ -23,7 +23,9 @@
 //
 // Simplifications: the feature reads go through tex1Dfetch (the texture path) on the real GPU: they are
 // modelled as global loads (on Volta the texture and L1 caches are one). The constant-memory reads of the
-// centers (c_clusters, 680 bytes) are charged as one integer instruction each and make no global traffic.
+// centers (c_clusters, 680 bytes) are Cta::constant_load reads (one integer instruction each, no global
+// traffic; the index is uniform: one pass), whose values the subtraction waits for. The distance's
+// accumulation (ans += diff * diff) is a chain of FMAs per cluster, as in the source.
 // Rodinia 3.1 leaves GPU_DELTA_REDUCTION and GPU_NEW_CENTER_REDUCTION undefined, so the kernel has no shared
 // memory, no barrier and no read of the old membership; neither does the model.
 #include <cmath>
@@ -94,8 +96,9 @@ class KmeansPoint : public Kernel {
         V<float> ans(c, 0.0f);
         c.uniform_loop(std::uint64_t(nfeatures_), [&](std::uint64_t j) {
           const V<float> f = c.load(features_, point_id + std::int64_t(j) * npoints_);  // tex1Dfetch
-          c.charge(InstrClass::kInt);  // c_clusters[cluster_base_index + j]: a constant-memory load
-          const V<float> diff = f - centers_[std::uint64_t(cluster_base_index) + j];
+          // c_clusters[cluster_base_index + j]: a constant-memory load (one address per warp: one pass)
+          const V<float> center = c.constant_load(centers_, c.uniform(cluster_base_index + std::int64_t(j)));
+          const V<float> diff = f - center;
           ans = fma(diff, diff, ans);  // ans += diff * diff
         });
         const V<float> dist = ans;

@@ -17,6 +17,8 @@
 // Input: the host fills the weights with rand() % 10 (seeded 9); the first row is the initial cost, the
 // rest is the wall (rows - 1 rows, the array the kernel reads). The values steer no address and no branch
 // (MIN is a select), so the arrays carry no data.
+// Simplifications: the min-of-three and the add are computed with values (the chain from the shared reads
+// to the store); only the loop's back edge is charged.
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {

@@ -23,7 +23,8 @@
 // Simplifications: a division is charged as one instruction of its precision (nvcc emits a reciprocal and
 // refinement sequence); the double-precision literals of the source (0.5, 1.0 / 16.0, 0.25, 1.0) make
 // those steps fp64 with conversions, as in the source. The branch on (ei + 1) % Nr == 0 is a divergent
-// branch as written (nvcc may predicate it).
+// branch as written (nvcc may predicate it). All the arithmetic is computed with values (nothing is
+// charged without one), so its dependent chains are seen.
 #include <cmath>
 
 #include "kernels/generate.hpp"

@@ -209,6 +209,114 @@ TEST(Simt, BranchesWaitForTheirCondition) {
   EXPECT_EQ(w[0].steps[0].cycles, 25u);
 }
 
+// A constant-memory read (Cta::constant_load) is one int instruction whose issue takes a pass per distinct
+// address of the warp, its result ready the int latency (4) after its last pass. By hand, one warp:
+//   idx = tid / 4                  int, issue 0 (clock 1), ready 0 + 4 = 4
+//   a = table[3] (uniform index)   1 pass: issue 1 (clock 2), ready 1 + 1 - 1 + 4 = 5
+//   b = table[idx]                 idx holds 8 distinct values: waits for idx until 4 (2 stalled cycles),
+//                                  8 passes (clock 12), ready 4 + 8 - 1 + 4 = 15
+//   s = a + b                      fp32, waits for b: issue 15 (clock 16), ready 19
+// One compute step of 4 instructions and 16 cycles. Without latencies: 4 instructions, 4 cycles (the read
+// issues in one cycle, as the charged instruction it replaces). Values: table[i] = 10 i.
+TEST(Simt, ConstantReadsTakeAPassPerDistinctAddress) {
+  std::vector<float> table(32);
+  for (unsigned i = 0; i < table.size(); ++i)
+    table[i] = 10.0f * i;
+  for (const bool dependent : {false, true}) {
+    Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, dependent ? volta_like() : Latencies{});
+    const V<std::int64_t> idx = c.threadIdx_x() / 4;
+    const V<float> a = c.constant_load(table, c.uniform(3));
+    const V<float> b = c.constant_load(table, idx);
+    const V<float> s = a + b;
+    EXPECT_FLOAT_EQ(s[0], 30.0f);
+    EXPECT_FLOAT_EQ(s[31], 30.0f + 70.0f);  // thread 31 reads table[7]
+    const std::vector<WarpRecord>& w = c.records();
+    EXPECT_EQ(count_of(w[0], InstrClass::kInt), 3u);  // the divide and the two reads
+    EXPECT_EQ(count_of(w[0], InstrClass::kFp32), 1u);
+    ASSERT_EQ(w[0].steps.size(), 1u);
+    EXPECT_EQ(w[0].steps[0].instructions, 4u);
+    EXPECT_EQ(w[0].steps[0].cycles, dependent ? 16u : 4u) << (dependent ? "with latencies" : "without");
+    if (dependent) {
+      EXPECT_EQ(a.ready(0), 5u);
+      EXPECT_EQ(b.ready(0), 15u);
+      EXPECT_EQ(s.ready(0), 19u);
+    }
+  }
+}
+
+// Only the active threads' addresses count, per warp. 64 threads, `if (tid < 40) v = table[tid]`: the
+// compare issues at 0 (ready 4), the branch waits for it (issue 4, clock 5); then warp 0 reads 32 distinct
+// addresses (issue 5, 32 passes: clock 37), warp 1 the 8 of its threads 32..39 (issue 5, 8 passes: clock
+// 13). Past the table's end a read gives 0 (T{}).
+TEST(Simt, ConstantReadsCountTheActiveThreadsAddresses) {
+  std::vector<std::int32_t> table(36);
+  for (unsigned i = 0; i < table.size(); ++i)
+    table[i] = static_cast<std::int32_t>(i) + 1;
+  Cta c({1, 1, 1}, {64, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  V<std::int32_t> v(c, -1);
+  c.if_(c.threadIdx_x() < 40, [&] { v = c.constant_load(table, c.threadIdx_x()); });
+  EXPECT_EQ(v[0], 1);
+  EXPECT_EQ(v[35], 36);
+  EXPECT_EQ(v[36], 0);   // past the table
+  EXPECT_EQ(v[40], -1);  // inactive: kept
+  const std::vector<WarpRecord>& w = c.records();
+  ASSERT_EQ(w[0].steps.size(), 1u);
+  ASSERT_EQ(w[1].steps.size(), 1u);
+  EXPECT_EQ(w[0].steps[0].instructions, 3u);  // compare, branch, read
+  EXPECT_EQ(w[1].steps[0].instructions, 3u);
+  EXPECT_EQ(w[0].steps[0].cycles, 37u);
+  EXPECT_EQ(w[1].steps[0].cycles, 13u);
+}
+
+// The offset is an immediate of the read's address: table[tid + 2] is one int instruction (no add), 32
+// distinct addresses: issue 0, 32 passes, ready 0 + 32 - 1 + 4 = 35.
+TEST(Simt, ConstantReadOffsetIsNoInstruction) {
+  std::vector<std::int32_t> table(40);
+  for (unsigned i = 0; i < table.size(); ++i)
+    table[i] = static_cast<std::int32_t>(i);
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  const V<std::int32_t> v = c.constant_load(table, c.threadIdx_x(), 2);
+  EXPECT_EQ(v[0], 2);
+  EXPECT_EQ(v[31], 33);
+  EXPECT_EQ(v.ready(0), 35u);
+  EXPECT_EQ(count_of(c.records()[0], InstrClass::kInt), 1u);
+}
+
+// Shared::broadcast is load_uniform as a value the dependency model tracks: one pass, its result ready the
+// shared latency (20) after its issue. x = s.broadcast(2) issues at 0 (ready 20); y = x + 1 waits for it
+// (issue 20, clock 21). Counted as load_uniform counts: one shared access, one pass.
+TEST(Simt, SharedBroadcastIsAValueReadyAfterTheSharedLatency) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  Cta::Shared<float> s(c, 4);
+  const V<float> x = s.broadcast(2);
+  const V<float> y = x + 1.0f;
+  EXPECT_EQ(x.ready(0), 20u);
+  EXPECT_EQ(y.ready(0), 24u);
+  EXPECT_EQ(c.counters().shared_accesses, 1u);
+  EXPECT_EQ(c.counters().shared_wavefronts, 1u);
+  ASSERT_EQ(c.records()[0].steps.size(), 1u);
+  EXPECT_EQ(c.records()[0].steps[0].cycles, 21u);
+}
+
+// fragment_op: n independent instructions reading the same inputs, one value ready when the last is. By
+// hand (fp32 latency 4): x = tid + 1 (int) issues at 0, ready 4; three fp32 instructions reading x wait
+// until 4 and issue at 4, 5, 6 (ready 8, 9, 10): the value is ready at 10, the step lasts 7 cycles (4 + 3).
+// Counted as charge(kFp32, 3). Without latencies: 4 instructions, 4 cycles.
+TEST(Simt, FragmentOpIsIndependentInstructionsReadyWhenTheLastIs) {
+  for (const bool dependent : {false, true}) {
+    Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, dependent ? volta_like() : Latencies{});
+    const V<std::int64_t> x = c.threadIdx_x() + std::int64_t(1);
+    const V<float> f = fragment_op<float>(c, InstrClass::kFp32, 3, x);
+    const std::vector<WarpRecord>& w = c.records();
+    EXPECT_EQ(count_of(w[0], InstrClass::kFp32), 3u);
+    ASSERT_EQ(w[0].steps.size(), 1u);
+    EXPECT_EQ(w[0].steps[0].cycles, dependent ? 7u : 4u);
+    if (dependent) {
+      EXPECT_EQ(f.ready(0), 10u);
+    }
+  }
+}
+
 TEST(KernelLibrary, ContentsOfArraysWithData) {
   class K : public Kernel {
    public:
