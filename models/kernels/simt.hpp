@@ -346,7 +346,11 @@ V<T>::V(Cta& cta, NoInit)
     : cta_(&cta),
       n_(cta.threads()),
       v_(static_cast<T*>(cta.acquire())),
-      ready_(reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::uint64_t*>(v_) + 2 * n_)) {}
+      ready_(reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::uint64_t*>(v_) + 2 * n_)) {
+  // Ready from the start unless the operation that fills the values says otherwise: a kernel that fills a
+  // value thread by thread (Uninitialized) cannot leave its warps waiting on stale cycles.
+  if (cta.dependent()) std::fill(ready_, ready_ + cta.warps(), 0u);
+}
 
 template <class T>
 V<T>::V(const V& other)
