@@ -18,5 +18,14 @@ out=${STUDY_OUT:-studies-out}/$name
 figures=${FIGURES:-docs/figures}
 "$numagpu" sweep "$spec" -o "$out" "$@"
 mkdir -p "$figures/data"
-"$numagpu" plot study "$out/results.json" -o "$figures" | tee "$out/plot.md"
+# The plots are named after the study's kind (figure3.png, ...); a spec of another name (apps_figure3) gets
+# its own names (apps_figure3.png), so the suite's figures never overwrite the synthetic studies'.
+kind=$(sed -n 's/^study:[[:space:]]*\([A-Za-z0-9_]*\).*/\1/p' "$spec" | head -1)
+rm -rf "$out/figures" && mkdir -p "$out/figures"
+"$numagpu" plot study "$out/results.json" -o "$out/figures" | tee "$out/plot.md"
+for png in "$out"/figures/*.png; do
+  base=$(basename "$png")
+  [[ -n $kind && $name != "$kind" && $base == "$kind"* ]] && base=$name${base#"$kind"}
+  cp "$png" "$figures/$base"
+done
 /usr/bin/python3 scripts/study_tables.py "$out/results.json" "$out/plot.md" . "$figures/data" "$name"
