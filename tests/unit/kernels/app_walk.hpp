@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "kernels/app.hpp"
 #include "traffic.hpp"
 
@@ -53,7 +55,9 @@ inline AppWalk walk_app(const std::string& app, const std::string& args, const s
 class TempGraph {
  public:
   explicit TempGraph(const std::string& text)
-      : path_(std::string(::testing::TempDir()) + "app_walk_" + std::to_string(counter()++) + ".graph") {
+      // The process id keeps test processes that ctest runs in parallel from sharing a file.
+      : path_(std::string(::testing::TempDir()) + "app_walk_" + std::to_string(::getpid()) + "_" +
+              std::to_string(counter()++) + ".graph") {
     std::ofstream(path_) << text;
   }
   ~TempGraph() { std::remove(path_.c_str()); }
