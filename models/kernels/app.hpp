@@ -77,6 +77,15 @@ class App {
     next_base_ += (std::max<std::uint64_t>(a.bytes(), 1) + kAlign - 1) / kAlign * kAlign;
     return a;
   }
+  // A 1-D launch of one thread per item: ceil(items / block) CTAs of `block` threads (the shape of the
+  // per-vertex, per-element kernels of BFS, SSSP, MST, LULESH).
+  static Launch one_thread_per_item(std::int64_t items, std::int64_t block, unsigned regs) {
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>((items + block - 1) / block), 1, 1};
+    l.block = {static_cast<std::uint32_t>(block), 1, 1};
+    l.regs_per_thread = regs;
+    return l;
+  }
   // `a` as a binding for a library kernel's array.
   template <class T>
   static BoundArray bind(const Array<T>& a) {

@@ -109,13 +109,7 @@ class MstApp : public App {
   }
 
  private:
-  Launch shape(unsigned regs) const {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>((n_ + kThreads - 1) / kThreads), 1, 1};
-    l.block = {static_cast<std::uint32_t>(kThreads), 1, 1};
-    l.regs_per_thread = regs;
-    return l;
-  }
+  Launch shape(unsigned regs) const { return one_thread_per_item(n_, kThreads, regs); }
   V<std::int64_t> vertex(Cta& c) const {
     const V<std::int64_t> v = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
     c.exit_if(v >= n_);

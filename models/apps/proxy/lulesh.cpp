@@ -182,11 +182,7 @@ class LuleshApp : public App {
 
  private:
   Launch shape(std::int64_t n, std::int64_t block, unsigned regs) const {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>((n + block - 1) / block), 1, 1};
-    l.block = {static_cast<std::uint32_t>(block), 1, 1};
-    l.regs_per_thread = regs;
-    return l;
+    return one_thread_per_item(n, block, regs);
   }
   static V<std::int64_t> thread(Cta& c, std::int64_t block) {
     return c.threadIdx_x() + std::int64_t(c.blockIdx.x) * block;

@@ -57,13 +57,7 @@ class BfsApp : public App {
   }
 
  private:
-  Launch shape(unsigned regs) const {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>((n_ + kThreads - 1) / kThreads), 1, 1};
-    l.block = {static_cast<std::uint32_t>(kThreads), 1, 1};
-    l.regs_per_thread = regs;
-    return l;
-  }
+  Launch shape(unsigned regs) const { return one_thread_per_item(n_, kThreads, regs); }
 
   Launch kernel1() {
     Launch l = shape(16);
