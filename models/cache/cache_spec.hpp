@@ -78,6 +78,7 @@ struct PartitionSpec {
   Cycles sample_cycles = policy::PartitionController::Params{}.sample_cycles;
   unsigned saturation_percent =
       policy::PartitionController::Params{}.sat_num * 100 / policy::PartitionController::Params{}.sat_den;
+  bool l1 = true;  // the L1s follow the split too (scaled to their ways), as the paper's both levels
 };
 
 // How the L2s of the sockets share data (docs/memory-system.md).
@@ -121,6 +122,9 @@ struct L2Params : CacheParams {
               "numa_aware: DRAM or estimated link ingress busy at least this share of a window is saturated")
         .range(1, 100)
         .unit("%");
+    k.boolean("partition_l1", partition.l1,
+              "numa_aware: the L1s follow the partition controller's split too, scaled to their ways (the "
+              "paper adapts both levels); false: the L1s keep every way for either class");
     k.boolean("ideal_coherence", ideal_coherence,
               "GPU-side L2s: skip the kernel-boundary write-back and invalidation of remote lines (the "
               "paper's upper bound)");

@@ -27,10 +27,13 @@ Link::Link(const sc_core::sc_module_name& name, SimContext& ctx, const LinkSpec&
       clock_(ctx.clock),
       spec_(spec),
       facts_(facts),
+      deliveries_(ctx.deliveries),
       turnarounds_(stats.counter(std::string(this->name()) + ".turnarounds", "lanes", "Lanes turned around")),
       turn_cycles_(stats.counter(std::string(this->name()) + ".turnaround_cycles", "cycles",
                                  "Lane-cycles lost to turnarounds (quiesce + switch), summed over turns")) {
   for (int d = 0; d < 2; ++d) {
+    dirs_[d].wake.link = this;
+    dirs_[d].wake.dir = d;
     if (balancer) dirs_[d].busy.keep_history();  // the balancer steps through them
     const std::string base = std::string(this->name()) + "." + spec.dir_names[d];
     dirs_[d].bytes = &stats.counter(base + ".bytes", "bytes", "Bytes sent in this direction");
@@ -64,9 +67,7 @@ bool Link::try_accept(unsigned port, Payload&) {
 }
 
 void Link::on_request(unsigned port, Payload& gp) {
-  const std::uint64_t bytes = facts_.request_bytes(attr(gp));
-  const int dir = static_cast<int>(port);
-  out.send(1 - port, gp, transmit(dir, bytes) + clock_.cycles(spec_.latency));
+  enqueue(static_cast<int>(port), kRequests, gp);  // a request from side s crosses in direction s
 }
 
 void Link::on_request_accepted(unsigned port, Payload&) {
@@ -76,9 +77,42 @@ void Link::on_request_accepted(unsigned port, Payload&) {
 
 void Link::on_response(unsigned port, Payload& gp) {
   // The response of a request that left on side `port` travels back towards side 1 - port.
-  const std::uint64_t bytes = facts_.response_bytes(attr(gp));
-  const int dir = static_cast<int>(port);
-  in.respond(1 - port, gp, transmit(dir, bytes) + clock_.cycles(spec_.latency));
+  enqueue(static_cast<int>(port), kResponses, gp);
+}
+
+void Link::enqueue(int dir, Channel channel, Payload& gp) {
+  dirs_[dir].waiting[channel].push_back(&gp);
+  serve(dir);
+}
+
+void Link::on_lanes_free(int dir) {
+  dirs_[dir].wake_pending = false;
+  serve(dir);
+}
+
+void Link::serve(int dir) {
+  Direction& d = dirs_[dir];
+  const std::uint64_t now_ps = sc_time_stamp().value();
+  while (d.free_ps <= now_ps) {
+    const bool requests = !d.waiting[kRequests].empty(), responses = !d.waiting[kResponses].empty();
+    if (!requests && !responses) return;
+    const Channel c = !responses || (requests && d.last_served == kResponses) ? kRequests : kResponses;
+    Payload& gp = *d.waiting[c].front();
+    d.waiting[c].pop_front();
+    d.last_served = c;
+    // Either way the packet arrives on side 1 - dir: a request at that side's target, a response back to the
+    // initiator there whose request came in on input 1 - dir.
+    const unsigned side = static_cast<unsigned>(1 - dir);
+    if (c == kRequests) {
+      out.send(side, gp, transmit(dir, facts_.request_bytes(attr(gp))) + clock_.cycles(spec_.latency));
+    } else {
+      in.respond(side, gp, transmit(dir, facts_.response_bytes(attr(gp))) + clock_.cycles(spec_.latency));
+    }
+  }
+  if (!d.wake_pending && (!d.waiting[kRequests].empty() || !d.waiting[kResponses].empty())) {
+    d.wake_pending = true;
+    deliveries_.schedule(d.free_ps, d.wake, nullptr);
+  }
 }
 
 sc_time Link::transmit(int dir, std::uint64_t bytes) {
@@ -89,10 +123,9 @@ sc_time Link::transmit(int dir, std::uint64_t bytes) {
   const std::uint64_t lanes = split_.lanes[dir];
   // time = bytes / (lanes * num / den) cycles = bytes * den * period / (lanes * num) ps
   const std::uint64_t rate = lanes * spec_.lane_rate_num;
-  const std::uint64_t start_ps = std::max(now_ps, d.free_ps);
   const std::uint64_t occupancy_ps = (bytes * spec_.lane_rate_den * period + rate - 1) / rate;
-  d.free_ps = start_ps + occupancy_ps;
-  d.busy.book(start_ps, d.free_ps);
+  d.free_ps = now_ps + occupancy_ps;  // serve() starts a packet only on free lanes
+  d.busy.book(now_ps, d.free_ps);
   d.bytes->add(bytes);
   d.packets->add();
   return sc_time::from_value(d.free_ps - now_ps);
@@ -166,10 +199,12 @@ void Link::finish() {
 }
 
 void Link::report_queues(std::ostream& os) const {
-  if (reserved_[0] + reserved_[1] == 0 && in.held_requests() == 0 && in.queued_responses() == 0) return;
+  if (reserved_[0] + reserved_[1] == 0 && in.held_requests() == 0 && in.queued_responses() == 0 &&
+      waiting(0) + waiting(1) == 0)
+    return;
   os << "  " << name() << ": queued to side 0 " << reserved_[0] << ", to side 1 " << reserved_[1] << ", held "
-     << in.held_requests() << ", responses queued " << in.queued_responses() << ", lanes " << lanes(0) << "/"
-     << lanes(1) << "\n";
+     << in.held_requests() << ", responses queued " << in.queued_responses() << ", waiting for lanes "
+     << waiting(0) << "/" << waiting(1) << ", lanes " << lanes(0) << "/" << lanes(1) << "\n";
 }
 
 }  // namespace numagpu

@@ -6,16 +6,23 @@
 // Serialization: a packet occupies the lanes of its direction for exactly bytes / (lanes x lane rate), kept
 // to the picosecond: packets are packed back to back as flits are on a real link, so a direction carries its
 // full bit rate (8 lanes x 8 B = 64 B/cycle move 64 B of packets every cycle, whatever the packet sizes) and
-// a 25 GB/s link delivers 25 GB/s. Packets start when the direction is free; a traversal then takes `latency`
-// cycles.
+// a 25 GB/s link delivers 25 GB/s. A traversal then takes `latency` cycles.
+//
+// Virtual channels: each direction keeps requests and responses in two channels, and when the lanes come free
+// the next packet is taken from them in turn (round-robin by packet, skipping an empty channel), so a request
+// waits for at most one response per request ahead of it, never for a whole response backlog (a read's
+// response is 9x its request). Requests are bounded (queue_depth, back-pressured upstream); responses are not
+// back-pressured, as everywhere in the model (common/ports.hpp: whoever sent a request can always sink its
+// answer, which keeps the request/response network deadlock-free). A packet takes the lanes its direction has
+// when it starts, not when it arrived.
 //
 // Busy, for the lane control and the statistics: a direction is busy in cycle c when its lanes are occupied
 // for the whole of [c, c+1) (one definition for every tracked resource: common/busy_tracker.hpp).
 //
 // Turnaround: when the control turns a lane, the lane stops taking new packets at once (its direction loses
-// it), drains the packets already booked on it, carries nothing for the switch time, then serves the other
-// direction. The link feeds the balancer each cycle's busy flags and the drained flag (direction 0 is the
-// balancer's A, direction 1 its B).
+// it), drains the packet already on it (packets still waiting in the channels take the remaining lanes),
+// carries nothing for the switch time, then serves the other direction. The link feeds the balancer each
+// cycle's busy flags and the drained flag (direction 0 is the balancer's A, direction 1 its B).
 //
 // Ports, numbered by binding order: input s takes requests arriving from side s, output s hands packets to
 // side s. A request from side s crosses in direction s; its response crosses back in direction 1 - s.
@@ -30,8 +37,10 @@
 #include <systemc>
 
 #include "common/busy_tracker.hpp"
+#include "common/delivery_scheduler.hpp"
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
+#include "common/ring_queue.hpp"
 #include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
 #include "fabric/link_spec.hpp"
@@ -106,6 +115,10 @@ class Link : public sc_core::sc_module,
   std::uint64_t decisions() const { return control_ ? control_->impl().decisions() : 0; }
   void sync() { catch_up(clock_.now()); }
   void report_queues(std::ostream& os) const override;
+  // Packets waiting in direction `dir`'s channels for the lanes.
+  std::size_t waiting(int dir) const {
+    return dirs_[dir].waiting[kRequests].size() + dirs_[dir].waiting[kResponses].size();
+  }
 
   // The counters other parts of the model read (the activity recorder), by reference: a statistic renamed
   // or removed then breaks the build, not a run. `dir` is indexed by direction (0: side 0 to side 1), whose
@@ -126,9 +139,20 @@ class Link : public sc_core::sc_module,
   }
 
  private:
+  enum Channel { kRequests = 0, kResponses = 1 };
+  // Wakes a direction when its lanes come free and packets wait (a wake-up of the machine's scheduler).
+  struct Wake final : Deliverable {
+    Link* link = nullptr;
+    int dir = 0;
+    void deliver(Payload*) override { link->on_lanes_free(dir); }
+  };
   struct Direction {
-    std::uint64_t free_ps = 0;  // when the last booked packet has left
-    BusyTracker busy;           // when the lanes were occupied
+    std::uint64_t free_ps = 0;       // when the packet on the lanes has left
+    RingQueue<Payload*> waiting[2];  // by Channel, in arrival order
+    int last_served = kResponses;    // requests go first when both wait at the start
+    bool wake_pending = false;
+    Wake wake;
+    BusyTracker busy;  // when the lanes were occupied
     std::uint64_t busy_ps_at_sample = 0;
     stats::Counter* bytes = nullptr;
     stats::Counter* packets = nullptr;
@@ -143,7 +167,13 @@ class Link : public sc_core::sc_module,
   void on_response(unsigned port, Payload& gp) override;
   void on_request_accepted(unsigned port, Payload& gp) override;
 
-  // Books a packet on direction `dir`; returns the delay from now until it has fully left.
+  // Puts a packet in its channel of direction `dir` and starts what the free lanes can.
+  void enqueue(int dir, Channel channel, Payload& gp);
+  // Starts waiting packets while the lanes of `dir` are free (one, then they are busy), and asks to be woken
+  // when they come free again if more wait.
+  void serve(int dir);
+  void on_lanes_free(int dir);
+  // Books a packet on direction `dir` starting now; returns the delay until it has fully left.
   sc_core::sc_time transmit(int dir, std::uint64_t bytes);
   // Steps the lane control through every cycle before `until`.
   void catch_up(Cycles until);
@@ -162,6 +192,7 @@ class Link : public sc_core::sc_module,
   LaneSplit split_;  // in force this cycle
   Direction dirs_[2];
   unsigned reserved_[2] = {0, 0};
+  DeliveryScheduler& deliveries_;
   std::uint64_t drain_at_ps_ = 0;  // when the quiescing lane's last packet leaves
   Cycles turn_started_ = 0;
   std::vector<LaneChange> changes_;

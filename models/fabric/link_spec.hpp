@@ -76,7 +76,8 @@ struct LinkParams {
               "A direction busy at least this share of a window is saturated")
         .range(1, 100)
         .unit("%");
-    k.integer("queue_depth", queue_depth, "Packets waiting per direction before senders are back-pressured")
+    k.integer("queue_depth", queue_depth,
+              "Requests waiting per direction before senders are back-pressured (responses are never held)")
         .range(1, 4096);
   }
 };

@@ -110,9 +110,11 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
       banks.push_back(bank.get());
     dram->keep_busy_history();
     // The controller counts up to 2^ReqW - 1 remote reads per cycle (ReqW = 2 in the RTL as built).
-    std::vector<Cache*> l1_caches;
-    for (auto& l1 : l1s)
-      l1_caches.push_back(l1.get());
+    std::vector<Cache*> l1_caches;  // none: the L1s stay unpartitioned (l2.partition_l1: false)
+    if (spec.partition.l1) {
+      for (auto& l1 : l1s)
+        l1_caches.push_back(l1.get());
+    }
     partition = std::make_unique<PartitionDriver>(
         "partition", ctx, sys.partition_controller(id), spec.l2.ways, 3, *dram, std::move(banks),
         std::move(l1_caches), spec.l1.ways, facts.sample_cycles, sys.stats());

@@ -215,6 +215,43 @@ TEST(NumaAware, SaturatedIngressMovesWaysToRemoteUpToTheFloor) {
     EXPECT_GE(ingress[w], 97.0) << "window " << w;
 }
 
+// The L1 split (l2.partition_l1). One warp on socket 0's only SM reads 128 local lines twice in one kernel:
+// stream, 1 CTA x 1 warp, footprint 16 KiB = 128 lines, 256 accesses, so access k reads line k mod 128 (one
+// load at a time: a load blocks its warp). The L1 (16 KiB, 4 ways, 128 B lines) has 32 sets and each set gets
+// exactly 4 of the lines (s, s+32, s+64, s+96). Unpartitioned, the first pass fills every way and the second
+// hits all 128. Following the controller's split (half and half at launch; nothing saturates in so short a
+// run, so it stays there: 2 local ways of 4), local lines may hold only 2 ways of a set even with the other 2
+// empty, and cycling 4 lines through 2 LRU ways misses every time: 0 hits, 256 misses.
+std::uint64_t l1_local_hits(bool partition_l1, std::uint64_t* misses) {
+  SystemSpec spec = small_spec(2);
+  spec.sms_per_socket = 1;
+  spec.page_bytes = std::uint64_t(1) << 30;  // page 0: everything homed at socket 0
+  spec.l2.gpu_side = true;
+  spec.l2_numa_aware = true;
+  spec.partition.l1 = partition_l1;
+  KernelSpec k = stream_kernel("reread", 1, 1, 256);
+  k.footprint_bytes = 128 * 128;
+  spec.kernels = {k};
+  stats::Registry reg;
+  const testing::CheckedRun run = testing::run_checked(spec, reg);
+  EXPECT_TRUE(run.ok) << run.diagnostics;
+  EXPECT_EQ(counter(reg, "system.socket0.partition.changes"), 0u);
+  *misses = counter(reg, "system.socket0.l1_0.read_misses.local_local");
+  return counter(reg, "system.socket0.l1_0.read_hits.local_local");
+}
+
+TEST(NumaAware, UnpartitionedL1KeepsAllItsWaysForLocalData) {
+  std::uint64_t misses = 0;
+  EXPECT_EQ(l1_local_hits(false, &misses), 128u);
+  EXPECT_EQ(misses, 128u);
+}
+
+TEST(NumaAware, L1FollowingTheSplitHoldsLocalLinesInHalfItsWays) {
+  std::uint64_t misses = 0;
+  EXPECT_EQ(l1_local_hits(true, &misses), 0u);
+  EXPECT_EQ(misses, 256u);
+}
+
 // Request networks. Two sockets with GPU-side L2s read each other's data (pages alternate between the
 // sockets; CTAs interleave, so every socket's SMs read both), and each L2 bank has only 4 slots. A remote
 // miss holds its slot while its request is served by the home socket's bank (docs/architecture.md, "Request
