@@ -279,6 +279,17 @@ def combined(results, out_dir):
     geo = [means([row[i] for row in power])[1] for i in range(len(combos))]
     print_table("Communication power at 10 pJ/bit (W)", [p for _, p in combos],
                 list(zip(t.workloads, power)) + [("mean (geo.)", geo)])
+    # Optional third L2 value (apps_combined): NUMA-aware caches with the L1s left unpartitioned.
+    if any(p["labels"].get("l2") == "numa_aware_l1_open" for p in results["points"]):
+        cols = [("static+numa_aware", "static+memside"), ("static+numa_aware_l1_open", "static+memside"),
+                ("static+numa_aware_l1_open", "static+numa_aware"), ("dynamic+numa_aware_l1_open", "static+memside")]
+        speedups = [[t.speedup(w, a, b) for a, b in cols] for w in t.workloads]
+        print_table("NUMA-aware caches with and without the L1 split: speedup",
+                    ["caches over baseline", "caches, L1 open, over baseline", "L1 open over L1 split",
+                     "both, L1 open, over baseline"],
+                    list(zip(t.workloads, speedups)) +
+                    [("mean (arith.)", [means([r[i] for r in speedups])[0] for i in range(len(cols))]),
+                     ("mean (geo.)", [means([r[i] for r in speedups])[1] for i in range(len(cols))])])
 
 
 def scaling(results, out_dir):
