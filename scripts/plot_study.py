@@ -163,6 +163,34 @@ def figure5(results, out_dir):
     ok = [p for p in results["points"] if p["status"] == "ok"]
     if not ok:
         fail("no finished points")
+    workloads = list(dict.fromkeys(p["workload"] for p in ok))
+    if len(workloads) == 1:
+        figure5_panels(ok, out_dir, "figure5.png")
+    else:
+        # A suite: one figure per workload (its link settings side by side), and a table to compare them.
+        for w in workloads:
+            figure5_panels([p for p in ok if p["workload"] == w], out_dir, f"figure5_{w}.png")
+    print("## Figure 5: cycles")
+    for p in ok:
+        print(f"- {p['id']}: {p['stats'].get('cycles')} cycles")
+    print()
+    if len(workloads) > 1:
+        t = Table(results, "link")
+        rows = []
+        for w in t.workloads:
+            lanes = (t.stat(w, "dynamic", "lanes") or {}).values()
+            most = max([max(v["values"]) for v in lanes if v and v.get("values")] or [None], key=lambda x: x or 0)
+            mcycles = [None if not t.stat(w, lab, "cycles") else t.stat(w, lab, "cycles") / 1e6
+                       for lab in ("static", "dynamic")]
+            rows.append((w, mcycles + [t.speedup(w, "dynamic", "static"), most]))
+        sp = [r[1][2] for r in rows]
+        print_table("Figure 5 on a suite: dynamic over static links",
+                    ["static (M cycles)", "dynamic (M cycles)", "dynamic over static", "most lanes in one direction"],
+                    rows + [("mean (arith.)", [None, None, means(sp)[0], None]),
+                            ("mean (geo.)", [None, None, means(sp)[1], None])])
+
+
+def figure5_panels(ok, out_dir, file_name):
     sockets = sorted({int(m.group(1)) for p in ok for k in (p["stats"].get("util") or {})
                       for m in [re.search(r"link_gpu(\d+)_", k)] if m})
     fig, axes = plt.subplots(len(sockets), len(ok), figsize=(6 * len(ok), 1.9 * len(sockets) + 0.6),
@@ -194,19 +222,16 @@ def figure5(results, out_dir):
                              lane_series["values"], where="post", color=color, linestyle=":", linewidth=1)
                     ax2.set_ylim(0, 16)
                     ax2.set_ylabel("lanes (dotted)", fontsize=7)
-            for e in ends[:-1]:
-                ax.axvline(e, color="black", linestyle=":", linewidth=0.7)
+            if len(ends) <= 60:  # kernel boundaries, unless they would blacken the plot
+                for e in ends[:-1]:
+                    ax.axvline(e, color="black", linestyle=":", linewidth=0.7)
             ax.set_ylim(0, 105)
             ax.set_ylabel(f"GPU{s} util %", fontsize=8)
             if r == 0:
                 ax.set_title(f"{p['id']} ({p['stats'].get('cycles')} cycles)", fontsize=9)
                 ax.legend(fontsize=7, loc="upper right")
         axes[-1][c].set_xlabel("cycle")
-    save(fig, out_dir, "figure5.png")
-    print("## Figure 5: cycles")
-    for p in ok:
-        print(f"- {p['id']}: {p['stats'].get('cycles')} cycles")
-    print()
+    save(fig, out_dir, file_name)
 
 
 def figure6(results, out_dir):
