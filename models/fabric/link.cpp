@@ -109,7 +109,7 @@ void Link::serve(int dir) {
       in.respond(side, gp, transmit(dir, facts_.response_bytes(attr(gp))) + clock_.cycles(spec_.latency));
     }
   }
-  if (!d.wake_pending && (!d.waiting[kRequests].empty() || !d.waiting[kResponses].empty())) {
+  if (!d.wake_pending && waiting(dir) != 0) {
     d.wake_pending = true;
     deliveries_.schedule(d.free_ps, d.wake, nullptr);
   }
