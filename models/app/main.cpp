@@ -187,10 +187,12 @@ extern "C" int sc_main(int argc, char* argv[]) {
   sweep
       ->add_option("-s,--set", sweep_options.sets,
                    "Override one parameter of every point (repeatable, applied last)")
-      ->type_name("KEY=VALUE");
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);  // one value per --set, so a spec file after it stays the spec
   sweep->add_option("--workloads", sweep_options.workloads, "Only the points of these workloads (repeatable)")
       ->delimiter(',')
-      ->type_name("NAME[,NAME...]");
+      ->type_name("NAME[,NAME...]")
+      ->allow_extra_args(false);
   sweep->add_flag("--collect", sweep_options.collect_only,
                   "Only collect the results table of the points run so far");
   sweep->add_flag("--list", sweep_options.list,
@@ -200,9 +202,16 @@ extern "C" int sc_main(int argc, char* argv[]) {
       "--slurm", sweep_options.slurm,
       "Write a Slurm array job of the points still missing or failed (OUT/slurm: array.sbatch, "
       "collect.sbatch, submit.sh; resources from the spec's slurm: section) instead of running them");
-  sweep->add_option(
-      "--slurm-option", sweep_options.slurm_options,
-      "Extra #SBATCH line for the Slurm scripts, after the spec's, e.g. --qos=long (repeatable)");
+  sweep
+      ->add_option("--slurm-option", sweep_options.slurm_options,
+                   "Extra #SBATCH line for the Slurm scripts, after the spec's, e.g. --qos=long (repeatable)")
+      ->allow_extra_args(false);
+  sweep
+      ->add_option("--reuse", sweep_options.reuse,
+                   "Another sweep's output directory: its finished points of exactly this configuration "
+                   "(the same configuration hash) are linked in instead of simulated again (repeatable)")
+      ->type_name("DIR")
+      ->allow_extra_args(false);
   sweep->add_flag("-q,--quiet", sweep_options.quiet, "Only failures and the final line");
 
   try {

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@
 #include "app/embedded_configs.hpp"
 #include "app/run.hpp"
 #include "app/sweep_results.hpp"
+#include "app/sweep_reuse.hpp"
 #include "app/sweep_runner.hpp"
 #include "app/sweep_spec.hpp"
 #include "stats/atomic_write.hpp"
@@ -324,6 +326,18 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
     }
     return kExitOk;
   }
+  if (!o.reuse.empty() && (o.slurm || !o.point.empty() || o.collect_only)) {
+    err << "numagpu: error: --reuse: only a local sweep reuses points (not with --slurm, --point or "
+           "--collect)\n";
+    return kExitBadInput;
+  }
+  std::map<std::string, std::string> reusable;  // configuration hash -> a finished point of another sweep
+  try {
+    reusable = finished_points_by_hash(o.reuse);
+  } catch (const std::exception& e) {
+    err << "numagpu: error: --reuse: " << e.what() << "\n";
+    return kExitBadInput;
+  }
   if (o.slurm) return write_slurm(spec, o, out_dir, exe, out, err);
   if (!make_output_dir(out_dir, err)) return kExitBadInput;
 
@@ -369,11 +383,13 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
     std::vector<const SweepPoint*> todo;
     for (const SweepPoint& p : spec.points)
       if (!point_finished(out_dir, p)) todo.push_back(&p);
+    const std::size_t reused = reuse_finished_points(reusable, todo, out_dir, err);
     ro.total = spec.points.size();
     ro.finished_before = spec.points.size() - todo.size();
     if (!o.quiet) {
       out << "numagpu sweep: " << spec.name << ": " << spec.points.size() << " points";
       if (ro.finished_before) out << ", " << ro.finished_before << " finished before";
+      if (reused) out << " (" << reused << " of them reused from --reuse)";
       out << "; running " << todo.size() << " with -j " << ro.jobs << " into " << out_dir << "\n"
           << std::flush;
     }

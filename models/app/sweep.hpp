@@ -37,6 +37,8 @@ struct SweepOptions {
   bool quiet = false;                      // only failures and the final line
   bool progress = false;                   // draw the progress bar (the caller decides: a terminal)
   std::string executable;                  // numagpu binary the points run with (default: this process)
+  std::vector<std::string> reuse;         // other sweeps' output directories whose finished points of the
+                                           // same configuration hash are linked in instead of run again
 };
 
 // The sweep spec's reference (Markdown), as docs/studies.md embeds it.

@@ -296,6 +296,49 @@ TEST_F(SweepTest, RunsEveryPointCollectsTheTableAndSkipsFinishedPoints) {
   EXPECT_EQ(point(r, "w.a8")["stats"]["dram_reads"], 8);
 }
 
+// --reuse: a point whose configuration another sweep has run is linked in, not simulated; the others run.
+TEST_F(SweepTest, ReuseLinksAnotherSweepsPointOfTheSameConfigurationAndRunsTheRest) {
+  write_spec(kTinySpec);
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  const std::string first = options.out_dir;
+  // Another study: the same a4 configuration under another axis and label, and one new configuration.
+  write_spec(std::string(kTinySpec).replace(
+      std::string(kTinySpec).find("  - name: accesses"), std::string::npos,
+      "  - name: n\n"
+      "    values:\n"
+      "      - {label: four, set: [{key: workload.kernels.0.accesses_per_warp, value: 4}]}\n"
+      "      - {label: two, set: [{key: workload.kernels.0.accesses_per_warp, value: 2}]}\n"
+      "stats:\n"
+      "  - {name: dram_reads, path: 'system.socket*.dram.reads', reduce: sum}\n"));
+  options.out_dir = (dir / "second").string();
+  options.reuse = {first};
+  options.quiet = false;
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points, 1 finished before (1 of them reused from --reuse); running 1"),
+            std::string::npos)
+      << out.str();
+  const fs::path four = fs::path(options.out_dir) / "points" / "w.four";
+  std::ifstream in(four / "point.json");
+  const json record = json::parse(in);
+  EXPECT_EQ(record["id"], "w.four");
+  EXPECT_EQ(record["labels"]["n"], "four");
+  EXPECT_EQ(record["reused_from"],
+            fs::absolute(fs::path(first) / "points" / "w.a4").lexically_normal().string());
+  // The same run's statistics: the file is the first sweep's (a hard link on one file system).
+  EXPECT_TRUE(fs::equivalent(four / "stats.json", fs::path(first) / "points" / "w.a4" / "stats.json"));
+  const json r = results();
+  EXPECT_EQ(point(r, "w.four")["stats"]["dram_reads"], 4);  // one warp, 4 distinct lines (kTinySpec)
+  EXPECT_EQ(point(r, "w.two")["stats"]["dram_reads"], 2);   // simulated here: 2 lines
+  EXPECT_FALSE(fs::exists(fs::path(first) / "points" / "w.two"));
+
+  // Not a sweep's directory: one line, nothing runs.
+  options.reuse = {(dir / "nowhere").string()};
+  EXPECT_EQ(sweep(), kExitBadInput);
+  EXPECT_NE(err.str().find("--reuse: " + (dir / "nowhere").string() + ": not a sweep's output directory"),
+            std::string::npos)
+      << err.str();
+}
+
 // power.* statistics come from each point's power.json (docs/power.md).
 TEST_F(SweepTest, PowerColumnsComeFromEachPointsPowerJson) {
   write_spec(std::string(kTinySpec) +
