@@ -1,7 +1,5 @@
 #include "app/sweep_reuse.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/sweep_results.hpp"
+#include "app/sweep_runner.hpp"
 #include "stats/atomic_write.hpp"
 
 namespace numagpu {
@@ -18,11 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
-std::string this_host() {
-  char name[256] = {};
-  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("host");
-}
 
 // Every regular file of `source` into `target` (created): a hard link where the file system allows (the
 // sweep replaces files by renaming, never rewrites them, so a shared inode is never changed under the
@@ -76,8 +70,7 @@ std::size_t reuse_finished_points(const std::map<std::string, std::string>& foun
       continue;
     }
     const fs::path source = hit->second;
-    const fs::path tmp =
-        target.parent_path() / (".tmp." + p->id + "." + this_host() + "." + std::to_string(::getpid()));
+    const fs::path tmp = temp_dir(out_dir, p->id);
     try {
       std::ifstream in(source / "point.json");
       json record = json::parse(in);
@@ -97,8 +90,7 @@ std::size_t reuse_finished_points(const std::map<std::string, std::string>& foun
       fs::remove_all(tmp, ec);
       link_or_copy_files(source, tmp);
       write_file_atomically((tmp / "point.json").string(), record.dump(1) + "\n");
-      if (fs::exists(target)) fs::remove_all(target);
-      fs::rename(tmp, target);
+      move_into_place(tmp, target);
       ++reused;
     } catch (const std::exception& e) {
       std::error_code ec;

@@ -40,11 +40,6 @@ std::string host_name() {
   return name;
 }
 
-std::string temp_dir(const std::string& out_dir, const std::string& id) {
-  static const std::string suffix = "." + host_name() + "." + std::to_string(::getpid());
-  return (fs::path(out_dir) / "points" / (".tmp." + id + suffix)).string();
-}
-
 // The lock file of a temp directory (app/sweep_runner.hpp: clean_stale_temps) and the descriptor number it
 // has in the child, which inherits it so that the lock outlives a killed sweep as long as its point runs.
 constexpr const char* kOwnerFile = ".owner";
@@ -142,21 +137,6 @@ std::string last_line(const fs::path& log) {
   return last;
 }
 
-// Replaces `target` (a directory, possibly absent) by `source` with renames only, so that readers see the
-// old point, no point, or the new point, never a partial one.
-void move_into_place(const fs::path& source, const fs::path& target) {
-  fs::create_directories(target.parent_path());
-  if (fs::exists(target)) {
-    const fs::path stale = target.parent_path() / (".stale." + target.filename().string() + "." +
-                                                   host_name() + "." + std::to_string(::getpid()));
-    fs::rename(target, stale);
-    fs::rename(source, target);
-    fs::remove_all(stale);
-  } else {
-    fs::rename(source, target);
-  }
-}
-
 class ProgressBar {
  public:
   ProgressBar(std::ostream& os, std::size_t total, std::size_t before, unsigned jobs)
@@ -226,6 +206,24 @@ json point_record(const SweepPoint& p, const std::vector<std::string>& command) 
 }
 
 }  // namespace
+
+std::string temp_dir(const std::string& out_dir, const std::string& id) {
+  static const std::string suffix = "." + host_name() + "." + std::to_string(::getpid());
+  return (fs::path(out_dir) / "points" / (".tmp." + id + suffix)).string();
+}
+
+void move_into_place(const fs::path& source, const fs::path& target) {
+  fs::create_directories(target.parent_path());
+  if (fs::exists(target)) {
+    const fs::path stale = target.parent_path() / (".stale." + target.filename().string() + "." +
+                                                   host_name() + "." + std::to_string(::getpid()));
+    fs::rename(target, stale);
+    fs::rename(source, target);
+    fs::remove_all(stale);
+  } else {
+    fs::rename(source, target);
+  }
+}
 
 std::vector<std::string> point_command(const SweepPoint& point, const std::string& executable,
                                        const std::string& out_dir) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -30,6 +31,14 @@ struct RunnerSummary {
 // kills them with SIGKILL. Below Slurm's default KillWait (30 s), so a cancelled task still records its
 // point.
 inline constexpr int kStopGraceSeconds = 10;
+
+// Where a point is built before it is renamed into place: OUT/points/.tmp.<id>.<host>.<pid> (the name
+// clean_stale_temps recognises).
+std::string temp_dir(const std::string& out_dir, const std::string& id);
+
+// Replaces `target` (a directory, possibly absent) by `source` with renames only, so that readers see the
+// old point, no point, or the new point, never a partial one.
+void move_into_place(const std::filesystem::path& source, const std::filesystem::path& target);
 
 // The child's command line for one point (exposed for tests and the Slurm script's comments).
 std::vector<std::string> point_command(const SweepPoint& point, const std::string& executable,
