@@ -43,6 +43,7 @@ void validate(const Grid& grid, const Machine& machine, const CtaScheduleParams&
 CtaSchedule::CtaSchedule(const Grid& grid, const Machine& machine, const CtaScheduleParams& params)
     : grid_(grid), machine_(machine), params_(params) {
   validate(grid, machine, params);
+  hierarchy_unit_ = effective_hierarchy_unit();
   const std::uint64_t n = grid.ctas();
   socket_of_.resize(n);
   per_socket_.resize(machine.sockets());
@@ -78,13 +79,23 @@ SocketId CtaSchedule::assign(std::uint64_t cta, std::vector<std::uint64_t>& gpu_
 // The GPU level cuts the grid into `gpus` contiguous blocks of the chosen unit; inside a GPU the block's
 // CTAs, in ascending linear id, go round-robin over its chiplets, chiplet_batch at a time. gpu_rank[g] counts
 // the CTAs GPU g has received so far, which is the rank of this one because CTAs arrive in ascending order.
+// A grid with fewer rows (columns) than GPUs has no row (column) structure to bind: LADM's analysis finds
+// row/column sharing only in 2-D grids (Algorithm 1) and gives a 1-D kernel the kernel-wide partition, and a
+// binding that left GPUs without a row to run cannot be what the runtime means. Such a grid is cut by CTAs.
+HierarchyUnit CtaSchedule::effective_hierarchy_unit() const {
+  const std::uint64_t gpus = machine_.gpus;
+  if (params_.hierarchy_unit == HierarchyUnit::kRows && grid_.rows() < gpus) return HierarchyUnit::kCtas;
+  if (params_.hierarchy_unit == HierarchyUnit::kCols && grid_.cols() < gpus) return HierarchyUnit::kCtas;
+  return params_.hierarchy_unit;
+}
+
 SocketId CtaSchedule::hierarchical(std::uint64_t cta, std::vector<std::uint64_t>& gpu_rank) const {
   std::uint64_t unit = cta;
   std::uint64_t units = grid_.ctas();
-  if (params_.hierarchy_unit == HierarchyUnit::kRows) {
+  if (hierarchy_unit_ == HierarchyUnit::kRows) {
     unit = grid_.row_of(cta);
     units = grid_.rows();
-  } else if (params_.hierarchy_unit == HierarchyUnit::kCols) {
+  } else if (hierarchy_unit_ == HierarchyUnit::kCols) {
     unit = grid_.col_of(cta);
     units = grid_.cols();
   }

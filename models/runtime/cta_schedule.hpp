@@ -93,14 +93,19 @@ class CtaSchedule {
   const Grid& grid() const { return grid_; }
   const Machine& machine() const { return machine_; }
   const CtaScheduleParams& params() const { return params_; }
+  // The unit the hierarchical policy cut this grid by: params().hierarchy_unit, except that a grid with fewer
+  // rows (columns) than GPUs is cut by CTAs (docs/runtime-policies.md, "hierarchical").
+  HierarchyUnit hierarchy_unit() const { return hierarchy_unit_; }
 
  private:
   SocketId assign(std::uint64_t cta, std::vector<std::uint64_t>& gpu_rank) const;
   SocketId hierarchical(std::uint64_t cta, std::vector<std::uint64_t>& gpu_rank) const;
+  HierarchyUnit effective_hierarchy_unit() const;
 
   Grid grid_;
   Machine machine_;
   CtaScheduleParams params_;
+  HierarchyUnit hierarchy_unit_ = HierarchyUnit::kCtas;
   std::vector<SocketId> socket_of_;
   std::vector<std::vector<CtaId>> per_socket_;
 };

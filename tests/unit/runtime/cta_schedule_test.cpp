@@ -201,7 +201,9 @@ TEST(CtaHierarchical, OneGpuIsRoundRobin) {
 TEST(CtaHierarchical, RowBlocksPerGpu) {
   CtaScheduleParams p = with(CtaPolicy::kHierarchical);
   p.hierarchy_unit = HierarchyUnit::kRows;
-  expect_schedule(CtaSchedule({2, 5, 1}, Machine{2, 2}, p), Lists{{0, 2, 4}, {1, 3, 5}, {6, 8}, {7, 9}});
+  const CtaSchedule s({2, 5, 1}, Machine{2, 2}, p);
+  expect_schedule(s, Lists{{0, 2, 4}, {1, 3, 5}, {6, 8}, {7, 9}});
+  EXPECT_EQ(s.hierarchy_unit(), HierarchyUnit::kRows);  // 5 rows >= 2 GPUs: no fallback
 }
 
 // Grid 4 x 2, 2 GPUs x 2 chiplets, unit cols: GPU 0 columns 0,1 = CTAs 0,1,4,5 (ascending) -> chiplets
@@ -210,6 +212,27 @@ TEST(CtaHierarchical, ColumnBlocksPerGpu) {
   CtaScheduleParams p = with(CtaPolicy::kHierarchical);
   p.hierarchy_unit = HierarchyUnit::kCols;
   expect_schedule(CtaSchedule({4, 2, 1}, Machine{2, 2}, p), Lists{{0, 4}, {1, 5}, {2, 6}, {3, 7}});
+}
+
+// A 1-D grid of 8 CTAs has one row, fewer than its 2 GPUs, so unit rows is cut by CTAs: GPU 0 gets 0..3 ->
+// chiplets 0,1,0,1; GPU 1 gets 4..7 -> sockets 2,3,2,3. Bound by rows it would put all 8 on GPU 0
+// ({0,2,4,6}, {1,3,5,7}, {}, {}), leaving GPU 1 idle.
+TEST(CtaHierarchical, RowUnitOfAOneRowGridIsCutByCtas) {
+  CtaScheduleParams p = with(CtaPolicy::kHierarchical);
+  p.hierarchy_unit = HierarchyUnit::kRows;
+  const CtaSchedule s({8, 1, 1}, Machine{2, 2}, p);
+  expect_schedule(s, Lists{{0, 2}, {1, 3}, {4, 6}, {5, 7}});
+  EXPECT_EQ(s.hierarchy_unit(), HierarchyUnit::kCtas);
+}
+
+// Grid 1 x 6 has one column, fewer than 4 GPUs (one chiplet each): cut by CTAs into 2, 2, 1, 1. Bound by
+// columns, all six would run on GPU 0.
+TEST(CtaHierarchical, ColumnUnitWithFewerColumnsThanGpusIsCutByCtas) {
+  CtaScheduleParams p = with(CtaPolicy::kHierarchical);
+  p.hierarchy_unit = HierarchyUnit::kCols;
+  const CtaSchedule s({1, 6, 1}, Machine{4, 1}, p);
+  expect_schedule(s, Lists{{0, 1}, {2, 3}, {4}, {5}});
+  EXPECT_EQ(s.hierarchy_unit(), HierarchyUnit::kCtas);
 }
 
 // 3 CTAs, 2 GPUs x 4 chiplets: GPU blocks 2, 1: GPU 0 CTAs 0,1 -> sockets 0,1; GPU 1 CTA 2 -> chiplet 0 = s4.
