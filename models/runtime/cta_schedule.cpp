@@ -76,9 +76,6 @@ SocketId CtaSchedule::assign(std::uint64_t cta, std::vector<std::uint64_t>& gpu_
   throw std::logic_error("CTA schedule: unknown policy");
 }
 
-// The GPU level cuts the grid into `gpus` contiguous blocks of the chosen unit; inside a GPU the block's
-// CTAs, in ascending linear id, go round-robin over its chiplets, chiplet_batch at a time. gpu_rank[g] counts
-// the CTAs GPU g has received so far, which is the rank of this one because CTAs arrive in ascending order.
 // A grid with fewer rows (columns) than GPUs has no row (column) structure to bind: LADM's analysis finds
 // row/column sharing only in 2-D grids (Algorithm 1) and gives a 1-D kernel the kernel-wide partition, and a
 // binding that left GPUs without a row to run cannot be what the runtime means. Such a grid is cut by CTAs.
@@ -89,6 +86,9 @@ HierarchyUnit CtaSchedule::effective_hierarchy_unit() const {
   return params_.hierarchy_unit;
 }
 
+// The GPU level cuts the grid into `gpus` contiguous blocks of the chosen unit; inside a GPU the block's
+// CTAs, in ascending linear id, go round-robin over its chiplets, chiplet_batch at a time. gpu_rank[g] counts
+// the CTAs GPU g has received so far, which is the rank of this one because CTAs arrive in ascending order.
 SocketId CtaSchedule::hierarchical(std::uint64_t cta, std::vector<std::uint64_t>& gpu_rank) const {
   std::uint64_t unit = cta;
   std::uint64_t units = grid_.ctas();
