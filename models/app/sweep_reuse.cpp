@@ -74,17 +74,8 @@ std::size_t reuse_finished_points(const std::map<std::string, std::string>& foun
     try {
       std::ifstream in(source / "point.json");
       json record = json::parse(in);
-      json labels = json::object();
-      for (const auto& [axis, label] : p->labels)
-        labels[axis] = label;
       // This point's identity; the run's record (command, host, wall time, exit) stays the original's.
-      record["id"] = p->id;
-      record["workload"] = p->workload;
-      record["grid"] = p->grid;
-      record["labels"] = labels;
-      record["overrides"] = p->overrides;
-      record["config_file"] = p->config_file;
-      record["workload_file"] = p->workload_file;
+      record.update(point_identity(*p));
       record["reused_from"] = source.string();
       std::error_code ec;
       fs::remove_all(tmp, ec);

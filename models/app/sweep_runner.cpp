@@ -190,6 +190,15 @@ struct Running {
 };
 
 json point_record(const SweepPoint& p, const std::vector<std::string>& command) {
+  json record = point_identity(p);
+  record["command"] = command;
+  record["host"] = host_name();
+  return record;
+}
+
+}  // namespace
+
+nlohmann::json point_identity(const SweepPoint& p) {
   json labels = json::object();
   for (const auto& [axis, label] : p.labels)
     labels[axis] = label;
@@ -200,12 +209,8 @@ json point_record(const SweepPoint& p, const std::vector<std::string>& command) 
           {"overrides", p.overrides},
           {"config_file", p.config_file},
           {"workload_file", p.workload_file},
-          {"config_hash", p.config_hash},
-          {"command", command},
-          {"host", host_name()}};
+          {"config_hash", p.config_hash}};
 }
-
-}  // namespace
 
 std::string temp_dir(const std::string& out_dir, const std::string& id) {
   static const std::string suffix = "." + host_name() + "." + std::to_string(::getpid());

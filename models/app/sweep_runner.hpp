@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "app/sweep_spec.hpp"
 
 namespace numagpu {
@@ -31,6 +33,11 @@ struct RunnerSummary {
 // kills them with SIGKILL. Below Slurm's default KillWait (30 s), so a cancelled task still records its
 // point.
 inline constexpr int kStopGraceSeconds = 10;
+
+// What names a point in its point.json: id, workload, grid, labels, overrides, configuration and workload
+// files, configuration hash. A run adds its command and host; a point reused from another sweep keeps the
+// original run's record and takes this identity.
+nlohmann::json point_identity(const SweepPoint& p);
 
 // Where a point is built before it is renamed into place: OUT/points/.tmp.<id>.<host>.<pid> (the name
 // clean_stale_temps recognises).
