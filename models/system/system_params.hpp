@@ -114,7 +114,8 @@ struct RuntimeParams {
               "Sockets that form one GPU (hierarchical scheduling); must divide system.sockets")
         .range(1, 64);
     k.choice("hierarchy_unit", hierarchy_unit, {{"ctas", "ctas"}, {"rows", "rows"}, {"cols", "cols"}},
-             "hierarchical: what a GPU's contiguous block is made of");
+             "hierarchical: what a GPU's contiguous block is made of (a grid with fewer rows or columns "
+             "than GPUs is cut by CTAs)");
     k.integer("chiplet_batch", chiplet_batch, "hierarchical: consecutive CTAs a chiplet takes in its turn")
         .range(1, 1 << 20);
     k.integer("launch_cycles", launch_cycles,
