@@ -20,19 +20,29 @@ def read(path):
         return list(csv.DictReader(f))
 
 
-def scatter(rows, out):
+def scatter(rows, out, breakdown_rows=()):
     fig, ax = plt.subplots(figsize=(5, 5))
     pts = [(float(r["hardware"]), float(r["simulated"]), r["kernel"]) for r in rows]
+    # With correlate --hw as well: the same energy over the hardware's elapsed time (hollow markers).
+    timed = [(float(r["hardware"]), float(r["simulated_at_hardware_time"])) for r in breakdown_rows
+             if r.get("simulated_at_hardware_time")]
     if pts:
-        hi = max(max(h, s) for h, s, _ in pts) * 1.1
+        hi = max([max(h, s) for h, s, _ in pts] + [max(h, s) for h, s in timed]) * 1.1
         ax.plot([0, hi], [0, hi], color="grey", linewidth=1, label="y = x")
-        ax.scatter([h for h, _, _ in pts], [s for _, s, _ in pts], s=18)
+        ax.scatter([h for h, _, _ in pts], [s for _, s, _ in pts], s=18, label="simulated")
+        if timed:
+            ax.scatter([h for h, _ in timed], [s for _, s in timed], s=18, facecolors="none",
+                       edgecolors="tab:orange", label="at the hardware's time")
         for h, s, k in pts:
             ax.annotate(k, (h, s), fontsize=6, xytext=(3, 3), textcoords="offset points")
         ax.set_xlim(0, hi)
         ax.set_ylim(0, hi)
         errors = [abs(s - h) / h for h, s, _ in pts]
-        ax.set_title("Average power, MAPE %.1f %%" % (100 * sum(errors) / len(errors)), fontsize=10)
+        title = "Average power, MAPE %.1f %%" % (100 * sum(errors) / len(errors))
+        if timed:
+            timed_mape = 100 * sum(abs(s - h) / h for h, s in timed) / len(timed)
+            title += " (at the hardware's time %.1f %%)" % timed_mape
+        ax.set_title(title, fontsize=10)
     ax.set_xlabel("measured (W)")
     ax.set_ylabel("simulated (W)")
     ax.legend(fontsize=8, loc="upper left")
@@ -42,7 +52,9 @@ def scatter(rows, out):
 
 
 def breakdown(rows, out):
-    kinds = [k for k in (rows[0].keys() if rows else []) if k not in ("kernel", "hardware", "simulated")]
+    not_kinds = ("kernel", "hardware", "simulated", "simulated_cycles", "hardware_cycles",
+                 "simulated_at_hardware_time")
+    kinds = [k for k in (rows[0].keys() if rows else []) if k not in not_kinds]
     kinds = [k for k in kinds if any(float(r[k]) > 0 for r in rows)]  # components that draw power here
     fig, ax = plt.subplots(figsize=(max(5, 0.9 * len(rows) + 2), 4.5))
     xs = range(len(rows))
@@ -70,10 +82,11 @@ def main():
         sys.exit(2)
     out_dir = sys.argv[3]
     # Written beside and moved in, so that a failed plot leaves no half-written picture.
-    for draw, rows, name in ((scatter, read(sys.argv[1]), "power_correlation.png"),
-                             (breakdown, read(sys.argv[2]), "power_breakdown.png")):
+    correlation, parts = read(sys.argv[1]), read(sys.argv[2])
+    for draw, name in ((lambda out: scatter(correlation, out, parts), "power_correlation.png"),
+                       (lambda out: breakdown(parts, out), "power_breakdown.png")):
         tmp = os.path.join(out_dir, "." + name + ".tmp.png")
-        draw(rows, tmp)
+        draw(tmp)
         os.replace(tmp, os.path.join(out_dir, name))
 
 

@@ -2,13 +2,14 @@
 # numagpu correlate --power on two library kernels and a row no kernel stands for, on the GV100
 # configuration: the table has exactly the columns kernel,hardware,simulated; the hardware column is the
 # input's; each simulated figure is its run's own power.json total; the breakdown's components add up to it;
-# the figures are drawn; the unknown row is reported, not run. Then a malformed table: one line, status 2,
-# nothing written. Usage: correlate_power_cli.sh NUMAGPU SOURCE_DIR SCRATCH
+# the figures are drawn; the unknown row is reported, not run. With --hw as well, a kernel the counter table
+# has is also priced over its measured elapsed cycles (power_breakdown.csv's simulated_at_hardware_time:
+# static power as simulated, dynamic energy over the measured time). Then a malformed table: one line, status 2, nothing written. Usage: correlate_power_cli.sh NUMAGPU SOURCE_DIR SCRATCH
 set -eu
 numagpu=$1 src=$2 out=$3
 rm -rf "$out" "$out.bad"
-"$numagpu" correlate -q --power "$src/tests/data/correlate/power_small.csv" -c "$src/configs/gpus/qv100.yaml" \
-  -j 2 -o "$out"
+"$numagpu" correlate -q --power "$src/tests/data/correlate/power_small.csv" \
+  --hw "$src/tests/data/correlate/hw_small.csv" -c "$src/configs/gpus/qv100.yaml" -j 2 -o "$out"
 head -1 "$out/power_correlation.csv" | grep -qx 'kernel,hardware,simulated'
 test "$(wc -l < "$out/power_correlation.csv")" -eq 3
 grep -q '^hotspot_k1,200,' "$out/power_correlation.csv"
@@ -24,13 +25,25 @@ for r in csv.DictReader(open(out + "/power_correlation.csv")):
     doc = json.load(open("%s/power_runs/%s/out/power.json" % (out, r["kernel"])))
     total = doc["total"]["power_w"]
     assert abs(float(r["simulated"]) - total) <= 1e-6 * total, (r, total)
-    parts = sum(float(v) for k, v in rows[r["kernel"]].items() if k not in ("kernel", "hardware", "simulated"))
+    not_parts = ("kernel", "hardware", "simulated", "simulated_cycles", "hardware_cycles",
+                 "simulated_at_hardware_time")
+    parts = sum(float(v) for k, v in rows[r["kernel"]].items() if k not in not_parts)
     assert abs(parts - total) <= 1e-6 * total, (parts, total)
     # The GV100 table prices what the kernel executed: its SMs and its DRAM draw power, the SMs' static and
-    # resident power is there, and so is the board's component (its fitted constant may be 0 W).
+    # resident power is there, and so is the board's constant power (AccelWattch's, less the memory side's).
     comps = doc["total"]["components"]
     assert comps["sm"]["dynamic_j"] > 0 and comps["dram"]["dynamic_j"] > 0 and comps["sm"]["static_j"] > 0
-    assert comps["board"]["static_j"] >= 0
+    assert comps["board"]["static_j"] > 0
+    assert float(rows[r["kernel"]]["simulated_cycles"]) == doc["duration_cycles"]
+# hw_small.csv's hotspot row says 1000 elapsed cycles, its dct8x8 2DCT row 100: at the configuration's
+# clock (clock_mhz cycles per us) that is N / clock_mhz us, over which the simulated dynamic energy is spread.
+for kernel, cycles in (("hotspot_k1", 1000), ("dct8x8_k2", 100)):
+    doc = json.load(open("%s/power_runs/%s/out/power.json" % (out, kernel)))
+    t = doc["total"]
+    assert float(rows[kernel]["hardware_cycles"]) == cycles
+    expected = t["static_j"] / doc["duration_seconds"] + t["dynamic_j"] / (cycles / (doc["clock_mhz"] * 1e6))
+    assert abs(float(rows[kernel]["simulated_at_hardware_time"]) - expected) <= 1e-6 * expected, kernel
+assert "With the hardware's elapsed time" in open(out + "/power_correlation.md").read()
 PY
 printf ',mean HW_power\nhotspot_k1,lots\n' > "$out.csv"
 if "$numagpu" correlate -q --power "$out.csv" -o "$out.bad" 2> "$out.err"; then exit 1; else rc=$?; fi
