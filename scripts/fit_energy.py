@@ -140,10 +140,18 @@ def hardware_cycles(runs):
     """Row name -> measured elapsed cycles, from DIR/power_breakdown.csv (`correlate --hw ... --power`)."""
     path = os.path.join(runs, "power_breakdown.csv")
     out = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row.get("hardware_cycles"):
-                out[row["kernel"]] = float(row["hardware_cycles"])
+    try:
+        with open(path, newline="") as f:
+            for n, row in enumerate(csv.DictReader(f), start=2):
+                if row.get("hardware_cycles"):
+                    try:
+                        out[row["kernel"]] = float(row["hardware_cycles"])
+                    except ValueError:
+                        raise InputError("%s:%d: hardware_cycles: '%s' is not a number"
+                                         % (path, n, row["hardware_cycles"]))
+    except OSError as e:
+        raise InputError("%s: %s (--time hardware reads it from `numagpu correlate --hw ... --power ...`)"
+                         % (path, e.strerror))
     return out
 
 
@@ -158,9 +166,15 @@ def energy_table_of_run(run_out, dest):
     return energy
 
 
+class InputError(Exception):
+    """Bad input: reported as one line and exit status 2."""
+
+
 def lookup(energy, key):
     node = energy
     for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise InputError("energy.%s: no such energy key (docs/configuration.md, section energy)" % key)
         node = node[part]
     return node
 
@@ -323,4 +337,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except InputError as e:
+        print("fit_energy: error: %s" % e, file=sys.stderr)
+        sys.exit(2)

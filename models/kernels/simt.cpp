@@ -55,12 +55,16 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
   out.classes.fill(0);
   if (p.kind == Step::Kind::kCompute) {
-    for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r)
-      out.classes[static_cast<unsigned>(run_class(lines[r]))] +=
-          static_cast<std::uint32_t>(run_count(lines[r]));
+    out.thread_instructions = 0;
+    for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r) {
+      const auto n = static_cast<std::uint32_t>(run_count(lines[r]));
+      out.classes[static_cast<unsigned>(run_class(lines[r]))] += n;
+      out.thread_instructions += n * run_lanes(lines[r]);
+    }
     out.line_count = 0;
     return;
   }
+  out.thread_instructions = p.lanes;
   out.line_count = p.line_count;
   std::copy(lines.begin() + p.first_line, lines.begin() + p.first_line + p.line_count, out.lines.begin());
   std::copy(sectors.begin() + p.first_line, sectors.begin() + p.first_line + p.line_count,
@@ -80,12 +84,14 @@ void Cta::add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycl
   s.cycles += cycles;
   s.instructions += n;
   r.instructions[static_cast<unsigned>(cls)] += n;
-  // The step's runs are the last line_count words of r.lines: extend the last one when the class repeats.
-  if (s.line_count > 0 && run_class(r.lines.back()) == cls) {
-    r.lines.back() += std::uint64_t(n) << 8;  // the count, above the class byte
+  const unsigned lanes = active_lanes(w);
+  // The step's runs are the last line_count words of r.lines: extend the last one when the class and the
+  // active threads repeat.
+  if (s.line_count > 0 && run_class(r.lines.back()) == cls && run_lanes(r.lines.back()) == lanes) {
+    r.lines.back() += std::uint64_t(n) << kRunCountShift;
     return;
   }
-  r.lines.push_back(run_word(cls, n));
+  r.lines.push_back(run_word(cls, lanes, n));
   r.sectors.push_back(0);
   ++s.line_count;
 }
@@ -136,6 +142,7 @@ void Cta::memory_step(Step::Kind kind, const std::vector<std::uint64_t>& address
     WarpRecord& r = warps_[w];
     PackedStep p;
     p.kind = kind;
+    p.lanes = static_cast<std::uint8_t>(active_lanes(w));
     p.line_count = static_cast<std::uint16_t>(scratch_step_.line_count);
     p.first_line = static_cast<std::uint32_t>(r.lines.size());
     r.lines.insert(r.lines.end(), scratch_step_.lines.begin(), scratch_step_.lines.begin() + p.line_count);
@@ -201,6 +208,7 @@ void Cta::syncthreads() {
   for (unsigned w = 0; w < warps_.size(); ++w) {
     PackedStep s;
     s.kind = Step::Kind::kBarrier;
+    s.lanes = static_cast<std::uint8_t>(active_lanes(w));
     s.cycles = 1;
     warps_[w].steps.push_back(s);
     if (dependent_) clock_[w] = std::max(clock_[w], settled_[w]);  // the warp waits at the barrier

@@ -121,22 +121,30 @@ struct Uninitialized {
 // allocation of their own.
 struct PackedStep {
   Step::Kind kind = Step::Kind::kCompute;
+  std::uint8_t lanes =
+      0;  // a memory or barrier step: its instruction's active threads (compute: in the runs)
   std::uint16_t line_count = 0;
   std::uint32_t cycles = 0;
   std::uint32_t instructions = 0;
   std::uint32_t first_line = 0;
 };
+static_assert(sizeof(PackedStep) == 16, "a recorded step stays 16 bytes: lanes fits in kind's padding");
 
-// A run of `count` consecutive warp instructions of class `cls` within a compute step, as a word of
-// WarpRecord::lines: the count above the low byte, the class in it.
-inline std::uint64_t run_word(InstrClass cls, std::uint64_t count) {
-  return (count << 8) | static_cast<std::uint8_t>(cls);
+// A run of `count` consecutive warp instructions of class `cls`, each with `lanes` active threads, within
+// a compute step, as a word of WarpRecord::lines: the class in the low byte, the lanes (0-32) in the next
+// six bits, the count above them.
+inline constexpr unsigned kRunCountShift = 14;
+inline std::uint64_t run_word(InstrClass cls, unsigned lanes, std::uint64_t count) {
+  return (count << kRunCountShift) | (std::uint64_t(lanes) << 8) | static_cast<std::uint8_t>(cls);
 }
 inline InstrClass run_class(std::uint64_t word) {
   return static_cast<InstrClass>(word & 0xFF);
 }
+inline unsigned run_lanes(std::uint64_t word) {
+  return static_cast<unsigned>((word >> 8) & 0x3F);
+}
 inline std::uint64_t run_count(std::uint64_t word) {
-  return word >> 8;
+  return word >> kRunCountShift;
 }
 
 struct WarpRecord {
@@ -171,6 +179,7 @@ class Cta {
   bool active(unsigned thread) const { return (mask_[thread / kWarpSize] >> (thread % kWarpSize)) & 1u; }
   bool any_active() const;
   bool warp_active(unsigned w) const { return mask_[w] != 0; }
+  unsigned active_lanes(unsigned w) const { return static_cast<unsigned>(__builtin_popcount(mask_[w])); }
 
   // Charges `n` warp instructions of `cls` to every warp with an active thread. They read no value the
   // dependency model knows of (independent instructions).

@@ -82,6 +82,7 @@ void ActivityRecorder::build() {
         const std::string name = std::string("instructions_") + to_string(static_cast<InstrClass>(k));
         counter(t, name.c_str(), *c.by_class[k]);
       }
+      counter(t, "thread_instructions", c.thread_instructions);
       const Sm* m = sm.get();
       probe(t, "issue_cycles", [m] { return m->issue_cycles_before_now(); });
       probe(t, "idle_cycles", [this, m] { return now_ - m->issue_cycles_before_now(); });

@@ -103,6 +103,12 @@ void add_energy_schema(Schema& root) {
       .min(0)
       .unit("W")
       .default_value(0.0);
+  sm.real("resident_lane_w",
+          "Taken off resident_w for each thread of 32 that the SM's average warp instruction lacks "
+          "(thread_instructions / instructions): resident_w is the power at full warps; never below 0")
+      .min(0)
+      .unit("W")
+      .default_value(0.0);
   Schema& board = e.section("board", "Each GPU (socket) as a whole");
   board.real("constant_w", "Constant power of each GPU: the board, its fans and regulators, the GPU's uncore")
       .min(0)
@@ -154,6 +160,7 @@ EnergyTable energy_table(const config::Config& cfg) {
     t.sm_class_pj[c] = r(std::string("sm.") + kInstrClassNames[c] + "_pj");
   t.sm_static_w = r("sm.static_w");
   t.sm_resident_w = r("sm.resident_w");
+  t.sm_resident_lane_w = r("sm.resident_lane_w");
   t.board_constant_w = r("board.constant_w");
   t.dram_channel_static_w = r("dram.channel_static_w");
   t.policy_flop_cycle_fj = r("policy.flop_cycle_fj");

@@ -44,8 +44,10 @@ struct EnergyTable {
   // On top of sm_instruction_pj, per warp instruction of each class (InstrClass order: fp32, fp64, int, sfu,
   // tensor, branch, shared, memory, other).
   std::array<double, 9> sm_class_pj{};
-  double sm_static_w = 0;       // per SM, always
-  double sm_resident_w = 0;     // per SM while at least one CTA is resident (an idle SM draws only static_w)
+  double sm_static_w = 0;    // per SM, always
+  double sm_resident_w = 0;  // per SM while at least one CTA is resident (an idle SM draws only static_w)
+  // Taken off sm_resident_w per thread the SM's average warp instruction lacks of 32 (never below 0).
+  double sm_resident_lane_w = 0;
   double board_constant_w = 0;  // per socket (a GPU board): board, fans, the GPU's uncore
   // The two policy blocks, from their synthesized netlists (docs/rtl-area.md).
   double policy_flop_cycle_fj = 0;         // per flip-flop per clock cycle

@@ -1,5 +1,6 @@
 #include "power/power_model.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <map>
@@ -96,6 +97,8 @@ const char* rtl_block_of(const std::string& kind) {
   return kind == "link_balancer" ? "link_balancer" : "cache_partition_ctrl";
 }
 
+constexpr unsigned kWarpThreads = 32;
+
 }  // namespace
 
 InstanceEnergy instance_energy(const Instance& inst, long window, double seconds, double clock_hz,
@@ -111,7 +114,18 @@ InstanceEnergy instance_energy(const Instance& inst, long window, double seconds
       pj += n(std::string("instructions_") + kInstrClassNames[c]) * t.sm_class_pj[c];
     e.dynamic_j = pj * kPico;
     const double resident_s = clock_hz > 0 ? n("resident_cycles") / clock_hz : 0.0;
-    e.static_j = t.sm_static_w * seconds + t.sm_resident_w * resident_s;
+    // A resident SM's power falls with the threads its warps leave idle (divergence, partial warps): by
+    // resident_lane_w per thread the average warp instruction lacks. An activity file without the counter
+    // (older runs) is taken as full warps.
+    const bool counts_threads =
+        std::find(inst.counters.begin(), inst.counters.end(), "thread_instructions") != inst.counters.end();
+    const double instructions = n("instructions");
+    const double missing_threads =
+        counts_threads && instructions > 0
+            ? std::max(0.0, double(kWarpThreads) - n("thread_instructions") / instructions)
+            : 0.0;
+    const double resident_w = std::max(0.0, t.sm_resident_w - t.sm_resident_lane_w * missing_threads);
+    e.static_j = t.sm_static_w * seconds + resident_w * resident_s;
   } else if (k == "l1" || k == "l2") {
     const EnergyTable::Cache& c = k == "l1" ? t.l1 : t.l2;
     // Reading a dirty line out for a write-back costs a read; an atomic performed here is a read (counted

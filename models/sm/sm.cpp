@@ -52,7 +52,11 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
       first_touch_cycles_(stats.counter(stat(*this, "first_touch_cycles"), "cycles",
                                         "Cycles this SM's requests waited for first-touch page migration")),
       load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")),
-      issue_cycles_(stats.counter(stat(*this, "issue_cycles"), "cycles", "Cycles in which the SM issued")) {
+      issue_cycles_(stats.counter(stat(*this, "issue_cycles"), "cycles", "Cycles in which the SM issued")),
+      thread_instructions_(
+          stats.counter(stat(*this, "thread_instructions"), "instructions",
+                        "Active threads summed over the warp instructions issued (32 per "
+                        "instruction where the workload does not say: synthetic patterns)")) {
   for (unsigned c = 0; c < kInstrClasses; ++c) {
     class_instructions_[c] =
         &stats.counter(stat(*this, "instructions_") + to_string(static_cast<InstrClass>(c)), "instructions",
@@ -272,7 +276,10 @@ void Sm::count_classes(const Step& step) {
 
 void Sm::execute(Warp& w, const Step& step, Cycles issued_by) {
   const Cycles now = clock_.now();
-  instructions_.add(step.kind == Step::Kind::kCompute ? step.instructions : 1);
+  const std::uint32_t issued = step.kind == Step::Kind::kCompute ? step.instructions : 1;
+  instructions_.add(issued);
+  thread_instructions_.add(step.thread_instructions == Step::kFullWarps ? std::uint64_t(kWarpThreads) * issued
+                                                                        : step.thread_instructions);
   count_classes(step);
   const unsigned before = state_of(w);
   switch (step.kind) {

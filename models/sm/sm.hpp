@@ -77,12 +77,13 @@ class Sm : public sc_core::sc_module,
     const stats::Counter& atomics;
     // Warp instructions by class (InstrClass order), adding up to `instructions`.
     std::array<const stats::Counter*, kInstrClasses> by_class;
+    const stats::Counter& thread_instructions;  // active threads summed over the instructions
   };
   Counters counters() const {
     std::array<const stats::Counter*, kInstrClasses> by_class{};
     for (unsigned c = 0; c < kInstrClasses; ++c)
       by_class[c] = class_instructions_[c];
-    return {instructions_, loads_, stores_, atomics_, by_class};
+    return {instructions_, loads_, stores_, atomics_, by_class, thread_instructions_};
   }
 
  private:
@@ -173,6 +174,8 @@ class Sm : public sc_core::sc_module,
   stats::Counter& first_touch_cycles_;
   stats::Average& load_latency_;
   stats::Counter& issue_cycles_;
+  stats::Counter& thread_instructions_;
+  static constexpr unsigned kWarpThreads = 32;
   std::array<stats::Counter*, kInstrClasses> class_instructions_{};
   bool resident_open_ = false;  // a CTA is resident since resident_since_
   Cycles resident_since_ = 0;

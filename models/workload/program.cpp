@@ -107,6 +107,7 @@ bool SyntheticProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t
   if (index >= program_.steps()) return false;
   const WarpStep s = program_.step(cta, warp, index);
   out.line_count = 0;
+  out.thread_instructions = Step::kFullWarps;  // a synthetic warp has all its threads
   switch (s.kind) {
     case WarpStep::Kind::kCompute:
       out.kind = Step::Kind::kCompute;
@@ -211,6 +212,7 @@ class TraceProgram : public KernelProgram {
     out.cycles = std::max<std::uint32_t>(1, in.compute_cycles);
     out.instructions = 1;
     out.classes.fill(0);  // a trace's compute is unclassified (kOther)
+    out.thread_instructions = in.active_threads();
     switch (in.kind) {
       case trace::OpKind::kLoad:
         out.kind = Step::Kind::kLoad;
@@ -246,6 +248,12 @@ class TraceProgram : public KernelProgram {
 
 }  // namespace
 
+namespace {
+std::uint32_t low_lanes(std::uint32_t n) {
+  return n >= trace::kWarpSize ? 0xffffffffu : (std::uint32_t(1) << n) - 1;
+}
+}  // namespace
+
 void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigned line_bytes,
                   const std::string& path) {
   trace::KernelInfo info;
@@ -268,7 +276,13 @@ void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigne
       for (std::uint32_t i = 0; program.step(cta, w, i, step); ++i) {
         trace::WarpInstruction in;
         in.pc = i * 16;
-        in.active_mask = 0xffffffffu;
+        // The instruction's active threads, as the step counts them (a compute step of several
+        // instructions, which the dump writes as one, keeps all 32).
+        const std::uint32_t threads =
+            step.thread_instructions == Step::kFullWarps || step.instructions != 1
+                ? trace::kWarpSize
+                : std::min<std::uint32_t>(step.thread_instructions, trace::kWarpSize);
+        in.active_mask = low_lanes(threads);
         switch (step.kind) {
           case Step::Kind::kCompute:
             // A long compute step becomes several instructions of at most 65535 cycles each.
@@ -297,10 +311,14 @@ void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigne
             throw trace::TraceError(path + ": a step of " + std::to_string(step.line_count) +
                                     " lines does not fit one warp instruction");
           }
-          // One thread per line, each accessing the whole line: the coalescer gives back exactly these lines.
-          in.active_mask = step.line_count == 32 ? 0xffffffffu : (1u << step.line_count) - 1;
+          // The step's threads (at least one per line), thread t accessing the whole of line t mod
+          // line_count: the coalescer gives back exactly these lines, in this order.
+          const std::uint32_t lanes = std::max<std::uint32_t>(threads, step.line_count);
+          in.active_mask = low_lanes(lanes);
           in.access_bytes = static_cast<std::uint8_t>(std::min(line_bytes, 255u));
-          in.addresses.assign(step.lines.begin(), step.lines.begin() + step.line_count);
+          in.addresses.clear();
+          for (std::uint32_t t = 0; t < lanes; ++t)
+            in.addresses.push_back(step.lines[t % step.line_count]);
         }
         out.push_back(in);
       }

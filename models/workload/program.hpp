@@ -41,6 +41,11 @@ struct Step {
   std::uint32_t instructions = 1;  // compute: warp instructions the step stands for
   // Compute: those instructions by class (adding up to `instructions`); all 0 when unclassified (kOther).
   std::array<std::uint32_t, kInstrClasses> classes{};
+  // Active threads summed over the step's instructions (a memory or barrier step: its one instruction's),
+  // for the energy model's per-lane power; kFullWarps when the source does not say (synthetic patterns,
+  // traces): every instruction with all 32 threads.
+  static constexpr std::uint32_t kFullWarps = ~std::uint32_t(0);
+  std::uint32_t thread_instructions = kFullWarps;
   unsigned line_count = 0;                       // memory: distinct lines, in first-touch order
   std::array<std::uint64_t, kMaxLines> lines{};  // line-aligned addresses
   // Per line, the 32 B sectors the threads' bytes touch (bit i: bytes [32 i, 32 i + 32) of the line); 0: all

@@ -90,6 +90,8 @@ TEST(PowerRun, EnergyIsCountsTimesPerEventEnergies) {
   EXPECT_EQ(sm.total("instructions_memory"), 4u);
   EXPECT_EQ(sm.total("instructions_fp32") + sm.total("instructions_int") + sm.total("instructions_branch"),
             0u);
+  // A synthetic warp has all its 32 threads: 8 x 32 thread instructions.
+  EXPECT_EQ(sm.total("thread_instructions"), 8u * 32u);
   // The one CTA is resident from its launch until its warp retires, within the run.
   EXPECT_GT(sm.total("resident_cycles"), 0u);
   EXPECT_LE(sm.total("resident_cycles"), a.duration_cycles);

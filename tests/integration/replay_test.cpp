@@ -182,6 +182,7 @@ bool have_or_skip(const std::filesystem::path& file, std::string& why) {
 struct ReplayCounts {
   std::uint64_t instructions, loads, stores, barriers, ctas;
   std::vector<std::string> warnings;
+  std::uint64_t thread_instructions;
 };
 
 ReplayCounts replay(const std::string& trace_path, unsigned sockets = 1) {
@@ -198,7 +199,8 @@ ReplayCounts replay(const std::string& trace_path, unsigned sockets = 1) {
   return ReplayCounts{
       sum_over_sms(reg, sockets, 4, "instructions"), sum_over_sms(reg, sockets, 4, "loads"),
       sum_over_sms(reg, sockets, 4, "stores"),       sum_over_sms(reg, sockets, 4, "barriers"),
-      sum_over_sms(reg, sockets, 4, "ctas"),         run.system->trace_warnings()};
+      sum_over_sms(reg, sockets, 4, "ctas"),         run.system->trace_warnings(),
+      sum_over_sms(reg, sockets, 4, "thread_instructions")};
 }
 
 // tests/data/replay/kernel-3-exit.traceg: one CTA of 80 threads, so warps 0 and 1 have 32 threads and warp 2
@@ -218,6 +220,8 @@ TEST(ReplayExit, AWarpEndsWhenItsLastLiveThreadExits) {
   EXPECT_EQ(c.instructions, 6u);
   EXPECT_EQ(c.loads, 1u);
   EXPECT_EQ(c.stores, 2u);
+  // Active threads from the masks: warp 0 MOV 32 + LDG 32 + STG 16, warp 1 MOV 32, warp 2 MOV 16 + STG 16.
+  EXPECT_EQ(c.thread_instructions, 80u + 32u + 32u);
   ASSERT_EQ(c.warnings.size(), 1u);
   EXPECT_EQ(c.warnings[0], path + ": 1 instruction(s) after the EXIT of a warp's last live thread ignored");
 }
@@ -231,6 +235,7 @@ TEST(ReplayExit, NgtCarriesTheExitMasksAndTheThreadCount) {
   EXPECT_EQ(c.instructions, 6u);
   EXPECT_EQ(c.loads, 1u);
   EXPECT_EQ(c.stores, 2u);
+  EXPECT_EQ(c.thread_instructions, 144u);
   std::filesystem::remove(ngt);
 }
 

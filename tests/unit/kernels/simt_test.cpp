@@ -136,6 +136,34 @@ TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {
   EXPECT_EQ(lines, (std::vector<unsigned>{1, 2, 1}));
 }
 
+// Active threads per instruction, for the energy model's per-lane power: one warp of 32 charges an int
+// instruction with all 32 threads, computes `t < 8` (an int instruction, 32 threads) and branches on it (32),
+// then, under it, two fp32 instructions with 8 threads and a load with 8. The compute step before the load
+// holds 5 instructions and 32 + 32 + 32 + 2 x 8 = 112 thread instructions (runs split where the class or
+// the threads change), the load 8; the barrier counts the 32 threads that reach it.
+TEST(Simt, StepsCountTheirActiveThreads) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  Array<float> a{"a", 4096, 1024, nullptr};
+  const V<std::int64_t> t = c.threadIdx_x();
+  c.charge(InstrClass::kInt, 1);
+  c.if_(t < 8, [&] {
+    c.charge(InstrClass::kFp32, 2);
+    (void)c.load(a, t);
+  });
+  c.syncthreads();
+  const WarpRecord& r = c.records()[0];
+  std::vector<std::uint32_t> threads, instructions;
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    Step step;
+    r.unpack(i, step);
+    if (step.kind == Step::Kind::kCompute && step.instructions == 0) continue;  // a stall, no instruction
+    threads.push_back(step.thread_instructions);
+    instructions.push_back(step.instructions);
+  }
+  EXPECT_EQ(instructions, (std::vector<std::uint32_t>{5, 1, 1}));
+  EXPECT_EQ(threads, (std::vector<std::uint32_t>{112, 8, 32}));
+}
+
 // Kernel::contents<T>: an array with data is visible by name with its element type; an array without data,
 // an unknown name or another element type give null.
 // Dependent latencies (Cta::issue): fp32 4 cycles, int 4, shared 20; the rest 0.

@@ -120,6 +120,28 @@ TEST(PowerModel, ClassesSectorsResidentSmsChannelsAndTheBoardByHand) {
   EXPECT_NEAR(p.at("sockets").at(0).at("static_j").get<double>(), (2.2 + 20 + 10) * 1e-6, 1e-15);
 }
 
+// A resident SM's power falls with the threads its warps leave idle: resident_w 3 W at full warps, less
+// 0.125 W per thread the average instruction lacks. 1 us at 1 GHz, 400 resident cycles (0.4 us), no other
+// static power. 100 instructions of 16 threads on average (1600 thread instructions) lack 16: 3 - 16 x
+// 0.125 = 1 W, 0.4 uJ. Of 4 threads on average (400) they lack 28: 3 - 3.5 < 0, held at 0 W. An activity
+// file without the counter (an older run) is taken as full warps: 3 W, 1.2 uJ.
+TEST(PowerModel, ResidentPowerFallsWithTheThreadsWarpsLeaveIdle) {
+  const EnergyTable t =
+      table({"energy.sm.static_w=0", "energy.sm.resident_w=3", "energy.sm.resident_lane_w=0.125",
+             "energy.l1.static_w=0", "energy.l2.static_w=0", "energy.crossbar.static_w=0",
+             "energy.dram.static_w=0"});
+  Activity a = one_microsecond(1);
+  a.instances.push_back(instance(
+      "s.sm0", "sm", 0, {{"instructions", 100}, {"thread_instructions", 1600}, {"resident_cycles", 400}}));
+  a.instances.push_back(instance(
+      "s.sm1", "sm", 0, {{"instructions", 100}, {"thread_instructions", 400}, {"resident_cycles", 400}}));
+  a.instances.push_back(instance("s.sm2", "sm", 0, {{"instructions", 100}, {"resident_cycles", 400}}));
+  const json p = power_document(a, t, "test");
+  EXPECT_NEAR(static_of(p, "s.sm0"), 0.4e-6, 1e-18);
+  EXPECT_EQ(static_of(p, "s.sm1"), 0.0);
+  EXPECT_NEAR(static_of(p, "s.sm2"), 1.2e-6, 1e-18);
+}
+
 // Each kind, with static power off so the dynamic figure stands alone; values picked to be exact in binary
 // where it matters. 1 pJ = 1e-12 J.
 TEST(PowerModel, EnergyIsCountsTimesPerEventEnergies) {
