@@ -105,13 +105,25 @@ def leave_one_out(fixed, columns, measured):
 
 def read_power_csv(path):
     rows = []
-    with open(path, newline="") as f:
-        reader = csv.reader(f)
-        header = next(reader)
-        col = header.index("mean HW_power")
-        for line in reader:
-            if line:
-                rows.append((line[0], float(line[col])))
+    try:
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if not header or "mean HW_power" not in header:
+                raise InputError("%s:1: expected a header with a 'mean HW_power' column" % path)
+            col = header.index("mean HW_power")
+            for n, line in enumerate(reader, start=2):
+                if not line:
+                    continue
+                try:
+                    watts = float(line[col])
+                except (ValueError, IndexError):
+                    raise InputError("%s:%d: mean HW_power: expected a number of watts" % (path, n))
+                if not watts > 0:
+                    raise InputError("%s:%d: mean HW_power: expected a positive number of watts" % (path, n))
+                rows.append((line[0], watts))
+    except OSError as e:
+        raise InputError("%s: %s" % (path, e.strerror))
     return rows
 
 
@@ -122,11 +134,20 @@ def priced_energy(numagpu, activity, table, settings):
         cmd = [numagpu, "power", "--activity", activity, "--energy", table, "-o", out]
         for key, value in settings.items():
             cmd += ["--set", "energy.%s=%r" % (key, value)]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        try:
+            done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        except OSError as e:
+            raise InputError("%s: %s (give the numagpu program with --numagpu)" % (numagpu, e.strerror))
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["exit status %d" % done.returncode])[-1]
+            raise InputError("pricing %s: %s" % (activity, last))
         with open(os.path.join(out, "power.json")) as f:
             doc = json.load(f)
     total = doc["total"]
-    return total["static_j"], total["dynamic_j"], doc["duration_seconds"], doc["clock_mhz"]
+    priced = (total["static_j"], total["dynamic_j"], doc["duration_seconds"], doc["clock_mhz"])
+    if not (priced[2] > 0 and priced[3] > 0):
+        raise InputError("%s: a run of no simulated time cannot be priced as a power" % activity)
+    return priced
 
 
 def power_over(priced, seconds=None):
@@ -145,10 +166,13 @@ def hardware_cycles(runs):
             for n, row in enumerate(csv.DictReader(f), start=2):
                 if row.get("hardware_cycles"):
                     try:
-                        out[row["kernel"]] = float(row["hardware_cycles"])
+                        cycles = float(row["hardware_cycles"])
                     except ValueError:
-                        raise InputError("%s:%d: hardware_cycles: '%s' is not a number"
+                        cycles = float("nan")
+                    if not cycles > 0 or cycles == float("inf"):
+                        raise InputError("%s:%d: hardware_cycles: '%s' is not a positive number of cycles"
                                          % (path, n, row["hardware_cycles"]))
+                    out[row["kernel"]] = cycles
     except OSError as e:
         raise InputError("%s: %s (--time hardware reads it from `numagpu correlate --hw ... --power ...`)"
                          % (path, e.strerror))
@@ -159,8 +183,16 @@ def energy_table_of_run(run_out, dest):
     """The run's own energy section (its resolved config.yaml) as a table file for `numagpu power`."""
     import yaml  # python3-yaml (scripts/setup.sh)
 
-    with open(os.path.join(run_out, "config.yaml")) as f:
-        energy = yaml.safe_load(f)["energy"]
+    path = os.path.join(run_out, "config.yaml")
+    try:
+        with open(path) as f:
+            energy = (yaml.safe_load(f) or {}).get("energy")
+    except OSError as e:
+        raise InputError("%s: %s" % (path, e.strerror))
+    except yaml.YAMLError as e:
+        raise InputError("%s: not YAML (%s)" % (path, str(e).splitlines()[0]))
+    if not isinstance(energy, dict):
+        raise InputError("%s: no energy section (a numagpu run's resolved configuration has one)" % path)
     with open(dest, "w") as f:
         yaml.safe_dump({"energy": energy}, f)
     return energy
@@ -176,6 +208,8 @@ def lookup(energy, key):
         if not isinstance(node, dict) or part not in node:
             raise InputError("energy.%s: no such energy key (docs/configuration.md, section energy)" % key)
         node = node[part]
+    if isinstance(node, bool) or not isinstance(node, (int, float)):
+        raise InputError("energy.%s: not a number (a section? name one of its keys)" % key)
     return node
 
 
@@ -259,6 +293,8 @@ def main():
                     continue
             table = os.path.join(tmp, name + ".yaml")
             energy = energy_table_of_run(run_out, table)
+            for k in keys:
+                lookup(energy, k)  # every key named exists, before anything is priced
             values = {k: float(lookup(energy, k)) for k in group}
             if group_values is None:
                 group_values = values
@@ -285,7 +321,8 @@ def main():
             configured = [lookup(energy, k) for k in keys] + ([1.0] if group else [])
             before.append(f0 + sum(c * v for c, v in zip(cols, configured)))
     if len(names) < 2:
-        print("fit_energy: error: fewer than two kernels with runs", file=sys.stderr)
+        print("fit_energy: error: fewer than two kernels with runs%s"
+              % (" and measured elapsed cycles" if args.time == "hardware" else ""), file=sys.stderr)
         return 2
     c = fit(fixed, columns, measured)
     trained = predict(fixed, columns, c)

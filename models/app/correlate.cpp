@@ -522,34 +522,35 @@ int correlate_power(const CorrelateOptions& o, const fs::path& dir, std::ostream
       std::ifstream in(power_json);
       if (!in) throw std::runtime_error(power_json.string() + ": cannot open");
       doc = nlohmann::json::parse(in);
+      // Every lookup first, so that a run whose power.json lacks a field adds no half-written row.
       const double watts = doc.at("total").at("power_w").get<double>();
-      csv += row.name + "," + format_number(row.watts) + "," + format_number(watts) + "\n";
-      breakdown += row.name + "," + format_number(row.watts) + "," + format_number(watts);
+      std::string parts;
       const nlohmann::json& components = doc.at("total").at("components");
       for (const char* kind : power::kPowerKinds)
-        breakdown +=
-            "," +
-            format_number(components.contains(kind) ? components.at(kind).at("power_w").get<double>() : 0.0);
+        parts += "," + format_number(
+                           components.contains(kind) ? components.at(kind).at("power_w").get<double>() : 0.0);
       // The same energy over the hardware's elapsed time: static power as simulated (a power, whatever
-      // the duration), the dynamic energy spread over the measured kernel time.
+      // the duration), the dynamic energy spread over the measured kernel time at the configured clock.
       const double duration_cycles = doc.at("duration_cycles").get<double>();
+      const double duration_s = doc.at("duration_seconds").get<double>();
+      const double clock_mhz = doc.at("clock_mhz").get<double>();
       const auto measured_cycles = hw_cycles.find(jobs[j].library_name);
-      std::string at_hw_time;
-      breakdown += "," + format_number(duration_cycles);
-      if (measured_cycles != hw_cycles.end()) {
-        const double hw_seconds = measured_cycles->second / (doc.at("clock_mhz").get<double>() * 1e6);
-        const double w =
-            doc.at("total").at("static_j").get<double>() / doc.at("duration_seconds").get<double>() +
-            doc.at("total").at("dynamic_j").get<double>() / hw_seconds;
-        breakdown += "," + format_number(measured_cycles->second) + "," + format_number(w);
+      std::string timed = "," + format_number(duration_cycles), at_hw_time;
+      if (measured_cycles != hw_cycles.end() && duration_s > 0 && clock_mhz > 0) {
+        const double hw_seconds = measured_cycles->second / (clock_mhz * 1e6);
+        const double w = doc.at("total").at("static_j").get<double>() / duration_s +
+                         doc.at("total").at("dynamic_j").get<double>() / hw_seconds;
+        timed += "," + format_number(measured_cycles->second) + "," + format_number(w);
         hw_timed.push_back(row.watts);
         sim_at_hw_time.push_back(w);
         at_hw_time = " | " + format_number(std::round(w * 10) / 10);
       } else {
-        breakdown += ",,";
+        timed += ",,";
         if (!hw_cycles.empty()) at_hw_time = " | -";
       }
-      breakdown += "\n";
+      csv += row.name + "," + format_number(row.watts) + "," + format_number(watts) + "\n";
+      breakdown +=
+          row.name + "," + format_number(row.watts) + "," + format_number(watts) + parts + timed + "\n";
       hw.push_back(row.watts);
       sim.push_back(watts);
       const double pct = 100.0 * (watts - row.watts) / row.watts;
@@ -570,6 +571,9 @@ int correlate_power(const CorrelateOptions& o, const fs::path& dir, std::ostream
      << (std::isnan(mape) ? std::string("-") : format_number(std::round(mape * 10) / 10) + " %")
      << "; Pearson " << (std::isnan(r) ? std::string("-") : format_number(std::round(r * 1000) / 1000))
      << ".\n\n";
+  if (!o.hw_csv.empty() && hw_cycles.empty()) {
+    md << "`--hw` gives no `Elapsed_Cycles` for these kernels: no figure at the hardware's time.\n\n";
+  }
   if (!hw_cycles.empty()) {
     const double mape_hw_time = mean_abs_percent_error(hw_timed, sim_at_hw_time);
     md << "With the hardware's elapsed time (`--hw`'s `Elapsed_Cycles`: the simulated static power plus the "

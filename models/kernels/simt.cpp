@@ -55,12 +55,15 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
   out.classes.fill(0);
   if (p.kind == Step::Kind::kCompute) {
-    out.thread_instructions = 0;
+    std::uint64_t threads = 0;
     for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r) {
       const auto n = static_cast<std::uint32_t>(run_count(lines[r]));
       out.classes[static_cast<unsigned>(run_class(lines[r]))] += n;
-      out.thread_instructions += n * run_lanes(lines[r]);
+      threads += std::uint64_t(n) * run_lanes(lines[r]);
     }
+    // Held below kFullWarps (which means "not counted"): a step of over 134 M instructions saturates.
+    out.thread_instructions =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(threads, Step::kFullWarps - 1));
     out.line_count = 0;
     return;
   }

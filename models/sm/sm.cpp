@@ -195,7 +195,8 @@ void Sm::issue() {
       none_ready = true;
       break;
     }
-    step_.instructions = 1;  // programs that bundle no instructions leave it so
+    step_.instructions = 1;                        // programs that bundle no instructions leave it so
+    step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       const unsigned before = state_of(*w);
       w->issued_all = true;

@@ -313,7 +313,9 @@ void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigne
           }
           // The step's threads (at least one per line), thread t accessing the whole of line t mod
           // line_count: the coalescer gives back exactly these lines, in this order.
-          const std::uint32_t lanes = std::max<std::uint32_t>(threads, step.line_count);
+          // A step of no lines (every thread predicated off) has no thread with an address.
+          const std::uint32_t lanes =
+              step.line_count == 0 ? 0 : std::max<std::uint32_t>(threads, step.line_count);
           in.active_mask = low_lanes(lanes);
           in.access_bytes = static_cast<std::uint8_t>(std::min(line_bytes, 255u));
           in.addresses.clear();

@@ -43,7 +43,7 @@ struct Step {
   std::array<std::uint32_t, kInstrClasses> classes{};
   // Active threads summed over the step's instructions (a memory or barrier step: its one instruction's),
   // for the energy model's per-lane power; kFullWarps when the source does not say (synthetic patterns,
-  // traces): every instruction with all 32 threads.
+  // programs that do not count threads): every instruction with all 32 threads.
   static constexpr std::uint32_t kFullWarps = ~std::uint32_t(0);
   std::uint32_t thread_instructions = kFullWarps;
   unsigned line_count = 0;                       // memory: distinct lines, in first-touch order

@@ -4,7 +4,9 @@
 # input's; each simulated figure is its run's own power.json total; the breakdown's components add up to it;
 # the figures are drawn; the unknown row is reported, not run. With --hw as well, a kernel the counter table
 # has is also priced over its measured elapsed cycles (power_breakdown.csv's simulated_at_hardware_time:
-# static power as simulated, dynamic energy over the measured time). Then a malformed table: one line, status 2, nothing written. Usage: correlate_power_cli.sh NUMAGPU SOURCE_DIR SCRATCH
+# static power as simulated, dynamic energy over the measured time). Then a malformed table: one line,
+# status 2, nothing written.
+# Usage: correlate_power_cli.sh NUMAGPU SOURCE_DIR SCRATCH
 set -eu
 numagpu=$1 src=$2 out=$3
 rm -rf "$out" "$out.bad"
