@@ -109,6 +109,12 @@ void add_energy_schema(Schema& root) {
       .min(0)
       .unit("W")
       .default_value(0.0);
+  sm.real("resident_tensor_w",
+          "When above 0: the power of each resident SM, instead of resident_w and resident_lane_w, over a "
+          "window in which it issued tensor instructions (its static power with the tensor cores active)")
+      .min(0)
+      .unit("W")
+      .default_value(0.0);
   Schema& board = e.section("board", "Each GPU (socket) as a whole");
   board.real("constant_w", "Constant power of each GPU: the board, its fans and regulators, the GPU's uncore")
       .min(0)
@@ -161,6 +167,7 @@ EnergyTable energy_table(const config::Config& cfg) {
   t.sm_static_w = r("sm.static_w");
   t.sm_resident_w = r("sm.resident_w");
   t.sm_resident_lane_w = r("sm.resident_lane_w");
+  t.sm_resident_tensor_w = r("sm.resident_tensor_w");
   t.board_constant_w = r("board.constant_w");
   t.dram_channel_static_w = r("dram.channel_static_w");
   t.policy_flop_cycle_fj = r("policy.flop_cycle_fj");

@@ -48,6 +48,9 @@ struct EnergyTable {
   double sm_resident_w = 0;  // per SM while at least one CTA is resident (an idle SM draws only static_w)
   // Taken off sm_resident_w per thread the SM's average warp instruction lacks of 32 (never below 0).
   double sm_resident_lane_w = 0;
+  // When > 0: a resident SM's power, instead of the two above, in a window in which it issued tensor
+  // instructions (AccelWattch's tensor mix: a higher static power that does not depend on lanes).
+  double sm_resident_tensor_w = 0;
   double board_constant_w = 0;  // per socket (a GPU board): board, fans, the GPU's uncore
   // The two policy blocks, from their synthesized netlists (docs/rtl-area.md).
   double policy_flop_cycle_fj = 0;         // per flip-flop per clock cycle

@@ -124,7 +124,10 @@ InstanceEnergy instance_energy(const Instance& inst, long window, double seconds
         counts_threads && instructions > 0
             ? std::max(0.0, double(kWarpThreads) - n("thread_instructions") / instructions)
             : 0.0;
-    const double resident_w = std::max(0.0, t.sm_resident_w - t.sm_resident_lane_w * missing_threads);
+    const bool tensor_active = t.sm_resident_tensor_w > 0 && n("instructions_tensor") > 0;
+    const double resident_w = tensor_active
+                                  ? t.sm_resident_tensor_w
+                                  : std::max(0.0, t.sm_resident_w - t.sm_resident_lane_w * missing_threads);
     e.static_j = t.sm_static_w * seconds + resident_w * resident_s;
   } else if (k == "l1" || k == "l2") {
     const EnergyTable::Cache& c = k == "l1" ? t.l1 : t.l2;

@@ -142,6 +142,32 @@ TEST(PowerModel, ResidentPowerFallsWithTheThreadsWarpsLeaveIdle) {
   EXPECT_NEAR(static_of(p, "s.sm2"), 1.2e-6, 1e-18);
 }
 
+// With resident_tensor_w set, an SM that issued tensor instructions draws it instead of resident_w and the
+// lane term: 5 W x 0.4 us = 2 uJ at 16 threads on average (where the lane term would give 1 W); one that
+// issued none keeps the lane term (1 W, 0.4 uJ); with resident_tensor_w 0 (the default) the tensor SM is
+// priced as any other (1 W).
+TEST(PowerModel, TensorActiveSmsDrawTheTensorResidentPower) {
+  const std::vector<std::string> sets = {
+      "energy.sm.static_w=0",  "energy.sm.resident_w=3", "energy.sm.resident_lane_w=0.125",
+      "energy.l1.static_w=0",  "energy.l2.static_w=0",   "energy.crossbar.static_w=0",
+      "energy.dram.static_w=0"};
+  Activity a = one_microsecond(1);
+  a.instances.push_back(instance("s.sm0", "sm", 0,
+                                 {{"instructions", 100},
+                                  {"instructions_tensor", 10},
+                                  {"thread_instructions", 1600},
+                                  {"resident_cycles", 400}}));
+  a.instances.push_back(instance(
+      "s.sm1", "sm", 0, {{"instructions", 100}, {"thread_instructions", 1600}, {"resident_cycles", 400}}));
+  std::vector<std::string> with_tensor = sets;
+  with_tensor.push_back("energy.sm.resident_tensor_w=5");
+  const json p = power_document(a, table(with_tensor), "test");
+  EXPECT_NEAR(static_of(p, "s.sm0"), 2.0e-6, 1e-18);
+  EXPECT_NEAR(static_of(p, "s.sm1"), 0.4e-6, 1e-18);
+  const json q = power_document(a, table(sets), "test");
+  EXPECT_NEAR(static_of(q, "s.sm0"), 0.4e-6, 1e-18);
+}
+
 // Each kind, with static power off so the dynamic figure stands alone; values picked to be exact in binary
 // where it matters. 1 pJ = 1e-12 J.
 TEST(PowerModel, EnergyIsCountsTimesPerEventEnergies) {
