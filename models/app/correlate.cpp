@@ -450,15 +450,11 @@ int run_python(std::string_view script, const std::vector<std::string>& args) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-// Simulated against measured average power, per kernel (docs/power.md, "Correlation with a GV100").
-int correlate_power(const CorrelateOptions& o, const fs::path& dir, std::ostream& out, std::ostream& err) {
-  std::vector<HwPowerRow> rows;
-  try {
-    rows = read_hw_power_csv(o.power_csv);
-  } catch (const std::exception& e) {
-    err << "numagpu: error: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+// Simulated against measured average power, per kernel (docs/power.md, "Correlation with a GV100"). `rows`
+// are the measured-power table's, `hw_rows` the counter table's (empty without --hw).
+int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& rows,
+                    const std::vector<HwRow>& hw_rows, const fs::path& dir, std::ostream& out,
+                    std::ostream& err) {
   struct Job {
     const HwPowerRow* row;
     std::string library_name;
@@ -467,17 +463,10 @@ int correlate_power(const CorrelateOptions& o, const fs::path& dir, std::ostream
   // With --hw as well: each library kernel's measured elapsed SM cycles, to price its simulated energy over
   // the hardware's time as well (the energy model's error with the timing model's taken out).
   std::map<std::string, double> hw_cycles;
-  if (!o.hw_csv.empty()) {
-    try {
-      for (const HwRow& h : read_hw_csv(o.hw_csv)) {
-        const std::optional<StudyKernel> k = study_kernel(h.benchmark, h.kernel);
-        const auto c = h.counters.find("Elapsed_Cycles");
-        if (k && c != h.counters.end() && c->second > 0) hw_cycles[k->library_name] = c->second;
-      }
-    } catch (const std::exception& e) {
-      err << "numagpu: error: " << e.what() << "\n";
-      return kExitBadInput;
-    }
+  for (const HwRow& h : hw_rows) {
+    const std::optional<StudyKernel> k = study_kernel(h.benchmark, h.kernel);
+    const auto c = h.counters.find("Elapsed_Cycles");
+    if (k && c != h.counters.end() && c->second > 0) hw_cycles[k->library_name] = c->second;
   }
   std::vector<Job> jobs;
   std::vector<std::vector<std::string>> commands;
@@ -625,9 +614,10 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
     err << "numagpu: error: --config " << o.config << ": no such file\n";
     return kExitBadInput;
   }
+  std::vector<HwPowerRow> power_rows;
   if (!o.power_csv.empty()) {  // a bad table is refused before anything runs or is written
     try {
-      read_hw_power_csv(o.power_csv);
+      power_rows = read_hw_power_csv(o.power_csv);
     } catch (const std::exception& e) {
       err << "numagpu: error: " << e.what() << "\n";
       return kExitBadInput;
@@ -646,7 +636,7 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
   const fs::path dir = fs::absolute(o.out_dir);
   int power_rc = kExitOk;
   if (!o.power_csv.empty()) {
-    power_rc = correlate_power(o, dir, out, err);
+    power_rc = correlate_power(o, power_rows, rows, dir, out, err);
     if (o.hw_csv.empty() || power_rc == kExitBadInput) return power_rc;
   }
   const int counters_rc = correlate_counters(o, rows, dir, out, err);

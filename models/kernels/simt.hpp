@@ -121,8 +121,8 @@ struct Uninitialized {
 // allocation of their own.
 struct PackedStep {
   Step::Kind kind = Step::Kind::kCompute;
-  std::uint8_t lanes =
-      0;  // a memory or barrier step: its instruction's active threads (compute: in the runs)
+  // A memory or barrier step: its instruction's active threads (a compute step keeps them in its runs).
+  std::uint8_t lanes = 0;
   std::uint16_t line_count = 0;
   std::uint32_t cycles = 0;
   std::uint32_t instructions = 0;

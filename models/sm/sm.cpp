@@ -279,8 +279,9 @@ void Sm::execute(Warp& w, const Step& step, Cycles issued_by) {
   const Cycles now = clock_.now();
   const std::uint32_t issued = step.kind == Step::Kind::kCompute ? step.instructions : 1;
   instructions_.add(issued);
-  thread_instructions_.add(step.thread_instructions == Step::kFullWarps ? std::uint64_t(kWarpThreads) * issued
-                                                                        : step.thread_instructions);
+  thread_instructions_.add(step.thread_instructions == Step::kFullWarps
+                               ? std::uint64_t(Step::kWarpThreads) * issued
+                               : step.thread_instructions);
   count_classes(step);
   const unsigned before = state_of(w);
   switch (step.kind) {

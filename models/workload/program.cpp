@@ -246,12 +246,11 @@ class TraceProgram : public KernelProgram {
   std::vector<std::vector<std::vector<trace::WarpInstruction>>> blocks_;  // [cta][warp][instruction]
 };
 
-}  // namespace
-
-namespace {
+// A mask of the `n` lowest lanes.
 std::uint32_t low_lanes(std::uint32_t n) {
   return n >= trace::kWarpSize ? 0xffffffffu : (std::uint32_t(1) << n) - 1;
 }
+
 }  // namespace
 
 void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigned line_bytes,

@@ -35,6 +35,7 @@ const char* to_string(InstrClass c);  // "fp32", ..., "memory", "other"
 
 struct Step {
   enum class Kind : std::uint8_t { kCompute, kLoad, kStore, kAtomic, kBarrier };
+  static constexpr unsigned kWarpThreads = 32;
   static constexpr unsigned kMaxLines = 64;  // 32 threads, an access may straddle two lines
   Kind kind = Kind::kCompute;
   std::uint32_t cycles = 1;        // compute: cycles the warp is busy
