@@ -51,6 +51,9 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   RequestOutputs out;  // towards memory
 
   std::uint64_t invalidate_all() { return tags_.invalidate_all(); }
+  // A unified L1 whose other ways hold shared memory for the kernel (sm.shared_carveouts): keeps `ways` of
+  // its ways; returns the lines dropped (none at a kernel boundary, where the L1 is already invalid).
+  std::uint64_t set_usable_ways(unsigned ways) { return tags_.set_usable_ways(ways); }
   // Software coherence at a kernel boundary: drops every remote line, writing dirty ones back to their home
   // first; `done` runs when the last write-back is acknowledged (at once if there is none). Returns the
   // number of lines dropped.

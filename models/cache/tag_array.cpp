@@ -9,6 +9,7 @@ namespace numagpu {
 TagArray::TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement, unsigned sectors)
     : sets_(sets),
       ways_(ways),
+      usable_ways_(ways),
       set_mask_(sets > 1 && (sets & (sets - 1)) == 0 ? sets - 1 : 0),
       key_(sets * ways, 0),
       meta_(sets * ways, 0),
@@ -68,9 +69,9 @@ std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty,
   const std::uint64_t set = set_of(line);
   const std::uint64_t base = set * ways_;
   const std::uint64_t valid = valid_[set], remote = remote_[set];
-  const std::uint64_t all = ways_ == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << ways_) - 1;
+  const std::uint64_t all = usable_ways_ == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << usable_ways_) - 1;
   const std::uint64_t own_mask = valid & (cls == LineClass::kRemote ? remote : ~remote);
-  const bool partitioned = quota < ways_;
+  const bool partitioned = quota < usable_ways_;
   // Under its quota a class takes a free way or the policy's victim among the other class's lines; at its
   // quota, the victim among its own. Unpartitioned: a free way, else the victim among all, whatever its
   // class.
@@ -138,6 +139,24 @@ std::uint64_t TagArray::count(LineClass cls) const {
   for (std::size_t i = 0; i < key_.size(); ++i)
     n += (key_[i] != 0 && class_of(meta_[i]) == cls) ? 1 : 0;
   return n;
+}
+
+std::uint64_t TagArray::set_usable_ways(unsigned ways) {
+  if (ways == 0 || ways > ways_) throw std::invalid_argument("TagArray: usable ways must be 1 to ways()");
+  std::uint64_t dropped = 0;
+  for (std::uint64_t set = 0; set < sets_; ++set) {
+    for (unsigned w = ways; w < ways_; ++w) {
+      const std::uint64_t i = set * ways_ + w;
+      dropped += key_[i] != 0 ? 1 : 0;
+      key_[i] = 0;
+      meta_[i] = 0;
+    }
+    const std::uint64_t keep = ways == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << ways) - 1;
+    valid_[set] &= keep;
+    remote_[set] &= keep;
+  }
+  usable_ways_ = ways;
+  return dropped;
 }
 
 std::uint64_t TagArray::invalidate_all() {

@@ -61,6 +61,11 @@ class TagArray {
   // Valid lines of a class in the whole array (for tests and statistics).
   std::uint64_t count(LineClass cls) const;
 
+  // Limits the array to its first `ways` ways (1 to ways()), as a unified L1 gives the rest to shared
+  // memory; lines in the ways taken are dropped (returns how many). ways() stays the array's size.
+  std::uint64_t set_usable_ways(unsigned ways);
+  unsigned usable_ways() const { return usable_ways_; }
+
   std::uint64_t sets() const { return sets_; }
   unsigned ways() const { return ways_; }
   unsigned sectors() const { return sectors_; }
@@ -92,7 +97,7 @@ class TagArray {
     const std::uint64_t base = first_way(line);
     const std::uint64_t key = line + 1;
     if (key == 0) return -1;  // all ones: never stored (insert refuses it)
-    for (unsigned w = 0; w < ways_; ++w) {
+    for (unsigned w = 0; w < usable_ways_; ++w) {
       if (key_[base + w] == key) return static_cast<std::int64_t>(base + w);
     }
     return -1;
@@ -119,6 +124,7 @@ class TagArray {
 
   std::uint64_t sets_;
   unsigned ways_;
+  unsigned usable_ways_;        // ways_ unless set_usable_ways took some (the others are always invalid)
   std::uint64_t set_mask_ = 0;  // sets - 1 when the set count is a power of two (and above 1), else 0
   std::vector<std::uint64_t> key_;
   std::vector<std::uint8_t> meta_;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace numagpu {
 
@@ -21,6 +23,11 @@ struct SmSpec {
   unsigned max_ctas = 0;           // resident CTAs; 0: only max_warps limits them
   std::uint32_t registers = 0;     // 32-bit registers per SM; 0: no register limit
   std::uint64_t shared_bytes = 0;  // shared memory per SM (the carveout); 0: no shared-memory limit
+  // The carveouts the driver may choose from per kernel (a unified L1 and shared memory), in KiB, as written
+  // in the configuration ("0,8,16,32,64,96"); parsed into `carveouts` (bytes, ascending) when the
+  // configuration is checked. Empty: the one carveout `shared_bytes` for every kernel.
+  std::string shared_carveouts;
+  std::vector<std::uint64_t> carveouts;
   // Execution pipes (sm/issue_pipes.hpp): lanes per SM of each instruction class; 0: no limit but issue.
   std::uint32_t fp32_lanes = 0, fp64_lanes = 0, int_lanes = 0, sfu_lanes = 0, tensor_lanes = 0,
                 shared_lanes = 0;
@@ -34,9 +41,12 @@ struct SmSpec {
   static constexpr std::uint32_t kRegisterUnit = 256;
   static constexpr std::uint64_t kSharedUnit = 256;
 
-  // CTAs of `cta` an SM holds at once: the tightest of its warps, CTA, register and shared-memory limits, at
-  // least 1 (a CTA that cannot fit at all is refused when the configuration is checked).
-  std::uint32_t cta_slots(const CtaFootprint& cta) const {
+  // A CTA's shared memory as allocated (rounded up to the granule).
+  static std::uint64_t allocated_shared(const CtaFootprint& cta) {
+    return (cta.shared_bytes + kSharedUnit - 1) / kSharedUnit * kSharedUnit;
+  }
+  // CTAs of `cta` an SM holds at once by its warps, CTA and register limits (shared memory aside).
+  std::uint32_t slots_before_shared(const CtaFootprint& cta) const {
     const std::uint32_t warps = std::max<std::uint32_t>(1, cta.warps);
     std::uint32_t slots = max_warps / warps;
     if (max_ctas) slots = std::min(slots, max_ctas);
@@ -45,10 +55,34 @@ struct SmSpec {
           (std::uint64_t(cta.registers_per_thread) * 32 + kRegisterUnit - 1) / kRegisterUnit * kRegisterUnit;
       slots = std::min<std::uint64_t>(slots, registers / (per_warp * warps));
     }
-    if (shared_bytes && cta.shared_bytes) {
-      const std::uint64_t per_cta = (cta.shared_bytes + kSharedUnit - 1) / kSharedUnit * kSharedUnit;
-      slots = std::min<std::uint64_t>(slots, shared_bytes / per_cta);
+    return slots;
+  }
+  // The shared memory the SM sets aside while a kernel of `cta` runs. One carveout (`carveouts` empty):
+  // `shared_bytes`. Per kernel, as the CUDA driver chooses for compute capability 7.x by default (CUDA C
+  // Programming Guide, "Shared Memory" of 7.x: it configures the shared memory capacity per kernel so that
+  // shared memory does not limit occupancy): the smallest carveout that holds as many CTAs as the largest
+  // does (at most what the other limits allow); a kernel without shared memory gets the smallest.
+  std::uint64_t carveout_for(const CtaFootprint& cta) const {
+    if (carveouts.empty()) return shared_bytes;
+    if (!cta.shared_bytes) return carveouts.front();
+    const std::uint64_t per_cta = allocated_shared(cta);
+    const std::uint64_t most = std::min<std::uint64_t>(slots_before_shared(cta), carveouts.back() / per_cta);
+    const std::uint64_t wanted = std::max<std::uint64_t>(1, most) * per_cta;
+    for (const std::uint64_t c : carveouts) {
+      if (c >= wanted) return c;
     }
+    return carveouts.back();
+  }
+  // The most shared memory a kernel can be given.
+  std::uint64_t largest_carveout() const { return carveouts.empty() ? shared_bytes : carveouts.back(); }
+
+  // CTAs of `cta` an SM holds at once: the tightest of its warps, CTA, register and shared-memory limits
+  // (the latter with the kernel's carveout), at least 1 (a CTA that cannot fit at all is refused when the
+  // configuration is checked).
+  std::uint32_t cta_slots(const CtaFootprint& cta) const {
+    std::uint32_t slots = slots_before_shared(cta);
+    const std::uint64_t shared = carveout_for(cta);
+    if (shared && cta.shared_bytes) slots = std::min<std::uint64_t>(slots, shared / allocated_shared(cta));
     return std::max<std::uint32_t>(1, slots);
   }
   // True when not even one CTA fits (the check above returns 1 regardless).
@@ -60,7 +94,8 @@ struct SmSpec {
                 warps >
             registers)
       return false;
-    return !(shared_bytes && cta.shared_bytes > shared_bytes);
+    const std::uint64_t shared = largest_carveout();
+    return !(cta.shared_bytes && (shared || !carveouts.empty()) && allocated_shared(cta) > shared);
   }
 
   template <class Keys>
@@ -84,6 +119,12 @@ struct SmSpec {
               "CTAs of kernels that state their shared memory (C++ library kernels)")
         .range(0, std::int64_t(1) << 24)
         .unit("B");
+    k.string("shared_carveouts", shared_carveouts,
+             "Shared-memory carveouts of a unified L1 and shared memory, in KiB, comma-separated and "
+             "ascending (Volta: \"0,8,16,32,64,96\"): each kernel gets the smallest that does not limit its "
+             "occupancy, as the CUDA driver chooses, and the L1 (l1.size_bytes is then the unified array) "
+             "gives up as many of its ways. Empty: sm.shared_bytes for every kernel. Each must be a whole "
+             "number of L1 ways (l1.size_bytes / l1.ways) and leave the L1 at least one way");
     // One text for the six pipes (a literal: the schema keeps the pointer's text).
 #define NUMAGPU_LANES_DOC(pipe)                                         \
   "Lanes of the SM's " pipe                                             \

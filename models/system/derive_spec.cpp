@@ -116,6 +116,46 @@ void derive_caches(const SystemParams& p, SystemSpec& s) {
   s.partition = p.l2.partition;
 }
 
+// Per-kernel shared-memory carveouts of a unified L1 (sm.shared_carveouts): "a,b,c" KiB, ascending, each a
+// whole number of the L1's ways (a way of every set is what the driver can give to shared memory here) and
+// leaving the L1 at least one way.
+void derive_carveouts(const SystemParams& p, SystemSpec& s) {
+  const std::string key = "sm.shared_carveouts";
+  const std::string& text = p.sm.shared_carveouts;
+  s.sm.carveouts.clear();
+  if (text.empty()) return;
+  const std::uint64_t way_bytes = p.l1.size_bytes / p.l1.ways;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    std::string item = text.substr(at, comma - at);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (item.empty() || item.size() > 6 || item.find_first_not_of("0123456789") != std::string::npos)
+      fail(key, "'" + text + "' is not a comma-separated list of sizes in KiB (e.g. \"0,8,16,32,64,96\")");
+    const std::uint64_t bytes = std::stoull(item) * 1024;
+    if (!s.sm.carveouts.empty() && bytes <= s.sm.carveouts.back())
+      fail(key, "'" + text + "': the carveouts must be in ascending order, each once");
+    if (bytes % way_bytes != 0) {
+      fail(key, item + " KiB is not a whole number of L1 ways (l1.size_bytes / l1.ways = " + str(way_bytes) +
+                    " B): the carveout takes ways from the unified L1");
+    }
+    if (bytes >= p.l1.size_bytes) {
+      fail(key, item + " KiB leaves the L1 no way (l1.size_bytes " + str(p.l1.size_bytes) +
+                    " B is the unified L1 and shared memory)");
+    }
+    s.sm.carveouts.push_back(bytes);
+    at = comma + 1;
+  }
+  if (p.sm.shared_bytes != 0) {
+    fail("sm.shared_bytes",
+         "set sm.shared_bytes (one carveout for every kernel) or sm.shared_carveouts "
+         "(one per kernel), not both");
+  }
+  if (s.l2_numa_aware && s.partition.l1)
+    fail(key, "per-kernel carveouts and an L1 way partition (l2.partition_l1) are not modelled together");
+}
+
 void derive_crossbar_and_dram(const SystemParams& p, SystemSpec& s) {
   s.crossbar = p.crossbar;
   // GB/s -> bytes per cycle as an exact fraction: gbps * 1000 / clock_mhz.
@@ -342,8 +382,8 @@ void derive_library_kernel(const std::string& key, KernelSpec& ks, std::uint64_t
     fail(key + "kernel", ks.kernel + ": a CTA of " + str(ks.warps_per_cta) + " warps, " +
                              str(launch.regs_per_thread) + " registers per thread and " +
                              str(launch.shared_bytes) + " B of shared memory exceeds sm.registers (" +
-                             str(s.sm.registers) + ") or sm.shared_bytes (" + str(s.sm.shared_bytes) +
-                             "): it would never fit on an SM");
+                             str(s.sm.registers) + ") or the shared memory an SM can give it (" +
+                             str(s.sm.largest_carveout()) + " B): it would never fit on an SM");
   }
   for (runtime::Allocation al : kernel->allocations()) {
     al.name = ks.name + "." + al.name;  // unique across kernels
@@ -552,6 +592,7 @@ SystemSpec derive_system_spec(const SystemParams& p) {
   derive_machine(p, s);
   derive_facts(p, s);
   derive_caches(p, s);
+  derive_carveouts(p, s);
   derive_crossbar_and_dram(p, s);
   derive_runtime_and_memory(p, s);
   derive_links(p, s);

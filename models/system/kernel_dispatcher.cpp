@@ -68,6 +68,20 @@ KernelDispatcher::AppKernelStats& KernelDispatcher::app_stats(const std::string&
   return app_stats_.emplace(key, s).first->second;
 }
 
+void KernelDispatcher::record_carveout(std::uint64_t bytes) {
+  const bool app = items_[item_]->is_application();
+  const auto key = std::make_pair(item_, app ? items_[item_]->launch_name() : std::string());
+  stats::Scalar*& stat = carveout_stats_[key];
+  if (!stat) {
+    const std::string base = std::string(name()) + (app ? ".app" : ".kernel") + std::to_string(item_) +
+                             (app ? "." + key.second : std::string());
+    stat = &stats_.scalar(base + ".shared_carveout_bytes", "B",
+                          "Shared memory the SMs set aside for the kernel (sm.shared_carveouts: the "
+                          "smallest carveout that does not limit its occupancy); the L1 has the rest");
+  }
+  stat->set(double(bytes));
+}
+
 std::vector<KernelDispatcher::AppLaunches> KernelDispatcher::app_launches() const {
   std::vector<AppLaunches> r(app_stats_.size());
   for (const auto& [key, s] : app_stats_)
@@ -95,6 +109,7 @@ void KernelDispatcher::launch() {
     app_stats(items_[item_]->launch_name()).launches->add();
   }
   if (on_launch) on_launch();
+  if (shared_carveout) record_carveout(shared_carveout(k));
   busy_sms_ = 0;
   for (const auto& socket : sms_)
     busy_sms_ += socket.size();

@@ -46,6 +46,10 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   std::vector<AppLaunches> app_launches() const;
   std::function<void()> on_finish;  // called at the end of the last kernel
   std::function<void()> on_launch;  // called as each kernel launches (links return to symmetric)
+  // Per-kernel shared-memory carveouts (sm.shared_carveouts; null without): called as each kernel launches,
+  // before its CTAs are placed, to give the L1s the kernel's carveout; returns it (bytes), which is recorded
+  // as the kernel's `shared_carveout_bytes`.
+  std::function<std::uint64_t(const KernelProgram&)> shared_carveout;
   // Called at each kernel's end; must call its argument once the memory system's coherence actions are done.
   std::function<void(std::function<void()>)> on_boundary;
 
@@ -67,6 +71,7 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
     std::uint32_t order;
   };
   AppKernelStats& app_stats(const std::string& kernel);
+  void record_carveout(std::uint64_t bytes);  // as the current kernel's shared_carveout_bytes
 
   const GpuClock& clock_;
   std::vector<std::unique_ptr<KernelSequence>> items_;
@@ -77,6 +82,8 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   static constexpr Cycles kNoStart = ~Cycles(0);
   Cycles item_start_ = kNoStart;  // the current application's first launch
   std::map<std::pair<std::size_t, std::string>, AppKernelStats> app_stats_;
+  // Per item and kernel name (the name empty for a single kernel): the carveout it was given.
+  std::map<std::pair<std::size_t, std::string>, stats::Scalar*> carveout_stats_;
   unsigned sockets_;
   runtime::Machine machine_;
   runtime::CtaScheduleParams schedule_params_;

@@ -181,6 +181,19 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
     }
     return lines;
   });
+  if (!spec_.sm.carveouts.empty()) {
+    dispatcher_->shared_carveout = [this](const KernelProgram& k) {
+      const std::uint64_t carveout =
+          spec_.sm.carveout_for({k.warps_per_cta(), k.registers_per_thread(), k.shared_bytes_per_cta()});
+      const std::uint64_t way_bytes = spec_.l1.size_bytes / spec_.l1.ways;  // whole ways (derive_spec)
+      const auto ways = static_cast<unsigned>(spec_.l1.ways - carveout / way_bytes);
+      for (auto& socket : sockets_) {
+        for (auto& l1 : socket->l1s)
+          l1->set_usable_ways(ways);
+      }
+      return carveout;
+    };
+  }
   dispatcher_->on_finish = [this] { on_workload_finished(); };
   dispatcher_->on_boundary = [this](std::function<void()> proceed) { kernel_boundary(std::move(proceed)); };
   dispatcher_->on_launch = [this] {

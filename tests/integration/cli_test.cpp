@@ -285,6 +285,31 @@ TEST_F(CliTest, Qv100HotspotReadsEachInputSectorFromDramOnce) {
   EXPECT_EQ(l2_write_misses, 512u);
 }
 
+// configs/gpus/qv100.yaml carves shared memory out of the unified L1 per kernel (sm.shared_carveouts 0, 8,
+// 16, 32, 64, 96 KiB): each kernel gets the smallest carveout holding as many CTAs as the largest does.
+// - cudaTensorCoreGemm: 64 KiB per CTA (8 warps); 96 KiB holds one CTA as 64 KiB does: 64 KiB. With one
+//   carveout of 32 KiB (the file before) it was refused.
+// - hotspot: 8 warps, 3 KiB; 8 CTAs by warps (64 / 8) and registers: 24 KiB: 32 KiB.
+// - srad_v1: no shared memory: 0 (the L1 keeps all 128 KiB).
+TEST_F(CliTest, Qv100GivesEachKernelItsCarveout) {
+  options.config_file = std::string(NUMAGPU_SOURCE_DIR) + "/configs/gpus/qv100.yaml";
+  options.workload_file = write("w.yaml",
+                                "workload:\n  kernels:\n"
+                                "    - name: gemm\n      kernel: cuda-samples/cudaTensorCoreGemm\n"
+                                "      args: \"m_tiles=8 n_tiles=8 k_tiles=4 sms=4\"\n"
+                                "    - name: hotspot\n      kernel: rodinia/hotspot\n"
+                                "      args: \"rows=64 cols=64\"\n"
+                                "    - name: srad\n      kernel: rodinia/srad_v1_srad\n"
+                                "      args: \"rows=64 cols=64\"\n");
+  ASSERT_EQ(run(), kExitOk) << err.str();
+  std::ifstream in(fs::path(options.out_dir) / "stats.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  const nlohmann::json& runtime = doc["stats"]["system"]["runtime"];
+  EXPECT_EQ(runtime["kernel0"]["shared_carveout_bytes"].get<double>(), 65536.0);
+  EXPECT_EQ(runtime["kernel1"]["shared_carveout_bytes"].get<double>(), 32768.0);
+  EXPECT_EQ(runtime["kernel2"]["shared_carveout_bytes"].get<double>(), 0.0);
+}
+
 // configs/examples/two_sockets.yaml includes the paper system and overrides two values: the result has those
 // two changed and everything else from the base (and the base's defaults).
 TEST_F(CliTest, IncludedBaseWithOverrides) {

@@ -198,6 +198,66 @@ TEST(Occupancy, TheTightestLimitSetsTheCtaSlots) {
   EXPECT_TRUE(sm.fits({8, 36, 3072}));
 }
 
+// Per-kernel carveouts (sm.shared_carveouts), Volta's 0, 8, 16, 32, 64 and 96 KiB with the limits above: the
+// smallest carveout that holds as many CTAs as the largest does.
+TEST(Occupancy, EachKernelGetsTheSmallestCarveoutThatDoesNotLimitIt) {
+  SmSpec sm;
+  sm.max_warps = 64;
+  sm.max_ctas = 32;
+  sm.registers = 65536;
+  sm.carveouts = {0, 8192, 16384, 32768, 65536, 98304};
+  // No shared memory: the smallest, 0; 8 CTAs of 8 warps by the warps (64 / 8).
+  EXPECT_EQ(sm.carveout_for({8, 32, 0}), 0u);
+  EXPECT_EQ(sm.cta_slots({8, 32, 0}), 8u);
+  // hotspot with 32 registers: 8 CTAs by warps and registers (above), 8 x 3,072 = 24,576 B: 32 KiB.
+  EXPECT_EQ(sm.carveout_for({8, 32, 3072}), 32768u);
+  EXPECT_EQ(sm.cta_slots({8, 32, 3072}), 8u);
+  // With 36 registers 6 CTAs: 6 x 3,072 = 18,432 B still needs 32 KiB (16 KiB holds 5).
+  EXPECT_EQ(sm.carveout_for({8, 36, 3072}), 32768u);
+  // dct8x8's 1DCT: 2 warps, 512 B: 32 CTAs by the CTA limit, 32 x 512 = 16,384 B: exactly 16 KiB.
+  EXPECT_EQ(sm.carveout_for({2, 0, 512}), 16384u);
+  // 512 B + 1 rounds to 768 B: 32 x 768 = 24,576 B: 32 KiB.
+  EXPECT_EQ(sm.carveout_for({2, 0, 513}), 32768u);
+  // cudaTensorCoreGemm, 64 KiB per CTA: 96 KiB holds one CTA as 64 KiB does, so 64 KiB.
+  EXPECT_EQ(sm.carveout_for({8, 0, 65536}), 65536u);
+  EXPECT_EQ(sm.cta_slots({8, 0, 65536}), 1u);
+  // 40 KiB per CTA: 64 KiB holds one, 96 KiB two: 96 KiB.
+  EXPECT_EQ(sm.carveout_for({8, 0, 40960}), 98304u);
+  EXPECT_EQ(sm.cta_slots({8, 0, 40960}), 2u);
+  // The largest carveout bounds what fits: 96 KiB yes, 96 KiB + 1 B no; a carveout list of only 0 refuses
+  // any shared memory.
+  EXPECT_TRUE(sm.fits({8, 0, 98304}));
+  EXPECT_FALSE(sm.fits({8, 0, 98305}));
+  sm.carveouts = {0};
+  EXPECT_FALSE(sm.fits({1, 0, 4}));
+  EXPECT_TRUE(sm.fits({1, 0, 0}));
+}
+
+// The carveouts are checked where they are written; a whole number of L1 ways each (the default L1, 32 KiB
+// of 4 ways: 8 KiB ways), below the L1's size.
+TEST(Occupancy, CarveoutsAreCheckedAtTheirKey) {
+  SystemParams p = one_kernel();
+  p.l1.size_bytes = 32768;
+  p.l1.ways = 4;
+  p.sm.shared_carveouts = "0, 8,16";
+  const SystemSpec s = derive_system_spec(p);
+  EXPECT_EQ(s.sm.carveouts, (std::vector<std::uint64_t>{0, 8192, 16384}));
+  for (const char* bad : {"8,x", "8,,16", "16,8", "8,8", "4", "32", "", "1234567"}) {
+    p.sm.shared_carveouts = bad;
+    EXPECT_EQ(blamed(p), *bad ? "sm.shared_carveouts" : "") << bad;
+  }
+  p.sm.shared_carveouts = "8";
+  p.sm.shared_bytes = 8192;
+  EXPECT_EQ(blamed(p), "sm.shared_bytes");
+  // An L1 way partition would split ways the carveout takes: refused.
+  p.sm.shared_bytes = 0;
+  p.l2.organization = L2Organization::kNumaAware;
+  p.l2.partition.l1 = true;
+  EXPECT_EQ(blamed(p), "sm.shared_carveouts");
+  p.l2.partition.l1 = false;
+  EXPECT_EQ(blamed(p), "");
+}
+
 TEST(Occupancy, AKernelThatCannotFitIsRefusedAtItsKey) {
   SystemParams p;
   p.sm.shared_bytes = 32768;

@@ -38,6 +38,30 @@ TEST(TagArray, DirtyVictimIsReported) {
   EXPECT_TRUE(victim->dirty);
 }
 
+// A unified L1 gives ways to shared memory (sm.shared_carveouts): 1 set x 4 ways limited to 2 holds two
+// lines, the third evicts the least recently used; the ways taken drop their lines.
+TEST(TagArray, UsableWaysBoundWhatASetHolds) {
+  TagArray t(1, 4);
+  for (std::uint64_t line : {10, 11, 12, 13})
+    t.insert(line, false);
+  EXPECT_EQ(t.set_usable_ways(2), 2u);  // 12 and 13 were in ways 2 and 3
+  EXPECT_TRUE(t.contains(10));
+  EXPECT_TRUE(t.contains(11));
+  EXPECT_FALSE(t.contains(12));
+  EXPECT_TRUE(t.access(10));                // 10 becomes the most recently used
+  const auto victim = t.insert(14, false);  // the set is full at 2 ways: the LRU of {10, 11} is 11
+  ASSERT_TRUE(victim.has_value());
+  EXPECT_EQ(victim->line, 11u);
+  EXPECT_EQ(t.usable_ways(), 2u);
+  EXPECT_EQ(t.ways(), 4u);
+  // Back to all 4: the freed ways fill before anything is evicted.
+  EXPECT_EQ(t.set_usable_ways(4), 0u);
+  EXPECT_FALSE(t.insert(15, false).has_value());
+  EXPECT_FALSE(t.insert(16, false).has_value());
+  EXPECT_THROW(t.set_usable_ways(0), std::invalid_argument);
+  EXPECT_THROW(t.set_usable_ways(5), std::invalid_argument);
+}
+
 TEST(TagArray, InvalidateAllCountsValidLines) {
   TagArray t(4, 2);
   t.insert(0, false);
