@@ -496,6 +496,7 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
   breakdown += ",simulated_cycles,hardware_cycles,simulated_at_hardware_time\n";
   std::vector<double> hw, sim, hw_timed, sim_at_hw_time;
   std::ostringstream table;
+  std::vector<std::string> above_limit;  // kernels a socket of which exceeded energy.board.power_limit_w
   int failures = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const HwPowerRow& row = *jobs[j].row;
@@ -537,6 +538,15 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
         timed += ",,";
         if (!hw_cycles.empty()) at_hw_time = " | -";
       }
+      bool above = false;
+      double limit = 0;
+      for (const nlohmann::json& s : doc.at("sockets")) {
+        above = above || s.value("above_power_limit", false);
+        limit = std::max(limit, s.value("power_limit_w", 0.0));
+      }
+      if (above)
+        above_limit.push_back(row.name + " (" + format_number(std::round(watts * 10) / 10) + " W > " +
+                              format_number(limit) + " W)");
       csv += row.name + "," + format_number(row.watts) + "," + format_number(watts) + "\n";
       breakdown +=
           row.name + "," + format_number(row.watts) + "," + format_number(watts) + parts + timed + "\n";
@@ -577,6 +587,14 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
     md << "| kernel | measured W | simulated W | error % |\n|---|---|---|---|\n";
   }
   md << table.str();
+  if (!above_limit.empty()) {
+    md << "\n## Above the board's power limit\n\nThese runs draw more than `energy.board.power_limit_w`. A "
+          "real GPU lowers its clock to stay under the limit; numagpu does not model that, so the GPU could "
+          "not have run these at the configured clock: a simulated time shorter than the hardware's (the "
+          "timing model) is the first suspect.\n\n";
+    for (const std::string& k : above_limit)
+      md << "- " << k << "\n";
+  }
   if (!unmatched.empty()) {
     md << "\n## Not run (no library kernel stands for them)\n\n";
     for (const HwPowerRow* u : unmatched)

@@ -120,6 +120,14 @@ void add_energy_schema(Schema& root) {
       .min(0)
       .unit("W")
       .default_value(0.0);
+  board
+      .real("power_limit_w",
+            "The board's power limit (its TDP: a GPU lowers its clock to stay under it); 0: none. numagpu "
+            "does not model power capping: a socket whose simulated average power exceeds the limit is "
+            "flagged (power.json sockets[].above_power_limit, the run's summary)")
+      .min(0)
+      .unit("W")
+      .default_value(0.0);
   Schema& p = e.section("policy", "The link balancer and cache partition controller, from their netlists");
   p.real("flop_cycle_fj", "Per flip-flop per clock cycle (the blocks are clocked every cycle)")
       .min(0)
@@ -169,6 +177,7 @@ EnergyTable energy_table(const config::Config& cfg) {
   t.sm_resident_lane_w = r("sm.resident_lane_w");
   t.sm_resident_tensor_w = r("sm.resident_tensor_w");
   t.board_constant_w = r("board.constant_w");
+  t.board_power_limit_w = r("board.power_limit_w");
   t.dram_channel_static_w = r("dram.channel_static_w");
   t.policy_flop_cycle_fj = r("policy.flop_cycle_fj");
   t.policy_transistor_static_nw = r("policy.transistor_static_nw");

@@ -52,6 +52,9 @@ struct EnergyTable {
   // instructions (AccelWattch's tensor mix: a higher static power that does not depend on lanes).
   double sm_resident_tensor_w = 0;
   double board_constant_w = 0;  // per socket (a GPU board): board, fans, the GPU's uncore
+  // Per socket: the board's power limit (TDP); 0: none. Not enforced (no power capping is modelled): a
+  // socket whose average power exceeds it is flagged in power.json and the run's summary.
+  double board_power_limit_w = 0;
   // The two policy blocks, from their synthesized netlists (docs/rtl-area.md).
   double policy_flop_cycle_fj = 0;         // per flip-flop per clock cycle
   double policy_transistor_static_nw = 0;  // leakage per transistor

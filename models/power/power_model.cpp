@@ -227,6 +227,9 @@ json power_document(const Activity& a, const EnergyTable& t, const std::string& 
   for (std::size_t s = 0; s < sockets.size(); ++s) {
     json j = sockets[s].to_json(seconds);
     j["socket"] = s;
+    j["power_limit_w"] = t.board_power_limit_w;
+    j["above_power_limit"] =
+        t.board_power_limit_w > 0 && j.at("power_w").get<double>() > t.board_power_limit_w;
     sockets_json.push_back(std::move(j));
   }
 
@@ -340,6 +343,13 @@ std::string power_summary(const json& p) {
                   static_cast<unsigned long long>(s.at("socket").get<std::uint64_t>()),
                   s.at("energy_j").get<double>(), s.at("power_w").get<double>());
     os << buf;
+    if (s.value("above_power_limit", false)) {
+      std::snprintf(buf, sizeof buf,
+                    "        above energy.board.power_limit_w (%.0f W): the GPU could not run this at "
+                    "system.clock_mhz (it would lower its clock, which numagpu does not model)\n",
+                    s.at("power_limit_w").get<double>());
+      os << buf;
+    }
   }
   const json& fabric = p.at("fabric");
   if (!fabric.at("components").empty()) {

@@ -4,7 +4,8 @@
 # input's; each simulated figure is its run's own power.json total; the breakdown's components add up to it;
 # the figures are drawn; the unknown row is reported, not run. With --hw as well, a kernel the counter table
 # has is also priced over its measured elapsed cycles (power_breakdown.csv's simulated_at_hardware_time:
-# static power as simulated, dynamic energy over the measured time). Then a malformed table: one line,
+# static power as simulated, dynamic energy over the measured time); a run above the board's power limit
+# is listed as such. Then a malformed table: one line,
 # status 2, nothing written.
 # Usage: correlate_power_cli.sh NUMAGPU SOURCE_DIR SCRATCH
 set -eu
@@ -45,7 +46,16 @@ for kernel, cycles in (("hotspot_k1", 1000), ("dct8x8_k2", 100)):
     assert float(rows[kernel]["hardware_cycles"]) == cycles
     expected = t["static_j"] / doc["duration_seconds"] + t["dynamic_j"] / (cycles / (doc["clock_mhz"] * 1e6))
     assert abs(float(rows[kernel]["simulated_at_hardware_time"]) - expected) <= 1e-6 * expected, kernel
-assert "With the hardware's elapsed time" in open(out + "/power_correlation.md").read()
+md = open(out + "/power_correlation.md").read()
+assert "With the hardware's elapsed time" in md
+# configs/gpus/qv100.yaml's board power limit is the data sheet's 250 W: a run is listed as above it exactly
+# when its socket's average power exceeds it (power.json says so, and the figures agree).
+listed = md.split("## Above the board's power limit")[1] if "## Above the board's power limit" in md else ""
+for kernel in rows:
+    socket = json.load(open("%s/power_runs/%s/out/power.json" % (out, kernel)))["sockets"][0]
+    assert socket["power_limit_w"] == 250
+    assert socket["above_power_limit"] == (socket["power_w"] > 250), kernel
+    assert (("- " + kernel + " (") in listed) == socket["above_power_limit"], kernel
 PY
 printf ',mean HW_power\nhotspot_k1,lots\n' > "$out.csv"
 if "$numagpu" correlate -q --power "$out.csv" -o "$out.bad" 2> "$out.err"; then exit 1; else rc=$?; fi

@@ -120,6 +120,26 @@ TEST(PowerModel, ClassesSectorsResidentSmsChannelsAndTheBoardByHand) {
   EXPECT_NEAR(p.at("sockets").at(0).at("static_j").get<double>(), (2.2 + 20 + 10) * 1e-6, 1e-15);
 }
 
+// energy.board.power_limit_w flags a socket above it, without changing its power: a socket of only its
+// board's 10 W constant power (every other static power off) over 1 us averages 10 W: above a 9.5 W limit,
+// not above 10 W (at the limit is not above it), nor with no limit (0).
+TEST(PowerModel, ASocketAboveTheBoardsPowerLimitIsFlagged) {
+  const std::vector<std::string> quiet = {"energy.sm.static_w=0",      "energy.l1.static_w=0",
+                                          "energy.l2.static_w=0",      "energy.crossbar.static_w=0",
+                                          "energy.dram.static_w=0",    "energy.dram.channel_static_w=0",
+                                          "energy.board.constant_w=10"};
+  const Activity a = one_microsecond(1);
+  for (const auto& [limit, above] : {std::pair{"9.5", true}, std::pair{"10", false}, std::pair{"0", false}}) {
+    std::vector<std::string> sets = quiet;
+    sets.push_back(std::string("energy.board.power_limit_w=") + limit);
+    const json p = power_document(a, table(sets), "test");
+    const json& socket = p.at("sockets").at(0);
+    EXPECT_NEAR(socket.at("power_w").get<double>(), 10.0, 1e-9) << limit;
+    EXPECT_EQ(socket.at("above_power_limit").get<bool>(), above) << limit;
+    EXPECT_EQ(power_summary(p).find("above energy.board.power_limit_w") != std::string::npos, above) << limit;
+  }
+}
+
 // A resident SM's power falls with the threads its warps leave idle: resident_w 3 W at full warps, less
 // 0.125 W per thread the average instruction lacks. 1 us at 1 GHz, 400 resident cycles (0.4 us), no other
 // static power. 100 instructions of 16 threads on average (1600 thread instructions) lack 16: 3 - 16 x
