@@ -108,7 +108,8 @@ void Cta::charge(InstrClass cls, unsigned n) {
   }
 }
 
-std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready) {
+std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready,
+                             unsigned latency) {
   if (!dependent_) {
     add_instructions(w, cls, 1, cycles);
     clock_[w] += cycles;
@@ -117,7 +118,8 @@ std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::u
   const std::uint32_t at = std::max(clock_[w], operands_ready);
   add_instructions(w, cls, 1, at + cycles - clock_[w]);  // the stall, then its issue cycles
   clock_[w] = at + cycles;
-  const std::uint32_t ready = at + cycles - 1 + latency_[static_cast<unsigned>(cls)];
+  const std::uint16_t own = latency != kClassLatency ? latency_[latency] : 0;
+  const std::uint32_t ready = at + cycles - 1 + (own ? own : latency_[static_cast<unsigned>(cls)]);
   settled_[w] = std::max(settled_[w], ready);
   return ready;
 }

@@ -45,8 +45,14 @@ using numagpu::InstrClass;
 
 // Dependent-instruction latency by instruction class (InstrClass order): the cycles from an instruction's
 // issue until an instruction that reads its result may issue. All 0 (the default): not modelled, a warp
-// issues its instructions one a cycle whatever they read.
-using Latencies = std::array<std::uint16_t, kInstrClasses>;
+// issues its instructions one a cycle whatever they read. After the classes, the divisions' latencies
+// (kDivLatency + 0: an integer division or remainder by a run-time value, + 1: fp32, + 2: fp64): a division
+// is one instruction of its class here, as a PTX div is one instruction, but its result takes the
+// division's latency (0: the class's).
+inline constexpr unsigned kDivLatency = kInstrClasses;
+using Latencies = std::array<std::uint16_t, kInstrClasses + 3>;
+// Which latency an instruction's result takes: its class's, or a division's.
+inline constexpr unsigned kClassLatency = ~0u;
 
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
@@ -194,8 +200,10 @@ class Cta {
   // One instruction of `cls` for every warp with an active thread, issued once operands_ready(w) (the latest
   // ready cycle of its operands in warp w) has come; each warp's result ready cycle into result[w] (when not
   // null; 0 for inactive warps). Without dependent latencies: charge(cls).
+  // `latency`: kClassLatency, or a division's slot (kDivLatency + n) when set.
   template <class F>
-  void issue(InstrClass cls, const F& operands_ready, std::uint32_t* result);
+  void issue(InstrClass cls, const F& operands_ready, std::uint32_t* result,
+             unsigned latency = kClassLatency);
   // Before a memory instruction: each active warp waits until operands_ready(w).
   template <class F>
   void await(const F& operands_ready);
@@ -297,7 +305,8 @@ class Cta {
   void shared_broadcast(std::uint32_t* result = nullptr);
   // Warp w issues one instruction of `cls` taking `cycles` issue cycles, its operands ready at
   // `operands_ready`; returns its result's ready cycle (0 without dependent latencies).
-  std::uint32_t issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready);
+  std::uint32_t issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready,
+                          unsigned latency = kClassLatency);
   // After a step at which the active warps wait (load, atomic): their clocks pass everything in flight.
   void wait_settles();
   // The branch of a construct on `cond`: one branch instruction per warp with an active thread.
@@ -407,24 +416,24 @@ constexpr InstrClass class_of() {
 // Element-wise operations: computed for every thread (inactive ones are never read back through a masked
 // assignment), charged once per warp with an active thread.
 template <class T, class U, class F>
-auto zip(const V<T>& a, const V<U>& b, InstrClass cls, F f) {
+auto zip(const V<T>& a, const V<U>& b, InstrClass cls, F f, unsigned latency = kClassLatency) {
   using R = decltype(f(a[0], b[0]));
   V<R> r = Uninitialized<R>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = f(a[t], b[t]);
   a.cta().issue(
-      cls, [&](unsigned w) { return std::max(a.ready(w), b.ready(w)); }, r.ready_data());
+      cls, [&](unsigned w) { return std::max(a.ready(w), b.ready(w)); }, r.ready_data(), latency);
   return r;
 }
 
 template <class T, class F>
-auto map(const V<T>& a, InstrClass cls, F f) {
+auto map(const V<T>& a, InstrClass cls, F f, unsigned latency = kClassLatency) {
   using R = decltype(f(a[0]));
   V<R> r = Uninitialized<R>::make(a.cta());
   for (unsigned t = 0; t < a.size(); ++t)
     r[t] = f(a[t]);
   a.cta().issue(
-      cls, [&](unsigned w) { return a.ready(w); }, r.ready_data());
+      cls, [&](unsigned w) { return a.ready(w); }, r.ready_data(), latency);
   return r;
 }
 
@@ -444,8 +453,45 @@ auto map(const V<T>& a, InstrClass cls, F f) {
 NUMAGPU_KERNELS_BINARY(+)
 NUMAGPU_KERNELS_BINARY(-)
 NUMAGPU_KERNELS_BINARY(*)
-NUMAGPU_KERNELS_BINARY(/)
 #undef NUMAGPU_KERNELS_BINARY
+
+// Division. A floating-point one is a division on the GPU whatever its divisor (nvcc emits div.rn, a
+// reciprocal and its refinement, for any divisor but a power of two, which kernels write as a multiply):
+// its result takes the division's latency. An integer one keeps the int latency: a kernel's integer
+// divisors are compile-time constants, which nvcc turns into a shift or a multiply; a division by a value
+// known only at run time is idiv / irem (below).
+template <class T>
+constexpr unsigned division_latency() {
+  if constexpr (std::is_same_v<T, float>) return kDivLatency + 1;
+  if constexpr (std::is_same_v<T, double>) return kDivLatency + 2;
+  return kClassLatency;
+}
+template <class T>
+V<T> operator/(const V<T>& a, const V<T>& b) {
+  return zip(
+      a, b, class_of<T>(), [](T x, T y) { return static_cast<T>(x / y); }, division_latency<T>());
+}
+template <class T, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>
+V<T> operator/(const V<T>& a, S s) {
+  return map(
+      a, class_of<T>(), [s](T x) { return static_cast<T>(x / static_cast<T>(s)); }, division_latency<T>());
+}
+template <class T, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>
+V<T> operator/(S s, const V<T>& a) {
+  return map(
+      a, class_of<T>(), [s](T x) { return static_cast<T>(static_cast<T>(s) / x); }, division_latency<T>());
+}
+// Integer division and remainder by `d`, a value the compiler does not know (a kernel argument): nvcc emits
+// a sequence of tens of instructions (CUDA C Programming Guide, "Arithmetic Instructions": "up to 20"), one
+// instruction of class int here whose result takes the integer division's latency. `d` must not be 0.
+inline V<std::int64_t> idiv(const V<std::int64_t>& a, std::int64_t d) {
+  return map(
+      a, InstrClass::kInt, [d](std::int64_t x) { return x / d; }, kDivLatency);
+}
+inline V<std::int64_t> irem(const V<std::int64_t>& a, std::int64_t d) {
+  return map(
+      a, InstrClass::kInt, [d](std::int64_t x) { return x % d; }, kDivLatency);
+}
 
 #define NUMAGPU_KERNELS_COMPARE(OP)                                              \
   template <class T>                                                             \
@@ -541,7 +587,7 @@ V<R> fragment_op(Cta& c, InstrClass cls, unsigned n, const In&... inputs) {
 // ---- dependent latencies ----------------------------------------------------------------------------
 
 template <class F>
-void Cta::issue(InstrClass cls, const F& operands_ready, std::uint32_t* result) {
+void Cta::issue(InstrClass cls, const F& operands_ready, std::uint32_t* result, unsigned latency) {
   if (!dependent_) {
     charge(cls);
     return;
@@ -551,7 +597,7 @@ void Cta::issue(InstrClass cls, const F& operands_ready, std::uint32_t* result) 
       if (result) result[w] = 0;
       continue;
     }
-    const std::uint32_t ready = issue_one(w, cls, 1, operands_ready(w));
+    const std::uint32_t ready = issue_one(w, cls, 1, operands_ready(w), latency);
     if (result) result[w] = ready;
   }
 }

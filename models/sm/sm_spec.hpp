@@ -35,6 +35,9 @@ struct SmSpec {
   // one that reads its result may issue; 0: not modelled for that class.
   std::uint32_t fp32_latency = 0, fp64_latency = 0, int_latency = 0, sfu_latency = 0, tensor_latency = 0,
                 shared_latency = 0;
+  // A division's (kernels/simt.hpp, kDivLatency): one instruction of its class whose result takes these
+  // cycles; 0: the class's latency.
+  std::uint32_t int_div_latency = 0, fp32_div_latency = 0, fp64_div_latency = 0;
 
   // Register and shared-memory allocation granules (NVIDIA's CUDA Occupancy Calculator, compute capability
   // 7.0: registers are allocated per warp in units of 256, shared memory per CTA in units of 256 bytes).
@@ -154,6 +157,16 @@ struct SmSpec {
         .range(0, 1000);
     k.integer("tensor_latency", tensor_latency, NUMAGPU_LATENCY_DOC("a tensor instruction")).range(0, 1000);
     k.integer("shared_latency", shared_latency, NUMAGPU_LATENCY_DOC("a shared-memory load")).range(0, 1000);
+    k.integer("int_div_latency", int_div_latency,
+              NUMAGPU_LATENCY_DOC("an integer division or remainder by a run-time value (one instruction of "
+                                  "class int; 0: as sm.int_latency)"))
+        .range(0, 10000);
+    k.integer("fp32_div_latency", fp32_div_latency,
+              NUMAGPU_LATENCY_DOC("an FP32 division (one instruction of class fp32; 0: as sm.fp32_latency)"))
+        .range(0, 10000);
+    k.integer("fp64_div_latency", fp64_div_latency,
+              NUMAGPU_LATENCY_DOC("an FP64 division (one instruction of class fp64; 0: as sm.fp64_latency)"))
+        .range(0, 10000);
 #undef NUMAGPU_LATENCY_DOC
   }
 };

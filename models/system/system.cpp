@@ -269,6 +269,9 @@ std::vector<std::unique_ptr<KernelSequence>> System::build_programs() {
   set(InstrClass::kSfu, spec_.sm.sfu_latency);
   set(InstrClass::kTensor, spec_.sm.tensor_latency);
   set(InstrClass::kShared, spec_.sm.shared_latency);
+  latencies[kernels::kDivLatency + 0] = static_cast<std::uint16_t>(spec_.sm.int_div_latency);
+  latencies[kernels::kDivLatency + 1] = static_cast<std::uint16_t>(spec_.sm.fp32_div_latency);
+  latencies[kernels::kDivLatency + 2] = static_cast<std::uint16_t>(spec_.sm.fp64_div_latency);
   for (const KernelSpec& k : spec_.kernels) {
     if (!k.app.empty()) {  // an application: its kernels come from its host program as the run goes
       const SmSpec sm = spec_.sm;

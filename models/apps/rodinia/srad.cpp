@@ -148,7 +148,8 @@ class SradApp : public App {
   Launch srad2() {
     return elementwise(24, [this](Cta& c, const V<std::int64_t>& ei) {
       const V<std::int64_t> e1 = ei + 1;
-      V<std::int64_t> row = e1 - (e1 / nr_) * nr_ - 1, col = e1 / nr_;
+      // Nr is a kernel argument: divisions by a run-time value (idiv), as the source's % and / are.
+      V<std::int64_t> row = e1 - idiv(e1, nr_) * nr_ - 1, col = idiv(e1, nr_);
       c.if_(row == -1, [&] {  // (ei + 1) % Nr == 0: the last row
         row = V<std::int64_t>(c, nr_ - 1);
         col = col - 1;

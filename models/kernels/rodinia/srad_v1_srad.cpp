@@ -20,11 +20,11 @@
 // (ROI = the whole image: variance / mean^2). The values steer only the saturation branch; the index
 // arrays (iN, iS, jW, jE) carry data because they steer the addresses.
 //
-// Simplifications: a division is charged as one instruction of its precision (nvcc emits a reciprocal and
-// refinement sequence); the double-precision literals of the source (0.5, 1.0 / 16.0, 0.25, 1.0) make
-// those steps fp64 with conversions, as in the source. The branch on (ei + 1) % Nr == 0 is a divergent
-// branch as written (nvcc may predicate it). All the arithmetic is computed with values (nothing is
-// charged without one), so its dependent chains are seen.
+// Simplifications: a division is one instruction of its precision (nvcc emits a reciprocal and refinement
+// sequence) whose result takes the division's latency (sm.*_div_latency); the double-precision literals of
+// the source (0.5, 1.0 / 16.0, 0.25, 1.0) make those steps fp64 with conversions, as in the source. The
+// branch on (ei + 1) % Nr == 0 is a divergent branch as written (nvcc may predicate it). All the arithmetic
+// is computed with values (nothing is charged without one), so its dependent chains are seen.
 #include <cmath>
 
 #include "kernels/generate.hpp"
@@ -104,9 +104,11 @@ class Srad : public Kernel {
   void body(Cta& c) {
     const V<std::int64_t> ei = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
     const V<std::int64_t> next = ei + 1;
-    V<std::int64_t> row = map(next, InstrClass::kInt, [this](std::int64_t v) { return v % nr_; }) - 1;
-    V<std::int64_t> col = next / nr_;  // the source's (ei + 1) / Nr + 1 - 1, folded by the compiler
-    const V<bool> last_row = map(next, InstrClass::kInt, [this](std::int64_t v) { return v % nr_ == 0; });
+    // Nr is a kernel argument: a division and a remainder by a run-time value (idiv, irem).
+    const V<std::int64_t> rem = irem(next, nr_);
+    V<std::int64_t> row = rem - 1;
+    V<std::int64_t> col = idiv(next, nr_);  // the source's (ei + 1) / Nr + 1 - 1, folded by the compiler
+    const V<bool> last_row = rem == 0;
     c.if_(last_row, [&] {
       row = V<std::int64_t>(c, nr_ - 1);
       col = col - 1;

@@ -175,6 +175,54 @@ Latencies volta_like() {
   return l;
 }
 
+// Divisions take their own latencies (kDivLatency + 0 int by a run-time value, + 1 fp32, + 2 fp64) on top of
+// volta_like(): here 145, 39 and 330, the GV100 file's. One warp, by hand: q = x / y (fp32) issues at 0,
+// ready 39; r = q + 1 waits for it: issues at 39, ready 43. d = 1.0 / z (fp64) issues at 40, ready 370.
+// i = idiv(t, 7) issues at 41, ready 186; j = irem(t, 7) at 42, ready 187. A constant integer divisor keeps
+// the int latency: k = t / 4 issues at 43, ready 47. With the division latencies unset (0), a division
+// takes its class's: q ready 4. The counts stay one instruction of its class each.
+TEST(Simt, DivisionsTakeTheirOwnLatencies) {
+  Latencies l = volta_like();
+  l[static_cast<unsigned>(InstrClass::kFp64)] = 8;
+  for (const bool own : {true, false}) {
+    if (own) {
+      l[kDivLatency + 0] = 145;
+      l[kDivLatency + 1] = 39;
+      l[kDivLatency + 2] = 330;
+    } else {
+      l[kDivLatency + 0] = l[kDivLatency + 1] = l[kDivLatency + 2] = 0;
+    }
+    Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, l);
+    const V<float> x(c, 6.0f), y(c, 3.0f);
+    const V<double> z(c, 4.0);
+    const V<std::int64_t> t = c.threadIdx_x();
+    const V<float> q = x / y;
+    const V<float> r = q + 1.0f;
+    const V<double> d = 1.0 / z;
+    const V<std::int64_t> i = idiv(t, 7), j = irem(t, 7), k = t / 4;
+    EXPECT_FLOAT_EQ(r[0], 3.0f);
+    EXPECT_DOUBLE_EQ(d[0], 0.25);
+    EXPECT_EQ(i[30], 4);
+    EXPECT_EQ(j[30], 2);
+    EXPECT_EQ(k[30], 7);
+    if (own) {
+      EXPECT_EQ(q.ready(0), 39u);
+      EXPECT_EQ(r.ready(0), 43u);
+      EXPECT_EQ(d.ready(0), 370u);
+      EXPECT_EQ(i.ready(0), 186u);
+      EXPECT_EQ(j.ready(0), 187u);
+      EXPECT_EQ(k.ready(0), 47u);
+    } else {
+      EXPECT_EQ(q.ready(0), 4u);
+      EXPECT_EQ(r.ready(0), 8u);  // r waits for q: issues at 4
+    }
+    const WarpRecord& w = c.records()[0];
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp32)], 2u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp64)], 1u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 3u);
+  }
+}
+
 // A chain of three dependent fp32 adds, then an independent one. Issue cycles by hand: a = x + 1 at 0
 // (ready 4), b = a + 1 at 4 (ready 8), d = b + 1 at 8 (ready 12), e = x * 2 at 9 (x is ready from the start;
 // the clock is past d's issue). The compute step lasts from 0 to after e's issue: 10 cycles for 4
