@@ -496,7 +496,7 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
   breakdown += ",simulated_cycles,hardware_cycles,simulated_at_hardware_time\n";
   std::vector<double> hw, sim, hw_timed, sim_at_hw_time;
   std::ostringstream table;
-  std::vector<std::string> above_limit;  // kernels a socket of which exceeded energy.board.power_limit_w
+  std::vector<std::string> above_limit;  // runs with a socket above energy.board.power_limit_w
   int failures = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const HwPowerRow& row = *jobs[j].row;
@@ -538,15 +538,15 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
         timed += ",,";
         if (!hw_cycles.empty()) at_hw_time = " | -";
       }
-      bool above = false;
-      double limit = 0;
+      // The limit is a board's: each socket over it is listed with its own power.
       for (const nlohmann::json& s : doc.at("sockets")) {
-        above = above || s.value("above_power_limit", false);
-        limit = std::max(limit, s.value("power_limit_w", 0.0));
+        if (!s.value("above_power_limit", false)) continue;
+        const std::string socket =
+            doc.at("sockets").size() > 1 ? " socket " + std::to_string(s.at("socket").get<int>()) : "";
+        above_limit.push_back(row.name + socket + " (" +
+                              format_number(std::round(s.at("power_w").get<double>() * 10) / 10) + " W > " +
+                              format_number(s.at("power_limit_w").get<double>()) + " W)");
       }
-      if (above)
-        above_limit.push_back(row.name + " (" + format_number(std::round(watts * 10) / 10) + " W > " +
-                              format_number(limit) + " W)");
       csv += row.name + "," + format_number(row.watts) + "," + format_number(watts) + "\n";
       breakdown +=
           row.name + "," + format_number(row.watts) + "," + format_number(watts) + parts + timed + "\n";

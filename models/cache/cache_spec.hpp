@@ -124,7 +124,8 @@ struct L2Params : CacheParams {
         .unit("%");
     k.boolean("partition_l1", partition.l1,
               "numa_aware: the L1s follow the partition controller's split too, scaled to their ways (the "
-              "paper adapts both levels); false: the L1s keep every way for either class");
+              "paper adapts both levels); false: the L1s keep every way for either class. Must be false "
+              "with sm.shared_carveouts");
     k.boolean("ideal_coherence", ideal_coherence,
               "GPU-side L2s: skip the kernel-boundary write-back and invalidation of remote lines (the "
               "paper's upper bound)");

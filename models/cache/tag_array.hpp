@@ -3,7 +3,8 @@
 // and victims.
 //
 // Partitioning: every line belongs to a class (local or remote data, by its home socket). An insertion says
-// how many ways of the set its class may hold (its quota). Lookups consult all ways. A class below its quota
+// how many ways of the set its class may hold (its quota). Lookups consult all usable ways (all of them
+// unless set_usable_ways gave some to shared memory). A class below its quota
 // takes an invalid way, else the policy's victim among the other class's lines; a class at (or, after the
 // split moved, above) its quota replaces the policy's victim among its own lines. Lines above a new quota are
 // thus evicted lazily, as the other class needs their ways. The policy only ever chooses among these

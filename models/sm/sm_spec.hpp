@@ -24,10 +24,10 @@ struct SmSpec {
   std::uint32_t registers = 0;     // 32-bit registers per SM; 0: no register limit
   std::uint64_t shared_bytes = 0;  // shared memory per SM (the carveout); 0: no shared-memory limit
   // The carveouts the driver may choose from per kernel (a unified L1 and shared memory), in KiB, as written
-  // in the configuration ("0,8,16,32,64,96"); parsed into `carveouts` (bytes, ascending) when the
+  // in the configuration ("0,8,16,32,64,96"); parsed into `carveout_bytes` (ascending) when the
   // configuration is checked. Empty: the one carveout `shared_bytes` for every kernel.
   std::string shared_carveouts;
-  std::vector<std::uint64_t> carveouts;
+  std::vector<std::uint64_t> carveout_bytes;
   // Execution pipes (sm/issue_pipes.hpp): lanes per SM of each instruction class; 0: no limit but issue.
   std::uint32_t fp32_lanes = 0, fp64_lanes = 0, int_lanes = 0, sfu_lanes = 0, tensor_lanes = 0,
                 shared_lanes = 0;
@@ -60,24 +60,27 @@ struct SmSpec {
     }
     return slots;
   }
-  // The shared memory the SM sets aside while a kernel of `cta` runs. One carveout (`carveouts` empty):
+  // The shared memory the SM sets aside while a kernel of `cta` runs. One carveout (`carveout_bytes` empty):
   // `shared_bytes`. Per kernel, as the CUDA driver chooses for compute capability 7.x by default (CUDA C
   // Programming Guide, "Shared Memory" of 7.x: it configures the shared memory capacity per kernel so that
   // shared memory does not limit occupancy): the smallest carveout that holds as many CTAs as the largest
   // does (at most what the other limits allow); a kernel without shared memory gets the smallest.
   std::uint64_t carveout_for(const CtaFootprint& cta) const {
-    if (carveouts.empty()) return shared_bytes;
-    if (!cta.shared_bytes) return carveouts.front();
+    if (carveout_bytes.empty()) return shared_bytes;
+    if (!cta.shared_bytes) return carveout_bytes.front();
     const std::uint64_t per_cta = allocated_shared(cta);
-    const std::uint64_t most = std::min<std::uint64_t>(slots_before_shared(cta), carveouts.back() / per_cta);
+    const std::uint64_t most =
+        std::min<std::uint64_t>(slots_before_shared(cta), carveout_bytes.back() / per_cta);
     const std::uint64_t wanted = std::max<std::uint64_t>(1, most) * per_cta;
-    for (const std::uint64_t c : carveouts) {
+    for (const std::uint64_t c : carveout_bytes) {
       if (c >= wanted) return c;
     }
-    return carveouts.back();
+    return carveout_bytes.back();
   }
   // The most shared memory a kernel can be given.
-  std::uint64_t largest_carveout() const { return carveouts.empty() ? shared_bytes : carveouts.back(); }
+  std::uint64_t largest_carveout() const {
+    return carveout_bytes.empty() ? shared_bytes : carveout_bytes.back();
+  }
 
   // CTAs of `cta` an SM holds at once: the tightest of its warps, CTA, register and shared-memory limits
   // (the latter with the kernel's carveout), at least 1 (a CTA that cannot fit at all is refused when the
@@ -88,7 +91,8 @@ struct SmSpec {
     if (shared && cta.shared_bytes) slots = std::min<std::uint64_t>(slots, shared / allocated_shared(cta));
     return std::max<std::uint32_t>(1, slots);
   }
-  // True when not even one CTA fits (the check above returns 1 regardless).
+  // True when at least one CTA fits (cta_slots returns 1 regardless). Shared memory is compared as
+  // allocated, in its 256 B granules.
   bool fits(const CtaFootprint& cta) const {
     const std::uint32_t warps = std::max<std::uint32_t>(1, cta.warps);
     if (warps > max_warps) return false;
@@ -97,8 +101,10 @@ struct SmSpec {
                 warps >
             registers)
       return false;
+    // A shared_bytes of 0 without carveouts means no limit; a largest carveout of 0 means no shared memory.
     const std::uint64_t shared = largest_carveout();
-    return !(cta.shared_bytes && (shared || !carveouts.empty()) && allocated_shared(cta) > shared);
+    const bool limited = shared || !carveout_bytes.empty();
+    return !(cta.shared_bytes && limited && allocated_shared(cta) > shared);
   }
 
   template <class Keys>

@@ -122,19 +122,22 @@ void derive_caches(const SystemParams& p, SystemSpec& s) {
 void derive_carveouts(const SystemParams& p, SystemSpec& s) {
   const std::string key = "sm.shared_carveouts";
   const std::string& text = p.sm.shared_carveouts;
-  s.sm.carveouts.clear();
+  s.sm.carveout_bytes.clear();
   if (text.empty()) return;
   const std::uint64_t way_bytes = p.l1.size_bytes / p.l1.ways;
   std::size_t at = 0;
   while (at <= text.size()) {
     const std::size_t comma = std::min(text.find(',', at), text.size());
     std::string item = text.substr(at, comma - at);
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (item.empty() || item.size() > 6 || item.find_first_not_of("0123456789") != std::string::npos)
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos)
       fail(key, "'" + text + "' is not a comma-separated list of sizes in KiB (e.g. \"0,8,16,32,64,96\")");
+    if (item.size() > 6) {  // also keeps stoull below in range
+      fail(key, item + " KiB is more than the unified L1 (l1.size_bytes " + str(p.l1.size_bytes) + " B)");
+    }
     const std::uint64_t bytes = std::stoull(item) * 1024;
-    if (!s.sm.carveouts.empty() && bytes <= s.sm.carveouts.back())
+    if (!s.sm.carveout_bytes.empty() && bytes <= s.sm.carveout_bytes.back())
       fail(key, "'" + text + "': the carveouts must be in ascending order, each once");
     if (bytes % way_bytes != 0) {
       fail(key, item + " KiB is not a whole number of L1 ways (l1.size_bytes / l1.ways = " + str(way_bytes) +
@@ -144,7 +147,7 @@ void derive_carveouts(const SystemParams& p, SystemSpec& s) {
       fail(key, item + " KiB leaves the L1 no way (l1.size_bytes " + str(p.l1.size_bytes) +
                     " B is the unified L1 and shared memory)");
     }
-    s.sm.carveouts.push_back(bytes);
+    s.sm.carveout_bytes.push_back(bytes);
     at = comma + 1;
   }
   if (p.sm.shared_bytes != 0) {
@@ -152,8 +155,11 @@ void derive_carveouts(const SystemParams& p, SystemSpec& s) {
          "set sm.shared_bytes (one carveout for every kernel) or sm.shared_carveouts "
          "(one per kernel), not both");
   }
-  if (s.l2_numa_aware && s.partition.l1)
-    fail(key, "per-kernel carveouts and an L1 way partition (l2.partition_l1) are not modelled together");
+  if (s.l2_numa_aware && s.partition.l1) {
+    fail(key,
+         "per-kernel carveouts and an L1 way partition are not modelled together: set "
+         "l2.partition_l1: false (the partition then splits the L2 only)");
+  }
 }
 
 void derive_crossbar_and_dram(const SystemParams& p, SystemSpec& s) {

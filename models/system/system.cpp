@@ -181,12 +181,14 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
     }
     return lines;
   });
-  if (!spec_.sm.carveouts.empty()) {
+  if (!spec_.sm.carveout_bytes.empty()) {
     dispatcher_->shared_carveout = [this](const KernelProgram& k) {
       const std::uint64_t carveout =
           spec_.sm.carveout_for({k.warps_per_cta(), k.registers_per_thread(), k.shared_bytes_per_cta()});
       const std::uint64_t way_bytes = spec_.l1.size_bytes / spec_.l1.ways;  // whole ways (derive_spec)
       const auto ways = static_cast<unsigned>(spec_.l1.ways - carveout / way_bytes);
+      // The L1s are already invalid (sm_idle invalidated them at the last kernel's end; at the first
+      // launch they are empty), so this drops no line.
       for (auto& socket : sockets_) {
         for (auto& l1 : socket->l1s)
           l1->set_usable_ways(ways);
@@ -249,10 +251,19 @@ System::~System() {
 // The SM holds max_warps / warps_per_cta CTAs, at least one: a bigger CTA would run in one slot with more
 // warps than the SM has (the configuration refuses it at its key; this guards every other caller).
 void System::check_fits(const KernelProgram& p, const std::string& what, bool trace) const {
-  if (p.warps_per_cta() <= spec_.sm.max_warps) return;
-  const std::string msg = what + ": a CTA of " + std::to_string(p.warps_per_cta()) +
-                          " warps exceeds sm.max_warps (" + std::to_string(spec_.sm.max_warps) +
-                          "): it would never fit on an SM";
+  std::string msg;
+  if (p.warps_per_cta() > spec_.sm.max_warps) {
+    msg = what + ": a CTA of " + std::to_string(p.warps_per_cta()) + " warps exceeds sm.max_warps (" +
+          std::to_string(spec_.sm.max_warps) + "): it would never fit on an SM";
+  } else if (!spec_.sm.fits({p.warps_per_cta(), p.registers_per_thread(), p.shared_bytes_per_cta()})) {
+    msg = what + ": a CTA of " + std::to_string(p.warps_per_cta()) + " warps, " +
+          std::to_string(p.registers_per_thread()) + " registers per thread and " +
+          std::to_string(p.shared_bytes_per_cta()) + " B of shared memory exceeds sm.registers (" +
+          std::to_string(spec_.sm.registers) + ") or the shared memory an SM can give it (" +
+          std::to_string(spec_.sm.largest_carveout()) + " B): it would never fit on an SM";
+  } else {
+    return;
+  }
   if (!trace) throw std::invalid_argument(msg);
   throw trace::TraceError(msg);
 }

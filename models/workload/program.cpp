@@ -172,6 +172,9 @@ class TraceProgram : public KernelProgram {
     ctas_ = static_cast<std::uint32_t>(info.ctas());
     grid_ = runtime::Grid{info.grid.x, info.grid.y, info.grid.z};
     warps_per_cta_ = info.warps_per_cta();
+    // For occupancy and the kernel's shared-memory carveout, as the header states them (0: not stated).
+    registers_per_thread_ = info.registers_per_thread;
+    shared_bytes_per_cta_ = info.shared_mem_bytes;
     blocks_.resize(ctas_);
     trace::ThreadBlock block;
     std::uint64_t dropped = 0;  // instructions after a warp's end
@@ -202,6 +205,8 @@ class TraceProgram : public KernelProgram {
   const std::string& name() const override { return name_; }
   std::uint32_t ctas() const override { return ctas_; }
   std::uint32_t warps_per_cta() const override { return warps_per_cta_; }
+  std::uint32_t registers_per_thread() const override { return registers_per_thread_; }
+  std::uint64_t shared_bytes_per_cta() const override { return shared_bytes_per_cta_; }
   runtime::Grid grid() const override { return grid_; }
 
   bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const override {
@@ -242,6 +247,8 @@ class TraceProgram : public KernelProgram {
   std::string name_;
   std::uint32_t ctas_ = 0;
   std::uint32_t warps_per_cta_ = 0;
+  std::uint32_t registers_per_thread_ = 0;
+  std::uint64_t shared_bytes_per_cta_ = 0;
   runtime::Grid grid_;
   std::vector<std::vector<std::vector<trace::WarpInstruction>>> blocks_;  // [cta][warp][instruction]
 };

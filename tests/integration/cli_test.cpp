@@ -310,6 +310,88 @@ TEST_F(CliTest, Qv100GivesEachKernelItsCarveout) {
   EXPECT_EQ(runtime["kernel2"]["shared_carveout_bytes"].get<double>(), 0.0);
 }
 
+// The carveout takes ways from the L1 for the kernel's run. One SM, a 32 KiB L1 of 4 ways (64 sets of 128 B
+// lines, unsectored), one warp streaming twice over 32 KiB (256 lines, 4 per set, in order). With all 4
+// ways the second pass hits every line: 256 hits, 256 misses. With sm.shared_carveouts "8" the kernel (no
+// shared memory) gets the only carveout, 8 KiB = one way of 64 x 128 B: 3 ways left, and a cyclic sweep of 4
+// lines a set through 3 LRU ways misses every time: 0 hits, 512 misses.
+class CarveoutL1Test : public CliTest {
+ protected:
+  void run_stream(bool carveout) {
+    options.sets = {"system.sockets=1",
+                    "sm.per_socket=1",
+                    "l1.size_bytes=32768",
+                    "l1.ways=4",
+                    "l1.sector_bytes=128",
+                    "l2.sector_bytes=128",
+                    "workload.kernels=[{name: s, pattern: stream, ctas: 1, warps_per_cta: 1, "
+                    "accesses_per_warp: 512, footprint_bytes: 32768}]"};
+    if (carveout) options.sets.push_back("sm.shared_carveouts=8");
+    ASSERT_EQ(run(), kExitOk) << err.str();
+    std::ifstream in(fs::path(options.out_dir) / "stats.json");
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    const nlohmann::json& l1 = doc["stats"]["system"]["socket0"]["l1_0"];
+    hits = l1["read_hits"]["local_local"].get<std::uint64_t>();
+    misses = l1["read_misses"]["local_local"].get<std::uint64_t>();
+  }
+  std::uint64_t hits = 0, misses = 0;
+};
+TEST_F(CarveoutL1Test, AllWaysHoldTheSweep) {
+  run_stream(false);
+  EXPECT_EQ(hits, 256u);
+  EXPECT_EQ(misses, 256u);
+}
+TEST_F(CarveoutL1Test, AWayGivenToSharedMemoryLosesIt) {
+  run_stream(true);
+  EXPECT_EQ(hits, 0u);
+  EXPECT_EQ(misses, 512u);
+}
+
+// A traced kernel's header states its shared memory and registers (-shmem, -nregs), and they set its
+// carveout and occupancy as a C++ kernel's do. tests/data/replay/kernel-2-compute.traceg: CTAs of 64 threads
+// (2 warps), 16 registers a thread (512 a warp: 64 CTAs by registers), so 32 CTAs by sm.max_ctas.
+// - -shmem 0: the smallest carveout, 0.
+// - -shmem 20000: 20,224 B allocated (256 B granules); 96 KiB holds 98,304 / 20,224 = 4 CTAs, 64 KiB 3:
+//   96 KiB.
+TEST_F(CliTest, Qv100GivesATracedKernelTheCarveoutItsHeaderAsks) {
+  options.config_file = std::string(NUMAGPU_SOURCE_DIR) + "/configs/gpus/qv100.yaml";
+  std::ifstream in(std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-2-compute.traceg");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto with_shmem = [&](const std::string& name, const std::string& bytes) {
+    std::string t = text;
+    const std::string key = "-shmem = 0\n";
+    t.replace(t.find(key), key.size(), "-shmem = " + bytes + "\n");
+    return write(name, t);
+  };
+  const std::string none = with_shmem("none.traceg", "0"), some = with_shmem("some.traceg", "20000");
+  options.workload_file = write("w.yaml", "workload:\n  kernels:\n    - name: a\n      trace: " + none +
+                                              "\n    - name: b\n      trace: " + some + "\n");
+  ASSERT_EQ(run(), kExitOk) << err.str();
+  std::ifstream stats(fs::path(options.out_dir) / "stats.json");
+  const nlohmann::json doc = nlohmann::json::parse(stats);
+  const nlohmann::json& runtime = doc["stats"]["system"]["runtime"];
+  EXPECT_EQ(runtime["kernel0"]["shared_carveout_bytes"].get<double>(), 0.0);
+  EXPECT_EQ(runtime["kernel1"]["shared_carveout_bytes"].get<double>(), 98304.0);
+}
+
+// The same trace asking -shmem 200000: more than the largest carveout (96 KiB), refused with one line naming
+// the trace (a test of its own: SystemC elaborates one system per process).
+TEST_F(CliTest, Qv100RefusesATracedKernelNoCarveoutHolds) {
+  options.config_file = std::string(NUMAGPU_SOURCE_DIR) + "/configs/gpus/qv100.yaml";
+  std::ifstream in(std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-2-compute.traceg");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string key = "-shmem = 0\n";
+  text.replace(text.find(key), key.size(), "-shmem = 200000\n");
+  const std::string big = write("big.traceg", text);
+  options.workload_file =
+      write("w2.yaml", "workload:\n  kernels:\n    - name: c\n      trace: " + big + "\n");
+  EXPECT_EQ(run(), kExitBadInput);
+  EXPECT_FALSE(fs::exists(options.out_dir)) << "bad input must write nothing";
+  EXPECT_NE(err.str().find(big + ": a CTA of 2 warps, 16 registers per thread and 200000 B of shared memory"),
+            std::string::npos)
+      << err.str();
+}
+
 // configs/examples/two_sockets.yaml includes the paper system and overrides two values: the result has those
 // two changed and everything else from the base (and the base's defaults).
 TEST_F(CliTest, IncludedBaseWithOverrides) {

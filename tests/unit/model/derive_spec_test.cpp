@@ -205,7 +205,7 @@ TEST(Occupancy, EachKernelGetsTheSmallestCarveoutThatDoesNotLimitIt) {
   sm.max_warps = 64;
   sm.max_ctas = 32;
   sm.registers = 65536;
-  sm.carveouts = {0, 8192, 16384, 32768, 65536, 98304};
+  sm.carveout_bytes = {0, 8192, 16384, 32768, 65536, 98304};
   // No shared memory: the smallest, 0; 8 CTAs of 8 warps by the warps (64 / 8).
   EXPECT_EQ(sm.carveout_for({8, 32, 0}), 0u);
   EXPECT_EQ(sm.cta_slots({8, 32, 0}), 8u);
@@ -228,7 +228,7 @@ TEST(Occupancy, EachKernelGetsTheSmallestCarveoutThatDoesNotLimitIt) {
   // any shared memory.
   EXPECT_TRUE(sm.fits({8, 0, 98304}));
   EXPECT_FALSE(sm.fits({8, 0, 98305}));
-  sm.carveouts = {0};
+  sm.carveout_bytes = {0};
   EXPECT_FALSE(sm.fits({1, 0, 4}));
   EXPECT_TRUE(sm.fits({1, 0, 0}));
 }
@@ -241,7 +241,7 @@ TEST(Occupancy, CarveoutsAreCheckedAtTheirKey) {
   p.l1.ways = 4;
   p.sm.shared_carveouts = "0, 8,16";
   const SystemSpec s = derive_system_spec(p);
-  EXPECT_EQ(s.sm.carveouts, (std::vector<std::uint64_t>{0, 8192, 16384}));
+  EXPECT_EQ(s.sm.carveout_bytes, (std::vector<std::uint64_t>{0, 8192, 16384}));
   for (const char* bad : {"8,x", "8,,16", "16,8", "8,8", "4", "32", "", "1234567"}) {
     p.sm.shared_carveouts = bad;
     EXPECT_EQ(blamed(p), *bad ? "sm.shared_carveouts" : "") << bad;

