@@ -33,6 +33,11 @@ class CliTest : public ::testing::Test {
     return p.string();
   }
   int run() { return run_command(options, out, err); }
+  // The run's stats.json.
+  nlohmann::json stats_document() const {
+    std::ifstream in(fs::path(options.out_dir) / "stats.json");
+    return nlohmann::json::parse(in);
+  }
   // Runs and expects exit status 2, the exact one-line message, and no output directory.
   void expect_rejected(const std::string& message) {
     EXPECT_EQ(run(), kExitBadInput);
@@ -302,8 +307,7 @@ TEST_F(CliTest, Qv100GivesEachKernelItsCarveout) {
                                 "    - name: srad\n      kernel: rodinia/srad_v1_srad\n"
                                 "      args: \"rows=64 cols=64\"\n");
   ASSERT_EQ(run(), kExitOk) << err.str();
-  std::ifstream in(fs::path(options.out_dir) / "stats.json");
-  const nlohmann::json doc = nlohmann::json::parse(in);
+  const nlohmann::json doc = stats_document();
   const nlohmann::json& runtime = doc["stats"]["system"]["runtime"];
   EXPECT_EQ(runtime["kernel0"]["shared_carveout_bytes"].get<double>(), 65536.0);
   EXPECT_EQ(runtime["kernel1"]["shared_carveout_bytes"].get<double>(), 32768.0);
@@ -328,8 +332,7 @@ class CarveoutL1Test : public CliTest {
                     "accesses_per_warp: 512, footprint_bytes: 32768}]"};
     if (carveout) options.sets.push_back("sm.shared_carveouts=8");
     ASSERT_EQ(run(), kExitOk) << err.str();
-    std::ifstream in(fs::path(options.out_dir) / "stats.json");
-    const nlohmann::json doc = nlohmann::json::parse(in);
+    const nlohmann::json doc = stats_document();
     const nlohmann::json& l1 = doc["stats"]["system"]["socket0"]["l1_0"];
     hits = l1["read_hits"]["local_local"].get<std::uint64_t>();
     misses = l1["read_misses"]["local_local"].get<std::uint64_t>();
@@ -367,8 +370,7 @@ TEST_F(CliTest, Qv100GivesATracedKernelTheCarveoutItsHeaderAsks) {
   options.workload_file = write("w.yaml", "workload:\n  kernels:\n    - name: a\n      trace: " + none +
                                               "\n    - name: b\n      trace: " + some + "\n");
   ASSERT_EQ(run(), kExitOk) << err.str();
-  std::ifstream stats(fs::path(options.out_dir) / "stats.json");
-  const nlohmann::json doc = nlohmann::json::parse(stats);
+  const nlohmann::json doc = stats_document();
   const nlohmann::json& runtime = doc["stats"]["system"]["runtime"];
   EXPECT_EQ(runtime["kernel0"]["shared_carveout_bytes"].get<double>(), 0.0);
   EXPECT_EQ(runtime["kernel1"]["shared_carveout_bytes"].get<double>(), 98304.0);
