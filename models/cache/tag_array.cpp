@@ -10,6 +10,7 @@ TagArray::TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacemen
     : sets_(sets),
       ways_(ways),
       usable_ways_(ways),
+      usable_mask_(first_ways(ways)),
       set_mask_(sets > 1 && (sets & (sets - 1)) == 0 ? sets - 1 : 0),
       key_(sets * ways, 0),
       meta_(sets * ways, 0),
@@ -69,7 +70,7 @@ std::optional<TagArray::Victim> TagArray::insert(std::uint64_t line, bool dirty,
   const std::uint64_t set = set_of(line);
   const std::uint64_t base = set * ways_;
   const std::uint64_t valid = valid_[set], remote = remote_[set];
-  const std::uint64_t all = usable_ways_ == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << usable_ways_) - 1;
+  const std::uint64_t all = usable_mask_;
   const std::uint64_t own_mask = valid & (cls == LineClass::kRemote ? remote : ~remote);
   const bool partitioned = quota < usable_ways_;
   // Under its quota a class takes a free way or the policy's victim among the other class's lines; at its
@@ -151,11 +152,11 @@ std::uint64_t TagArray::set_usable_ways(unsigned ways) {
       key_[i] = 0;
       meta_[i] = 0;
     }
-    const std::uint64_t keep = ways == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << ways) - 1;
-    valid_[set] &= keep;
-    remote_[set] &= keep;
+    valid_[set] &= first_ways(ways);
+    remote_[set] &= first_ways(ways);
   }
   usable_ways_ = ways;
+  usable_mask_ = first_ways(ways);
   return dropped;
 }
 

@@ -125,7 +125,11 @@ class TagArray {
 
   std::uint64_t sets_;
   unsigned ways_;
-  unsigned usable_ways_;        // ways_ unless set_usable_ways took some (the others are always invalid)
+  unsigned usable_ways_;       // ways_ unless set_usable_ways took some (the others are always invalid)
+  std::uint64_t usable_mask_;  // the usable ways as a way mask (insert's candidates)
+  static std::uint64_t first_ways(unsigned n) {
+    return n == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1;
+  }
   std::uint64_t set_mask_ = 0;  // sets - 1 when the set count is a power of two (and above 1), else 0
   std::vector<std::uint64_t> key_;
   std::vector<std::uint8_t> meta_;

@@ -48,16 +48,17 @@ struct SmSpec {
   static std::uint64_t allocated_shared(const CtaFootprint& cta) {
     return (cta.shared_bytes + kSharedUnit - 1) / kSharedUnit * kSharedUnit;
   }
+  // A warp's registers as allocated (rounded up to the granule).
+  static std::uint64_t allocated_registers_per_warp(const CtaFootprint& cta) {
+    return (std::uint64_t(cta.registers_per_thread) * 32 + kRegisterUnit - 1) / kRegisterUnit * kRegisterUnit;
+  }
   // CTAs of `cta` an SM holds at once by its warps, CTA and register limits (shared memory aside).
   std::uint32_t slots_before_shared(const CtaFootprint& cta) const {
     const std::uint32_t warps = std::max<std::uint32_t>(1, cta.warps);
     std::uint32_t slots = max_warps / warps;
     if (max_ctas) slots = std::min(slots, max_ctas);
-    if (registers && cta.registers_per_thread) {
-      const std::uint64_t per_warp =
-          (std::uint64_t(cta.registers_per_thread) * 32 + kRegisterUnit - 1) / kRegisterUnit * kRegisterUnit;
-      slots = std::min<std::uint64_t>(slots, registers / (per_warp * warps));
-    }
+    if (registers && cta.registers_per_thread)
+      slots = std::min<std::uint64_t>(slots, registers / (allocated_registers_per_warp(cta) * warps));
     return slots;
   }
   // The shared memory the SM sets aside while a kernel of `cta` runs. One carveout (`carveout_bytes` empty):
@@ -96,15 +97,21 @@ struct SmSpec {
   bool fits(const CtaFootprint& cta) const {
     const std::uint32_t warps = std::max<std::uint32_t>(1, cta.warps);
     if (warps > max_warps) return false;
-    if (registers && cta.registers_per_thread &&
-        (std::uint64_t(cta.registers_per_thread) * 32 + kRegisterUnit - 1) / kRegisterUnit * kRegisterUnit *
-                warps >
-            registers)
+    if (registers && cta.registers_per_thread && allocated_registers_per_warp(cta) * warps > registers)
       return false;
     // A shared_bytes of 0 without carveouts means no limit; a largest carveout of 0 means no shared memory.
     const std::uint64_t shared = largest_carveout();
     const bool limited = shared || !carveout_bytes.empty();
     return !(cta.shared_bytes && limited && allocated_shared(cta) > shared);
+  }
+
+  // Why a CTA that does not fit (fits() false for its registers or shared memory) is refused, for the
+  // one-line error that names the kernel before it.
+  std::string misfit(const CtaFootprint& cta) const {
+    return "a CTA of " + std::to_string(cta.warps) + " warps, " + std::to_string(cta.registers_per_thread) +
+           " registers per thread and " + std::to_string(cta.shared_bytes) + " B of shared memory exceeds " +
+           "sm.registers (" + std::to_string(registers) + ") or the shared memory an SM can give it (" +
+           std::to_string(largest_carveout()) + " B): it would never fit on an SM";
   }
 
   template <class Keys>

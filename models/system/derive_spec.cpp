@@ -384,13 +384,8 @@ void derive_library_kernel(const std::string& key, KernelSpec& ks, std::uint64_t
                              " warps per CTA, more than sm.max_warps (" + str(s.sm.max_warps) +
                              "): a CTA would never fit on an SM");
   }
-  if (!s.sm.fits({ks.warps_per_cta, launch.regs_per_thread, launch.shared_bytes})) {
-    fail(key + "kernel", ks.kernel + ": a CTA of " + str(ks.warps_per_cta) + " warps, " +
-                             str(launch.regs_per_thread) + " registers per thread and " +
-                             str(launch.shared_bytes) + " B of shared memory exceeds sm.registers (" +
-                             str(s.sm.registers) + ") or the shared memory an SM can give it (" +
-                             str(s.sm.largest_carveout()) + " B): it would never fit on an SM");
-  }
+  const CtaFootprint footprint{ks.warps_per_cta, launch.regs_per_thread, launch.shared_bytes};
+  if (!s.sm.fits(footprint)) fail(key + "kernel", ks.kernel + ": " + s.sm.misfit(footprint));
   for (runtime::Allocation al : kernel->allocations()) {
     al.name = ks.name + "." + al.name;  // unique across kernels
     s.allocations.push_back(al);

@@ -251,16 +251,13 @@ System::~System() {
 // The SM holds max_warps / warps_per_cta CTAs, at least one: a bigger CTA would run in one slot with more
 // warps than the SM has (the configuration refuses it at its key; this guards every other caller).
 void System::check_fits(const KernelProgram& p, const std::string& what, bool trace) const {
+  const CtaFootprint footprint{p.warps_per_cta(), p.registers_per_thread(), p.shared_bytes_per_cta()};
   std::string msg;
   if (p.warps_per_cta() > spec_.sm.max_warps) {
     msg = what + ": a CTA of " + std::to_string(p.warps_per_cta()) + " warps exceeds sm.max_warps (" +
           std::to_string(spec_.sm.max_warps) + "): it would never fit on an SM";
-  } else if (!spec_.sm.fits({p.warps_per_cta(), p.registers_per_thread(), p.shared_bytes_per_cta()})) {
-    msg = what + ": a CTA of " + std::to_string(p.warps_per_cta()) + " warps, " +
-          std::to_string(p.registers_per_thread()) + " registers per thread and " +
-          std::to_string(p.shared_bytes_per_cta()) + " B of shared memory exceeds sm.registers (" +
-          std::to_string(spec_.sm.registers) + ") or the shared memory an SM can give it (" +
-          std::to_string(spec_.sm.largest_carveout()) + " B): it would never fit on an SM";
+  } else if (!spec_.sm.fits(footprint)) {
+    msg = what + ": " + spec_.sm.misfit(footprint);
   } else {
     return;
   }
