@@ -293,6 +293,8 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   std::map<std::string, double> sectors;              // LEVEL.stat -> sum of sector counts
   double dram_rd_bytes = 0, dram_wr_bytes = 0, dram_rd_sectors = 0, dram_wr_sectors = 0;
   bool dram_sectored = false;
+  double constant_passes = 0;
+  bool has_constant_passes = false;
   for (const auto& [key, v] : flat) {
     // system.socketN.COMPONENT.stat[.class]: the component is l1_I, l2_B or dram.
     if (key.rfind("system.socket", 0) != 0) continue;
@@ -311,6 +313,9 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
         sectors[std::string(l1 ? "l1." : "l2.") + stat] += v;
         r.sectored = true;
       }
+    } else if (component.rfind("sm", 0) == 0 && stat == "constant_cache_passes") {
+      constant_passes += v;  // CC_ACC counts the constant cache's accesses, one per distinct address
+      has_constant_passes = true;
     } else if (component == "dram" && c2 == std::string::npos) {
       if (stat == "read_bytes") dram_rd_bytes += v;
       if (stat == "write_bytes") dram_wr_bytes += v;
@@ -337,6 +342,7 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   r.values["DRAM_Rd"] = dram_sectored ? dram_rd_sectors : dram_rd_bytes / kSector;
   r.values["DRAM_Wr"] = dram_sectored ? dram_wr_sectors : dram_wr_bytes / kSector;
   if (flat.count("summary.sim_cycles")) r.values["Elapsed_Cycles"] = flat["summary.sim_cycles"];
+  if (has_constant_passes) r.values["CC_ACC"] = constant_passes;
   return r;
 }
 

@@ -54,11 +54,17 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   out.cycles = p.cycles;
   out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
   out.classes.fill(0);
+  out.shared_replays = out.constant_passes = 0;
   if (p.kind == Step::Kind::kCompute) {
     std::uint64_t threads = 0;
     for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r) {
       const auto n = static_cast<std::uint32_t>(run_count(lines[r]));
-      out.classes[static_cast<unsigned>(run_class(lines[r]))] += n;
+      const auto code = static_cast<std::uint8_t>(run_class(lines[r]));
+      if (code == kSharedReplayRun || code == kConstantPassRun) {
+        (code == kSharedReplayRun ? out.shared_replays : out.constant_passes) += n;
+        continue;
+      }
+      out.classes[code] += n;
       threads += std::uint64_t(n) * run_lanes(lines[r]);
     }
     // Held below kFullWarps (which means "not counted"): a step of over 134 M instructions saturates.
@@ -74,8 +80,7 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
             out.sectors.begin());
 }
 
-void Cta::add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles) {
-  WarpRecord& r = warps_[w];
+PackedStep& Cta::open_compute_step(WarpRecord& r) {
   std::vector<PackedStep>& steps = r.steps;
   // A step holds at most 65,535 runs (line_count's width): a longer alternation continues in a new compute
   // step (the warp issues it right after, one issue slot later).
@@ -83,7 +88,12 @@ void Cta::add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycl
     steps.emplace_back();
     steps.back().first_line = static_cast<std::uint32_t>(r.lines.size());
   }
-  PackedStep& s = steps.back();
+  return steps.back();
+}
+
+void Cta::add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles) {
+  WarpRecord& r = warps_[w];
+  PackedStep& s = open_compute_step(r);
   s.cycles += cycles;
   s.instructions += n;
   r.instructions[static_cast<unsigned>(cls)] += n;
@@ -95,6 +105,21 @@ void Cta::add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycl
     return;
   }
   r.lines.push_back(run_word(cls, lanes, n));
+  r.sectors.push_back(0);
+  ++s.line_count;
+}
+
+void Cta::add_passes(unsigned w, std::uint8_t code, unsigned n) {
+  if (n == 0) return;
+  WarpRecord& r = warps_[w];
+  // After issue_one, so the current step is the compute step of the instruction the passes belong to (or,
+  // past a full step, a new one that holds only them).
+  PackedStep& s = open_compute_step(r);
+  if (s.line_count > 0 && static_cast<std::uint8_t>(run_class(r.lines.back())) == code) {
+    r.lines.back() += std::uint64_t(n) << kRunCountShift;
+    return;
+  }
+  r.lines.push_back(std::uint64_t(n) << kRunCountShift | code);
   r.sectors.push_back(0);
   ++s.line_count;
 }

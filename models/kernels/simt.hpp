@@ -152,6 +152,9 @@ inline unsigned run_lanes(std::uint64_t word) {
 inline std::uint64_t run_count(std::uint64_t word) {
   return word >> kRunCountShift;
 }
+// Passes that are not instructions (Step::shared_replays, Step::constant_passes) are runs of two codes past
+// the instruction classes, in the same words (run_word with the code in place of the class; no lanes).
+inline constexpr std::uint8_t kSharedReplayRun = 0xF0, kConstantPassRun = 0xF1;
 
 struct WarpRecord {
   std::vector<PackedStep> steps;
@@ -314,6 +317,11 @@ class Cta {
   // Adds `n` instructions of `cls` to warp `w`'s current compute step (and its totals); `cycles` issue
   // cycles.
   void add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles);
+  // Adds `n` passes of kind `code` (kSharedReplayRun, kConstantPassRun) to warp `w`'s current compute step:
+  // they hold an SM structure, and are neither instructions nor the warp's own cycles (issue_one has those).
+  void add_passes(unsigned w, std::uint8_t code, unsigned n);
+  // The warp's compute step that instructions and passes go to: its last step, or a new one.
+  static PackedStep& open_compute_step(WarpRecord& r);
   // The active threads of `saved` whose cond equals `value` (exited threads never return).
   void narrow(const std::vector<std::uint32_t>& saved, const V<bool>& cond, bool value);
   void restore(const std::vector<std::uint32_t>& saved);
@@ -698,7 +706,10 @@ V<T> Cta::Shared<T>::load(const V<std::int64_t>& index) {
   cta_.shared_access(offsets, sizeof(T));
   for (unsigned w = 0; w < cta_.warps(); ++w) {
     if (cta_.warp_active(w))
+    {
       r.ready_data()[w] = cta_.issue_one(w, InstrClass::kShared, cta_.passes_[w], index.ready(w));
+      cta_.add_passes(w, kSharedReplayRun, cta_.passes_[w] - 1);
+    }
   }
   return r;
 }
@@ -715,8 +726,10 @@ void Cta::Shared<T>::store(const V<std::int64_t>& index, const V<T>& value) {
   }
   cta_.shared_access(offsets, sizeof(T));
   for (unsigned w = 0; w < cta_.warps(); ++w) {
-    if (cta_.warp_active(w))
+    if (cta_.warp_active(w)) {
       cta_.issue_one(w, InstrClass::kShared, cta_.passes_[w], std::max(index.ready(w), value.ready(w)));
+      cta_.add_passes(w, kSharedReplayRun, cta_.passes_[w] - 1);
+    }
   }
 }
 
@@ -753,6 +766,7 @@ V<T> Cta::constant_load(const std::vector<T>& table, const V<std::int64_t>& inde
       continue;
     }
     r.ready_data()[w] = issue_one(w, InstrClass::kInt, distinct, index.ready(w));
+    add_passes(w, kConstantPassRun, distinct);  // the SM's constant cache, shared by its warps
   }
   return r;
 }

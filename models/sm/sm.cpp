@@ -38,7 +38,7 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
       pool_(pool),
       homes_(homes),
       source_(source),
-      pipes_(spec.issue_width, pipe_lanes(spec)),
+      pipes_(spec.issue_width, pipe_lanes(spec), spec.constant_cache_ports),
       scheduler_(ctx.deliveries),
       instructions_(stats.counter(stat(*this, "instructions"), "instructions", "Warp instructions issued")),
       loads_(stats.counter(stat(*this, "loads"), "requests", "Global load line requests issued")),
@@ -56,7 +56,11 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
       thread_instructions_(
           stats.counter(stat(*this, "thread_instructions"), "instructions",
                         "Active threads summed over the warp instructions issued (32 per "
-                        "instruction where the workload does not say: synthetic patterns)")) {
+                        "instruction where the workload does not say: synthetic patterns)")),
+      constant_cache_passes_(stats.counter(stat(*this, "constant_cache_passes"), "passes",
+                                           "Passes of the SM's constant cache: one per distinct address of "
+                                           "a warp's __constant__ read (C++ library kernels with dependent "
+                                           "latencies)")) {
   for (unsigned c = 0; c < kInstrClasses; ++c) {
     class_instructions_[c] =
         &stats.counter(stat(*this, "instructions_") + to_string(static_cast<InstrClass>(c)), "instructions",
@@ -197,6 +201,7 @@ void Sm::issue() {
     }
     step_.instructions = 1;                        // programs that bundle no instructions leave it so
     step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
+    step_.shared_replays = step_.constant_passes = 0;  // and those with no passes of their own, these
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       const unsigned before = state_of(*w);
       w->issued_all = true;
@@ -215,7 +220,8 @@ void Sm::issue() {
     // the last of them has issued (sm/issue_pipes.hpp). Anything else takes one slot.
     Cycles issued_by = now;
     if (step_.kind == Step::Kind::kCompute)
-      issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes);
+      issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
+                                      step_.constant_passes);
     else
       pipes_.issue_one(now);
     // Issue cycles: every cycle from now through the last one whose slots the SM has taken.
@@ -283,6 +289,7 @@ void Sm::execute(Warp& w, const Step& step, Cycles issued_by) {
                                ? std::uint64_t(Step::kWarpThreads) * issued
                                : step.thread_instructions);
   count_classes(step);
+  if (step.constant_passes) constant_cache_passes_.add(step.constant_passes);
   const unsigned before = state_of(w);
   switch (step.kind) {
     case Step::Kind::kCompute:

@@ -175,6 +175,7 @@ class Sm : public sc_core::sc_module,
   stats::Average& load_latency_;
   stats::Counter& issue_cycles_;
   stats::Counter& thread_instructions_;
+  stats::Counter& constant_cache_passes_;
   std::array<stats::Counter*, kInstrClasses> class_instructions_{};
   bool resident_open_ = false;  // a CTA is resident since resident_since_
   Cycles resident_since_ = 0;

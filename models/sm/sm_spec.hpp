@@ -31,6 +31,8 @@ struct SmSpec {
   // Execution pipes (sm/issue_pipes.hpp): lanes per SM of each instruction class; 0: no limit but issue.
   std::uint32_t fp32_lanes = 0, fp64_lanes = 0, int_lanes = 0, sfu_lanes = 0, tensor_lanes = 0,
                 shared_lanes = 0;
+  // Distinct addresses the SM's constant cache serves a cycle (sm/issue_pipes.hpp); 0: no limit.
+  unsigned constant_cache_ports = 0;
   // Dependent-instruction latencies (kernels/simt.hpp, Cta::issue): cycles from an instruction's issue until
   // one that reads its result may issue; 0: not modelled for that class.
   std::uint32_t fp32_latency = 0, fp64_latency = 0, int_latency = 0, sfu_latency = 0, tensor_latency = 0,
@@ -157,6 +159,11 @@ struct SmSpec {
               NUMAGPU_LANES_DOC("shared-memory (one pass through the banks per warp access)"))
         .range(0, 4096);
 #undef NUMAGPU_LANES_DOC
+    k.integer("constant_cache_ports", constant_cache_ports,
+              "Distinct addresses the SM's constant cache serves a cycle, shared by all its warps: a warp's "
+              "__constant__ read takes one pass per distinct address it reads (C++ library kernels, with "
+              "dependent latencies; docs/kernels.md); 0: no limit but the warp's own passes")
+        .range(0, 8);
 #define NUMAGPU_LATENCY_DOC(what)                                                                 \
   "Cycles from the issue of " what                                                                \
   " until an instruction that reads its result may issue (C++ library kernels and applications; " \

@@ -42,6 +42,12 @@ struct Step {
   std::uint32_t instructions = 1;  // compute: warp instructions the step stands for
   // Compute: those instructions by class (adding up to `instructions`); all 0 when unclassified (kOther).
   std::array<std::uint32_t, kInstrClasses> classes{};
+  // Compute: passes through two of the SM's shared structures that are not instructions of their own. A
+  // shared-memory access replayed for bank conflicts holds the shared pipe one pass per replay beyond its
+  // instruction's (shared_replays); a __constant__ read takes one pass of the SM's constant cache per
+  // distinct address its warp reads (constant_passes; sm.constant_cache_ports). C++ kernels only.
+  std::uint32_t shared_replays = 0;
+  std::uint32_t constant_passes = 0;
   // Active threads summed over the step's instructions (a memory or barrier step: its one instruction's),
   // for the energy model's per-lane power; kFullWarps when the source does not say (synthetic patterns,
   // programs that do not count threads): every instruction with all 32 threads.

@@ -350,6 +350,32 @@ TEST_F(CarveoutL1Test, AWayGivenToSharedMemoryLosesIt) {
   EXPECT_EQ(misses, 512u);
 }
 
+// The SM's constant cache serves sm.constant_cache_ports distinct addresses a cycle, shared by its warps.
+// dct8x8's CUDAkernel1DCT on a 64 x 64 image, all on one SM of the GV100: 64 CTAs of 2 warps. Each warp
+// reads the DCT matrix 16 times: 8 times at [i * 8 + ty] (a warp spans ty 0..3: 4 distinct addresses) and 8
+// times at [i * 8 + tx] (tx 0..7: 8), 8 x 4 + 8 x 8 = 96 passes; 128 warps x 96 = 12,288 passes. With one
+// port the kernel cannot end before cycle 12,288. Without a port limit each warp's passes are only its own
+// time, and the SM's 64 resident warps overlap them: the kernel ends well before.
+class ConstantCacheTest : public CliTest {
+ protected:
+  std::uint64_t kernel_cycles(unsigned ports) {
+    options.config_file = std::string(NUMAGPU_SOURCE_DIR) + "/configs/gpus/qv100.yaml";
+    options.sets = {"sm.per_socket=1", "sm.constant_cache_ports=" + std::to_string(ports),
+                    "workload.kernels=[{name: dct, kernel: cuda-samples/dct8x8_CUDAkernel1DCT, "
+                    "args: \"width=64 height=64\"}]"};
+    EXPECT_EQ(run(), kExitOk) << err.str();
+    return stats_document()["stats"]["system"]["runtime"]["kernel0"]["cycles"].get<std::uint64_t>();
+  }
+  static constexpr std::uint64_t kPasses = 64 * 2 * (8 * 4 + 8 * 8);
+};
+
+TEST_F(ConstantCacheTest, OnePortServesOnePassACycle) {
+  EXPECT_GE(kernel_cycles(1), kPasses);
+}
+TEST_F(ConstantCacheTest, UnlimitedPortsLeaveOnlyTheWarpsOwnPasses) {
+  EXPECT_LT(kernel_cycles(0), kPasses);
+}
+
 // A traced kernel's header states its shared memory and registers (-shmem, -nregs), and they set its
 // carveout and occupancy as a C++ kernel's do. tests/data/replay/kernel-2-compute.traceg: CTAs of 64 threads
 // (2 warps), 16 registers a thread (512 a warp: 64 CTAs by registers), so 32 CTAs by sm.max_ctas.

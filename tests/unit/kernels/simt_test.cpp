@@ -87,6 +87,14 @@ TEST(Simt, SharedMemoryBankConflicts) {
   EXPECT_EQ(c.counters().shared_wavefronts, 1u + 32u + 1u);
   EXPECT_EQ(c.counters().shared_accesses, 3u);
   EXPECT_EQ(c.records()[0].instructions[static_cast<unsigned>(InstrClass::kInt)], before + 1);  // t * 32
+  // The SM sees the strided load's 31 replays as passes of its shared pipe, not as instructions: one
+  // compute step of 4 instructions (the three shared loads and t * 32) with 31 replays.
+  Step step;
+  c.records()[0].unpack(0, step);
+  EXPECT_EQ(step.instructions, 4u);
+  EXPECT_EQ(step.classes[static_cast<unsigned>(InstrClass::kShared)], 3u);
+  EXPECT_EQ(step.shared_replays, 31u);  // 32 passes - the instruction's own 1
+  EXPECT_EQ(step.constant_passes, 0u);
 }
 
 // A uniform shared read (load_uniform) is a broadcast: one access and one pass per warp with an active
@@ -312,6 +320,13 @@ TEST(Simt, ConstantReadsTakeAPassPerDistinctAddress) {
     ASSERT_EQ(w[0].steps.size(), 1u);
     EXPECT_EQ(w[0].steps[0].instructions, 4u);
     EXPECT_EQ(w[0].steps[0].cycles, dependent ? 16u : 4u) << (dependent ? "with latencies" : "without");
+    // The passes also go to the SM's constant cache (sm.constant_cache_ports): 1 + 8 with latencies; none
+    // without (the paper system's one-cycle read). Instructions stay 4.
+    Step step;
+    w[0].unpack(0, step);
+    EXPECT_EQ(step.instructions, 4u);
+    EXPECT_EQ(step.constant_passes, dependent ? 9u : 0u);
+    EXPECT_EQ(step.shared_replays, 0u);
     if (dependent) {
       EXPECT_EQ(a.ready(0), 5u);
       EXPECT_EQ(b.ready(0), 15u);
@@ -342,6 +357,11 @@ TEST(Simt, ConstantReadsCountTheActiveThreadsAddresses) {
   EXPECT_EQ(w[1].steps[0].instructions, 3u);
   EXPECT_EQ(w[0].steps[0].cycles, 37u);
   EXPECT_EQ(w[1].steps[0].cycles, 13u);
+  Step step;
+  w[0].unpack(0, step);
+  EXPECT_EQ(step.constant_passes, 32u);
+  w[1].unpack(0, step);
+  EXPECT_EQ(step.constant_passes, 8u);
 }
 
 // The offset is an immediate of the read's address: table[tid + 2] is one int instruction (no add), 32

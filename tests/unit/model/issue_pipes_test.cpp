@@ -93,5 +93,31 @@ TEST(IssuePipes, OddLaneCountsRoundUpWithinATick) {
   EXPECT_EQ(p.issue_bundle(0, 30, classes(InstrClass::kInt, 30)), 20u);
 }
 
+TEST(IssuePipes, BankConflictReplaysHoldTheSharedPipe) {
+  // 32 shared lanes: one pass a cycle. A shared load with a 4-way conflict is 1 instruction and 3 replays:
+  // 4 passes, cycles 0..3, done by 4 (issue alone would be done by 1). A second warp's conflict-free shared
+  // load at cycle 1 waits for the pipe: pass 4, done by 5.
+  std::array<std::uint32_t, kInstrClasses> lanes{};
+  lanes[static_cast<unsigned>(InstrClass::kShared)] = 32;
+  IssuePipes p(4, lanes);
+  EXPECT_EQ(p.issue_bundle(0, 1, classes(InstrClass::kShared, 1), 3), 4u);
+  EXPECT_EQ(p.issue_bundle(1, 1, classes(InstrClass::kShared, 1)), 5u);
+}
+
+TEST(IssuePipes, ConstantPortsLimitPassesAcrossWarps) {
+  // One port: a warp's constant read of 8 distinct addresses (one int instruction, 8 passes) at cycle 0
+  // holds the constant cache for cycles 0..7, done by 8; another warp's uniform read (1 pass) at cycle 2
+  // gets pass 8, done by 9. Two ports halve that: 8 passes in 4 cycles, then the uniform read's in cycle 4,
+  // done by 5 (ticks: half a cycle a pass, 4.5 rounds up to 5).
+  for (const unsigned ports : {1u, 2u}) {
+    IssuePipes p(4, no_lanes(), ports);
+    EXPECT_EQ(p.issue_bundle(0, 1, classes(InstrClass::kInt, 1), 0, 8), ports == 1 ? 8u : 4u);
+    EXPECT_EQ(p.issue_bundle(2, 1, classes(InstrClass::kInt, 1), 0, 1), ports == 1 ? 9u : 5u);
+  }
+  // No ports (0): passes cost nothing beyond the instruction's issue slot.
+  IssuePipes unlimited(4, no_lanes(), 0);
+  EXPECT_EQ(unlimited.issue_bundle(0, 1, classes(InstrClass::kInt, 1), 0, 32), 1u);
+}
+
 }  // namespace
 }  // namespace numagpu
