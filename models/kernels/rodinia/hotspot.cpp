@@ -5,9 +5,12 @@
 // pyramid of 2) tile the grid without overlap; tiles overlap by the halo. Reference run of the GV100 study:
 // `hotspot 1024 2 2` (1024 x 1024 grid, pyramid height 2, 2 time steps: one launch of 86 x 86 CTAs).
 // Values: the temperatures never steer an address or a branch, so the arrays carry no data.
-// Simplifications: the stencil update is computed with values as the source's dataflow runs (shared reads,
-// the vertical and horizontal sums, the ambient term, the update), so its chain is seen; in float, where
-// the source's 2.0 literal would make two of its steps fp64 (unchanged here: instruction classes kept).
+// Arithmetic as the source types it: each thread first computes step / Cap, 1 / Rx, 1 / Ry and 1 / Rz
+// (four fp32 divisions of its kernel arguments). In the update the literal 2.0 is a double, so from
+// `S + N - 2.0 * t` on the expression is double: the float sums S + N and E + W, the power and the float
+// ambient term (amb_temp - t) * Rz_1 are converted to double, the sums of products are DFMAs (nvcc
+// contracts a * b + c by default), and the result is converted back to float for the store; Rx_1, Ry_1 and
+// step / Cap are converted once, outside the loop. Each step is computed with values, so its chain is seen.
 // Only the loop's back edge is charged.
 #include "kernels/library.hpp"
 
@@ -51,6 +54,16 @@ class Hotspot : public Kernel {
     const V<std::int64_t> index = y * cols_ + x;
     const V<std::int64_t> cell = ty * kBlock + tx;
     Cta::Shared<float> temp(c, kBlock * kBlock), power(c, kBlock * kBlock), next(c, kBlock * kBlock);
+    // step_div_Cap = step / Cap; Rx_1 = 1 / Rx; Ry_1 = 1 / Ry; Rz_1 = 1 / Rz (fp32 divisions), and the
+    // three the double update reads, converted once.
+    const V<float> step_div_cap = V<float>(c, kStep) / kCap;
+    const V<float> rx_1 = 1.0f / V<float>(c, kRx);
+    const V<float> ry_1 = 1.0f / V<float>(c, kRy);
+    const V<float> rz_1 = 1.0f / V<float>(c, kRz);
+    const V<double> step_d = convert<double>(step_div_cap);
+    const V<double> rx_d = convert<double>(rx_1);
+    const V<double> ry_d = convert<double>(ry_1);
+    const V<double> minus_two(c, -2.0);
 
     c.if_((y >= 0) && (y <= rows_ - 1) && (x >= 0) && (x <= cols_ - 1), [&] {
       temp.store(cell, c.load(temp_src_, index));
@@ -75,11 +88,21 @@ class Hotspot : public Kernel {
                              (ty >= valid_y0) && (ty <= valid_y1);
       c.if_(inside, [&] {
         computed = true;
+        // One statement per instruction where C++ would leave the order of evaluation open.
         const V<float> t = temp.load(cell);
-        const V<float> vertical = temp.load(south * kBlock + tx) + temp.load(north * kBlock + tx) - t * 2.0f;
-        const V<float> horizontal = temp.load(ty * kBlock + east) + temp.load(ty * kBlock + west) - t * 2.0f;
-        const V<float> ambient = (t * -1.0f + 80.0f) * kRz;
-        next.store(cell, t + (power.load(cell) + vertical * kRy + horizontal * kRx + ambient) * kStepDivCap);
+        const V<double> td = convert<double>(t);
+        const V<float> s = temp.load(south * kBlock + tx);
+        const V<float> n = temp.load(north * kBlock + tx);
+        const V<double> vertical = fma(minus_two, td, convert<double>(s + n));  // S + N - 2.0 t
+        const V<float> e = temp.load(ty * kBlock + east);
+        const V<float> w = temp.load(ty * kBlock + west);
+        const V<double> horizontal = fma(minus_two, td, convert<double>(e + w));  // E + W - 2.0 t
+        const V<float> ambient = (kAmbient - t) * rz_1;                            // float
+        const V<double> p = convert<double>(power.load(cell));
+        const V<double> with_vertical = fma(vertical, ry_d, p);
+        const V<double> with_horizontal = fma(horizontal, rx_d, with_vertical);
+        const V<double> sum = with_horizontal + convert<double>(ambient);
+        next.store(cell, convert<float>(fma(step_d, sum, td)));  // t + step_div_Cap * sum
       });
       c.syncthreads();
       if (i == pyramid_ - 1) break;
@@ -97,8 +120,8 @@ class Hotspot : public Kernel {
     return map(a, InstrClass::kInt, [b](std::int64_t v) { return v > b ? b : v; });
   }
 
-  // The chip constants of the reference program fold into these factors; their values steer nothing.
-  static constexpr float kRx = 1.0f, kRy = 1.0f, kRz = 1.0f, kStepDivCap = 1.0f;
+  // The kernel's arguments (the chip's constants) and amb_temp; their values steer nothing.
+  static constexpr float kRx = 1.0f, kRy = 1.0f, kRz = 1.0f, kStep = 1.0f, kCap = 1.0f, kAmbient = 80.0f;
 
   std::int64_t rows_, cols_, pyramid_;
   Array<float> power_, temp_src_, temp_dst_;

@@ -465,6 +465,30 @@ TEST(KernelLibrary, HotspotTouchesEachInputLineAndWritesEachOutputLine) {
   EXPECT_EQ(p.totals().max_resident_ctas, 1u);
 }
 
+// hotspot computes as its source types it: four fp32 divisions per thread (step / Cap, 1 / Rx, 1 / Ry,
+// 1 / Rz), three conversions to double of the factors the update reads, and per update (the 2.0 literal
+// makes it double) 11 fp64-class instructions: conversions of t, S + N, E + W, the power and the ambient
+// term, DFMAs for S + N - 2.0 t, E + W - 2.0 t, + vertical Ry_1, + horizontal Rx_1 and t + step_div_Cap
+// sum, a DADD of the ambient term; and 5 fp32: the sums S + N and E + W, amb_temp - t, its product with
+// Rz_1 and the conversion of the result to float. An interior CTA (bx = by = 1 of 86 x 86): step 0 updates
+// rows 1..14, which every warp (rows 2w, 2w + 1) has; step 1 rows 2..13, which warps 0 and 7 lack.
+//   warp 0: fp64 3 + 11 = 14, fp32 4 + 5 = 9;  warp 3: fp64 3 + 2 x 11 = 25, fp32 4 + 2 x 5 = 14.
+TEST(KernelLibrary, HotspotUpdatesInDoubleAsItsSourceTypesIt) {
+  CppKernelProgram p("calculate_temp", make_kernel("rodinia/hotspot", "", std::uint64_t(1) << 32), kLine);
+  const std::uint32_t cta = 1 * 86 + 1;
+  auto count = [&](std::uint32_t warp, InstrClass cls) {
+    std::uint64_t n = 0;
+    Step s;
+    for (std::uint32_t i = 0; p.step(cta, warp, i, s); ++i)
+      if (s.kind == Step::Kind::kCompute) n += s.classes[static_cast<unsigned>(cls)];
+    return n;
+  };
+  EXPECT_EQ(count(0, InstrClass::kFp64), 14u);
+  EXPECT_EQ(count(0, InstrClass::kFp32), 9u);
+  EXPECT_EQ(count(3, InstrClass::kFp64), 25u);
+  EXPECT_EQ(count(3, InstrClass::kFp32), 14u);
+}
+
 // Configuration errors name the key: an unknown kernel at `kernel`, a bad argument at `args`.
 TEST(KernelLibrary, BadNamesAndArgumentsBlameTheirKey) {
   SystemParams p;
