@@ -133,6 +133,14 @@ void Cta::charge(InstrClass cls, unsigned n) {
   }
 }
 
+void Cta::charge_fp32_division_sequence() {
+  if (!dependent_) return;
+  charge(InstrClass::kSfu);      // MUFU.RCP
+  charge(InstrClass::kInt);      // FCHK
+  charge(InstrClass::kFp32, 4);  // the four FFMAs before the result's
+  charge(InstrClass::kBranch);   // @!P0 BRA past the slow path
+}
+
 std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready,
                              unsigned latency) {
   if (!dependent_) {

@@ -155,6 +155,7 @@ inline std::uint64_t run_count(std::uint64_t word) {
 // Passes that are not instructions (Step::shared_replays, Step::constant_passes) are runs of two codes past
 // the instruction classes, in the same words (run_word with the code in place of the class; no lanes).
 inline constexpr std::uint8_t kSharedReplayRun = 0xF0, kConstantPassRun = 0xF1;
+static_assert(kInstrClasses < kSharedReplayRun, "the pass codes lie past every instruction class");
 
 struct WarpRecord {
   std::vector<PackedStep> steps;
@@ -200,6 +201,13 @@ class Cta {
   // stalls included. A step at which the warp waits (a load, an atomic, a barrier) hides what is still in
   // flight.
   bool dependent() const { return dependent_; }
+  // The rest of an fp32 division's instruction sequence, after the instruction that stands for its result
+  // (operator/ on float): nvcc's IEEE division (div.rn.f32) is, on its fast path, MUFU.RCP, FCHK, five
+  // FFMAs (a Newton refinement of the reciprocal and of the quotient; the last is the result) and the
+  // branch around the slow path. Charged as 1 sfu, 1 int (FCHK), 4 fp32 and 1 branch instruction with the
+  // dependent latencies only (dependent()): without them (the paper system) a division stays one
+  // instruction, so that system's timing is unchanged. The slow path (denormals, overflow) is not taken.
+  void charge_fp32_division_sequence();
   // One instruction of `cls` for every warp with an active thread, issued once operands_ready(w) (the latest
   // ready cycle of its operands in warp w) has come; each warp's result ready cycle into result[w] (when not
   // null; 0 for inactive warps). Without dependent latencies: charge(cls).
@@ -474,20 +482,32 @@ constexpr unsigned division_latency() {
   if constexpr (std::is_same_v<T, double>) return kDivLatency + 2;
   return kClassLatency;
 }
+// An fp32 division is also the rest of its instruction sequence (Cta::charge_fp32_division_sequence); an
+// fp64 one stays one instruction (its sequence, MUFU.RCP64H and DFMA refinements, is not modelled).
+template <class T>
+void charge_division_sequence(Cta& cta) {
+  if constexpr (std::is_same_v<T, float>) cta.charge_fp32_division_sequence();
+}
 template <class T>
 V<T> operator/(const V<T>& a, const V<T>& b) {
-  return zip(
+  V<T> q = zip(
       a, b, class_of<T>(), [](T x, T y) { return static_cast<T>(x / y); }, division_latency<T>());
+  charge_division_sequence<T>(a.cta());
+  return q;
 }
 template <class T, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>
 V<T> operator/(const V<T>& a, S s) {
-  return map(
+  V<T> q = map(
       a, class_of<T>(), [s](T x) { return static_cast<T>(x / static_cast<T>(s)); }, division_latency<T>());
+  charge_division_sequence<T>(a.cta());
+  return q;
 }
 template <class T, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>
 V<T> operator/(S s, const V<T>& a) {
-  return map(
+  V<T> q = map(
       a, class_of<T>(), [s](T x) { return static_cast<T>(static_cast<T>(s) / x); }, division_latency<T>());
+  charge_division_sequence<T>(a.cta());
+  return q;
 }
 // Integer division and remainder by `d`, a value the compiler does not know (a kernel argument): nvcc emits
 // a sequence of tens of instructions (CUDA C Programming Guide, "Arithmetic Instructions": "up to 20"), one
@@ -705,8 +725,7 @@ V<T> Cta::Shared<T>::load(const V<std::int64_t>& index) {
   }
   cta_.shared_access(offsets, sizeof(T));
   for (unsigned w = 0; w < cta_.warps(); ++w) {
-    if (cta_.warp_active(w))
-    {
+    if (cta_.warp_active(w)) {
       r.ready_data()[w] = cta_.issue_one(w, InstrClass::kShared, cta_.passes_[w], index.ready(w));
       cta_.add_passes(w, kSharedReplayRun, cta_.passes_[w] - 1);
     }

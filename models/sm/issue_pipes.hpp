@@ -15,10 +15,10 @@
 // constants (a warp's constant read takes one pass per distinct address it reads).
 //
 // Time is kept in ticks, kTicks to a cycle, so that 1/issue_width and 32/lanes of a cycle are whole numbers
-// for every issue width 1..8 (840 = lcm(1..8)) and lane count dividing 32 x 840 (2, 4, 8, 16, 32, 64, 128,
-// 3, 5, 6, 7, ...); other lane counts round a warp instruction's time up to the next tick (under 2^-15 of a
-// cycle). With one instruction per step (synthetic patterns, traces) and no lanes set, it issues exactly
-// issue_width steps a cycle, as before.
+// for every issue width and constant-cache port count 1..8 (840 = lcm(1..8)) and lane count dividing 32 x 840
+// (2, 4, 8, 16, 32, 64, 128, 3, 5, 6, 7, ...); other lane counts round a warp instruction's time up to the
+// next tick (under 2^-15 of a cycle). With one instruction per step (synthetic patterns, traces) and no lanes
+// set, it issues exactly issue_width steps a cycle, as before.
 //
 // Plain C++, no SystemC.
 #pragma once
@@ -59,8 +59,8 @@ class IssuePipes {
   // the constant cache. Returns the cycle after its last instruction issued (when its warp may go on, at
   // the earliest).
   Cycle issue_bundle(Cycle now, std::uint32_t instructions,
-                     const std::array<std::uint32_t, kInstrClasses>& classes, std::uint32_t shared_replays = 0,
-                     std::uint32_t constant_passes = 0) {
+                     const std::array<std::uint32_t, kInstrClasses>& classes,
+                     std::uint32_t shared_replays = 0, std::uint32_t constant_passes = 0) {
     const std::uint64_t start = now * kTicks;
     issue_free_ = std::max(issue_free_, start) + std::uint64_t(instructions) * issue_cost_;
     std::uint64_t end = issue_free_;

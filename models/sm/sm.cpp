@@ -53,10 +53,9 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
                                         "Cycles this SM's requests waited for first-touch page migration")),
       load_latency_(stats.average(stat(*this, "load_latency"), "cycles", "Issue-to-data latency of loads")),
       issue_cycles_(stats.counter(stat(*this, "issue_cycles"), "cycles", "Cycles in which the SM issued")),
-      thread_instructions_(
-          stats.counter(stat(*this, "thread_instructions"), "instructions",
-                        "Active threads summed over the warp instructions issued (32 per "
-                        "instruction where the workload does not say: synthetic patterns)")),
+      thread_instructions_(stats.counter(stat(*this, "thread_instructions"), "instructions",
+                                         "Active threads summed over the warp instructions issued (32 per "
+                                         "instruction where the workload does not say: synthetic patterns)")),
       constant_cache_passes_(stats.counter(stat(*this, "constant_cache_passes"), "passes",
                                            "Passes of the SM's constant cache: one per distinct address of "
                                            "a warp's __constant__ read (C++ library kernels with dependent "
@@ -199,8 +198,8 @@ void Sm::issue() {
       none_ready = true;
       break;
     }
-    step_.instructions = 1;                        // programs that bundle no instructions leave it so
-    step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
+    step_.instructions = 1;                            // programs that bundle no instructions leave it so
+    step_.thread_instructions = Step::kFullWarps;      // and those that count no threads, this
     step_.shared_replays = step_.constant_passes = 0;  // and those with no passes of their own, these
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       const unsigned before = state_of(*w);

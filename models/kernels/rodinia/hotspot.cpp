@@ -97,7 +97,7 @@ class Hotspot : public Kernel {
         const V<float> e = temp.load(ty * kBlock + east);
         const V<float> w = temp.load(ty * kBlock + west);
         const V<double> horizontal = fma(minus_two, td, convert<double>(e + w));  // E + W - 2.0 t
-        const V<float> ambient = (kAmbient - t) * rz_1;                            // float
+        const V<float> ambient = (kAmbient - t) * rz_1;                           // float
         const V<double> p = convert<double>(power.load(cell));
         const V<double> with_vertical = fma(vertical, ry_d, p);
         const V<double> with_horizontal = fma(horizontal, rx_d, with_vertical);

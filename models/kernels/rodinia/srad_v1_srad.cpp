@@ -120,11 +120,16 @@ class Srad : public Kernel {
       const V<float> dw = c.load(image_, row + widen(c.load(j_w_, col)) * nr_) - jc;
       const V<float> de = c.load(image_, row + widen(c.load(j_e_, col)) * nr_) - jc;
       // Normalized discrete gradient magnitude squared and Laplacian (fp32).
-      const V<float> g2 = fma(de, de, fma(dw, dw, fma(ds, ds, dn * dn))) / (jc * jc);
+      // One statement per instruction where C++ would leave the order of evaluation open.
+      const V<float> gradient = fma(de, de, fma(dw, dw, fma(ds, ds, dn * dn)));
+      const V<float> jc2 = jc * jc;
+      const V<float> g2 = gradient / jc2;
       const V<float> l = (dn + ds + dw + de) / jc;
       // ICOV: the source's double literals make these steps fp64.
       const V<double> g2d = convert<double>(g2), ll = convert<double>(l * l);
-      const V<float> num = convert<float>(g2d * 0.5 - ll * (1.0 / 16.0));
+      const V<double> half_g2 = g2d * 0.5;
+      const V<double> ll_16 = ll * (1.0 / 16.0);
+      const V<float> num = convert<float>(half_g2 - ll_16);
       const V<float> den = convert<float>(convert<double>(l) * 0.25 + 1.0);
       const V<float> qsqr = num / (den * den);
       // Diffusion coefficient, then saturated to [0, 1].
