@@ -294,7 +294,14 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   double dram_rd_bytes = 0, dram_wr_bytes = 0, dram_rd_sectors = 0, dram_wr_sectors = 0;
   bool dram_sectored = false;
   double constant_passes = 0;
-  bool has_constant_passes = false;  // the statistic exists (it does in every run of this version)
+  // The SMs count constant-cache passes only with dependent latencies (any sm.*_latency set): a run with
+  // them compares its count, zero or not; a run without has no figure to compare.
+  bool counts_constant_passes = false;
+  if (doc.at("config").contains("sm") && doc.at("config").at("sm").is_object())
+    for (const auto& [key, value] : doc.at("config").at("sm").items())
+      if (key.size() > 8 && key.compare(key.size() - 8, 8, "_latency") == 0 && value.is_number() &&
+          value.get<double>() > 0)
+        counts_constant_passes = true;
   for (const auto& [key, v] : flat) {
     // system.socketN.COMPONENT.stat[.class]: the component is l1_I, l2_B or dram.
     if (key.rfind("system.socket", 0) != 0) continue;
@@ -315,7 +322,6 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
       }
     } else if (component.rfind("sm", 0) == 0 && stat == "constant_cache_passes") {
       constant_passes += v;  // CC_ACC counts the constant cache's accesses, one per distinct address
-      has_constant_passes = true;
     } else if (component == "dram" && c2 == std::string::npos) {
       if (stat == "read_bytes") dram_rd_bytes += v;
       if (stat == "write_bytes") dram_wr_bytes += v;
@@ -342,9 +348,7 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   r.values["DRAM_Rd"] = dram_sectored ? dram_rd_sectors : dram_rd_bytes / kSector;
   r.values["DRAM_Wr"] = dram_sectored ? dram_wr_sectors : dram_wr_bytes / kSector;
   if (flat.count("summary.sim_cycles")) r.values["Elapsed_Cycles"] = flat["summary.sim_cycles"];
-  // Only where the model counts passes (C++ kernels with dependent latencies): elsewhere it has no figure
-  // to compare, rather than a zero.
-  if (has_constant_passes && constant_passes > 0) r.values["CC_ACC"] = constant_passes;
+  if (counts_constant_passes) r.values["CC_ACC"] = constant_passes;
   return r;
 }
 

@@ -136,8 +136,7 @@ void Cta::charge(InstrClass cls, unsigned n) {
 void Cta::charge_fp32_division_sequence() {
   if (!dependent_) return;
   charge(InstrClass::kSfu);      // MUFU.RCP
-  charge(InstrClass::kInt);      // FCHK
-  charge(InstrClass::kFp32, 4);  // the four FFMAs before the result's
+  charge(InstrClass::kFp32, 5);  // FCHK and the four FFMAs before the result's
   charge(InstrClass::kBranch);   // @!P0 BRA past the slow path
 }
 

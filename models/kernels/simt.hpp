@@ -46,9 +46,9 @@ using numagpu::InstrClass;
 // Dependent-instruction latency by instruction class (InstrClass order): the cycles from an instruction's
 // issue until an instruction that reads its result may issue. All 0 (the default): not modelled, a warp
 // issues its instructions one a cycle whatever they read. After the classes, the divisions' latencies
-// (kDivLatency + 0: an integer division or remainder by a run-time value, + 1: fp32, + 2: fp64): a division
-// is one instruction of its class here, as a PTX div is one instruction, but its result takes the
-// division's latency (0: the class's).
+// (kDivLatency + 0: an integer division or remainder by a run-time value, + 1: fp32, + 2: fp64): a division's
+// result takes the division's latency (0: the class's). An fp64 or integer division is one instruction of its
+// class, as a PTX div is; an fp32 one also issues the rest of its sequence (charge_fp32_division_sequence).
 inline constexpr unsigned kDivLatency = kInstrClasses;
 using Latencies = std::array<std::uint16_t, kInstrClasses + 3>;
 // Which latency an instruction's result takes: its class's, or a division's.
@@ -204,7 +204,8 @@ class Cta {
   // The rest of an fp32 division's instruction sequence, after the instruction that stands for its result
   // (operator/ on float): nvcc's IEEE division (div.rn.f32) is, on its fast path, MUFU.RCP, FCHK, five
   // FFMAs (a Newton refinement of the reciprocal and of the quotient; the last is the result) and the
-  // branch around the slow path. Charged as 1 sfu, 1 int (FCHK), 4 fp32 and 1 branch instruction with the
+  // branch around the slow path. Charged as 1 sfu, 5 fp32 (FCHK, on the FP32 pipe as [AS]'s Volta opcode
+  // map puts it, and 4 FFMAs) and 1 branch instruction with the
   // dependent latencies only (dependent()): without them (the paper system) a division stays one
   // instruction, so that system's timing is unchanged. The slow path (denormals, overflow) is not taken.
   void charge_fp32_division_sequence();

@@ -37,8 +37,8 @@ struct SmSpec {
   // one that reads its result may issue; 0: not modelled for that class.
   std::uint32_t fp32_latency = 0, fp64_latency = 0, int_latency = 0, sfu_latency = 0, tensor_latency = 0,
                 shared_latency = 0;
-  // A division's (kernels/simt.hpp, kDivLatency): one instruction of its class whose result takes these
-  // cycles; 0: the class's latency.
+  // A division's (kernels/simt.hpp, kDivLatency): its result takes these cycles; 0: the class's latency.
+  // fp64 and integer divisions are one instruction; an fp32 one also issues the rest of its sequence.
   std::uint32_t int_div_latency = 0, fp32_div_latency = 0, fp64_div_latency = 0;
 
   // Register and shared-memory allocation granules (NVIDIA's CUDA Occupancy Calculator, compute capability
@@ -181,8 +181,10 @@ struct SmSpec {
               NUMAGPU_LATENCY_DOC("an integer division or remainder by a run-time value (one instruction of "
                                   "class int; 0: as sm.int_latency)"))
         .range(0, 10000);
-    k.integer("fp32_div_latency", fp32_div_latency,
-              NUMAGPU_LATENCY_DOC("an FP32 division (one instruction of class fp32; 0: as sm.fp32_latency)"))
+    k.integer(
+         "fp32_div_latency", fp32_div_latency,
+         NUMAGPU_LATENCY_DOC("an FP32 division (its result; with dependent latencies the division also "
+                             "issues the rest of nvcc's sequence, 7 instructions; 0: as sm.fp32_latency)"))
         .range(0, 10000);
     k.integer("fp64_div_latency", fp64_div_latency,
               NUMAGPU_LATENCY_DOC("an FP64 division (one instruction of class fp64; 0: as sm.fp64_latency)"))

@@ -20,11 +20,12 @@
 // (ROI = the whole image: variance / mean^2). The values steer only the saturation branch; the index
 // arrays (iN, iS, jW, jE) carry data because they steer the addresses.
 //
-// Simplifications: a division is one instruction of its precision (nvcc emits a reciprocal and refinement
-// sequence) whose result takes the division's latency (sm.*_div_latency); the double-precision literals of
-// the source (0.5, 1.0 / 16.0, 0.25, 1.0) make those steps fp64 with conversions, as in the source. The
-// branch on (ei + 1) % Nr == 0 is a divergent branch as written (nvcc may predicate it). All the arithmetic
-// is computed with values (nothing is charged without one), so its dependent chains are seen.
+// Simplifications: a division's result takes the division's latency (sm.*_div_latency); an fp32 division
+// also issues the rest of nvcc's sequence with dependent latencies, an fp64 one is one instruction; the
+// double-precision literals of the source (0.5, 1.0 / 16.0, 0.25, 1.0) make those steps fp64 with
+// conversions, as in the source. The branch on (ei + 1) % Nr == 0 is a divergent branch as written (nvcc may
+// predicate it). All the arithmetic is computed with values (nothing is charged without one), so its
+// dependent chains are seen.
 #include <cmath>
 
 #include "kernels/generate.hpp"
@@ -115,8 +116,11 @@ class Srad : public Kernel {
     });
     c.if_(ei < ne_, [&] {
       const V<float> jc = c.load(image_, ei);
-      const V<float> dn = c.load(image_, widen(c.load(i_n_, row)) + col * nr_) - jc;
-      const V<float> ds = c.load(image_, widen(c.load(i_s_, row)) + col * nr_) - jc;
+      // Each neighbour's column offset, then its row (a load): one statement each, in that order.
+      const V<std::int64_t> north_offset = col * nr_;
+      const V<float> dn = c.load(image_, widen(c.load(i_n_, row)) + north_offset) - jc;
+      const V<std::int64_t> south_offset = col * nr_;
+      const V<float> ds = c.load(image_, widen(c.load(i_s_, row)) + south_offset) - jc;
       const V<float> dw = c.load(image_, row + widen(c.load(j_w_, col)) * nr_) - jc;
       const V<float> de = c.load(image_, row + widen(c.load(j_e_, col)) * nr_) - jc;
       // Normalized discrete gradient magnitude squared and Laplacian (fp32).

@@ -190,7 +190,7 @@ Latencies volta_like() {
 // i = idiv(t, 7) issues at 41, ready 186; j = irem(t, 7) at 42, ready 187. A constant integer divisor keeps
 // the int latency: k = t / 4 issues at 43, ready 47. With the division latencies unset (0), a division
 // takes its class's: q ready 4, but r still waits for the sequence's 7 instructions: issues at 8, ready 12.
-// Counts: fp32 q, its 4 FFMAs and r = 6; sfu 1 (MUFU.RCP); int idiv, irem, t / 4 and FCHK = 4; branch 1;
+// Counts: fp32 q, its FCHK, its 4 FFMAs and r = 7; sfu 1 (MUFU.RCP); int idiv, irem, t / 4 = 3; branch 1;
 // fp64 1.
 TEST(Simt, DivisionsTakeTheirOwnLatencies) {
   Latencies l = volta_like();
@@ -228,9 +228,9 @@ TEST(Simt, DivisionsTakeTheirOwnLatencies) {
       EXPECT_EQ(r.ready(0), 12u);  // r waits for the clock past q's sequence: issues at 8
     }
     const WarpRecord& w = c.records()[0];
-    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp32)], 6u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp32)], 7u);
     EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp64)], 1u);
-    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 4u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 3u);
     EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kSfu)], 1u);
     EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kBranch)], 1u);
   }
@@ -471,16 +471,16 @@ TEST(KernelLibrary, HotspotTouchesEachInputLineAndWritesEachOutputLine) {
 }
 
 // hotspot computes as its source types it: four fp32 divisions per thread (step / Cap, 1 / Rx, 1 / Ry,
-// 1 / Rz; with dependent latencies each is the 5 fp32 instructions of its sequence, with an sfu, an int and
-// a branch: 20 fp32; without them one fp32 instruction each: 4), three conversions to double of the factors
+// 1 / Rz; with dependent latencies each is the 6 fp32 instructions of its sequence (FCHK, 5 FFMAs), with an
+// sfu and a branch: 24 fp32; without them one fp32 instruction each: 4), three conversions to double of the factors
 // the update reads, and per update (the 2.0 literal makes it double) 11 fp64-class instructions: conversions
 // of t, S + N, E + W, the power and the ambient term, DFMAs for S + N - 2.0 t, E + W - 2.0 t, + vertical
 // Ry_1, + horizontal Rx_1 and t + step_div_Cap sum, a DADD of the ambient term; and 5 fp32: the sums S + N
 // and E + W, amb_temp - t, its product with Rz_1 and the conversion of the result to float. An interior CTA
 // (bx = by = 1 of 86 x 86): step 0 updates rows 1..14, which every warp (rows 2w, 2w + 1) has; step 1
 // rows 2..13, which warps 0 and 7 lack.
-//   warp 0: fp64 3 + 11 = 14, fp32 4 + 5 = 9 (with latencies 20 + 5 = 25);
-//   warp 3: fp64 3 + 2 x 11 = 25, fp32 4 + 2 x 5 = 14 (with latencies 20 + 2 x 5 = 30).
+//   warp 0: fp64 3 + 11 = 14, fp32 4 + 5 = 9 (with latencies 24 + 5 = 29);
+//   warp 3: fp64 3 + 2 x 11 = 25, fp32 4 + 2 x 5 = 14 (with latencies 24 + 2 x 5 = 34).
 TEST(KernelLibrary, HotspotUpdatesInDoubleAsItsSourceTypesIt) {
   for (const bool dependent : {false, true}) {
     CppKernelProgram p("calculate_temp", make_kernel("rodinia/hotspot", "", std::uint64_t(1) << 32), kLine,
@@ -493,7 +493,7 @@ TEST(KernelLibrary, HotspotUpdatesInDoubleAsItsSourceTypesIt) {
         if (s.kind == Step::Kind::kCompute) n += s.classes[static_cast<unsigned>(cls)];
       return n;
     };
-    const std::uint64_t divisions_fp32 = dependent ? 4 * 5 : 4;
+    const std::uint64_t divisions_fp32 = dependent ? 4 * 6 : 4;
     EXPECT_EQ(count(0, InstrClass::kFp64), 14u);
     EXPECT_EQ(count(0, InstrClass::kFp32), divisions_fp32 + 5);
     EXPECT_EQ(count(3, InstrClass::kFp64), 25u);
