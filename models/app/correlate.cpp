@@ -293,7 +293,7 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   std::map<std::string, double> sectors;              // LEVEL.stat -> sum of sector counts
   double dram_rd_bytes = 0, dram_wr_bytes = 0, dram_rd_sectors = 0, dram_wr_sectors = 0;
   bool dram_sectored = false;
-  double constant_passes = 0;
+  double constant_passes = 0, shared_instructions = 0;
   // The SMs count constant-cache passes only with dependent latencies (any sm.*_latency set): a run with
   // them compares its count, zero or not; a run without has no figure to compare.
   bool counts_constant_passes = false;
@@ -322,6 +322,8 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
       }
     } else if (component.rfind("sm", 0) == 0 && stat == "constant_cache_passes") {
       constant_passes += v;  // CC_ACC counts the constant cache's accesses, one per distinct address
+    } else if (component.rfind("sm", 0) == 0 && stat == "instructions_shared") {
+      shared_instructions += v;  // SHRD_ACC counts shared-memory warp instructions (an LDS.128 is one)
     } else if (component == "dram" && c2 == std::string::npos) {
       if (stat == "read_bytes") dram_rd_bytes += v;
       if (stat == "write_bytes") dram_wr_bytes += v;
@@ -349,6 +351,7 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   r.values["DRAM_Wr"] = dram_sectored ? dram_wr_sectors : dram_wr_bytes / kSector;
   if (flat.count("summary.sim_cycles")) r.values["Elapsed_Cycles"] = flat["summary.sim_cycles"];
   if (counts_constant_passes) r.values["CC_ACC"] = constant_passes;
+  r.values["SHRD_ACC"] = shared_instructions;
   return r;
 }
 

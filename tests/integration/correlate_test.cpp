@@ -76,14 +76,16 @@ TEST(Correlate, StudyKernelsAreFoundByTheirFunctionName) {
 // An unsectored run: 128 B lines are 4 sectors of 32 B. Two L1s with 3 + 2 read hits (20 sectors) and 1 + 1
 // misses (8); one L2 bank with 4 hits (16 sectors); 6,400 DRAM bytes read = 200 sectors, 320 written = 10.
 // Two SMs' constant-cache passes, 96 + 32, are CC_ACC 128 in a run with dependent latencies (the SMs count
-// passes only then); such a run with no passes compares 0, a run without latencies has no CC_ACC.
+// passes only then); such a run with no passes compares 0, a run without latencies has no CC_ACC. The SMs'
+// shared-memory instructions, 10 + 5, are SHRD_ACC 15.
 TEST(Correlate, CountersFromAnUnsectoredRun) {
   const fs::path d = scratch("stats");
   write(d / "stats.json",
         R"({"config": {"l1": {"line_bytes": 128}, "sm": {"fp32_latency": 4}},
     "stats": {"summary": {"sim_cycles": 1234},
     "system": {"socket0": {
-      "sm0": {"constant_cache_passes": 96}, "sm1": {"constant_cache_passes": 32},
+      "sm0": {"constant_cache_passes": 96, "instructions_shared": 10},
+      "sm1": {"constant_cache_passes": 32, "instructions_shared": 5},
       "l1_0": {"read_hits": {"local_local": 3}, "read_misses": {"local_local": 1}},
       "l1_1": {"read_hits": {"local_remote": 2}, "read_misses": {"remote_local": 1}},
       "l2_0": {"read_hits": {"local_local": 4}, "read_misses": {"local_local": 0}},
@@ -99,6 +101,7 @@ TEST(Correlate, CountersFromAnUnsectoredRun) {
   EXPECT_EQ(c.values.at("Elapsed_Cycles"), 1234.0);
   EXPECT_EQ(c.values.count("L1_WH"), 0u);  // an unsectored model does not split writes
   EXPECT_EQ(c.values.at("CC_ACC"), 128.0);
+  EXPECT_EQ(c.values.at("SHRD_ACC"), 15.0);
   write(d / "zero.json", R"({"config": {"l1": {"line_bytes": 128}, "sm": {"int_latency": 4}},
     "stats": {"system": {"socket0": {"sm0": {"constant_cache_passes": 0}}}}})");
   EXPECT_EQ(simulated_counters((d / "zero.json").string()).values.at("CC_ACC"), 0.0);
