@@ -97,29 +97,26 @@ void Cta::add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycl
   s.cycles += cycles;
   s.instructions += n;
   r.instructions[static_cast<unsigned>(cls)] += n;
-  const unsigned lanes = active_lanes(w);
-  // The step's runs are the last line_count words of r.lines: extend the last one when the class and the
-  // active threads repeat.
-  if (s.line_count > 0 && run_class(r.lines.back()) == cls && run_lanes(r.lines.back()) == lanes) {
-    r.lines.back() += std::uint64_t(n) << kRunCountShift;
-    return;
-  }
-  r.lines.push_back(run_word(cls, lanes, n));
-  r.sectors.push_back(0);
-  ++s.line_count;
+  append_run(r, s, run_word(cls, active_lanes(w), n));
 }
 
 void Cta::add_passes(unsigned w, std::uint8_t code, unsigned n) {
   if (n == 0) return;
   WarpRecord& r = warps_[w];
   // After issue_one, so the current step is the compute step of the instruction the passes belong to (or,
-  // past a full step, a new one that holds only them).
-  PackedStep& s = open_compute_step(r);
-  if (s.line_count > 0 && static_cast<std::uint8_t>(run_class(r.lines.back())) == code) {
-    r.lines.back() += std::uint64_t(n) << kRunCountShift;
+  // past a full step, a new one that holds only them). A pass code takes the class's byte, with no lanes.
+  append_run(r, open_compute_step(r), std::uint64_t(n) << kRunCountShift | code);
+}
+
+void Cta::append_run(WarpRecord& r, PackedStep& s, std::uint64_t word) {
+  // The step's runs are the last line_count words of r.lines: extend the last one when its class (or pass
+  // code) and active threads are the word's, else start a new run.
+  constexpr std::uint64_t kKind = (std::uint64_t(1) << kRunCountShift) - 1;
+  if (s.line_count > 0 && (r.lines.back() & kKind) == (word & kKind)) {
+    r.lines.back() += word & ~kKind;
     return;
   }
-  r.lines.push_back(std::uint64_t(n) << kRunCountShift | code);
+  r.lines.push_back(word);
   r.sectors.push_back(0);
   ++s.line_count;
 }

@@ -205,9 +205,9 @@ class Cta {
   // (operator/ on float): nvcc's IEEE division (div.rn.f32) is, on its fast path, MUFU.RCP, FCHK, five
   // FFMAs (a Newton refinement of the reciprocal and of the quotient; the last is the result) and the
   // branch around the slow path. Charged as 1 sfu, 5 fp32 (FCHK, on the FP32 pipe as [AS]'s Volta opcode
-  // map puts it, and 4 FFMAs) and 1 branch instruction with the
-  // dependent latencies only (dependent()): without them (the paper system) a division stays one
-  // instruction, so that system's timing is unchanged. The slow path (denormals, overflow) is not taken.
+  // map puts it, and 4 FFMAs) and 1 branch instruction, with the dependent latencies only (dependent()):
+  // without them (the paper system) a division stays one instruction, so that system's timing is
+  // unchanged. The slow path (denormals, overflow) is not taken.
   void charge_fp32_division_sequence();
   // One instruction of `cls` for every warp with an active thread, issued once operands_ready(w) (the latest
   // ready cycle of its operands in warp w) has come; each warp's result ready cycle into result[w] (when not
@@ -331,6 +331,9 @@ class Cta {
   void add_passes(unsigned w, std::uint8_t code, unsigned n);
   // The warp's compute step that instructions and passes go to: its last step, or a new one.
   static PackedStep& open_compute_step(WarpRecord& r);
+  // Appends a run word (run_word, or a pass code's) to step `s`, the last of `r`, merged into its last run
+  // when both are of one class or code and lanes.
+  static void append_run(WarpRecord& r, PackedStep& s, std::uint64_t word);
   // The active threads of `saved` whose cond equals `value` (exited threads never return).
   void narrow(const std::vector<std::uint32_t>& saved, const V<bool>& cond, bool value);
   void restore(const std::vector<std::uint32_t>& saved);
