@@ -137,6 +137,12 @@ void Cta::charge_fp32_division_sequence() {
   charge(InstrClass::kBranch);   // @!P0 BRA past the slow path
 }
 
+void Cta::charge_int_division_sequence() {
+  if (!dependent_) return;
+  charge(InstrClass::kSfu, 3);   // I2F.RP, MUFU.RCP, F2I.FTZ.U32.TRUNC
+  charge(InstrClass::kInt, 20);  // the IABS, IMAD, IMAD.HI, ISETP, IADD3 and LOP3 around them
+}
+
 std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready,
                              unsigned latency) {
   if (!dependent_) {

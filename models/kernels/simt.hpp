@@ -47,8 +47,9 @@ using numagpu::InstrClass;
 // issue until an instruction that reads its result may issue. All 0 (the default): not modelled, a warp
 // issues its instructions one a cycle whatever they read. After the classes, the divisions' latencies
 // (kDivLatency + 0: an integer division or remainder by a run-time value, + 1: fp32, + 2: fp64): a division's
-// result takes the division's latency (0: the class's). An fp64 or integer division is one instruction of its
-// class, as a PTX div is; an fp32 one also issues the rest of its sequence (charge_fp32_division_sequence).
+// result takes the division's latency (0: the class's). An fp64 division is one instruction of its class, as
+// a PTX div is; an fp32 or integer one also issues the rest of its sequence (charge_fp32_division_sequence,
+// charge_int_division_sequence).
 inline constexpr unsigned kDivLatency = kInstrClasses;
 using Latencies = std::array<std::uint16_t, kInstrClasses + 3>;
 // Which latency an instruction's result takes: its class's, or a division's.
@@ -209,6 +210,13 @@ class Cta {
   // without them (the paper system) a division stays one instruction, so that system's timing is
   // unchanged. The slow path (denormals, overflow) is not taken.
   void charge_fp32_division_sequence();
+  // The rest of a 32-bit integer division's sequence by a run-time divisor, after the instruction that
+  // stands for its result (idiv): nvcc's div.s32 is IABS of both operands, I2F.RP, MUFU.RCP and
+  // F2I.FTZ.U32.TRUNC (an estimate of the divisor's reciprocal), IMAD / IMAD.HI refinements, the two
+  // correction steps, the sign and the divide-by-zero guard: 24 instructions in a public cuobjdump listing
+  // (docs/kernels.md, "Timing"). Charged as 3 sfu (I2F, MUFU, F2I: conversions and MUFU run on the XU) and
+  // 20 int, with the dependent latencies only, as charge_fp32_division_sequence.
+  void charge_int_division_sequence();
   // One instruction of `cls` for every warp with an active thread, issued once operands_ready(w) (the latest
   // ready cycle of its operands in warp w) has come; each warp's result ready cycle into result[w] (when not
   // null; 0 for inactive warps). Without dependent latencies: charge(cls).
@@ -513,16 +521,27 @@ V<T> operator/(S s, const V<T>& a) {
   charge_division_sequence<T>(a.cta());
   return q;
 }
-// Integer division and remainder by `d`, a value the compiler does not know (a kernel argument): nvcc emits
-// a sequence of tens of instructions (CUDA C Programming Guide, "Arithmetic Instructions": "up to 20"), one
-// instruction of class int here whose result takes the integer division's latency. `d` must not be 0.
+// Integer division and remainder by `d`, a value the compiler does not know (a kernel argument). The
+// division's result takes the integer division's latency; it issues nvcc's sequence
+// (Cta::charge_int_division_sequence), and so does a remainder computed alone. A remainder beside the
+// division of the same operands is the division's quotient times `d` subtracted from `a`, one IMAD
+// (remainder_of_quotient): compilers compute the pair so (LLVM's DivRemPairs, in the NVVM pipeline). `d`
+// must not be 0.
 inline V<std::int64_t> idiv(const V<std::int64_t>& a, std::int64_t d) {
-  return map(
+  V<std::int64_t> q = map(
       a, InstrClass::kInt, [d](std::int64_t x) { return x / d; }, kDivLatency);
+  a.cta().charge_int_division_sequence();
+  return q;
 }
 inline V<std::int64_t> irem(const V<std::int64_t>& a, std::int64_t d) {
-  return map(
+  V<std::int64_t> r = map(
       a, InstrClass::kInt, [d](std::int64_t x) { return x % d; }, kDivLatency);
+  a.cta().charge_int_division_sequence();
+  return r;
+}
+inline V<std::int64_t> remainder_of_quotient(const V<std::int64_t>& a, const V<std::int64_t>& quotient,
+                                             std::int64_t d) {
+  return zip(a, quotient, InstrClass::kInt, [d](std::int64_t x, std::int64_t q) { return x - q * d; });
 }
 
 #define NUMAGPU_KERNELS_COMPARE(OP)                                              \
@@ -552,10 +571,19 @@ inline V<bool> operator!(const V<bool>& a) {
   return map(a, InstrClass::kInt, [](bool x) { return !x; });
 }
 
-// Conversions are an instruction of the destination's class.
+// A type conversion. One with a floating-point side (I2F, F2I, F2F) runs on the XU, the unit of the
+// transcendentals and the type conversions (Nsight Compute's "xu" pipe), at the XU's rate: the CUDA C
+// Programming Guide gives every type conversion 16 results a clock per SM on compute capability 7.x, the
+// rate of MUFU. It is one kSfu instruction. An integer one (a widening, a narrowing) is an int instruction.
+template <class R, class T>
+constexpr InstrClass conversion_class() {
+  if constexpr (!std::is_same_v<R, T> && (std::is_floating_point_v<R> || std::is_floating_point_v<T>))
+    return InstrClass::kSfu;
+  return class_of<R>();
+}
 template <class R, class T>
 V<R> convert(const V<T>& a) {
-  return map(a, class_of<R>(), [](T x) { return static_cast<R>(x); });
+  return map(a, conversion_class<R, T>(), [](T x) { return static_cast<R>(x); });
 }
 // Special functions run on the SFU.
 template <class T>

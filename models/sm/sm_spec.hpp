@@ -151,7 +151,9 @@ struct SmSpec {
     k.integer("fp32_lanes", fp32_lanes, NUMAGPU_LANES_DOC("FP32")).range(0, 4096);
     k.integer("fp64_lanes", fp64_lanes, NUMAGPU_LANES_DOC("FP64")).range(0, 4096);
     k.integer("int_lanes", int_lanes, NUMAGPU_LANES_DOC("INT32")).range(0, 4096);
-    k.integer("sfu_lanes", sfu_lanes, NUMAGPU_LANES_DOC("special-function (SFU)")).range(0, 4096);
+    k.integer("sfu_lanes", sfu_lanes,
+              NUMAGPU_LANES_DOC("special-function and type-conversion (SFU; Volta's XU)"))
+        .range(0, 4096);
     k.integer("tensor_lanes", tensor_lanes,
               NUMAGPU_LANES_DOC("tensor (one tensor instruction: an HMMA step of 256 FMAs)"))
         .range(0, 4096);
@@ -173,13 +175,15 @@ struct SmSpec {
     k.integer("int_latency", int_latency,
               NUMAGPU_LATENCY_DOC("an integer instruction (and compares, selects)"))
         .range(0, 1000);
-    k.integer("sfu_latency", sfu_latency, NUMAGPU_LATENCY_DOC("a special-function (SFU) instruction"))
+    k.integer("sfu_latency", sfu_latency,
+              NUMAGPU_LATENCY_DOC("a special-function (SFU) instruction or a type conversion"))
         .range(0, 1000);
     k.integer("tensor_latency", tensor_latency, NUMAGPU_LATENCY_DOC("a tensor instruction")).range(0, 1000);
     k.integer("shared_latency", shared_latency, NUMAGPU_LATENCY_DOC("a shared-memory load")).range(0, 1000);
     k.integer("int_div_latency", int_div_latency,
-              NUMAGPU_LATENCY_DOC("an integer division or remainder by a run-time value (one instruction of "
-                                  "class int; 0: as sm.int_latency)"))
+              NUMAGPU_LATENCY_DOC("an integer division or remainder by a run-time value (its result's "
+                                  "instruction; with dependent latencies the rest of nvcc's sequence issues "
+                                  "too; 0: as sm.int_latency)"))
         .range(0, 10000);
     k.integer(
          "fp32_div_latency", fp32_div_latency,

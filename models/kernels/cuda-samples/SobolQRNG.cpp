@@ -120,9 +120,9 @@ class Sobol : public Kernel {
         r.ready_data()[w] = a.ready(w);
     return r;
   }
-  // (float)X * k_2powneg32: the conversion (an fp32 instruction) and the scale.
+  // (float)X * k_2powneg32: the conversion (I2F, on the XU: simt.hpp, convert) and the scale.
   static V<float> scaled(const V<std::int64_t>& x) {
-    return map(x, InstrClass::kFp32, [](std::int64_t y) { return float(std::uint32_t(y)); }) * 2.3283064e-10f;
+    return map(x, InstrClass::kSfu, [](std::int64_t y) { return float(std::uint32_t(y)); }) * 2.3283064e-10f;
   }
 
   std::int64_t vectors_, dims_, sms_, grid_x_ = 1;

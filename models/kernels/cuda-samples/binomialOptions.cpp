@@ -54,7 +54,7 @@ class BinomialOptions : public Kernel {
   static V<float> expiry(const V<std::int64_t>& tid, std::int64_t i) {
     Cta& c = tid.cta();
     const V<float> leaf =
-        map(tid, InstrClass::kFp32, [i](std::int64_t t) { return float(t * kPerThread + i); });  // I2F
+        map(tid, InstrClass::kSfu, [i](std::int64_t t) { return float(t * kPerThread + i); });  // I2F (XU)
     const V<float> exponent = fma(leaf, V<float>(c, 2.0f * kVdt), V<float>(c, -float(kSteps) * kVdt));
     const V<float> e = map(exponent * kLog2e, InstrClass::kSfu, [](float x) { return std::exp2(x); });
     const V<float> d = fma(V<float>(c, kS), e, V<float>(c, -kX));

@@ -22,8 +22,8 @@
 // 8-step accumulations (`curelem += DCTv8matrix[..] * CurBlockLocal[..]`) are computed with values, a chain
 // of 8 FMAs each whose operands are the constant and shared reads, and their results are what the threads
 // store to tile 2 and back to tile 1 (the image carries no data: the values are zeros; only the dataflow
-// matters). The texel coordinates' conversions and + 0.5 stay charged (4 fp32: the texture fetch is
-// modelled as a load of an integer index, which does not wait for them).
+// matters). The texel coordinates' conversions and + 0.5 stay charged (2 sfu, the conversions on the XU,
+// and 2 fp32: the texture fetch is modelled as a load of an integer index, which does not wait for them).
 #include <cmath>
 #include <vector>
 
@@ -64,7 +64,8 @@ class Dct1 : public Kernel {
     const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
     // The texel (8 bx + tx, 8 by + ty); its float coordinates + 0.5 are two conversions and two adds.
     const V<std::int64_t> x = tx + (bx << kLog2), y = ty + (by << kLog2);
-    c.charge(InstrClass::kFp32, 4);
+    c.charge(InstrClass::kSfu, 2);   // the two I2F (XU)
+    c.charge(InstrClass::kFp32, 2);  // the two + 0.5
     Cta::Shared<float> tile1(c, kBlock * kBlock), tile2(c, kBlock * kBlock);
     const V<std::int64_t> cell = ty * kBlock + tx;  // (ty << 3) + tx
     tile1.store(cell, c.load(src_, y * width_ + x));

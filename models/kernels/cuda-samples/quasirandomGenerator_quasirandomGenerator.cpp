@@ -65,8 +65,8 @@ class QuasirandomGenerator : public Kernel {
                  result = xor_if(set, result, entry);
                  data = map(data, InstrClass::kInt, [](std::int64_t d) { return d >> 1; });
                }
-               // (float)(result + 1) * INT_SCALE: the conversion and the scale.
-               const V<float> f = map(result, InstrClass::kFp32, [](std::int64_t r) { return float(r + 1); });
+               // (float)(result + 1) * INT_SCALE: the conversion (I2F, on the XU) and the scale.
+               const V<float> f = map(result, InstrClass::kSfu, [](std::int64_t r) { return float(r + 1); });
                c.store(output_, row + pos, f * 4.656612873077392578125e-10f);
                pos = pos + thread_n;
              });

@@ -78,7 +78,8 @@ class MriQComputeQ : public Kernel {
   // test and its branch, the quadrant: FMUL, round, F2I, three Cody-Waite FFMAs; two polynomials of five
   // FFMAs; the quadrant's selects and sign flips: four integer operations); sQr += PhiMag * cos, sQi +=
   // PhiMag * sin (2 FFMA). The ck operands come from the constant bank (uniform: V constants, ready at
-  // once; no data: zeros). Computed with values, 21 fp32, 6 int and a branch: the argument's chain of 4;
+  // once; no data: zeros). Computed with values, 20 fp32, 5 int, 2 sfu (FRND and F2I: the rounding and
+  // the conversion run on the XU) and a branch: the argument's chain of 4;
   // the range test (an integer compare of its bits) and its branch; the quadrant (FMUL, FRND, F2I) and the
   // reduced argument (3 FFMA on the rounded quadrant); the sine and cosine polynomials, two independent
   // chains of 5 FFMA on it; the quadrant's parity, the sign flips (one integer operation; folded into the
@@ -92,8 +93,8 @@ class MriQComputeQ : public Kernel {
     const V<bool> slow = map(arg, InstrClass::kInt, [](float x) { return std::fabs(x) >= 105615.0f; });
     c.if_(slow, [] {});  // the slow path: never taken for these arguments
     const V<float> quadrant =
-        map(arg * kTwoOverPi, InstrClass::kFp32, [](float x) { return std::nearbyint(x); });
-    const V<std::int64_t> q = convert<std::int64_t>(quadrant);  // F2I
+        map(arg * kTwoOverPi, InstrClass::kSfu, [](float x) { return std::nearbyint(x); });  // FRND (XU)
+    const V<std::int64_t> q = convert<std::int64_t>(quadrant);                               // F2I
     const V<float> reduced =
         fma(quadrant, k(-kPiOver2Lo), fma(quadrant, k(-kPiOver2Mid), fma(quadrant, k(-kPiOver2Hi), arg)));
     V<float> ps = reduced, pc(c, 1.0f);

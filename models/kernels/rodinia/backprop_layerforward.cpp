@@ -63,8 +63,8 @@ class BackpropLayerforward : public Kernel {
     c.syncthreads();
 
     // for (i = 1; i <= __log2f(HEIGHT); i++): 4 trips; each evaluates __log2f (sfu) against i converted to
-    // float (fp32 convert and compare) and power_two = __powf(2, i) (lg2 and ex2 on the sfu, an fp32
-    // multiply, a conversion back to int).
+    // float (a conversion, on the XU, and an fp32 compare) and power_two = __powf(2, i) (lg2 and ex2 on the
+    // sfu, an fp32 multiply, a conversion back to int on the XU).
     // Computed with values: the loop test (i to float, compared with __log2f(HEIGHT)) and the chain i ->
     // float -> * lg2(2) -> ex2 -> int -> ty % power_two -> the compare the branch reads.
     for (std::int64_t i = 1, power_two = 2; power_two <= kHeight; ++i, power_two *= 2) {

@@ -20,12 +20,12 @@
 // (ROI = the whole image: variance / mean^2). The values steer only the saturation branch; the index
 // arrays (iN, iS, jW, jE) carry data because they steer the addresses.
 //
-// Simplifications: a division's result takes the division's latency (sm.*_div_latency); an fp32 division
-// also issues the rest of nvcc's sequence with dependent latencies, an fp64 one is one instruction; the
-// double-precision literals of the source (0.5, 1.0 / 16.0, 0.25, 1.0) make those steps fp64 with
-// conversions, as in the source. The branch on (ei + 1) % Nr == 0 is a divergent branch as written (nvcc may
-// predicate it). All the arithmetic is computed with values (nothing is charged without one), so its
-// dependent chains are seen.
+// Simplifications: a division's result takes the division's latency (sm.*_div_latency); an fp32 or integer
+// division also issues the rest of nvcc's sequence with dependent latencies, an fp64 one is one instruction;
+// the double-precision literals of the source (0.5, 1.0 / 16.0, 0.25, 1.0) make those steps fp64 with
+// conversions (on the XU), as in the source. The branch on (ei + 1) % Nr == 0 is a divergent branch as
+// written (nvcc may predicate it). All the arithmetic is computed with values (nothing is charged without
+// one), so its dependent chains are seen.
 #include <cmath>
 
 #include "kernels/generate.hpp"
@@ -105,10 +105,11 @@ class Srad : public Kernel {
   void body(Cta& c) {
     const V<std::int64_t> ei = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
     const V<std::int64_t> next = ei + 1;
-    // Nr is a kernel argument: a division and a remainder by a run-time value (idiv, irem).
-    const V<std::int64_t> rem = irem(next, nr_);
-    V<std::int64_t> row = rem - 1;
+    // Nr is a kernel argument: a division by a run-time value (idiv, with its instruction sequence), and the
+    // remainder by the same divisor from its quotient (one IMAD), as the compiler pairs them.
     V<std::int64_t> col = idiv(next, nr_);  // the source's (ei + 1) / Nr + 1 - 1, folded by the compiler
+    const V<std::int64_t> rem = remainder_of_quotient(next, col, nr_);
+    V<std::int64_t> row = rem - 1;
     const V<bool> last_row = rem == 0;
     c.if_(last_row, [&] {
       row = V<std::int64_t>(c, nr_ - 1);

@@ -30,8 +30,9 @@ TEST(QuasirandomGenerator, WritesEachOutputLineOnce) {
 // 0..251,718 (warps 0..7,866: 7,867 warp rounds); above, 2^32 - 1 - 1,365 (pos + 1) <= 343,597,383, i.e.
 // pos + 1 >= 2,894,776.5, positions 2,894,776..3,145,727 (warps 90,461..98,303: 7,843). Each of those
 // 15,710 warp rounds runs the tail's two __logf: 31,420 SFU instructions, and the other 98,304 - 15,710 +
-// 2 (the two boundary warps run both paths) = 82,596 rounds one reciprocal each. Float rounding at the
-// boundary may move a lane, not a warp.
+// 2 (the two boundary warps run both paths) = 82,596 rounds one reciprocal each. Every round also converts
+// its integer point to float (I2F, on the XU with the SFU's instructions): 98,304 more. Float rounding at
+// the boundary may move a lane, not a warp.
 TEST(QuasirandomGenerator, InverseCndTailFollowsThePoints) {
   CppKernelProgram p("icnd",
                      make_kernel("cuda-samples/quasirandomGenerator_inverseCND", "", testing::kTrafficBase),
@@ -41,7 +42,7 @@ TEST(QuasirandomGenerator, InverseCndTailFollowsThePoints) {
   EXPECT_EQ(t.stored.size(), 98304u);
   EXPECT_EQ(t.store_steps, 98304u);
   EXPECT_EQ(t.loaded.size(), 0u);
-  EXPECT_EQ(t.of(InstrClass::kSfu), 2u * 15710 + 82596);
+  EXPECT_EQ(t.of(InstrClass::kSfu), 2u * 15710 + 82596 + 98304);
 }
 
 }  // namespace

@@ -28,17 +28,18 @@ TEST(MriQ, ReadsFiveArraysAndWritesQ) {
 }
 
 // The work per warp of a launch of 1,024 samples (numK even: no peeled sample): 512 iterations of two
-// samples, each sample 21 fp32, 6 int, 1 branch; each iteration 4 int more and its loop branch. Before:
-// the index (an int add, threadIdx + blockIdx x 256, 1), numK % 2 (1). fp32: 1,024 x 21 = 21,504; sfu: 0
-// (sincosf's fast path is fp32 polynomials); branches 1,024 + 512 = 1,536; int 1 + 1 + 1,024 x 6 + 512 x 4
-// = 8,194.
+// samples, each sample 20 fp32, 5 int, 2 sfu (the FRND and F2I of sincosf's quadrant: a rounding and a
+// conversion, on the XU), 1 branch; each iteration 4 int more and its loop branch. Before: the index (an
+// int add, threadIdx + blockIdx x 256, 1), numK % 2 (1). fp32: 1,024 x 20 = 20,480; sfu: 2,048 (sincosf's
+// fast path is otherwise fp32 polynomials); branches 1,024 + 512 = 1,536; int 1 + 1 + 1,024 x 5 + 512 x 4
+// = 7,170.
 TEST(MriQ, ChargesEachSampleToEveryWarp) {
   const testing::Traffic t = walk("parboil/mri-q_ComputeQ", "numx=256 launch=1");
   ASSERT_EQ(t.ctas, 1u);
-  EXPECT_EQ(t.of(InstrClass::kFp32), 8u * 21504);
+  EXPECT_EQ(t.of(InstrClass::kFp32), 8u * 20480);
   EXPECT_EQ(t.of(InstrClass::kBranch), 8u * 1536);
-  EXPECT_EQ(t.of(InstrClass::kInt), 8u * 8194);
-  EXPECT_EQ(t.of(InstrClass::kSfu), 0u);
+  EXPECT_EQ(t.of(InstrClass::kInt), 8u * 7170);
+  EXPECT_EQ(t.of(InstrClass::kSfu), 8u * 2048);
 }
 
 }  // namespace

@@ -187,11 +187,14 @@ Latencies volta_like() {
 // volta_like(): here 145, 39 and 330, the GV100 file's. One warp, by hand: q = x / y (fp32) issues at 0,
 // ready 39, and the rest of its sequence (MUFU.RCP, FCHK, 4 FFMAs, the branch) takes cycles 1..7; r = q + 1
 // waits for q: issues at 39, ready 43. d = 1.0 / z (fp64, one instruction) issues at 40, ready 370.
-// i = idiv(t, 7) issues at 41, ready 186; j = irem(t, 7) at 42, ready 187. A constant integer divisor keeps
-// the int latency: k = t / 4 issues at 43, ready 47. With the division latencies unset (0), a division
-// takes its class's: q ready 4, but r still waits for the sequence's 7 instructions: issues at 8, ready 12.
-// Counts: fp32 q, its FCHK, its 4 FFMAs and r = 7; sfu 1 (MUFU.RCP); int idiv, irem, t / 4 = 3; branch 1;
-// fp64 1.
+// i = idiv(t, 7) issues at 41, ready 186, and the rest of its sequence (3 sfu, 20 int) takes cycles 42..64;
+// j = irem(t, 7), a remainder alone, is the same sequence: issues at 65, ready 210, its rest 66..88. A
+// constant integer divisor keeps the int latency: k = t / 4 issues at 89, ready 93. m, the remainder of i's
+// quotient (one IMAD), waits for i: issues at 186, ready 190. With the division latencies unset (0), a
+// division takes its class's: q ready 4, but r still waits for the sequence's 7 instructions: issues at 8,
+// ready 12.
+// Counts: fp32 q, its FCHK, its 4 FFMAs and r = 7; sfu 1 (MUFU.RCP) + 2 x 3 = 7; int idiv and irem 2 x 21,
+// t / 4 and m = 44; branch 1; fp64 1.
 TEST(Simt, DivisionsTakeTheirOwnLatencies) {
   Latencies l = volta_like();
   l[static_cast<unsigned>(InstrClass::kFp64)] = 8;
@@ -211,18 +214,21 @@ TEST(Simt, DivisionsTakeTheirOwnLatencies) {
     const V<float> r = q + 1.0f;
     const V<double> d = 1.0 / z;
     const V<std::int64_t> i = idiv(t, 7), j = irem(t, 7), k = t / 4;
+    const V<std::int64_t> m = remainder_of_quotient(t, i, 7);
     EXPECT_FLOAT_EQ(r[0], 3.0f);
     EXPECT_DOUBLE_EQ(d[0], 0.25);
     EXPECT_EQ(i[30], 4);
     EXPECT_EQ(j[30], 2);
     EXPECT_EQ(k[30], 7);
+    EXPECT_EQ(m[30], 2);
     if (own) {
       EXPECT_EQ(q.ready(0), 39u);
       EXPECT_EQ(r.ready(0), 43u);
       EXPECT_EQ(d.ready(0), 370u);
       EXPECT_EQ(i.ready(0), 186u);
-      EXPECT_EQ(j.ready(0), 187u);
-      EXPECT_EQ(k.ready(0), 47u);
+      EXPECT_EQ(j.ready(0), 210u);
+      EXPECT_EQ(k.ready(0), 93u);
+      EXPECT_EQ(m.ready(0), 190u);
     } else {
       EXPECT_EQ(q.ready(0), 4u);
       EXPECT_EQ(r.ready(0), 12u);  // r waits for the clock past q's sequence: issues at 8
@@ -230,10 +236,36 @@ TEST(Simt, DivisionsTakeTheirOwnLatencies) {
     const WarpRecord& w = c.records()[0];
     EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp32)], 7u);
     EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp64)], 1u);
-    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 3u);
-    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kSfu)], 1u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 44u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kSfu)], 7u);
     EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kBranch)], 1u);
   }
+}
+
+// Without dependent latencies (the paper system) an integer division is one instruction and so is a
+// remainder: no sequence. And a conversion with a floating-point side is one XU (sfu) instruction, an integer
+// one an int instruction, whatever the latencies: f -> double, double -> float and int64 -> float are 3 sfu;
+// int -> int64 is 1 int; plus idiv and the remainder of its quotient, 2 int.
+TEST(Simt, ConversionsRunOnTheXuAndIntegerDivisionsAloneAreOneInstruction) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, Latencies{});
+  const V<std::int64_t> t = c.threadIdx_x();
+  const V<float> f(c, 1.5f);
+  const V<double> wide = convert<double>(f);
+  const V<float> narrow = convert<float>(wide);
+  const V<float> from_int = convert<float>(t);
+  const V<std::int64_t> widened = convert<std::int64_t>(V<int>(c, 3));
+  const V<std::int64_t> i = idiv(t, 7);
+  const V<std::int64_t> m = remainder_of_quotient(t, i, 7);
+  EXPECT_DOUBLE_EQ(wide[0], 1.5);
+  EXPECT_FLOAT_EQ(narrow[0], 1.5f);
+  EXPECT_FLOAT_EQ(from_int[31], 31.0f);
+  EXPECT_EQ(widened[0], 3);
+  EXPECT_EQ(m[31], 3);
+  const WarpRecord& w = c.records()[0];
+  EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kSfu)], 3u);
+  EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 3u);
+  EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp32)], 0u);
+  EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp64)], 0u);
 }
 
 // A chain of three dependent fp32 adds, then an independent one. Issue cycles by hand: a = x + 1 at 0
@@ -472,15 +504,15 @@ TEST(KernelLibrary, HotspotTouchesEachInputLineAndWritesEachOutputLine) {
 
 // hotspot computes as its source types it: four fp32 divisions per thread (step / Cap, 1 / Rx, 1 / Ry,
 // 1 / Rz; with dependent latencies each is the 6 fp32 instructions of its sequence (FCHK, 5 FFMAs), with an
-// sfu and a branch: 24 fp32; without them one fp32 instruction each: 4), three conversions to double of the factors
-// the update reads, and per update (the 2.0 literal makes it double) 11 fp64-class instructions: conversions
-// of t, S + N, E + W, the power and the ambient term, DFMAs for S + N - 2.0 t, E + W - 2.0 t, + vertical
-// Ry_1, + horizontal Rx_1 and t + step_div_Cap sum, a DADD of the ambient term; and 5 fp32: the sums S + N
-// and E + W, amb_temp - t, its product with Rz_1 and the conversion of the result to float. An interior CTA
-// (bx = by = 1 of 86 x 86): step 0 updates rows 1..14, which every warp (rows 2w, 2w + 1) has; step 1
-// rows 2..13, which warps 0 and 7 lack.
-//   warp 0: fp64 3 + 11 = 14, fp32 4 + 5 = 9 (with latencies 24 + 5 = 29);
-//   warp 3: fp64 3 + 2 x 11 = 25, fp32 4 + 2 x 5 = 14 (with latencies 24 + 2 x 5 = 34).
+// sfu and a branch: 24 fp32; without them one fp32 instruction each: 4), three conversions to double of the
+// factors the update reads (XU: sfu), and per update (the 2.0 literal makes it double) 6 conversions on the
+// XU (of t, S + N, E + W, the power and the ambient term to double, of the result to float), 6 fp64 (DFMAs
+// for S + N - 2.0 t, E + W - 2.0 t, + vertical Ry_1, + horizontal Rx_1 and t + step_div_Cap sum, a DADD of
+// the ambient term) and 4 fp32 (the sums S + N and E + W, amb_temp - t and its product with Rz_1). An
+// interior CTA (bx = by = 1 of 86 x 86): step 0 updates rows 1..14, which every warp (rows 2w, 2w + 1) has;
+// step 1 rows 2..13, which warps 0 and 7 lack.
+//   warp 0: fp64 6, fp32 4 + 4 = 8 (with latencies 24 + 4 = 28), sfu 3 + 6 = 9 (with latencies + 4);
+//   warp 3: fp64 2 x 6 = 12, fp32 4 + 2 x 4 = 12 (with latencies 24 + 8 = 32), sfu 3 + 12 = 15 (+ 4).
 TEST(KernelLibrary, HotspotUpdatesInDoubleAsItsSourceTypesIt) {
   for (const bool dependent : {false, true}) {
     CppKernelProgram p("calculate_temp", make_kernel("rodinia/hotspot", "", std::uint64_t(1) << 32), kLine,
@@ -494,11 +526,13 @@ TEST(KernelLibrary, HotspotUpdatesInDoubleAsItsSourceTypesIt) {
       return n;
     };
     const std::uint64_t divisions_fp32 = dependent ? 4 * 6 : 4;
-    EXPECT_EQ(count(0, InstrClass::kFp64), 14u);
-    EXPECT_EQ(count(0, InstrClass::kFp32), divisions_fp32 + 5);
-    EXPECT_EQ(count(3, InstrClass::kFp64), 25u);
-    EXPECT_EQ(count(3, InstrClass::kFp32), divisions_fp32 + 2 * 5);
-    EXPECT_EQ(count(3, InstrClass::kSfu), dependent ? 4u : 0u);  // the divisions' MUFU.RCP
+    const std::uint64_t divisions_sfu = dependent ? 4 : 0;  // the divisions' MUFU.RCP
+    EXPECT_EQ(count(0, InstrClass::kFp64), 6u);
+    EXPECT_EQ(count(0, InstrClass::kFp32), divisions_fp32 + 4);
+    EXPECT_EQ(count(0, InstrClass::kSfu), divisions_sfu + 3 + 6);
+    EXPECT_EQ(count(3, InstrClass::kFp64), 12u);
+    EXPECT_EQ(count(3, InstrClass::kFp32), divisions_fp32 + 2 * 4);
+    EXPECT_EQ(count(3, InstrClass::kSfu), divisions_sfu + 3 + 2 * 6);
   }
 }
 
