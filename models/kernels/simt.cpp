@@ -137,10 +137,19 @@ void Cta::charge_fp32_division_sequence() {
   charge(InstrClass::kBranch);   // @!P0 BRA past the slow path
 }
 
-void Cta::charge_int_division_sequence() {
+void Cta::charge_fp64_division_sequence() {
   if (!dependent_) return;
-  charge(InstrClass::kSfu, 3);   // I2F.RP, MUFU.RCP, F2I.FTZ.U32.TRUNC
-  charge(InstrClass::kInt, 20);  // the IABS, IMAD, IMAD.HI, ISETP, IADD3 and LOP3 around them
+  charge(InstrClass::kSfu);      // MUFU.RCP64H
+  charge(InstrClass::kInt);      // the move of the reciprocal's low word
+  charge(InstrClass::kFp64, 5);  // 3 DFMAs refining the reciprocal, the DMUL and the DFMA before the result's
+  charge(InstrClass::kFp32, 2);  // FFMA and FSETP, the slow path's test
+  charge(InstrClass::kBranch);   // @P0 BRA past the slow path
+}
+
+void Cta::charge_int_division_sequence(bool is_signed) {
+  if (!dependent_) return;
+  charge(InstrClass::kSfu, 3);                    // I2F.RP, MUFU.RCP, F2I.FTZ.U32.TRUNC
+  charge(InstrClass::kInt, is_signed ? 20 : 14);  // the IABS, IMAD, IMAD.HI, ISETP, IADD3, LOP3 around them
 }
 
 std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready,

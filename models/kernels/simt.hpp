@@ -47,9 +47,9 @@ using numagpu::InstrClass;
 // issue until an instruction that reads its result may issue. All 0 (the default): not modelled, a warp
 // issues its instructions one a cycle whatever they read. After the classes, the divisions' latencies
 // (kDivLatency + 0: an integer division or remainder by a run-time value, + 1: fp32, + 2: fp64): a division's
-// result takes the division's latency (0: the class's). An fp64 division is one instruction of its class, as
-// a PTX div is; an fp32 or integer one also issues the rest of its sequence (charge_fp32_division_sequence,
-// charge_int_division_sequence).
+// result takes the division's latency (0: the class's). A division is one instruction of its class, as a PTX
+// div is, and with the dependent latencies also the rest of nvcc's sequence for it
+// (charge_fp32_division_sequence, charge_fp64_division_sequence, charge_int_division_sequence).
 inline constexpr unsigned kDivLatency = kInstrClasses;
 using Latencies = std::array<std::uint16_t, kInstrClasses + 3>;
 // Which latency an instruction's result takes: its class's, or a division's.
@@ -211,12 +211,20 @@ class Cta {
   // unchanged. The slow path (denormals, overflow) is not taken.
   void charge_fp32_division_sequence();
   // The rest of a 32-bit integer division's sequence by a run-time divisor, after the instruction that
-  // stands for its result (idiv): nvcc's div.s32 is IABS of both operands, I2F.RP, MUFU.RCP and
+  // stands for its result (idiv, irem): nvcc's div.s32 is IABS of both operands, I2F.RP, MUFU.RCP and
   // F2I.FTZ.U32.TRUNC (an estimate of the divisor's reciprocal), IMAD / IMAD.HI refinements, the two
   // correction steps, the sign and the divide-by-zero guard: 24 instructions in a public cuobjdump listing
-  // (docs/kernels.md, "Timing"). Charged as 3 sfu (I2F, MUFU, F2I: conversions and MUFU run on the XU) and
-  // 20 int, with the dependent latencies only, as charge_fp32_division_sequence.
-  void charge_int_division_sequence();
+  // (docs/kernels.md, "Timing"), 3 sfu (I2F, MUFU, F2I: conversions and MUFU run on the XU) and 20 int
+  // besides the result. div.u32 has no IABS and no sign: 18, 3 sfu and 14 int besides the result
+  // (`is_signed` false). With the dependent latencies only, as charge_fp32_division_sequence.
+  void charge_int_division_sequence(bool is_signed = true);
+  // The rest of an fp64 division's sequence, after the instruction that stands for its result (operator/ on
+  // double, the last DFMA): nvcc's div.rn.f64 is, on its fast path, MUFU.RCP64H and a move of its low word,
+  // a Newton refinement of the reciprocal (3 DFMAs), the quotient (DMUL) and its correction (2 DFMAs, the
+  // last the result's), then FFMA and FSETP on the result's high word and the branch around the slow path:
+  // 1 sfu, 5 fp64, 1 int, 2 fp32 and 1 branch besides the result, from a public cuobjdump listing of an
+  // sm_70 kernel. With the dependent latencies only, as charge_fp32_division_sequence.
+  void charge_fp64_division_sequence();
   // One instruction of `cls` for every warp with an active thread, issued once operands_ready(w) (the latest
   // ready cycle of its operands in warp w) has come; each warp's result ready cycle into result[w] (when not
   // null; 0 for inactive warps). Without dependent latencies: charge(cls).
@@ -494,11 +502,12 @@ constexpr unsigned division_latency() {
   if constexpr (std::is_same_v<T, double>) return kDivLatency + 2;
   return kClassLatency;
 }
-// An fp32 division is also the rest of its instruction sequence (Cta::charge_fp32_division_sequence); an
-// fp64 one stays one instruction (its sequence, MUFU.RCP64H and DFMA refinements, is not modelled).
+// A floating-point division is also the rest of its instruction sequence (Cta::charge_fp32_division_sequence,
+// Cta::charge_fp64_division_sequence).
 template <class T>
 void charge_division_sequence(Cta& cta) {
   if constexpr (std::is_same_v<T, float>) cta.charge_fp32_division_sequence();
+  if constexpr (std::is_same_v<T, double>) cta.charge_fp64_division_sequence();
 }
 template <class T>
 V<T> operator/(const V<T>& a, const V<T>& b) {
@@ -539,6 +548,13 @@ inline V<std::int64_t> irem(const V<std::int64_t>& a, std::int64_t d) {
   a.cta().charge_int_division_sequence();
   return r;
 }
+// A remainder by a run-time value that varies by thread (`d` > 0 in every thread).
+inline V<std::int64_t> irem(const V<std::int64_t>& a, const V<std::int64_t>& d) {
+  V<std::int64_t> r = zip(
+      a, d, InstrClass::kInt, [](std::int64_t x, std::int64_t y) { return x % y; }, kDivLatency);
+  a.cta().charge_int_division_sequence();
+  return r;
+}
 inline V<std::int64_t> remainder_of_quotient(const V<std::int64_t>& a, const V<std::int64_t>& quotient,
                                              std::int64_t d) {
   return zip(a, quotient, InstrClass::kInt, [d](std::int64_t x, std::int64_t q) { return x - q * d; });
@@ -571,15 +587,21 @@ inline V<bool> operator!(const V<bool>& a) {
   return map(a, InstrClass::kInt, [](bool x) { return !x; });
 }
 
-// A type conversion. One with a floating-point side (I2F, F2I, F2F) runs on the XU, the unit of the
-// transcendentals and the type conversions (Nsight Compute's "xu" pipe), at the XU's rate: the CUDA C
-// Programming Guide gives every type conversion 16 results a clock per SM on compute capability 7.x, the
-// rate of MUFU. It is one kSfu instruction. An integer one (a widening, a narrowing) is an int instruction.
+// A type conversion. One between an integer and a floating-point type (I2F, F2I) runs on the XU, the unit
+// of the transcendentals and the int-to-float and float-to-int conversions (Nsight Compute's "xu" pipe), at
+// the XU's rate: the CUDA C Programming Guide gives type conversions 16 results a clock per SM on compute
+// capability 7.x, the rate of MUFU. It is one kSfu instruction. One between float and double (F2F) is not
+// in the XU's list: it is an fp64 instruction (the FP64 unit; Accel-Sim's opcode maps put F2F on the DP
+// unit), at the FP64 pipe's rate in this model where the Guide gives 16, half a DFMA's. A bool side is a
+// compare or a select, an integer widening or narrowing an integer instruction: int. A rounding of a float
+// to an integral float (FRND) is charged by hand where a kernel rounds.
 template <class R, class T>
 constexpr InstrClass conversion_class() {
-  if constexpr (!std::is_same_v<R, T> && (std::is_floating_point_v<R> || std::is_floating_point_v<T>))
-    return InstrClass::kSfu;
-  return class_of<R>();
+  if constexpr (std::is_same_v<R, T>) return class_of<R>();  // no conversion: a move
+  if constexpr (std::is_same_v<R, bool> || std::is_same_v<T, bool>) return InstrClass::kInt;
+  if constexpr (std::is_floating_point_v<R> && std::is_floating_point_v<T>) return InstrClass::kFp64;
+  if constexpr (std::is_floating_point_v<R> || std::is_floating_point_v<T>) return InstrClass::kSfu;
+  return InstrClass::kInt;
 }
 template <class R, class T>
 V<R> convert(const V<T>& a) {

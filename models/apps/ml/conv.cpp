@@ -65,9 +65,12 @@ class ConvApp : public App {
       const V<std::int64_t> index = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
       c.exit_if(index >= n);
       const std::int64_t pad = (k_ - 1) / 2, map = hw_ * hw_;
-      const V<std::int64_t> h_index = index / hw_;
-      const V<std::int64_t> h_col = h_index - (h_index / hw_) * hw_, w_col = index - (index / hw_) * hw_;
-      const V<std::int64_t> c_im = h_index / hw_;
+      // hw_ is a kernel argument: two divisions by a run-time value (idiv) and the remainders beside them
+      // from their quotients (one IMAD each), as the compiler computes the source's / and % pairs.
+      const V<std::int64_t> h_index = idiv(index, hw_);
+      const V<std::int64_t> c_im = idiv(h_index, hw_);
+      const V<std::int64_t> h_col = remainder_of_quotient(h_index, c_im, hw_);
+      const V<std::int64_t> w_col = remainder_of_quotient(index, h_index, hw_);
       const V<std::int64_t> h_off = h_col - pad, w_off = w_col - pad;
       const V<std::int64_t> col0 = (c_im * k_ * k_ * hw_ + h_col) * hw_ + w_col;
       const V<std::int64_t> im0 = ((c_im + image * cin_) * hw_ + h_off) * hw_ + w_off;

@@ -148,8 +148,10 @@ class SradApp : public App {
   Launch srad2() {
     return elementwise(24, [this](Cta& c, const V<std::int64_t>& ei) {
       const V<std::int64_t> e1 = ei + 1;
-      // Nr is a kernel argument: divisions by a run-time value (idiv), as the source's % and / are.
-      V<std::int64_t> row = e1 - idiv(e1, nr_) * nr_ - 1, col = idiv(e1, nr_);
+      // Nr is a kernel argument: a division by a run-time value (idiv), and the remainder beside it from
+      // its quotient (one IMAD), as the compiler computes the source's / and % of the same operands.
+      V<std::int64_t> col = idiv(e1, nr_);
+      V<std::int64_t> row = remainder_of_quotient(e1, col, nr_) - 1;
       c.if_(row == -1, [&] {  // (ei + 1) % Nr == 0: the last row
         row = V<std::int64_t>(c, nr_ - 1);
         col = col - 1;

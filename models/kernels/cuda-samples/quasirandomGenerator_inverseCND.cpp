@@ -43,7 +43,8 @@ class InverseCnd : public Kernel {
  private:
   void body(Cta& c) {
     const std::uint32_t distance = 0xFFFFFFFFu / std::uint32_t(n_ + 1);
-    c.charge(InstrClass::kInt, 2);  // distance (an integer division by a kernel argument)
+    c.charge(InstrClass::kInt, 2);  // distance: pathN + 1 and its unsigned division by a kernel argument
+    c.charge_int_division_sequence(false);  // the rest of div.u32 (with dependent latencies)
     const V<std::int64_t> tid = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
     V<std::int64_t> pos = tid;
     c.charge(InstrClass::kBranch);  // d_Input is null: the generating loop

@@ -47,7 +47,7 @@ class BackpropAdjustWeights : public Kernel {
 
  private:
   // ETA * delta[x] * ly[y] + MOMENTUM * old (no ly factor in the bias row): the float operands converted to
-  // double (F2F.F64.F32, on the XU), two (one) DMUL and a DFMA, computed with values: the chain
+  // double (F2F.F64.F32, fp64 instructions), two (one) DMUL and a DFMA, computed with values: the chain
   // delta -> ETA * delta -> * ly -> + MOMENTUM * old. The values are zeros (no data); only the dataflow
   // matters.
   static V<double> change(const V<float>& delta, const V<float>* ly, const V<float>& old) {
@@ -59,8 +59,8 @@ class BackpropAdjustWeights : public Kernel {
     if (ly) product = product * l;
     return fma(V<double>(c, kMomentum), o, product);
   }
-  static V<double> to_double(const V<float>& v) { return convert<double>(v); }  // F2F.F64.F32 (XU)
-  static V<float> to_float(const V<double>& v) { return convert<float>(v); }    // F2F.F32.F64 (XU)
+  static V<double> to_double(const V<float>& v) { return convert<double>(v); }  // F2F.F64.F32 (FP64 unit)
+  static V<float> to_float(const V<double>& v) { return convert<float>(v); }    // F2F.F32.F64 (FP64 unit)
 
   static constexpr double kEta = 0.3, kMomentum = 0.3;  // ETA, MOMENTUM of backprop.h
 

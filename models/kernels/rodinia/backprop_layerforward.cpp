@@ -74,6 +74,10 @@ class BackpropLayerforward : public Kernel {
       const V<float> lg2 = sfu(V<float>(c, 2.0f), [](float v) { return std::log2(v); });
       const V<float> pow2 = sfu(fi * lg2, [](float v) { return std::exp2(v); });  // __powf(2, i)
       const V<std::int64_t> pt = convert<std::int64_t>(pow2);                     // F2I
+      // ty % power_two: one instruction. power_two is __powf(2, i) of the loop counter, and the trip count
+      // is __log2f(HEIGHT) of a constant: whether nvcc folds them (the remainder then a mask) or issues a
+      // remainder sequence by a run-time value (irem, 24 instructions a trip) is not known here without the
+      // SASS (docs/kernels.md, "What is not modelled").
       const V<std::int64_t> rem =
           zip(ty, pt, InstrClass::kInt, [](std::int64_t v, std::int64_t p) { return p > 0 ? v % p : v; });
       c.if_(rem == 0, [&] {

@@ -20,12 +20,12 @@
 // (ROI = the whole image: variance / mean^2). The values steer only the saturation branch; the index
 // arrays (iN, iS, jW, jE) carry data because they steer the addresses.
 //
-// Simplifications: a division's result takes the division's latency (sm.*_div_latency); an fp32 or integer
-// division also issues the rest of nvcc's sequence with dependent latencies, an fp64 one is one instruction;
-// the double-precision literals of the source (0.5, 1.0 / 16.0, 0.25, 1.0) make those steps fp64 with
-// conversions (on the XU), as in the source. The branch on (ei + 1) % Nr == 0 is a divergent branch as
-// written (nvcc may predicate it). All the arithmetic is computed with values (nothing is charged without
-// one), so its dependent chains are seen.
+// Simplifications: a division's result takes the division's latency (sm.*_div_latency), and with dependent
+// latencies a division (fp32, fp64 or integer) also issues the rest of nvcc's sequence; the double-precision
+// literals of the source (0.5, 1.0 / 16.0, 0.25, 1.0) make those steps fp64 with conversions, as
+// in the source. The branch on (ei + 1) % Nr == 0 is a divergent branch as written (nvcc may predicate it).
+// All the arithmetic is computed with values (nothing is charged without one), so its dependent chains are
+// seen.
 #include <cmath>
 
 #include "kernels/generate.hpp"

@@ -186,15 +186,16 @@ Latencies volta_like() {
 // Divisions take their own latencies (kDivLatency + 0 int by a run-time value, + 1 fp32, + 2 fp64) on top of
 // volta_like(): here 145, 39 and 330, the GV100 file's. One warp, by hand: q = x / y (fp32) issues at 0,
 // ready 39, and the rest of its sequence (MUFU.RCP, FCHK, 4 FFMAs, the branch) takes cycles 1..7; r = q + 1
-// waits for q: issues at 39, ready 43. d = 1.0 / z (fp64, one instruction) issues at 40, ready 370.
-// i = idiv(t, 7) issues at 41, ready 186, and the rest of its sequence (3 sfu, 20 int) takes cycles 42..64;
-// j = irem(t, 7), a remainder alone, is the same sequence: issues at 65, ready 210, its rest 66..88. A
-// constant integer divisor keeps the int latency: k = t / 4 issues at 89, ready 93. m, the remainder of i's
-// quotient (one IMAD), waits for i: issues at 186, ready 190. With the division latencies unset (0), a
-// division takes its class's: q ready 4, but r still waits for the sequence's 7 instructions: issues at 8,
-// ready 12.
-// Counts: fp32 q, its FCHK, its 4 FFMAs and r = 7; sfu 1 (MUFU.RCP) + 2 x 3 = 7; int idiv and irem 2 x 21,
-// t / 4 and m = 44; branch 1; fp64 1.
+// waits for q: issues at 39, ready 43. d = 1.0 / z (fp64) issues at 40, ready 370, and the rest of its
+// sequence (MUFU.RCP64H, a move, 5 DFMA/DMUL, FFMA, FSETP, the branch) takes cycles 41..50. i = idiv(t, 7)
+// issues at 51, ready 196, and the rest of its sequence (3 sfu, 20 int) takes cycles 52..74; j = irem(t, 7),
+// a remainder alone, is the same sequence: issues at 75, ready 220, its rest 76..98. A constant integer
+// divisor keeps the int latency: k = t / 4 issues at 99, ready 103. m, the remainder of i's quotient (one
+// IMAD), waits for i: issues at 196, ready 200. With the division latencies unset (0), a division takes its
+// class's: q ready 4, but r still waits for the sequence's 7 instructions: issues at 8, ready 12.
+// Counts: fp32 q, its FCHK, its 4 FFMAs, r and d's FFMA and FSETP = 9; fp64 d and its 5 = 6; sfu 1
+// (MUFU.RCP) + 1 (MUFU.RCP64H) + 2 x 3 = 8; int d's move, idiv and irem 2 x 21, t / 4 and m = 45; branch
+// 2.
 TEST(Simt, DivisionsTakeTheirOwnLatencies) {
   Latencies l = volta_like();
   l[static_cast<unsigned>(InstrClass::kFp64)] = 8;
@@ -225,28 +226,29 @@ TEST(Simt, DivisionsTakeTheirOwnLatencies) {
       EXPECT_EQ(q.ready(0), 39u);
       EXPECT_EQ(r.ready(0), 43u);
       EXPECT_EQ(d.ready(0), 370u);
-      EXPECT_EQ(i.ready(0), 186u);
-      EXPECT_EQ(j.ready(0), 210u);
-      EXPECT_EQ(k.ready(0), 93u);
-      EXPECT_EQ(m.ready(0), 190u);
+      EXPECT_EQ(i.ready(0), 196u);
+      EXPECT_EQ(j.ready(0), 220u);
+      EXPECT_EQ(k.ready(0), 103u);
+      EXPECT_EQ(m.ready(0), 200u);
     } else {
       EXPECT_EQ(q.ready(0), 4u);
       EXPECT_EQ(r.ready(0), 12u);  // r waits for the clock past q's sequence: issues at 8
     }
     const WarpRecord& w = c.records()[0];
-    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp32)], 7u);
-    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp64)], 1u);
-    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 44u);
-    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kSfu)], 7u);
-    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kBranch)], 1u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp32)], 9u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp64)], 6u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 45u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kSfu)], 8u);
+    EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kBranch)], 2u);
   }
 }
 
 // Without dependent latencies (the paper system) an integer division is one instruction and so is a
-// remainder: no sequence. And a conversion with a floating-point side is one XU (sfu) instruction, an integer
-// one an int instruction, whatever the latencies: f -> double, double -> float and int64 -> float are 3 sfu;
-// int -> int64 is 1 int; plus idiv and the remainder of its quotient, 2 int.
-TEST(Simt, ConversionsRunOnTheXuAndIntegerDivisionsAloneAreOneInstruction) {
+// remainder: no sequence. And whatever the latencies, a conversion between an integer and a float is one XU
+// (sfu) instruction, one between float and double an fp64 instruction, an integer one an int instruction:
+// int64 -> float is 1 sfu; float -> double and double -> float are 2 fp64; int -> int64 is 1 int; plus idiv
+// and the remainder of its quotient, 2 int.
+TEST(Simt, IntFloatConversionsRunOnTheXuAndIntegerDivisionsAloneAreOneInstruction) {
   Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, Latencies{});
   const V<std::int64_t> t = c.threadIdx_x();
   const V<float> f(c, 1.5f);
@@ -262,10 +264,10 @@ TEST(Simt, ConversionsRunOnTheXuAndIntegerDivisionsAloneAreOneInstruction) {
   EXPECT_EQ(widened[0], 3);
   EXPECT_EQ(m[31], 3);
   const WarpRecord& w = c.records()[0];
-  EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kSfu)], 3u);
+  EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kSfu)], 1u);
   EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 3u);
   EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp32)], 0u);
-  EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp64)], 0u);
+  EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp64)], 2u);
 }
 
 // A chain of three dependent fp32 adds, then an independent one. Issue cycles by hand: a = x + 1 at 0
@@ -505,14 +507,14 @@ TEST(KernelLibrary, HotspotTouchesEachInputLineAndWritesEachOutputLine) {
 // hotspot computes as its source types it: four fp32 divisions per thread (step / Cap, 1 / Rx, 1 / Ry,
 // 1 / Rz; with dependent latencies each is the 6 fp32 instructions of its sequence (FCHK, 5 FFMAs), with an
 // sfu and a branch: 24 fp32; without them one fp32 instruction each: 4), three conversions to double of the
-// factors the update reads (XU: sfu), and per update (the 2.0 literal makes it double) 6 conversions on the
-// XU (of t, S + N, E + W, the power and the ambient term to double, of the result to float), 6 fp64 (DFMAs
-// for S + N - 2.0 t, E + W - 2.0 t, + vertical Ry_1, + horizontal Rx_1 and t + step_div_Cap sum, a DADD of
-// the ambient term) and 4 fp32 (the sums S + N and E + W, amb_temp - t and its product with Rz_1). An
-// interior CTA (bx = by = 1 of 86 x 86): step 0 updates rows 1..14, which every warp (rows 2w, 2w + 1) has;
-// step 1 rows 2..13, which warps 0 and 7 lack.
-//   warp 0: fp64 6, fp32 4 + 4 = 8 (with latencies 24 + 4 = 28), sfu 3 + 6 = 9 (with latencies + 4);
-//   warp 3: fp64 2 x 6 = 12, fp32 4 + 2 x 4 = 12 (with latencies 24 + 8 = 32), sfu 3 + 12 = 15 (+ 4).
+// factors the update reads (F2F: fp64), and per update (the 2.0 literal makes it double) 12 fp64 (the
+// conversions of t, S + N, E + W, the power and the ambient term to double and of the result back to float;
+// DFMAs for S + N - 2.0 t, E + W - 2.0 t, + vertical Ry_1, + horizontal Rx_1 and t + step_div_Cap sum; a
+// DADD of the ambient term) and 4 fp32 (the sums S + N and E + W, amb_temp - t and its product with Rz_1).
+// An interior CTA (bx = by = 1 of 86 x 86): step 0 updates rows 1..14, which every warp (rows 2w, 2w + 1)
+// has; step 1 rows 2..13, which warps 0 and 7 lack.
+//   warp 0: fp64 3 + 12 = 15, fp32 4 + 4 = 8 (with latencies 24 + 4 = 28), sfu 0 (with latencies 4);
+//   warp 3: fp64 3 + 2 x 12 = 27, fp32 4 + 2 x 4 = 12 (with latencies 24 + 8 = 32), sfu as warp 0.
 TEST(KernelLibrary, HotspotUpdatesInDoubleAsItsSourceTypesIt) {
   for (const bool dependent : {false, true}) {
     CppKernelProgram p("calculate_temp", make_kernel("rodinia/hotspot", "", std::uint64_t(1) << 32), kLine,
@@ -527,12 +529,12 @@ TEST(KernelLibrary, HotspotUpdatesInDoubleAsItsSourceTypesIt) {
     };
     const std::uint64_t divisions_fp32 = dependent ? 4 * 6 : 4;
     const std::uint64_t divisions_sfu = dependent ? 4 : 0;  // the divisions' MUFU.RCP
-    EXPECT_EQ(count(0, InstrClass::kFp64), 6u);
+    EXPECT_EQ(count(0, InstrClass::kFp64), 15u);
     EXPECT_EQ(count(0, InstrClass::kFp32), divisions_fp32 + 4);
-    EXPECT_EQ(count(0, InstrClass::kSfu), divisions_sfu + 3 + 6);
-    EXPECT_EQ(count(3, InstrClass::kFp64), 12u);
+    EXPECT_EQ(count(0, InstrClass::kSfu), divisions_sfu);
+    EXPECT_EQ(count(3, InstrClass::kFp64), 27u);
     EXPECT_EQ(count(3, InstrClass::kFp32), divisions_fp32 + 2 * 4);
-    EXPECT_EQ(count(3, InstrClass::kSfu), divisions_sfu + 3 + 2 * 6);
+    EXPECT_EQ(count(3, InstrClass::kSfu), divisions_sfu);
   }
 }
 
