@@ -54,14 +54,22 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   out.cycles = p.cycles;
   out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
   out.classes.fill(0);
-  out.shared_replays = out.constant_passes = 0;
+  out.shared_replays = out.constant_passes = out.fp64_passes = 0;
   if (p.kind == Step::Kind::kCompute) {
     std::uint64_t threads = 0;
     for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r) {
       const auto n = static_cast<std::uint32_t>(run_count(lines[r]));
       const auto code = static_cast<std::uint8_t>(run_class(lines[r]));
-      if (code == kSharedReplayRun || code == kConstantPassRun) {
-        (code == kSharedReplayRun ? out.shared_replays : out.constant_passes) += n;
+      if (code == kSharedReplayRun) {
+        out.shared_replays += n;
+        continue;
+      }
+      if (code == kConstantPassRun) {
+        out.constant_passes += n;
+        continue;
+      }
+      if (code == kFp64PassRun) {
+        out.fp64_passes += n;
         continue;
       }
       out.classes[code] += n;
@@ -144,6 +152,11 @@ void Cta::charge_fp64_division_sequence() {
   charge(InstrClass::kFp64, 5);  // 3 DFMAs refining the reciprocal, the DMUL and the DFMA before the result's
   charge(InstrClass::kFp32, 2);  // FFMA and FSETP, the slow path's test
   charge(InstrClass::kBranch);   // @P0 BRA past the slow path
+}
+
+void Cta::hold_fp64_pipe_once_more() {
+  for (unsigned w = 0; w < mask_.size(); ++w)
+    if (mask_[w]) add_passes(w, kFp64PassRun, 1);
 }
 
 void Cta::charge_int_division_sequence(bool is_signed) {

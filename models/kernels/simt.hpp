@@ -153,9 +153,10 @@ inline unsigned run_lanes(std::uint64_t word) {
 inline std::uint64_t run_count(std::uint64_t word) {
   return word >> kRunCountShift;
 }
-// Passes that are not instructions (Step::shared_replays, Step::constant_passes) are runs of two codes past
-// the instruction classes, in the same words (run_word with the code in place of the class; no lanes).
-inline constexpr std::uint8_t kSharedReplayRun = 0xF0, kConstantPassRun = 0xF1;
+// Passes that are not instructions (Step::shared_replays, Step::constant_passes, Step::fp64_passes) are runs
+// of three codes past the instruction classes, in the same words (run_word with the code in place of the
+// class; no lanes).
+inline constexpr std::uint8_t kSharedReplayRun = 0xF0, kConstantPassRun = 0xF1, kFp64PassRun = 0xF2;
 static_assert(kInstrClasses < kSharedReplayRun, "the pass codes lie past every instruction class");
 
 struct WarpRecord {
@@ -225,6 +226,9 @@ class Cta {
   // 1 sfu, 5 fp64, 1 int, 2 fp32 and 1 branch besides the result, from a public cuobjdump listing of an
   // sm_70 kernel. With the dependent latencies only, as charge_fp32_division_sequence.
   void charge_fp64_division_sequence();
+  // One more pass of the FP64 pipe for each warp with an active thread, after its last instruction: an F2F
+  // conversion's second (Step::fp64_passes).
+  void hold_fp64_pipe_once_more();
   // One instruction of `cls` for every warp with an active thread, issued once operands_ready(w) (the latest
   // ready cycle of its operands in warp w) has come; each warp's result ready cycle into result[w] (when not
   // null; 0 for inactive warps). Without dependent latencies: charge(cls).
@@ -342,7 +346,8 @@ class Cta {
   // Adds `n` instructions of `cls` to warp `w`'s current compute step (and its totals); `cycles` issue
   // cycles.
   void add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles);
-  // Adds `n` passes of kind `code` (kSharedReplayRun, kConstantPassRun) to warp `w`'s current compute step:
+  // Adds `n` passes of kind `code` (kSharedReplayRun, kConstantPassRun, kFp64PassRun) to warp `w`'s current
+  // compute step:
   // they hold an SM structure, and are neither instructions nor the warp's own cycles (issue_one has those).
   void add_passes(unsigned w, std::uint8_t code, unsigned n);
   // The warp's compute step that instructions and passes go to: its last step, or a new one.
@@ -605,7 +610,11 @@ constexpr InstrClass conversion_class() {
 }
 template <class R, class T>
 V<R> convert(const V<T>& a) {
-  return map(a, conversion_class<R, T>(), [](T x) { return static_cast<R>(x); });
+  V<R> r = map(a, conversion_class<R, T>(), [](T x) { return static_cast<R>(x); });
+  // F2F at half the FP64 pipe's rate: a second pass of the pipe (Step::fp64_passes).
+  if constexpr (!std::is_same_v<R, T> && conversion_class<R, T>() == InstrClass::kFp64)
+    a.cta().hold_fp64_pipe_once_more();
+  return r;
 }
 // Special functions run on the SFU.
 template <class T>

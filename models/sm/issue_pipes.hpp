@@ -55,18 +55,21 @@ class IssuePipes {
   void issue_one(Cycle now) { issue_free_ = std::max(issue_free_, now * kTicks) + issue_cost_; }
 
   // A bundle of `instructions` instructions, `classes[c]` of them of class c (the rest unclassified), issued
-  // from cycle `now`, with `shared_replays` extra passes of the shared pipe and `constant_passes` passes of
-  // the constant cache. Returns the cycle after its last instruction issued (when its warp may go on, at
-  // the earliest).
+  // from cycle `now`, with `shared_replays` extra passes of the shared pipe, `fp64_passes` extra passes of
+  // the FP64 pipe and `constant_passes` passes of the constant cache. Returns the cycle after its last
+  // instruction issued (when its warp may go on, at the earliest).
   Cycle issue_bundle(Cycle now, std::uint32_t instructions,
                      const std::array<std::uint32_t, kInstrClasses>& classes,
-                     std::uint32_t shared_replays = 0, std::uint32_t constant_passes = 0) {
+                     std::uint32_t shared_replays = 0, std::uint32_t constant_passes = 0,
+                     std::uint32_t fp64_passes = 0) {
     const std::uint64_t start = now * kTicks;
     issue_free_ = std::max(issue_free_, start) + std::uint64_t(instructions) * issue_cost_;
     std::uint64_t end = issue_free_;
     constexpr unsigned kShared = static_cast<unsigned>(InstrClass::kShared);
+    constexpr unsigned kFp64 = static_cast<unsigned>(InstrClass::kFp64);
     for (unsigned c = 0; c < kInstrClasses; ++c) {
-      const std::uint64_t passes = classes[c] + (c == kShared ? shared_replays : 0);
+      const std::uint64_t passes =
+          classes[c] + (c == kShared ? shared_replays : 0) + (c == kFp64 ? fp64_passes : 0);
       if (!pipe_cost_[c] || !passes) continue;
       pipe_free_[c] = std::max(pipe_free_[c], start) + passes * pipe_cost_[c];
       end = std::max(end, pipe_free_[c]);

@@ -198,9 +198,9 @@ void Sm::issue() {
       none_ready = true;
       break;
     }
-    step_.instructions = 1;                            // programs that bundle no instructions leave it so
-    step_.thread_instructions = Step::kFullWarps;      // and those that count no threads, this
-    step_.shared_replays = step_.constant_passes = 0;  // and those with no passes of their own, these
+    step_.instructions = 1;                        // programs that bundle no instructions leave it so
+    step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
+    step_.shared_replays = step_.constant_passes = step_.fp64_passes = 0;  // and those with no passes, these
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       const unsigned before = state_of(*w);
       w->issued_all = true;
@@ -220,7 +220,7 @@ void Sm::issue() {
     Cycles issued_by = now;
     if (step_.kind == Step::Kind::kCompute)
       issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
-                                      step_.constant_passes);
+                                      step_.constant_passes, step_.fp64_passes);
     else
       pipes_.issue_one(now);
     // Issue cycles: every cycle from now through the last one whose slots the SM has taken.

@@ -45,9 +45,13 @@ struct Step {
   // Compute: passes through two of the SM's shared structures that are not instructions of their own. A
   // shared-memory access replayed for bank conflicts holds the shared pipe one pass per replay beyond its
   // instruction's (shared_replays); a __constant__ read takes one pass of the SM's constant cache per
-  // distinct address its warp reads (constant_passes; sm.constant_cache_ports). C++ kernels only.
+  // distinct address its warp reads (constant_passes; sm.constant_cache_ports). A conversion between float
+  // and double holds the FP64 pipe two passes, one beyond its instruction's (fp64_passes): the CUDA C
+  // Programming Guide gives conversions to and from 64-bit types 16 results a clock per SM on compute
+  // capability 7.x, half the 32 of fp64 arithmetic. C++ kernels only.
   std::uint32_t shared_replays = 0;
   std::uint32_t constant_passes = 0;
+  std::uint32_t fp64_passes = 0;
   // Active threads summed over the step's instructions (a memory or barrier step: its one instruction's),
   // for the energy model's per-lane power; kFullWarps when the source does not say (synthetic patterns,
   // programs that do not count threads): every instruction with all 32 threads.

@@ -268,6 +268,13 @@ TEST(Simt, IntFloatConversionsRunOnTheXuAndIntegerDivisionsAloneAreOneInstructio
   EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kInt)], 3u);
   EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp32)], 0u);
   EXPECT_EQ(w.instructions[static_cast<unsigned>(InstrClass::kFp64)], 2u);
+  // The two F2F hold the FP64 pipe a second pass each (half a DFMA's rate), the I2F nothing more: one
+  // compute step of 6 instructions with 2 FP64 passes.
+  Step step;
+  w.unpack(0, step);
+  EXPECT_EQ(step.instructions, 6u);
+  EXPECT_EQ(step.fp64_passes, 2u);
+  EXPECT_EQ(step.shared_replays, 0u);
 }
 
 // A chain of three dependent fp32 adds, then an independent one. Issue cycles by hand: a = x + 1 at 0

@@ -104,6 +104,17 @@ TEST(IssuePipes, BankConflictReplaysHoldTheSharedPipe) {
   EXPECT_EQ(p.issue_bundle(1, 1, classes(InstrClass::kShared, 1)), 5u);
 }
 
+TEST(IssuePipes, ConversionsToAndFromDoubleHoldTheFp64PipeTwice) {
+  // 32 FP64 lanes: one pass a cycle. An F2F (one fp64 instruction and one extra pass) at cycle 0 holds the
+  // pipe for cycles 0..1, done by 2 (a DFMA alone would be done by 1). Another warp's DFMA at cycle 1 waits
+  // for the pipe: pass 2, done by 3.
+  std::array<std::uint32_t, kInstrClasses> lanes{};
+  lanes[static_cast<unsigned>(InstrClass::kFp64)] = 32;
+  IssuePipes p(4, lanes);
+  EXPECT_EQ(p.issue_bundle(0, 1, classes(InstrClass::kFp64, 1), 0, 0, 1), 2u);
+  EXPECT_EQ(p.issue_bundle(1, 1, classes(InstrClass::kFp64, 1)), 3u);
+}
+
 TEST(IssuePipes, ConstantPortsLimitPassesAcrossWarps) {
   // One port: a warp's constant read of 8 distinct addresses (one int instruction, 8 passes) at cycle 0
   // holds the constant cache for cycles 0..7, done by 8; another warp's uniform read (1 pass) at cycle 2
