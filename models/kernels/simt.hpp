@@ -597,7 +597,8 @@ inline V<bool> operator!(const V<bool>& a) {
 // the XU's rate: the CUDA C Programming Guide gives type conversions 16 results a clock per SM on compute
 // capability 7.x, the rate of MUFU. It is one kSfu instruction. One between float and double (F2F) is not
 // in the XU's list: it is an fp64 instruction (the FP64 unit; Accel-Sim's opcode maps put F2F on the DP
-// unit), at the FP64 pipe's rate in this model where the Guide gives 16, half a DFMA's. A bool side is a
+// unit) that holds the FP64 pipe for two passes (hold_fp64_pipe_once_more): the Guide gives conversions to
+// and from 64-bit types 16 a clock, half a DFMA's 32. A bool side is a
 // compare or a select, an integer widening or narrowing an integer instruction: int. A rounding of a float
 // to an integral float (FRND) is charged by hand where a kernel rounds.
 template <class R, class T>

@@ -9,10 +9,11 @@
 // a cycle (a Volta SM's 64 FP32 lanes: 2 a cycle; its 32 FP64 lanes: 1; its 16 SFU lanes: 1 every 2 cycles).
 // The bundle has issued when the last of its instructions has had both its slot and its pipe.
 //
-// Two structures are held by passes rather than instructions: the shared pipe takes one more pass per
-// bank-conflict replay of a shared access (one pass of a warp access a cycle per 32 shared lanes), and the
-// SM's constant cache serves `constant_ports` distinct addresses a cycle, however many of its warps read
-// constants (a warp's constant read takes one pass per distinct address it reads).
+// Three structures are held by passes rather than instructions: the shared pipe takes one more pass per
+// bank-conflict replay of a shared access (one pass of a warp access a cycle per 32 shared lanes), the FP64
+// pipe one more pass per conversion between float and double (half a DFMA's rate), and the SM's constant
+// cache serves `constant_ports` distinct addresses a cycle, however many of its warps read constants (a
+// warp's constant read takes one pass per distinct address it reads).
 //
 // Time is kept in ticks, kTicks to a cycle, so that 1/issue_width and 32/lanes of a cycle are whole numbers
 // for every issue width and constant-cache port count 1..8 (840 = lcm(1..8)) and lane count dividing 32 x 840

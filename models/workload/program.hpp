@@ -42,7 +42,7 @@ struct Step {
   std::uint32_t instructions = 1;  // compute: warp instructions the step stands for
   // Compute: those instructions by class (adding up to `instructions`); all 0 when unclassified (kOther).
   std::array<std::uint32_t, kInstrClasses> classes{};
-  // Compute: passes through two of the SM's shared structures that are not instructions of their own. A
+  // Compute: passes through three of the SM's shared structures that are not instructions of their own. A
   // shared-memory access replayed for bank conflicts holds the shared pipe one pass per replay beyond its
   // instruction's (shared_replays); a __constant__ read takes one pass of the SM's constant cache per
   // distinct address its warp reads (constant_passes; sm.constant_cache_ports). A conversion between float
