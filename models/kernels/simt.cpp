@@ -60,16 +60,12 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
     for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r) {
       const auto n = static_cast<std::uint32_t>(run_count(lines[r]));
       const auto code = static_cast<std::uint8_t>(run_class(lines[r]));
-      if (code == kSharedReplayRun) {
-        out.shared_replays += n;
-        continue;
-      }
-      if (code == kConstantPassRun) {
-        out.constant_passes += n;
-        continue;
-      }
-      if (code == kFp64PassRun) {
-        out.fp64_passes += n;
+      std::uint32_t* passes = code == kSharedReplayRun   ? &out.shared_replays
+                              : code == kConstantPassRun ? &out.constant_passes
+                              : code == kFp64PassRun     ? &out.fp64_passes
+                                                         : nullptr;
+      if (passes) {
+        *passes += n;
         continue;
       }
       out.classes[code] += n;

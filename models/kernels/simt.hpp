@@ -553,13 +553,6 @@ inline V<std::int64_t> irem(const V<std::int64_t>& a, std::int64_t d) {
   a.cta().charge_int_division_sequence();
   return r;
 }
-// A remainder by a run-time value that varies by thread (`d` > 0 in every thread).
-inline V<std::int64_t> irem(const V<std::int64_t>& a, const V<std::int64_t>& d) {
-  V<std::int64_t> r = zip(
-      a, d, InstrClass::kInt, [](std::int64_t x, std::int64_t y) { return x % y; }, kDivLatency);
-  a.cta().charge_int_division_sequence();
-  return r;
-}
 inline V<std::int64_t> remainder_of_quotient(const V<std::int64_t>& a, const V<std::int64_t>& quotient,
                                              std::int64_t d) {
   return zip(a, quotient, InstrClass::kInt, [d](std::int64_t x, std::int64_t q) { return x - q * d; });
