@@ -280,6 +280,49 @@ std::optional<StudyKernel> study_kernel(const std::string& benchmark, const std:
   return std::nullopt;
 }
 
+namespace {
+
+struct PipeWork {
+  double fp32_instructions;
+  double int_instructions;
+  double fp64_passes;  // fp64 warp instructions and their second passes
+  double tensor_instructions;
+};
+
+// The two counters of the table that AccelWattch computes per SM sub-partition (its
+// gen_hw_perf_csv.py): Num_Idle_SMs = 80 x (1 - smsp__cycles_active.avg / elapsed), and Pipeline_Duty = the
+// alu, fma, fp64, shared and tensor pipes' sm__pipe_*_cycles_active summed over the sub-partitions, over
+// the SMs' elapsed cycles and 5. A sub-partition is a processing block (one per sm.issue_width); its pipe
+// of a class has lanes / issue_width lanes, so a warp instruction keeps it active 32 / that many cycles
+// (GV100: 2 for the fma and alu pipes of 16 lanes, as NVIDIA gives them, 4 for fp64's 8). On the GV100
+// the fp64, fp16 and tensor pipes share one dispatch port, the "shared pipe" (NVIDIA's developer forum,
+// "INT32 and FP64 can be used concurrently in the Volta architecture"): an fp64 or tensor instruction keeps
+// the shared pipe active as long as its own. fp32 and int instructions are the fma and alu pipes' (which of
+// the two takes an instruction does not change the sum). Without pipe lanes (the paper system) there is no
+// Pipeline_Duty figure.
+void add_sub_partition_counters(const nlohmann::json& config, const std::map<std::string, double>& flat,
+                                double sms, double block_active_cycles, const PipeWork& work,
+                                SimulatedCounters& r) {
+  const auto cycles = flat.find("summary.sim_cycles");
+  if (sms <= 0 || cycles == flat.end() || cycles->second <= 0 || !config.contains("sm")) return;
+  const nlohmann::json& sm = config.at("sm");
+  const double blocks = sm.value("issue_width", 1.0);
+  const double elapsed = cycles->second * sms;  // SM cycles, summed over the SMs
+  r.values["Num_Idle_SMs"] = sms * (1.0 - block_active_cycles / (blocks * elapsed));
+  auto cycles_per_instruction = [&](const char* lanes_key) {
+    const double lanes = sm.value(lanes_key, 0.0);
+    return lanes > 0 ? 32.0 * blocks / lanes : 0.0;
+  };
+  const double fp32 = cycles_per_instruction("fp32_lanes"), integer = cycles_per_instruction("int_lanes");
+  const double fp64 = cycles_per_instruction("fp64_lanes"), tensor = cycles_per_instruction("tensor_lanes");
+  if (fp32 <= 0 || integer <= 0 || fp64 <= 0 || tensor <= 0) return;
+  const double active = work.fp32_instructions * fp32 + work.int_instructions * integer +
+                        2 * work.fp64_passes * fp64 + 2 * work.tensor_instructions * tensor;
+  r.values["Pipeline_Duty"] = active / elapsed / 5;
+}
+
+}  // namespace
+
 SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   std::ifstream in(stats_json_path);
   if (!in) throw std::runtime_error(stats_json_path + ": cannot open");
@@ -294,6 +337,9 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   double dram_rd_bytes = 0, dram_wr_bytes = 0, dram_rd_sectors = 0, dram_wr_sectors = 0;
   bool dram_sectored = false;
   double constant_passes = 0, shared_instructions = 0;
+  double block_active_cycles = 0, fp32_instructions = 0, int_instructions = 0, fp64_passes = 0;
+  double tensor_instructions = 0;
+  double sms = 0;
   // The SMs count constant-cache passes only with dependent latencies (any sm.*_latency set): a run with
   // them compares its count, zero or not; a run without has no figure to compare.
   bool counts_constant_passes = false;
@@ -324,6 +370,13 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
       constant_passes += v;  // CC_ACC counts the constant cache's accesses, one per distinct address
     } else if (component.rfind("sm", 0) == 0 && stat == "instructions_shared") {
       shared_instructions += v;  // SHRD_ACC counts shared-memory warp instructions (an LDS.128 is one)
+    } else if (component.rfind("sm", 0) == 0 && c2 == std::string::npos) {
+      if (stat == "block_active_cycles") block_active_cycles += v, ++sms;
+      if (stat == "instructions_fp32") fp32_instructions += v;
+      if (stat == "instructions_int") int_instructions += v;
+      if (stat == "instructions_fp64") fp64_passes += v;
+      if (stat == "fp64_second_passes") fp64_passes += v;
+      if (stat == "instructions_tensor") tensor_instructions += v;
     } else if (component == "dram" && c2 == std::string::npos) {
       if (stat == "read_bytes") dram_rd_bytes += v;
       if (stat == "write_bytes") dram_wr_bytes += v;
@@ -352,6 +405,8 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   if (flat.count("summary.sim_cycles")) r.values["Elapsed_Cycles"] = flat["summary.sim_cycles"];
   if (counts_constant_passes) r.values["CC_ACC"] = constant_passes;
   r.values["SHRD_ACC"] = shared_instructions;
+  add_sub_partition_counters(doc.at("config"), flat, sms, block_active_cycles,
+                             {fp32_instructions, int_instructions, fp64_passes, tensor_instructions}, r);
   return r;
 }
 

@@ -59,7 +59,17 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
       constant_cache_passes_(stats.counter(stat(*this, "constant_cache_passes"), "passes",
                                            "Passes of the SM's constant cache: one per distinct address of "
                                            "a warp's __constant__ read (C++ library kernels with dependent "
-                                           "latencies)")) {
+                                           "latencies)")),
+      fp64_second_passes_(stats.counter(stat(*this, "fp64_second_passes"), "passes",
+                                        "Second passes of the FP64 pipe: a conversion between float and "
+                                        "double takes two (C++ library kernels with dependent latencies)")),
+      block_active_cycles_(stats.counter(stat(*this, "block_active_cycles"), "cycles",
+                                         "Cycles summed over the SM's processing blocks (one per issue slot) "
+                                         "in which the block had a resident, unfinished warp; warp slot i "
+                                         "belongs to block i mod sm.issue_width (Nsight's "
+                                         "smsp__cycles_active)")),
+      block_warps_(std::max(1u, spec.issue_width), 0),
+      block_since_(std::max(1u, spec.issue_width), 0) {
   for (unsigned c = 0; c < kInstrClasses; ++c) {
     class_instructions_[c] =
         &stats.counter(stat(*this, "instructions_") + to_string(static_cast<InstrClass>(c)), "instructions",
@@ -121,6 +131,7 @@ bool Sm::launch_cta(std::uint32_t slot) {
     warp.age = next_age_++;
     warp.active = true;
     settle(warp, before, now);
+    warp_joins_block(warp, now);
   }
   // The slot's warps are now the youngest: oldest-first order puts them last.
   schedule_.relaunched(slot * warps_per_cta_, warps_per_cta_);
@@ -132,6 +143,16 @@ bool Sm::launch_cta(std::uint32_t slot) {
     resident_since_ = now;
   }
   return true;
+}
+
+void Sm::warp_joins_block(const Warp& w, Cycles now) {
+  const unsigned b = block_of(w);
+  if (block_warps_[b]++ == 0) block_since_[b] = now;
+}
+
+void Sm::warp_leaves_block(const Warp& w, Cycles now) {
+  const unsigned b = block_of(w);
+  if (--block_warps_[b] == 0) block_active_cycles_.add(now - block_since_[b]);
 }
 
 void Sm::wake_at(Cycles cycle) {
@@ -289,6 +310,7 @@ void Sm::execute(Warp& w, const Step& step, Cycles issued_by) {
                                : step.thread_instructions);
   count_classes(step);
   if (step.constant_passes) constant_cache_passes_.add(step.constant_passes);
+  if (step.fp64_passes) fp64_second_passes_.add(step.fp64_passes);
   const unsigned before = state_of(w);
   switch (step.kind) {
     case Step::Kind::kCompute:
@@ -364,6 +386,7 @@ void Sm::retire_if_done(Warp& w) {
   const unsigned before = state_of(w);
   w.active = false;
   settle(w, before, clock_.now());
+  warp_leaves_block(w, clock_.now());
   if (--warps_left_in_slot_[w.slot] > 0) {
     // A warp that exits no longer counts for a barrier the others wait at.
     if (at_barrier_in_slot_[w.slot] > 0 && at_barrier_in_slot_[w.slot] >= warps_left_in_slot_[w.slot]) {

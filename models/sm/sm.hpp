@@ -176,10 +176,20 @@ class Sm : public sc_core::sc_module,
   stats::Counter& issue_cycles_;
   stats::Counter& thread_instructions_;
   stats::Counter& constant_cache_passes_;
+  stats::Counter& fp64_second_passes_;
+  stats::Counter& block_active_cycles_;
   std::array<stats::Counter*, kInstrClasses> class_instructions_{};
   bool resident_open_ = false;  // a CTA is resident since resident_since_
   Cycles resident_since_ = 0;
   std::uint64_t resident_cycles_ = 0;  // closed spans with a resident CTA
+  // Processing blocks (one per issue slot): warp slot i belongs to block i mod issue_width, as Volta binds a
+  // warp to one block's scheduler. Counted only, for Nsight's smsp__cycles_active (a block with a resident
+  // warp); the issue model stays SM-wide.
+  unsigned block_of(const Warp& w) const { return index_of(w) % static_cast<unsigned>(block_warps_.size()); }
+  void warp_joins_block(const Warp& w, Cycles now);
+  void warp_leaves_block(const Warp& w, Cycles now);
+  std::vector<std::uint32_t> block_warps_;  // resident, unfinished warps per block
+  std::vector<Cycles> block_since_;         // when each block's current span of activity began
 };
 
 }  // namespace numagpu

@@ -110,6 +110,34 @@ TEST(Correlate, CountersFromAnUnsectoredRun) {
   EXPECT_EQ(simulated_counters((d / "none.json").string()).values.count("CC_ACC"), 0u);
 }
 
+// AccelWattch's per-sub-partition counters, from two SMs of 4 processing blocks (issue_width 4) over 1,000
+// cycles: sm0's blocks held warps 4,000 block-cycles (all four, throughout), sm1's 1,000 (one block):
+// Num_Idle_SMs = 2 x (1 - 5,000 / (4 x 2 x 1,000)) = 0.75. Pipes of 64 fp32 and int lanes are 16 a block,
+// so a warp instruction keeps its pipe 2 cycles; fp64's 32 lanes are 8 a block, 4 cycles, and its
+// instructions keep the shared pipe (fp64, fp16 and tensor share one dispatch port on the GV100) as long.
+// sm0: 100 fp32 x 2 + 50 int x 2 + (10 fp64 + 5 second passes) x 4 x 2 + 2 tensor x 2 x 2 = 200 + 100 +
+// 120 + 8 = 428 pipe-cycles; Pipeline_Duty = 428 / (2 x 1,000 SM cycles) / 5 pipes = 0.0428. Without pipe
+// lanes there is no duty figure, and the idle count stays.
+TEST(Correlate, SubPartitionCountersFromARun) {
+  const fs::path d = scratch("blocks");
+  const std::string stats = R"("stats": {"summary": {"sim_cycles": 1000},
+    "system": {"socket0": {
+      "sm0": {"block_active_cycles": 4000, "instructions_fp32": 100, "instructions_int": 50,
+              "instructions_fp64": 10, "fp64_second_passes": 5, "instructions_tensor": 2,
+              "stall_cycles": {"memory": 7}},
+      "sm1": {"block_active_cycles": 1000}}}}})";
+  write(d / "lanes.json", R"({"config": {"l1": {"line_bytes": 128}, "sm": {"issue_width": 4,
+    "fp32_lanes": 64, "int_lanes": 64, "fp64_lanes": 32, "tensor_lanes": 64}}, )" +
+                              stats);
+  const SimulatedCounters c = simulated_counters((d / "lanes.json").string());
+  EXPECT_NEAR(c.values.at("Num_Idle_SMs"), 0.75, 1e-12);
+  EXPECT_NEAR(c.values.at("Pipeline_Duty"), 0.0428, 1e-12);
+  write(d / "nolanes.json", R"({"config": {"l1": {"line_bytes": 128}, "sm": {"issue_width": 4}}, )" + stats);
+  const SimulatedCounters n = simulated_counters((d / "nolanes.json").string());
+  EXPECT_NEAR(n.values.at("Num_Idle_SMs"), 0.75, 1e-12);
+  EXPECT_EQ(n.values.count("Pipeline_Duty"), 0u);
+}
+
 TEST(CorrelatePower, ReadsTheMeasuredPowerTableAndRefusesMalformedLines) {
   const fs::path d = scratch("power-csv");
   // The shape of shared/data/qv100/hw_power_train.csv: an unnamed first column holds the row names.

@@ -180,6 +180,23 @@ TEST_F(SystemTest, IsolatedLoadSeesTheSumOfHopLatencies) {
   EXPECT_DOUBLE_EQ(lat->mean(), 173.0);
 }
 
+// Processing blocks (sm.issue_width of them) count the cycles they hold a resident warp, as Nsight's
+// smsp__cycles_active. One warp of one load, on an SM of 4 blocks: it is warp slot 0, so block 0's; it is
+// resident from the kernel's start (cycle 0) until its load's data returns at 1 + 173 (the hop latencies
+// above) and it retires, so block 0 counts 174 cycles and the other blocks nothing. The SMs without a CTA
+// count nothing.
+TEST_F(SystemTest, ProcessingBlocksCountTheCyclesTheyHoldAWarp) {
+  SystemSpec spec = small_spec(1);
+  spec.sm.issue_width = 4;
+  spec.kernels = {stream_kernel("one", 1, 1, 1)};
+  System sys("system", spec, reg, diag);
+  sys.run();
+  ASSERT_TRUE(sys.context().health.ok()) << diag.str();
+  EXPECT_EQ(value(reg, "system.socket0.sm0.block_active_cycles"), 1u + 173u);
+  for (int i = 1; i < 4; ++i)
+    EXPECT_EQ(value(reg, "system.socket0.sm" + std::to_string(i) + ".block_active_cycles"), 0u) << i;
+}
+
 // Write-back: one bank, one set of 2 ways (256 B). Stores to lines 0,1,2,3: lines 0,1 fill the set dirty;
 // line 2 evicts line 0 (LRU) and line 3 evicts line 1 -> 2 dirty write-backs reach DRAM; nothing is read.
 TEST_F(SystemTest, WriteBackL2EvictsDirtyLinesToDram) {
