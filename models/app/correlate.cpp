@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -79,7 +81,8 @@ struct StudyEntry {
   const char* benchmark;
   const char* function;
   const char* library_name;
-  unsigned launches;  // how often the reference run launches it (the hardware table sums them)
+  unsigned launches;  // launches simulated and compared with the row (its script divides the summed
+                      // counters by the launches, so a row is one launch's mean: 1 for every kernel here)
 };
 constexpr StudyEntry kStudy[] = {
     {"hotspot-rodinia-3.1", "calculate_temp", "rodinia/hotspot", 1},  // 2 steps, pyramid 2: one launch
@@ -298,8 +301,10 @@ struct PipeWork {
 // the fp64, fp16 and tensor pipes share one dispatch port, the "shared pipe" (NVIDIA's developer forum,
 // "INT32 and FP64 can be used concurrently in the Volta architecture"): an fp64 or tensor instruction keeps
 // the shared pipe active as long as its own. fp32 and int instructions are the fma and alu pipes' (which of
-// the two takes an instruction does not change the sum). Without pipe lanes (the paper system) there is no
-// Pipeline_Duty figure.
+// the two takes an instruction does not change the sum). A class with instructions but no pipe lanes (the
+// paper system sets none) leaves no Pipeline_Duty figure. Num_Idle_SMs is in the configuration's SMs (the
+// table's 80 on the GV100). A run of several launches gives the ratios over its whole time, gaps between
+// kernels included (every kernel of the study table is one launch).
 void add_sub_partition_counters(const nlohmann::json& config, const std::map<std::string, double>& flat,
                                 double sms, double block_active_cycles, const PipeWork& work,
                                 SimulatedCounters& r) {
@@ -315,9 +320,14 @@ void add_sub_partition_counters(const nlohmann::json& config, const std::map<std
   };
   const double fp32 = cycles_per_instruction("fp32_lanes"), integer = cycles_per_instruction("int_lanes");
   const double fp64 = cycles_per_instruction("fp64_lanes"), tensor = cycles_per_instruction("tensor_lanes");
-  if (fp32 <= 0 || integer <= 0 || fp64 <= 0 || tensor <= 0) return;
-  const double active = work.fp32_instructions * fp32 + work.int_instructions * integer +
-                        2 * work.fp64_passes * fp64 + 2 * work.tensor_instructions * tensor;
+  double active = 0;
+  for (const auto& [count, per_instruction] :
+       {std::pair{work.fp32_instructions, fp32}, std::pair{work.int_instructions, integer},
+        std::pair{2 * work.fp64_passes, fp64}, std::pair{2 * work.tensor_instructions, tensor}}) {
+    if (count == 0) continue;
+    if (per_instruction <= 0) return;  // instructions on a pipe without lanes: no pipe time to count
+    active += count * per_instruction;
+  }
   r.values["Pipeline_Duty"] = active / elapsed / 5;
 }
 
@@ -370,7 +380,8 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
       constant_passes += v;  // CC_ACC counts the constant cache's accesses, one per distinct address
     } else if (component.rfind("sm", 0) == 0 && stat == "instructions_shared") {
       shared_instructions += v;  // SHRD_ACC counts shared-memory warp instructions (an LDS.128 is one)
-    } else if (component.rfind("sm", 0) == 0 && c2 == std::string::npos) {
+    } else if (component.size() > 2 && component.rfind("sm", 0) == 0 && std::isdigit(component[2]) &&
+               c2 == std::string::npos) {  // smN: the SMs (not a user-named host port)
       if (stat == "block_active_cycles") block_active_cycles += v, ++sms;
       if (stat == "instructions_fp32") fp32_instructions += v;
       if (stat == "instructions_int") int_instructions += v;

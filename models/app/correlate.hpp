@@ -1,5 +1,5 @@
 // numagpu correlate: runs the library kernels of a hardware counter table (the schema of
-// shared/data/qv100/hw_perf_train.csv: Nsight Compute metrics of a Quadro GV100, per kernel summed over its
+// shared/data/qv100/hw_perf_train.csv: Nsight Compute metrics of a Quadro GV100, per kernel a mean over its
 // launches) and compares, per kernel and counter, the simulated value with the measured one
 // (docs/correlation.md).
 #pragma once
@@ -31,7 +31,8 @@ struct HwRow {
 std::vector<HwRow> read_hw_csv(const std::string& path);
 
 // The library kernel that stands for a row of the GV100 study (its reference input is the kernel's default
-// arguments), and how many times the study's program launches it (the hardware table sums the launches).
+// arguments), and how many launches to simulate for a row (the table's script divides the counters summed
+// over a kernel's launches by their number, so a row is one launch's mean).
 struct StudyKernel {
   std::string library_name;
   std::string args;

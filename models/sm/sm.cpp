@@ -67,7 +67,8 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
                                          "Cycles summed over the SM's processing blocks (one per issue slot) "
                                          "in which the block had a resident, unfinished warp; warp slot i "
                                          "belongs to block i mod sm.issue_width (Nsight's "
-                                         "smsp__cycles_active)")),
+                                         "smsp__cycles_active; a run stopped early leaves the warps still "
+                                         "resident uncounted)")),
       block_warps_(std::max(1u, spec.issue_width), 0),
       block_since_(std::max(1u, spec.issue_width), 0) {
   for (unsigned c = 0; c < kInstrClasses; ++c) {

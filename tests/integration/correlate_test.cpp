@@ -117,7 +117,8 @@ TEST(Correlate, CountersFromAnUnsectoredRun) {
 // instructions keep the shared pipe (fp64, fp16 and tensor share one dispatch port on the GV100) as long.
 // sm0: 100 fp32 x 2 + 50 int x 2 + (10 fp64 + 5 second passes) x 4 x 2 + 2 tensor x 2 x 2 = 200 + 100 +
 // 120 + 8 = 428 pipe-cycles; Pipeline_Duty = 428 / (2 x 1,000 SM cycles) / 5 pipes = 0.0428. Without pipe
-// lanes there is no duty figure, and the idle count stays.
+// lanes there is no duty figure, and the idle count stays; without tensor lanes but no tensor instruction
+// either, the duty is the rest's: (428 - 8) / 2,000 / 5 = 0.042.
 TEST(Correlate, SubPartitionCountersFromARun) {
   const fs::path d = scratch("blocks");
   const std::string stats = R"("stats": {"summary": {"sim_cycles": 1000},
@@ -136,6 +137,12 @@ TEST(Correlate, SubPartitionCountersFromARun) {
   const SimulatedCounters n = simulated_counters((d / "nolanes.json").string());
   EXPECT_NEAR(n.values.at("Num_Idle_SMs"), 0.75, 1e-12);
   EXPECT_EQ(n.values.count("Pipeline_Duty"), 0u);
+  std::string no_tensor = stats;
+  no_tensor.replace(no_tensor.find(R"("instructions_tensor": 2)"), 24, R"("instructions_tensor": 0)");
+  write(d / "notensor.json", R"({"config": {"l1": {"line_bytes": 128}, "sm": {"issue_width": 4,
+    "fp32_lanes": 64, "int_lanes": 64, "fp64_lanes": 32}}, )" +
+                                 no_tensor);
+  EXPECT_NEAR(simulated_counters((d / "notensor.json").string()).values.at("Pipeline_Duty"), 0.042, 1e-12);
 }
 
 TEST(CorrelatePower, ReadsTheMeasuredPowerTableAndRefusesMalformedLines) {

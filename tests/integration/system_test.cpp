@@ -182,8 +182,9 @@ TEST_F(SystemTest, IsolatedLoadSeesTheSumOfHopLatencies) {
 
 // Processing blocks (sm.issue_width of them) count the cycles they hold a resident warp, as Nsight's
 // smsp__cycles_active. One warp of one load, on an SM of 4 blocks: it is warp slot 0, so block 0's; it is
-// resident from the kernel's start (cycle 0) until its load's data returns at 1 + 173 (the hop latencies
-// above) and it retires, so block 0 counts 174 cycles and the other blocks nothing. The SMs without a CTA
+// resident from the kernel's start (cycle 0: the synthetic pattern's 1-cycle compute step, then the load at
+// cycle 1) until its load's data returns 173 cycles later (the hop latencies above) and it retires, so
+// block 0 counts 1 + 173 = 174 cycles and the other blocks nothing. The SMs without a CTA
 // count nothing.
 TEST_F(SystemTest, ProcessingBlocksCountTheCyclesTheyHoldAWarp) {
   SystemSpec spec = small_spec(1);
