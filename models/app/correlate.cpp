@@ -333,6 +333,28 @@ void add_sub_partition_counters(const nlohmann::json& config, const std::map<std
 
 }  // namespace
 
+std::string time_split_row(const HwRow& row, const SimulatedCounters& sim) {
+  constexpr double kHardwareSms = 80;  // AccelWattch's gen_hw_perf_csv.py scales Num_Idle_SMs by 80
+  auto both = [&](const char* counter, double& hw, double& simulated) {
+    const auto h = row.counters.find(counter);
+    const auto s = sim.values.find(counter);
+    if (h == row.counters.end() || s == sim.values.end()) return false;
+    hw = h->second, simulated = s->second;
+    return true;
+  };
+  double hw_cycles, sim_cycles, hw_idle, sim_idle, hw_duty, sim_duty;
+  if (!both("Elapsed_Cycles", hw_cycles, sim_cycles) || !both("Num_Idle_SMs", hw_idle, sim_idle) ||
+      !both("Pipeline_Duty", hw_duty, sim_duty) || sim.sms <= 0 || hw_duty <= 0)
+    return "";
+  auto whole = [](double v) { return format_number(std::round(v)); };
+  const double hw_no_warp = hw_idle / kHardwareSms * hw_cycles, sim_no_warp = sim_idle / sim.sms * sim_cycles;
+  const double hw_work = hw_duty * 5 / 4 * hw_cycles, sim_work = sim_duty * 5 / 4 * sim_cycles;
+  return "| " + row.benchmark + " | " + function_name(row.kernel) + " | " + whole(hw_cycles) + " / " +
+         whole(sim_cycles) + " | " + whole(hw_no_warp) + " / " + whole(sim_no_warp) + " | " +
+         whole(hw_cycles - hw_no_warp) + " / " + whole(sim_cycles - sim_no_warp) + " | " + whole(hw_work) +
+         " / " + whole(sim_work) + " / " + format_number(std::round(sim_work / hw_work * 100) / 100) + " |\n";
+}
+
 SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   std::ifstream in(stats_json_path);
   if (!in) throw std::runtime_error(stats_json_path + ": cannot open");
@@ -416,6 +438,7 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   if (flat.count("summary.sim_cycles")) r.values["Elapsed_Cycles"] = flat["summary.sim_cycles"];
   if (counts_constant_passes) r.values["CC_ACC"] = constant_passes;
   r.values["SHRD_ACC"] = shared_instructions;
+  r.sms = sms;
   add_sub_partition_counters(doc.at("config"), flat, sms, block_active_cycles,
                              {fp32_instructions, int_instructions, fp64_passes, tensor_instructions}, r);
   return r;
@@ -775,7 +798,7 @@ int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows
   // Long form: benchmark,kernel,counter,hardware,simulated.
   std::string csv = "benchmark,kernel,counter,hardware,simulated\n";
   std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> by_counter;
-  std::ostringstream table;
+  std::ostringstream table, time_split;
   bool any_sectored = false, any_unsectored = false;
   int failures = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -795,6 +818,7 @@ int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows
       continue;
     }
     (sim.sectored ? any_sectored : any_unsectored) = true;
+    time_split << time_split_row(row, sim);
     for (const auto& [counter, hw] : row.counters) {
       const auto it = sim.values.find(counter);
       if (it == sim.values.end()) continue;  // the model has no such counter
@@ -827,6 +851,16 @@ int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows
   md << "\n## Per kernel\n\n| benchmark | kernel | counter | hardware | simulated | error % "
         "|\n|---|---|---|---|---|---|\n"
      << table.str();
+  if (!time_split.str().empty()) {
+    md << "\n## Where the time goes (per SM sub-partition)\n\n"
+          "From `Elapsed_Cycles`, `Num_Idle_SMs` and `Pipeline_Duty` (docs/correlation.md): the cycles "
+          "with no warp resident (`Num_Idle_SMs` / SMs x elapsed; the hardware's script counts 80 SMs), "
+          "the rest, and the cycles its five pipes were active, summed (`Pipeline_Duty` x 5 / 4 x "
+          "elapsed).\n\n"
+          "| benchmark | kernel | cycles: hw / sim | no warp resident: hw / sim | with a warp: hw / sim | "
+          "pipe work: hw / sim / ratio |\n|---|---|---|---|---|---|\n"
+       << time_split.str();
+  }
   if (!unmatched.empty()) {
     md << "\n## Not run (no library kernel stands for them)\n\n";
     for (const HwRow* r : unmatched)

@@ -46,8 +46,14 @@ std::optional<StudyKernel> study_kernel(const std::string& benchmark, const std:
 struct SimulatedCounters {
   std::map<std::string, double> values;
   bool sectored = false;
+  double sms = 0;  // the SMs whose statistics were read (Num_Idle_SMs is in these)
 };
 SimulatedCounters simulated_counters(const std::string& stats_json_path);
+
+// A row of correlate's "where the time goes" table (docs/correlation.md), or "" when either side lacks
+// Elapsed_Cycles, Num_Idle_SMs or Pipeline_Duty: per SM sub-partition, the cycles with no warp resident, the
+// rest, and the cycles its five pipes were active, hardware / simulated (and their ratio for the pipes).
+std::string time_split_row(const HwRow& row, const SimulatedCounters& sim);
 
 // Pearson correlation and mean absolute percentage error (in %) of simulated against hardware values.
 double pearson(const std::vector<double>& hw, const std::vector<double>& sim);

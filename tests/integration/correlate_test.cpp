@@ -145,6 +145,21 @@ TEST(Correlate, SubPartitionCountersFromARun) {
   EXPECT_NEAR(simulated_counters((d / "notensor.json").string()).values.at("Pipeline_Duty"), 0.042, 1e-12);
 }
 
+// The time-independent split behind the two ratios. Hardware: 1,000 elapsed cycles, 8 of the script's 80
+// SMs idle -> 8 / 80 x 1,000 = 100 cycles with no warp, 900 with one; duty 0.4 -> 0.4 x 5 / 4 x 1,000 = 500
+// pipe cycles per sub-partition. Model: 2 SMs, 800 cycles, 0.5 SM idle -> 0.5 / 2 x 800 = 200 and 600;
+// duty 0.5 -> 0.5 x 5 / 4 x 800 = 500, ratio 1. A side without one of the counters gives no row.
+TEST(Correlate, TimeSplitRowByHand) {
+  HwRow hw{"bench", "_Z6kernelv", {{"Elapsed_Cycles", 1000}, {"Num_Idle_SMs", 8}, {"Pipeline_Duty", 0.4}}};
+  SimulatedCounters sim;
+  sim.sms = 2;
+  sim.values = {{"Elapsed_Cycles", 800}, {"Num_Idle_SMs", 0.5}, {"Pipeline_Duty", 0.5}};
+  EXPECT_EQ(time_split_row(hw, sim),
+            "| bench | kernel | 1000 / 800 | 100 / 200 | 900 / 600 | 500 / 500 / 1 |\n");
+  sim.values.erase("Pipeline_Duty");
+  EXPECT_EQ(time_split_row(hw, sim), "");
+}
+
 TEST(CorrelatePower, ReadsTheMeasuredPowerTableAndRefusesMalformedLines) {
   const fs::path d = scratch("power-csv");
   // The shape of shared/data/qv100/hw_power_train.csv: an unnamed first column holds the row names.
