@@ -22,6 +22,7 @@ packages=(
   opensta                 # gate-level power from the in-loop RTL's switching activity (tests/flows, docs/power.md)
   iverilog                # the RTL on a second simulator: tests/rtl/icarus_vectors_test.sh (ctest rtl_icarus_vectors)
   python3-dev python3-pybind11 pybind11-dev  # Python bindings of the policy reference models (tb/python/)
+  libmetis-doc            # METIS's example meshes, the application suite's graph inputs (configs/workloads/apps)
 )
 
 missing=()
