@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -348,7 +349,9 @@ std::string time_split_row(const HwRow& row, const SimulatedCounters& sim) {
     return "";
   auto whole = [](double v) { return format_number(std::round(v)); };
   const double hw_no_warp = hw_idle / kHardwareSms * hw_cycles, sim_no_warp = sim_idle / sim.sms * sim_cycles;
-  const double hw_work = hw_duty * 5 / 4 * hw_cycles, sim_work = sim_duty * 5 / 4 * sim_cycles;
+  constexpr double kHardwareBlocks = 4;  // a GV100 SM's sub-partitions
+  const double hw_work = hw_duty * 5 / kHardwareBlocks * hw_cycles;
+  const double sim_work = sim_duty * 5 / sim.blocks * sim_cycles;
   return "| " + row.benchmark + " | " + function_name(row.kernel) + " | " + whole(hw_cycles) + " / " +
          whole(sim_cycles) + " | " + whole(hw_no_warp) + " / " + whole(sim_no_warp) + " | " +
          whole(hw_cycles - hw_no_warp) + " / " + whole(sim_cycles - sim_no_warp) + " | " + whole(hw_work) +
@@ -439,6 +442,8 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   if (counts_constant_passes) r.values["CC_ACC"] = constant_passes;
   r.values["SHRD_ACC"] = shared_instructions;
   r.sms = sms;
+  if (doc.at("config").contains("sm"))
+    r.blocks = std::max(1.0, doc.at("config").at("sm").value("issue_width", 1.0));
   add_sub_partition_counters(doc.at("config"), flat, sms, block_active_cycles,
                              {fp32_instructions, int_instructions, fp64_passes, tensor_instructions}, r);
   return r;
@@ -856,7 +861,7 @@ int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows
           "From `Elapsed_Cycles`, `Num_Idle_SMs` and `Pipeline_Duty` (docs/correlation.md): the cycles "
           "with no warp resident (`Num_Idle_SMs` / SMs x elapsed; the hardware's script counts 80 SMs), "
           "the rest, and the cycles its five pipes were active, summed (`Pipeline_Duty` x 5 / 4 x "
-          "elapsed).\n\n"
+          "elapsed; the model's sub-partitions are its sm.issue_width).\n\n"
           "| benchmark | kernel | cycles: hw / sim | no warp resident: hw / sim | with a warp: hw / sim | "
           "pipe work: hw / sim / ratio |\n|---|---|---|---|---|---|\n"
        << time_split.str();

@@ -46,7 +46,8 @@ std::optional<StudyKernel> study_kernel(const std::string& benchmark, const std:
 struct SimulatedCounters {
   std::map<std::string, double> values;
   bool sectored = false;
-  double sms = 0;  // the SMs whose statistics were read (Num_Idle_SMs is in these)
+  double sms = 0;     // the SMs whose statistics were read (Num_Idle_SMs is in these)
+  double blocks = 1;  // processing blocks per SM (sm.issue_width): Pipeline_Duty's sub-partitions
 };
 SimulatedCounters simulated_counters(const std::string& stats_json_path);
 

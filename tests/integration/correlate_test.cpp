@@ -132,6 +132,8 @@ TEST(Correlate, SubPartitionCountersFromARun) {
                               stats);
   const SimulatedCounters c = simulated_counters((d / "lanes.json").string());
   EXPECT_NEAR(c.values.at("Num_Idle_SMs"), 0.75, 1e-12);
+  EXPECT_EQ(c.blocks, 4.0);
+  EXPECT_EQ(c.sms, 2.0);
   EXPECT_NEAR(c.values.at("Pipeline_Duty"), 0.0428, 1e-12);
   write(d / "nolanes.json", R"({"config": {"l1": {"line_bytes": 128}, "sm": {"issue_width": 4}}, )" + stats);
   const SimulatedCounters n = simulated_counters((d / "nolanes.json").string());
@@ -148,14 +150,19 @@ TEST(Correlate, SubPartitionCountersFromARun) {
 // The time-independent split behind the two ratios. Hardware: 1,000 elapsed cycles, 8 of the script's 80
 // SMs idle -> 8 / 80 x 1,000 = 100 cycles with no warp, 900 with one; duty 0.4 -> 0.4 x 5 / 4 x 1,000 = 500
 // pipe cycles per sub-partition. Model: 2 SMs, 800 cycles, 0.5 SM idle -> 0.5 / 2 x 800 = 200 and 600;
-// duty 0.5 -> 0.5 x 5 / 4 x 800 = 500, ratio 1. A side without one of the counters gives no row.
+// duty 0.5 -> 0.5 x 5 / 4 x 800 = 500, ratio 1. The model's sub-partitions are its blocks: with 2 a block
+// does 0.5 x 5 / 2 x 800 = 1,000, ratio 2. A side without one of the counters gives no row.
 TEST(Correlate, TimeSplitRowByHand) {
   HwRow hw{"bench", "_Z6kernelv", {{"Elapsed_Cycles", 1000}, {"Num_Idle_SMs", 8}, {"Pipeline_Duty", 0.4}}};
   SimulatedCounters sim;
   sim.sms = 2;
+  sim.blocks = 4;
   sim.values = {{"Elapsed_Cycles", 800}, {"Num_Idle_SMs", 0.5}, {"Pipeline_Duty", 0.5}};
   EXPECT_EQ(time_split_row(hw, sim),
             "| bench | kernel | 1000 / 800 | 100 / 200 | 900 / 600 | 500 / 500 / 1 |\n");
+  sim.blocks = 2;
+  EXPECT_EQ(time_split_row(hw, sim),
+            "| bench | kernel | 1000 / 800 | 100 / 200 | 900 / 600 | 500 / 1000 / 2 |\n");
   sim.values.erase("Pipeline_Duty");
   EXPECT_EQ(time_split_row(hw, sim), "");
 }

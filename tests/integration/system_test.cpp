@@ -201,8 +201,9 @@ TEST_F(SystemTest, ProcessingBlocksCountTheCyclesTheyHoldAWarp) {
 // Eight warps of one CTA on an SM of 4 blocks: slots 0-7, two per block (i mod 4), all resident from cycle
 // 0. Each warp is resident at least its load's 1 + 173 cycles, and a block counts a cycle once however many
 // of its warps are resident: each block counts from 0 until its later warp retires, between 174 cycles and
-// the run's length. The eight one-line loads queue behind each other for a few cycles only, so the run ends
-// before 2 x 174 (asserted), and the SM's count stays below the 8 x 174 that counting warps would reach.
+// the run's length, so the SM counts at most 4 x the run. The eight one-line loads queue behind each other
+// for a few cycles only, so the run ends before 2 x 174 (asserted): counting warps instead of blocks would
+// reach 8 x 174 and fail the upper bound.
 TEST_F(SystemTest, ProcessingBlocksCountACycleOnceForAllTheirWarps) {
   SystemSpec spec = small_spec(1);
   spec.sm.issue_width = 4;
@@ -214,7 +215,6 @@ TEST_F(SystemTest, ProcessingBlocksCountACycleOnceForAllTheirWarps) {
   const std::uint64_t active = value(reg, "system.socket0.sm0.block_active_cycles");
   EXPECT_GE(active, 4u * (1 + 173));
   EXPECT_LE(active, 4u * sys.finish_cycle());
-  EXPECT_LT(active, 8u * (1 + 173));
 }
 
 // Write-back: one bank, one set of 2 ways (256 B). Stores to lines 0,1,2,3: lines 0,1 fill the set dirty;
