@@ -306,13 +306,13 @@ struct PipeWork {
 // paper system sets none) leaves no Pipeline_Duty figure. Num_Idle_SMs is in the configuration's SMs (the
 // table's 80 on the GV100). A run of several launches gives the ratios over its whole time, gaps between
 // kernels included (every kernel of the study table is one launch).
+// It reads the SM and block counts from r (set before the call): one reading of sm.issue_width.
 void add_sub_partition_counters(const nlohmann::json& config, const std::map<std::string, double>& flat,
-                                double sms, double block_active_cycles, const PipeWork& work,
-                                SimulatedCounters& r) {
+                                double block_active_cycles, const PipeWork& work, SimulatedCounters& r) {
   const auto cycles = flat.find("summary.sim_cycles");
-  if (sms <= 0 || cycles == flat.end() || cycles->second <= 0 || !config.contains("sm")) return;
+  if (r.sms <= 0 || cycles == flat.end() || cycles->second <= 0 || !config.contains("sm")) return;
   const nlohmann::json& sm = config.at("sm");
-  const double blocks = sm.value("issue_width", 1.0);
+  const double sms = r.sms, blocks = r.blocks;
   const double elapsed = cycles->second * sms;  // SM cycles, summed over the SMs
   r.values["Num_Idle_SMs"] = sms * (1.0 - block_active_cycles / (blocks * elapsed));
   auto cycles_per_instruction = [&](const char* lanes_key) {
@@ -444,7 +444,7 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   r.sms = sms;
   if (doc.at("config").contains("sm"))
     r.blocks = std::max(1.0, doc.at("config").at("sm").value("issue_width", 1.0));
-  add_sub_partition_counters(doc.at("config"), flat, sms, block_active_cycles,
+  add_sub_partition_counters(doc.at("config"), flat, block_active_cycles,
                              {fp32_instructions, int_instructions, fp64_passes, tensor_instructions}, r);
   return r;
 }
