@@ -428,6 +428,20 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
         {"L2_WH", "l2.write_sector_hits"}, {"L2_WM", "l2.write_sector_misses"}};
     for (const auto& [column, stat] : names)
       if (sectors.count(stat)) r.values[column] = sectors[stat];
+    // Nsight's L2 write "hits" (lts__t_sectors_op_write_lookup_hit) count every write sector that the L2
+    // takes without a fetch: Volta's L2 keeps byte masks and never reads DRAM for a write, so L2_WM is 0
+    // for every kernel of the table. The model's write-back L2 does the same, a write to an absent sector
+    // allocating it without a fetch, but its statistics call that a write-sector miss. On one socket every
+    // write reaching an L2 bank allocates (multi-socket runs may pass another socket's writes through),
+    // so there the hardware's counter is the model's hits plus those allocations.
+    const nlohmann::json& config = doc.at("config");
+    const bool one_socket = config.contains("system") && config.at("system").value("sockets", 0) == 1;
+    const bool l2_write_back =
+        config.contains("l2") && config.at("l2").value("write_policy", std::string()) == "write_back";
+    if (one_socket && l2_write_back && sectors.count("l2.write_sector_misses")) {
+      r.values["L2_WH"] = sectors["l2.write_sector_hits"] + sectors["l2.write_sector_misses"];
+      r.values["L2_WM"] = 0;
+    }
   } else {
     // Whole lines of line / 32 sectors each: the reads' sectors if every thread's bytes covered its line.
     const double spl = line / kSector;

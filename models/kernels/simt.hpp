@@ -29,8 +29,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "workload/program.hpp"
@@ -273,7 +275,15 @@ class Cta {
   class Shared {
    public:
     Shared(Cta& cta, std::uint64_t count) : cta_(cta), data_(count) {}
-    V<T> load(const V<std::int64_t>& index);
+    // `offset` is an immediate of the address (element index + offset, no instruction), as an unrolled
+    // loop's constant offset is folded into LDS's address field.
+    V<T> load(const V<std::int64_t>& index, std::int64_t offset = 0);
+    // One wide load (LDS.64 / LDS.128): each active thread reads the N consecutive elements from index +
+    // offset (its byte address a multiple of N * sizeof(T), N * sizeof(T) 8 or 16 bytes), as nvcc fuses a
+    // thread's reads of adjacent, aligned elements. One shared instruction per warp, its passes those of
+    // the wide words touched; the N values share its ready cycle.
+    template <std::size_t N>
+    std::array<V<T>, N> load_wide(const V<std::int64_t>& index, std::int64_t offset = 0);
     void store(const V<std::int64_t>& index, const V<T>& value);
     // Every active thread reads element `index` (the same for all): a broadcast, one pass per warp. The
     // same as load(uniform(index)), without the per-thread work, for tiles read in lockstep.
@@ -283,6 +293,10 @@ class Cta {
     V<T> broadcast(std::uint64_t index);
 
    private:
+    // The read behind load and load_wide: N consecutive elements a thread, one instruction per warp.
+    template <std::size_t N>
+    void read(const V<std::int64_t>& index, std::int64_t offset, std::array<V<T>, N>& r);
+
     Cta& cta_;
     std::vector<T> data_;
   };
@@ -769,25 +783,53 @@ void Cta::atomic_min(const Array<T>& a, const V<std::int64_t>& index, const V<T>
   wait_settles();
 }
 
+// N values of T{} (V has no default constructor, so an array of them is built from a pack).
+template <class T, std::size_t... I>
+std::array<V<T>, sizeof...(I)> uniform_values(Cta& cta, std::index_sequence<I...>) {
+  return {{((void)I, V<T>(cta, T{}))...}};
+}
+
 template <class T>
-V<T> Cta::Shared<T>::load(const V<std::int64_t>& index) {
-  V<T> r(cta_, T{});
+V<T> Cta::Shared<T>::load(const V<std::int64_t>& index, std::int64_t offset) {
+  std::array<V<T>, 1> r = uniform_values<T>(cta_, std::make_index_sequence<1>{});
+  read(index, offset, r);
+  return std::move(r[0]);
+}
+
+template <class T>
+template <std::size_t N>
+std::array<V<T>, N> Cta::Shared<T>::load_wide(const V<std::int64_t>& index, std::int64_t offset) {
+  static_assert(N * sizeof(T) == 8 || N * sizeof(T) == 16, "a wide shared load reads 8 or 16 bytes");
+  std::array<V<T>, N> r = uniform_values<T>(cta_, std::make_index_sequence<N>{});
+  read(index, offset, r);
+  return r;
+}
+
+template <class T>
+template <std::size_t N>
+void Cta::Shared<T>::read(const V<std::int64_t>& index, std::int64_t offset, std::array<V<T>, N>& r) {
+  constexpr unsigned kBytes = N * sizeof(T);
   std::vector<std::uint64_t>& offsets = cta_.scratch_;
   offsets.assign(cta_.threads(), 0);
   for (unsigned t = 0; t < cta_.threads(); ++t) {
     if (!cta_.active(t)) continue;
-    const auto i = static_cast<std::uint64_t>(index[t]);
+    const auto i = static_cast<std::uint64_t>(index[t] + offset);
     offsets[t] = i * sizeof(T);
-    if (i < data_.size()) r[t] = data_[i];
+    if (N > 1 && offsets[t] % kBytes)
+      throw std::logic_error("Shared::load_wide: element " + std::to_string(i) + " is not " +
+                             std::to_string(kBytes) + "-byte aligned");
+    for (std::size_t k = 0; k < N; ++k)
+      if (i + k < data_.size()) r[k][t] = data_[i + k];
   }
-  cta_.shared_access(offsets, sizeof(T));
+  cta_.shared_access(offsets, kBytes);
   for (unsigned w = 0; w < cta_.warps(); ++w) {
     if (cta_.warp_active(w)) {
-      r.ready_data()[w] = cta_.issue_one(w, InstrClass::kShared, cta_.passes_[w], index.ready(w));
+      const std::uint32_t ready = cta_.issue_one(w, InstrClass::kShared, cta_.passes_[w], index.ready(w));
+      for (std::size_t k = 0; k < N; ++k)
+        r[k].ready_data()[w] = ready;
       cta_.add_passes(w, kSharedReplayRun, cta_.passes_[w] - 1);
     }
   }
-  return r;
 }
 
 template <class T>

@@ -110,6 +110,37 @@ TEST(Correlate, CountersFromAnUnsectoredRun) {
   EXPECT_EQ(simulated_counters((d / "none.json").string()).values.count("CC_ACC"), 0u);
 }
 
+// A sectored run: the sector counters are summed over the caches of a level. Two L1s read 5 + 3 sectors that
+// hit and 2 + 0 that missed, and wrote 4 + 4 sectors none of which was present (L1_WM 8). Two L2 banks took
+// 6 + 1 write sectors that were present and 10 + 3 that were not. On one socket with a write-back L2 those 13
+// were allocated without a fetch, which the hardware's counter calls hits: L2_WH = 7 + 13 = 20, L2_WM = 0.
+// With two sockets, or a write-through L2, the model's own split stays: L2_WH 7, L2_WM 13.
+TEST(Correlate, CountersFromASectoredRunCountL2WriteAllocationsAsHits) {
+  const fs::path d = scratch("sectored");
+  const auto run = [&](const std::string& name, int sockets, const std::string& policy) {
+    write(d / name, R"({"config": {"l1": {"line_bytes": 128}, "system": {"sockets": )" +
+                        std::to_string(sockets) + R"(}, "l2": {"write_policy": ")" + policy + R"("}},
+      "stats": {"system": {"socket0": {
+        "l1_0": {"read_sector_hits": 5, "read_sector_misses": 2, "write_sector_hits": 0, "write_sector_misses": 4},
+        "l1_1": {"read_sector_hits": 3, "read_sector_misses": 0, "write_sector_hits": 0, "write_sector_misses": 4},
+        "l2_0": {"write_sector_hits": 6, "write_sector_misses": 10},
+        "l2_1": {"write_sector_hits": 1, "write_sector_misses": 3}}}}})");
+    return simulated_counters((d / name).string());
+  };
+  const SimulatedCounters one = run("one.json", 1, "write_back");
+  EXPECT_TRUE(one.sectored);
+  EXPECT_EQ(one.values.at("L1_RH"), 8.0);
+  EXPECT_EQ(one.values.at("L1_RM"), 2.0);
+  EXPECT_EQ(one.values.at("L1_WH"), 0.0);
+  EXPECT_EQ(one.values.at("L1_WM"), 8.0);
+  EXPECT_EQ(one.values.at("L2_WH"), 20.0);
+  EXPECT_EQ(one.values.at("L2_WM"), 0.0);
+  for (const auto& other : {run("two.json", 2, "write_back"), run("through.json", 1, "write_through")}) {
+    EXPECT_EQ(other.values.at("L2_WH"), 7.0);
+    EXPECT_EQ(other.values.at("L2_WM"), 13.0);
+  }
+}
+
 // AccelWattch's per-sub-partition counters, from two SMs of 4 processing blocks (issue_width 4) over 1,000
 // cycles: sm0's blocks held warps 4,000 block-cycles (all four, throughout), sm1's 1,000 (one block):
 // Num_Idle_SMs = 2 x (1 - 5,000 / (4 x 2 x 1,000)) = 0.75. Pipes of 64 fp32 and int lanes are 16 a block,

@@ -22,8 +22,15 @@
 // 8-step accumulations (`curelem += DCTv8matrix[..] * CurBlockLocal[..]`) are computed with values, a chain
 // of 8 FMAs each whose operands are the constant and shared reads, and their results are what the threads
 // store to tile 2 and back to tile 1 (the image carries no data: the values are zeros; only the dataflow
-// matters). The texel coordinates' conversions and + 0.5 stay charged (2 sfu, the conversions on the XU,
-// and 2 fp32: the texture fetch is modelled as a load of an integer index, which does not wait for them).
+// matters). Tile 2's row in the second product, CurBlockLocal2[(ty << 3) + i] for i = 0..7, is eight
+// consecutive floats at a 32-byte boundary with constant offsets, which nvcc reads as two LDS.128, as it
+// does sgemm's b_s rows: the GV100's shared-memory instruction count for this kernel (SHRD_ACC, 114,688 =
+// 4,096 CTAs x 2 warps x 14) is 1 store + 8 loads + 1 store + 2 wide loads + 1 store + 1 load per warp, 6
+// fewer than scalar reads (20). The unrolled loops' constant offsets (i * 8 into tile 1, + 4 into tile 2's
+// row) are immediates of the shared loads' addresses, no instruction of their own. The texel coordinates'
+// conversions and + 0.5 stay charged (2 sfu, the conversions on the XU, and 2 fp32: the texture fetch is
+// modelled as a load of an integer index, which does not wait for them).
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -76,16 +83,18 @@ class Dct1 : public Kernel {
     V<float> acc(c, 0.0f);
     for (std::int64_t i = 0; i < kBlock; ++i) {
       const V<float> d = c.constant_load(dct_, ty, i * kBlock);  // DCTv8matrix[i * 8 + ty]
-      acc = fma(d, tile1.load(tx + i * kBlock), acc);
+      acc = fma(d, tile1.load(tx, i * kBlock), acc);  // [i][tx]: the offset an immediate of the LDS
     }
     tile2.store(cell, acc);
     c.syncthreads();
 
-    // (D^T A) D: tile 2's row ty times column tx of D, again one accumulator.
+    // (D^T A) D: tile 2's row ty times column tx of D, again one accumulator. The row is 8 consecutive
+    // floats at a 32-byte boundary, read as two LDS.128 (see the top of the file).
     const V<std::int64_t> row = ty * kBlock;
+    const std::array<V<float>, 4> low = tile2.load_wide<4>(row), high = tile2.load_wide<4>(row, 4);
     acc = 0.0f;
     for (std::int64_t i = 0; i < kBlock; ++i) {
-      const V<float> a = tile2.load(row + i);
+      const V<float>& a = i < 4 ? low[std::size_t(i)] : high[std::size_t(i - 4)];
       acc = fma(a, c.constant_load(dct_, tx, i * kBlock), acc);  // DCTv8matrix[i * 8 + tx]
     }
     tile1.store(cell, acc);

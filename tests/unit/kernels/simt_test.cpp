@@ -440,6 +440,46 @@ TEST(Simt, SharedBroadcastIsAValueReadyAfterTheSharedLatency) {
   EXPECT_EQ(c.records()[0].steps[0].cycles, 21u);
 }
 
+// load_wide<4> (LDS.128): one shared instruction per warp for four floats a thread. dct 1DCT's pattern, a
+// warp of 4 rows x 8 lanes where lane (ty, tx) reads row ty's floats 8 ty .. 8 ty + 3: 4 distinct 16-byte
+// groups at words 0, 8, 16, 24 (+ 0..3), banks 0-3, 8-11, 16-19, 24-27, no bank twice: one pass. All four
+// values are ready when the one instruction's result is. 32 lanes reading 32 different groups (t * 4) cover
+// 128 words, 4 a bank: 4 passes. A start that is not 16-byte aligned (element 2) is refused, as the
+// hardware faults on a misaligned vector access.
+TEST(Simt, WideSharedLoadIsOneInstructionForFourFloats) {
+  Cta c({1, 1, 1}, {8, 4, 1}, {0, 0, 0}, kLine, volta_like());
+  Cta::Shared<float> s(c, 128);
+  std::array<V<float>, 4> row = s.load_wide<4>(c.threadIdx_y() * std::int64_t(8));  // 1 int (ty * 8)
+  EXPECT_EQ(c.counters().shared_accesses, 1u);
+  EXPECT_EQ(c.counters().shared_wavefronts, 1u);
+  EXPECT_EQ(count_of(c.records()[0], InstrClass::kShared), 1u);
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_FLOAT_EQ(row[k][0], 0.0f);  // no data stored: T{}
+  }
+  // The int (ty * 8) issues at 0, ready at 4 (int latency); the wide load waits for it: issue 4, ready 24.
+  for (const V<float>& v : row)
+    EXPECT_EQ(v.ready(0), 24u);
+  (void)s.load_wide<4>(map(c.threadIdx_y() * std::int64_t(8) + c.threadIdx_x(), InstrClass::kInt,
+                           [](std::int64_t t) { return t * 4; }));
+  EXPECT_EQ(c.counters().shared_wavefronts, 1u + 4u);
+  EXPECT_THROW((void)s.load_wide<4>(c.uniform(2)), std::logic_error);
+  // An immediate offset is part of the address, not an instruction: row ty's second half (8 ty + 4) reads
+  // the stored s[k] = k back as 8 ty + 4 .. 8 ty + 7, with no int instruction added. The store itself: one
+  // shared instruction (lane t writes t).
+  s.store(c.threadIdx_y() * std::int64_t(8) + c.threadIdx_x(),
+          map(c.threadIdx_y() * std::int64_t(8) + c.threadIdx_x(), InstrClass::kInt,
+              [](std::int64_t t) { return static_cast<float>(t); }));
+  const std::uint64_t ints = count_of(c.records()[0], InstrClass::kInt);
+  const V<std::int64_t> base = c.threadIdx_y() * std::int64_t(8);  // 1 int
+  const std::array<V<float>, 4> high = s.load_wide<4>(base, 4);
+  EXPECT_EQ(count_of(c.records()[0], InstrClass::kInt), ints + 1);
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_FLOAT_EQ(high[k][0], 4.0f + float(k));           // lane 0: ty 0
+    EXPECT_FLOAT_EQ(high[k][31], 3 * 8 + 4.0f + float(k));  // lane 31: ty 3
+  }
+  EXPECT_FLOAT_EQ(s.load(c.threadIdx_x(), 8)[0], 8.0f);  // s[0 + 8]
+}
+
 // fragment_op: n independent instructions reading the same inputs, one value ready when the last is. By
 // hand (fp32 latency 4): x = tid + 1 (int) issues at 0, ready 4; three fp32 instructions reading x wait
 // until 4 and issue at 4, 5, 6 (ready 8, 9, 10): the value is ready at 10, the step lasts 7 cycles (4 + 3).
