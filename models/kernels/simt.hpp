@@ -243,10 +243,12 @@ class Cta {
   void await(const F& operands_ready);
 
   // Global memory: one memory step per warp with an active thread, with the distinct lines touched.
+  // `offset` (elements) is an immediate of the address, no instruction: a compile-time constant added to
+  // the address where it is used (LDG/STG [R + imm]), as an unrolled loop's constant offset is.
   template <class T>
-  V<T> load(const Array<T>& a, const V<std::int64_t>& index);
+  V<T> load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset = 0);
   template <class T>
-  void store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value);
+  void store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value, std::int64_t offset = 0);
   template <class T>
   void atomic_add(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value);
   // atomicMin: as atomic_add, each active thread's element becomes the least of it and the thread's value.
@@ -284,7 +286,7 @@ class Cta {
     // the wide words touched; the N values share its ready cycle.
     template <std::size_t N>
     std::array<V<T>, N> load_wide(const V<std::int64_t>& index, std::int64_t offset = 0);
-    void store(const V<std::int64_t>& index, const V<T>& value);
+    void store(const V<std::int64_t>& index, const V<T>& value, std::int64_t offset = 0);
     // Every active thread reads element `index` (the same for all): a broadcast, one pass per warp. The
     // same as load(uniform(index)), without the per-thread work, for tiles read in lockstep.
     T load_uniform(std::uint64_t index);
@@ -723,12 +725,12 @@ void Cta::await(const F& operands_ready) {
 // ---- memory -----------------------------------------------------------------------------------------
 
 template <class T>
-V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index) {
+V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset) {
   V<T> r(*this, T{});
   scratch_.assign(threads_, 0);
   for (unsigned t = 0; t < threads_; ++t) {
     if (!active(t)) continue;
-    const auto i = static_cast<std::uint64_t>(index[t]);
+    const auto i = static_cast<std::uint64_t>(index[t] + offset);
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) r[t] = (*a.data)[i];
   }
@@ -743,11 +745,11 @@ V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index) {
 }
 
 template <class T>
-void Cta::store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value) {
+void Cta::store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value, std::int64_t offset) {
   scratch_.assign(threads_, 0);
   for (unsigned t = 0; t < threads_; ++t) {
     if (!active(t)) continue;
-    const auto i = static_cast<std::uint64_t>(index[t]);
+    const auto i = static_cast<std::uint64_t>(index[t] + offset);
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) (*a.data)[i] = value[t];
   }
@@ -833,12 +835,12 @@ void Cta::Shared<T>::read(const V<std::int64_t>& index, std::int64_t offset, std
 }
 
 template <class T>
-void Cta::Shared<T>::store(const V<std::int64_t>& index, const V<T>& value) {
+void Cta::Shared<T>::store(const V<std::int64_t>& index, const V<T>& value, std::int64_t offset) {
   std::vector<std::uint64_t>& offsets = cta_.scratch_;
   offsets.assign(cta_.threads(), 0);
   for (unsigned t = 0; t < cta_.threads(); ++t) {
     if (!cta_.active(t)) continue;
-    const auto i = static_cast<std::uint64_t>(index[t]);
+    const auto i = static_cast<std::uint64_t>(index[t] + offset);
     offsets[t] = i * sizeof(T);
     if (i < data_.size()) data_[i] = value[t];
   }

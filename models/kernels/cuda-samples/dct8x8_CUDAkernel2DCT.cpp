@@ -74,7 +74,7 @@ class Dct2 : public Kernel {
     const V<std::int64_t> column = in_col * kTileStride + in_row;  // bl_ptr
 
     for (std::int64_t i = 0; i < kBlock; ++i)  // unrolled
-      tile.store(column + i * kTileStride, c.load(src_, offset + i * stride_));
+      tile.store(column, c.load(src_, offset + i * stride_), i * kTileStride);
     c.syncthreads();
 
     // Rows: the vector at (OffsThreadInCol + tx) * 33 + OffsThreadInRow - tx, step 1.
@@ -85,7 +85,7 @@ class Dct2 : public Kernel {
     c.syncthreads();
 
     for (std::int64_t i = 0; i < kBlock; ++i)
-      c.store(dst_, offset + i * stride_, tile.load(column + i * kTileStride));
+      c.store(dst_, offset + i * stride_, tile.load(column, i * kTileStride));
   }
 
   // CUDAsubroutineInplaceDCTvector: 8 reads, the butterfly (kDctVectorFlops fp32 operations), 8 writes, in
@@ -94,13 +94,13 @@ class Dct2 : public Kernel {
     std::vector<V<float>> x;
     x.reserve(kBlock);
     for (std::int64_t k = 0; k < kBlock; ++k)
-      x.push_back(tile.load(first + k * step));
+      x.push_back(tile.load(first, k * step));
     const V<float> x07p = x[0] + x[7], x16p = x[1] + x[6], x25p = x[2] + x[5], x34p = x[3] + x[4];
     const V<float> x07m = x[0] - x[7], x61m = x[6] - x[1], x25m = x[2] - x[5], x43m = x[4] - x[3];
     const V<float> x07p34pp = x07p + x34p, x07p34pm = x07p - x34p;
     const V<float> x16p25pp = x16p + x25p, x16p25pm = x16p - x25p;
     const auto k = [&c](float v) { return V<float>(c, v); };
-    const auto put = [&](std::int64_t i, const V<float>& v) { tile.store(first + i * step, v * kNorm); };
+    const auto put = [&](std::int64_t i, const V<float>& v) { tile.store(first, v * kNorm, i * step); };
     put(0, x07p34pp + x16p25pp);                   // C_norm * (X07P34PP + X16P25PP)
     put(2, fma(k(kE), x16p25pm, x07p34pm * kB));   // C_norm * (C_b X07P34PM + C_e X16P25PM)
     put(4, x07p34pp - x16p25pp);                   // C_norm * (X07P34PP - X16P25PP)

@@ -100,7 +100,7 @@ class Histogram64 : public Kernel {
     // zero in `hist` already), so the stores go through a word view for their bank accounting.
     Cta::Shared<std::uint32_t> hist_words(c, kThreads * kBins / 4);
     for (std::int64_t i = 0; i < kBins / 4; ++i)  // unrolled in the source
-      hist_words.store(tx + i * kThreads, V<std::uint32_t>(c, 0));
+      hist_words.store(tx, V<std::uint32_t>(c, 0), i * kThreads);
     c.syncthreads();
 
     const std::int64_t count = bytes_ / 16, stride = kThreads * std::int64_t(c.gridDim.x);
@@ -130,7 +130,7 @@ class Histogram64 : public Kernel {
         const V<std::int64_t> at = base + p;
         V<std::uint32_t> four = convert<std::uint32_t>(hist.load(at));
         for (std::int64_t k = 1; k < 4; ++k)
-          four = four + convert<std::uint32_t>(hist.load(at + k));
+          four = four + convert<std::uint32_t>(hist.load(at, k));
         sum = sum + four;
         p = map(p + 4, InstrClass::kInt, [](std::int64_t v) { return v & (kThreads - 1); });
       }

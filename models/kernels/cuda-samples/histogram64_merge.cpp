@@ -52,7 +52,7 @@ class Histogram64Merge : public Kernel {
     data.store(tx, sum);
     for (std::int64_t stride = kThreads / 2; stride > 0; stride /= 2) {
       c.syncthreads();
-      c.if_(tx < stride, [&] { data.store(tx, data.load(tx) + data.load(tx + stride)); });
+      c.if_(tx < stride, [&] { data.store(tx, data.load(tx) + data.load(tx, stride)); });
       c.charge(InstrClass::kBranch);  // the unrolled loop's step
     }
     c.if_(tx == 0, [&] { c.store(histogram_, tx + bin, data.load(c.uniform(0))); });

@@ -120,8 +120,8 @@ class MergeElementaryIntervals : public Kernel {
     });
     c.if_(tx < len_b, [&] {
       const Vi g = tx + (segment + stride_ + start_b);
-      s_key.store(tx + kSample, c.load(src_key_, g));
-      s_val.store(tx + kSample, c.load(src_val_, g));
+      s_key.store(tx, c.load(src_key_, g), kSample);
+      s_val.store(tx, c.load(src_val_, g), kSample);
     });
     c.syncthreads();
 
@@ -134,8 +134,8 @@ class MergeElementaryIntervals : public Kernel {
       pos_a = search(c, s_key, key_a, kSample, len_b, false) + tx;
     });
     c.if_(tx < len_b, [&] {
-      key_b = s_key.load(tx + kSample);
-      val_b = s_val.load(tx + kSample);
+      key_b = s_key.load(tx, kSample);
+      val_b = s_val.load(tx, kSample);
       pos_b = search(c, s_key, key_b, 0, len_a, true) + tx;
     });
     c.syncthreads();

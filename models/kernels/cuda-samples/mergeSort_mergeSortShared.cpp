@@ -75,8 +75,8 @@ class MergeSortShared : public Kernel {
     Cta::Shared<std::uint32_t> s_key(c, kTile), s_val(c, kTile);
     s_key.store(tx, c.load(src_key_, g));
     s_val.store(tx, c.load(src_val_, g));
-    s_key.store(tx + kTile / 2, c.load(src_key_, g + kTile / 2));
-    s_val.store(tx + kTile / 2, c.load(src_val_, g + kTile / 2));
+    s_key.store(tx, c.load(src_key_, g, kTile / 2), kTile / 2);
+    s_val.store(tx, c.load(src_val_, g, kTile / 2), kTile / 2);
 
     for (std::int64_t stride = 1; stride < kTile; stride <<= 1) {
       const Vi lpos = map(tx, InstrClass::kInt, [stride](std::int64_t t) { return t & (stride - 1); });
@@ -98,8 +98,8 @@ class MergeSortShared : public Kernel {
     c.syncthreads();
     c.store(dst_key_, g, s_key.load(tx));
     c.store(dst_val_, g, s_val.load(tx));
-    c.store(dst_key_, g + kTile / 2, s_key.load(tx + kTile / 2));
-    c.store(dst_val_, g + kTile / 2, s_val.load(tx + kTile / 2));
+    c.store(dst_key_, g, s_key.load(tx, kTile / 2), kTile / 2);
+    c.store(dst_val_, g, s_val.load(tx, kTile / 2), kTile / 2);
   }
 
   // binarySearchInclusive / Exclusive (ascending) over `len` sorted keys at `data`, steps `stride`, stride /

@@ -133,7 +133,7 @@ class MbSadCalc : public Kernel {
                      }
                  }
                  for (std::int64_t k = 0; k < 3; ++k)
-                   sad_loc.store(pos + k, to_short(sad[k]));
+                   sad_loc.store(pos, to_short(sad[k]), k);
                  local_x = local_x + 3;
                  c.if_(local_x >= kSearchDim, [&] {
                    local_x = local_x - kSearchDim;

@@ -48,10 +48,11 @@ constexpr std::int64_t kKnodeInts = 517;        // sizeof(knode) = 2,068 B: loca
 constexpr std::int64_t kIndices = 1;            // is_leaf (padded to 4 B), num_keys; the int offsets of
 constexpr std::int64_t kKeys = 1 + kOrder + 1;  // indices[0] and keys[0] in a knode
 
-// The int index of knodesD[node].<field>[slot] (field: kIndices or kKeys, plus any constant slot offset).
-inline V<std::int64_t> knode_word(const V<std::int64_t>& node, std::int64_t field,
-                                  const V<std::int64_t>& slot) {
-  return node * kKnodeInts + slot + field;
+// The int index of knodesD[node].<field>[slot] is knode_word(node, slot) + field (field: kIndices or kKeys,
+// plus any constant slot offset): the field is a compile-time constant, an immediate of the load's address
+// (pass it as Cta::load's offset), so only node * 517 + slot costs instructions.
+inline V<std::int64_t> knode_word(const V<std::int64_t>& node, const V<std::int64_t>& slot) {
+  return node * kKnodeInts + slot;
 }
 
 // glibc's rand() of an unseeded program (srand(1)): r[i] = r[i - 3] + r[i - 31] (mod 2^32) after the

@@ -61,14 +61,14 @@ class BtreeFindK : public Kernel {
       // if (knodesD[currKnodeD[bid]].keys[thid] <= keysD[bid] && ...keys[thid + 1] > keysD[bid])
       const V<std::int64_t> curr = c.load(curr_, bid);
       const V<std::int32_t> key = c.load(keys_, bid);
-      const V<std::int32_t> lo = c.load(knodes_, btree::knode_word(curr, btree::kKeys, thid));
+      const V<std::int32_t> lo = c.load(knodes_, btree::knode_word(curr, thid), btree::kKeys);
       c.if_(lo <= key, [&] {
-        const V<std::int32_t> hi = c.load(knodes_, btree::knode_word(curr, btree::kKeys + 1, thid));
+        const V<std::int32_t> hi = c.load(knodes_, btree::knode_word(curr, thid), btree::kKeys + 1);
         c.if_(hi > key, [&] {
           // if (knodesD[offsetD[bid]].indices[thid] < knodes_elem) offsetD[bid] = that index
           const V<std::int64_t> off = c.load(offset_, bid);
           const V<std::int64_t> child =
-              convert<std::int64_t>(c.load(knodes_, btree::knode_word(off, btree::kIndices, thid)));
+              convert<std::int64_t>(c.load(knodes_, btree::knode_word(off, thid), btree::kIndices));
           c.if_(child < elem, [&] { c.store(offset_, bid, child); });
         });
       });
@@ -82,10 +82,10 @@ class BtreeFindK : public Kernel {
     // recordsD[...indices[thid]].value
     const V<std::int64_t> curr = c.load(curr_, bid);
     const V<std::int32_t> key = c.load(keys_, bid);
-    const V<std::int32_t> k = c.load(knodes_, btree::knode_word(curr, btree::kKeys, thid));
+    const V<std::int32_t> k = c.load(knodes_, btree::knode_word(curr, thid), btree::kKeys);
     c.if_(k == key, [&] {
       const V<std::int64_t> rec =
-          convert<std::int64_t>(c.load(knodes_, btree::knode_word(curr, btree::kIndices, thid)));
+          convert<std::int64_t>(c.load(knodes_, btree::knode_word(curr, thid), btree::kIndices));
       c.store(ans_, bid, c.load(records_, rec));
     });
   }

@@ -70,12 +70,12 @@ class BtreeFindRangeK : public Kernel {
                const Array<std::int64_t>& next) {
     const V<std::int64_t> n = c.load(node, bid);
     const V<std::int32_t> b = c.load(bound, bid);
-    const V<std::int32_t> lo = c.load(knodes_, btree::knode_word(n, btree::kKeys, thid));
+    const V<std::int32_t> lo = c.load(knodes_, btree::knode_word(n, thid), btree::kKeys);
     c.if_(lo <= b, [&] {
-      const V<std::int32_t> hi = c.load(knodes_, btree::knode_word(n, btree::kKeys + 1, thid));
+      const V<std::int32_t> hi = c.load(knodes_, btree::knode_word(n, thid), btree::kKeys + 1);
       c.if_(hi > b, [&] {
         const V<std::int64_t> child =
-            convert<std::int64_t>(c.load(knodes_, btree::knode_word(n, btree::kIndices, thid)));
+            convert<std::int64_t>(c.load(knodes_, btree::knode_word(n, thid), btree::kIndices));
         c.if_(child < tree_->knodes_elem, [&] { c.store(next, bid, child); });
       });
     });
@@ -100,18 +100,18 @@ class BtreeFindRangeK : public Kernel {
     {
       const V<std::int64_t> n = c.load(curr_, bid);
       const V<std::int32_t> s = c.load(start_, bid);
-      const V<std::int32_t> k = c.load(knodes_, btree::knode_word(n, btree::kKeys, thid));
+      const V<std::int32_t> k = c.load(knodes_, btree::knode_word(n, thid), btree::kKeys);
       c.if_(k == s,
-            [&] { c.store(recstart_, bid, c.load(knodes_, btree::knode_word(n, btree::kIndices, thid))); });
+            [&] { c.store(recstart_, bid, c.load(knodes_, btree::knode_word(n, thid), btree::kIndices)); });
     }
     c.syncthreads();
     // if (knodesD[lastKnodeD[bid]].keys[thid] == endD[bid])
     //   ReclenD[bid] = knodesD[lastKnodeD[bid]].indices[thid] - RecstartD[bid] + 1
     const V<std::int64_t> n = c.load(last_, bid);
     const V<std::int32_t> e = c.load(end_, bid);
-    const V<std::int32_t> k = c.load(knodes_, btree::knode_word(n, btree::kKeys, thid));
+    const V<std::int32_t> k = c.load(knodes_, btree::knode_word(n, thid), btree::kKeys);
     c.if_(k == e, [&] {
-      const V<std::int32_t> idx = c.load(knodes_, btree::knode_word(n, btree::kIndices, thid));
+      const V<std::int32_t> idx = c.load(knodes_, btree::knode_word(n, thid), btree::kIndices);
       const V<std::int32_t> rs = c.load(recstart_, bid);
       c.store(reclen_, bid, idx - rs + 1);
     });
