@@ -431,14 +431,22 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
     // Nsight's L2 write "hits" (lts__t_sectors_op_write_lookup_hit) count every write sector that the L2
     // takes without a fetch: Volta's L2 keeps byte masks and never reads DRAM for a write, so L2_WM is 0
     // for every kernel of the table. The model's write-back L2 does the same, a write to an absent sector
-    // allocating it without a fetch, but its statistics call that a write-sector miss. On one socket every
-    // write reaching an L2 bank allocates (multi-socket runs may pass another socket's writes through),
-    // so there the hardware's counter is the model's hits plus those allocations.
+    // allocating it without a fetch, but its statistics call that a write-sector miss. Every write reaching
+    // a bank allocates (models/cache/cache.cpp) when the L2 inserts other origins' requests (remote_insert:
+    // twice), or when all writers are its own socket's SMs (one socket, no host initiator); then the
+    // hardware's counter is the model's hits plus those allocations. Otherwise (remote_insert: once with
+    // other writers) some writes pass through unallocated, and the model's split stays.
     const nlohmann::json& config = doc.at("config");
-    const bool one_socket = config.contains("system") && config.at("system").value("sockets", 0) == 1;
-    const bool l2_write_back =
-        config.contains("l2") && config.at("l2").value("write_policy", std::string()) == "write_back";
-    if (one_socket && l2_write_back && sectors.count("l2.write_sector_misses")) {
+    const bool l2_write_back = config.contains("l2") && config.at("l2").is_object() &&
+                               config.at("l2").value("write_policy", std::string()) == "write_back";
+    const bool inserts_all = config.contains("l2") && config.at("l2").is_object() &&
+                             config.at("l2").value("remote_insert", std::string("twice")) == "twice";
+    const bool one_socket = config.contains("system") && config.at("system").is_object() &&
+                            config.at("system").value("sockets", 0) == 1;
+    const bool no_host_writers =
+        !config.contains("external") || !config.at("external").is_array() || config.at("external").empty();
+    if (l2_write_back && (inserts_all || (one_socket && no_host_writers)) &&
+        sectors.count("l2.write_sector_misses")) {
       r.values["L2_WH"] = sectors["l2.write_sector_hits"] + sectors["l2.write_sector_misses"];
       r.values["L2_WM"] = 0;
     }

@@ -281,8 +281,9 @@ class Cta {
     // loop's constant offset is folded into LDS's address field.
     V<T> load(const V<std::int64_t>& index, std::int64_t offset = 0);
     // One wide load (LDS.64 / LDS.128): each active thread reads the N consecutive elements from index +
-    // offset (its byte address a multiple of N * sizeof(T), N * sizeof(T) 8 or 16 bytes), as nvcc fuses a
-    // thread's reads of adjacent, aligned elements. One shared instruction per warp, its passes those of
+    // offset (N * sizeof(T) 8 or 16 bytes, the first element's byte offset in the Shared array a multiple of
+    // that; otherwise std::logic_error, as the hardware faults), as nvcc fuses a thread's reads of
+    // adjacent, aligned elements. One shared instruction per warp, its passes those of
     // the wide words touched; the N values share its ready cycle.
     template <std::size_t N>
     std::array<V<T>, N> load_wide(const V<std::int64_t>& index, std::int64_t offset = 0);
@@ -785,15 +786,17 @@ void Cta::atomic_min(const Array<T>& a, const V<std::int64_t>& index, const V<T>
   wait_settles();
 }
 
+namespace detail {
 // N values of T{} (V has no default constructor, so an array of them is built from a pack).
 template <class T, std::size_t... I>
-std::array<V<T>, sizeof...(I)> uniform_values(Cta& cta, std::index_sequence<I...>) {
+std::array<V<T>, sizeof...(I)> zero_values(Cta& cta, std::index_sequence<I...>) {
   return {{((void)I, V<T>(cta, T{}))...}};
 }
+}  // namespace detail
 
 template <class T>
 V<T> Cta::Shared<T>::load(const V<std::int64_t>& index, std::int64_t offset) {
-  std::array<V<T>, 1> r = uniform_values<T>(cta_, std::make_index_sequence<1>{});
+  std::array<V<T>, 1> r = detail::zero_values<T>(cta_, std::make_index_sequence<1>{});
   read(index, offset, r);
   return std::move(r[0]);
 }
@@ -802,7 +805,7 @@ template <class T>
 template <std::size_t N>
 std::array<V<T>, N> Cta::Shared<T>::load_wide(const V<std::int64_t>& index, std::int64_t offset) {
   static_assert(N * sizeof(T) == 8 || N * sizeof(T) == 16, "a wide shared load reads 8 or 16 bytes");
-  std::array<V<T>, N> r = uniform_values<T>(cta_, std::make_index_sequence<N>{});
+  std::array<V<T>, N> r = detail::zero_values<T>(cta_, std::make_index_sequence<N>{});
   read(index, offset, r);
   return r;
 }
@@ -815,11 +818,12 @@ void Cta::Shared<T>::read(const V<std::int64_t>& index, std::int64_t offset, std
   offsets.assign(cta_.threads(), 0);
   for (unsigned t = 0; t < cta_.threads(); ++t) {
     if (!cta_.active(t)) continue;
-    const auto i = static_cast<std::uint64_t>(index[t] + offset);
+    const std::int64_t element = index[t] + offset;
+    const auto i = static_cast<std::uint64_t>(element);
     offsets[t] = i * sizeof(T);
     if (N > 1 && offsets[t] % kBytes)
-      throw std::logic_error("Shared::load_wide: element " + std::to_string(i) + " is not " +
-                             std::to_string(kBytes) + "-byte aligned");
+      throw std::logic_error("Shared::load_wide: thread " + std::to_string(t) + " reads element " +
+                             std::to_string(element) + ", not " + std::to_string(kBytes) + "-byte aligned");
     for (std::size_t k = 0; k < N; ++k)
       if (i + k < data_.size()) r[k][t] = data_[i + k];
   }

@@ -112,14 +112,19 @@ TEST(Correlate, CountersFromAnUnsectoredRun) {
 
 // A sectored run: the sector counters are summed over the caches of a level. Two L1s read 5 + 3 sectors that
 // hit and 2 + 0 that missed, and wrote 4 + 4 sectors none of which was present (L1_WM 8). Two L2 banks took
-// 6 + 1 write sectors that were present and 10 + 3 that were not. On one socket with a write-back L2 those 13
-// were allocated without a fetch, which the hardware's counter calls hits: L2_WH = 7 + 13 = 20, L2_WM = 0.
-// With two sockets, or a write-through L2, the model's own split stays: L2_WH 7, L2_WM 13.
+// 6 + 1 write sectors that were present and 10 + 3 that were not. A write-back L2 that allocates every
+// write (remote_insert: twice, whatever the sockets; or once with one socket and no host initiator)
+// allocated those 13 without a fetch, which the hardware's counter calls hits: L2_WH = 7 + 13 = 20, L2_WM =
+// 0. With remote_insert: once and two sockets, or a host initiator, or a write-through L2, some writes
+// passed through: the model's own split stays, L2_WH 7, L2_WM 13.
 TEST(Correlate, CountersFromASectoredRunCountL2WriteAllocationsAsHits) {
   const fs::path d = scratch("sectored");
-  const auto run = [&](const std::string& name, int sockets, const std::string& policy) {
+  const auto run = [&](const std::string& name, int sockets, const std::string& policy,
+                       const std::string& insert = "twice", const std::string& external = "[]") {
     write(d / name, R"({"config": {"l1": {"line_bytes": 128}, "system": {"sockets": )" +
-                        std::to_string(sockets) + R"(}, "l2": {"write_policy": ")" + policy + R"("}},
+                        std::to_string(sockets) + R"(}, "external": )" + external +
+                        R"(, "l2": {"write_policy": ")" + policy + R"(", "remote_insert": ")" + insert +
+                        R"("}},
       "stats": {"system": {"socket0": {
         "l1_0": {"read_sector_hits": 5, "read_sector_misses": 2, "write_sector_hits": 0, "write_sector_misses": 4},
         "l1_1": {"read_sector_hits": 3, "read_sector_misses": 0, "write_sector_hits": 0, "write_sector_misses": 4},
@@ -135,7 +140,15 @@ TEST(Correlate, CountersFromASectoredRunCountL2WriteAllocationsAsHits) {
   EXPECT_EQ(one.values.at("L1_WM"), 8.0);
   EXPECT_EQ(one.values.at("L2_WH"), 20.0);
   EXPECT_EQ(one.values.at("L2_WM"), 0.0);
-  for (const auto& other : {run("two.json", 2, "write_back"), run("through.json", 1, "write_through")}) {
+  for (const auto& all :
+       {run("two_twice.json", 2, "write_back"), run("one_once.json", 1, "write_back", "once")}) {
+    EXPECT_EQ(all.values.at("L2_WH"), 20.0);
+    EXPECT_EQ(all.values.at("L2_WM"), 0.0);
+  }
+  const std::string host = R"([{"kind": "switch_initiator"}])";
+  for (const auto& other :
+       {run("two_once.json", 2, "write_back", "once"), run("host_once.json", 1, "write_back", "once", host),
+        run("through.json", 1, "write_through")}) {
     EXPECT_EQ(other.values.at("L2_WH"), 7.0);
     EXPECT_EQ(other.values.at("L2_WM"), 13.0);
   }

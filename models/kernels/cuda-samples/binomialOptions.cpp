@@ -74,12 +74,11 @@ class BinomialOptions : public Kernel {
     c.if_(tid == 0, [&] { exchange.store(c.uniform(kThreads), expiry(tid, kSteps)); });
     const V<std::int64_t> final_it = map(
         tid, InstrClass::kInt, [](std::int64_t t) { return std::max<std::int64_t>(0, t * kPerThread - 1); });
-    c.charge(InstrClass::kInt);  // the multiply before the max
-    const V<std::int64_t> right = tid + 1;
+    c.charge(InstrClass::kInt);                  // the multiply before the max
     for (std::int64_t i = kSteps; i > 0; --i) {  // unrolled by 16 in the source: a branch per 16
       exchange.store(tid, call[0]);
       c.syncthreads();
-      call[kPerThread] = exchange.load(right);
+      call[kPerThread] = exchange.load(tid, 1);  // callA[tid + 1]: the + 1 an immediate
       c.syncthreads();
       // call[j] = puByDf * call[j + 1] + pdByDf * call[j] (an FMUL and an FFMA), j ascending, so call[j + 1]
       // is still the previous step's: 16 independent chains of 2 within a step, each continuing the last.

@@ -105,8 +105,9 @@ class TensorCoreGemm : public Kernel {
       // C rows of this warp, in floats: (tile_i + warp) x 16 x width + tile_j x 16 (+ width x r), 4 per int4.
       const V<std::int64_t> gmem = (warp + tile_i) * (kTile * width) + tile_j * kTile;
       const V<std::int64_t> stream = warp * (kShmemStride * kTile / 4) + lane;  // int4 index in `staged`
-      for (std::int64_t r = 0; r < kTile; ++r)                                  // unrolled in the source
-        staged.store(stream + r * (kShmemStride / 4), c.load(c4, (gmem + r * width) / 4 + lane));
+      const V<std::int64_t> c_row0 = gmem / 4 + lane;  // int4 index of row 0; width (N_GLOBAL) a constant
+      for (std::int64_t r = 0; r < kTile; ++r)  // unrolled in the source: each row's offset an immediate
+        staged.store(stream, c.load(c4, c_row0, r * width / 4), r * (kShmemStride / 4));
       c.syncthreads();
       std::vector<V<float>> acc;  // c[i][j], 2 x 4 accumulator fragments: load_matrix_sync
       acc.reserve(8);
@@ -156,7 +157,7 @@ class TensorCoreGemm : public Kernel {
         (void)fragment_op<float>(c, InstrClass::kShared, kFragmentShared, f);
       c.syncthreads();
       for (std::int64_t r = 0; r < kTile; ++r)
-        c.store(d4, (gmem + r * width) / 4 + lane, staged.load(stream + r * (kShmemStride / 4)));
+        c.store(d4, c_row0, staged.load(stream, r * (kShmemStride / 4)), r * width / 4);
       c.syncthreads();
     }
   }

@@ -67,10 +67,10 @@ class FwtBatch1 : public Kernel {
     if (log2_ & 1) {
       c.syncthreads();
       for (std::int64_t p = 0; p < n / 2; p += threads) {
-        const V<std::int64_t> i0 = (tx + p) * 2, i1 = i0 + 1;
-        const V<float> d0 = s.load(i0), d1 = s.load(i1);
+        const V<std::int64_t> i0 = (tx + p) * 2;  // s_data[i0 + 1]: the + 1 an immediate of the address
+        const V<float> d0 = s.load(i0), d1 = s.load(i0, 1);
         s.store(i0, d0 + d1);
-        s.store(i1, d0 - d1);
+        s.store(i0, d0 - d1, 1);
         c.charge(InstrClass::kBranch);
       }
     }

@@ -171,7 +171,7 @@ class MergeElementaryIntervals : public Kernel {
     for (std::int64_t s = kSample; s > 0; s >>= 1) {
       // newPos = umin(pos + s, len): an add, then a min (the chain runs through pos, step to step).
       const Vi new_pos = map(pos + s, InstrClass::kInt, [len](std::int64_t p) { return std::min(p, len); });
-      const Vu k = keys.load(new_pos + (data - 1));
+      const Vu k = keys.load(new_pos, data - 1);  // data - 1 a constant: an immediate of the address
       const V<bool> take = inclusive ? (k <= val) : (k < val);
       pos = select(take, new_pos, pos);
       c.charge(InstrClass::kBranch);

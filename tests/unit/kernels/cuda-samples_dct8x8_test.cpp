@@ -46,8 +46,9 @@ void expect_whole_image(const std::string& kernel, const char* src, const char* 
 // (pitch 2,048 B, no padding) written whole, 8,192 lines. Per warp: one load of 4 rows x 32 B, each inside
 // one line (8 bx floats are 32 B-aligned): 4 line requests, 4,096 x 2 x 4 = 32,768 in all; one store; 3
 // barriers. Shared per warp: the pixel's store, 8 reads of tile 1 ([i][tx]: 8 words, shared by the four
-// rows), tile 2's store, its row [ty][0..7] as two 16-byte reads (LDS.128: 4 groups of 4 words, at words
-// 8 ty, banks 8 ty .. 8 ty + 3 for the warp's 4 rows: distinct), tile 1's store and its read for the
+// rows), tile 2's store, its row [ty][0..7] as two 16-byte reads (LDS.128: 4 groups of 4 words each, the
+// first at words 8 ty .. 8 ty + 3, the second + 4, in banks (8 ty mod 32) + 0..3 or 4..7 for the warp's 4
+// rows: distinct), tile 1's store and its read for the
 // output: 14 accesses, none conflicting; 4,096 x 2 x 14 = 114,688 (the GV100's SHRD_ACC for this kernel
 // and launch, docs/correlation.md). fp32 per warp: the texture
 // coordinates' two + 0.5 (their two conversions run on the XU) and 2 x 8 FMAs: 18; 147,456 in all.

@@ -144,6 +144,51 @@ TEST(Simt, LoadsAndStoresAreCoalescedPerWarp) {
   EXPECT_EQ(lines, (std::vector<unsigned>{1, 2, 1}));
 }
 
+// An immediate offset is part of the address, not an instruction (LDG/STG/LDS/STS [R + imm]). One warp over
+// floats at byte 4,096 (line 32 of 128 B): load(a, t, 1) reads elements 1..32 = bytes 4,100..4,231, lines
+// 32 and 33, as load(a, t + 1) does, but charges no int instruction where t + 1 charges one; store(a, t, v,
+// 32) writes elements 32..63 = bytes 4,224..4,351, line 33 alone. In shared memory store(t, v, 32) and
+// load(t, 32) address elements 32..63: lane t reads back what it wrote, with no int instruction.
+TEST(Simt, ImmediateOffsetsAreAddressesNotInstructions) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  Array<float> a{"a", 4096, 1024, nullptr};
+  const V<std::int64_t> t = c.threadIdx_x();
+  const std::uint64_t ints = count_of(c.records()[0], InstrClass::kInt);
+  (void)c.load(a, t, 1);
+  EXPECT_EQ(count_of(c.records()[0], InstrClass::kInt), ints);
+  (void)c.load(a, t + 1);
+  EXPECT_EQ(count_of(c.records()[0], InstrClass::kInt), ints + 1);
+  c.store(a, t, V<float>(c, 0.0f), 32);
+  std::vector<unsigned> lines;
+  for (const PackedStep& step : c.records()[0].steps)
+    if (step.kind != Step::Kind::kCompute) lines.push_back(step.line_count);
+  EXPECT_EQ(lines, (std::vector<unsigned>{2, 2, 1}));
+  Cta::Shared<float> s(c, 64);
+  s.store(t, convert<float>(t), 32);  // the I2F is an sfu instruction
+  const std::uint64_t before = count_of(c.records()[0], InstrClass::kInt);
+  const V<float> back = s.load(t, 32);
+  EXPECT_EQ(count_of(c.records()[0], InstrClass::kInt), before);
+  EXPECT_FLOAT_EQ(back[0], 0.0f);
+  EXPECT_FLOAT_EQ(back[31], 31.0f);
+}
+
+// load_wide<2> (LDS.64): 32 lanes reading floats 2 t, 2 t + 1 cover words 0..63, 2 in each bank: 2 passes,
+// one instruction. The alignment is checked on index + offset: an 8-byte read at element 1, or a 16-byte one
+// at 0 + 2, is refused.
+TEST(Simt, WideSharedLoadOfEightBytesAndTheOffsetsAlignment) {
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  Cta::Shared<float> s(c, 128);
+  const V<std::int64_t> t2 = c.threadIdx_x() * std::int64_t(2);
+  const std::array<V<float>, 2> pair = s.load_wide<2>(t2);
+  EXPECT_EQ(c.counters().shared_accesses, 1u);
+  EXPECT_EQ(c.counters().shared_wavefronts, 2u);
+  EXPECT_EQ(count_of(c.records()[0], InstrClass::kShared), 1u);
+  EXPECT_FLOAT_EQ(pair[1][5], 0.0f);
+  EXPECT_THROW((void)s.load_wide<2>(t2, 1), std::logic_error);
+  EXPECT_THROW((void)s.load_wide<4>(c.uniform(0), 2), std::logic_error);
+  EXPECT_NO_THROW((void)s.load_wide<4>(c.uniform(2), 2));
+}
+
 // Active threads per instruction, for the energy model's per-lane power: one warp of 32 charges an int
 // instruction with all 32 threads, computes `t < 8` (an int instruction, 32 threads) and branches on it (32),
 // then, under it, two fp32 instructions with 8 threads and a load with 8. The compute step before the load
