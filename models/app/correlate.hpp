@@ -56,6 +56,10 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path);
 // rest, and the cycles its five pipes were active, hardware / simulated (and their ratio for the pipes).
 std::string time_split_row(const HwRow& row, const SimulatedCounters& sim);
 
+// Per SM sub-partition, the cycles with no warp resident on the hardware less those in the model (from
+// Elapsed_Cycles and Num_Idle_SMs, as time_split_row), or nothing when either side lacks one.
+std::optional<double> idle_gap_cycles(const HwRow& row, const SimulatedCounters& sim);
+
 // Pearson correlation and mean absolute percentage error (in %) of simulated against hardware values.
 double pearson(const std::vector<double>& hw, const std::vector<double>& sim);
 double mean_abs_percent_error(const std::vector<double>& hw, const std::vector<double>& sim);

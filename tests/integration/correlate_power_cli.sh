@@ -4,7 +4,9 @@
 # input's; each simulated figure is its run's own power.json total; the breakdown's components add up to it;
 # the figures are drawn; the unknown row is reported, not run. With --hw as well, a kernel the counter table
 # has is also priced over its measured elapsed cycles (power_breakdown.csv's simulated_at_hardware_time:
-# static power as simulated, dynamic energy over the measured time); a run above the board's power limit
+# static power as simulated, dynamic energy over the measured time), and its idle-time attribution
+# (simulated_with_hardware_idle: the simulated time lengthened by the hardware's cycles with no warp resident
+# beyond the model's, worked out here from the run's own statistics); a run above the board's power limit
 # (set to 10 W here) is listed as such. Then a malformed table: one line,
 # status 2, nothing written.
 # Usage: correlate_power_cli.sh NUMAGPU SOURCE_DIR SCRATCH
@@ -32,7 +34,7 @@ for r in csv.DictReader(open(out + "/power_correlation.csv")):
     total = doc["total"]["power_w"]
     assert abs(float(r["simulated"]) - total) <= 1e-6 * total, (r, total)
     not_parts = ("kernel", "hardware", "simulated", "simulated_cycles", "hardware_cycles",
-                 "simulated_at_hardware_time")
+                 "simulated_at_hardware_time", "simulated_with_hardware_idle")
     parts = sum(float(v) for k, v in rows[r["kernel"]].items() if k not in not_parts)
     assert abs(parts - total) <= 1e-6 * total, (parts, total)
     # The GV100 table prices what the kernel executed: its SMs and its DRAM draw power, the SMs' static and
@@ -49,8 +51,32 @@ for kernel, cycles in (("hotspot_k1", 1000), ("dct8x8_k2", 100)):
     assert float(rows[kernel]["hardware_cycles"]) == cycles
     expected = t["static_j"] / doc["duration_seconds"] + t["dynamic_j"] / (cycles / (doc["clock_mhz"] * 1e6))
     assert abs(float(rows[kernel]["simulated_at_hardware_time"]) - expected) <= 1e-6 * expected, kernel
+# The idle-time attribution. hw_small.csv's hotspot row: Num_Idle_SMs 8 of the script's 80 SMs over 1000
+# cycles = 100 cycles per sub-partition with no warp. The model's, from its statistics: each SM's blocks
+# (sm.issue_width) held a warp block_active_cycles in all, so a sub-partition had none for elapsed -
+# sum / (SMs x blocks) cycles. The time becomes the simulated one + (100 - that) cycles.
+def flat(d, prefix=""):
+    for k, v in d.items():
+        if isinstance(v, dict):
+            yield from flat(v, prefix + k + ".")
+        else:
+            yield prefix + k, v
+for kernel, hw_no_warp in (("hotspot_k1", 100.0), ("dct8x8_k2", 0.0)):
+    doc = json.load(open("%s/power_runs/%s/out/power.json" % (out, kernel)))
+    stats = json.load(open("%s/power_runs/%s/out/stats.json" % (out, kernel)))
+    active = [v for k, v in flat(stats["stats"]) if k.startswith("system.socket0.sm") and
+              k.endswith(".block_active_cycles") and k.split(".")[2][2:].isdigit()]
+    blocks = stats["config"]["sm"]["issue_width"]
+    elapsed = doc["duration_cycles"]
+    sim_no_warp = elapsed - sum(active) / (len(active) * blocks)
+    seconds = (elapsed + hw_no_warp - sim_no_warp) / (doc["clock_mhz"] * 1e6)
+    t = doc["total"]
+    expected = t["static_j"] / doc["duration_seconds"] + t["dynamic_j"] / seconds
+    got = float(rows[kernel]["simulated_with_hardware_idle"])
+    assert abs(got - expected) <= 1e-6 * expected, (kernel, got, expected)
 md = open(out + "/power_correlation.md").read()
 assert "With the hardware's elapsed time" in md
+assert "With the hardware's idle time as well" in md
 # Every run is above the 10 W limit (its board alone draws 18.69 W): power.json says so and the table lists
 # each with its socket's power.
 listed = md.split("## Above the board's power limit")[1]

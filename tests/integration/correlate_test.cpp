@@ -207,8 +207,13 @@ TEST(Correlate, TimeSplitRowByHand) {
   sim.blocks = 2;
   EXPECT_EQ(time_split_row(hw, sim),
             "| bench | kernel | 1000 / 800 | 100 / 200 | 900 / 600 | 500 / 1000 / 2 |\n");
+  // The idle-time attribution's gap needs no duty: hardware 100 cycles with no warp, model 200: -100.
   sim.values.erase("Pipeline_Duty");
   EXPECT_EQ(time_split_row(hw, sim), "");
+  ASSERT_TRUE(idle_gap_cycles(hw, sim).has_value());
+  EXPECT_DOUBLE_EQ(*idle_gap_cycles(hw, sim), -100.0);
+  sim.values.erase("Num_Idle_SMs");
+  EXPECT_FALSE(idle_gap_cycles(hw, sim).has_value());
 }
 
 TEST(CorrelatePower, ReadsTheMeasuredPowerTableAndRefusesMalformedLines) {
