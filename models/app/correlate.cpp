@@ -774,9 +774,9 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
           "warp resident beyond the model's, the dynamic energy over that time; docs/power.md): "
        << hw_idled.size() << " kernels, mean absolute error "
        << (std::isnan(mape_idle) ? std::string("-") : format_number(std::round(mape_idle * 10) / 10) + " %")
-       << ".\n\n| kernel | measured W | simulated W | error % | at the hardware's time W | with the "
-          "hardware's "
-          "idle time W |\n|---|---|---|---|---|---|\n";
+       << ".\n\n"
+          "| kernel | measured W | simulated W | error % | at the hardware's time W | with its idle time W "
+          "|\n|---|---|---|---|---|---|\n";
   } else {
     md << "| kernel | measured W | simulated W | error % |\n|---|---|---|---|\n";
   }
