@@ -283,8 +283,8 @@ class Cta {
     // One wide load (LDS.64 / LDS.128): each active thread reads the N consecutive elements from index +
     // offset (N * sizeof(T) 8 or 16 bytes, the first element's byte offset in the Shared array a multiple of
     // that; otherwise std::logic_error, as the hardware faults), as nvcc fuses a thread's reads of
-    // adjacent, aligned elements. One shared instruction per warp, its passes those of
-    // the wide words touched; the N values share its ready cycle.
+    // adjacent, aligned elements. One shared instruction per warp, its passes those of the wide words
+    // touched; the N values share its ready cycle.
     template <std::size_t N>
     std::array<V<T>, N> load_wide(const V<std::int64_t>& index, std::int64_t offset = 0);
     void store(const V<std::int64_t>& index, const V<T>& value, std::int64_t offset = 0);
@@ -796,7 +796,7 @@ std::array<V<T>, sizeof...(I)> zero_values(Cta& cta, std::index_sequence<I...>) 
 
 template <class T>
 V<T> Cta::Shared<T>::load(const V<std::int64_t>& index, std::int64_t offset) {
-  std::array<V<T>, 1> r = detail::zero_values<T>(cta_, std::make_index_sequence<1>{});
+  std::array<V<T>, 1> r{V<T>(cta_, T{})};
   read(index, offset, r);
   return std::move(r[0]);
 }
