@@ -208,6 +208,7 @@ void derive_runtime_and_memory(const SystemParams& p, SystemSpec& s) {
          str(s.page_bytes) + " is smaller than a line (" + str(s.facts.line_bytes) + " B)");
   }
   s.launch_cycles = p.runtime.launch_cycles;
+  s.kernel_overhead_cycles = p.runtime.kernel_overhead_cycles;
   s.functional_memory = p.memory.functional;
   s.address_bits = p.memory.address_bits;
 }

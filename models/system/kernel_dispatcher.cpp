@@ -8,7 +8,7 @@ KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimConte
                                    std::vector<std::unique_ptr<KernelSequence>> items,
                                    const runtime::Machine& machine,
                                    const runtime::CtaScheduleParams& schedule, Cycles launch_cycles,
-                                   stats::Registry& stats)
+                                   Cycles overhead_cycles, stats::Registry& stats)
     : sc_module(name),
       clock_(ctx.clock),
       items_(std::move(items)),
@@ -17,6 +17,7 @@ KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimConte
       machine_(machine),
       schedule_params_(schedule),
       launch_cycles_(launch_cycles),
+      overhead_cycles_(overhead_cycles),
       l1_invalidations_(stats.counter(std::string(this->name()) + ".l1_lines_invalidated", "lines",
                                       "Valid L1 lines dropped at kernel boundaries")),
       coherence_cycles_(stats.counter(std::string(this->name()) + ".coherence_cycles", "cycles",
@@ -38,6 +39,9 @@ KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimConte
   SC_HAS_PROCESS(KernelDispatcher);
   SC_METHOD(launch);
   sensitive << launch_event_;
+  dont_initialize();
+  SC_METHOD(dispatch);
+  sensitive << dispatch_event_;
   dont_initialize();
 }
 
@@ -109,6 +113,15 @@ void KernelDispatcher::launch() {
     app_stats(items_[item_]->launch_name()).launches->add();
   }
   if (on_launch) on_launch();
+  if (overhead_cycles_ == 0) {
+    dispatch();
+  } else {
+    dispatch_event_.notify(clock_.cycles(overhead_cycles_));
+  }
+}
+
+void KernelDispatcher::dispatch() {
+  const KernelProgram& k = *kernel_;
   if (shared_carveout) record_carveout(shared_carveout(k));
   busy_sms_ = 0;
   for (const auto& socket : sms_)

@@ -1,8 +1,10 @@
 // Kernel sequencing and CTA dispatch: the workload's items (a kernel, or an application launching kernels
 // from its host program) run one after another, and so do their kernels; a kernel's CTAs are split across
 // sockets by the configured schedule (runtime/cta_schedule.hpp) and handed to a socket's SMs in that order as
-// CTA slots free up. A kernel ends when every SM is idle with nothing in flight; the next starts
-// `launch_cycles` later, after the L1s are invalidated (software coherence at kernel boundaries).
+// CTA slots free up, `overhead_cycles` after the kernel's launch (the GPU's own start and end of a grid,
+// which a profiler's elapsed cycles include). A kernel ends when every SM is idle with nothing in flight;
+// the next starts `launch_cycles` later, after the L1s are invalidated (software coherence at kernel
+// boundaries).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +29,8 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
  public:
   KernelDispatcher(const sc_core::sc_module_name& name, SimContext& ctx,
                    std::vector<std::unique_ptr<KernelSequence>> items, const runtime::Machine& machine,
-                   const runtime::CtaScheduleParams& schedule, Cycles launch_cycles, stats::Registry& stats);
+                   const runtime::CtaScheduleParams& schedule, Cycles launch_cycles, Cycles overhead_cycles,
+                   stats::Registry& stats);
 
   void attach(std::vector<std::vector<Sm*>> sms_by_socket, std::function<std::uint64_t()> invalidate_l1s);
   // Called once, at time zero.
@@ -61,7 +64,8 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   }
 
  private:
-  void launch();
+  void launch();    // the kernel's launch: its elapsed time starts
+  void dispatch();  // its first CTAs go to the SMs, overhead_cycles_ later
   // The next kernel of the workload (moving on to the next item when one has no more); null at the end.
   const KernelProgram* next_kernel();
   // Per application item and kernel name: launches and cycles (registered at the first launch).
@@ -88,6 +92,7 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   runtime::Machine machine_;
   runtime::CtaScheduleParams schedule_params_;
   Cycles launch_cycles_;
+  Cycles overhead_cycles_;
   std::vector<std::vector<Sm*>> sms_;
   std::function<std::uint64_t()> invalidate_l1s_;
   std::unique_ptr<runtime::CtaSchedule> schedule_;  // the current kernel's CTA to socket assignment
@@ -97,6 +102,7 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   Cycles kernel_start_ = 0;
   bool finished_ = false;
   sc_core::sc_event launch_event_;
+  sc_core::sc_event dispatch_event_;
   stats::Counter& l1_invalidations_;
   stats::Counter& coherence_cycles_;
   stats::Counter& ctas_dispatched_;

@@ -160,7 +160,7 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
   dispatcher_ = std::make_unique<KernelDispatcher>(
       "runtime", ctx_, std::move(items),
       runtime::Machine{spec.sockets / spec.chiplets_per_gpu, spec.chiplets_per_gpu}, spec.cta,
-      spec.launch_cycles, stats);
+      spec.launch_cycles, spec.kernel_overhead_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
     sockets_.push_back(
         std::make_unique<Socket>(indexed("socket", s).c_str(), spec_, static_cast<std::uint16_t>(s), *this));

@@ -96,6 +96,7 @@ struct RuntimeParams {
   std::string hierarchy_unit = "ctas";  // runtime::parse_hierarchy_unit names
   std::uint32_t chiplet_batch = 1;
   Cycles launch_cycles = 0;
+  Cycles kernel_overhead_cycles = 0;
 
   template <class Keys>
   void keys(Keys& k) {
@@ -121,6 +122,11 @@ struct RuntimeParams {
     k.integer("launch_cycles", launch_cycles,
               "Idle cycles between a kernel's end and the next kernel's start")
         .range(0, 100000000)
+        .unit("cycles");
+    k.integer("kernel_overhead_cycles", kernel_overhead_cycles,
+              "Cycles of each kernel, inside its elapsed time, before its first CTA reaches an SM: the GPU's "
+              "own start and end of a grid, which a profiler's elapsed cycles include (docs/correlation.md)")
+        .range(0, 1000000)
         .unit("cycles");
   }
 };

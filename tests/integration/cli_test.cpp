@@ -355,12 +355,14 @@ TEST_F(CarveoutL1Test, AWayGivenToSharedMemoryLosesIt) {
 // reads the DCT matrix 16 times: 8 times at [i * 8 + ty] (a warp spans ty 0..3: 4 distinct addresses) and 8
 // times at [i * 8 + tx] (tx 0..7: 8), 8 x 4 + 8 x 8 = 96 passes; 128 warps x 96 = 12,288 passes. With one
 // port the kernel cannot end before cycle 12,288. Without a port limit each warp's passes are only its own
-// time, and the SM's 64 resident warps overlap them: the kernel ends well before.
+// time, and the SM's 64 resident warps overlap them: the kernel ends well before. (Without the GV100's
+// kernel start and end, runtime.kernel_overhead_cycles: the kernel's cycles are then the SM's alone.)
 class ConstantCacheTest : public CliTest {
  protected:
   std::uint64_t kernel_cycles(unsigned ports) {
     options.config_file = std::string(NUMAGPU_SOURCE_DIR) + "/configs/gpus/qv100.yaml";
-    options.sets = {"sm.per_socket=1", "sm.constant_cache_ports=" + std::to_string(ports),
+    options.sets = {"sm.per_socket=1", "runtime.kernel_overhead_cycles=0",
+                    "sm.constant_cache_ports=" + std::to_string(ports),
                     "workload.kernels=[{name: dct, kernel: cuda-samples/dct8x8_CUDAkernel1DCT, "
                     "args: \"width=64 height=64\"}]"};
     EXPECT_EQ(run(), kExitOk) << err.str();
