@@ -113,6 +113,8 @@ void KernelDispatcher::launch() {
     app_stats(items_[item_]->launch_name()).launches->add();
   }
   if (on_launch) on_launch();
+  if (shared_carveout) record_carveout(shared_carveout(k));
+  kernel_id_ = launches_++;
   if (overhead_cycles_ == 0) {
     dispatch();
   } else {
@@ -122,11 +124,10 @@ void KernelDispatcher::launch() {
 
 void KernelDispatcher::dispatch() {
   const KernelProgram& k = *kernel_;
-  if (shared_carveout) record_carveout(shared_carveout(k));
+  const std::uint32_t id = kernel_id_;
   busy_sms_ = 0;
   for (const auto& socket : sms_)
     busy_sms_ += socket.size();
-  const std::uint32_t id = launches_++;
   // Breadth-first, as the hardware's block scheduler spreads a grid: every SM of the socket gets its first
   // CTA before any gets a second. Filling one SM's slots before the next would put a small grid on a
   // fraction of the SMs and leave the rest idle for the whole kernel.

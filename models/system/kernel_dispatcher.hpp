@@ -64,8 +64,12 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   }
 
  private:
-  void launch();    // the kernel's launch: its elapsed time starts
-  void dispatch();  // its first CTAs go to the SMs, overhead_cycles_ later
+  // The kernel's launch: its elapsed time starts, the policies see it (on_launch), it is counted and its
+  // carveout set.
+  void launch();
+  // Its first CTAs go to the SMs, overhead_cycles_ later: the policies' first window after a launch and the
+  // kernel's cycles include the overhead, with every SM idle.
+  void dispatch();
   // The next kernel of the workload (moving on to the next item when one has no more); null at the end.
   const KernelProgram* next_kernel();
   // Per application item and kernel name: launches and cycles (registered at the first launch).
@@ -83,6 +87,7 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   std::size_t item_ = 0;                   // the current item
   const KernelProgram* kernel_ = nullptr;  // the current (or next) kernel
   std::uint32_t launches_ = 0;
+  std::uint32_t kernel_id_ = 0;  // the current kernel's launch number, from its launch to its dispatch
   static constexpr Cycles kNoStart = ~Cycles(0);
   Cycles item_start_ = kNoStart;  // the current application's first launch
   std::map<std::pair<std::size_t, std::string>, AppKernelStats> app_stats_;
