@@ -178,12 +178,15 @@ void Cache::on_request(unsigned port, Payload& gp) {
         return;
       }
       counters.read_misses->add();
+      // Its missing sectors count as asked for from now on, so a later read finds them on their way (a
+      // sector hit), whether this read goes down for them now or waits for the line's outstanding miss
+      // first: each sector is counted a miss once, as the hardware, which asks at once, counts it.
+      if (sectored_) pending_sectors_[line] |= static_cast<std::uint8_t>(granules_of(want & ~valid));
       if (mshrs_.merge_or_open(line, &gp)) {
         // A miss to this line is already on its way: wait for its data instead of asking again.
         merges_.add();
         return;
       }
-      if (sectored_) pending_sectors_[line] |= static_cast<std::uint8_t>(granules_of(want & ~valid));
       forward(gp, done, granules_of(want & ~valid));  // only the missing sectors
       return;
     }
@@ -298,8 +301,9 @@ void Cache::retry_merged(Payload& gp, std::uint32_t fetched) {
     finish(gp, sc_core::SC_ZERO_TIME);
     return;
   }
-  if (mshrs_.merge_or_open(line, &gp)) return;  // another merged read already went for its sectors
+  // Its sectors count as asked for from now on, whether it goes for them or waits again (as on arrival).
   pending_sectors_[line] |= static_cast<std::uint8_t>(granules_of(need));
+  if (mshrs_.merge_or_open(line, &gp)) return;  // another merged read already went for its sectors
   forward(gp, sc_core::SC_ZERO_TIME, granules_of(need));
 }
 

@@ -128,6 +128,35 @@ TEST(SectorCacheBench, AMergedReadAsksOnlyForTheSectorsTheMissDidNotBring) {
   EXPECT_EQ(b.counter("fills"), 1u);
 }
 
+// Three reads of line 1 in cycle 0: sector 0 (0001), then sector 1 (0010) twice. The first misses and goes
+// down at 10 for 0001. The second finds sector 1 neither valid nor on its way: a sector miss; it merges with
+// the outstanding miss and will ask for sector 1 when that miss is answered. The third finds sector 1 already
+// missed by the read waiting on the line: a sector hit, as the hardware's lookup counters count a sector
+// that a miss has asked for (on the GPU the second read's miss goes down at once; here it waits for the
+// line's miss, a timing approximation, but each sector is counted a miss once, when it is first missed).
+// At 60 the answer fills 0001; the two merged reads still lack sector 1: the first goes down for 0010 at
+// 60, the second merges with it; both are answered at 110. Memory sees 0001 then 0010, each sector once.
+// Sector misses 1 + 1 = 2 (one per sector fetched), hits 0 + 0 + 1 = 1.
+TEST(SectorCacheBench, ASectorAWaitingReadHasMissedCountsAsAHitForTheNext) {
+  SectorCacheBench b("bench", SectorCacheBench::spec(false), [](SectorCacheBench& self) {
+    self.access(MemOp::kRead, 1, 0b0001);
+    self.access(MemOp::kRead, 1, 0b0010);
+    self.access(MemOp::kRead, 1, 0b0010);
+  });
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(b.mem.arrivals.size(), 2u);
+  EXPECT_EQ(b.mem.arrival_sectors[0], 0b0001);
+  EXPECT_EQ(b.mem.arrivals[1].ps, 60 * kNs);
+  EXPECT_EQ(b.mem.arrival_sectors[1], 0b0010);
+  ASSERT_EQ(b.up.responses.size(), 3u);
+  EXPECT_EQ(b.up.responses[0].ps, 60 * kNs);
+  EXPECT_EQ(b.up.responses[1].ps, 110 * kNs);
+  EXPECT_EQ(b.up.responses[2].ps, 110 * kNs);
+  EXPECT_EQ(b.counter("read_sector_misses"), 2u);
+  EXPECT_EQ(b.counter("read_sector_hits"), 1u);
+  EXPECT_EQ(b.counter("mshr_merges"), 2u);
+}
+
 // A write-back bank. Cycle 0: a write of sector 3 of line 0 (1000) allocates the line with sector 3 valid and
 // dirty (a write sector miss; nothing goes down). Cycle 100: a read of sector 3 hits (1 sector hit), a read
 // of sector 0 misses one sector (sent for 0001). Then lines 2, 4, 6, 8 (all set 0, 4 ways) are read whole
