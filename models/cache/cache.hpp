@@ -115,11 +115,12 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   std::uint32_t sectors_of(std::uint8_t granules) const;
   std::uint8_t granules_of(std::uint32_t sectors) const;
   // Counts a request's 32 B sectors found valid and not (sectored caches only).
-  // `pending`: sectors (granules) of the line already on their way from below; a lookup finding them counts
-  // as a hit, as the hardware's lookup counters do (the tag is there, the data follows).
+  // `pending`: sectors (granules) of the line already asked for; a lookup finding them counts as a hit, as
+  // the hardware's lookup counters do (the tag is there, the data follows).
   void count_sectors(std::uint8_t granules, std::uint32_t valid, stats::Counter* hits, stats::Counter* misses,
                      std::uint8_t pending = 0);
-  // Sectored caches: per line with a read miss outstanding, the granules it fetches (for the counters only).
+  // Sectored caches: per line with a read miss outstanding, the granules asked for: those it fetches and
+  // those the reads waiting on it have missed and will fetch next (for the counters only).
   std::unordered_map<std::uint64_t, std::uint8_t> pending_sectors_;
   // A read merged with a miss that has now been answered with `fetched`: finished if its sectors are valid,
   // else sent on for the rest (sectored caches).

@@ -145,6 +145,7 @@ TEST(SectorCacheBench, ASectorAWaitingReadHasMissedCountsAsAHitForTheNext) {
   });
   sc_core::sc_start(sc_time(1000, SC_NS));
   ASSERT_EQ(b.mem.arrivals.size(), 2u);
+  EXPECT_EQ(b.mem.arrivals[0].ps, 10 * kNs);
   EXPECT_EQ(b.mem.arrival_sectors[0], 0b0001);
   EXPECT_EQ(b.mem.arrivals[1].ps, 60 * kNs);
   EXPECT_EQ(b.mem.arrival_sectors[1], 0b0010);
@@ -155,6 +156,40 @@ TEST(SectorCacheBench, ASectorAWaitingReadHasMissedCountsAsAHitForTheNext) {
   EXPECT_EQ(b.counter("read_sector_misses"), 2u);
   EXPECT_EQ(b.counter("read_sector_hits"), 1u);
   EXPECT_EQ(b.counter("mshr_merges"), 2u);
+}
+
+// A read that waits a second time keeps its sectors asked for. Cycle 0: reads of line 1's sector 0 (0001),
+// sector 1 (0010) and sector 2 (0100); the first goes down at 10 for 0001, the other two miss their sectors
+// and merge (misses 1 + 1 + 1). At 60 the answer fills 0001: the 0010 read goes down for 0010 at 60, and the
+// 0100 read, still lacking sector 2, merges with that new miss: it will ask for sector 2 only when 0010 is
+// answered. Cycle 70: another read of sector 2 (tag access done at 80) finds it asked for by the waiting
+// read: a hit. At 110 the answer fills 0010 and the waiting read goes down for 0100 (the later read merges
+// with it); 0100 is answered at 160, finishing both. Memory sees 0001 at 10, 0010 at 60, 0100 at 110; sector
+// misses 3 (one per sector fetched), hits 1; merges 3 on arrival (a retry that waits again is no new merge).
+TEST(SectorCacheBench, AReadWaitingAgainKeepsItsSectorsAskedFor) {
+  SectorCacheBench b("bench", SectorCacheBench::spec(false), [](SectorCacheBench& self) {
+    self.access(MemOp::kRead, 1, 0b0001);
+    self.access(MemOp::kRead, 1, 0b0010);
+    self.access(MemOp::kRead, 1, 0b0100);
+    sc_core::wait(70, SC_NS);
+    self.access(MemOp::kRead, 1, 0b0100);
+  });
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(b.mem.arrivals.size(), 3u);
+  EXPECT_EQ(b.mem.arrivals[0].ps, 10 * kNs);
+  EXPECT_EQ(b.mem.arrival_sectors[0], 0b0001);
+  EXPECT_EQ(b.mem.arrivals[1].ps, 60 * kNs);
+  EXPECT_EQ(b.mem.arrival_sectors[1], 0b0010);
+  EXPECT_EQ(b.mem.arrivals[2].ps, 110 * kNs);
+  EXPECT_EQ(b.mem.arrival_sectors[2], 0b0100);
+  ASSERT_EQ(b.up.responses.size(), 4u);
+  EXPECT_EQ(b.up.responses[0].ps, 60 * kNs);
+  EXPECT_EQ(b.up.responses[1].ps, 110 * kNs);
+  EXPECT_EQ(b.up.responses[2].ps, 160 * kNs);
+  EXPECT_EQ(b.up.responses[3].ps, 160 * kNs);
+  EXPECT_EQ(b.counter("read_sector_misses"), 3u);
+  EXPECT_EQ(b.counter("read_sector_hits"), 1u);
+  EXPECT_EQ(b.counter("mshr_merges"), 3u);
 }
 
 // A write-back bank. Cycle 0: a write of sector 3 of line 0 (1000) allocates the line with sector 3 valid and
