@@ -233,6 +233,11 @@ std::string format_number(double v) {
   return s.str();
 }
 
+// A mean error for the reports: to a tenth of a percent, or "-" when there was nothing to average.
+std::string percent_or_dash(double v) {
+  return std::isnan(v) ? std::string("-") : format_number(std::round(v * 10) / 10) + " %";
+}
+
 }  // namespace
 
 std::vector<HwRow> read_hw_csv(const std::string& path) {
@@ -698,9 +703,10 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
         timed += ",,";
         if (!hw_cycles.empty()) at_hw_time = " | -";
       }
-      // The idle-time attribution (docs/power.md): the simulated time lengthened by the cycles per
-      // sub-partition that the hardware spent with no warp resident beyond the model's, its dynamic energy
-      // spread over that time. It uses a measured figure, so it attributes error; it models nothing.
+      // The idle-time attribution (docs/power.md): the simulated time changed by the cycles per
+      // sub-partition that the hardware spent with no warp resident beyond the model's (a signed difference:
+      // shorter where the model idles more), its dynamic energy spread over that time. It uses a measured
+      // figure, so it attributes error; it models nothing.
       std::string with_idle = ",";
       const auto hw_row = hw_row_of.find(jobs[j].library_name);
       if (hw_row != hw_row_of.end() && duration_s > 0 && clock_mhz > 0) {
@@ -752,10 +758,8 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
   md << "# numagpu correlate --power\n\nMeasured: `" << o.power_csv
      << "`; configuration: " << (o.config.empty() ? std::string("the built-in system") : "`" + o.config + "`")
      << ". Simulated: the average power of one launch (`power.json`, `total.power_w`).\n\n"
-     << "Kernels: " << hw.size() << "; mean absolute error "
-     << (std::isnan(mape) ? std::string("-") : format_number(std::round(mape * 10) / 10) + " %")
-     << "; Pearson " << (std::isnan(r) ? std::string("-") : format_number(std::round(r * 1000) / 1000))
-     << ".\n\n";
+     << "Kernels: " << hw.size() << "; mean absolute error " << percent_or_dash(mape) << "; Pearson "
+     << (std::isnan(r) ? std::string("-") : format_number(std::round(r * 1000) / 1000)) << ".\n\n";
   if (!o.hw_csv.empty() && hw_cycles.empty()) {
     md << "`--hw` gives no `Elapsed_Cycles` for these kernels: no figure at the hardware's time.\n\n";
   }
@@ -764,16 +768,12 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
     md << "With the hardware's elapsed time (`--hw`'s `Elapsed_Cycles`: the simulated static power plus the "
           "simulated dynamic energy over the measured kernel time, which takes the timing model's error "
           "out): "
-       << hw_timed.size() << " kernels, mean absolute error "
-       << (std::isnan(mape_hw_time) ? std::string("-")
-                                    : format_number(std::round(mape_hw_time * 10) / 10) + " %")
-       << ".\n\n";
+       << hw_timed.size() << " kernels, mean absolute error " << percent_or_dash(mape_hw_time) << ".\n\n";
     const double mape_idle = mean_abs_percent_error(hw_idled, sim_with_hw_idle);
     md << "With the hardware's idle time as well (an attribution, not a model: the simulated time lengthened "
           "by the cycles per SM sub-partition that `--hw`'s `Num_Idle_SMs` and `Elapsed_Cycles` give with no "
           "warp resident beyond the model's, the dynamic energy over that time; docs/power.md): "
-       << hw_idled.size() << " kernels, mean absolute error "
-       << (std::isnan(mape_idle) ? std::string("-") : format_number(std::round(mape_idle * 10) / 10) + " %")
+       << hw_idled.size() << " kernels, mean absolute error " << percent_or_dash(mape_idle)
        << ".\n\n"
           "| kernel | measured W | simulated W | error % | at the hardware's time W | with its idle time W "
           "|\n|---|---|---|---|---|---|\n";
