@@ -177,6 +177,23 @@ std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::u
   return ready;
 }
 
+std::uint32_t Cta::form_warp_address(unsigned w, std::uint64_t offset_bytes, std::uint32_t index_ready) {
+  // FNV-1a over the warp, its lane mask and its active lanes' addresses (64-bit: a collision between two
+  // of a CTA's few thousand addresses is out of reach).
+  std::uint64_t key = 0xcbf29ce484222325ull;
+  const auto mix = [&key](std::uint64_t v) {
+    for (int b = 0; b < 8; ++b, v >>= 8)
+      key = (key ^ (v & 0xffu)) * 0x100000001b3ull;
+  };
+  mix(w);
+  mix(mask_[w]);
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    if ((mask_[w] >> lane) & 1u) mix(scratch_[w * kWarpSize + lane] - offset_bytes);
+  const auto [it, formed_now] = addresses_formed_.try_emplace(key, 0u);
+  if (formed_now) it->second = issue_one(w, InstrClass::kInt, 1, index_ready);
+  return it->second;
+}
+
 void Cta::wait_settles() {
   if (!dependent_) return;
   for (unsigned w = 0; w < mask_.size(); ++w)

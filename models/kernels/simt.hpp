@@ -32,6 +32,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -358,6 +359,16 @@ class Cta {
                           unsigned latency = kClassLatency);
   // After a step at which the active warps wait (load, atomic): their clocks pass everything in flight.
   void wait_settles();
+  // Before a global access with dependent latencies: each active warp forms the access's 64-bit address,
+  // base + index x element size (scratch_ holds it, `offset_bytes` the immediate on top), as one integer
+  // instruction (sm_70's IMAD.WIDE) issued when `index_ready(w)` has come; a warp that formed the same
+  // address before (the same lanes with the same addresses) reuses it, as the compiler keeps an address in
+  // a register. Then each warp waits for its address. Without dependent latencies: nothing.
+  template <class F>
+  void form_address(std::uint64_t offset_bytes, const F& index_ready);
+  // The address instruction of warp w for the lanes' addresses in scratch_ less `offset_bytes`: its result's
+  // ready cycle, issued now or reused.
+  std::uint32_t form_warp_address(unsigned w, std::uint64_t offset_bytes, std::uint32_t index_ready);
   // The branch of a construct on `cond`: one branch instruction per warp with an active thread.
   void branch_on(const V<bool>& cond);
   // Adds `n` instructions of `cls` to warp `w`'s current compute step (and its totals); `cycles` issue
@@ -403,6 +414,9 @@ class Cta {
   std::vector<unsigned> passes_;               // shared_access's passes per warp
   std::vector<std::uint32_t> clock_;           // per warp: the cycle its next instruction may issue at
   std::vector<std::uint32_t> settled_;         // per warp: every result it issued is ready by then
+  // Addresses formed (form_address), by a hash of the warp, its active lanes and their addresses: the
+  // cycle each is ready. Per CTA, for its whole body.
+  std::unordered_map<std::uint64_t, std::uint32_t> addresses_formed_;
 };
 
 // ---- values -----------------------------------------------------------------------------------------
@@ -725,6 +739,12 @@ void Cta::await(const F& operands_ready) {
 
 // ---- memory -----------------------------------------------------------------------------------------
 
+template <class F>
+void Cta::form_address(std::uint64_t offset_bytes, const F& index_ready) {
+  if (!dependent_) return;
+  await([&](unsigned w) { return form_warp_address(w, offset_bytes, index_ready(w)); });
+}
+
 template <class T>
 V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset) {
   V<T> r(*this, T{});
@@ -735,7 +755,7 @@ V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t off
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) r[t] = (*a.data)[i];
   }
-  await([&](unsigned w) { return index.ready(w); });
+  form_address(static_cast<std::uint64_t>(offset) * sizeof(T), [&](unsigned w) { return index.ready(w); });
   memory_step(Step::Kind::kLoad, scratch_, sizeof(T));
   wait_settles();
   if (dependent_) {
@@ -754,7 +774,8 @@ void Cta::store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& val
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) (*a.data)[i] = value[t];
   }
-  await([&](unsigned w) { return std::max(index.ready(w), value.ready(w)); });
+  form_address(static_cast<std::uint64_t>(offset) * sizeof(T), [&](unsigned w) { return index.ready(w); });
+  await([&](unsigned w) { return value.ready(w); });
   memory_step(Step::Kind::kStore, scratch_, sizeof(T));
 }
 
@@ -767,7 +788,8 @@ void Cta::atomic_add(const Array<T>& a, const V<std::int64_t>& index, const V<T>
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) (*a.data)[i] += value[t];
   }
-  await([&](unsigned w) { return std::max(index.ready(w), value.ready(w)); });
+  form_address(0, [&](unsigned w) { return index.ready(w); });
+  await([&](unsigned w) { return value.ready(w); });
   memory_step(Step::Kind::kAtomic, scratch_, sizeof(T));
   wait_settles();
 }
@@ -781,7 +803,8 @@ void Cta::atomic_min(const Array<T>& a, const V<std::int64_t>& index, const V<T>
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size() && value[t] < (*a.data)[i]) (*a.data)[i] = value[t];
   }
-  await([&](unsigned w) { return std::max(index.ready(w), value.ready(w)); });
+  form_address(0, [&](unsigned w) { return index.ready(w); });
+  await([&](unsigned w) { return value.ready(w); });
   memory_step(Step::Kind::kAtomic, scratch_, sizeof(T));
   wait_settles();
 }

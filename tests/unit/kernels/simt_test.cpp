@@ -347,27 +347,79 @@ TEST(Simt, DependentInstructionsWaitForTheirOperands) {
   }
 }
 
-// A store waits for the value it stores: v = (tid + 1) then a store of v. The add issues at 0 (ready 4); the
-// store may issue at 4, so the compute step before it lasts 4 cycles (1 issue + 3 stalled). A load hides
-// what is in flight: after a load, a value computed before it is ready (the warp waited for its data), and
-// the loaded value is ready at once: its use issues right away, one cycle after the load's step.
+// A store waits for the value it stores and for its address: v = (tid + 1) issues at 0 (ready 4); out[tid]'s
+// address (one int instruction, Cta::form_address) issues at 1 (ready 5); the store may issue at 5, so the
+// compute step before it lasts 5 cycles (2 issues + 3 stalled). A load hides what is in flight: v * 3
+// issues at 5 (ready 9); the load of out[tid] reuses the store's address (ready at 5: no instruction, no
+// wait) and, after it, every value computed before it is ready (the warp waited for its data): its clock
+// settles to 9, and the loaded value is ready then too, so their sum issues at once, at 9 (ready 13), one
+// cycle after the load's step.
 TEST(Simt, MemoryInstructionsWaitForTheirOperandsAndLoadsSettleTheRest) {
   Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
   Array<std::int64_t> out{"out", 1 << 20, 64, nullptr};
   const V<std::int64_t> v = c.threadIdx_x() + std::int64_t(1);  // int: issue 0, ready 4
-  c.store(out, c.threadIdx_x(), v);                             // waits until 4
-  const V<std::int64_t> slow = v * std::int64_t(3);             // issue 4, ready 8
-  const V<std::int64_t> loaded = c.load(out, c.threadIdx_x());  // index ready: no wait; settles to 8
-  const V<std::int64_t> sum = loaded + slow;                    // both ready at 8: issue 8, no stall
-  EXPECT_EQ(sum.ready(0), 12u);
+  c.store(out, c.threadIdx_x(), v);                             // address: issue 1, ready 5
+  const V<std::int64_t> slow = v * std::int64_t(3);             // issue 5, ready 9
+  const V<std::int64_t> loaded = c.load(out, c.threadIdx_x());  // address reused; settles to 9
+  const V<std::int64_t> sum = loaded + slow;                    // both ready at 9: issue 9, no stall
+  EXPECT_EQ(sum.ready(0), 13u);
   const std::vector<WarpRecord>& w = c.records();
-  // Steps: compute (the add: 4 cycles with the stall), store, compute (the multiply: 1), load, compute (1).
+  // Steps: compute (the add and the address: 5 cycles with the stall), store, compute (the multiply: 1),
+  // load, compute (1).
   ASSERT_EQ(w[0].steps.size(), 5u);
-  EXPECT_EQ(w[0].steps[0].cycles, 4u);
+  EXPECT_EQ(w[0].steps[0].instructions, 2u);
+  EXPECT_EQ(w[0].steps[0].cycles, 5u);
   EXPECT_EQ(w[0].steps[1].kind, Step::Kind::kStore);
+  EXPECT_EQ(w[0].steps[2].instructions, 1u);
   EXPECT_EQ(w[0].steps[2].cycles, 1u);
   EXPECT_EQ(w[0].steps[3].kind, Step::Kind::kLoad);
   EXPECT_EQ(w[0].steps[4].cycles, 1u);
+}
+
+// A global access's address, base + index x element size, is one integer instruction per warp (sm_70's
+// IMAD.WIDE) with dependent latencies, and a warp reuses an address it formed before (the compiler keeps
+// it in a register), a constant offset being an immediate on top of it (LDG [R + imm]). By hand, one warp
+// of 32 threads, int latency 4, a[i] = 10 i and b[i] = -i:
+//   x = a[tid]          address 1: issues at 0, ready 4; the load waits for it (3 stalled cycles)
+//   y = a[tid + 1]      the same address and an immediate: no instruction
+//   z = b[tid]          another array: address 2
+//   a[tid] = x          address 1 again: no instruction
+//   if (tid < 16)       a compare (int) and a branch
+//     u = a[tid]        16 of the lanes: another warp address (its lanes differ): address 3
+// Int instructions: 3 addresses + the compare = 4; without dependent latencies only the compare, as the
+// paper system's SM (no latencies) counted before. Values are unaffected either way.
+TEST(Simt, GlobalAddressesAreOneIntegerInstructionAndReused) {
+  for (const bool dependent : {false, true}) {
+    std::vector<std::int32_t> a_data(64), b_data(64);
+    for (std::int32_t i = 0; i < 64; ++i) {
+      a_data[std::size_t(i)] = 10 * i;
+      b_data[std::size_t(i)] = -i;
+    }
+    Array<std::int32_t> a{"a", 1 << 20, 64, &a_data}, b{"b", 2 << 20, 64, &b_data};
+    Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, dependent ? volta_like() : Latencies{});
+    const V<std::int64_t> tid = c.threadIdx_x();
+    const V<std::int32_t> x = c.load(a, tid);
+    const V<std::int32_t> y = c.load(a, tid, 1);
+    const V<std::int32_t> z = c.load(b, tid);
+    c.store(a, tid, x);
+    V<std::int32_t> u(c, -1);
+    c.if_(tid < 16, [&] { u = c.load(a, tid); });
+    EXPECT_EQ(x[5], 50);
+    EXPECT_EQ(y[5], 60);
+    EXPECT_EQ(z[5], -5);
+    EXPECT_EQ(u[15], 150);
+    EXPECT_EQ(u[16], -1);
+    const std::vector<WarpRecord>& w = c.records();
+    EXPECT_EQ(count_of(w[0], InstrClass::kInt), dependent ? 4u : 1u)
+        << (dependent ? "with latencies" : "without");
+    if (dependent) {
+      // The first step: address 1 alone, its issue and the 3 cycles the load waits for it.
+      EXPECT_EQ(w[0].steps[0].kind, Step::Kind::kCompute);
+      EXPECT_EQ(w[0].steps[0].instructions, 1u);
+      EXPECT_EQ(w[0].steps[0].cycles, 4u);
+      EXPECT_EQ(w[0].steps[1].kind, Step::Kind::kLoad);
+    }
+  }
 }
 
 // A shared-memory load and the branch that reads it: the load issues at 0 (one pass), its value is ready at
