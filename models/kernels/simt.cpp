@@ -177,21 +177,31 @@ std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::u
   return ready;
 }
 
-std::uint32_t Cta::form_warp_address(unsigned w, std::uint64_t offset_bytes, std::uint32_t index_ready) {
-  // FNV-1a over the warp, its lane mask and its active lanes' addresses (64-bit: a collision between two
-  // of a CTA's few thousand addresses is out of reach).
-  std::uint64_t key = 0xcbf29ce484222325ull;
+std::uint32_t Cta::form_warp_address(unsigned w, std::uint64_t base, std::uint64_t element_bytes,
+                                     const V<std::int64_t>& index) {
+  // The key: the warp, the array and every lane's index (inactive lanes too: a register holds a value in
+  // each lane), each word through splitmix64's finalizer (a 64-bit hash: a collision among a CTA's few
+  // thousand addresses is out of reach).
+  std::uint64_t key = 0;
   const auto mix = [&key](std::uint64_t v) {
-    for (int b = 0; b < 8; ++b, v >>= 8)
-      key = (key ^ (v & 0xffu)) * 0x100000001b3ull;
+    std::uint64_t z = key ^ (v + 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    key = z ^ (z >> 31);
   };
   mix(w);
-  mix(mask_[w]);
-  for (unsigned lane = 0; lane < kWarpSize; ++lane)
-    if ((mask_[w] >> lane) & 1u) mix(scratch_[w * kWarpSize + lane] - offset_bytes);
-  const auto [it, formed_now] = addresses_formed_.try_emplace(key, 0u);
-  if (formed_now) it->second = issue_one(w, InstrClass::kInt, 1, index_ready);
-  return it->second;
+  mix(base);
+  mix(element_bytes);
+  const unsigned first = w * kWarpSize, lanes = std::min(kWarpSize, threads_ - first);
+  bool uniform = true;
+  for (unsigned t = first; t < first + lanes; ++t) {
+    mix(static_cast<std::uint64_t>(index[t]));
+    uniform = uniform && index[t] == index[first];
+  }
+  std::uint32_t& formed = addresses_formed_[key];
+  if ((mask_[w] & ~formed) == 0) return index.ready(w);  // in a register already
+  formed |= uniform ? full_mask(lanes) : mask_[w];
+  return issue_one(w, InstrClass::kInt, 1, index.ready(w));
 }
 
 void Cta::wait_settles() {

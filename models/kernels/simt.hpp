@@ -248,6 +248,11 @@ class Cta {
   // the address where it is used (LDG/STG [R + imm]), as an unrolled loop's constant offset is.
   template <class T>
   V<T> load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset = 0);
+  // A texture fetch (tex1Dfetch, tex2D) of element `index`: the model has no texture path, so it is a global
+  // load, but without the address instruction of load(): the texture unit takes the kernel's integer
+  // coordinates (TEX/TLD), not a 64-bit address.
+  template <class T>
+  V<T> texture_load(const Array<T>& a, const V<std::int64_t>& index);
   template <class T>
   void store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value, std::int64_t offset = 0);
   template <class T>
@@ -360,15 +365,26 @@ class Cta {
   // After a step at which the active warps wait (load, atomic): their clocks pass everything in flight.
   void wait_settles();
   // Before a global access with dependent latencies: each active warp forms the access's 64-bit address,
-  // base + index x element size (scratch_ holds it, `offset_bytes` the immediate on top), as one integer
-  // instruction (sm_70's IMAD.WIDE) issued when `index_ready(w)` has come; a warp that formed the same
-  // address before (the same lanes with the same addresses) reuses it, as the compiler keeps an address in
-  // a register. Then each warp waits for its address. Without dependent latencies: nothing.
-  template <class F>
-  void form_address(std::uint64_t offset_bytes, const F& index_ready);
-  // The address instruction of warp w for the lanes' addresses in scratch_ less `offset_bytes`: its result's
-  // ready cycle, issued now or reused.
-  std::uint32_t form_warp_address(unsigned w, std::uint64_t offset_bytes, std::uint32_t index_ready);
+  // base + index x element size (a constant offset is an immediate on top of it), as one integer
+  // instruction (sm_70's IMAD.WIDE) issued once the index is ready, and waits for it. Without dependent
+  // latencies: nothing.
+  template <class T>
+  void form_address(const Array<T>& a, const V<std::int64_t>& index) {
+    if (dependent_) await([&](unsigned w) { return form_warp_address(w, a.base, sizeof(T), index); });
+  }
+  // Warp w's address of elements `index` of the array at `base`: the cycle the access may issue at. The
+  // compiler keeps an address in a register, so a warp that formed the same one before (the same array,
+  // the same index in every lane of the warp) for every lane active now reuses it, with no instruction
+  // (it still waits for its index, which may be a recomputation in flight). An address formed under a
+  // narrower mask is formed again for the lanes that lack it. An index equal in every lane (a block's
+  // element, a kernel argument's) is formed for the whole warp at once: such a loop-invariant, side-effect
+  // free product is hoisted out of branches and loops by the compiler.
+  std::uint32_t form_warp_address(unsigned w, std::uint64_t base, std::uint64_t element_bytes,
+                                  const V<std::int64_t>& index);
+  // A global load, through the texture path or not (`forms_address`: an LDG's address register; a texture
+  // fetch takes the kernel's integer coordinates and needs none).
+  template <class T>
+  V<T> load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset, bool forms_address);
   // The branch of a construct on `cond`: one branch instruction per warp with an active thread.
   void branch_on(const V<bool>& cond);
   // Adds `n` instructions of `cls` to warp `w`'s current compute step (and its totals); `cycles` issue
@@ -414,8 +430,8 @@ class Cta {
   std::vector<unsigned> passes_;               // shared_access's passes per warp
   std::vector<std::uint32_t> clock_;           // per warp: the cycle its next instruction may issue at
   std::vector<std::uint32_t> settled_;         // per warp: every result it issued is ready by then
-  // Addresses formed (form_address), by a hash of the warp, its active lanes and their addresses: the
-  // cycle each is ready. Per CTA, for its whole body.
+  // Addresses formed (form_warp_address), by a hash of the warp, the array and its lanes' indices: the
+  // lanes that hold each. Per CTA, for its whole body.
   std::unordered_map<std::uint64_t, std::uint32_t> addresses_formed_;
 };
 
@@ -739,14 +755,19 @@ void Cta::await(const F& operands_ready) {
 
 // ---- memory -----------------------------------------------------------------------------------------
 
-template <class F>
-void Cta::form_address(std::uint64_t offset_bytes, const F& index_ready) {
-  if (!dependent_) return;
-  await([&](unsigned w) { return form_warp_address(w, offset_bytes, index_ready(w)); });
+template <class T>
+V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset) {
+  return load_from(a, index, offset, true);
 }
 
 template <class T>
-V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset) {
+V<T> Cta::texture_load(const Array<T>& a, const V<std::int64_t>& index) {
+  return load_from(a, index, 0, false);
+}
+
+template <class T>
+V<T> Cta::load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset,
+                    bool forms_address) {
   V<T> r(*this, T{});
   scratch_.assign(threads_, 0);
   for (unsigned t = 0; t < threads_; ++t) {
@@ -755,7 +776,8 @@ V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t off
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) r[t] = (*a.data)[i];
   }
-  form_address(static_cast<std::uint64_t>(offset) * sizeof(T), [&](unsigned w) { return index.ready(w); });
+  if (forms_address) form_address(a, index);
+  await([&](unsigned w) { return index.ready(w); });
   memory_step(Step::Kind::kLoad, scratch_, sizeof(T));
   wait_settles();
   if (dependent_) {
@@ -774,7 +796,7 @@ void Cta::store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& val
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) (*a.data)[i] = value[t];
   }
-  form_address(static_cast<std::uint64_t>(offset) * sizeof(T), [&](unsigned w) { return index.ready(w); });
+  form_address(a, index);
   await([&](unsigned w) { return value.ready(w); });
   memory_step(Step::Kind::kStore, scratch_, sizeof(T));
 }
@@ -788,7 +810,7 @@ void Cta::atomic_add(const Array<T>& a, const V<std::int64_t>& index, const V<T>
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) (*a.data)[i] += value[t];
   }
-  form_address(0, [&](unsigned w) { return index.ready(w); });
+  form_address(a, index);
   await([&](unsigned w) { return value.ready(w); });
   memory_step(Step::Kind::kAtomic, scratch_, sizeof(T));
   wait_settles();
@@ -803,7 +825,7 @@ void Cta::atomic_min(const Array<T>& a, const V<std::int64_t>& index, const V<T>
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size() && value[t] < (*a.data)[i]) (*a.data)[i] = value[t];
   }
-  form_address(0, [&](unsigned w) { return index.ready(w); });
+  form_address(a, index);
   await([&](unsigned w) { return value.ready(w); });
   memory_step(Step::Kind::kAtomic, scratch_, sizeof(T));
   wait_settles();

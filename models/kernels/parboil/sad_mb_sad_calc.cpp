@@ -117,7 +117,7 @@ class MbSadCalc : public Kernel {
                    std::vector<V<std::uint16_t>> ref;
                    ref.reserve(6);
                    for (std::int64_t dx = 0; dx < 6; ++dx)  // the coordinate (an add), then the fetch
-                     ref.push_back(c.load(ref_, texel(c, off_x + dx, off_y, y)));
+                     ref.push_back(c.texture_load(ref_, texel(c, off_x + dx, off_y, y)));
                    std::vector<V<std::uint16_t>> cur;
                    cur.reserve(4);
                    for (std::uint64_t x = 0; x < 4; ++x)

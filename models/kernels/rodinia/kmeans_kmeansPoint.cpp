@@ -95,7 +95,7 @@ class KmeansPoint : public Kernel {
         const std::int64_t cluster_base_index = std::int64_t(i) * nfeatures_;
         V<float> ans(c, 0.0f);
         c.uniform_loop(std::uint64_t(nfeatures_), [&](std::uint64_t j) {
-          const V<float> f = c.load(features_, point_id + std::int64_t(j) * npoints_);  // tex1Dfetch
+          const V<float> f = c.texture_load(features_, point_id + std::int64_t(j) * npoints_);  // tex1Dfetch
           // c_clusters[cluster_base_index + j]: a constant-memory load (one address per warp: one pass)
           const V<float> center = c.constant_load(centers_, c.uniform(cluster_base_index + std::int64_t(j)));
           const V<float> diff = f - center;

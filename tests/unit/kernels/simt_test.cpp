@@ -385,8 +385,8 @@ TEST(Simt, MemoryInstructionsWaitForTheirOperandsAndLoadsSettleTheRest) {
 //   z = b[tid]          another array: address 2
 //   a[tid] = x          address 1 again: no instruction
 //   if (tid < 16)       a compare (int) and a branch
-//     u = a[tid]        16 of the lanes: another warp address (its lanes differ): address 3
-// Int instructions: 3 addresses + the compare = 4; without dependent latencies only the compare, as the
+//     u = a[tid]        address 1, held by all 32 lanes already: no instruction
+// Int instructions: 2 addresses + the compare = 3; without dependent latencies only the compare, as the
 // paper system's SM (no latencies) counted before. Values are unaffected either way.
 TEST(Simt, GlobalAddressesAreOneIntegerInstructionAndReused) {
   for (const bool dependent : {false, true}) {
@@ -410,7 +410,7 @@ TEST(Simt, GlobalAddressesAreOneIntegerInstructionAndReused) {
     EXPECT_EQ(u[15], 150);
     EXPECT_EQ(u[16], -1);
     const std::vector<WarpRecord>& w = c.records();
-    EXPECT_EQ(count_of(w[0], InstrClass::kInt), dependent ? 4u : 1u)
+    EXPECT_EQ(count_of(w[0], InstrClass::kInt), dependent ? 3u : 1u)
         << (dependent ? "with latencies" : "without");
     if (dependent) {
       // The first step: address 1 alone, its issue and the 3 cycles the load waits for it.
@@ -420,6 +420,54 @@ TEST(Simt, GlobalAddressesAreOneIntegerInstructionAndReused) {
       EXPECT_EQ(w[0].steps[1].kind, Step::Kind::kLoad);
     }
   }
+}
+
+// Which lanes hold an address, per warp, by hand (two warps of 32 threads, int latency 4). Warp 0:
+//   if (tid < 16) a[tid]       a compare, a branch, and address 1 for lanes 0..15
+//   a[tid]                     lanes 16..31 lack it: address 1 again, for them (one instruction)
+//   if (tid < 8) b[3]          a compare, a branch, and address 2: its index is the same in every lane (a
+//                              loop-invariant product the compiler hoists), so it is formed for all 32
+//   if (tid >= 24) b[3]        a compare and a branch; lanes 24..31 hold address 2: no instruction
+//   texture a[tid]             a texture fetch: no address instruction
+// Int instructions: 3 compares + 3 addresses = 6. Warp 1 (threads 32..63) has its own registers: it
+// compares three times, loads a[tid] with all its lanes (address 1, its own) and b[3] under tid >= 24 (all
+// its lanes: address 2, its own, not warp 0's): 3 compares + 2 addresses = 5.
+TEST(Simt, AnAddressIsFormedForTheLanesThatLackIt) {
+  Array<std::int32_t> a{"a", 1 << 20, 64, nullptr}, b{"b", 2 << 20, 64, nullptr};
+  Cta c({1, 1, 1}, {64, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  const V<std::int64_t> tid = c.threadIdx_x();
+  c.if_(tid < 16, [&] { c.load(a, tid); });
+  c.load(a, tid);
+  c.if_(tid < 8, [&] { c.load(b, c.uniform(3)); });
+  c.if_(tid >= 24, [&] { c.load(b, c.uniform(3)); });
+  c.texture_load(a, tid);
+  const std::vector<WarpRecord>& w = c.records();
+  EXPECT_EQ(count_of(w[0], InstrClass::kInt), 6u);
+  EXPECT_EQ(count_of(w[0], InstrClass::kBranch), 3u);
+  EXPECT_EQ(count_of(w[1], InstrClass::kInt), 5u);
+}
+
+// A reused address still waits for its index: an index recomputed with the same values may be in flight.
+// By hand, one warp, int latency 4: out[tid] = tid forms its address at 0 (ready 4), the store waits
+// until 4 (step 0: 1 instruction, 4 cycles); j = tid * 1 issues at 4 (ready 8); out[j] = tid finds the
+// address formed (j equals tid in every lane) and issues no instruction, but waits for j until 8 (step 2:
+// the multiply and 3 stalled cycles).
+TEST(Simt, AReusedAddressWaitsForItsIndex) {
+  Array<std::int64_t> out{"out", 1 << 20, 64, nullptr};
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  const V<std::int64_t> tid = c.threadIdx_x();
+  c.store(out, tid, tid);
+  const V<std::int64_t> j = tid * std::int64_t(1);
+  c.store(out, j, tid);
+  const std::vector<WarpRecord>& w = c.records();
+  ASSERT_EQ(w[0].steps.size(), 4u);
+  EXPECT_EQ(w[0].steps[0].instructions, 1u);
+  EXPECT_EQ(w[0].steps[0].cycles, 4u);
+  EXPECT_EQ(w[0].steps[1].kind, Step::Kind::kStore);
+  EXPECT_EQ(w[0].steps[2].instructions, 1u);
+  EXPECT_EQ(w[0].steps[2].cycles, 4u);
+  EXPECT_EQ(w[0].steps[3].kind, Step::Kind::kStore);
+  EXPECT_EQ(count_of(w[0], InstrClass::kInt), 2u);  // the address once and the multiply
 }
 
 // A shared-memory load and the branch that reads it: the load issues at 0 (one pass), its value is ready at
