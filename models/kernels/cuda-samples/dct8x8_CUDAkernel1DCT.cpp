@@ -75,7 +75,8 @@ class Dct1 : public Kernel {
     c.charge(InstrClass::kFp32, 2);  // the two + 0.5
     Cta::Shared<float> tile1(c, kBlock * kBlock), tile2(c, kBlock * kBlock);
     const V<std::int64_t> cell = ty * kBlock + tx;  // (ty << 3) + tx
-    tile1.store(cell, c.texture_load(src_, y * width_ + x));  // tex2D
+    // The texel, fetched with tex2D.
+    tile1.store(cell, c.texture_load(src_, y * width_ + x));
     c.syncthreads();
 
     // Row ty of D^T A: unrolled, each step a constant read, a shared read and an FMA into the one
