@@ -180,24 +180,19 @@ std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::u
 std::uint32_t Cta::form_warp_address(unsigned w, std::uint64_t base, std::uint64_t element_bytes,
                                      const V<std::int64_t>& index) {
   // The key: the warp, the array and every lane's index (inactive lanes too: a register holds a value in
-  // each lane), each word through splitmix64's finalizer (a 64-bit hash: a collision among a CTA's few
-  // thousand addresses is out of reach).
-  std::uint64_t key = 0;
-  const auto mix = [&key](std::uint64_t v) {
-    std::uint64_t z = key ^ (v + 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    key = z ^ (z >> 31);
-  };
-  mix(w);
-  mix(base);
-  mix(element_bytes);
+  // each lane): one multiply-xorshift a word, then splitmix64's finalizer (a 64-bit hash: a collision
+  // among a CTA's few thousand addresses is out of reach).
   const unsigned first = w * kWarpSize, lanes = std::min(kWarpSize, threads_ - first);
+  std::uint64_t key = (base * 0x9e3779b97f4a7c15ull) ^ (element_bytes << 56) ^ w;
   bool uniform = true;
   for (unsigned t = first; t < first + lanes; ++t) {
-    mix(static_cast<std::uint64_t>(index[t]));
+    key = (key ^ static_cast<std::uint64_t>(index[t])) * 0xff51afd7ed558ccdull;
+    key ^= key >> 32;
     uniform = uniform && index[t] == index[first];
   }
+  key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ull;
+  key = (key ^ (key >> 27)) * 0x94d049bb133111ebull;
+  key ^= key >> 31;
   std::uint32_t& formed = addresses_formed_[key];
   if ((mask_[w] & ~formed) == 0) return index.ready(w);  // in a register already
   formed |= uniform ? full_mask(lanes) : mask_[w];
