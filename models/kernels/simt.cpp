@@ -180,14 +180,21 @@ std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::u
 std::uint32_t Cta::form_warp_address(unsigned w, std::uint64_t base, std::uint64_t element_bytes,
                                      const V<std::int64_t>& index) {
   // The key: the warp, the array and every lane's index (inactive lanes too: a register holds a value in
-  // each lane): one multiply-xorshift a word, then splitmix64's finalizer (a 64-bit hash: a collision
-  // among a CTA's few thousand addresses is out of reach).
+  // each lane), each word mixed in with a multiply-xorshift before the next enters (every step is a
+  // bijection, so keys that differ in one word differ), then splitmix64's finalizer. A 64-bit hash, not
+  // the words themselves: two different keys could still collide, with a chance of about 2^-64 a pair.
   const unsigned first = w * kWarpSize, lanes = std::min(kWarpSize, threads_ - first);
-  std::uint64_t key = (base * 0x9e3779b97f4a7c15ull) ^ (element_bytes << 56) ^ w;
+  std::uint64_t key = 0;
+  const auto mix = [&key](std::uint64_t v) {
+    key = (key ^ v) * 0xff51afd7ed558ccdull;
+    key ^= key >> 32;
+  };
+  mix(w);
+  mix(base);
+  mix(element_bytes);
   bool uniform = true;
   for (unsigned t = first; t < first + lanes; ++t) {
-    key = (key ^ static_cast<std::uint64_t>(index[t])) * 0xff51afd7ed558ccdull;
-    key ^= key >> 32;
+    mix(static_cast<std::uint64_t>(index[t]));
     uniform = uniform && index[t] == index[first];
   }
   key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ull;

@@ -249,8 +249,8 @@ class Cta {
   template <class T>
   V<T> load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset = 0);
   // A texture fetch (tex1Dfetch, tex2D) of element `index`: the model has no texture path, so it is a global
-  // load, but without the address instruction of load(): the texture unit takes the kernel's integer
-  // coordinates (TEX/TLD), not a 64-bit address.
+  // load, but without the address instruction of load(): the texture unit takes the kernel's coordinates
+  // (TEX/TLD: an integer for tex1Dfetch, floats for tex2D), not a 64-bit address.
   template <class T>
   V<T> texture_load(const Array<T>& a, const V<std::int64_t>& index);
   template <class T>
@@ -374,15 +374,17 @@ class Cta {
   }
   // Warp w's address of elements `index` of the array at `base`: the cycle the access may issue at. The
   // compiler keeps an address in a register, so a warp that formed the same one before (the same array,
-  // the same index in every lane of the warp) for every lane active now reuses it, with no instruction
-  // (it still waits for its index, which may be a recomputation in flight). An address formed under a
+  // every lane's index equal to the one it had then) for every lane active now reuses it, with no
+  // instruction (it still waits for its index, which may be a recomputation in flight). Reuse is by value:
+  // an index reloaded or recomputed with the same values reuses the address, which the compiler, knowing
+  // only registers, might form again. An address formed under a
   // narrower mask is formed again for the lanes that lack it. An index equal in every lane (a block's
   // element, a kernel argument's) is formed for the whole warp at once: such a loop-invariant, side-effect
   // free product is hoisted out of branches and loops by the compiler.
   std::uint32_t form_warp_address(unsigned w, std::uint64_t base, std::uint64_t element_bytes,
                                   const V<std::int64_t>& index);
   // A global load, through the texture path or not (`forms_address`: an LDG's address register; a texture
-  // fetch takes the kernel's integer coordinates and needs none).
+  // fetch takes the kernel's coordinates and needs none).
   template <class T>
   V<T> load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset, bool forms_address);
   // The branch of a construct on `cond`: one branch instruction per warp with an active thread.
@@ -430,8 +432,8 @@ class Cta {
   std::vector<unsigned> passes_;               // shared_access's passes per warp
   std::vector<std::uint32_t> clock_;           // per warp: the cycle its next instruction may issue at
   std::vector<std::uint32_t> settled_;         // per warp: every result it issued is ready by then
-  // Addresses formed (form_warp_address), by a hash of the warp, the array and its lanes' indices: the
-  // lanes that hold each. Per CTA, for its whole body.
+  // Addresses formed (form_warp_address), by a hash of the warp, the array's base and element size and
+  // its lanes' indices: the lanes that hold each. Per CTA, for its whole body.
   std::unordered_map<std::uint64_t, std::uint32_t> addresses_formed_;
 };
 

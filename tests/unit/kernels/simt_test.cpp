@@ -386,6 +386,7 @@ TEST(Simt, MemoryInstructionsWaitForTheirOperandsAndLoadsSettleTheRest) {
 //   a[tid] = x          address 1 again: no instruction
 //   if (tid < 16)       a compare (int) and a branch
 //     u = a[tid]        address 1, held by all 32 lanes already: no instruction
+//   t = texture b[tid]  a texture fetch: the same value as a load, no address instruction
 // Int instructions: 2 addresses + the compare = 3; without dependent latencies only the compare, as the
 // paper system's SM (no latencies) counted before. Values are unaffected either way.
 TEST(Simt, GlobalAddressesAreOneIntegerInstructionAndReused) {
@@ -404,6 +405,8 @@ TEST(Simt, GlobalAddressesAreOneIntegerInstructionAndReused) {
     c.store(a, tid, x);
     V<std::int32_t> u(c, -1);
     c.if_(tid < 16, [&] { u = c.load(a, tid); });
+    const V<std::int32_t> t = c.texture_load(b, tid);
+    EXPECT_EQ(t[7], -7);
     EXPECT_EQ(x[5], 50);
     EXPECT_EQ(y[5], 60);
     EXPECT_EQ(z[5], -5);
@@ -445,6 +448,68 @@ TEST(Simt, AnAddressIsFormedForTheLanesThatLackIt) {
   EXPECT_EQ(count_of(w[0], InstrClass::kInt), 6u);
   EXPECT_EQ(count_of(w[0], InstrClass::kBranch), 3u);
   EXPECT_EQ(count_of(w[1], InstrClass::kInt), 5u);
+}
+
+// Every warp forms its own addresses, even where its lanes' indices, mixed with the warp's number, could
+// look like another warp's: 2 warps of 32 (threadIdx.y is the warp), idx = 0 in every lane, then
+// `if (threadIdx.x == 0) { idx = threadIdx.y; out[idx] = ...; }`: warp 0's index is 0 in every lane, warp
+// 1's is 1 in lane 0 and 0 elsewhere. Each warp: the compare (int) and its address (int) = 2; the masked
+// move is no instruction.
+TEST(Simt, EveryWarpFormsItsOwnAddresses) {
+  Array<std::int64_t> out{"out", 1 << 20, 64, nullptr};
+  Cta c({1, 1, 1}, {32, 2, 1}, {0, 0, 0}, kLine, volta_like());
+  const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
+  V<std::int64_t> idx(c, 0);
+  c.if_(tx == 0, [&] {
+    idx = ty;
+    c.store(out, idx, ty);
+  });
+  const std::vector<WarpRecord>& w = c.records();
+  EXPECT_EQ(count_of(w[0], InstrClass::kInt), 2u);
+  EXPECT_EQ(count_of(w[1], InstrClass::kInt), 2u);
+}
+
+// Atomics form their addresses too, and reuse them. One warp, int latency 4: atomicAdd(&acc[tid], 1)
+// forms address 1 (issue 0, ready 4; the atomic waits until 4: step 0 is 1 instruction and 4 cycles);
+// atomicAdd(&acc[tid], 1) again and atomicMin(&acc[tid], 1) reuse it: 1 int instruction in all. Each
+// element ends at min(0 + 1 + 1, 1) = 1.
+TEST(Simt, AtomicsFormAndReuseTheirAddresses) {
+  std::vector<std::int32_t> acc_data(32, 0);
+  Array<std::int32_t> acc{"acc", 1 << 20, 32, &acc_data};
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  const V<std::int64_t> tid = c.threadIdx_x();
+  const V<std::int32_t> one(c, 1);
+  c.atomic_add(acc, tid, one);
+  c.atomic_add(acc, tid, one);
+  c.atomic_min(acc, tid, one);
+  EXPECT_EQ(acc_data[0], 1);
+  EXPECT_EQ(acc_data[31], 1);
+  const std::vector<WarpRecord>& w = c.records();
+  EXPECT_EQ(count_of(w[0], InstrClass::kInt), 1u);
+  EXPECT_EQ(w[0].steps[0].instructions, 1u);
+  EXPECT_EQ(w[0].steps[0].cycles, 4u);
+  EXPECT_EQ(w[0].steps[1].kind, Step::Kind::kAtomic);
+}
+
+// A partial last warp: 40 threads, warp 1 has lanes 0..7 (threads 32..39). By hand:
+//   a[tid]                  each warp forms address 1 (int)
+//   if (tid < 36) a[tid]    a compare; both warps hold address 1 in their active lanes: no instruction
+//   if (tid >= 36) b[3]     a compare; warp 1 (threads 36..39 active) forms address 2, a uniform index,
+//                           for its 8 lanes
+//   b[3]                    warp 0 forms address 2; warp 1 holds it in all 8 lanes
+// Int instructions: warp 0: 1 + 2 compares + 1 = 4; warp 1: 1 + 2 compares + 1 = 4.
+TEST(Simt, APartialWarpFormsItsAddressesForItsLanes) {
+  Array<std::int32_t> a{"a", 1 << 20, 64, nullptr}, b{"b", 2 << 20, 64, nullptr};
+  Cta c({1, 1, 1}, {40, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  const V<std::int64_t> tid = c.threadIdx_x();
+  c.load(a, tid);
+  c.if_(tid < 36, [&] { c.load(a, tid); });
+  c.if_(tid >= 36, [&] { c.load(b, c.uniform(3)); });
+  c.load(b, c.uniform(3));
+  const std::vector<WarpRecord>& w = c.records();
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(count_of(w[0], InstrClass::kInt), 4u);
+  EXPECT_EQ(count_of(w[1], InstrClass::kInt), 4u);
 }
 
 // A reused address still waits for its index: an index recomputed with the same values may be in flight.
