@@ -377,10 +377,10 @@ class Cta {
   // every lane's index equal to the one it had then) for every lane active now reuses it, with no
   // instruction (it still waits for its index, which may be a recomputation in flight). Reuse is by value:
   // an index reloaded or recomputed with the same values reuses the address, which the compiler, knowing
-  // only registers, might form again. An address formed under a
-  // narrower mask is formed again for the lanes that lack it. An index equal in every lane (a block's
-  // element, a kernel argument's) is formed for the whole warp at once: such a loop-invariant, side-effect
-  // free product is hoisted out of branches and loops by the compiler.
+  // only registers, might form again. An address formed under a narrower mask is formed again for the
+  // lanes that lack it. An index equal in every lane (a block's element, a kernel argument's) is formed for
+  // the whole warp at once: such a loop-invariant, side-effect free product is hoisted out of branches and
+  // loops by the compiler.
   std::uint32_t form_warp_address(unsigned w, std::uint64_t base, std::uint64_t element_bytes,
                                   const V<std::int64_t>& index);
   // A global load, through the texture path or not (`forms_address`: an LDG's address register; a texture
