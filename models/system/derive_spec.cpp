@@ -234,6 +234,13 @@ void derive_external(const SystemParams& p, SystemSpec& s) {
         x.kind = ExternalPortSpec::Kind::kSwitchInitiator;
         break;
     }
+    // The key the other attachments read must keep its default (0), so that a `switch:` written on a DRAM or
+    // crossbar entry is not silently ignored.
+    if (x.kind == ExternalPortSpec::Kind::kSwitchInitiator && e.socket != 0)
+      fail(k + ".socket", "has no meaning for attach: switch (it names a switch: use `switch`); remove it");
+    if (x.kind != ExternalPortSpec::Kind::kSwitchInitiator && e.switch_index != 0)
+      fail(k + ".switch",
+           "has no meaning for attach: dram or xbar (they name a socket: use `socket`); remove it");
     if (x.kind == ExternalPortSpec::Kind::kSwitchInitiator) {
       if (e.switch_index >= switches) {
         fail(k + ".switch",
@@ -415,6 +422,54 @@ void derive_app(const std::string& key, KernelSpec& ks, std::uint64_t& next_base
   next_base = app->end_address();
 }
 
+// A kernel item is one of four kinds (an application, a library kernel, a trace, a synthetic pattern) and
+// each kind reads only some of the item's keys: a key the item's kind ignores must keep its default, else
+// the user believes it took effect (`ctas` on a library kernel, whose grid comes from its arguments). A
+// resolved configuration (config.yaml) writes every key at its default, so comparing with the default, not
+// asking whether the key was written, keeps every output reproducible.
+void refuse_meaningless_keys(const std::string& key, const KernelSpec& ks) {
+  const KernelSpec d;
+  const bool app = !ks.app.empty(), library = !app && !ks.kernel.empty();
+  const bool trace = !app && !library && !ks.trace_path.empty(), synthetic = !app && !library && !trace;
+  const char* kind = app       ? "an application item (app:)"
+                     : library ? "a library kernel item (kernel:)"
+                     : trace   ? "a trace item (trace:)"
+                               : "a synthetic item (pattern:)";
+  const char* why = app       ? "its host program sets its launches from `args` and `input`"
+                    : library ? "its grid, block and arrays come from the kernel's `args`"
+                    : trace   ? "its grid and instructions come from the trace"
+                              : "a pattern has no arguments and reads no file";
+  auto refuse_if = [&](bool set, const char* name) {
+    if (set) fail(key + name, std::string("has no meaning for ") + kind + ": " + why + "; remove it");
+  };
+  if (!synthetic) {  // what only a synthetic pattern reads
+    refuse_if(ks.pattern != d.pattern, "pattern");
+    refuse_if(ks.ctas != d.ctas, "ctas");
+    refuse_if(ks.warps_per_cta != d.warps_per_cta, "warps_per_cta");
+    refuse_if(ks.grid_x != d.grid_x, "grid_x");
+    refuse_if(ks.accesses_per_warp != d.accesses_per_warp, "accesses_per_warp");
+    refuse_if(ks.compute_cycles != d.compute_cycles, "compute_cycles");
+    refuse_if(ks.write_percent != d.write_percent, "write_percent");
+    refuse_if(ks.atomic_percent != d.atomic_percent, "atomic_percent");
+    refuse_if(ks.footprint_bytes != d.footprint_bytes, "footprint_bytes");
+    refuse_if(ks.base_address != d.base_address, "base_address");
+    refuse_if(ks.seed != d.seed, "seed");
+  }
+  // Within the synthetic kind, a pattern's own parameters mean nothing to the other patterns.
+  const std::string& pat = ks.pattern;
+  const bool grid = pat == "transpose" || pat == "stencil2d" || pat == "stencil3d";
+  refuse_if(ks.width_lines != d.width_lines && !(synthetic && grid), "width_lines");
+  refuse_if(ks.height_lines != d.height_lines && !(synthetic && pat == "stencil3d"), "height_lines");
+  refuse_if(ks.stride_x != d.stride_x && !(synthetic && pat == "strided"), "stride_x");
+  refuse_if(ks.stride_y != d.stride_y && !(synthetic && pat == "strided"), "stride_y");
+  refuse_if(ks.bins_bytes != d.bins_bytes && !(synthetic && pat == "histogram"), "bins_bytes");
+  refuse_if(ks.output_bytes != d.output_bytes && !(synthetic && pat == "reduction_to_one"), "output_bytes");
+  refuse_if(!ks.args.empty() && !app && !library, "args");
+  refuse_if(!ks.input.empty() && !app, "input");
+  refuse_if(!ks.trace_path.empty() && library,
+            "trace");  // an application with a trace or a kernel: derive_app
+}
+
 void derive_workload(const SystemParams& p, SystemSpec& s) {
   const WorkloadParams& w = p.workload;
   s.workload_name = w.name;
@@ -440,6 +495,7 @@ void derive_workload(const SystemParams& p, SystemSpec& s) {
     for (const runtime::Allocation& al : s.allocations)
       next_base = std::max(next_base, (al.base + al.bytes + (std::uint64_t(2) << 20) - 1) >> 21 << 21);
     for (std::size_t i = 0; i < kernels.size(); ++i) {
+      refuse_meaningless_keys("workload.kernels." + str(i) + ".", kernels[i]);
       if (!kernels[i].app.empty())
         derive_app("workload.kernels." + str(i) + ".", kernels[i], next_base, s);
       else if (!kernels[i].kernel.empty())

@@ -8,8 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/python_script.hpp"
 #include "app/run.hpp"
 #include "stats/document.hpp"
+#include "system/fresh_kernel.hpp"
 
 namespace numagpu {
 namespace {
@@ -424,6 +426,75 @@ TEST_F(CliTest, Qv100RefusesATracedKernelNoCarveoutHolds) {
   EXPECT_NE(err.str().find(big + ": a CTA of 2 warps, 16 registers per thread and 200000 B of shared memory"),
             std::string::npos)
       << err.str();
+}
+
+// A key the item's kind does not read is refused at the key, not ignored (issue 44, item 7). Each workload
+// differs from a valid one by that key alone; the column is that of the key's value (6 + len(key) + 3).
+TEST_F(CliTest, KeysAnItemsKindDoesNotReadAreRefusedAtTheKey) {
+  struct Case {
+    std::string item, key, kind, why;
+  };
+  const std::vector<Case> cases = {
+      {"kernel: example/saxpy\n      ctas: 64", "ctas", "a library kernel item (kernel:)",
+       "its grid, block and arrays come from the kernel's `args`"},
+      {"kernel: example/saxpy\n      input: w.yaml", "input", "a library kernel item (kernel:)",
+       "its grid, block and arrays come from the kernel's `args`"},
+      {"ctas: 4\n      args: n=1000", "args", "a synthetic item (pattern:)",
+       "a pattern has no arguments and reads no file"},
+      {"ctas: 4\n      stride_x: 4", "stride_x", "a synthetic item (pattern:)",
+       "a pattern has no arguments and reads no file"},
+      {"app: rodinia/nw\n      warps_per_cta: 8", "warps_per_cta", "an application item (app:)",
+       "its host program sets its launches from `args` and `input`"},
+  };
+  for (const Case& c : cases) {
+    err.str("");
+    options.workload_file = write("w.yaml", "workload:\n  kernels:\n    - name: k\n      " + c.item + "\n");
+    const std::size_t column = 6 + c.key.size() + 3;
+    expect_rejected(*options.workload_file + ":5:" + std::to_string(column) + ": workload.kernels.0." +
+                    c.key + ": has no meaning for " + c.kind + ": " + c.why + "; remove it");
+  }
+}
+
+// A resolved configuration writes every key at its default: a library kernel's config.yaml runs again.
+TEST_F(CliTest, ALibraryKernelsResolvedConfigurationRunsAgain) {
+  options.workload_file =
+      write("w.yaml", "workload:\n  kernels:\n    - name: k\n      kernel: example/saxpy\n");
+  options.sets = {"system.sockets=1", "sm.per_socket=2"};
+  ASSERT_EQ(run(), kExitOk) << err.str();
+  FreshSystemCKernel kernel;  // SystemC elaborates once per kernel
+  RunOptions again;
+  again.quiet = true;
+  again.config_file = (fs::path(options.out_dir) / "config.yaml").string();
+  again.out_dir = (dir / "again").string();
+  std::ostringstream again_out, again_err;
+  EXPECT_EQ(run_command(again, again_out, again_err), kExitOk) << again_err.str();
+}
+
+// The plot commands' script runner (issue 44, item 7: every plot failure said "needs python3-matplotlib").
+// The arguments reach the script as argv, untouched by any shell; a failure is reported with the script's
+// own last line, and a missing matplotlib is named only when that is what failed.
+TEST(PythonScript, ArgumentsArriveVerbatimAndFailuresQuoteTheScript) {
+  const ScriptResult ok = run_python_script("import sys\nsys.stderr.write(repr(sys.argv[1:]) + '\\n')\n",
+                                            {"a b", "$(echo x)", "it's", ""});
+  EXPECT_EQ(ok.exit_code, 0);
+  EXPECT_EQ(ok.error_text, "['a b', '$(echo x)', \"it's\", '']\n");
+
+  const ScriptResult raised = run_python_script("raise ValueError('column x is empty')\n", {});
+  EXPECT_EQ(raised.exit_code, 1);
+  EXPECT_EQ(script_failure(raised), "the plot script failed (exit 1): ValueError: column x is empty");
+
+  const ScriptResult no_mpl =
+      run_python_script("raise ModuleNotFoundError(\"No module named 'matplotlib'\")\n", {});
+  EXPECT_EQ(script_failure(no_mpl), "python3-matplotlib is not installed (scripts/setup.sh installs it)");
+  // Another missing module is not matplotlib.
+  const ScriptResult other = run_python_script("import numagpu_no_such_module\n", {});
+  EXPECT_EQ(script_failure(other),
+            "the plot script failed (exit 1): ModuleNotFoundError: No module named 'numagpu_no_such_module'");
+
+  const ScriptResult killed =
+      run_python_script("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", {});
+  EXPECT_EQ(killed.exit_code, 128 + 9);
+  EXPECT_EQ(script_failure(killed), "the plot script failed (ended by signal 9)");
 }
 
 // configs/examples/two_sockets.yaml includes the paper system and overrides two values: the result has those
