@@ -167,13 +167,14 @@ void HostInitiatorPort::report_queues(std::ostream& os) const {
 // --------------------------------------------------------------------------------------- host targets
 
 HostTargetPort::HostTargetPort(const sc_core::sc_module_name& name, SimContext& ctx, unsigned queue_depth,
-                               stats::Registry& stats, std::string key)
+                               stats::Registry& stats, std::string key, bool protocol_checks)
     : sc_module(name),
       in("in", ctx, *this, ctx.names.add(this->name())),
       initiator("initiator"),
       ctx_(ctx),
       queue_depth_(queue_depth),
       key_(std::move(key)),
+      protocol_checks_(protocol_checks),
       requests_(stats.counter(std::string(this->name()) + ".requests", "requests",
                               "Requests sent to the host's target in place of the DRAM")),
       errors_(stats.counter(std::string(this->name()) + ".error_responses", "requests",
@@ -205,6 +206,14 @@ void HostTargetPort::accepted() {
 void HostTargetPort::answer(Payload& gp, const sc_time& delay) {
   const tlm::tlm_response_status status = gp.get_response_status();
   if (status != tlm::TLM_OK_RESPONSE && status != tlm::TLM_INCOMPLETE_RESPONSE) errors_.add();
+  // The base protocol has a target set the status before it responds (IEEE 1666-2011, 14.17): the checkers
+  // bound on the model's own hops cannot see the host's target, so the port checks its answers itself.
+  if (protocol_checks_ && status == tlm::TLM_INCOMPLETE_RESPONSE) {
+    ctx_.health.report(RunHealth::Kind::kProtocol,
+                       std::string(name()) + " (" + key_ +
+                           "): the host's target responded with the status still TLM_INCOMPLETE_RESPONSE "
+                           "(a target sets the response status before it responds)");
+  }
   --outstanding_;
   in.respond(attr(gp).pop_return_port(), gp, delay);
 }

@@ -96,8 +96,10 @@ class HostTargetPort : public sc_core::sc_module,
   using InitiatorSocket =
       tlm::tlm_initiator_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
   // `queue_depth`: requests accepted from the banks and not yet taken by the host's target (END_REQ).
+  // `protocol_checks` (checks.protocol): a response the host's target leaves at TLM_INCOMPLETE_RESPONSE is a
+  // protocol violation of the run (else it is taken as OK, as a lenient target would be).
   HostTargetPort(const sc_core::sc_module_name& name, SimContext& ctx, unsigned queue_depth,
-                 stats::Registry& stats, std::string key);
+                 stats::Registry& stats, std::string key, bool protocol_checks = false);
 
   RequestInputs in;           // the L2 banks bind here (as to a Dram)
   InitiatorSocket initiator;  // bound to the host's target
@@ -119,6 +121,7 @@ class HostTargetPort : public sc_core::sc_module,
   SimContext& ctx_;
   unsigned queue_depth_;
   std::string key_;
+  bool protocol_checks_;
   unsigned waiting_ = 0;  // accepted from the banks, not yet taken by the host's target
   RingQueue<Payload*> queue_;
   Payload* in_request_phase_ = nullptr;

@@ -86,8 +86,8 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
   dram = std::make_unique<Dram>("dram", ctx, spec.dram, facts, sys.stats());
   for (const ExternalPortSpec& e : spec.external) {
     if (e.kind == ExternalPortSpec::Kind::kDramTarget && e.index == id)
-      host_dram =
-          std::make_unique<HostTargetPort>(e.name.c_str(), ctx, spec.dram.queue_depth, sys.stats(), e.key);
+      host_dram = std::make_unique<HostTargetPort>(e.name.c_str(), ctx, spec.dram.queue_depth, sys.stats(),
+                                                   e.key, spec.protocol_checks);
   }
   RequestInputs& memory_in = host_dram ? host_dram->in : dram->in;
   const unsigned bank_bits = bank_index_bits(spec.l2_banks);

@@ -459,6 +459,36 @@ TEST(TlmEdgeHost, HostTargetReplacesASocketsDram) {
   EXPECT_EQ(reg.find_counter("system.socket0.dram.reads")->value(), 0u);
 }
 
+// A host's target that answers without setting the response status breaks the base protocol (a target sets
+// it before responding): under checks.protocol (host_spec's small system has them on) the run's health
+// records one protocol violation per such answer, naming the port and its key; all 512 reads (as above)
+// still complete, so nothing else is reported.
+struct SilentDram : sc_core::sc_module {
+  tlm_utils::simple_target_socket<SilentDram> socket{"socket"};
+  explicit SilentDram(const sc_core::sc_module_name& n) : sc_module(n) {
+    socket.register_b_transport(this, &SilentDram::access);
+  }
+  void access(tlm::tlm_generic_payload&, sc_time& delay) { delay += sc_time(50, SC_NS); }
+};
+
+TEST(TlmEdgeHost, HostTargetLeavingTheStatusIncompleteIsAProtocolViolation) {
+  stats::Registry reg;
+  std::ostringstream diag;
+  System sys("system", host_spec(1, {{ExternalPortSpec::Kind::kDramTarget, 0, "mydram", "external.0"}}), reg,
+             diag);
+  SilentDram silent("silent");
+  sys.external_target("mydram").bind(silent.socket);
+  sys.run();
+  const RunHealth& health = sys.context().health;
+  EXPECT_EQ(health.count(RunHealth::Kind::kProtocol), 512u);
+  EXPECT_EQ(health.count(RunHealth::Kind::kAudit), 0u);
+  ASSERT_FALSE(health.messages(RunHealth::Kind::kProtocol).empty());
+  const std::string& first = health.messages(RunHealth::Kind::kProtocol).front();
+  EXPECT_NE(first.find("system.socket0.mydram (external.0)"), std::string::npos) << first;
+  EXPECT_NE(first.find("TLM_INCOMPLETE_RESPONSE"), std::string::npos) << first;
+  EXPECT_TRUE(sys.dispatcher().finished());
+}
+
 // An external port nobody bound stops the simulation at the end of elaboration with its configuration key.
 TEST(TlmEdgeHost, UnboundExternalPortIsAnErrorNamingItsKey) {
   stats::Registry reg;
@@ -496,6 +526,11 @@ TEST(TlmEdgeConfig, ExternalEntriesAreCheckedAtTheirKeys) {
   EXPECT_EQ(key_of({{A::kXbar, 0, 0, "cpu"}, {A::kXbar, 1, 0, "cpu"}}, 4), "external.1.name");
   EXPECT_EQ(key_of({{A::kXbar, 0, 0, "a.b"}}, 4), "external.0.name");
   EXPECT_EQ(key_of({{A::kXbar, 0, 0, ""}, {A::kDram, 2, 0, ""}, {A::kSwitch, 0, 0, ""}}, 4), "(accepted)");
+  // A key the entry's attachment does not read must keep its default: `switch` on a DRAM or crossbar entry,
+  // `socket` on a switch entry.
+  EXPECT_EQ(key_of({{A::kDram, 1, 1, ""}}, 4), "external.0.switch");
+  EXPECT_EQ(key_of({{A::kXbar, 1, 1, ""}}, 4), "external.0.switch");
+  EXPECT_EQ(key_of({{A::kSwitch, 2, 0, ""}}, 4), "external.0.socket");
   SystemParams p;
   p.external = {{A::kXbar, 2, 0, ""}, {A::kDram, 3, 0, ""}};
   const SystemSpec s = derive_system_spec(p);
