@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "power/activity.hpp"
 #include "power/energy_config.hpp"
 #include "power/rtl_area.hpp"
@@ -64,6 +66,44 @@ TEST(EnergyTable, BadValueIsAOneLineErrorNamingTheKey) {
   } catch (const config::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("energy.dram.read_pj_per_bit"), std::string::npos) << e.what();
   }
+}
+
+// Issue 44: `energy.link.pj_per_bit=1e308` made the link's energy infinite (power_w: null, exit 0). Every
+// energy key has an upper bound; a value above it is refused at the key with the range.
+TEST(EnergyTable, ValuesThatWouldMakePowerInfiniteAreRefusedAtTheKey) {
+  for (const char* set : {"energy.link.pj_per_bit=1e308", "energy.l2.read_pj=1e10", "energy.sm.static_w=1e7",
+                          "energy.policy.flop_cycle_fj=inf", "energy.dram.read_pj_per_bit=nan"}) {
+    try {
+      table({set});
+      ADD_FAILURE() << set << " was accepted";
+    } catch (const config::ConfigError& e) {
+      const std::string key = std::string(set).substr(0, std::string(set).find('='));
+      EXPECT_NE(std::string(e.what()).find(key + ":"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// At every key's upper bound (1e9 pJ per event or bit, 1e6 W per instance) and counters near 2^64 over one
+// cycle, every number of power.json stays finite: each sum is below 2^64 x 1e9 pJ x a few terms, about 1e17
+// J, divided by 1 ns.
+TEST(PowerModel, LargestTableAndCountsGiveFinitePower) {
+  const EnergyTable t =
+      table({"energy.link.pj_per_bit=1e9", "energy.sm.instruction_pj=1e9", "energy.l2.read_pj=1e9",
+             "energy.dram.read_pj_per_bit=1e9", "energy.sm.static_w=1e6", "energy.board.constant_w=1e6"});
+  Activity a = one_microsecond(1);
+  a.duration_cycles = 1;
+  const std::uint64_t huge = ~std::uint64_t(0) - 1;
+  a.instances.push_back(instance("s.sm0", "sm", 0, {{"instructions", huge}}));
+  a.instances.push_back(instance("s.l2_0", "l2", 0, {{"reads", huge}}));
+  a.instances.push_back(instance("s.dram", "dram", 0, {{"read_bits", huge}}));
+  Instance link = instance("s.link", "link", -1, {{"bits_a_to_b", huge}, {"bits_b_to_a", huge}});
+  link.properties = {{"a", "gpu0"}, {"a_kind", "gpu"}, {"b", "switch0"}, {"b_kind", "switch"}};
+  a.instances.push_back(link);
+  const json p = power_document(a, t, "test");
+  ASSERT_TRUE(p.at("total").at("power_w").is_number()) << p.at("total").dump();
+  EXPECT_TRUE(std::isfinite(p.at("total").at("power_w").get<double>()));
+  EXPECT_TRUE(std::isfinite(p.at("communication").at("power_w").get<double>()));
+  EXPECT_GT(p.at("total").at("power_w").get<double>(), 1e20);  // 2^64 x 1e9 pJ = 1.8e16 J in 1 ns
 }
 
 double static_of(const json& power, const std::string& name) {
