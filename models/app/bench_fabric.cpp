@@ -10,6 +10,7 @@
 
 #include "app/embedded_configs.hpp"
 #include "app/power_outputs.hpp"
+#include "app/python_script.hpp"
 #include "common/health.hpp"
 #include "config/config.hpp"
 #include "power/activity_recorder.hpp"
@@ -226,23 +227,12 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
   }
 
   if (o.plot) {
-    const std::string script = (dir / ".plot_fabric.py").string();
-    try {
-      write_file_atomically(script, std::string(embedded::kPlotFabric));
-    } catch (const std::exception& e) {
-      return bad(e.what());
-    }
-    // Debian's interpreter, where python3-matplotlib installs, even when another python3 comes first on PATH.
-    const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    const std::string cmd = python + " '" + script + "' '" + csv_path + "' '" + dir.string() + "'";
-    const int status = std::system(cmd.c_str());
-    const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-    std::filesystem::remove(script, ec);
-    if (rc != 0) {
-      err << "numagpu: error: --plot: python3 with matplotlib failed (exit " << rc
-          << "); install python3-matplotlib (scripts/setup.sh does)\n";
+    const ScriptResult r = run_python_script(embedded::kPlotFabric, {csv_path, dir.string()});
+    if (r.exit_code != 0) {
+      err << "numagpu: error: --plot: " << script_failure(r) << "\n";
       return kExitRunFailed;
     }
+    err << r.error_text;
   }
   return kExitOk;
 }

@@ -2,13 +2,16 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
 #include <vector>
 
+#include "app/power_outputs.hpp"
 #include "app/run.hpp"
+#include "common/printable.hpp"
 #include "config/emit_yaml.hpp"
 #include "stats/atomic_write.hpp"
 
@@ -24,18 +27,21 @@ namespace {
 constexpr double kAccelergyVersion = 0.3;
 
 std::string provenance(const power::Activity& a, std::string_view source) {
-  std::string file(source);  // on one line: it goes into a comment
-  for (char& c : file)
-    if (c == '\n' || c == '\r') c = ' ';
+  // It goes into a comment: on one line, and with no control byte or stray byte (neither YAML nor XML allows
+  // one anywhere), each shown as numagpu's error messages show it (\xNN).
+  const std::string file = printable(source);
   std::ostringstream os;
   os << "numagpu " << NUMAGPU_VERSION << " export of " << file << " (machine hash " << a.machine_hash << ", "
      << a.duration_cycles << " cycles at " << a.clock_mhz << " MHz)";
   return os.str();
 }
 
-std::string xml_escaped(std::string_view text) {
+// XML 1.0 text is UTF-8 without control bytes but tab, newline and return, and cannot hold one even as a
+// character reference: a name is first made printable (control and stray bytes as the text \xNN, line
+// breaks and tabs as \n \r \t, which an attribute would turn into spaces), then its markup is escaped.
+std::string xml_escaped(std::string_view raw) {
   std::string out;
-  for (char c : text) {
+  for (char c : printable(raw)) {
     switch (c) {
       case '&':
         out += "&amp;";
@@ -59,7 +65,7 @@ std::string xml_escaped(std::string_view text) {
   return out;
 }
 
-// A comment may not contain "--".
+// A comment may not contain "--" (its text is already printable: provenance()).
 std::string xml_comment_text(std::string text) {
   for (std::size_t p; (p = text.find("--")) != std::string::npos;)
     text.replace(p, 2, "- -");
@@ -152,16 +158,12 @@ int export_command(const ExportOptions& o, std::ostream& out, std::ostream& err)
   };
   if (o.format != "accelergy" && o.format != "mcpat")
     return bad("export: --format " + o.format + ": expected accelergy or mcpat");
-  std::ifstream in(o.activity_file);
-  if (!in) return bad(o.activity_file + ": cannot read (" + std::strerror(errno) + ")");
   power::Activity activity;
-  try {
-    activity = power::activity_from_json(nlohmann::json::parse(in));
-  } catch (const nlohmann::json::parse_error& e) {
-    return bad(o.activity_file + ": not valid JSON (" + e.what() + ")");
-  } catch (const power::ActivityError& e) {
-    return bad(o.activity_file + ": " + e.what());
-  }
+  if (auto error = read_activity_file(o.activity_file, activity)) return bad(*error);
+  std::error_code ec;
+  if (std::filesystem::equivalent(o.out_file, o.activity_file, ec))
+    return bad(o.out_file +
+               ": is the --activity file itself; the export would overwrite it (give another -o)");
   std::string text;
   try {
     text = o.format == "accelergy" ? accelergy_action_counts(activity, o.activity_file)

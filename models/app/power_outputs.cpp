@@ -1,5 +1,6 @@
 #include "app/power_outputs.hpp"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <iostream>
 
 #include "app/embedded_configs.hpp"
+#include "app/python_script.hpp"
 #include "app/run.hpp"
 #include "power/activity_recorder.hpp"
 #include "power/energy_config.hpp"
@@ -44,6 +46,30 @@ nlohmann::json write_power_outputs(const power::Activity& activity, const config
   return power;
 }
 
+std::optional<std::string> read_activity_file(const std::string& path, power::Activity& activity) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return path + ": cannot read (" + std::strerror(errno) + ")";
+  if (!S_ISREG(st.st_mode)) {
+    return path + ": not a regular file (" +
+           (S_ISDIR(st.st_mode) ? "a directory" : "a pipe, socket or device") +
+           "); give a run's activity.json";
+  }
+  std::ifstream in(path);
+  if (!in) return path + ": cannot read (" + std::strerror(errno) + ")";
+  try {
+    activity = power::activity_from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::parse_error& e) {
+    return path + ": not valid JSON (" + e.what() + ")";
+  } catch (const power::ActivityError& e) {
+    return path + ": " + e.what();
+  } catch (const std::bad_alloc&) {
+    return path + ": too large to read into memory";
+  } catch (const std::exception& e) {  // a value of the wrong JSON type where the reader does not expect it
+    return path + ": not an activity document (" + e.what() + ")";
+  }
+  return std::nullopt;
+}
+
 int power_command(const PowerOptions& o, std::ostream& out, std::ostream& err) {
   auto bad = [&err](const std::string& what) {
     err << "numagpu: error: " << what << "\n";
@@ -58,24 +84,19 @@ int power_command(const PowerOptions& o, std::ostream& out, std::ostream& err) {
   } catch (const config::ConfigError& e) {
     return bad(e.what());
   }
-  std::ifstream in(o.activity_file);
-  if (!in) return bad(o.activity_file + ": cannot read (" + std::strerror(errno) + ")");
   power::Activity activity;
-  try {
-    activity = power::activity_from_json(nlohmann::json::parse(in));
-  } catch (const nlohmann::json::parse_error& e) {
-    return bad(o.activity_file + ": not valid JSON (" + e.what() + ")");
-  } catch (const power::ActivityError& e) {
-    return bad(o.activity_file + ": " + e.what());
-  }
+  if (auto error = read_activity_file(o.activity_file, activity)) return bad(*error);
   nlohmann::json power;
   try {
     power = power::power_document(activity, power::energy_table(*cfg), NUMAGPU_VERSION);
   } catch (const std::exception& e) {  // a malformed property (e.g. a policy block's area of the wrong type)
     return bad(o.activity_file + ": " + e.what());
   }
-  if (!make_output_dir(o.out_dir, err)) return kExitBadInput;
   const std::string path = (fs::path(o.out_dir) / "power.json").string();
+  std::error_code ec;
+  if (fs::equivalent(path, o.activity_file, ec))
+    return bad(path + ": is the --activity file itself; writing power.json there would overwrite it");
+  if (!make_output_dir(o.out_dir, err)) return kExitBadInput;
   try {
     write_file_atomically(path, power.dump(1) + "\n");
   } catch (const std::exception& e) {
@@ -95,33 +116,12 @@ int plot_power_command(const PlotPowerOptions& o, std::ostream& out, std::ostrea
     return kExitBadInput;
   }
   const fs::path output = o.output ? fs::path(*o.output) : input.parent_path() / "power.png";
-  // The script goes to a private temporary file (not beside the outputs, which may be read-only).
-  const fs::path script =
-      fs::temp_directory_path() / (".numagpu_plot_power." + std::to_string(::getpid()) + ".py");
-  try {
-    write_file_atomically(script.string(), std::string(embedded::kPlotPower));
-  } catch (const std::exception& e) {
-    err << "numagpu: error: " << e.what() << "\n";
-    return kExitBadInput;
-  }
-  // Debian's interpreter, where python3-matplotlib installs, even when another python3 comes first on PATH.
-  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  auto quoted = [](const std::string& s) {
-    std::string q = "'";
-    for (char c : s)
-      q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-  };
-  const std::string cmd =
-      python + " " + quoted(script.string()) + " " + quoted(input.string()) + " " + quoted(output.string());
-  const int status = std::system(cmd.c_str());
-  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  fs::remove(script, ec);
-  if (rc != 0) {
-    err << "numagpu: error: plot power: python3 with matplotlib failed (exit " << rc
-        << "); install python3-matplotlib (scripts/setup.sh does)\n";
+  const ScriptResult r = run_python_script(embedded::kPlotPower, {input.string(), output.string()});
+  if (r.exit_code != 0) {
+    err << "numagpu: error: plot power: " << script_failure(r) << "\n";
     return kExitRunFailed;
   }
+  err << r.error_text;
   out << "numagpu: wrote " << output.string() << "\n";
   return kExitOk;
 }

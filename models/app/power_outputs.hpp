@@ -31,6 +31,11 @@ using WriteOutput = std::function<void(const std::string& name, std::string_view
 nlohmann::json write_power_outputs(const power::Activity& activity, const config::Config& cfg,
                                    const WriteOutput& write);
 
+// Reads a run's activity.json into `activity`. Returns the one-line error (the file named first) when it
+// cannot: only a regular file is read, so a directory or a FIFO (which would block) is refused before it
+// is opened, and a file too large for memory is an error, not a crash.
+std::optional<std::string> read_activity_file(const std::string& path, power::Activity& activity);
+
 struct PowerOptions {
   std::string activity_file;
   std::optional<std::string> energy_file;  // the `energy:` section; defaults where absent

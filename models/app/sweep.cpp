@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/embedded_configs.hpp"
+#include "app/python_script.hpp"
 #include "app/run.hpp"
 #include "app/sweep_results.hpp"
 #include "app/sweep_reuse.hpp"
@@ -434,22 +435,12 @@ int plot_command(const PlotOptions& o, std::ostream& out, std::ostream& err) {
       o.out_dir.empty() ? fs::path(absolute(o.results)).parent_path().string() : o.out_dir;
   if (!make_output_dir(out_dir, err)) return kExitBadInput;
   out << std::flush;
-  // Debian's interpreter, where python3-matplotlib installs, even when another python3 comes first on PATH.
-  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  const std::string cmd = python + " - " + shell_quote(o.results) + " " + shell_quote(out_dir);
-  FILE* pipe = ::popen(cmd.c_str(), "w");
-  if (pipe == nullptr) {
-    err << "numagpu: error: cannot start " << python << "\n";
+  const ScriptResult r = run_python_script(embedded::kPlotStudy, {o.results, out_dir});
+  if (r.exit_code != 0) {
+    err << "numagpu: error: plot: " << script_failure(r) << "\n";
     return kExitRunFailed;
   }
-  std::fwrite(embedded::kPlotStudy.data(), 1, embedded::kPlotStudy.size(), pipe);
-  const int status = ::pclose(pipe);
-  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  if (rc != 0) {
-    err << "numagpu: error: plot: python3 failed (exit " << rc
-        << "); it needs python3-matplotlib (scripts/setup.sh installs it)\n";
-    return kExitRunFailed;
-  }
+  err << r.error_text;
   return kExitOk;
 }
 
@@ -471,24 +462,17 @@ int plot_sweep_command(const PlotSweepOptions& o, std::ostream& out, std::ostrea
                                        .string();
   out << std::flush;
   // The script checks the columns and says in one line what is wrong (exit 2), or that matplotlib is
-  // missing (exit 3). Debian's interpreter, where python3-matplotlib installs.
-  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  const std::string cmd = python + " - " + shell_quote(o.results) + " " + shell_quote(o.x) + " " +
-                          shell_quote(o.y) + " " + shell_quote(o.group) + " " + shell_quote(output);
-  FILE* pipe = ::popen(cmd.c_str(), "w");
-  if (pipe == nullptr) {
-    err << "numagpu: error: cannot start " << python << "\n";
+  // missing (exit 3).
+  const ScriptResult r = run_python_script(embedded::kPlotSweep, {o.results, o.x, o.y, o.group, output});
+  if (r.exit_code == 2) {  // the script said why, in one line
+    err << r.error_text;
+    return kExitBadInput;
+  }
+  if (r.exit_code != 0) {
+    err << "numagpu: error: plot sweep: " << script_failure(r) << "\n";
     return kExitRunFailed;
   }
-  std::fwrite(embedded::kPlotSweep.data(), 1, embedded::kPlotSweep.size(), pipe);
-  const int status = ::pclose(pipe);
-  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  if (rc == 2) return kExitBadInput;  // the script said why
-  if (rc != 0) {
-    err << "numagpu: error: plot sweep: python3 failed (exit " << rc
-        << "); it needs python3-matplotlib (scripts/setup.sh installs it)\n";
-    return kExitRunFailed;
-  }
+  err << r.error_text;
   out << "numagpu: wrote " << output << "\n";
   return kExitOk;
 }

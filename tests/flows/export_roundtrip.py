@@ -156,6 +156,53 @@ def main():
               f"export {args}: exit {p.returncode}, stderr {p.stderr!r}")
         check(not os.path.exists(f"{work}/never.out"), f"export {args} wrote its output")
 
+    # Issue 44: names with control bytes stay parseable XML (XML 1.0 cannot hold them even as references: they
+    # are written as the text \xNN) and round-trip through the YAML; the file name in the provenance comment
+    # too. Before, McPAT's output held the raw byte and did not parse, with exit 0.
+    controlled = json.load(open(activity_path))
+    for inst in controlled["instances"]:
+        inst["name"] = inst["name"] + "\x01\x1b[31m"
+    ctl_path = f"{work}/ctl\x02.json"
+    json.dump(controlled, open(ctl_path, "w"))
+    export(numagpu, ctl_path, "mcpat", f"{work}/ctl.xml")
+    raw = open(f"{work}/ctl.xml", "rb").read()
+    check(not any(b < 0x20 and b not in (0x09, 0x0A, 0x0D) for b in raw), "a control byte reached the McPAT XML")
+    try:
+        names = {c.get("name") for c in ET.parse(f"{work}/ctl.xml").getroot().iter("component")}
+        l1 = next(i["name"] for i in activity["instances"] if i["kind"] == "l1")
+        check(l1 + "\\x01\\x1b[31m" in names, f"escaped L1 name missing from {sorted(names)[:4]}")
+    except ET.ParseError as e:
+        check(False, f"McPAT XML with control bytes in names does not parse: {e}")
+    export(numagpu, ctl_path, "accelergy", f"{work}/ctl.yaml")
+    check_accelergy(controlled, f"{work}/ctl.yaml")
+
+    # Issue 44: a directory or a FIFO as --activity is one line and exit 2 (it crashed; a FIFO blocked), and
+    # -o naming the --activity file itself is refused with the file unchanged (it was overwritten, exit 0).
+    os.mkfifo(f"{work}/fifo")
+    before = open(activity_path, "rb").read()
+    for cmd, want in ((["export", "--format", "mcpat", "--activity", work, "-o", f"{work}/never.out"],
+                       "not a regular file (a directory)"),
+                      (["power", "--activity", work, "-o", f"{work}/never"], "not a regular file (a directory)"),
+                      (["export", "--format", "mcpat", "--activity", f"{work}/fifo", "-o", f"{work}/never.out"],
+                       "not a regular file (a pipe"),
+                      (["power", "--activity", f"{work}/fifo", "-o", f"{work}/never"], "not a regular file (a pipe"),
+                      (["export", "--format", "accelergy", "--activity", activity_path, "-o", activity_path],
+                       "is the --activity file itself"),
+                      (["power", "--activity", activity_path, "-o", f"{work}/run/../run/."], None)):
+        try:
+            p = subprocess.run([numagpu, *cmd, "-q"], capture_output=True, text=True, timeout=20)
+        except subprocess.TimeoutExpired:
+            check(False, f"{cmd}: still running after 20 s")
+            continue
+        if want is None:  # power.json beside activity.json is another file: allowed
+            check(p.returncode == 0, f"{cmd}: exit {p.returncode}, {p.stderr!r}")
+            continue
+        check(p.returncode == 2 and want in p.stderr and p.stderr.count("\n") == 1,
+              f"{cmd}: exit {p.returncode}, stderr {p.stderr!r}")
+        check(not os.path.exists(f"{work}/never.out") and not os.path.exists(f"{work}/never"),
+              f"{cmd} wrote its output")
+    check(open(activity_path, "rb").read() == before, "the activity file changed")
+
     if failures:
         for f in failures:
             print("FAIL:", f)
