@@ -9,7 +9,7 @@
 # and choice of docs/configuration.md) and a maximum input length well above its seeds (max_len below;
 # FUZZ_MAX_LEN overrides it for every target), so mutations reach whole trace files and large configurations.
 #
-# Usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]  (targets: config accelsim ngt metis)
+# Usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]  (targets: config accelsim ngt metis activity)
 #   --print-commands: print each target's fuzzer command line and exit (no build needed; tests check it)
 # Example: cmake -S . -B build-fuzz -G Ninja -DNUMAGPU_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 &&
 #          cmake --build build-fuzz && scripts/fuzz.sh build-fuzz 60
@@ -26,14 +26,14 @@ fi
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(config accelsim ngt metis)
+[ ${#targets[@]} -eq 0 ] && targets=(config accelsim ngt metis activity)
 
 # Largest input per target, in bytes. The seeds are a few kB at most; without a limit libFuzzer guesses one
 # from them and grows it slowly (-len_control), so in minutes of fuzzing no trace input exceeded 904 bytes.
-declare -A max_len=([config]=16384 [accelsim]=65536 [ngt]=65536 [metis]=65536)
+declare -A max_len=([config]=16384 [accelsim]=65536 [ngt]=65536 [metis]=65536 [activity]=65536)
 # How fast libFuzzer lets inputs grow towards max_len: 0 at once (the trace targets, whose seeds are under 1 kB),
 # 20 gradually (the configuration target, whose seeds are up to 8 kB and whose inputs are slower to load).
-declare -A len_control=([config]=20 [accelsim]=0 [ngt]=0 [metis]=0)
+declare -A len_control=([config]=20 [accelsim]=0 [ngt]=0 [metis]=0 [activity]=0)
 work=$build/fuzz-work
 fuzzer_command() {  # fuzzer_command TARGET: the libFuzzer command line, one argument per line
   local t=$1
@@ -77,15 +77,34 @@ printf '3 1 11\n5 2 7\n6 1 7\n4\n' > "$work/seeds/metis/weights"
 printf '3 2 100\n1 2\n2 1 3\n1 2\n' > "$work/seeds/metis/sizes"
 printf '2 1 10 2\n1 1 2\n3 4 1\n' > "$work/seeds/metis/ncon"
 if [ -f /usr/share/doc/libmetis-dev/examples/graphs/test.mgraph ]; then cp /usr/share/doc/libmetis-dev/examples/graphs/test.mgraph "$work/seeds/metis/"; fi
+# activity.json: a small document written here (two windows, an SM, a link and a policy block with an area),
+# and the regression inputs below.
+mkdir -p "$work/seeds/activity"
+cat > "$work/seeds/activity/small.json" <<'JSON'
+{"schema": "numagpu-activity", "schema_version": 1, "generator": {"name": "numagpu", "version": "0.1.0"},
+ "machine_hash": "0123456789abcdef", "clock_mhz": 1000, "duration_cycles": 2000, "sim_cycles": 2000,
+ "window_cycles": 1000, "sockets": 1,
+ "windows": [{"start_cycle": 0, "cycles": 1000}, {"start_cycle": 1000, "cycles": 1000}],
+ "instances": [
+  {"name": "system.socket0.sm0", "kind": "sm", "socket": 0, "properties": {},
+   "counters": {"instructions": 10, "resident_cycles": 5}, "windows": {"instructions": [4, 6], "resident_cycles": [5, 0]}},
+  {"name": "system.link_gpu0_switch0", "kind": "link", "socket": null,
+   "properties": {"a": "gpu0", "a_kind": "gpu", "b": "switch0", "b_kind": "switch"},
+   "counters": {"bits_a_to_b": 1024, "turnarounds": 1}, "windows": {"bits_a_to_b": [0, 1024], "turnarounds": [1, 0]}},
+  {"name": "system.socket0.partition", "kind": "partition_controller", "socket": 0,
+   "properties": {"area": {"flip_flops": 100, "transistors": 5000}, "channels": 4},
+   "counters": {"clocked_cycles": 2000}, "windows": {"clocked_cycles": [1000, 1000]}}],
+ "config": {}}
+JSON
 # Inputs found earlier are seeds too: the fuzzer starts from what once broke the code.
-for t in config accelsim ngt metis; do
+for t in config accelsim ngt metis activity; do
   mkdir -p "$work/seeds/$t"
   if [ -d "$root/fuzz/regressions/$t" ]; then cp "$root/fuzz/regressions/$t"/* "$work/seeds/$t/" 2>/dev/null || true; fi
 done
 
 # Dictionaries: fuzz/dict/<target>.dict; the configuration target's also gets every key name and choice of the
 # reference, so mutations speak the schema's words.
-for t in accelsim ngt metis; do cp "$root/fuzz/dict/$t.dict" "$work/$t.dict"; done
+for t in accelsim ngt metis activity; do cp "$root/fuzz/dict/$t.dict" "$work/$t.dict"; done
 { cat "$root/fuzz/dict/config.dict"; awk -F'|' '/^\| `/ {
     key = $2; gsub(/[ `]/, "", key); gsub(/\[\]/, "", key)
     n = split(key, part, "."); for (i = 1; i <= n; i++) print "\"" part[i] ": \""

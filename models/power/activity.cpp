@@ -1,5 +1,7 @@
 #include "power/activity.hpp"
 
+#include "common/printable.hpp"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -16,8 +18,9 @@ std::size_t index_of(const Instance& inst, std::string_view counter) {
   return static_cast<std::size_t>(it - inst.counters.begin());
 }
 
+// Counter and field names come from the file: shown printable, the message stays one line.
 [[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw ActivityError(where + ": " + what);
+  throw ActivityError(printable(where + ": " + what));
 }
 
 const json& member(const json& obj, const std::string& where, const char* key) {

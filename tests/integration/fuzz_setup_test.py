@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-TARGETS = ("config", "accelsim", "ngt", "metis")
+TARGETS = ("config", "accelsim", "ngt", "metis", "activity")
 LINE = re.compile(r'^([A-Za-z0-9_]+=)?"((?:\\\\|\\"|\\x[0-9A-Fa-f]{2}|[^"\\])*)"$')
 
 
