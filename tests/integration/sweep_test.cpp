@@ -498,6 +498,22 @@ TEST_F(SweepTest, TraceListAndItsTracesArePartOfAPointsIdentity) {
   EXPECT_NE(load_sweep_spec(options.spec_file).points.at(0).inputs_hash, q.inputs_hash);
 }
 
+// A file the configuration `include:`s is merged into the resolved configuration, so its contents are in
+// the configuration hash already (it is no input file of the run).
+TEST_F(SweepTest, IncludedFileIsPartOfTheConfigurationHash) {
+  std::ofstream(dir / "inc.yaml") << "l2:\n  ways: 8\n";
+  std::ofstream(dir / "sys.yaml") << "include: inc.yaml\nsystem:\n  sockets: 2\n";
+  write_spec(
+      "name: inc\n"
+      "config: sys.yaml\n"
+      "workloads: [{name: w, file: tiny.yaml}]\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  const SweepPoint before = load_sweep_spec(options.spec_file).points.at(0);
+  EXPECT_TRUE(before.input_files.empty());
+  std::ofstream(dir / "inc.yaml") << "l2:\n  ways: 4\n";
+  EXPECT_NE(load_sweep_spec(options.spec_file).points.at(0).config_hash, before.config_hash);
+}
+
 // --reuse A --reuse B with the same point and different results: refused in one line naming the point and
 // both sources, before anything is written; sources that agree are fine.
 TEST_F(SweepTest, ReuseRefusesTwoSourcesWhoseResultsDiffer) {
