@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <thread>
 
@@ -386,7 +387,14 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     for (const char* name : kRunOutputs)
       if (missing_output.empty() && (!outputs.contains(name) || outputs[name] == 0))
         missing_output = std::string(name) + (outputs.contains(name) ? " is empty" : " is missing");
-    const bool ok = exited && code == 0 && missing_output.empty();
+    // The run read its inputs as they were when it started; the point's identity names them as they were
+    // when the spec was loaded. An input changed in between (an edited graph during a long sweep) would
+    // record a result under an identity it does not have: the point fails and runs again.
+    std::string changed_input;
+    if (!p.input_files.empty() && inputs_hash(p.input_files) != std::optional<std::string>(p.inputs_hash))
+      changed_input = "an input file changed since the sweep read it (" + p.input_files.front() +
+                      (p.input_files.size() > 1 ? ", ..." : "") + "); the point runs again";
+    const bool ok = exited && code == 0 && missing_output.empty() && changed_input.empty();
     json record = point_record(p, point_command(p, o.executable, point_dir(o.out_dir, p.id)));
     record["wall_seconds"] = wall;
     record["exit_code"] = code;
@@ -395,7 +403,8 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     if (!ok) {
       failure =
           exited ? "exit " + std::to_string(code) : "killed by signal " + std::to_string(WTERMSIG(status));
-      if (exited && code == 0) failure += ", but " + missing_output;
+      if (exited && code == 0)
+        failure += ", but " + (missing_output.empty() ? changed_input : missing_output);
       if (stop_signal != 0) {
         failure =
             stop_reason(stop_signal) +

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "app/run.hpp"
@@ -159,6 +160,26 @@ std::string hex16(std::uint64_t value) {
   char digits[17];
   std::snprintf(digits, sizeof digits, "%016" PRIx64, value);
   return digits;
+}
+
+// "<bytes> <FNV-1a 64 of the bytes>" of a file; nullopt when it cannot be read to its end.
+std::optional<std::string> file_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::uint64_t hash = kFnvOffset, bytes = 0;
+  std::vector<char> buffer(1 << 16);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    hash = fnv1a64(hash, buffer.data(), got);
+    bytes += got;
+  }
+  if (in.bad() || !in.eof()) return std::nullopt;
+  return std::to_string(bytes) + " " + hex16(hash);
+}
+
+// The inputs hash of files whose digests are `lines` ("" without files).
+std::string combine_digests(const std::string& lines) {
+  return lines.empty() ? std::string() : hex16(fnv1a64(kFnvOffset, lines.data(), lines.size()));
 }
 
 bool is_identifier(const std::string& s) {
@@ -393,9 +414,9 @@ class Loader {
       for (const InputFile& f : inputs) {
         const std::string path = fs::absolute(f.path).lexically_normal().string();
         point.input_files.push_back(path);
-        lines += file_digest(resolved, f.key, path) + "\n";
+        lines += digest(resolved, f.key, path) + "\n";
       }
-      if (!lines.empty()) point.inputs_hash = hex16(fnv1a64(kFnvOffset, lines.data(), lines.size()));
+      point.inputs_hash = combine_digests(lines);
     } catch (const ConfigError& e) {
       for (const Override& o : sets) {
         if (e.where().file == "--set " + o.text) {
@@ -408,21 +429,13 @@ class Loader {
     }
   }
 
-  // "<bytes> <FNV-1a 64 of the bytes>" of an input file, read once per spec however many points read it.
-  std::string file_digest(const Config& resolved, const std::string& key, const std::string& path) {
+  // file_digest of an input file, read once per spec however many points read it.
+  std::string digest(const Config& resolved, const std::string& key, const std::string& path) {
     const auto known = digests_.find(path);
     if (known != digests_.end()) return known->second;
-    std::ifstream in(path, std::ios::binary);
-    std::uint64_t hash = kFnvOffset, bytes = 0;
-    std::vector<char> buffer(1 << 16);
-    while (in) {
-      in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-      const auto got = static_cast<std::size_t>(in.gcount());
-      hash = fnv1a64(hash, buffer.data(), got);
-      bytes += got;
-    }
-    if (in.bad() || !in.eof()) resolved.fail(key, path + ": cannot read");
-    return digests_[path] = std::to_string(bytes) + " " + hex16(hash);
+    const std::optional<std::string> d = file_digest(path);
+    if (!d) resolved.fail(key, path + ": cannot read");
+    return digests_[path] = *d;
   }
 
   const Config& cfg_;
@@ -441,6 +454,16 @@ const SweepPoint* SweepSpec::find(const std::string& id) const {
   for (const SweepPoint& p : points)
     if (p.id == id) return &p;
   return nullptr;
+}
+
+std::optional<std::string> inputs_hash(const std::vector<std::string>& files) {
+  std::string lines;
+  for (const std::string& f : files) {
+    const std::optional<std::string> d = file_digest(f);
+    if (!d) return std::nullopt;
+    lines += *d + "\n";
+  }
+  return combine_digests(lines);
 }
 
 SweepSpec load_sweep_spec(const std::string& file, const std::vector<std::string>& extra_sets) {

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,5 +92,10 @@ const config::Schema& sweep_schema();
 // ("key=value", from the command line) are applied to every point after the spec's own overrides. Throws
 // config::ConfigError with the one-line message.
 SweepSpec load_sweep_spec(const std::string& file, const std::vector<std::string>& extra_sets = {});
+
+// The inputs hash of these files now, as load_sweep_spec computes it ("" without files); nullopt when one
+// cannot be read. The runner checks it again when a point has run: an input changed meanwhile fails the
+// point.
+std::optional<std::string> inputs_hash(const std::vector<std::string>& files);
 
 }  // namespace numagpu

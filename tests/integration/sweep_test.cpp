@@ -19,6 +19,7 @@
 #include "app/run.hpp"
 #include "app/sweep.hpp"
 #include "app/sweep_results.hpp"
+#include "app/sweep_runner.hpp"
 #include "app/sweep_spec.hpp"
 #include "config/config.hpp"
 
@@ -473,6 +474,36 @@ TEST_F(SweepTest, ChangedInputFileMakesThePointRunAgain) {
   EXPECT_NE(err.str().find("workload.kernels.0.input: " + graph.string() + ": not a regular file"),
             std::string::npos)
       << err.str();
+}
+
+// An input changed after the sweep read it (while earlier points ran, say): the run read the new file, the
+// point's identity names the old one, so the point is not recorded as finished; it fails, saying why.
+TEST_F(SweepTest, InputChangedAfterTheSweepReadItFailsThePoint) {
+  const fs::path graph = dir / "g.graph";
+  std::ofstream(graph) << "3 2\n2\n1 3\n2\n";
+  std::ofstream(dir / "bfs.yaml")
+      << "workload:\n"
+         "  name: bfs\n"
+         "  kernels: [{name: b, app: rodinia/bfs, args: 'layers=1', input: g.graph}]\n";
+  write_spec(
+      "name: graph\n"
+      "set: [{key: system.sockets, value: 1}, {key: sm.per_socket, value: 1}]\n"
+      "workloads: [{name: b, file: bfs.yaml}]\n"
+      "stats: [{name: kernels, path: run.kernels_done}]\n");
+  const SweepSpec spec = load_sweep_spec(options.spec_file);
+  std::ofstream(graph) << "3 3\n2 3\n1 3\n1 2\n";
+  RunnerOptions ro;
+  ro.executable = NUMAGPU_BIN;
+  ro.out_dir = options.out_dir;
+  ro.quiet = true;
+  ro.total = 1;
+  const RunnerSummary s = run_points({&spec.points.at(0)}, ro, out, err);
+  EXPECT_EQ(s.failed, 1u);
+  EXPECT_NE(err.str().find("point b failed (exit 0, but an input file changed since the sweep read it (" +
+                           graph.string() + "); the point runs again)"),
+            std::string::npos)
+      << err.str();
+  EXPECT_FALSE(fs::exists(fs::path(options.out_dir) / "points" / "b"));
 }
 
 // The traces of a kernel list, and the list itself, are inputs of the points that replay them.
