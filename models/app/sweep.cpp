@@ -90,14 +90,15 @@ std::string sbatch_argument(const std::string& text) {
   return quoted + "\"";
 }
 
-// The longest --slurm-option (sbatch reads an #SBATCH argument into a BUFSIZ buffer).
+// The longest --slurm-option (older sbatch read an #SBATCH argument into a BUFSIZ buffer, 8 KiB on Linux).
 constexpr std::size_t kMaxSlurmOption = 1024;
 
 // Why a --slurm-option cannot be written as an "#SBATCH" line ("" when it can).
 std::string slurm_option_problem(const std::string& option) {
   if (has_control_byte(option)) return "holds a control byte (a newline, say); one option per --slurm-option";
   if (option.size() > kMaxSlurmOption) return "is longer than " + std::to_string(kMaxSlurmOption) + " bytes";
-  if (option.size() < 2 || option[0] != '-') return "expected an sbatch option such as --qos=long";
+  if (option.size() < 2 || option[0] != '-')
+    return "is not an sbatch option (expected one such as --qos=long)";
   return "";
 }
 
