@@ -54,6 +54,7 @@ def main():
                 p[key] = relative(p[key], root)
         p.pop("wall_seconds", None)
         p.pop("config_hash", None)
+        p.pop("inputs_hash", None)  # like the configuration hash: an identity, not a result
 
     header = rows[0] if rows else []
     drop = {header.index(c) for c in ("wall_seconds", "config_hash") if c in header}

@@ -47,6 +47,62 @@ std::string shell_quote(const std::string& text) {
   return q + "'";
 }
 
+// 'text' in a message, on one line: control bytes as \n, \t or \xHH.
+std::string printable(const std::string& text) {
+  std::string shown;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      shown += "\\n";
+    } else if (c == '\t') {
+      shown += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      shown += hex;
+    } else {
+      shown += c;
+    }
+  }
+  return shown;
+}
+
+bool has_control_byte(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7f;
+  });
+}
+
+// One argument of an "#SBATCH" line, as sbatch reads it back. sbatch splits the line at blanks, takes an
+// unescaped '#' outside quotes as the start of a comment, a backslash as the escape of the next byte, and
+// quotes: in older Slurm '"' toggles quoting and a '#' ends the line even when quoted; in newer ones (22.05
+// here) '"' or '\'' opens a quote that only the same character closes, and an escaped blank still ends the
+// argument.
+// An argument holding any of those is written in double quotes with '\\', '"' and '#' escaped, which both
+// read back as written. A newline cannot be written (it ends the line): callers refuse control bytes.
+std::string sbatch_argument(const std::string& text) {
+  if (text.find_first_of(" \"'\\#") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '\\' || c == '"' || c == '#') quoted += '\\';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+// The longest --slurm-option (older sbatch read an #SBATCH argument into a BUFSIZ buffer, 8 KiB on Linux).
+constexpr std::size_t kMaxSlurmOption = 1024;
+
+// Why a --slurm-option cannot be written as an "#SBATCH" line ("" when it can).
+std::string slurm_option_problem(const std::string& option) {
+  if (has_control_byte(option)) return "holds a control byte (a newline, say); one option per --slurm-option";
+  if (option.size() > kMaxSlurmOption) return "is longer than " + std::to_string(kMaxSlurmOption) + " bytes";
+  if (option.size() < 2 || option[0] != '-')
+    return "is not an sbatch option (expected one such as --qos=long)";
+  return "";
+}
+
 std::string absolute(const std::string& path) {
   std::error_code ec;
   const fs::path p = fs::absolute(path, ec);
@@ -127,6 +183,13 @@ std::string path_check(const std::string& script, const std::vector<std::string>
 int write_slurm(const SweepSpec& spec, const SweepOptions& o, const std::string& out_dir,
                 const std::string& exe, std::ostream& out, std::ostream& err) {
   const fs::path dir = fs::path(absolute(out_dir)) / "slurm";
+  // It goes into #SBATCH --output lines, which end at a newline, and a backslash there makes Slurm drop
+  // the backslashes and expand no %A, %a or %j.
+  if (has_control_byte(dir.string()) || dir.string().find('\\') != std::string::npos) {
+    err << "numagpu: error: --slurm: the output directory '" << printable(absolute(out_dir))
+        << "' holds a control byte or a backslash, which an #SBATCH --output line cannot carry\n";
+    return kExitBadInput;
+  }
   std::error_code ec;
   fs::create_directories(dir / "logs", ec);
   if (ec) {
@@ -148,9 +211,12 @@ int write_slurm(const SweepSpec& spec, const SweepOptions& o, const std::string&
   }
 
   std::vector<std::string> paths{exe, absolute(o.spec_file)};
-  for (const SweepPoint& p : spec.points)
-    for (const std::string& f : {p.config_file, p.workload_file})
+  for (const SweepPoint& p : spec.points) {
+    std::vector<std::string> files{p.config_file, p.workload_file};
+    files.insert(files.end(), p.input_files.begin(), p.input_files.end());
+    for (const std::string& f : files)
       if (!f.empty() && std::find(paths.begin(), paths.end(), f) == paths.end()) paths.push_back(f);
+  }
   paths.push_back(absolute(out_dir));
   for (const std::string& p : paths)
     if (node_local(p))
@@ -161,8 +227,15 @@ int write_slurm(const SweepSpec& spec, const SweepOptions& o, const std::string&
   if (!spec.slurm.partition.empty()) resources += "#SBATCH --partition=" + spec.slurm.partition + "\n";
   if (!spec.slurm.account.empty()) resources += "#SBATCH --account=" + spec.slurm.account + "\n";
   std::string extra;
-  for (const std::string& s : o.slurm_options)
-    extra += "#SBATCH " + s + "\n";
+  for (const std::string& s : o.slurm_options)  // checked by sweep_command: one sbatch argument each
+    extra += "#SBATCH " + sbatch_argument(s) + "\n";
+  // sbatch expands %A, %a, %j... in --output (and %% to %): a '%' of the directory's name is doubled.
+  std::string logs;
+  for (const char c : (dir / "logs").string())
+    logs += c == '%' ? std::string("%%") : std::string(1, c);
+  auto output_line = [&logs](const std::string& file) {
+    return "#SBATCH " + sbatch_argument("--output=" + logs + "/" + file) + "\n";
+  };
   const std::string todo_text = std::to_string(todo.size()) + " of " + n + " points";
   std::string array =
       "#!/bin/bash\n"
@@ -171,11 +244,8 @@ int write_slurm(const SweepSpec& spec, const SweepOptions& o, const std::string&
       "\n"
       "#SBATCH --array=" +
       index_ranges(todo) + "\n" + resources + "#SBATCH --time=" + spec.slurm.time +
-      "\n#SBATCH --mem=" + spec.slurm.memory +
-      "\n"
-      "#SBATCH --output=" +
-      (dir / "logs").string() + "/%A_%a.out\n" + extra + "# numagpu sweep " + spec.name +
-      ": one array task per point still to do (" + todo_text +
+      "\n#SBATCH --mem=" + spec.slurm.memory + "\n" + output_line("%A_%a.out") + extra + "# numagpu sweep " +
+      spec.name + ": one array task per point still to do (" + todo_text +
       "), written by\n"
       "# `numagpu sweep --slurm`. Submit with submit.sh (it queues collect.sbatch after the array), or run "
       "one\n"
@@ -204,10 +274,8 @@ int write_slurm(const SweepSpec& spec, const SweepOptions& o, const std::string&
       "#SBATCH --job-name=numagpu-" +
       spec.name + "-collect\n" + resources +
       "#SBATCH --time=0:30:00\n"
-      "#SBATCH --mem=1G\n"
-      "#SBATCH --output=" +
-      (dir / "logs").string() + "/collect_%j.out\n" + extra +
-      "# Collects the results table of numagpu sweep " + spec.name +
+      "#SBATCH --mem=1G\n" +
+      output_line("collect_%j.out") + extra + "# Collects the results table of numagpu sweep " + spec.name +
       " once the array job is over (failed or\n"
       "# missing points are listed by id in its log and make this step exit 1; numagpu sweep --slurm then "
       "writes\n"
@@ -292,6 +360,13 @@ std::string sweep_spec_reference() {
 }
 
 int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
+  for (const std::string& option : o.slurm_options) {
+    const std::string problem = slurm_option_problem(option);
+    if (!problem.empty()) {
+      err << "numagpu: error: --slurm-option: '" << printable(option) << "' " << problem << "\n";
+      return kExitBadInput;
+    }
+  }
   SweepSpec spec;
   try {
     spec = load_sweep_spec(o.spec_file, o.sets);
@@ -332,12 +407,19 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
            "--collect)\n";
     return kExitBadInput;
   }
-  std::map<std::string, std::string> reusable;  // configuration hash -> a finished point of another sweep
-  try {
-    reusable = finished_points_by_hash(o.reuse);
-  } catch (const std::exception& e) {
-    err << "numagpu: error: --reuse: " << e.what() << "\n";
-    return kExitBadInput;
+  // Reused points are chosen before anything is written, so that a conflict between sources is an error
+  // that leaves the output directory as it was.
+  std::map<std::string, std::string> reuse_plan;  // point id -> a finished point of another sweep
+  if (!o.reuse.empty()) {
+    try {
+      std::vector<const SweepPoint*> todo;
+      for (const SweepPoint& p : spec.points)
+        if (!point_finished(out_dir, p)) todo.push_back(&p);
+      reuse_plan = plan_reuse(finished_points_by_hash(o.reuse), todo, out_dir, err);
+    } catch (const std::exception& e) {
+      err << "numagpu: error: --reuse: " << e.what() << "\n";
+      return kExitBadInput;
+    }
   }
   if (o.slurm) return write_slurm(spec, o, out_dir, exe, out, err);
   if (!make_output_dir(out_dir, err)) return kExitBadInput;
@@ -384,7 +466,7 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
     std::vector<const SweepPoint*> todo;
     for (const SweepPoint& p : spec.points)
       if (!point_finished(out_dir, p)) todo.push_back(&p);
-    const std::size_t reused = reuse_finished_points(reusable, todo, out_dir, err);
+    const std::size_t reused = reuse_finished_points(reuse_plan, todo, out_dir, err);
     ro.total = spec.points.size();
     ro.finished_before = spec.points.size() - todo.size();
     if (!o.quiet) {

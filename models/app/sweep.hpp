@@ -5,8 +5,10 @@
 //   OUT/points/<id>/   a finished point: the outputs of numagpu run, run.log, point.json.
 //                      Written as OUT/points/.tmp.<id>.<host>.<pid> and renamed into place when complete,
 //                      so a point directory is either absent or whole. A point is finished when its
-//                      directory exists and its point.json names the configuration hash the spec resolves
-//                      to now (a point whose configuration changed runs again). The temp directory
+//                      directory exists, its point.json names the configuration hash and the input files'
+//                      hash the spec resolves to now (a point whose configuration or inputs changed runs
+//                      again) and its outputs are complete (sweep_results.hpp: incomplete_point; an empty
+//                      or corrupt one makes the point run again). The temp directory
 //                      holds .owner, flock-ed while the sweep or its child lives: only a temp directory
 //                      whose lock is free is ever cleaned (it becomes the point's failure record).
 //   OUT/failed/<id>/   the last failed attempt of a point (run.log says why); retried by the next sweep.
@@ -33,12 +35,14 @@ struct SweepOptions {
   bool list = false;                       // print the points and exit
   std::string point;                       // run only this point (a Slurm array task)
   bool slurm = false;                      // write the Slurm array job instead of running
-  std::vector<std::string> slurm_options;  // extra "#SBATCH" lines, e.g. --partition=gpu
+  std::vector<std::string> slurm_options;  // extra "#SBATCH" lines, e.g. --partition=gpu: one sbatch
+                                           // argument each (no control bytes; quoted as sbatch reads it)
   bool quiet = false;                      // only failures and the final line
   bool progress = false;                   // draw the progress bar (the caller decides: a terminal)
   std::string executable;                  // numagpu binary the points run with (default: this process)
-  std::vector<std::string> reuse;         // other sweeps' output directories whose finished points of the
-                                           // same configuration hash are linked in instead of run again
+  std::vector<std::string> reuse;          // other sweeps' output directories whose finished points of the
+                                           // same identity are linked in instead of run again
+                                           // (app/sweep_reuse.hpp)
 };
 
 // The sweep spec's reference (Markdown), as docs/studies.md embeds it.

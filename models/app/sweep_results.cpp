@@ -197,10 +197,44 @@ std::optional<json> read_json(const fs::path& file) {
 
 }  // namespace
 
-bool point_finished(const std::string& out_dir, const SweepPoint& point) {
-  const fs::path dir = point_dir(out_dir, point.id);
-  const std::optional<json> info = read_json(dir / "point.json");
-  return info && info->value("config_hash", "") == point.config_hash && fs::exists(dir / "stats.json");
+std::string incomplete_point(const std::string& dir, json* stats) {
+  const fs::path d(dir);
+  const std::optional<json> record = read_json(d / "point.json");
+  if (!record || !record->is_object()) return "point.json is missing or not valid JSON";
+  std::error_code ec;
+  for (const char* name : kRunOutputs) {
+    const auto size = fs::file_size(d / name, ec);
+    if (ec) return std::string(name) + " is missing";
+    if (size == 0) return std::string(name) + " is empty";
+  }
+  if (const auto outputs = record->find("outputs"); outputs != record->end() && outputs->is_object()) {
+    for (auto it = outputs->begin(); it != outputs->end(); ++it) {
+      const auto size = fs::file_size(d / it.key(), ec);
+      if (ec) return it.key() + " is missing";
+      if (!it->is_number_unsigned() || size != it->get<std::uintmax_t>())
+        return it.key() + " has " + std::to_string(size) + " bytes, not the " + it->dump() + " the run wrote";
+    }
+  }
+  std::optional<json> doc = read_json(d / "stats.json");
+  if (!doc || !doc->is_object() || !doc->contains("stats") || !(*doc)["stats"].is_object())
+    return "stats.json is not a statistics document";
+  if (stats != nullptr) *stats = std::move(*doc);
+  return "";
+}
+
+bool same_identity(const json& record, const SweepPoint& point) {
+  if (!record.is_object()) return false;
+  const auto text = [&record](const char* key) {
+    const auto it = record.find(key);
+    return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  return text("config_hash") == point.config_hash && text("inputs_hash") == point.inputs_hash;
+}
+
+bool point_finished(const std::string& out_dir, const SweepPoint& point, json* stats) {
+  const std::string dir = point_dir(out_dir, point.id);
+  const std::optional<json> info = read_json(fs::path(dir) / "point.json");
+  return info && same_identity(*info, point) && incomplete_point(dir, stats).empty();
 }
 
 CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir, std::ostream& err) {
@@ -220,36 +254,28 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
     row["config_file"] = p.config_file;
     row["workload_file"] = p.workload_file;
     row["config_hash"] = p.config_hash;
+    row["inputs_hash"] = p.inputs_hash;
     row["stats"] = json::object();
-    if (point_finished(out_dir, p)) {
+    json doc;
+    if (point_finished(out_dir, p, &doc)) {
       const fs::path dir = point_dir(out_dir, p.id);
-      const std::optional<json> doc = read_json(dir / "stats.json");
       const std::optional<json> info = read_json(dir / "point.json");
-      if (!doc) {
-        row["status"] = "missing";
-        ++summary.missing;
-        summary.missing_ids.push_back(p.id);
-        summary.todo_indices.push_back(p.index);
-        err << "numagpu sweep: " << (dir / "stats.json").string()
-            << ": unreadable; the point counts as missing\n";
-      } else {
-        row["status"] = "ok";
-        ++summary.ok;
-        row["wall_seconds"] = info ? info->value("wall_seconds", 0.0) : 0.0;
-        // power.json only when a statistic asks for it (a `power.` path).
-        std::optional<json> power;
-        if (std::any_of(spec.stats.begin(), spec.stats.end(),
-                        [](const SweepStat& s) { return s.path.rfind("power.", 0) == 0; }))
-          power = read_json(dir / "power.json");
-        for (const SweepStat& s : spec.stats) {
-          std::string problem;
-          row["stats"][s.name] = extract_stat(*doc, s, &problem, power ? &*power : nullptr);
-          if (!problem.empty() && reported.insert(s.name).second)
-            err << "numagpu sweep: stat '" << s.name << "': " << problem << " (point " << p.id << ")\n";
-        }
+      row["status"] = "ok";
+      ++summary.ok;
+      row["wall_seconds"] = info ? info->value("wall_seconds", 0.0) : 0.0;
+      // power.json only when a statistic asks for it (a `power.` path).
+      std::optional<json> power;
+      if (std::any_of(spec.stats.begin(), spec.stats.end(),
+                      [](const SweepStat& s) { return s.path.rfind("power.", 0) == 0; }))
+        power = read_json(dir / "power.json");
+      for (const SweepStat& s : spec.stats) {
+        std::string problem;
+        row["stats"][s.name] = extract_stat(doc, s, &problem, power ? &*power : nullptr);
+        if (!problem.empty() && reported.insert(s.name).second)
+          err << "numagpu sweep: stat '" << s.name << "': " << problem << " (point " << p.id << ")\n";
       }
     } else if (const std::optional<json> info = read_json(fs::path(failed_dir(out_dir, p.id)) / "point.json");
-               info && info->value("config_hash", "") == p.config_hash) {
+               info && same_identity(*info, p)) {
       row["status"] = "failed";
       row["exit_code"] = info->value("exit_code", -1);
       row["failure"] = info->value("failure", "");
@@ -257,6 +283,13 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
       summary.failures.emplace_back(p.id, info->value("failure", ""));
       summary.todo_indices.push_back(p.index);
     } else {
+      // A point directory of this identity whose outputs are damaged (an empty or cut stats.json, say): it
+      // counts as missing, so that the next sweep (or --slurm array) runs it again.
+      const std::string dir = point_dir(out_dir, p.id);
+      if (const std::optional<json> info = read_json(fs::path(dir) / "point.json");
+          info && same_identity(*info, p))
+        err << "numagpu sweep: " << dir << ": incomplete (" << incomplete_point(dir)
+            << "); the point counts as missing and runs again\n";
       row["status"] = "missing";
       ++summary.missing;
       summary.missing_ids.push_back(p.id);

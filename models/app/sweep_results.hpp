@@ -24,8 +24,24 @@ nlohmann::json extract_stat(const nlohmann::json& document, const SweepStat& sta
 std::string point_dir(const std::string& out_dir, const std::string& id);
 std::string failed_dir(const std::string& out_dir, const std::string& id);
 
-// True when OUT/points/<id> holds a finished run of exactly this point's configuration.
-bool point_finished(const std::string& out_dir, const SweepPoint& point);
+// The outputs numagpu run writes for every configuration: a point directory without any of them, or with
+// one of them empty, is not a finished run.
+inline constexpr const char* kRunOutputs[] = {"stats.json", "stats.txt", "config.yaml", "activity.json",
+                                              "power.json"};
+
+// Why the point directory `dir` does not hold a complete run ("" when it does): point.json unreadable, an
+// output of kRunOutputs missing or empty, a file that point.json's "outputs" lists (name: bytes, written
+// when the point finished) missing or of another size, or a stats.json that is not a statistics document.
+// `stats` (if given) receives the parsed stats.json of a complete run.
+std::string incomplete_point(const std::string& dir, nlohmann::json* stats = nullptr);
+
+// True when a point record (point.json) names this point's identity: its configuration hash and the hash of
+// its input files (app/sweep_spec.hpp).
+bool same_identity(const nlohmann::json& record, const SweepPoint& point);
+
+// True when OUT/points/<id> holds a complete run (incomplete_point) of exactly this point's identity; a point
+// that is not finished runs again (and, under Slurm, is in the next array). `stats` as for incomplete_point.
+bool point_finished(const std::string& out_dir, const SweepPoint& point, nlohmann::json* stats = nullptr);
 
 struct CollectSummary {
   std::size_t ok = 0, failed = 0, missing = 0;

@@ -31,10 +31,33 @@ void link_or_copy_files(const fs::path& source, const fs::path& target) {
   }
 }
 
+std::string key_of(const std::string& config_hash, const std::string& inputs_hash) {
+  return inputs_hash.empty() ? config_hash : config_hash + "+" + inputs_hash;
+}
+
+json read_json_or_null(const fs::path& file) {
+  std::ifstream in(file);
+  return in ? json::parse(in, nullptr, false) : json();
+}
+
+// What two runs of one identity must agree on: the statistics (not the run's wall time or host) and the
+// power figures.
+json results_of(const fs::path& dir, const json& stats_document) {
+  return {{"stats.json",
+           {{"complete", stats_document.value("complete", json())},
+            {"stats", stats_document.value("stats", json())}}},
+          {"power.json", read_json_or_null(dir / "power.json")}};
+}
+
 }  // namespace
 
-std::map<std::string, std::string> finished_points_by_hash(const std::vector<std::string>& dirs) {
-  std::map<std::string, std::string> found;
+std::string reuse_key(const SweepPoint& point) {
+  return key_of(point.config_hash, point.inputs_hash);
+}
+
+std::map<std::string, std::vector<std::string>> finished_points_by_hash(
+    const std::vector<std::string>& dirs) {
+  std::map<std::string, std::vector<std::string>> found;
   for (const std::string& dir : dirs) {
     const fs::path points = fs::path(dir) / "points";
     std::error_code ec;
@@ -45,42 +68,85 @@ std::map<std::string, std::string> finished_points_by_hash(const std::vector<std
       if (e.is_directory() && e.path().filename().string().rfind('.', 0) != 0) entries.push_back(e.path());
     std::sort(entries.begin(), entries.end());  // the same choice on every file system
     for (const fs::path& p : entries) {
-      std::ifstream in(p / "point.json");
-      if (!in || !fs::exists(p / "stats.json")) continue;
-      const json info = json::parse(in, nullptr, false);
+      const json info = read_json_or_null(p / "point.json");
       if (info.is_discarded() || !info.is_object() || !info.contains("config_hash") ||
           !info["config_hash"].is_string())
         continue;
-      found.emplace(info["config_hash"].get<std::string>(), fs::absolute(p).lexically_normal().string());
+      const json inputs = info.value("inputs_hash", json(""));
+      const std::string path = fs::absolute(p).lexically_normal().string();
+      std::vector<std::string>& list = found[key_of(info["config_hash"].get<std::string>(),
+                                                    inputs.is_string() ? inputs.get<std::string>() : "?")];
+      if (std::find(list.begin(), list.end(), path) == list.end()) list.push_back(path);
     }
   }
   return found;
 }
 
-std::size_t reuse_finished_points(const std::map<std::string, std::string>& found,
+std::map<std::string, std::string> plan_reuse(const std::map<std::string, std::vector<std::string>>& found,
+                                              const std::vector<const SweepPoint*>& todo,
+                                              const std::string& out_dir, std::ostream& err) {
+  std::map<std::string, std::string> plan;
+  for (const SweepPoint* p : todo) {
+    const auto hit = found.find(reuse_key(*p));
+    if (hit == found.end()) continue;
+    const std::string own = fs::absolute(point_dir(out_dir, p->id)).lexically_normal().string();
+    std::string chosen;
+    json chosen_results;
+    for (const std::string& source : hit->second) {
+      if (source == own) continue;
+      json stats;
+      const std::string why = incomplete_point(source, &stats);
+      if (!why.empty()) {
+        err << "numagpu sweep: point " << p->id << ": not reused from " << source << " (incomplete: " << why
+            << ")\n";
+        continue;
+      }
+      json results = results_of(source, stats);
+      if (chosen.empty()) {
+        chosen = source;
+        chosen_results = std::move(results);
+        continue;
+      }
+      if (results == chosen_results) continue;
+      const json patch = json::diff(chosen_results, results);
+      const std::string where = patch.empty() ? std::string() : patch[0].value("path", std::string());
+      throw ReuseConflict("point " + p->id + ": " + chosen + " and " + source +
+                          " hold runs of its configuration (hash " + reuse_key(*p) +
+                          ") with different results (first at " + where +
+                          "); give only the --reuse whose result is right");
+    }
+    if (!chosen.empty()) plan[p->id] = chosen;
+  }
+  return plan;
+}
+
+std::size_t reuse_finished_points(const std::map<std::string, std::string>& plan,
                                   std::vector<const SweepPoint*>& todo, const std::string& out_dir,
                                   std::ostream& err) {
   std::size_t reused = 0;
   std::vector<const SweepPoint*> still;
   for (const SweepPoint* p : todo) {
-    const auto hit = found.find(p->config_hash);
-    const fs::path target = point_dir(out_dir, p->id);
-    if (hit == found.end() || fs::absolute(target).lexically_normal().string() == hit->second) {
+    const auto hit = plan.find(p->id);
+    if (hit == plan.end()) {
       still.push_back(p);
       continue;
     }
     const fs::path source = hit->second;
+    const fs::path target = point_dir(out_dir, p->id);
     const fs::path tmp = temp_dir(out_dir, p->id);
     try {
       std::ifstream in(source / "point.json");
       json record = json::parse(in);
-      // This point's identity; the run's record (command, host, wall time, exit) stays the original's.
+      // This point's identity; the run's record (command, host, wall time, exit, outputs) stays the
+      // original's.
       record.update(point_identity(*p));
       record["reused_from"] = source.string();
       std::error_code ec;
       fs::remove_all(tmp, ec);
       link_or_copy_files(source, tmp);
       write_file_atomically((tmp / "point.json").string(), record.dump(1) + "\n");
+      const std::string why = incomplete_point(tmp.string());
+      if (!why.empty()) throw std::runtime_error("incomplete: " + why);  // changed since it was planned
       move_into_place(tmp, target);
       ++reused;
     } catch (const std::exception& e) {

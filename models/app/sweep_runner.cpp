@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <thread>
 
@@ -209,7 +210,9 @@ nlohmann::json point_identity(const SweepPoint& p) {
           {"overrides", p.overrides},
           {"config_file", p.config_file},
           {"workload_file", p.workload_file},
-          {"config_hash", p.config_hash}};
+          {"config_hash", p.config_hash},
+          {"input_files", p.input_files},
+          {"inputs_hash", p.inputs_hash}};
 }
 
 std::string temp_dir(const std::string& out_dir, const std::string& id) {
@@ -372,14 +375,36 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     const fs::path tmp(r.tmp);
     const bool exited = WIFEXITED(status);
     const int code = exited ? WEXITSTATUS(status) : -1;
-    const bool ok = exited && code == 0 && fs::exists(tmp / "stats.json");
+    // What the run wrote, with each file's size: a later sweep takes the point as finished only while every
+    // one of them is there with that size (sweep_results.hpp: incomplete_point).
+    json outputs = json::object();
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(tmp, ec)) {
+      const std::string name = e.path().filename().string();
+      if (e.is_regular_file() && name != kOwnerFile && name != "point.json") outputs[name] = e.file_size();
+    }
+    std::string missing_output;  // an output every run writes that is absent or empty
+    for (const char* name : kRunOutputs)
+      if (missing_output.empty() && (!outputs.contains(name) || outputs[name] == 0))
+        missing_output = std::string(name) + (outputs.contains(name) ? " is empty" : " is missing");
+    // The run read its inputs as they were when it started; the point's identity names them as they were
+    // when the spec was loaded. An input changed in between (an edited graph during a long sweep) would
+    // record a result under an identity it does not have: the point fails and runs again.
+    std::string changed_input;
+    if (!p.input_files.empty() && inputs_hash(p.input_files) != std::optional<std::string>(p.inputs_hash))
+      changed_input = "an input file changed since the sweep read it (" + p.input_files.front() +
+                      (p.input_files.size() > 1 ? ", ..." : "") + "); the point runs again";
+    const bool ok = exited && code == 0 && missing_output.empty() && changed_input.empty();
     json record = point_record(p, point_command(p, o.executable, point_dir(o.out_dir, p.id)));
     record["wall_seconds"] = wall;
     record["exit_code"] = code;
+    if (ok) record["outputs"] = outputs;
     std::string failure;
     if (!ok) {
       failure =
           exited ? "exit " + std::to_string(code) : "killed by signal " + std::to_string(WTERMSIG(status));
+      if (exited && code == 0)
+        failure += ", but " + (missing_output.empty() ? changed_input : missing_output);
       if (stop_signal != 0) {
         failure =
             stop_reason(stop_signal) +
@@ -392,7 +417,6 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
       record["failure"] = failure;
     }
     write_file_atomically((tmp / "point.json").string(), record.dump(1) + "\n");
-    std::error_code ec;
     fs::remove(tmp / kOwnerFile, ec);  // still locked through r.owner_fd until the caller closes it
     if (ok) {
       move_into_place(tmp, point_dir(o.out_dir, p.id));
@@ -421,8 +445,7 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     const fs::path dir = failed_dir(o.out_dir, p.id);
     if (std::ifstream in(dir / "point.json"); in) {  // keep a record of this configuration's last attempt
       const json earlier = json::parse(in, nullptr, false);
-      if (!earlier.is_discarded() && earlier.is_object() && earlier.value("config_hash", "") == p.config_hash)
-        return;
+      if (!earlier.is_discarded() && same_identity(earlier, p)) return;
     }
     json record = point_record(p, point_command(p, o.executable, point_dir(o.out_dir, p.id)));
     record["exit_code"] = -1;

@@ -1,7 +1,12 @@
 #include "app/sweep_spec.hpp"
 
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "app/run.hpp"
@@ -138,6 +143,43 @@ bool slurm_name(const std::string& s) {
     if (!ok) return false;
   }
   return true;
+}
+
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+constexpr std::uint64_t kFnvPrime = 1099511628211ull;
+
+std::uint64_t fnv1a64(std::uint64_t hash, const char* data, std::size_t size) {
+  for (std::size_t i = 0; i < size; ++i) {
+    hash ^= static_cast<unsigned char>(data[i]);
+    hash *= kFnvPrime;
+  }
+  return hash;
+}
+
+std::string hex16(std::uint64_t value) {
+  char digits[17];
+  std::snprintf(digits, sizeof digits, "%016" PRIx64, value);
+  return digits;
+}
+
+// "<bytes> <FNV-1a 64 of the bytes>" of a file; nullopt when it cannot be read to its end.
+std::optional<std::string> file_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::uint64_t hash = kFnvOffset, bytes = 0;
+  std::vector<char> buffer(1 << 16);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    hash = fnv1a64(hash, buffer.data(), got);
+    bytes += got;
+  }
+  if (in.bad() || !in.eof()) return std::nullopt;
+  return std::to_string(bytes) + " " + hex16(hash);
+}
+
+// The inputs hash of files whose digests are `lines` ("" without files).
+std::string combine_digests(const std::string& lines) {
+  return lines.empty() ? std::string() : hex16(fnv1a64(kFnvOffset, lines.data(), lines.size()));
 }
 
 bool is_identifier(const std::string& s) {
@@ -349,7 +391,7 @@ class Loader {
  private:
   // Resolves the point's configuration exactly as `numagpu run` will; a problem with one of the spec's
   // overrides is reported where the spec wrote it.
-  void resolve(SweepPoint& point, const std::vector<Override>& sets) const {
+  void resolve(SweepPoint& point, const std::vector<Override>& sets) {
     for (const Override& o : sets)
       point.overrides.push_back(o.text);
     for (const std::string& e : extra_)
@@ -360,8 +402,21 @@ class Loader {
     options.sets = point.overrides;
     try {
       const Config resolved = load_configuration(options);
+      const std::vector<InputFile> inputs = input_files(resolved);
+      for (const InputFile& f : inputs) {  // before the system is derived, which reads them
+        std::error_code ec;
+        if (!fs::is_regular_file(f.path, ec))  // a FIFO would block, and differ on every read
+          resolved.fail(f.key, f.path + ": not a regular file (a sweep point's identity hashes its inputs)");
+      }
       (void)to_system_spec(resolved);
       point.config_hash = as_run_configuration(resolved).hash();  // the hash the point's stats.json names
+      std::string lines;
+      for (const InputFile& f : inputs) {
+        const std::string path = fs::absolute(f.path).lexically_normal().string();
+        point.input_files.push_back(path);
+        lines += digest(resolved, f.key, path) + "\n";
+      }
+      point.inputs_hash = combine_digests(lines);
     } catch (const ConfigError& e) {
       for (const Override& o : sets) {
         if (e.where().file == "--set " + o.text) {
@@ -374,8 +429,18 @@ class Loader {
     }
   }
 
+  // file_digest of an input file, read once per spec however many points read it.
+  std::string digest(const Config& resolved, const std::string& key, const std::string& path) {
+    const auto known = digests_.find(path);
+    if (known != digests_.end()) return known->second;
+    const std::optional<std::string> d = file_digest(path);
+    if (!d) resolved.fail(key, path + ": cannot read");
+    return digests_[path] = *d;
+  }
+
   const Config& cfg_;
   std::vector<std::string> extra_;
+  std::map<std::string, std::string> digests_;  // input file -> its digest
 };
 
 }  // namespace
@@ -389,6 +454,16 @@ const SweepPoint* SweepSpec::find(const std::string& id) const {
   for (const SweepPoint& p : points)
     if (p.id == id) return &p;
   return nullptr;
+}
+
+std::optional<std::string> inputs_hash(const std::vector<std::string>& files) {
+  std::string lines;
+  for (const std::string& f : files) {
+    const std::optional<std::string> d = file_digest(f);
+    if (!d) return std::nullopt;
+    lines += *d + "\n";
+  }
+  return combine_digests(lines);
 }
 
 SweepSpec load_sweep_spec(const std::string& file, const std::vector<std::string>& extra_sets) {

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +55,8 @@ struct SweepPoint {
   std::string workload_file;                                // absolute; "" = built-in default workload
   std::vector<std::string> overrides;                       // "key=value", applied in order
   std::string config_hash;                                  // of the resolved configuration
+  std::vector<std::string> input_files;  // the files the point reads (system_config.hpp: input_files)
+  std::string inputs_hash;               // "": none; else a hash of their contents (load_sweep_spec)
 };
 
 // What each Slurm array task asks for (the spec's `slurm:` section; numagpu sweep --slurm).
@@ -80,9 +83,19 @@ struct SweepSpec {
 // The spec's own schema (docs: `numagpu sweep --reference`).
 const config::Schema& sweep_schema();
 
+// A point's identity is its configuration hash and its inputs hash: 16 hex digits, FNV-1a 64 over one line
+// "<bytes> <FNV-1a 64 of the bytes>" per input file in input_files order, so that a changed graph, trace or
+// kernel list is a different point (it runs again, and --reuse does not take another sweep's result for it).
+// An input that is not a regular file is refused at the key that names it.
+//
 // Loads and validates `file`, expands its points and resolves each point's configuration. `extra_sets`
 // ("key=value", from the command line) are applied to every point after the spec's own overrides. Throws
 // config::ConfigError with the one-line message.
 SweepSpec load_sweep_spec(const std::string& file, const std::vector<std::string>& extra_sets = {});
+
+// The inputs hash of these files now, as load_sweep_spec computes it ("" without files); nullopt when one
+// cannot be read. The runner checks it again when a point has run: an input changed meanwhile fails the
+// point.
+std::optional<std::string> inputs_hash(const std::vector<std::string>& files);
 
 }  // namespace numagpu

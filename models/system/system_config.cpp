@@ -15,6 +15,7 @@
 #include <string>
 
 #include "config/keys.hpp"
+#include "kernels/app.hpp"
 #include "power/energy_config.hpp"
 #include "system/derive_spec.hpp"
 #include "system/resource_limits.hpp"
@@ -191,6 +192,30 @@ config::Config as_run_configuration(const config::Config& cfg) {
   if (!changed) return cfg;
   // JSON is YAML: the tree loads back through the schema, which fills the defaults and checks it.
   return config::load(system_schema(), {{"<as run>", tree.dump()}}, {});
+}
+
+std::vector<InputFile> input_files(const config::Config& cfg) {
+  const WorkloadParams w = read_params(cfg).workload;
+  std::vector<InputFile> files;
+  if (!w.trace_list.empty()) {
+    files.push_back({"workload.trace_list", w.trace_list});
+    for (const KernelSpec& k : w.kernels)
+      files.push_back({"workload.trace_list", k.trace_path});
+    return files;
+  }
+  for (std::size_t i = 0; i < w.kernels.size(); ++i) {
+    const KernelSpec& k = w.kernels[i];
+    const std::string key = "workload.kernels." + std::to_string(i);
+    if (!k.trace_path.empty()) files.push_back({key + ".trace", k.trace_path});
+    if (!k.input.empty()) {
+      files.push_back({key + ".input", k.input});
+    } else if (!k.app.empty()) {
+      const auto app = kernels::apps().find(k.app);
+      if (app != kernels::apps().end() && !app->second.default_input.empty())
+        files.push_back({key + ".app", app->second.default_input});
+    }
+  }
+  return files;
 }
 
 }  // namespace numagpu

@@ -2,6 +2,9 @@
 // and its translation into a SystemSpec, with the cross-parameter checks a schema alone cannot express.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "config/config.hpp"
 #include "system/system_spec.hpp"
 
@@ -17,5 +20,16 @@ SystemSpec to_system_spec(const config::Config& cfg);
 // trace path is absolute, so that the written file reproduces the run from wherever it is loaded. Without
 // trace paths it is `cfg` itself (same tree, same hash). Throws config::ConfigError like to_system_spec.
 config::Config as_run_configuration(const config::Config& cfg);
+
+// A file a run of the configuration reads besides the configuration itself, and the key that names it.
+struct InputFile {
+  std::string key;   // "workload.kernels.2.input", "workload.trace_list", ...
+  std::string path;  // as the run opens it (relative paths resolved against the file that set them)
+};
+
+// Every input file of the configuration, in a fixed order: workload.trace_list and each trace it lists, or
+// each kernel's trace and input (an application's reference input when it names none). A sweep point's
+// identity hashes their contents (app/sweep_spec.hpp). Throws config::ConfigError like to_system_spec.
+std::vector<InputFile> input_files(const config::Config& cfg);
 
 }  // namespace numagpu

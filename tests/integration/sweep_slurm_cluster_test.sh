@@ -40,7 +40,7 @@ cleanup() {
     sleep 0.1
   done
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2> /dev/null || true; done
-  pkill -KILL -f -- "-o $scratch/out/" 2> /dev/null || true  # any point a killed job left
+  pkill -KILL -f -- "-o $scratch/out " 2> /dev/null || true  # any point a killed job left
   rm -rf "$run"
 }
 trap cleanup EXIT
@@ -129,7 +129,9 @@ axes:
 stats: [{name: reads, path: 'system.socket*.dram.reads', reduce: sum}]
 slurm: {partition: numagputest, time: '$minutes', memory: 300M}
 YAML
-out=$scratch/out
+# An output directory with a blank, a quote, a '#' and a '%': sbatch must read its #SBATCH --output as written
+# (the collect job's log is looked for there, with %j as written, below).
+out="$scratch/out o't #1 %j"
 "$numagpu" sweep "$scratch/spec.yaml" -o "$out" --slurm > "$scratch/gen.txt" || fail "numagpu sweep --slurm"
 for f in array.sbatch collect.sbatch submit.sh; do
   [ -x "$out/slurm/$f" ] || fail "$f is not executable ($(stat -c %A "$out/slurm/$f"))"

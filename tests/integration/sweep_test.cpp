@@ -6,10 +6,12 @@
 // every access misses the L1 and the L2 and reads one line from DRAM, so socket0's DRAM serves exactly N
 // reads of 128 bytes (N x 128 read bytes). Those numbers are what the tests expect, not the program's output.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +19,7 @@
 #include "app/run.hpp"
 #include "app/sweep.hpp"
 #include "app/sweep_results.hpp"
+#include "app/sweep_runner.hpp"
 #include "app/sweep_spec.hpp"
 #include "config/config.hpp"
 
@@ -417,6 +420,232 @@ TEST_F(SweepTest, OnePointAsASlurmTaskDoesAndCollectReports) {
   EXPECT_EQ(sweep(), kExitRunFailed) << "a missing point makes the table incomplete";
   EXPECT_NE(out.str().find("1 ok, 0 failed, 1 missing"), std::string::npos) << out.str();
   EXPECT_EQ(point(results(), "w.a4")["status"], "missing");
+}
+
+// A point's identity covers the contents of the files it reads (issue 44): a changed graph is a different
+// point, so a rerun simulates it again instead of keeping the stale result. rodinia/bfs from vertex 0 runs
+// one Kernel and one Kernel2 per level until a level reaches nothing new (models/apps/rodinia/bfs.cpp): on
+// the path 1-2-3 that is levels {2}, {3}, {} = 3 rounds, 6 kernels; on the triangle {2, 3}, {} = 2 rounds, 4.
+TEST_F(SweepTest, ChangedInputFileMakesThePointRunAgain) {
+  const fs::path graph = dir / "g.graph";
+  std::ofstream(graph) << "3 2\n2\n1 3\n2\n";  // the path 1-2-3 (METIS: n m, then each vertex's neighbours)
+  std::ofstream(dir / "bfs.yaml")
+      << "workload:\n"
+         "  name: bfs\n"
+         "  kernels: [{name: b, app: rodinia/bfs, args: 'layers=1', input: g.graph}]\n";
+  write_spec(
+      "name: graph\n"
+      "set:\n"
+      "  - {key: system.sockets, value: 1}\n"
+      "  - {key: sm.per_socket, value: 1}\n"
+      "workloads: [{name: b, file: bfs.yaml}]\n"
+      "stats: [{name: kernels, path: run.kernels_done}]\n");
+  const SweepSpec before = load_sweep_spec(options.spec_file);
+  ASSERT_EQ(before.points.size(), 1u);
+  EXPECT_EQ(before.points[0].input_files, std::vector<std::string>{graph.string()});
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_EQ(point(results(), "b")["stats"]["kernels"], 6);  // 3 rounds on the path (comment above)
+  options.quiet = false;
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("1 points, 1 finished before; running 0"), std::string::npos) << out.str();
+
+  std::ofstream(graph) << "3 3\n2 3\n1 3\n1 2\n";  // the triangle: same path, same configuration hash
+  const SweepSpec after = load_sweep_spec(options.spec_file);
+  EXPECT_EQ(after.points[0].config_hash, before.points[0].config_hash);
+  EXPECT_NE(after.points[0].inputs_hash, before.points[0].inputs_hash);
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("1 points; running 1"), std::string::npos) << out.str();
+  EXPECT_EQ(point(results(), "b")["stats"]["kernels"], 4);  // 2 rounds on the triangle
+
+  // --reuse of the first sweep's result (the path) for the changed graph (the triangle): not the same point.
+  const std::string first = options.out_dir;
+  std::ofstream(graph) << "3 2\n2\n1 3\n2\n";  // the path again, in another study reusing the triangle's run
+  options.out_dir = (dir / "second").string();
+  options.reuse = {first};
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("1 points; running 1"), std::string::npos) << out.str();
+  EXPECT_EQ(point(results(), "b")["stats"]["kernels"], 6);
+
+  // A FIFO as an input cannot be hashed (nor read twice): refused at the key that names it.
+  fs::remove(graph);
+  ASSERT_EQ(::mkfifo(graph.c_str(), 0600), 0);
+  options.reuse.clear();
+  EXPECT_EQ(sweep(), kExitBadInput);
+  EXPECT_NE(err.str().find("workload.kernels.0.input: " + graph.string() + ": not a regular file"),
+            std::string::npos)
+      << err.str();
+}
+
+// An input changed after the sweep read it (while earlier points ran, say): the run read the new file, the
+// point's identity names the old one, so the point is not recorded as finished; it fails, saying why.
+TEST_F(SweepTest, InputChangedAfterTheSweepReadItFailsThePoint) {
+  const fs::path graph = dir / "g.graph";
+  std::ofstream(graph) << "3 2\n2\n1 3\n2\n";
+  std::ofstream(dir / "bfs.yaml")
+      << "workload:\n"
+         "  name: bfs\n"
+         "  kernels: [{name: b, app: rodinia/bfs, args: 'layers=1', input: g.graph}]\n";
+  write_spec(
+      "name: graph\n"
+      "set: [{key: system.sockets, value: 1}, {key: sm.per_socket, value: 1}]\n"
+      "workloads: [{name: b, file: bfs.yaml}]\n"
+      "stats: [{name: kernels, path: run.kernels_done}]\n");
+  const SweepSpec spec = load_sweep_spec(options.spec_file);
+  std::ofstream(graph) << "3 3\n2 3\n1 3\n1 2\n";
+  RunnerOptions ro;
+  ro.executable = NUMAGPU_BIN;
+  ro.out_dir = options.out_dir;
+  ro.quiet = true;
+  ro.total = 1;
+  const RunnerSummary s = run_points({&spec.points.at(0)}, ro, out, err);
+  EXPECT_EQ(s.failed, 1u);
+  EXPECT_NE(err.str().find("point b failed (exit 0, but an input file changed since the sweep read it (" +
+                           graph.string() + "); the point runs again)"),
+            std::string::npos)
+      << err.str();
+  EXPECT_FALSE(fs::exists(fs::path(options.out_dir) / "points" / "b"));
+}
+
+// The traces of a kernel list, and the list itself, are inputs of the points that replay them.
+TEST_F(SweepTest, TraceListAndItsTracesArePartOfAPointsIdentity) {
+  const fs::path traces = dir / "traces";
+  fs::copy(fs::path(NUMAGPU_SOURCE_DIR) / "tests" / "data" / "trace", traces, fs::copy_options::recursive);
+  write_spec(
+      "name: traces\n"
+      "set: [{key: workload.trace_list, value: '" +
+      (traces / "kernelslist.g").string() +
+      "'}]\n"
+      "workloads: [{name: t}]\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  const SweepPoint p = load_sweep_spec(options.spec_file).points.at(0);
+  ASSERT_GE(p.input_files.size(), 2u);
+  EXPECT_EQ(p.input_files[0], (traces / "kernelslist.g").string());
+  const std::string trace = p.input_files[1];
+  std::ofstream(trace, std::ios::app) << "\n";  // one more (empty) line in the first trace
+  const SweepPoint q = load_sweep_spec(options.spec_file).points.at(0);
+  EXPECT_EQ(q.config_hash, p.config_hash);
+  EXPECT_NE(q.inputs_hash, p.inputs_hash);
+  std::ofstream(traces / "kernelslist.g", std::ios::app) << "\n";
+  EXPECT_NE(load_sweep_spec(options.spec_file).points.at(0).inputs_hash, q.inputs_hash);
+}
+
+// A file the configuration `include:`s is merged into the resolved configuration, so its contents are in
+// the configuration hash already (it is no input file of the run).
+TEST_F(SweepTest, IncludedFileIsPartOfTheConfigurationHash) {
+  std::ofstream(dir / "inc.yaml") << "l2:\n  ways: 8\n";
+  std::ofstream(dir / "sys.yaml") << "include: inc.yaml\nsystem:\n  sockets: 2\n";
+  write_spec(
+      "name: inc\n"
+      "config: sys.yaml\n"
+      "workloads: [{name: w, file: tiny.yaml}]\n"
+      "stats: [{name: c, path: summary.sim_cycles}]\n");
+  const SweepPoint before = load_sweep_spec(options.spec_file).points.at(0);
+  EXPECT_TRUE(before.input_files.empty());
+  std::ofstream(dir / "inc.yaml") << "l2:\n  ways: 4\n";
+  EXPECT_NE(load_sweep_spec(options.spec_file).points.at(0).config_hash, before.config_hash);
+}
+
+// --reuse A --reuse B with the same point and different results: refused in one line naming the point and
+// both sources, before anything is written; sources that agree are fine.
+TEST_F(SweepTest, ReuseRefusesTwoSourcesWhoseResultsDiffer) {
+  write_spec(kTinySpec);
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  const fs::path first = options.out_dir, same = dir / "same", other = dir / "other";
+  fs::copy(first, same, fs::copy_options::recursive);
+  fs::copy(first, other, fs::copy_options::recursive);
+  // `other` ran w.a4 with one DRAM read more (its stats.json rewritten, and its recorded size with it).
+  const fs::path a4 = other / "points" / "w.a4";
+  json stats = json::parse(std::ifstream(a4 / "stats.json"));
+  stats["stats"]["system"]["socket0"]["dram"]["reads"] = 5;
+  std::ofstream(a4 / "stats.json", std::ios::trunc) << stats.dump(1) << "\n";
+  json record = json::parse(std::ifstream(a4 / "point.json"));
+  record["outputs"]["stats.json"] = fs::file_size(a4 / "stats.json");
+  std::ofstream(a4 / "point.json", std::ios::trunc) << record.dump(1) << "\n";
+
+  options.out_dir = (dir / "third").string();
+  options.reuse = {first.string(), other.string()};
+  EXPECT_EQ(sweep(), kExitBadInput);
+  const std::string a4_first = fs::absolute(first / "points" / "w.a4").lexically_normal().string();
+  const std::string a4_other = fs::absolute(a4).lexically_normal().string();
+  EXPECT_EQ(err.str(), "numagpu: error: --reuse: point w.a4: " + a4_first + " and " + a4_other +
+                           " hold runs of its configuration (hash " +
+                           load_sweep_spec(options.spec_file).find("w.a4")->config_hash +
+                           ") with different results (first at /stats.json/stats/system/socket0/dram/reads); "
+                           "give only the --reuse whose result is right\n");
+  EXPECT_FALSE(fs::exists(options.out_dir)) << "nothing written";
+
+  options.reuse = {first.string(), same.string()};  // copies of one run agree
+  options.quiet = false;
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points, 2 finished before (2 of them reused from --reuse); running 0"),
+            std::string::npos)
+      << out.str();
+}
+
+// A source point without one of the outputs every run writes, or with one cut short, is not reused: the
+// point runs here, and says why.
+TEST_F(SweepTest, ReuseSkipsAnIncompleteSourceAndRunsThePoint) {
+  write_spec(kTinySpec);
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  const fs::path first = options.out_dir;
+  fs::remove(first / "points" / "w.a4" / "power.json");
+  fs::resize_file(first / "points" / "w.a8" / "activity.json",
+                  fs::file_size(first / "points" / "w.a8" / "activity.json") - 1);
+  options.out_dir = (dir / "second").string();
+  options.reuse = {first.string()};
+  options.quiet = false;
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points; running 2"), std::string::npos) << out.str();
+  EXPECT_NE(err.str().find("point w.a4: not reused from " +
+                           fs::absolute(first / "points" / "w.a4").lexically_normal().string() +
+                           " (incomplete: power.json is missing)"),
+            std::string::npos)
+      << err.str();
+  EXPECT_NE(err.str().find("(incomplete: activity.json has "), std::string::npos) << err.str();
+  const fs::path a4 = fs::path(options.out_dir) / "points" / "w.a4";
+  EXPECT_TRUE(fs::exists(a4 / "power.json"));
+  EXPECT_FALSE(json::parse(std::ifstream(a4 / "point.json")).contains("reused_from"));
+  EXPECT_EQ(point(results(), "w.a4")["stats"]["dram_reads"], 4);  // one warp, 4 distinct lines (kTinySpec)
+}
+
+// A point whose stats.json is empty or not JSON is not finished: collect names it, --slurm puts it in the
+// array (and writes the submit.sh collect suggests), and a local sweep runs it again.
+TEST_F(SweepTest, EmptyOrCorruptOutputsMakeThePointRunAgain) {
+  write_spec(kTinySpec);
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  const fs::path points = fs::path(options.out_dir) / "points";
+  fs::resize_file(points / "w.a4" / "stats.json", 0);
+  {
+    std::fstream f(points / "w.a8" / "stats.json", std::ios::in | std::ios::out | std::ios::binary);
+    f.put('x');  // same size, not JSON any more
+  }
+  options.collect_only = true;
+  EXPECT_EQ(sweep(), kExitRunFailed);
+  EXPECT_NE(err.str().find((points / "w.a4").string() + ": incomplete (stats.json is empty)"),
+            std::string::npos)
+      << err.str();
+  EXPECT_NE(
+      err.str().find((points / "w.a8").string() + ": incomplete (stats.json is not a statistics document)"),
+      std::string::npos)
+      << err.str();
+  const std::string submit =
+      (fs::absolute(options.out_dir).lexically_normal() / "slurm" / "submit.sh").string();
+  EXPECT_NE(err.str().find("--slurm && bash '" + submit + "'"), std::string::npos) << err.str();
+
+  options.collect_only = false;
+  options.slurm = true;
+  options.quiet = false;
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_TRUE(fs::exists(submit)) << "collect's suggestion names a file that --slurm writes";
+  std::ifstream array(fs::path(options.out_dir) / "slurm" / "array.sbatch");
+  EXPECT_NE(std::string(std::istreambuf_iterator<char>(array), {}).find("\n#SBATCH --array=0-1\n"),
+            std::string::npos);
+
+  options.slurm = false;
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points; running 2"), std::string::npos) << out.str();
+  EXPECT_EQ(point(results(), "w.a4")["stats"]["dram_reads"], 4);  // kTinySpec: 4 and 8 distinct lines
+  EXPECT_EQ(point(results(), "w.a8")["stats"]["dram_reads"], 8);
 }
 
 TEST(ExtractStat, WildcardsReductionsAndMisses) {
