@@ -44,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(data, data + size);
-  } catch (const nlohmann::json::parse_error&) {
-    return 0;  // `numagpu power` reports it as "FILE: not valid JSON (...)": one line by construction
+  } catch (const nlohmann::json::exception&) {  // a syntax error, or a number too large (out_of_range)
+    return 0;  // `numagpu power` reports either as "FILE: not valid JSON (...)", printable, on one line
   }
   numagpu::power::Activity activity;
   try {
@@ -63,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     power = numagpu::power::power_document(activity, table, "fuzz");
   } catch (const std::exception& e) {  // a property of the wrong type: `numagpu power` reports it in one line
     const std::string what = e.what();
-    if (what.empty() || what.find('\n') != std::string::npos) finding("a pricing error not on one line: " + what);
+    if (what.empty() || what.find('\n') != std::string::npos)
+      finding("a pricing error not on one line: " + what);
     return 0;
   }
   const std::string bad = first_non_finite(power, "");

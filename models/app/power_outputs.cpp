@@ -14,6 +14,7 @@
 #include "app/embedded_configs.hpp"
 #include "app/python_script.hpp"
 #include "app/run.hpp"
+#include "common/printable.hpp"
 #include "power/activity_recorder.hpp"
 #include "power/energy_config.hpp"
 #include "power/power_model.hpp"
@@ -56,16 +57,22 @@ std::optional<std::string> read_activity_file(const std::string& path, power::Ac
   }
   std::ifstream in(path);
   if (!in) return path + ": cannot read (" + std::strerror(errno) + ")";
+  nlohmann::json doc;
   try {
-    activity = power::activity_from_json(nlohmann::json::parse(in));
-  } catch (const nlohmann::json::parse_error& e) {
-    return path + ": not valid JSON (" + e.what() + ")";
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number too large (out_of_range)
+    return path + ": not valid JSON (" + printable(e.what()) + ")";
+  } catch (const std::bad_alloc&) {
+    return path + ": too large to read into memory";
+  }
+  try {
+    activity = power::activity_from_json(doc);
   } catch (const power::ActivityError& e) {
     return path + ": " + e.what();
   } catch (const std::bad_alloc&) {
     return path + ": too large to read into memory";
   } catch (const std::exception& e) {  // a value of the wrong JSON type where the reader does not expect it
-    return path + ": not an activity document (" + e.what() + ")";
+    return path + ": not an activity document (" + printable(e.what()) + ")";
   }
   return std::nullopt;
 }

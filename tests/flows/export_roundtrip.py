@@ -180,7 +180,14 @@ def main():
     # -o naming the --activity file itself is refused with the file unchanged (it was overwritten, exit 0).
     os.mkfifo(f"{work}/fifo")
     before = open(activity_path, "rb").read()
-    for cmd, want in ((["export", "--format", "mcpat", "--activity", work, "-o", f"{work}/never.out"],
+    # A number too large for a double is not a JSON parse error to the parser (out_of_range): it crashed both
+    # commands (found by activity_fuzzer; fuzz/regressions/activity/number-overflow.json).
+    overflow = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fuzz", "regressions",
+                            "activity", "number-overflow.json")
+    for cmd, want in ((["export", "--format", "mcpat", "--activity", overflow, "-o", f"{work}/never.out"],
+                       "number-overflow.json: not valid JSON"),
+                      (["power", "--activity", overflow, "-o", f"{work}/never"], "number-overflow.json: not valid JSON"),
+                      (["export", "--format", "mcpat", "--activity", work, "-o", f"{work}/never.out"],
                        "not a regular file (a directory)"),
                       (["power", "--activity", work, "-o", f"{work}/never"], "not a regular file (a directory)"),
                       (["export", "--format", "mcpat", "--activity", f"{work}/fifo", "-o", f"{work}/never.out"],
