@@ -637,6 +637,20 @@ class Staging {
     if (ec)
       throw std::runtime_error(dir_.string() + ": cannot create output directory (" + ec.message() + ")");
     created_dir_ = !existed;
+    // A commit replaces runs/ and power_runs/ whole: only when they are correlate's (each entry a kernel's
+    // directory with its workload.yaml), never a folder of the user's that happens to have the name.
+    for (const char* runs : {"runs", "power_runs"}) {
+      if (!fs::exists(dir_ / runs)) continue;
+      bool ours = fs::is_directory(dir_ / runs);
+      for (const auto& entry : fs::directory_iterator(dir_ / runs, ec))
+        ours = ours && fs::is_regular_file(entry.path() / "workload.yaml");
+      if (!ours || ec) {
+        throw std::runtime_error(
+            (dir_ / runs).string() +
+            ": not an earlier correlate's runs, which correlate replaces; nothing written "
+            "(choose another -o)");
+      }
+    }
     const fs::path candidate = dir_ / (".numagpu-staging." + std::to_string(::getpid()));
     fs::remove_all(candidate, ec);  // this process's own, of an earlier set (tests run several)
     if (::mkdir(candidate.c_str(), 0777) != 0) {

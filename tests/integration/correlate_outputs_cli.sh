@@ -76,7 +76,12 @@ printf ',mean HW_power\ndct8x8_k2,100\ndct8x8_k2,90\n' > "$out/dupw.csv"
 expect_bad "numagpu: error: $out/dupw.csv:3:1: name: a second row of 'dct8x8_k2' (first on line 2): each kernel has one row, a mean over its runs, and rows without their sample counts cannot be merged" --power "$out/dupw.csv"
 
 # 3. An earlier correlate's figures, tables and runs in the folder: replaced as a whole; other files stay.
+# A runs/ folder that is not correlate's (an entry without its workload.yaml) is not replaced: refused first.
 mkdir -p "$out/pc/runs/old"
+if "$numagpu" correlate -q --power "$out/one.csv" -c "$qv100" -o "$out/pc" 2> "$out/runs.err"; then exit 1; else test $? -eq 2; fi
+grep -qx "numagpu: error: $out/pc/runs: not an earlier correlate's runs, which correlate replaces; nothing written (choose another -o)" "$out/runs.err"
+test -d "$out/pc/runs/old"
+touch "$out/pc/runs/old/workload.yaml"
 echo stale > "$out/pc/correlation_OLD.png"
 echo stale > "$out/pc/correlation.md"
 echo stale > "$out/pc/power_breakdown.png"
