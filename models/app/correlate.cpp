@@ -1150,12 +1150,10 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
     out << "numagpu: wrote " << (dir / "correlation.csv").string() << ", correlation.md"
         << (plotted ? ", correlation_*.png" : "") << "\n";
   }
-  if (!plotted) {
+  if (!plotted)
     err << "numagpu: error: correlate: plotting failed, no figure written: " << plot_error << "\n";
-    return kExitRunFailed;
-  }
   if (const int signal_number = interrupt::pending()) return interrupt::exit_status(signal_number);
-  return failures ? kExitRunFailed : kExitOk;
+  return failures || !plotted ? kExitRunFailed : kExitOk;
 }
 
 }  // namespace numagpu
