@@ -766,14 +766,19 @@ Part power_report(const CorrelateOptions& o, const std::vector<PowerJob>& jobs,
   // the hardware's time as well (the energy model's error with the timing model's taken out).
   std::map<std::string, double> hw_cycles;
   std::map<std::string, const HwRow*> hw_row_of;  // for the idle-time attribution
+  std::set<std::string> ambiguous;
   for (const HwRow& h : hw_rows) {
     const std::optional<StudyKernel> k = study_kernel(h.benchmark, h.kernel);
     const auto c = h.counters.find("Elapsed_Cycles");
     if (k && c != h.counters.end() && c->second > 0) {
+      if (!hw_row_of.emplace(k->library_name, &h).second) ambiguous.insert(k->library_name);
       hw_cycles[k->library_name] = c->second;
-      hw_row_of[k->library_name] = &h;
     }
   }
+  // Two counter rows for one library kernel (a template's instances): which one's time the power table's
+  // kernel ran is unknown, so neither is used for it.
+  for (const std::string& name : ambiguous)
+    hw_cycles.erase(name), hw_row_of.erase(name);
   std::vector<std::string> failed;
   std::string csv = "kernel,hardware,simulated\n";
   std::string breakdown = "kernel,hardware,simulated";
@@ -889,6 +894,8 @@ Part power_report(const CorrelateOptions& o, const std::vector<PowerJob>& jobs,
   if (!o.hw_csv.empty() && hw_cycles.empty()) {
     md << "`--hw` gives no `Elapsed_Cycles` for these kernels: no figure at the hardware's time.\n\n";
   }
+  for (const std::string& name : ambiguous)
+    md << "`--hw` has several rows that `" << name << "` stands for: none of their times is used.\n\n";
   if (!hw_cycles.empty()) {
     const double mape_hw_time = mean_abs_percent_error(hw_timed, sim_at_hw_time);
     md << "With the hardware's elapsed time (`--hw`'s `Elapsed_Cycles`: the simulated static power plus the "

@@ -33,6 +33,17 @@ for r, t in zip(rows, totals):
     assert abs(t - float(r["simulated"])) <= 1e-6 * float(r["simulated"]), (r, t)
 PY
 
+# 1b. Two counter rows that one library kernel stands for (two manglings of CUDAkernel2DCT): each runs in a
+# directory of its own (their names once made one), and --power prices dct8x8_k2 at neither's time.
+printf 'Benchmark,Kernel,DRAM_Rd,Elapsed_Cycles\ndct8x8,_Z14CUDAkernel2DCTPfS_i,1,100\ndct8x8,_Z14CUDAkernel2DCTPfS_j,1,200\n' \
+  > "$out/two.csv"
+"$numagpu" correlate -q --power "$out/one.csv" --hw "$out/two.csv" -c "$qv100" -j 2 -o "$out/two" > /dev/null
+test -s "$out/two/runs/dct8x8__CUDAkernel2DCT/out/stats.json"
+test -s "$out/two/runs/dct8x8__CUDAkernel2DCT_2/out/stats.json"
+test "$(grep -c '^dct8x8,_Z14CUDAkernel2DCTPfS_[ij],DRAM_Rd,1,' "$out/two/correlation.csv")" -eq 2
+grep -q '^dct8x8_k2,100,[0-9.]*,.*,[0-9]*,,,$' "$out/two/power_breakdown.csv"
+grep -q "several rows that \`cuda-samples/dct8x8_CUDAkernel2DCT\` stands for" "$out/two/power_correlation.md"
+
 # 2. Bad input: one line, status 2, nothing written.
 expect_bad() {  # expect_bad MESSAGE ARGS...: correlate ARGS fails with status 2 and exactly MESSAGE
   message=$1
