@@ -651,6 +651,17 @@ class Staging {
             "(choose another -o)");
       }
     }
+    // A staging directory of a correlate that is no longer alive (killed, or ended by a second Ctrl-C):
+    // removed. One of a live process never is.
+    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+      const std::string name = entry.path().filename().string(), prefix = ".numagpu-staging.";
+      if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size() ||
+          name.find_first_not_of("0123456789", prefix.size()) != std::string::npos ||
+          name.size() > prefix.size() + 9)
+        continue;
+      const pid_t owner = static_cast<pid_t>(std::stol(name.substr(prefix.size())));
+      if (owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+    }
     const fs::path candidate = dir_ / (".numagpu-staging." + std::to_string(::getpid()));
     fs::remove_all(candidate, ec);  // this process's own, of an earlier set (tests run several)
     if (::mkdir(candidate.c_str(), 0777) != 0) {
@@ -795,9 +806,9 @@ Part power_report(const CorrelateOptions& o, const std::vector<PowerJob>& jobs,
     const std::string final_out = (dir / jobs[j].run_dir / "out").string();
     if (status[j] != 0) {
       err << "numagpu: error: correlate: the run of " << row.name << " failed (" << failure_text(status[j])
-          << "); see " << final_out << "\n";
-      failed.push_back(row.name + " (" + failure_text(status[j]) +
-                       "): " + (jobs[j].run_dir / "out").string());
+          << ")" << (status[j] < 0 ? "" : "; see " + final_out) << "\n";
+      failed.push_back(row.name + " (" + failure_text(status[j]) + ")" +
+                       (status[j] < 0 ? "" : ": " + (jobs[j].run_dir / "out").string()));
       ++failures;
       continue;
     }
@@ -951,8 +962,9 @@ Part counters_report(const CorrelateOptions& o, const std::vector<CounterJob>& j
     const std::string label = row.benchmark + " " + row.kernel;
     if (status[j] != 0) {
       err << "numagpu: error: correlate: the run of " << label << " failed (" << failure_text(status[j])
-          << "); see " << (dir / jobs[j].run_dir / "out").string() << "\n";
-      failed.push_back(label + " (" + failure_text(status[j]) + "): " + (jobs[j].run_dir / "out").string());
+          << ")" << (status[j] < 0 ? "" : "; see " + (dir / jobs[j].run_dir / "out").string()) << "\n";
+      failed.push_back(label + " (" + failure_text(status[j]) + ")" +
+                       (status[j] < 0 ? "" : ": " + (jobs[j].run_dir / "out").string()));
       ++failures;
       continue;
     }
@@ -1025,6 +1037,10 @@ Part counters_report(const CorrelateOptions& o, const std::vector<CounterJob>& j
 }  // namespace
 
 int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream& err) {
+  // SIGINT and SIGTERM, as `run` takes them: the first stops starting runs (a Ctrl-C reaches the runs in
+  // progress too, which stop keeping their statistics so far; a signal to correlate alone lets them finish),
+  // and the results so far are written as a complete set; a second one ends correlate at once.
+  interrupt::install_handlers();
   if (o.hw_csv.empty() && o.power_csv.empty()) {
     err << "numagpu: error: correlate: give --hw (counters), --power (measured power) or both\n";
     return kExitBadInput;
@@ -1159,7 +1175,11 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
   }
   if (!plotted)
     err << "numagpu: error: correlate: plotting failed, no figure written: " << plot_error << "\n";
-  if (const int signal_number = interrupt::pending()) return interrupt::exit_status(signal_number);
+  if (const int signal_number = interrupt::pending()) {
+    err << "numagpu: correlate interrupted by " << (signal_number == SIGINT ? "SIGINT" : "SIGTERM")
+        << "; the results so far are written, the runs not finished listed as failed\n";
+    return interrupt::exit_status(signal_number);
+  }
   return failures || !plotted ? kExitRunFailed : kExitOk;
 }
 

@@ -135,4 +135,25 @@ grep -q "power_correlation.md$" "$out/fail.out"  # the tables are said to be wri
 if NUMAGPU_PYTHON=$out/python-nompl "$numagpu" correlate -q --power "$out/one.csv" -c "$qv100" -o "$out/pc" \
   2> "$out/nompl.err" > /dev/null; then exit 1; fi
 grep -q "plotting failed, no figure written: plot_power_correlation.py: matplotlib is missing: it needs python3-matplotlib" "$out/nompl.err"
+# 5. A SIGTERM to correlate and its run (its process group, as a Ctrl-C reaches both) while the first of two
+# kernels runs: no other run starts, the results so far are written as a whole set with the runs not finished
+# listed as failed, no staging directory is left, and the status is 128 + 15. A staging directory of a dead
+# correlate (pid 999999999 cannot be alive: above Linux's pid limit) is removed.
+mkdir -p "$out/term/.numagpu-staging.999999999"
+setsid "$numagpu" correlate -q --power "$src/tests/data/correlate/power_small.csv" -c "$qv100" -j 1 \
+  -o "$out/term" > "$out/term.out" 2> "$out/term.err" &
+pid=$!
+tries=0
+until pgrep -P "$pid" > /dev/null; do  # its first run has started
+  tries=$((tries + 1))
+  test "$tries" -lt 600 || { echo "no run started" >&2; exit 1; }
+  sleep 0.05
+done
+/bin/kill -TERM -- "-$pid"
+if wait "$pid"; then exit 1; else rc=$?; fi
+test "$rc" -eq 143 || { echo "status $rc" >&2; cat "$out/term.err" >&2; exit 1; }
+grep -q "^numagpu: correlate interrupted by SIGTERM" "$out/term.err"
+grep -q "^## Failed runs" "$out/term/power_correlation.md"
+grep -q "^- dct8x8_k2 (not run: interrupted)" "$out/term/power_correlation.md"
+test -z "$(find "$out/term" -name '.numagpu-staging*')"
 echo "correlate outputs: ok"
