@@ -4,14 +4,17 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
+#include "app/hw_csv.hpp"
 #include "config/config.hpp"
 #include "system/system_config.hpp"
 #include "trace/accelsim_reader.hpp"
@@ -169,6 +172,48 @@ std::optional<std::string> ngt_input(const std::uint8_t* data, std::size_t size)
     trace::NgtReader reader(path);
     (void)trace::count_trace(reader);
   });
+}
+
+std::optional<std::string> hw_csv_input(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return std::nullopt;
+  const bool power = data[0] % 2 == 1;
+  const std::string path = scratch_dir() + (power ? "/hw_power.csv" : "/hw_perf.csv");
+  write_bytes(path, std::string(reinterpret_cast<const char*>(data + 1), size - 1));
+  const auto bad_name = [](const std::string& name) {
+    if (name.empty()) return true;
+    for (char c : name)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return true;
+    return false;
+  };
+  try {
+    if (power) {
+      std::set<std::string> names;
+      for (const HwPowerRow& r : read_hw_power_csv(path)) {
+        if (bad_name(r.name)) return "hwcsv: an accepted power row with an empty name or a control byte";
+        if (!names.insert(r.name).second) return "hwcsv: an accepted power table names a kernel twice";
+        if (!std::isfinite(r.watts) || r.watts < kHwPowerMinW || r.watts > kHwPowerMaxW)
+          return "hwcsv: an accepted power outside the reader's limits";
+      }
+    } else {
+      std::set<std::pair<std::string, std::string>> kernels;
+      for (const HwRow& r : read_hw_csv(path)) {
+        if (bad_name(r.benchmark) || bad_name(r.kernel))
+          return "hwcsv: an accepted counter row with an empty name or a control byte";
+        if (!kernels.insert({r.benchmark, r.kernel}).second)
+          return "hwcsv: an accepted counter table has a kernel twice";
+        for (const auto& [counter, v] : r.counters) {
+          if (!std::isfinite(v) || v < 0 || v > kHwCounterMax || (v > 0 && v < 1e-12))
+            return "hwcsv: an accepted counter " + counter + " outside the reader's limits";
+          if (counter == "Elapsed_Cycles" && v < 1) return "hwcsv: an accepted Elapsed_Cycles under 1";
+          if (counter == "Num_Idle_SMs" && v > kHwIdleSmsMax)
+            return "hwcsv: an accepted Num_Idle_SMs over 80";
+        }
+      }
+    }
+  } catch (const HwCsvError& e) {
+    return check_error_line(e.what(), path);
+  }
+  return std::nullopt;
 }
 
 }  // namespace numagpu::fuzz

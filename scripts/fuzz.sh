@@ -9,7 +9,7 @@
 # and choice of docs/configuration.md) and a maximum input length well above its seeds (max_len below;
 # FUZZ_MAX_LEN overrides it for every target), so mutations reach whole trace files and large configurations.
 #
-# Usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]  (targets: config accelsim ngt metis activity)
+# Usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]  (targets: config accelsim ngt metis hwcsv activity)
 #   --print-commands: print each target's fuzzer command line and exit (no build needed; tests check it)
 # Example: cmake -S . -B build-fuzz -G Ninja -DNUMAGPU_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 &&
 #          cmake --build build-fuzz && scripts/fuzz.sh build-fuzz 60
@@ -26,14 +26,14 @@ fi
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(config accelsim ngt metis activity)
+[ ${#targets[@]} -eq 0 ] && targets=(config accelsim ngt metis hwcsv activity)
 
 # Largest input per target, in bytes. The seeds are a few kB at most; without a limit libFuzzer guesses one
 # from them and grows it slowly (-len_control), so in minutes of fuzzing no trace input exceeded 904 bytes.
-declare -A max_len=([config]=16384 [accelsim]=65536 [ngt]=65536 [metis]=65536 [activity]=65536)
+declare -A max_len=([config]=16384 [accelsim]=65536 [ngt]=65536 [metis]=65536 [hwcsv]=65536 [activity]=65536)
 # How fast libFuzzer lets inputs grow towards max_len: 0 at once (the trace targets, whose seeds are under 1 kB),
 # 20 gradually (the configuration target, whose seeds are up to 8 kB and whose inputs are slower to load).
-declare -A len_control=([config]=20 [accelsim]=0 [ngt]=0 [metis]=0 [activity]=0)
+declare -A len_control=([config]=20 [accelsim]=0 [ngt]=0 [metis]=0 [hwcsv]=0 [activity]=0)
 work=$build/fuzz-work
 fuzzer_command() {  # fuzzer_command TARGET: the libFuzzer command line, one argument per line
   local t=$1
@@ -77,6 +77,14 @@ printf '3 1 11\n5 2 7\n6 1 7\n4\n' > "$work/seeds/metis/weights"
 printf '3 2 100\n1 2\n2 1 3\n1 2\n' > "$work/seeds/metis/sizes"
 printf '2 1 10 2\n1 1 2\n3 4 1\n' > "$work/seeds/metis/ncon"
 if [ -f /usr/share/doc/libmetis-dev/examples/graphs/test.mgraph ]; then cp /usr/share/doc/libmetis-dev/examples/graphs/test.mgraph "$work/seeds/metis/"; fi
+# Hardware tables (correlate): the test tables and the GV100's, when shared/ is beside the checkout; the first
+# byte picks the reader (00 the counter table, 01 the measured-power table).
+for f in "$root"/tests/data/correlate/hw_*.csv "$root"/../shared/data/qv100/hw_perf*.csv; do
+  if [ -f "$f" ]; then seed hwcsv "perf-$(basename "$f")" 00 "$f"; fi
+done
+for f in "$root"/tests/data/correlate/power_*.csv "$root"/../shared/data/qv100/hw_power*.csv; do
+  if [ -f "$f" ]; then seed hwcsv "power-$(basename "$f")" 01 "$f"; fi
+done
 # activity.json: a small document written here (two windows, an SM, a link and a policy block with an area),
 # and the regression inputs below.
 mkdir -p "$work/seeds/activity"
@@ -97,14 +105,14 @@ cat > "$work/seeds/activity/small.json" <<'JSON'
  "config": {}}
 JSON
 # Inputs found earlier are seeds too: the fuzzer starts from what once broke the code.
-for t in config accelsim ngt metis activity; do
+for t in config accelsim ngt metis hwcsv activity; do
   mkdir -p "$work/seeds/$t"
   if [ -d "$root/fuzz/regressions/$t" ]; then cp "$root/fuzz/regressions/$t"/* "$work/seeds/$t/" 2>/dev/null || true; fi
 done
 
 # Dictionaries: fuzz/dict/<target>.dict; the configuration target's also gets every key name and choice of the
 # reference, so mutations speak the schema's words.
-for t in accelsim ngt metis activity; do cp "$root/fuzz/dict/$t.dict" "$work/$t.dict"; done
+for t in accelsim ngt metis hwcsv activity; do cp "$root/fuzz/dict/$t.dict" "$work/$t.dict"; done
 { cat "$root/fuzz/dict/config.dict"; awk -F'|' '/^\| `/ {
     key = $2; gsub(/[ `]/, "", key); gsub(/\[\]/, "", key)
     n = split(key, part, "."); for (i = 1; i <= n; i++) print "\"" part[i] ": \""

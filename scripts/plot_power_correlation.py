@@ -17,7 +17,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 def read(path):
     with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+        reader = csv.DictReader(f)
+        return list(reader), reader.fieldnames
 
 
 def scatter(rows, out, breakdown_rows=()):
@@ -51,11 +52,25 @@ def scatter(rows, out, breakdown_rows=()):
     plt.close(fig)
 
 
-def breakdown(rows, out):
-    not_kinds = ("kernel", "hardware", "simulated", "simulated_cycles", "hardware_cycles",
-                 "simulated_at_hardware_time")
-    kinds = [k for k in (rows[0].keys() if rows else []) if k not in not_kinds]
-    kinds = [k for k in kinds if any(float(r[k]) > 0 for r in rows)]  # components that draw power here
+def components(fieldnames):
+    """The component columns of power_breakdown.csv: those between `simulated` and `simulated_cycles` (the
+    columns after them are times and powers priced otherwise, some empty without --hw, never parts of the
+    simulated total)."""
+    names = list(fieldnames or [])
+    if "simulated" not in names or "simulated_cycles" not in names:
+        raise ValueError("power_breakdown.csv: expected the columns simulated, then the components, then "
+                         "simulated_cycles; got %s" % ",".join(names))
+    return names[names.index("simulated") + 1:names.index("simulated_cycles")]
+
+
+def stacked(rows, fieldnames):
+    """The components drawn (those that draw power in some kernel) and each kernel's stacked total."""
+    kinds = [k for k in components(fieldnames) if any(float(r[k]) > 0 for r in rows)]
+    return kinds, [sum(float(r[k]) for k in kinds) for r in rows]
+
+
+def breakdown(rows, fieldnames, out):
+    kinds, _ = stacked(rows, fieldnames)
     fig, ax = plt.subplots(figsize=(max(5, 0.9 * len(rows) + 2), 4.5))
     xs = range(len(rows))
     bottom = [0.0] * len(rows)
@@ -82,9 +97,10 @@ def main():
         sys.exit(2)
     out_dir = sys.argv[3]
     # Written beside and moved in, so that a failed plot leaves no half-written picture.
-    correlation, parts = read(sys.argv[1]), read(sys.argv[2])
+    correlation, _ = read(sys.argv[1])
+    parts, part_names = read(sys.argv[2])
     for draw, name in ((lambda out: scatter(correlation, out, parts), "power_correlation.png"),
-                       (lambda out: breakdown(parts, out), "power_breakdown.png")):
+                       (lambda out: breakdown(parts, part_names, out), "power_breakdown.png")):
         tmp = os.path.join(out_dir, "." + name + ".tmp.png")
         draw(tmp)
         os.replace(tmp, os.path.join(out_dir, name))

@@ -1,16 +1,22 @@
 #include "app/correlate.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -18,44 +24,19 @@
 #include <nlohmann/json.hpp>
 
 #include "app/embedded_configs.hpp"
+#include "app/interrupt.hpp"
 #include "app/run.hpp"
+#include "config/config.hpp"
 #include "kernels/library.hpp"
 #include "power/power_model.hpp"
 #include "stats/atomic_write.hpp"
+#include "system/system_config.hpp"
 
 namespace numagpu {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string field;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.push_back(field);
-      field.clear();
-    } else if (c != '\r') {
-      field += c;
-    }
-  }
-  fields.push_back(field);
-  return fields;
-}
 
 // The function's name in a kernel column: Nsight writes C++ kernels mangled (_Z14calculate_tempiPf...), C
 // ones plain (findK).
@@ -181,13 +162,15 @@ std::string yaml_quote(const std::string& s) {
   return r + "\"";
 }
 
-// Runs `numagpu run` for each command line, at most `jobs` at once; returns each one's exit status.
+// Runs `numagpu run` for each command line, at most `jobs` at once; returns each one's exit status (128 + the
+// signal for one that a signal ended; -1 for one not started because correlate was interrupted: a run already
+// going stops on the same Ctrl-C, keeping its statistics so far).
 std::vector<int> run_children(const std::vector<std::vector<std::string>>& commands, unsigned jobs) {
   std::vector<int> status(commands.size(), -1);
   std::map<pid_t, std::size_t> running;
   std::size_t next = 0;
-  while (next < commands.size() || !running.empty()) {
-    while (next < commands.size() && running.size() < std::max(1u, jobs)) {
+  while ((next < commands.size() && interrupt::pending() == 0) || !running.empty()) {
+    while (next < commands.size() && running.size() < std::max(1u, jobs) && interrupt::pending() == 0) {
       std::vector<char*> argv;
       for (const std::string& a : commands[next])
         argv.push_back(const_cast<char*>(a.c_str()));
@@ -205,10 +188,13 @@ std::vector<int> run_children(const std::vector<std::vector<std::string>>& comma
     }
     int st = 0;
     const pid_t done = waitpid(-1, &st, 0);
-    if (done < 0) break;
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
     const auto it = running.find(done);
     if (it == running.end()) continue;
-    status[it->second] = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    status[it->second] = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 128;
     running.erase(it);
   }
   return status;
@@ -239,45 +225,6 @@ std::string percent_or_dash(double v) {
 }
 
 }  // namespace
-
-std::vector<HwRow> read_hw_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  std::string line;
-  if (!std::getline(in, line)) throw std::runtime_error(path + ":1: empty file, expected a header line");
-  const std::vector<std::string> header = split_csv_line(line);
-  std::size_t bench_col = header.size(), kernel_col = header.size();
-  for (std::size_t i = 0; i < header.size(); ++i) {
-    if (header[i] == "Benchmark") bench_col = i;
-    if (header[i] == "Kernel") kernel_col = i;
-  }
-  if (bench_col == header.size() || kernel_col == header.size())
-    throw std::runtime_error(path + ":1: the header names no Benchmark and Kernel columns");
-  std::vector<HwRow> rows;
-  for (int n = 2; std::getline(in, line); ++n) {
-    if (line.empty() || line == "\r") continue;
-    const std::vector<std::string> f = split_csv_line(line);
-    if (f.size() != header.size()) {
-      throw std::runtime_error(path + ":" + std::to_string(n) + ": " + std::to_string(f.size()) +
-                               " fields, the header has " + std::to_string(header.size()));
-    }
-    HwRow row;
-    row.benchmark = f[bench_col];
-    row.kernel = f[kernel_col];
-    for (std::size_t i = 0; i < f.size(); ++i) {
-      if (i == bench_col || i == kernel_col || f[i].empty()) continue;
-      char* end = nullptr;
-      const double v = std::strtod(f[i].c_str(), &end);
-      if (end == f[i].c_str() || *end != '\0' || !std::isfinite(v)) {
-        throw std::runtime_error(path + ":" + std::to_string(n) + ": column " + header[i] + ": '" + f[i] +
-                                 "' is not a number");
-      }
-      row.counters[header[i]] = v;
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 std::optional<StudyKernel> study_kernel(const std::string& benchmark, const std::string& kernel) {
   const std::string fn = function_name(kernel);
@@ -528,38 +475,6 @@ double mean_abs_percent_error(const std::vector<double>& hw, const std::vector<d
   return n ? 100.0 * sum / double(n) : std::nan("");
 }
 
-std::vector<HwPowerRow> read_hw_power_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  std::string line;
-  if (!std::getline(in, line)) throw std::runtime_error(path + ":1: empty file, expected a header line");
-  const std::vector<std::string> header = split_csv_line(line);
-  std::size_t watts_col = header.size();
-  for (std::size_t i = 0; i < header.size(); ++i)
-    if (header[i] == "mean HW_power") watts_col = i;
-  if (watts_col == header.size() || watts_col == 0)
-    throw std::runtime_error(path +
-                             ":1: expected a header with the row names first and a 'mean HW_power' column");
-  std::vector<HwPowerRow> rows;
-  for (int n = 2; std::getline(in, line); ++n) {
-    if (line.empty() || line == "\r") continue;
-    const std::vector<std::string> f = split_csv_line(line);
-    const std::string where = path + ":" + std::to_string(n) + ": ";
-    if (f.size() != header.size()) {
-      throw std::runtime_error(where + std::to_string(f.size()) + " fields, the header has " +
-                               std::to_string(header.size()));
-    }
-    if (f[0].empty()) throw std::runtime_error(where + "a row without a name (expected <app>_k<N>)");
-    char* end = nullptr;
-    const double w = std::strtod(f[watts_col].c_str(), &end);
-    if (end == f[watts_col].c_str() || *end != '\0' || !std::isfinite(w) || w <= 0)
-      throw std::runtime_error(where + "mean HW_power: '" + f[watts_col] +
-                               "' is not a positive number of watts");
-    rows.push_back({f[0], w});
-  }
-  return rows;
-}
-
 std::optional<StudyKernel> power_study_kernel(const std::string& row_name) {
   const std::size_t k = row_name.rfind("_k");
   if (k == std::string::npos || k == 0 || k + 2 >= row_name.size()) return std::nullopt;
@@ -578,6 +493,25 @@ std::optional<StudyKernel> power_study_kernel(const std::string& row_name) {
 
 namespace {
 
+// A field of correlate's CSV outputs, quoted (RFC 4180) when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string r = "\"";
+  for (char c : s)
+    r += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return r + "\"";
+}
+
+// A kernel's run directory, `parent/NAME`: NAME made safe for a file system and unique among `used` (rows
+// whose names differ only in unsafe characters, or after their first 60, get directories of their own).
+fs::path run_dir_name(const std::string& parent, const std::string& name, std::set<std::string>& used) {
+  const std::string base = file_safe(name);
+  std::string candidate = base;
+  for (unsigned n = 2; !used.insert(candidate).second; ++n)
+    candidate = base + "_" + std::to_string(n);
+  return fs::path(parent) / candidate;
+}
+
 // The workload file that runs `k` once per launch, and the `numagpu run` command for it.
 std::vector<std::string> kernel_run(const CorrelateOptions& o, const std::string& workload_name,
                                     const std::string& kernel_name, const StudyKernel& k,
@@ -595,64 +529,268 @@ std::vector<std::string> kernel_run(const CorrelateOptions& o, const std::string
   return cmd;
 }
 
-// Runs a python script given as text with `args` (single-quoted; none may hold a quote); its exit status.
-int run_python(std::string_view script, const std::vector<std::string>& args) {
-  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  std::string cmd = python + " -";
-  for (const std::string& a : args) {
-    if (a.find('\'') != std::string::npos) return 127;
-    cmd += " '" + a + "'";
+// What `numagpu run` checks before it simulates, for the configuration and workload of a kernel's run: throws
+// config::ConfigError, the one line `run` would print. Done for every run before any starts, so that a bad
+// configuration writes nothing.
+void check_run_configuration(const CorrelateOptions& o, const fs::path& workload) {
+  RunOptions run;
+  if (!o.config.empty()) run.config_file = o.config;
+  run.workload_file = workload.string();
+  const config::Config loaded = load_configuration(run);
+  const SystemSpec spec = to_system_spec(loaded);
+  if (!spec.external.empty()) {
+    loaded.fail(spec.external.front().key,
+                "external port '" + spec.external.front().name +
+                    "' would stay unbound: the numagpu program binds no host component (docs/tlm-edges.md)");
   }
-  FILE* pipe = ::popen(cmd.c_str(), "w");
-  if (!pipe) return 127;
-  std::fwrite(script.data(), 1, script.size(), pipe);
-  const int st = ::pclose(pipe);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+// The python interpreter of the plots: $NUMAGPU_PYTHON, else /usr/bin/python3 (the Debian package's, which
+// python3-matplotlib serves), else python3 on the PATH.
+std::string python_interpreter() {
+  const char* chosen = std::getenv("NUMAGPU_PYTHON");
+  if (chosen != nullptr && *chosen != '\0') return chosen;
+  return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+}
+
+// Runs one of the embedded plot scripts, saved as `scratch/.NAME`, with `args` (no shell: any path goes);
+// its standard error is kept in a file beside it. Returns "" when it succeeded, else what went wrong in one
+// line: the script's own error (the last line of its traceback, where in the script it was raised), or that
+// matplotlib is missing only when its import failed.
+std::string run_plot(std::string_view script, const std::string& name, const std::vector<std::string>& args,
+                     const fs::path& scratch) {
+  const std::string script_path = (scratch / ("." + name)).string();
+  const std::string stderr_path = script_path + ".stderr";
+  write_file_atomically(script_path, script);
+  const std::string python = python_interpreter();
+  std::vector<std::string> argv_strings = {python, script_path};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_strings)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null_in = ::open("/dev/null", O_RDONLY), null_out = ::open("/dev/null", O_WRONLY);
+    const int errfd = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (null_in >= 0) ::dup2(null_in, 0);
+    if (null_out >= 0) ::dup2(null_out, 1);
+    if (errfd >= 0) ::dup2(errfd, 2);
+    execvp(argv[0], argv.data());
+    const std::string why = "cannot run " + python + ": " + std::strerror(errno) + "\n";
+    if (::write(2, why.data(), why.size()) < 0) _exit(127);
+    _exit(127);
+  }
+  int st = 0;
+  while (pid > 0 && ::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  std::ifstream in(stderr_path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(line);
+  std::error_code ignored;
+  fs::remove(script_path, ignored);
+  fs::remove(stderr_path, ignored);
+  if (pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) return "";
+  const std::string status = pid < 0           ? std::string("could not start: ") + std::strerror(errno)
+                             : WIFEXITED(st)   ? "exit " + std::to_string(WEXITSTATUS(st))
+                             : WIFSIGNALED(st) ? "killed by signal " + std::to_string(WTERMSIG(st))
+                                               : "ended";
+  std::string text;
+  for (const std::string& line : lines)
+    text += line + "\n";
+  if (text.find("No module named 'matplotlib'") != std::string::npos)
+    return "matplotlib is missing: it needs python3-matplotlib (scripts/setup.sh installs it) (" + python +
+           ", " + status + ")";
+  std::string what = lines.empty() ? "no error message" : lines.back();
+  // The traceback's last frame: `  File "PATH", line N, in FUNCTION`, told as scripts/NAME:N in FUNCTION.
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    const std::size_t at = it->find("File \"" + script_path + "\", line ");
+    if (at == std::string::npos) continue;
+    std::string where = it->substr(at + 6 + script_path.size() + 8);
+    const std::size_t comma = where.find(',');
+    what += " (scripts/" + name + ":" + where.substr(0, comma) +
+            (comma == std::string::npos ? std::string() : where.substr(comma + 1)) + ")";
+    break;
+  }
+  for (char& c : what)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return what + " (" + python + ", " + status + ")";
+}
+
+// correlate's outputs (docs/correlation.md): staged in a private directory inside the output directory and
+// moved into place together at the end. A commit first removes everything an earlier correlate left there
+// (the names below), so that no figure or table of another run stays beside this one's; other files are left
+// alone. The report (*.md) is moved in last: an interrupted commit leaves no report of a mixed set.
+class Staging {
+ public:
+  explicit Staging(fs::path dir) : dir_(std::move(dir)) {}
+  ~Staging() { abandon(); }
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+
+  // Creates the output directory when missing and the staging directory in it; throws one line.
+  void create() {
+    std::error_code ec;
+    const bool existed = fs::exists(dir_, ec);
+    fs::create_directories(dir_, ec);
+    if (ec)
+      throw std::runtime_error(dir_.string() + ": cannot create output directory (" + ec.message() + ")");
+    created_dir_ = !existed;
+    // A commit replaces runs/ and power_runs/ whole: only when they are correlate's (each entry a kernel's
+    // directory with its workload.yaml), never a folder of the user's that happens to have the name.
+    for (const char* runs : {"runs", "power_runs"}) {
+      if (!fs::exists(dir_ / runs)) continue;
+      bool ours = fs::is_directory(dir_ / runs);
+      for (const auto& entry : fs::directory_iterator(dir_ / runs, ec))
+        ours = ours && fs::is_regular_file(entry.path() / "workload.yaml");
+      if (!ours || ec) {
+        throw std::runtime_error(
+            (dir_ / runs).string() +
+            ": not an earlier correlate's runs, which correlate replaces; nothing written "
+            "(choose another -o)");
+      }
+    }
+    // A staging directory of a correlate that is no longer alive (killed, or ended by a second Ctrl-C):
+    // removed. One of a live process never is.
+    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+      const std::string name = entry.path().filename().string(), prefix = ".numagpu-staging.";
+      if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size() ||
+          name.find_first_not_of("0123456789", prefix.size()) != std::string::npos ||
+          name.size() > prefix.size() + 9)
+        continue;
+      const pid_t owner = static_cast<pid_t>(std::stol(name.substr(prefix.size())));
+      if (owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+    }
+    const fs::path candidate = dir_ / (".numagpu-staging." + std::to_string(::getpid()));
+    fs::remove_all(candidate, ec);  // this process's own, of an earlier set (tests run several)
+    if (::mkdir(candidate.c_str(), 0777) != 0) {
+      const std::string why = std::strerror(errno);
+      abandon();
+      throw std::runtime_error(dir_.string() + ": cannot write output files there (" + why +
+                               "); found before running, nothing written");
+    }
+    staging_ = candidate;
+  }
+  const fs::path& path() const { return staging_; }
+  const fs::path& dir() const { return dir_; }
+
+  static bool owned(const std::string& name) {
+    static const std::set<std::string> fixed = {"correlation.csv",
+                                                "correlation.md",
+                                                "power_correlation.csv",
+                                                "power_breakdown.csv",
+                                                "power_correlation.md",
+                                                "power_correlation.png",
+                                                "power_breakdown.png",
+                                                "runs",
+                                                "power_runs"};
+    return fixed.count(name) ||
+           (name.rfind("correlation_", 0) == 0 && name.size() > 16 && name.substr(name.size() - 4) == ".png");
+  }
+
+  // Removes the staged figures (a plot failed: all figures or none).
+  void drop_figures() {
+    for (const auto& entry : fs::directory_iterator(staging_)) {
+      const std::string name = entry.path().filename().string();
+      if (name.size() > 4 && name.substr(name.size() - 4) == ".png") fs::remove(entry.path());
+    }
+  }
+
+  void commit() {
+    const interrupt::DeferSignals held;  // the set is moved in whole; a signal now is taken after
+    std::vector<std::string> staged, reports;
+    for (const auto& entry : fs::directory_iterator(staging_)) {
+      const std::string name = entry.path().filename().string();
+      (name.size() > 3 && name.substr(name.size() - 3) == ".md" ? reports : staged).push_back(name);
+    }
+    std::vector<fs::path> old;
+    for (const auto& entry : fs::directory_iterator(dir_))
+      if (owned(entry.path().filename().string())) old.push_back(entry.path());
+    std::sort(old.begin(), old.end(), [](const fs::path& a, const fs::path& b) {
+      return (a.extension() == ".md") > (b.extension() == ".md");  // the old reports go first
+    });
+    for (const fs::path& p : old)
+      fs::remove_all(p);
+    std::sort(staged.begin(), staged.end());
+    std::sort(reports.begin(), reports.end());
+    staged.insert(staged.end(), reports.begin(), reports.end());
+    for (const std::string& name : staged) {
+      if (::rename((staging_ / name).c_str(), (dir_ / name).c_str()) != 0)
+        throw WriteError((dir_ / name).string(), errno);
+    }
+    ::rmdir(staging_.c_str());
+    staging_.clear();
+    committed_ = true;
+  }
+
+  void abandon() {
+    std::error_code ignored;
+    if (!staging_.empty()) fs::remove_all(staging_, ignored);
+    staging_.clear();
+    if (!committed_ && created_dir_) fs::remove(dir_, ignored);  // only when still empty
+    created_dir_ = false;
+  }
+
+ private:
+  fs::path dir_, staging_;
+  bool created_dir_ = false, committed_ = false;
+};
+
+struct PowerJob {
+  const HwPowerRow* row;
+  std::string library_name, args;
+  fs::path run_dir;  // relative to the output directory
+};
+struct CounterJob {
+  const HwRow* row;
+  StudyKernel kernel;
+  fs::path run_dir;
+};
+
+// What a report part leaves for the command: its report text, how many runs failed, and a line for stdout.
+struct Part {
+  std::string md;
+  int failures = 0;
+};
+
+// The failed runs, listed in a report.
+void list_failures(std::ostringstream& md, const std::vector<std::string>& failed) {
+  if (failed.empty()) return;
+  md << "\n## Failed runs (not compared)\n\n";
+  for (const std::string& f : failed)
+    md << "- " << f << "\n";
+}
+
+std::string failure_text(int status) {
+  return status < 0 ? std::string("not run: interrupted") : "exit " + std::to_string(status);
 }
 
 // Simulated against measured average power, per kernel (docs/power.md, "Correlation with a GV100"). `rows`
-// are the measured-power table's, `hw_rows` the counter table's (empty without --hw).
-int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& rows,
-                    const std::vector<HwRow>& hw_rows, const fs::path& dir, std::ostream& out,
-                    std::ostream& err) {
-  struct Job {
-    const HwPowerRow* row;
-    std::string library_name;
-    fs::path run_dir;
-  };
+// are the measured-power table's, `hw_rows` the counter table's (empty without --hw). Writes
+// power_correlation.csv, power_breakdown.csv and power_correlation.md into `stage`.
+Part power_report(const CorrelateOptions& o, const std::vector<PowerJob>& jobs,
+                  const std::vector<int>& status, const std::vector<const HwPowerRow*>& unmatched,
+                  const std::vector<HwRow>& hw_rows, const fs::path& stage, const fs::path& dir,
+                  std::ostream& err) {
   // With --hw as well: each library kernel's measured elapsed SM cycles, to price its simulated energy over
   // the hardware's time as well (the energy model's error with the timing model's taken out).
   std::map<std::string, double> hw_cycles;
   std::map<std::string, const HwRow*> hw_row_of;  // for the idle-time attribution
+  std::set<std::string> ambiguous;
   for (const HwRow& h : hw_rows) {
     const std::optional<StudyKernel> k = study_kernel(h.benchmark, h.kernel);
     const auto c = h.counters.find("Elapsed_Cycles");
     if (k && c != h.counters.end() && c->second > 0) {
+      if (!hw_row_of.emplace(k->library_name, &h).second) ambiguous.insert(k->library_name);
       hw_cycles[k->library_name] = c->second;
-      hw_row_of[k->library_name] = &h;
     }
   }
-  std::vector<Job> jobs;
-  std::vector<std::vector<std::string>> commands;
-  std::vector<const HwPowerRow*> unmatched;
-  for (const HwPowerRow& row : rows) {
-    const std::optional<StudyKernel> k = power_study_kernel(row.name);
-    if (!k) {
-      unmatched.push_back(&row);
-      continue;
-    }
-    const fs::path run_dir = dir / "power_runs" / file_safe(row.name);
-    commands.push_back(kernel_run(o, row.name, row.name, *k, run_dir));
-    jobs.push_back({&row, k->library_name, run_dir});
-  }
-  if (!o.quiet) {
-    out << "numagpu correlate --power: " << jobs.size() << " of " << rows.size()
-        << " kernels are in the library; running " << jobs.size() << " simulation(s), "
-        << std::max(1u, o.jobs) << " at a time\n"
-        << std::flush;
-  }
-  const std::vector<int> status = run_children(commands, o.jobs);
-
+  // Two counter rows for one library kernel (a template's instances): which one's time the power table's
+  // kernel ran is unknown, so neither is used for it.
+  for (const std::string& name : ambiguous)
+    hw_cycles.erase(name), hw_row_of.erase(name);
+  std::vector<std::string> failed;
   std::string csv = "kernel,hardware,simulated\n";
   std::string breakdown = "kernel,hardware,simulated";
   for (const char* kind : power::kPowerKinds)
@@ -664,10 +802,13 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
   int failures = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const HwPowerRow& row = *jobs[j].row;
-    const fs::path power_json = jobs[j].run_dir / "out" / "power.json";
+    const fs::path power_json = stage / jobs[j].run_dir / "out" / "power.json";
+    const std::string final_out = (dir / jobs[j].run_dir / "out").string();
     if (status[j] != 0) {
-      err << "numagpu: error: correlate: the run of " << row.name << " failed (exit " << status[j]
-          << "); see " << (jobs[j].run_dir / "out").string() << "\n";
+      err << "numagpu: error: correlate: the run of " << row.name << " failed (" << failure_text(status[j])
+          << ")" << (status[j] < 0 ? "" : "; see " + final_out) << "\n";
+      failed.push_back(row.name + " (" + failure_text(status[j]) + ")" +
+                       (status[j] < 0 ? "" : ": " + (jobs[j].run_dir / "out").string()));
       ++failures;
       continue;
     }
@@ -712,8 +853,8 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
       if (hw_row != hw_row_of.end() && duration_s > 0 && clock_mhz > 0) {
         std::optional<double> gap;
         try {  // a run without readable statistics loses only this figure
-          gap = idle_gap_cycles(*hw_row->second,
-                                simulated_counters((jobs[j].run_dir / "out" / "stats.json").string()));
+          gap = idle_gap_cycles(
+              *hw_row->second, simulated_counters((stage / jobs[j].run_dir / "out" / "stats.json").string()));
         } catch (const std::exception&) {
         }
         const double seconds = gap ? duration_s + *gap / (clock_mhz * 1e6) : 0;
@@ -739,9 +880,9 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
                               format_number(std::round(s.at("power_w").get<double>() * 10) / 10) + " W > " +
                               format_number(s.at("power_limit_w").get<double>()) + " W)");
       }
-      csv += row.name + "," + format_number(row.watts) + "," + format_number(watts) + "\n";
-      breakdown +=
-          row.name + "," + format_number(row.watts) + "," + format_number(watts) + parts + timed + "\n";
+      csv += csv_field(row.name) + "," + format_number(row.watts) + "," + format_number(watts) + "\n";
+      breakdown += csv_field(row.name) + "," + format_number(row.watts) + "," + format_number(watts) + parts +
+                   timed + "\n";
       hw.push_back(row.watts);
       sim.push_back(watts);
       const double pct = 100.0 * (watts - row.watts) / row.watts;
@@ -749,7 +890,8 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
             << format_number(std::round(watts * 10) / 10) << " | " << format_number(std::round(pct * 10) / 10)
             << at_hw_time << " |\n";
     } catch (const std::exception& e) {
-      err << "numagpu: error: correlate: " << power_json.string() << ": " << e.what() << "\n";
+      err << "numagpu: error: correlate: " << final_out << "/power.json: " << e.what() << "\n";
+      failed.push_back(row.name + ": " + (jobs[j].run_dir / "out" / "power.json").string() + ": " + e.what());
       ++failures;
     }
   }
@@ -763,6 +905,8 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
   if (!o.hw_csv.empty() && hw_cycles.empty()) {
     md << "`--hw` gives no `Elapsed_Cycles` for these kernels: no figure at the hardware's time.\n\n";
   }
+  for (const std::string& name : ambiguous)
+    md << "`--hw` has several rows that `" << name << "` stands for: none of their times is used.\n\n";
   if (!hw_cycles.empty()) {
     const double mape_hw_time = mean_abs_percent_error(hw_timed, sim_at_hw_time);
     md << "With the hardware's elapsed time (`--hw`'s `Elapsed_Cycles`: the simulated static power plus the "
@@ -794,97 +938,19 @@ int correlate_power(const CorrelateOptions& o, const std::vector<HwPowerRow>& ro
     for (const HwPowerRow* u : unmatched)
       md << "- " << u->name << "\n";
   }
-  write_file_atomically((dir / "power_correlation.csv").string(), csv);
-  write_file_atomically((dir / "power_breakdown.csv").string(), breakdown);
-  write_file_atomically((dir / "power_correlation.md").string(), md.str());
-  const int plot_rc = run_python(
-      embedded::kPlotPowerCorrelation,
-      {(dir / "power_correlation.csv").string(), (dir / "power_breakdown.csv").string(), dir.string()});
-  if (!o.quiet) out << md.str().substr(md.str().find("Kernels:"));
-  out << "numagpu: wrote " << (dir / "power_correlation.csv").string()
-      << ", power_breakdown.csv, power_correlation.md"
-      << (plot_rc == 0 ? ", power_correlation.png, power_breakdown.png" : "") << "\n";
-  if (plot_rc != 0) {
-    err << "numagpu: error: correlate: plotting failed (python3 exit " << plot_rc
-        << "); it needs python3-matplotlib (scripts/setup.sh installs it)\n";
-    return kExitRunFailed;
-  }
-  return failures ? kExitRunFailed : kExitOk;
+  list_failures(md, failed);
+  write_file_atomically((stage / "power_correlation.csv").string(), csv);
+  write_file_atomically((stage / "power_breakdown.csv").string(), breakdown);
+  write_file_atomically((stage / "power_correlation.md").string(), md.str());
+  return {md.str(), failures};
 }
 
-int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows, const fs::path& dir,
-                       std::ostream& out, std::ostream& err);
-
-}  // namespace
-
-int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream& err) {
-  if (o.hw_csv.empty() && o.power_csv.empty()) {
-    err << "numagpu: error: correlate: give --hw (counters), --power (measured power) or both\n";
-    return kExitBadInput;
-  }
-  if (!o.config.empty() && !fs::is_regular_file(o.config)) {
-    err << "numagpu: error: --config " << o.config << ": no such file\n";
-    return kExitBadInput;
-  }
-  std::vector<HwPowerRow> power_rows;
-  if (!o.power_csv.empty()) {  // a bad table is refused before anything runs or is written
-    try {
-      power_rows = read_hw_power_csv(o.power_csv);
-    } catch (const std::exception& e) {
-      err << "numagpu: error: " << e.what() << "\n";
-      return kExitBadInput;
-    }
-  }
-  std::vector<HwRow> rows;
-  if (!o.hw_csv.empty()) {
-    try {
-      rows = read_hw_csv(o.hw_csv);
-    } catch (const std::exception& e) {
-      err << "numagpu: error: " << e.what() << "\n";
-      return kExitBadInput;
-    }
-  }
-  if (!make_output_dir(o.out_dir, err)) return kExitBadInput;
-  const fs::path dir = fs::absolute(o.out_dir);
-  int power_rc = kExitOk;
-  if (!o.power_csv.empty()) {
-    power_rc = correlate_power(o, power_rows, rows, dir, out, err);
-    if (o.hw_csv.empty() || power_rc == kExitBadInput) return power_rc;
-  }
-  const int counters_rc = correlate_counters(o, rows, dir, out, err);
-  return counters_rc != kExitOk ? counters_rc : power_rc;
-}
-
-namespace {
-
-int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows, const fs::path& dir,
-                       std::ostream& out, std::ostream& err) {
-  struct Job {
-    const HwRow* row;
-    StudyKernel kernel;
-    fs::path run_dir;
-  };
-  std::vector<Job> jobs;
-  std::vector<std::vector<std::string>> commands;
-  std::vector<const HwRow*> unmatched;
-  for (const HwRow& row : rows) {
-    const std::optional<StudyKernel> k = study_kernel(row.benchmark, row.kernel);
-    if (!k) {
-      unmatched.push_back(&row);
-      continue;
-    }
-    const fs::path run_dir = dir / "runs" / file_safe(row.benchmark + "__" + function_name(row.kernel));
-    commands.push_back(kernel_run(o, row.benchmark, function_name(row.kernel), *k, run_dir));
-    jobs.push_back({&row, *k, run_dir});
-  }
-  if (!o.quiet) {
-    out << "numagpu correlate: " << jobs.size() << " of " << rows.size()
-        << " kernels are in the library; running " << jobs.size() << " simulation(s), "
-        << std::max(1u, o.jobs) << " at a time\n";
-  }
-  out << std::flush;
-  const std::vector<int> status = run_children(commands, o.jobs);
-
+// Simulated against measured counters, per kernel and counter (docs/correlation.md): writes correlation.csv
+// and correlation.md into `stage`.
+Part counters_report(const CorrelateOptions& o, const std::vector<CounterJob>& jobs,
+                     const std::vector<int>& status, const std::vector<const HwRow*>& unmatched,
+                     const fs::path& stage, const fs::path& dir, std::ostream& err) {
+  std::vector<std::string> failed;
   // Long form: benchmark,kernel,counter,hardware,simulated.
   std::string csv = "benchmark,kernel,counter,hardware,simulated\n";
   std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> by_counter;
@@ -893,17 +959,22 @@ int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows
   int failures = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const HwRow& row = *jobs[j].row;
+    const std::string label = row.benchmark + " " + row.kernel;
     if (status[j] != 0) {
-      err << "numagpu: error: correlate: the run of " << row.benchmark << " " << row.kernel
-          << " failed (exit " << status[j] << "); see " << (jobs[j].run_dir / "out").string() << "\n";
+      err << "numagpu: error: correlate: the run of " << label << " failed (" << failure_text(status[j])
+          << ")" << (status[j] < 0 ? "" : "; see " + (dir / jobs[j].run_dir / "out").string()) << "\n";
+      failed.push_back(label + " (" + failure_text(status[j]) + ")" +
+                       (status[j] < 0 ? "" : ": " + (jobs[j].run_dir / "out").string()));
       ++failures;
       continue;
     }
     SimulatedCounters sim;
     try {
-      sim = simulated_counters((jobs[j].run_dir / "out" / "stats.json").string());
+      sim = simulated_counters((stage / jobs[j].run_dir / "out" / "stats.json").string());
     } catch (const std::exception& e) {
-      err << "numagpu: error: correlate: " << e.what() << "\n";
+      err << "numagpu: error: correlate: " << (dir / jobs[j].run_dir / "out").string() << ": " << e.what()
+          << "\n";
+      failed.push_back(label + ": " + e.what());
       ++failures;
       continue;
     }
@@ -912,8 +983,8 @@ int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows
     for (const auto& [counter, hw] : row.counters) {
       const auto it = sim.values.find(counter);
       if (it == sim.values.end()) continue;  // the model has no such counter
-      csv += row.benchmark + "," + row.kernel + "," + counter + "," + format_number(hw) + "," +
-             format_number(it->second) + "\n";
+      csv += csv_field(row.benchmark) + "," + csv_field(row.kernel) + "," + csv_field(counter) + "," +
+             format_number(hw) + "," + format_number(it->second) + "\n";
       by_counter[counter].first.push_back(hw);
       by_counter[counter].second.push_back(it->second);
       const double pct = hw != 0 ? 100.0 * (it->second - hw) / hw : std::nan("");
@@ -956,24 +1027,160 @@ int correlate_counters(const CorrelateOptions& o, const std::vector<HwRow>& rows
     for (const HwRow* r : unmatched)
       md << "- " << r->benchmark << " " << r->kernel << "\n";
   }
+  list_failures(md, failed);
   (void)any_sectored;
-  write_file_atomically((dir / "correlation.csv").string(), csv);
-  write_file_atomically((dir / "correlation.md").string(), md.str());
-
-  // The scatter plots (python3-matplotlib), as `numagpu plot` draws its figures.
-  const int plot_rc =
-      run_python(embedded::kPlotCorrelation, {(dir / "correlation.csv").string(), dir.string()});
-  if (!o.quiet) out << md.str().substr(md.str().find("## Per counter"), std::string::npos).substr(0, 2000);
-  out << "numagpu: wrote " << (dir / "correlation.csv").string() << ", correlation.md"
-      << (plot_rc == 0 ? ", correlation_*.png" : "") << "\n";
-  if (plot_rc != 0) {
-    err << "numagpu: error: correlate: plotting failed (python3 exit " << plot_rc
-        << "); it needs python3-matplotlib (scripts/setup.sh installs it)\n";
-    return kExitRunFailed;
-  }
-  return failures ? kExitRunFailed : kExitOk;
+  write_file_atomically((stage / "correlation.csv").string(), csv);
+  write_file_atomically((stage / "correlation.md").string(), md.str());
+  return {md.str(), failures};
 }
 
 }  // namespace
+
+int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream& err) {
+  // SIGINT and SIGTERM, as `run` takes them: the first stops starting runs (a Ctrl-C reaches the runs in
+  // progress too, which stop keeping their statistics so far; a signal to correlate alone lets them finish),
+  // and the results so far are written as a complete set; a second one ends correlate at once.
+  interrupt::install_handlers();
+  if (o.hw_csv.empty() && o.power_csv.empty()) {
+    err << "numagpu: error: correlate: give --hw (counters), --power (measured power) or both\n";
+    return kExitBadInput;
+  }
+  if (!o.config.empty() && !fs::is_regular_file(o.config)) {
+    err << "numagpu: error: --config " << o.config << ": no such file\n";
+    return kExitBadInput;
+  }
+  // Bad input writes nothing: the tables are read, and the configuration of every run checked as `run`
+  // checks it, before anything runs or appears in the output directory.
+  std::vector<HwPowerRow> power_rows;
+  std::vector<HwRow> rows;
+  try {
+    if (!o.power_csv.empty()) power_rows = read_hw_power_csv(o.power_csv);
+    if (!o.hw_csv.empty()) rows = read_hw_csv(o.hw_csv);
+  } catch (const std::exception& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  Staging staging(fs::absolute(o.out_dir));
+  try {
+    staging.create();
+  } catch (const std::exception& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  const fs::path& stage = staging.path();
+  const fs::path& dir = staging.dir();
+
+  std::vector<PowerJob> power_jobs;
+  std::vector<CounterJob> counter_jobs;
+  std::vector<const HwPowerRow*> power_unmatched;
+  std::vector<const HwRow*> unmatched;
+  std::vector<std::vector<std::string>> commands;
+  try {
+    std::set<std::string> used;
+    for (const HwPowerRow& row : power_rows) {
+      const std::optional<StudyKernel> k = power_study_kernel(row.name);
+      if (!k) {
+        power_unmatched.push_back(&row);
+        continue;
+      }
+      const fs::path run_dir = run_dir_name("power_runs", row.name, used);
+      commands.push_back(kernel_run(o, row.name, row.name, *k, stage / run_dir));
+      power_jobs.push_back({&row, k->library_name, k->args, run_dir});
+    }
+    used.clear();
+    for (const HwRow& row : rows) {
+      const std::optional<StudyKernel> k = study_kernel(row.benchmark, row.kernel);
+      if (!k) {
+        unmatched.push_back(&row);
+        continue;
+      }
+      const fs::path run_dir = run_dir_name("runs", row.benchmark + "__" + function_name(row.kernel), used);
+      commands.push_back(kernel_run(o, row.benchmark, function_name(row.kernel), *k, stage / run_dir));
+      counter_jobs.push_back({&row, *k, run_dir});
+    }
+    // Every run's configuration, each library kernel's once (its workload differs only in names).
+    std::set<std::string> checked;
+    for (const PowerJob& j : power_jobs)
+      if (checked.insert(j.library_name + " " + j.args).second)
+        check_run_configuration(o, stage / j.run_dir / "workload.yaml");
+    for (const CounterJob& j : counter_jobs)
+      if (checked.insert(j.kernel.library_name + " " + j.kernel.args).second)
+        check_run_configuration(o, stage / j.run_dir / "workload.yaml");
+  } catch (const config::ConfigError& e) {
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;  // the staging directory goes with `staging`
+  } catch (const std::exception& e) {
+    err << "numagpu: error: correlate: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+
+  if (!o.quiet) {
+    if (!o.power_csv.empty()) {
+      out << "numagpu correlate --power: " << power_jobs.size() << " of " << power_rows.size()
+          << " kernels are in the library; running " << power_jobs.size() << " simulation(s), "
+          << std::max(1u, o.jobs) << " at a time\n";
+    }
+    if (!o.hw_csv.empty()) {
+      out << "numagpu correlate: " << counter_jobs.size() << " of " << rows.size()
+          << " kernels are in the library; running " << counter_jobs.size() << " simulation(s), "
+          << std::max(1u, o.jobs) << " at a time\n";
+    }
+  }
+  out << std::flush;
+  const std::vector<int> status = run_children(commands, o.jobs);
+  const std::vector<int> power_status(status.begin(), status.begin() + long(power_jobs.size()));
+  const std::vector<int> counter_status(status.begin() + long(power_jobs.size()), status.end());
+
+  int failures = 0;
+  std::string plot_error;
+  std::vector<std::string> wrote;
+  Part power, counters;
+  try {
+    if (!o.power_csv.empty()) {
+      power = power_report(o, power_jobs, power_status, power_unmatched, rows, stage, dir, err);
+      failures += power.failures;
+      plot_error = run_plot(embedded::kPlotPowerCorrelation, "plot_power_correlation.py",
+                            {(stage / "power_correlation.csv").string(),
+                             (stage / "power_breakdown.csv").string(), stage.string()},
+                            stage);
+      if (!plot_error.empty()) plot_error = "plot_power_correlation.py: " + plot_error;
+    }
+    if (!o.hw_csv.empty()) {
+      counters = counters_report(o, counter_jobs, counter_status, unmatched, stage, dir, err);
+      failures += counters.failures;
+      // The scatter plots (python3-matplotlib), as `numagpu plot` draws its figures.
+      if (plot_error.empty()) {
+        plot_error = run_plot(embedded::kPlotCorrelation, "plot_correlation.py",
+                              {(stage / "correlation.csv").string(), stage.string()}, stage);
+        if (!plot_error.empty()) plot_error = "plot_correlation.py: " + plot_error;
+      }
+    }
+    if (!plot_error.empty()) staging.drop_figures();  // all figures or none
+    staging.commit();
+  } catch (const std::exception& e) {
+    err << "numagpu: error: correlate: " << e.what() << "\n";
+    return kExitRunFailed;
+  }
+  const bool plotted = plot_error.empty();
+  if (!o.power_csv.empty()) {
+    if (!o.quiet) out << power.md.substr(power.md.find("Kernels:"));
+    out << "numagpu: wrote " << (dir / "power_correlation.csv").string()
+        << ", power_breakdown.csv, power_correlation.md"
+        << (plotted ? ", power_correlation.png, power_breakdown.png" : "") << "\n";
+  }
+  if (!o.hw_csv.empty()) {
+    if (!o.quiet) out << counters.md.substr(counters.md.find("## Per counter"));  // in full
+    out << "numagpu: wrote " << (dir / "correlation.csv").string() << ", correlation.md"
+        << (plotted ? ", correlation_*.png" : "") << "\n";
+  }
+  if (!plotted)
+    err << "numagpu: error: correlate: plotting failed, no figure written: " << plot_error << "\n";
+  if (const int signal_number = interrupt::pending()) {
+    err << "numagpu: correlate interrupted by " << (signal_number == SIGINT ? "SIGINT" : "SIGTERM")
+        << "; the results so far are written, the runs not finished listed as failed\n";
+    return interrupt::exit_status(signal_number);
+  }
+  return failures || !plotted ? kExitRunFailed : kExitOk;
+}
 
 }  // namespace numagpu

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "app/hw_csv.hpp"
+
 namespace numagpu {
 
 struct CorrelateOptions {
@@ -20,15 +22,6 @@ struct CorrelateOptions {
   std::string out_dir;
   bool quiet = false;
 };
-
-// One row of the hardware table.
-struct HwRow {
-  std::string benchmark, kernel;
-  std::map<std::string, double> counters;  // column name -> value
-};
-
-// Reads the table; throws std::runtime_error "FILE:LINE: what" on a malformed file.
-std::vector<HwRow> read_hw_csv(const std::string& path);
 
 // The library kernel that stands for a row of the GV100 study (its reference input is the kernel's default
 // arguments), and how many launches to simulate for a row (the table's script divides the counters summed
@@ -63,15 +56,6 @@ std::optional<double> idle_gap_cycles(const HwRow& row, const SimulatedCounters&
 // Pearson correlation and mean absolute percentage error (in %) of simulated against hardware values.
 double pearson(const std::vector<double>& hw, const std::vector<double>& sim);
 double mean_abs_percent_error(const std::vector<double>& hw, const std::vector<double>& sim);
-
-// A row of a measured-power table (shared/data/qv100/hw_power_train.csv): `<app>_k<N>` and its mean watts.
-struct HwPowerRow {
-  std::string name;
-  double watts = 0;
-};
-// Reads the table (first column the row's name, a column `mean HW_power`); throws std::runtime_error
-// "FILE:LINE: what" on a malformed file.
-std::vector<HwPowerRow> read_hw_power_csv(const std::string& path);
 
 // The library kernel that `<app>_k<N>` names: the N-th of the application's kernels that the GV100 study
 // measures, in the application's launch order (docs/power.md, "Correlation"); nullopt when unknown.

@@ -7,8 +7,9 @@
 # static power as simulated, dynamic energy over the measured time), and its idle-time attribution
 # (simulated_with_hardware_idle: the simulated time lengthened by the hardware's cycles with no warp resident
 # beyond the model's, worked out here from the run's own statistics); a run above the board's power limit
-# (set to 10 W here) is listed as such. Then a malformed table: one line,
-# status 2, nothing written.
+# (set to 10 W here) is listed as such; the breakdown figure stacks the components alone (each bar the
+# simulated total); stdout holds the reports in full (it was once cut at 2,000 characters). Then a malformed
+# table: one line, status 2, nothing written.
 # Usage: correlate_power_cli.sh NUMAGPU SOURCE_DIR SCRATCH
 set -eu
 numagpu=$1 src=$2 out=$3
@@ -16,8 +17,8 @@ rm -rf "$out" "$out.bad" "$out.yaml"
 # The GV100 configuration with a board power limit of 10 W, below its constant power alone (18.69 W), so
 # that every run is above it.
 printf 'include: %s\nenergy:\n  board:\n    power_limit_w: 10\n' "$src/configs/gpus/qv100.yaml" > "$out.yaml"
-"$numagpu" correlate -q --power "$src/tests/data/correlate/power_small.csv" \
-  --hw "$src/tests/data/correlate/hw_small.csv" -c "$out.yaml" -j 2 -o "$out"
+"$numagpu" correlate --power "$src/tests/data/correlate/power_small.csv" \
+  --hw "$src/tests/data/correlate/hw_small.csv" -c "$out.yaml" -j 2 -o "$out" > "$out.stdout"
 head -1 "$out/power_correlation.csv" | grep -qx 'kernel,hardware,simulated'
 test "$(wc -l < "$out/power_correlation.csv")" -eq 3
 grep -q '^hotspot_k1,200,' "$out/power_correlation.csv"
@@ -25,7 +26,7 @@ grep -q '^dct8x8_k2,100,' "$out/power_correlation.csv"
 grep -q 'notastudyapp_k1' "$out/power_correlation.md"
 test -s "$out/power_correlation.png"
 test -s "$out/power_breakdown.png"
-/usr/bin/python3 - "$out" <<'PY'
+/usr/bin/python3 - "$out" "$src" <<'PY'
 import csv, json, sys
 out = sys.argv[1]
 rows = {r["kernel"]: r for r in csv.DictReader(open(out + "/power_breakdown.csv"))}
@@ -85,11 +86,30 @@ for kernel in rows:
     assert socket["power_limit_w"] == 10 and socket["power_w"] > 18.69, kernel
     assert socket["above_power_limit"], kernel
     assert ("- %s (%s W > 10 W)" % (kernel, ("%.1f" % socket["power_w"]).rstrip("0").rstrip("."))) in listed, kernel
+# The breakdown figure's bars: the components only, adding up to the simulated total.
+sys.path.insert(0, sys.argv[2] + "/scripts")
+import plot_power_correlation as p
+with open(out + "/power_breakdown.csv", newline="") as f:
+    reader = csv.DictReader(f)
+    table = list(reader)
+kinds, totals = p.stacked(table, reader.fieldnames)
+for r, total in zip(table, totals):
+    assert abs(total - float(r["simulated"])) <= 1e-6 * float(r["simulated"]), (r["kernel"], kinds, total)
+# stdout: each report from its summary (the counters' from "## Per counter") to its end, in full; the
+# counters' part is longer than 2,000 characters with this configuration's sectored counters.
+stdout = open(out + ".stdout").read()
+counters = open(out + "/correlation.md").read()
+counters = counters[counters.index("## Per counter"):]
+assert len(counters) > 2000, len(counters)
+assert counters in stdout, "the counters report is not on stdout in full"
+power = md[md.index("Kernels:"):]
+assert power in stdout, "the power report is not on stdout in full"
 PY
 printf ',mean HW_power\nhotspot_k1,lots\n' > "$out.csv"
 if "$numagpu" correlate -q --power "$out.csv" -o "$out.bad" 2> "$out.err"; then exit 1; else rc=$?; fi
 test "$rc" -eq 2
 test "$(wc -l < "$out.err")" -eq 1
-grep -q "$out.csv:2: mean HW_power: 'lots' is not a positive number of watts" "$out.err"
+# "hotspot_k1," is 11 bytes: the watts start at column 12.
+grep -qx "numagpu: error: $out.csv:2:12: mean HW_power: expected a positive decimal number of watts, not 'lots'" "$out.err"
 test ! -e "$out.bad"
 echo "correlate --power: ok"

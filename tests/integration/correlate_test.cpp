@@ -50,7 +50,8 @@ TEST(Correlate, ReadsTheTableAndRefusesMalformedLines) {
     read_hw_csv((d / "short.csv").string());
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), (d / "short.csv").string() + ":2: 2 fields, the header has 3");
+    EXPECT_EQ(std::string(e.what()),
+              (d / "short.csv").string() + ":2:1: row: 2 fields, expected 3 as the header has");
   }
   write(d / "nan.csv", "Benchmark,Kernel,DRAM_Rd\nb1,k1,lots\n");
   EXPECT_THROW(read_hw_csv((d / "nan.csv").string()), std::runtime_error);
@@ -231,14 +232,129 @@ TEST(CorrelatePower, ReadsTheMeasuredPowerTableAndRefusesMalformedLines) {
     read_hw_power_csv((d / "neg.csv").string());
     FAIL();
   } catch (const std::runtime_error& e) {
+    // "k_k1," is 5 bytes: the watts start at column 6.
     EXPECT_EQ(std::string(e.what()),
-              (d / "neg.csv").string() + ":2: mean HW_power: '-3' is not a positive number of watts");
+              (d / "neg.csv").string() +
+                  ":2:6: mean HW_power: expected a positive decimal number of watts, not '-3'");
   }
   write(d / "nocol.csv", ",watts\nk_k1,3\n");
   EXPECT_THROW(read_hw_power_csv((d / "nocol.csv").string()), std::runtime_error);
   write(d / "short.csv", ",mean HW_power,st_dev\nk_k1,3\n");
   EXPECT_THROW(read_hw_power_csv((d / "short.csv").string()), std::runtime_error);
   EXPECT_THROW(read_hw_power_csv((d / "missing.csv").string()), std::runtime_error);
+}
+
+// The error a table gives, or "" when it is accepted.
+std::string hw_error(const fs::path& dir, const std::string& text, bool power = false) {
+  write(dir / "t.csv", text);
+  try {
+    if (power) {
+      read_hw_power_csv((dir / "t.csv").string());
+    } else {
+      read_hw_csv((dir / "t.csv").string());
+    }
+  } catch (const HwCsvError& e) {
+    const std::string what = e.what(), prefix = (dir / "t.csv").string() + ":";
+    return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : "(names another file) " + what;
+  }
+  return "";
+}
+
+// Counters are non-negative decimal numbers (docs/correlation.md, "The hardware tables"). Columns by hand: in
+// "b,k,X" the third field starts at byte 5; in "b,k,1,X" the fourth at 7.
+TEST(HwCsv, CountersAreNonNegativeDecimals) {
+  const fs::path d = scratch("hw-values");
+  const std::string head = "Benchmark,Kernel,DRAM_Rd\nb,k,";
+  const std::string nonneg = "2:5: DRAM_Rd: expected a non-negative decimal number";
+  EXPECT_EQ(hw_error(d, head + "-5\n"), nonneg + ", not '-5'");
+  EXPECT_EQ(hw_error(d, head + "0x1A\n"), nonneg + ", not '0x1A'");
+  EXPECT_EQ(hw_error(d, head + "+5\n"), nonneg + ", not '+5'");
+  EXPECT_EQ(hw_error(d, head + "inf\n"), nonneg + ", not 'inf'");
+  EXPECT_EQ(hw_error(d, head + "nan\n"), nonneg + ", not 'nan'");
+  EXPECT_EQ(hw_error(d, head + " 5\n"), nonneg + ", not ' 5'");
+  EXPECT_EQ(hw_error(d, head + "1e\n"), nonneg + ", not '1e'");
+  EXPECT_EQ(hw_error(d, head + ".\n"), nonneg + ", not '.'");
+  EXPECT_EQ(hw_error(d, head + "5\x1b\n"), nonneg + ", not '5\\x1b'");  // a control byte shown escaped
+  // Beyond the limits: above 1e18 (no kernel counts that many), a non-zero value under 1e-12 (its percentage
+  // error would overflow), one too small for a double at all.
+  const std::string range = nonneg + " from 1e-12 to 1e+18, not ";
+  EXPECT_EQ(hw_error(d, head + "1e19\n"), range + "'1e19'");
+  EXPECT_EQ(hw_error(d, head + "1e-13\n"), range + "'1e-13'");
+  EXPECT_EQ(hw_error(d, head + "1e-400\n"), range + "'1e-400'");
+  EXPECT_EQ(hw_error(d, head + "1e999\n"), range + "'1e999'");
+  // Accepted: integers, fractions, exponents, zero, the limits themselves, and an empty field (no value).
+  for (const char* ok : {"0", "0.0", "12", "12.", ".5", "2.5e3", "1E+2", "1e18", "1e-12", ""})
+    EXPECT_EQ(hw_error(d, head + ok + "\n"), "") << ok;
+  write(d / "ok.csv", head + "2.5e3\n");
+  EXPECT_EQ(read_hw_csv((d / "ok.csv").string())[0].counters.at("DRAM_Rd"), 2500.0);
+  // Zero time is meaningless (a kernel lasts a cycle); the script's 80 SMs bound the idle ones.
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,Elapsed_Cycles\nb,k,0\n"),
+            "2:5: Elapsed_Cycles: expected at least 1 cycle, not 0");
+  EXPECT_EQ(
+      hw_error(d, "Benchmark,Kernel,Elapsed_Cycles\nb,k,0.5\n"),
+      "2:5: Elapsed_Cycles: expected a decimal number of cycles (a kernel lasts one at least) from 1 to "
+      "1e+18, not '0.5'");
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,Num_Idle_SMs\nb,k,80.5\n"),
+            "2:5: Num_Idle_SMs: expected a non-negative decimal number of SMs from 1e-12 to 80, not '80.5'");
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,Num_Idle_SMs\nb,k,80\n"), "");
+  // The error names the column of the field: the fourth here.
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,DRAM_Rd,DRAM_Wr\nb,k,1,-2\n"),
+            "2:7: DRAM_Wr: expected a non-negative decimal number, not '-2'");
+}
+
+// A kernel's row appears once: rows are means over launches without their counts, which cannot be merged.
+TEST(HwCsv, DuplicateKernelRowsAreRefused) {
+  const fs::path d = scratch("hw-dup");
+  // Line 4 repeats line 2 (line 3 is another benchmark's kernel of the same name); its Kernel field starts
+  // at 3.
+  EXPECT_EQ(
+      hw_error(d, "Benchmark,Kernel,DRAM_Rd\nb,k,1\nc,k,1\nb,k,2\n"),
+      "4:3: Kernel: a second row of kernel 'k' of benchmark 'b' (first on line 2): each kernel has one row, "
+      "a mean over its launches, and rows without launch counts cannot be merged");
+  // A blank line still counts: the repeated row is on line 4.
+  EXPECT_EQ(hw_error(d, ",mean HW_power\nhotspot_k1,200\n\nhotspot_k1,200\n", true),
+            "4:1: name: a second row of 'hotspot_k1' (first on line 2): each kernel has one row, a mean over "
+            "its runs, and rows without their sample counts cannot be merged");
+  // Power values: positive decimals from 1 mW to 1 MW; "a_k1," is 5 bytes.
+  EXPECT_EQ(hw_error(d, ",mean HW_power\na_k1,0x10\n", true),
+            "2:6: mean HW_power: expected a positive decimal number of watts, not '0x10'");
+  EXPECT_EQ(hw_error(d, ",mean HW_power\na_k1,0\n", true),
+            "2:6: mean HW_power: expected a positive number of watts, not 0");
+  EXPECT_EQ(
+      hw_error(d, ",mean HW_power\na_k1,1e-300\n", true),
+      "2:6: mean HW_power: expected a positive decimal number of watts from 0.001 to 1e+06, not '1e-300'");
+  EXPECT_EQ(hw_error(d, ",mean HW_power\na_k1,\n", true),
+            "2:6: mean HW_power: expected a positive decimal number of watts, not ''");
+}
+
+TEST(HwCsv, StructureAndNames) {
+  const fs::path d = scratch("hw-structure");
+  EXPECT_EQ(hw_error(d, ""), "1:1: header: an empty file, expected a header line");
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,DRAM_Rd,DRAM_Rd\n"),
+            "1:26: DRAM_Rd: the column appears twice (first at column 18)");
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,,X\n"), "1:18: header: a column without a name");
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,X\n\"b,k,1\n"),
+            "2:1: field: a quoted field without its closing quote (a field cannot span lines)");
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,X\n\"b\"x,k,1\n"),
+            "2:4: field: expected a comma after the closing quote, not 'x'");
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,X\nb\"x,k,1\n"),
+            "2:2: field: a quote inside an unquoted field (quote the whole field, doubling the quote)");
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,X\nb,,1\n"),
+            "2:3: Kernel: an empty name, expected the kernel's name");
+  EXPECT_EQ(hw_error(d, "Benchmark,Kernel,X\nb,k\tx,1\n"), "2:3: Kernel: a control byte (0x09) in the name");
+  // Quoted fields keep commas and doubled quotes; CRLF line ends are fine.
+  write(d / "q.csv", "Benchmark,Kernel,X\r\n\"b,1\",\"k \"\"2\"\"\",3\r\n");
+  const std::vector<HwRow> rows = read_hw_csv((d / "q.csv").string());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].benchmark, "b,1");
+  EXPECT_EQ(rows[0].kernel, "k \"2\"");
+  // Not a regular file: a directory (which reads as nothing) or a FIFO (which would block) is refused.
+  try {
+    read_hw_csv(d.string());
+    FAIL();
+  } catch (const HwCsvError& e) {
+    EXPECT_EQ(std::string(e.what()), d.string() + ": not a regular file");
+  }
 }
 
 TEST(CorrelatePower, RowNamesMapToTheApplicationsKernelsInLaunchOrder) {

@@ -59,6 +59,10 @@ TEST(FuzzRegressions, Ngt) {
   replay_all("ngt", ngt_input);
 }
 
+TEST(FuzzRegressions, HwCsv) {
+  replay_all("hwcsv", hw_csv_input);
+}
+
 // The harness itself must notice a broken promise, or the fuzzers could find nothing of the kind.
 TEST(FuzzRegressions, HarnessRejectsMessagesThatBreakTheContract) {
   EXPECT_FALSE(check_error_line("a.yaml:1:2: l2.ways: 0 is out of range [1, 64]", "a.yaml").has_value());
@@ -78,6 +82,12 @@ TEST(FuzzRegressions, RealRejectionsKeepTheContract) {
   const std::string not_a_trace = std::string(1, char(kPlain)) + "this is not a trace\n";
   EXPECT_EQ(accelsim_input(reinterpret_cast<const std::uint8_t*>(not_a_trace.data()), not_a_trace.size()),
             std::nullopt);
+  // A negative counter (byte 0: the counter table) and a duplicate power row (byte 1: the power table).
+  using namespace std::string_literals;  // the first byte is a NUL
+  for (const std::string& table :
+       {"\x00"s + "Benchmark,Kernel,DRAM_Rd\nb,k,-1\n", "\x01"s + ",mean HW_power\na_k1,1\na_k1,2\n"}) {
+    EXPECT_EQ(hw_csv_input(reinterpret_cast<const std::uint8_t*>(table.data()), table.size()), std::nullopt);
+  }
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-TARGETS = ("config", "accelsim", "ngt", "metis", "activity")
+TARGETS = ("config", "accelsim", "ngt", "metis", "hwcsv", "activity")
 LINE = re.compile(r'^([A-Za-z0-9_]+=)?"((?:\\\\|\\"|\\x[0-9A-Fa-f]{2}|[^"\\])*)"$')
 
 
@@ -101,6 +101,13 @@ def main():
             problems.append(f"accelsim.dict lacks {word!r} (used by the traces or the reader)")
     if not any(w.startswith(b"\x89NGT") for w in words.get("ngt", [])):
         problems.append("ngt.dict lacks the .ngt magic")
+    # The hardware-table dictionary holds every column of the GV100 tables' headers and the power column.
+    hwcsv = set(words.get("hwcsv", []))
+    for column in ("Benchmark", "Kernel", "L1_RH", "L1_RM", "L1_WH", "L1_WM", "CC_ACC", "SHRD_ACC", "DRAM_Rd",
+                   "DRAM_Wr", "L2_RH", "L2_RM", "L2_WH", "L2_WM", "NOC", "Pipeline_Duty", "Num_Idle_SMs",
+                   "Elapsed_Cycles", "Chip Voltage", "mean HW_power"):
+        if column.encode() not in hwcsv:
+            problems.append(f"hwcsv.dict lacks the column {column!r}")
 
     for p in problems:
         print("FAIL: " + p)
