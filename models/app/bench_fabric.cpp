@@ -229,7 +229,7 @@ int bench_fabric_command(const BenchFabricOptions& o, std::ostream& out, std::os
   if (o.plot) {
     const ScriptResult r = run_python_script(embedded::kPlotFabric, {csv_path, dir.string()});
     if (r.exit_code != 0) {
-      err << "numagpu: error: --plot: " << script_failure(r) << "\n";
+      err << "numagpu: error: --plot: " << script_failure(r, "plot_fabric.py") << "\n";
       return kExitRunFailed;
     }
     err << r.error_text;

@@ -1,5 +1,7 @@
 #include "app/correlate.hpp"
 
+#include "app/python_script.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -545,77 +547,12 @@ void check_run_configuration(const CorrelateOptions& o, const fs::path& workload
   }
 }
 
-// The python interpreter of the plots: $NUMAGPU_PYTHON, else /usr/bin/python3 (the Debian package's, which
-// python3-matplotlib serves), else python3 on the PATH.
-std::string python_interpreter() {
-  const char* chosen = std::getenv("NUMAGPU_PYTHON");
-  if (chosen != nullptr && *chosen != '\0') return chosen;
-  return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-}
-
-// Runs one of the embedded plot scripts, saved as `scratch/.NAME`, with `args` (no shell: any path goes);
-// its standard error is kept in a file beside it. Returns "" when it succeeded, else what went wrong in one
-// line: the script's own error (the last line of its traceback, where in the script it was raised), or that
-// matplotlib is missing only when its import failed.
-std::string run_plot(std::string_view script, const std::string& name, const std::vector<std::string>& args,
-                     const fs::path& scratch) {
-  const std::string script_path = (scratch / ("." + name)).string();
-  const std::string stderr_path = script_path + ".stderr";
-  write_file_atomically(script_path, script);
-  const std::string python = python_interpreter();
-  std::vector<std::string> argv_strings = {python, script_path};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : argv_strings)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int null_in = ::open("/dev/null", O_RDONLY), null_out = ::open("/dev/null", O_WRONLY);
-    const int errfd = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (null_in >= 0) ::dup2(null_in, 0);
-    if (null_out >= 0) ::dup2(null_out, 1);
-    if (errfd >= 0) ::dup2(errfd, 2);
-    execvp(argv[0], argv.data());
-    const std::string why = "cannot run " + python + ": " + std::strerror(errno) + "\n";
-    if (::write(2, why.data(), why.size()) < 0) _exit(127);
-    _exit(127);
-  }
-  int st = 0;
-  while (pid > 0 && ::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-  }
-  std::ifstream in(stderr_path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);)
-    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(line);
-  std::error_code ignored;
-  fs::remove(script_path, ignored);
-  fs::remove(stderr_path, ignored);
-  if (pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) return "";
-  const std::string status = pid < 0           ? std::string("could not start: ") + std::strerror(errno)
-                             : WIFEXITED(st)   ? "exit " + std::to_string(WEXITSTATUS(st))
-                             : WIFSIGNALED(st) ? "killed by signal " + std::to_string(WTERMSIG(st))
-                                               : "ended";
-  std::string text;
-  for (const std::string& line : lines)
-    text += line + "\n";
-  if (text.find("No module named 'matplotlib'") != std::string::npos)
-    return "matplotlib is missing: it needs python3-matplotlib (scripts/setup.sh installs it) (" + python +
-           ", " + status + ")";
-  std::string what = lines.empty() ? "no error message" : lines.back();
-  // The traceback's last frame: `  File "PATH", line N, in FUNCTION`, told as scripts/NAME:N in FUNCTION.
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-    const std::size_t at = it->find("File \"" + script_path + "\", line ");
-    if (at == std::string::npos) continue;
-    std::string where = it->substr(at + 6 + script_path.size() + 8);
-    const std::size_t comma = where.find(',');
-    what += " (scripts/" + name + ":" + where.substr(0, comma) +
-            (comma == std::string::npos ? std::string() : where.substr(comma + 1)) + ")";
-    break;
-  }
-  for (char& c : what)
-    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-  return what + " (" + python + ", " + status + ")";
+// Runs one of the embedded plot scripts with `args` (app/python_script.hpp: no shell, its standard output
+// discarded). Returns "" when it succeeded, else what went wrong in one line: the script's own error and
+// where in the script it was raised, or that matplotlib is missing only when its import failed.
+std::string run_plot(std::string_view script, const std::string& name, const std::vector<std::string>& args) {
+  const ScriptResult r = run_python_script(script, args, /*keep_stdout=*/false);
+  return r.exit_code == 0 ? std::string() : script_failure(r, name);
 }
 
 // correlate's outputs (docs/correlation.md): staged in a private directory inside the output directory and
@@ -1141,8 +1078,7 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
       failures += power.failures;
       plot_error = run_plot(embedded::kPlotPowerCorrelation, "plot_power_correlation.py",
                             {(stage / "power_correlation.csv").string(),
-                             (stage / "power_breakdown.csv").string(), stage.string()},
-                            stage);
+                             (stage / "power_breakdown.csv").string(), stage.string()});
       if (!plot_error.empty()) plot_error = "plot_power_correlation.py: " + plot_error;
     }
     if (!o.hw_csv.empty()) {
@@ -1151,7 +1087,7 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
       // The scatter plots (python3-matplotlib), as `numagpu plot` draws its figures.
       if (plot_error.empty()) {
         plot_error = run_plot(embedded::kPlotCorrelation, "plot_correlation.py",
-                              {(stage / "correlation.csv").string(), stage.string()}, stage);
+                              {(stage / "correlation.csv").string(), stage.string()});
         if (!plot_error.empty()) plot_error = "plot_correlation.py: " + plot_error;
       }
     }

@@ -125,7 +125,7 @@ int plot_power_command(const PlotPowerOptions& o, std::ostream& out, std::ostrea
   const fs::path output = o.output ? fs::path(*o.output) : input.parent_path() / "power.png";
   const ScriptResult r = run_python_script(embedded::kPlotPower, {input.string(), output.string()});
   if (r.exit_code != 0) {
-    err << "numagpu: error: plot power: " << script_failure(r) << "\n";
+    err << "numagpu: error: plot power: " << script_failure(r, "plot_power.py") << "\n";
     return kExitRunFailed;
   }
   err << r.error_text;

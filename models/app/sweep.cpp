@@ -519,7 +519,7 @@ int plot_command(const PlotOptions& o, std::ostream& out, std::ostream& err) {
   out << std::flush;
   const ScriptResult r = run_python_script(embedded::kPlotStudy, {o.results, out_dir});
   if (r.exit_code != 0) {
-    err << "numagpu: error: plot: " << script_failure(r) << "\n";
+    err << "numagpu: error: plot: " << script_failure(r, "plot_study.py") << "\n";
     return kExitRunFailed;
   }
   err << r.error_text;
@@ -551,7 +551,7 @@ int plot_sweep_command(const PlotSweepOptions& o, std::ostream& out, std::ostrea
     return kExitBadInput;
   }
   if (r.exit_code != 0) {
-    err << "numagpu: error: plot sweep: " << script_failure(r) << "\n";
+    err << "numagpu: error: plot sweep: " << script_failure(r, "plot_sweep.py") << "\n";
     return kExitRunFailed;
   }
   err << r.error_text;

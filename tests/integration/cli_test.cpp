@@ -478,23 +478,31 @@ TEST(PythonScript, ArgumentsArriveVerbatimAndFailuresQuoteTheScript) {
                                             {"a b", "$(echo x)", "it's", ""});
   EXPECT_EQ(ok.exit_code, 0);
   EXPECT_EQ(ok.error_text, "['a b', '$(echo x)', \"it's\", '']\n");
+  const std::string python = python_interpreter();
 
-  const ScriptResult raised = run_python_script("raise ValueError('column x is empty')\n", {});
+  // Line 3 of the script, in function f.
+  const ScriptResult raised =
+      run_python_script("def f():\n    x = 1\n    raise ValueError('column x is empty')\nf()\n", {});
   EXPECT_EQ(raised.exit_code, 1);
-  EXPECT_EQ(script_failure(raised), "the plot script failed (exit 1): ValueError: column x is empty");
+  EXPECT_EQ(script_failure(raised, "plot_x.py"),
+            "ValueError: column x is empty (scripts/plot_x.py:3 in f) (" + python + ", exit 1)");
 
   const ScriptResult no_mpl =
       run_python_script("raise ModuleNotFoundError(\"No module named 'matplotlib'\")\n", {});
-  EXPECT_EQ(script_failure(no_mpl), "python3-matplotlib is not installed (scripts/setup.sh installs it)");
+  EXPECT_EQ(script_failure(no_mpl, "plot_x.py"),
+            "matplotlib is missing: it needs python3-matplotlib (scripts/setup.sh installs it) (" + python +
+                ", exit 1)");
   // Another missing module is not matplotlib.
   const ScriptResult other = run_python_script("import numagpu_no_such_module\n", {});
-  EXPECT_EQ(script_failure(other),
-            "the plot script failed (exit 1): ModuleNotFoundError: No module named 'numagpu_no_such_module'");
+  EXPECT_EQ(
+      script_failure(other, "plot_x.py"),
+      "ModuleNotFoundError: No module named 'numagpu_no_such_module' (scripts/plot_x.py:1 in <module>) (" +
+          python + ", exit 1)");
 
   const ScriptResult killed =
       run_python_script("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", {});
   EXPECT_EQ(killed.exit_code, 128 + 9);
-  EXPECT_EQ(script_failure(killed), "the plot script failed (ended by signal 9)");
+  EXPECT_EQ(script_failure(killed, "plot_x.py"), "no error message (" + python + ", ended by signal 9)");
 }
 
 // configs/examples/two_sockets.yaml includes the paper system and overrides two values: the result has those
