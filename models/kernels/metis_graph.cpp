@@ -1,12 +1,26 @@
 #include "kernels/metis_graph.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
-#include <sstream>
 
 namespace numagpu::kernels {
 
 namespace {
+
+std::atomic<InterruptCheck> g_interrupt_check{nullptr};
+
+// Bytes read or parsed between two interrupt checks: a fraction of a second's work.
+constexpr std::size_t kCheckBytes = std::size_t(4) << 20;
+
+void check_interrupt(const std::string& name) {
+  const InterruptCheck check = g_interrupt_check.load();
+  if (check && check()) throw GraphInterrupted(name + ": reading interrupted");
+}
 
 // The lines of a METIS file, comments skipped, with their numbers for errors.
 class Lines {
@@ -20,6 +34,10 @@ class Lines {
       if (end == std::string::npos) end = text_.size();
       pos_ = end + 1;
       ++line_;
+      if (pos_ >= next_check_) {
+        next_check_ = pos_ + kCheckBytes;
+        check_interrupt(name_);
+      }
       if (end > begin && text_[end - 1] == '\r') --end;
       if (end > begin && text_[begin] == '%') continue;
       return true;
@@ -35,7 +53,7 @@ class Lines {
  private:
   const std::string& text_;
   const std::string& name_;
-  std::size_t pos_ = 0, line_ = 0;
+  std::size_t pos_ = 0, line_ = 0, next_check_ = kCheckBytes;
 };
 
 // Non-negative integers of one line, in order. Anything else (signs, letters, fractions) is an error.
@@ -63,7 +81,7 @@ void numbers(const Lines& lines, std::size_t begin, std::size_t end, std::vector
 
 }  // namespace
 
-CsrGraph parse_metis_graph(const std::string& text, const std::string& name) {
+CsrGraph parse_metis_graph(const std::string& text, const std::string& name, const GraphLimits& limits) {
   Lines lines(text, name);
   std::size_t b = 0, e = 0;
   std::vector<std::uint64_t> nums;
@@ -92,9 +110,11 @@ CsrGraph parse_metis_graph(const std::string& text, const std::string& name) {
 
   CsrGraph g;
   g.vertices = static_cast<std::uint32_t>(n);
-  g.row_ptr.reserve(n + 1);
+  g.has_edge_weights = has_ewgt;
+  // No more vertices than the text has lines, no more entries than it can hold (two characters a number): a
+  // header cannot size memory alone.
+  g.row_ptr.reserve(std::min<std::uint64_t>(n + 1, text.size() + 2));
   g.row_ptr.push_back(0);
-  // No more entries than the text can hold (two characters a number): a header cannot size memory alone.
   const std::uint64_t room = std::min<std::uint64_t>(2 * m, text.size() / 2 + 1);
   g.col.reserve(room);
   g.weight.reserve(room);
@@ -118,6 +138,9 @@ CsrGraph parse_metis_graph(const std::string& text, const std::string& name) {
       g.col.push_back(static_cast<std::uint32_t>(u - 1));
       if (has_ewgt) {
         if (nums[i + 1] > 0x7fffffff) lines.fail("an edge weight larger than 2^31 - 1");
+        if (nums[i + 1] > limits.max_edge_weight)
+          lines.fail("an edge weight of " + std::to_string(nums[i + 1]) + ", more than " +
+                     std::to_string(limits.max_edge_weight) + (limits.why.empty() ? "" : " ") + limits.why);
         g.weight.push_back(static_cast<std::int32_t>(nums[i + 1]));
       } else {
         g.weight.push_back(1);
@@ -135,13 +158,36 @@ CsrGraph parse_metis_graph(const std::string& text, const std::string& name) {
   return g;
 }
 
-CsrGraph read_metis_graph(const std::string& path) {
+void set_graph_interrupt_check(InterruptCheck check) {
+  g_interrupt_check.store(check);
+}
+
+CsrGraph read_metis_graph(const std::string& path, const GraphLimits& limits) {
+  // What the path is, before opening it: opening a FIFO would block until a writer comes.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw GraphError(path + ": cannot be read (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw GraphError(path + ": is a directory, not a METIS graph file");
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISFIFO(st.st_mode)                         ? "a FIFO"
+                       : S_ISSOCK(st.st_mode)                       ? "a socket"
+                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                    : "a special file";
+    throw GraphError(path + ": is " + kind +
+                     ", not a regular file (an application reads its input twice: once to check the "
+                     "configuration, once to run)");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw GraphError(path + ": cannot be read");
-  std::ostringstream s;
-  s << in.rdbuf();
+  std::string text;
+  std::vector<char> chunk(kCheckBytes);
+  while (in) {
+    in.read(chunk.data(), std::streamsize(chunk.size()));
+    text.append(chunk.data(), std::size_t(in.gcount()));
+    check_interrupt(path);
+  }
   if (in.bad()) throw GraphError(path + ": cannot be read");
-  return parse_metis_graph(s.str(), path);
+  return parse_metis_graph(text, path, limits);
 }
 
 CsrGraph extrude(const CsrGraph& g, std::uint32_t layers) {
@@ -151,6 +197,7 @@ CsrGraph extrude(const CsrGraph& g, std::uint32_t layers) {
     throw GraphError("extruding " + std::to_string(layers) +
                      " layers makes more than 2^28 vertices or entries");
   CsrGraph r;
+  r.has_edge_weights = g.has_edge_weights;
   r.vertices = static_cast<std::uint32_t>(n * layers);
   r.row_ptr.reserve(n * layers + 1);
   r.row_ptr.push_back(0);

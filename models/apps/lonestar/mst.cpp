@@ -18,9 +18,10 @@
 // (LonestarGPU's usual block size).
 //
 // Input: a METIS graph (default copter2.graph of libmetis-doc extruded to `layers` layers, as
-// lonestar/sssp's) with its edge weights if it has them, else uniform in 1..100 from a splitmix64 hash of the
-// edge's two ends and `seed` (sssp's scheme: each undirected edge one weight). A weight must not be negative
-// (weights are ints: below 2^31).
+// lonestar/sssp's) with its edge weights if its header's fmt says it has them, else uniform in 1..100 from a
+// splitmix64 hash of the edge's two ends and `seed` (sssp's scheme: each undirected edge one weight). A
+// weight must not be negative (weights are ints: below 2^31; a key, weight x 2^32 + id, stays below 2^63: no
+// overflow).
 #include <limits>
 
 #include "kernels/app.hpp"
@@ -38,9 +39,10 @@ class MstApp : public App {
   MstApp(const Args& a, const std::string& input) : App(a, input) {
     CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
     n_ = g.vertices;
-    bool weighted = false;
-    for (std::int32_t w : g.weight)
-      weighted = weighted || w != 1;
+    if (g.has_edge_weights && a.given("seed"))
+      throw KernelError("argument 'seed': " + input +
+                        " gives its edge weights (fmt), so no weights are made up");
+    const bool weighted = g.has_edge_weights;  // as the header's fmt says (weights of 1 are weights)
     const std::uint64_t seed = std::uint64_t(a["seed"]);
     src_data_.resize(g.col.size());
     eid_data_.resize(g.col.size());
@@ -91,6 +93,15 @@ class MstApp : public App {
     partner_ = array<std::int32_t>("partner", std::uint64_t(n_), 0, 0, &partner_data_);
     mst_ = array<std::uint8_t>("in_mst", mst_data_.size(), 0, 0, &mst_data_);
     flag_ = array<std::uint8_t>("flag", 1, 0, 0, &flag_data_);
+    // Each round with an outgoing edge merges every such component with another: at most L = ceil(log2 n)
+    // of them, then one without (3 launches). A round is 4 launches and its jumps: each halves the depth of
+    // the components' trees (at most n), ending with one that changes nothing: at most L + 1.
+    std::uint64_t l = 0;
+    while ((std::uint64_t(1) << l) < std::uint64_t(n_))
+      ++l;
+    const std::uint64_t bound = l * (4 + l + 1) + 3;
+    set_launch_bound(bound, "L (L + 5) + 3 = " + std::to_string(bound) +
+                                " for L = ceil(log2 n), n = " + std::to_string(n_) + " vertices");
   }
 
   void host() override {
