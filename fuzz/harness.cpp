@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "kernels/metis_graph.hpp"
 #include "system/system_config.hpp"
 #include "trace/accelsim_reader.hpp"
 #include "trace/ngt.hpp"
@@ -169,6 +170,46 @@ std::optional<std::string> ngt_input(const std::uint8_t* data, std::size_t size)
     trace::NgtReader reader(path);
     (void)trace::count_trace(reader);
   });
+}
+
+namespace {
+
+const char* malformed(const kernels::CsrGraph& g) {
+  if (g.row_ptr.size() != std::size_t(g.vertices) + 1 || g.row_ptr.front() != 0)
+    return "row_ptr's size or start";
+  if (g.row_ptr.back() != g.col.size() || g.weight.size() != g.col.size())
+    return "row_ptr's end or the weights";
+  for (std::size_t v = 0; v + 1 < g.row_ptr.size(); ++v)
+    if (g.row_ptr[v] > g.row_ptr[v + 1]) return "row_ptr decreases";
+  for (std::uint32_t c : g.col)
+    if (c >= g.vertices) return "a neighbour outside the graph";
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<std::string> metis_input(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  kernels::CsrGraph g;
+  try {
+    g = kernels::parse_metis_graph(text, "fuzz");
+  } catch (const kernels::GraphError& e) {
+    if (auto problem = check_error_line(e.what(), "fuzz")) return "metis: " + *problem;
+    return std::nullopt;
+  }
+  const char* problem = malformed(g);
+  if (!problem && g.vertices <= (1u << 16)) problem = malformed(kernels::extrude(g, 3));
+  if (problem) return std::string("metis: ") + problem;
+  if (g.row_ptr.capacity() > size + 2 || g.col.capacity() > size / 2 + 1)
+    return "metis: reserved more than the text can hold";
+  try {
+    const kernels::CsrGraph limited = kernels::parse_metis_graph(text, "fuzz", {1000, "(the limit)"});
+    if (limited.col != g.col || limited.weight != g.weight || limited.has_edge_weights != g.has_edge_weights)
+      return std::string("metis: a weight limit changed the graph");
+  } catch (const kernels::GraphError& e) {
+    if (auto p = check_error_line(e.what(), "fuzz")) return "metis: " + *p;
+  }
+  return std::nullopt;
 }
 
 }  // namespace numagpu::fuzz

@@ -36,4 +36,11 @@ std::optional<std::string> accelsim_input(const std::uint8_t* data, std::size_t 
 // The .ngt reader: the first byte chooses plain, gzip or xz framing of the rest (kPlain, kGzip, kXz).
 std::optional<std::string> ngt_input(const std::uint8_t* data, std::size_t size);
 
+// The METIS graph reader (kernels/metis_graph.hpp): a graph it accepts has consistent rows (row_ptr starts
+// at 0, never decreases, ends at the number of entries; every neighbour is a vertex; one weight per entry),
+// and so does its extrusion into 3 layers; its reservations are bounded by the text (a header cannot size
+// memory); read with an application's weight limit it gives the same graph or one line; a refusal is one
+// line naming the input.
+std::optional<std::string> metis_input(const std::uint8_t* data, std::size_t size);
+
 }  // namespace numagpu::fuzz
