@@ -1,12 +1,14 @@
 #include "kernels/metis_graph.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <limits>
 
 namespace numagpu::kernels {
 
@@ -22,39 +24,98 @@ void check_interrupt(const std::string& name) {
   if (check && check()) throw GraphInterrupted(name + ": reading interrupted");
 }
 
-// The lines of a METIS file, comments skipped, with their numbers for errors.
+// The lines of a METIS file, comments skipped, with their numbers for errors. From a text, or from a stream
+// read kCheckBytes at a time: the buffer holds the line being read and what follows it in the last chunk, so
+// memory follows the longest line, not the file (a comment line's bytes are dropped as they come, and a line
+// that is not a comment fails at its first byte that cannot belong to it).
 class Lines {
  public:
-  Lines(const std::string& text, const std::string& name) : text_(text), name_(name) {}
-  // The next line that is not a comment; false at the end of the text.
+  Lines(const std::string& text, const std::string& name) : buf_(text), name_(name), eof_(true) {}
+  Lines(int fd, const std::string& name) : fd_(fd), name_(name) {}
+  // The next line that is not a comment; false at the end of the text. [begin, end) index text(), valid
+  // until the next call.
   bool next(std::size_t& begin, std::size_t& end) {
-    while (pos_ < text_.size()) {
+    for (;;) {
+      std::size_t nl = buf_.find('\n', scan_);
+      if (nl == std::string::npos) {
+        if (!eof_) {
+          partial();
+          continue;
+        }
+        if (pos_ >= buf_.size()) return false;
+        nl = buf_.size();
+      }
       begin = pos_;
-      end = text_.find('\n', pos_);
-      if (end == std::string::npos) end = text_.size();
-      pos_ = end + 1;
+      end = nl;
+      pos_ = scan_ = nl + 1;
       ++line_;
-      if (pos_ >= next_check_) {
+      if (pos_ >= next_check_) {  // a text given whole: look at the interrupt flag as it is parsed
         next_check_ = pos_ + kCheckBytes;
         check_interrupt(name_);
       }
-      if (end > begin && text_[end - 1] == '\r') --end;
-      if (end > begin && text_[begin] == '%') continue;
+      if (end > begin && buf_[end - 1] == '\r') --end;
+      if (end > begin && buf_[begin] == '%') continue;
       return true;
     }
-    return false;
   }
   [[noreturn]] void fail(const std::string& what) const {
     throw GraphError(name_ + ":" + std::to_string(line_) + ": " + what);
   }
-  const std::string& text() const { return text_; }
+  const std::string& text() const { return buf_; }
   std::size_t line() const { return line_; }
 
  private:
-  const std::string& text_;
+  // The current line has no end in the buffer yet: check what it has, then read more.
+  void partial() {
+    if (pos_ < buf_.size() && buf_[pos_] == '%') {
+      buf_.resize(pos_ + 1);  // a comment: only its '%' matters
+    } else {
+      for (std::size_t i = scan_; i < buf_.size(); ++i) {
+        const char c = buf_[i];
+        if ((c < '0' || c > '9') && c != ' ' && c != '\t' && c != '\r') {
+          // What numbers() says of the whole line, at the line's number.
+          ++line_;
+          std::vector<std::uint64_t> unused;
+          numbers_of(pos_, i + 1, unused);
+          --line_;
+        }
+      }
+    }
+    scan_ = buf_.size();
+    if (pos_ > 0) {  // lines before the current one are done with
+      buf_.erase(0, pos_);
+      scan_ -= pos_;
+      pos_ = 0;
+    }
+    const std::size_t had = buf_.size();
+    buf_.resize(had + kCheckBytes);
+    ssize_t got = 0;
+    do {
+      got = ::read(fd_, &buf_[had], kCheckBytes);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) throw GraphError(name_ + ": cannot be read (" + std::strerror(errno) + ")");
+    buf_.resize(had + std::size_t(got));
+    if (got == 0) eof_ = true;
+    next_check_ = std::numeric_limits<std::size_t>::max();  // the reads look instead
+    check_interrupt(name_);
+  }
+  void numbers_of(std::size_t begin, std::size_t end, std::vector<std::uint64_t>& out) const;
+
+  int fd_ = -1;
+  std::string buf_;
   const std::string& name_;
-  std::size_t pos_ = 0, line_ = 0, next_check_ = kCheckBytes;
+  bool eof_ = false;
+  std::size_t pos_ = 0, scan_ = 0, line_ = 0, next_check_ = kCheckBytes;
 };
+
+// A byte as an error shows it: 'x' if printable, else its code (a NUL would end the message, a control byte
+// upset the terminal).
+std::string shown(char c) {
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + c + "'";
+  const char* digits = "0123456789abcdef";
+  const auto u = static_cast<unsigned char>(c);
+  return std::string("byte 0x") + digits[u >> 4] + digits[u & 15];
+}
 
 // Non-negative integers of one line, in order. Anything else (signs, letters, fractions) is an error.
 void numbers(const Lines& lines, std::size_t begin, std::size_t end, std::vector<std::uint64_t>& out) {
@@ -67,22 +128,29 @@ void numbers(const Lines& lines, std::size_t begin, std::size_t end, std::vector
       ++i;
       continue;
     }
-    if (ch < '0' || ch > '9') lines.fail(std::string("'") + ch + "' where a number was expected");
+    if (ch < '0' || ch > '9') lines.fail(shown(ch) + " where a number was expected");
     std::uint64_t v = 0;
     while (i < end && t[i] >= '0' && t[i] <= '9') {
       v = v * 10 + std::uint64_t(t[i] - '0');
       if (v > (std::uint64_t(1) << 40)) lines.fail("a number larger than 2^40");
       ++i;
     }
-    if (i < end && t[i] != ' ' && t[i] != '\t') lines.fail(std::string("'") + t[i] + "' inside a number");
+    if (i < end && t[i] != ' ' && t[i] != '\t') lines.fail(shown(t[i]) + " inside a number");
     out.push_back(v);
   }
 }
 
+void Lines::numbers_of(std::size_t begin, std::size_t end, std::vector<std::uint64_t>& out) const {
+  numbers(*this, begin, end, out);
+}
+
 }  // namespace
 
-CsrGraph parse_metis_graph(const std::string& text, const std::string& name, const GraphLimits& limits) {
-  Lines lines(text, name);
+namespace {
+
+// `text_bytes`: the size of a text given whole, which bounds what is reserved ahead; 0 for a stream, whose
+// arrays grow as its lines are read.
+CsrGraph parse(Lines& lines, const std::string& name, const GraphLimits& limits, std::uint64_t text_bytes) {
   std::size_t b = 0, e = 0;
   std::vector<std::uint64_t> nums;
   // The header: the first line that is neither a comment nor blank.
@@ -113,9 +181,9 @@ CsrGraph parse_metis_graph(const std::string& text, const std::string& name, con
   g.has_edge_weights = has_ewgt;
   // No more vertices than the text has lines, no more entries than it can hold (two characters a number): a
   // header cannot size memory alone.
-  g.row_ptr.reserve(std::min<std::uint64_t>(n + 1, text.size() + 2));
+  g.row_ptr.reserve(std::min<std::uint64_t>(n + 1, text_bytes + 2));
   g.row_ptr.push_back(0);
-  const std::uint64_t room = std::min<std::uint64_t>(2 * m, text.size() / 2 + 1);
+  const std::uint64_t room = std::min<std::uint64_t>(2 * m, text_bytes / 2 + 1);
   g.col.reserve(room);
   g.weight.reserve(room);
   for (std::uint64_t v = 0; v < n; ++v) {
@@ -158,6 +226,13 @@ CsrGraph parse_metis_graph(const std::string& text, const std::string& name, con
   return g;
 }
 
+}  // namespace
+
+CsrGraph parse_metis_graph(const std::string& text, const std::string& name, const GraphLimits& limits) {
+  Lines lines(text, name);
+  return parse(lines, name, limits, text.size());
+}
+
 void set_graph_interrupt_check(InterruptCheck check) {
   g_interrupt_check.store(check);
 }
@@ -177,17 +252,14 @@ CsrGraph read_metis_graph(const std::string& path, const GraphLimits& limits) {
                      ", not a regular file (an application reads its input twice: once to check the "
                      "configuration, once to run)");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw GraphError(path + ": cannot be read");
-  std::string text;
-  std::vector<char> chunk(kCheckBytes);
-  while (in) {
-    in.read(chunk.data(), std::streamsize(chunk.size()));
-    text.append(chunk.data(), std::size_t(in.gcount()));
-    check_interrupt(path);
-  }
-  if (in.bad()) throw GraphError(path + ": cannot be read");
-  return parse_metis_graph(text, path, limits);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw GraphError(path + ": cannot be read (" + std::strerror(errno) + ")");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  Lines lines(fd, path);  // parsed as it is read: memory follows the graph, not the file
+  return parse(lines, path, limits, 0);
 }
 
 CsrGraph extrude(const CsrGraph& g, std::uint32_t layers) {

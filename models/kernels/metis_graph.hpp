@@ -45,7 +45,8 @@ struct GraphLimits {
 // Reads a METIS graph from `text`; `name` is the file named in errors. Throws GraphError. Memory grows with
 // the text, never with the header's counts alone.
 CsrGraph parse_metis_graph(const std::string& text, const std::string& name, const GraphLimits& limits = {});
-// Reads the file at `path`. Throws GraphError (also when it cannot be read, is a directory, a FIFO or
+// Reads the file at `path`, parsing it as it is read (4 MiB at a time: memory follows the graph and its
+// longest line, not the file). Throws GraphError (also when it cannot be read, is a directory, a FIFO or
 // another file that is not regular: an application reads its input twice, once to check the configuration
 // and once to run, and a FIFO would block the first read until a writer comes), and GraphInterrupted when
 // the interrupt check (below) says so while the file is read or parsed.

@@ -3,9 +3,10 @@
 exits 143, says it was interrupted before the run started, and writes nothing. Before, the reader took the
 whole file (and a FIFO blocked for ever) with the signal only noted.
 
-The input is a sparse 2 GiB file (no disk space; reading it takes about a second or more): the signal is sent
-as soon as the program has the file open, found in /proc/PID/fd. The reader looks at the interrupt flag every
-4 MiB, so it stops long before the end. Usage: app_input_interrupt_test.py NUMAGPU WORKDIR"""
+The input is a sparse 2 GiB file, one comment line: '%' then zero bytes (no disk space; the reader drops a
+comment's bytes as they come, so its memory stays at one 4 MiB chunk, and reading it all takes about a second).
+The signal is sent as soon as the program has the file open, found in /proc/PID/fd. The reader looks at the
+interrupt flag every 4 MiB, so it stops long before the end. Usage: app_input_interrupt_test.py NUMAGPU WORKDIR"""
 import os
 import shutil
 import signal
@@ -20,6 +21,7 @@ def main():
     os.makedirs(work)
     graph = os.path.join(work, "huge.graph")
     with open(graph, "wb") as f:
+        f.write(b"%")
         f.truncate(2 << 30)
     workload = os.path.join(work, "w.yaml")
     with open(workload, "w") as f:

@@ -115,6 +115,53 @@ TEST(MetisGraph, DirectoriesAndFifosAreRefusedWithoutBlocking) {
             dir + "/none.graph: cannot be read (No such file or directory)");
 }
 
+// A file is parsed as it is read, 4 MiB at a time: lines that straddle a chunk, a comment line longer than a
+// chunk (dropped as it comes) and a vertex line longer than one give the graph the whole text gives, and an
+// error past the first chunk is the same line and message.
+TEST(MetisGraph, AFileReadInChunksIsTheGraphOfItsText) {
+  // A path 1-2-...-n with weights, a 5 MiB comment after the header, vertex 1 listing vertex 2 then a run of
+  // spaces that carries its line past the first chunk.
+  const std::uint32_t n = 400000;
+  std::string text = "% a path\n" + std::to_string(n) + " " + std::to_string(n - 1) + " 1\n%" +
+                     std::string(5 << 20, 'c') + "\n2 7" + std::string(5 << 20, ' ') + "\n";
+  for (std::uint32_t v = 2; v <= n; ++v)
+    text +=
+        std::to_string(v - 1) + " 7" + (v < n ? " " + std::to_string(v + 1) + " 7" : std::string()) + "\n";
+  const std::string path = ::testing::TempDir() + "metis_chunks_" + std::to_string(::getpid()) + ".graph";
+  std::ofstream(path, std::ios::binary) << text;
+  const CsrGraph whole = parse_metis_graph(text, path), read = read_metis_graph(path);
+  EXPECT_EQ(read.vertices, n);
+  EXPECT_EQ(read.row_ptr, whole.row_ptr);
+  EXPECT_EQ(read.col, whole.col);
+  EXPECT_EQ(read.weight, whole.weight);
+  EXPECT_TRUE(read.has_edge_weights);
+  // A letter 4.5 MiB into vertex 1's line (line 4, from about 5 MiB to 10 MiB): refused there.
+  std::string bad = text;
+  bad[text.find("2 7") + (9 << 19)] = 'x';  // 4.5 MiB in
+  std::ofstream(path, std::ios::binary) << bad;
+  std::string expected;
+  try {
+    parse_metis_graph(bad, path);
+  } catch (const GraphError& e) {
+    expected = e.what();
+  }
+  EXPECT_EQ(expected, path + ":4: 'x' where a number was expected");
+  EXPECT_EQ(read_error_of(path), expected);
+  std::remove(path.c_str());
+}
+
+// A sparse 1 GiB file of zero bytes is refused at its first line after one chunk, the byte shown by its code
+// (the reader used to take the whole file into memory first, and its message ended at the NUL).
+TEST(MetisGraph, ASparseFileOfZerosIsRefusedAtItsFirstChunk) {
+  const std::string path = ::testing::TempDir() + "metis_sparse_" + std::to_string(::getpid()) + ".graph";
+  { std::ofstream(path, std::ios::binary).flush(); }
+  ASSERT_EQ(::truncate(path.c_str(), off_t(1) << 30), 0);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_error_of(path), path + ":1: byte 0x00 where a number was expected");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  std::remove(path.c_str());
+}
+
 bool always() {
   return true;
 }
