@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "app_walk.hpp"
@@ -542,6 +543,29 @@ TEST(Apps, MstBoruvkaFindsTheMinimumSpanningForest) {
   const Traffic& t = w.launches[8].traffic;
   EXPECT_EQ(t.load_steps, 6u);
   EXPECT_EQ(t.store_steps, 4u);
+}
+
+// MST on a star of 2^18 leaves: leaf k's entry has its reverse at position k - 2 of the hub's list of 2^18;
+// scanning for it took 2^35 / 2 = 1.7 x 10^10 steps in all (about 20 s; with 2^17 leaves it measured 5 s).
+// The entries sorted by (vertex, neighbour) find it by bisection, the same entry: the hub's entries come
+// first (hub -> leaf k is entry k - 2, leaf k -> hub entry 2^18 + k - 2, the id the smaller: k - 2).
+TEST(Apps, MstFindsReverseEdgesOfAHighDegreeVertexQuickly) {
+  const std::uint32_t leaves = 1u << 18;
+  std::string text = std::to_string(leaves + 1) + " " + std::to_string(leaves) + "\n";
+  for (std::uint32_t k = 2; k <= leaves + 1; ++k)
+    text += std::to_string(k) + (k <= leaves ? " " : "\n");
+  for (std::uint32_t k = 0; k < leaves; ++k)
+    text += "1\n";
+  const TempGraph star(text);
+  const auto start = std::chrono::steady_clock::now();
+  const std::unique_ptr<App> app = make_app("lonestar/mst", "layers=1", star.path(), testing::kTrafficBase);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  const std::vector<std::int32_t>& id = *app->contents<std::int32_t>("edge_id");
+  ASSERT_EQ(id.size(), 2u * leaves);
+  bool same = true;
+  for (std::uint32_t e = 0; e < leaves; ++e)
+    same = same && id[e] == std::int32_t(e) && id[leaves + e] == std::int32_t(e);
+  EXPECT_TRUE(same);
 }
 
 // MiniAMR with 2^3 blocks of 4^3 cells at level 0, one level of refinement, one variable, one step. The
