@@ -16,6 +16,7 @@
 
 #include "app/hw_csv.hpp"
 #include "config/config.hpp"
+#include "kernels/metis_graph.hpp"
 #include "system/system_config.hpp"
 #include "trace/accelsim_reader.hpp"
 #include "trace/ngt.hpp"
@@ -212,6 +213,64 @@ std::optional<std::string> hw_csv_input(const std::uint8_t* data, std::size_t si
     }
   } catch (const HwCsvError& e) {
     return check_error_line(e.what(), path);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+const char* malformed(const kernels::CsrGraph& g) {
+  if (g.row_ptr.size() != std::size_t(g.vertices) + 1 || g.row_ptr.front() != 0)
+    return "row_ptr's size or start";
+  if (g.row_ptr.back() != g.col.size() || g.weight.size() != g.col.size())
+    return "row_ptr's end or the weights";
+  for (std::size_t v = 0; v + 1 < g.row_ptr.size(); ++v)
+    if (g.row_ptr[v] > g.row_ptr[v + 1]) return "row_ptr decreases";
+  for (std::uint32_t c : g.col)
+    if (c >= g.vertices) return "a neighbour outside the graph";
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<std::string> metis_input(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  // The same bytes as a file, which the reader parses as it reads: the same graph or the same error.
+  const std::string path = scratch_dir() + "/fuzz.graph";
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), std::streamsize(text.size()));
+  }
+  std::string file_error;
+  kernels::CsrGraph from_file;
+  try {
+    from_file = kernels::read_metis_graph(path);
+  } catch (const kernels::GraphError& e) {
+    file_error = e.what();
+  }
+  kernels::CsrGraph g;
+  try {
+    g = kernels::parse_metis_graph(text, path);
+  } catch (const kernels::GraphError& e) {
+    if (auto problem = check_error_line(e.what(), path)) return "metis: " + *problem;
+    if (file_error != e.what()) return "metis: the file gave another error: " + file_error;
+    return std::nullopt;
+  }
+  if (!file_error.empty()) return "metis: the text parses, the file gives: " + file_error;
+  if (from_file.row_ptr != g.row_ptr || from_file.col != g.col || from_file.weight != g.weight ||
+      from_file.has_edge_weights != g.has_edge_weights)
+    return std::string("metis: the file gave another graph than its text");
+  const char* problem = malformed(g);
+  if (!problem && g.vertices <= (1u << 16)) problem = malformed(kernels::extrude(g, 3));
+  if (problem) return std::string("metis: ") + problem;
+  if (g.row_ptr.capacity() > size + 2 || g.col.capacity() > size / 2 + 1)
+    return "metis: reserved more than the text can hold";
+  try {
+    const kernels::CsrGraph limited = kernels::parse_metis_graph(text, path, {1000, "(the limit)"});
+    if (limited.col != g.col || limited.weight != g.weight || limited.has_edge_weights != g.has_edge_weights)
+      return std::string("metis: a weight limit changed the graph");
+  } catch (const kernels::GraphError& e) {
+    if (auto p = check_error_line(e.what(), path)) return "metis: " + *p;
   }
   return std::nullopt;
 }

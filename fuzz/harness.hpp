@@ -41,4 +41,12 @@ std::optional<std::string> ngt_input(const std::uint8_t* data, std::size_t size)
 // kernel once, named, every value a finite number within the reader's limits.
 std::optional<std::string> hw_csv_input(const std::uint8_t* data, std::size_t size);
 
+// The METIS graph reader (kernels/metis_graph.hpp): a graph it accepts has consistent rows (row_ptr starts
+// at 0, never decreases, ends at the number of entries; every neighbour is a vertex; one weight per entry),
+// and so does its extrusion into 3 layers; its reservations are bounded by the text (a header cannot size
+// memory); read with an application's weight limit it gives the same graph or one line; a refusal is one
+// line naming the input; the same bytes written to a file and read from it (parsed as they are read) give the
+// same graph or the same error.
+std::optional<std::string> metis_input(const std::uint8_t* data, std::size_t size);
+
 }  // namespace numagpu::fuzz

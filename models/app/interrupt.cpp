@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include "kernels/metis_graph.hpp"
+
 namespace numagpu::interrupt {
 namespace {
 
@@ -30,6 +32,8 @@ void install_handlers() {
   action.sa_flags = SA_RESTART;  // reads and writes in progress resume: only the flag changes
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  // Reading a large input file stops at the flag too (kernels/metis_graph.hpp).
+  kernels::set_graph_interrupt_check([] { return g_signal != 0; });
 }
 
 int pending() {

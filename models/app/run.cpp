@@ -199,6 +199,11 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     }
     loaded.emplace(as_run_configuration(*loaded));  // what the outputs describe: see as_run_configuration
   } catch (const config::ConfigError& e) {
+    if (const int signal_number = interrupt::pending()) {  // e.g. an input file's reading, interrupted
+      err << "numagpu: interrupted by " << signal_name(signal_number)
+          << " before the run started; nothing written\n";
+      return interrupt::exit_status(signal_number);
+    }
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;  // nothing written
   }
@@ -211,6 +216,11 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   } catch (const trace::TraceError& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const kernels::KernelError& e) {
+    if (!interrupt::pending()) {  // an application's input, changed since the check (an interrupt: below)
+      err << "numagpu: error: " << e.what() << "\n";
+      return kExitBadInput;
+    }
   }
   if (const int signal_number = interrupt::pending()) {
     err << "numagpu: interrupted by " << signal_name(signal_number)
@@ -278,6 +288,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     stop_reason = "watchdog";
   } else if (spec.max_cycles != 0 && sc_core::sc_pending_activity()) {
     stop_reason = "max_cycles";  // sc_start stopped at the limit with events still to come
+  } else if (!system.dispatcher().cut_short().empty()) {
+    stop_reason = "max_launches";  // an application at its launch bound: the workload ended there
   }
   const bool complete = std::string(stop_reason) == "finished";
 
@@ -343,6 +355,11 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
         << "; statistics so far written to " << options.out_dir
         << " (complete: " << (complete ? "true" : "false") << ")\n";
     return interrupt::exit_status(signal_number);
+  }
+  if (!system.dispatcher().cut_short().empty()) {
+    err << "numagpu: run failed: " << system.dispatcher().cut_short() << "; statistics so far written to "
+        << options.out_dir << " (complete: false)\n";
+    return kExitRunFailed;
   }
   if (!health.ok()) {
     err << "numagpu: run failed: " << health.count(RunHealth::Kind::kProtocol) << " protocol violation(s), "

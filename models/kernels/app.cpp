@@ -59,15 +59,21 @@ void App::launch(const std::string& name, Launch l) {
   launch(name, std::make_unique<LaunchKernel>(Args({}, "", next_base_), std::move(l)));
 }
 
-CsrGraph load_graph(const std::string& path, std::uint32_t layers) {
+CsrGraph load_graph(const std::string& path, std::uint32_t layers, const GraphLimits& limits) {
+  CsrGraph g;
   try {
-    return extrude(read_metis_graph(path), layers);
+    g = extrude(read_metis_graph(path, limits), layers);
   } catch (const GraphError& e) {
     std::string what = e.what();
-    if (what.size() > 16 && what.compare(what.size() - 16, 16, ": cannot be read") == 0)
+    if (what.find(": cannot be read") != std::string::npos)
       what += " (the METIS graphs come with Debian's libmetis-doc, which scripts/setup.sh installs)";
     throw KernelError("input " + what);
   }
+  // An application walks edges: without any, its edge arrays would be empty (no place in memory).
+  if (g.edges() == 0)
+    throw KernelError("input " + path + ": a graph without edges (" + std::to_string(g.vertices) +
+                      (g.vertices == 1 ? " vertex" : " vertices") + "); the application needs at least one");
+  return g;
 }
 
 std::unique_ptr<App> make_app(const std::string& name, const std::string& args, const std::string& input,
@@ -87,12 +93,18 @@ std::unique_ptr<App> make_app(const std::string& name, const std::string& args, 
 }
 
 AppRunner::AppRunner(std::string name, std::unique_ptr<App> app, unsigned line_bytes,
-                     std::function<void(const KernelProgram&)> check, const Latencies& latencies)
+                     std::function<void(const KernelProgram&)> check, const Latencies& latencies,
+                     std::uint64_t max_launches)
     : name_(std::move(name)),
       app_(std::move(app)),
       line_bytes_(line_bytes),
       check_(std::move(check)),
-      latencies_(latencies) {
+      latencies_(latencies),
+      max_launches_(max_launches ? max_launches : app_->launch_bound()),
+      max_launches_reason_(max_launches
+                               ? "checks.max_launches)"
+                               : "the application's own bound, " + app_->launch_bound_reason() +
+                                     "; checks.max_launches sets another): its loop did not converge") {
   app_->set_launcher(
       [this](const std::string& n, std::unique_ptr<Kernel> k) { host_launch(n, std::move(k)); });
 }
@@ -119,6 +131,7 @@ void AppRunner::host_main() {
   try {
     app_->host();
   } catch (const Cancelled&) {
+  } catch (const BoundReached&) {
   } catch (...) {
     error = std::current_exception();
   }
@@ -132,6 +145,14 @@ void AppRunner::host_main() {
 }
 
 void AppRunner::host_launch(const std::string& name, std::unique_ptr<Kernel> kernel) {
+  if (max_launches_ != 0 && launches_ >= max_launches_) {  // finished_ (host_main) publishes the message
+    cut_short_ = "application '" + name_ +
+                 "' stopped at its launch bound: its host program asked for launch " +
+                 std::to_string(launches_ + 1) + " ('" + name + "') after " + std::to_string(max_launches_) +
+                 " (" + max_launches_reason_;
+    throw BoundReached{};
+  }
+  ++launches_;
   // Built on the host thread (cheap: the launch's shape; CTAs execute later, on the simulation's).
   auto program =
       std::make_unique<CppKernelProgram>(name_ + "/" + name, std::move(kernel), line_bytes_, latencies_);

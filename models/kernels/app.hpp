@@ -47,6 +47,12 @@ class App {
   using Launcher = std::function<void(const std::string& name, std::unique_ptr<Kernel> kernel)>;
   void set_launcher(Launcher l) { launcher_ = std::move(l); }
 
+  // The application's own bound on its launches (0: none, its arguments fix them), and what it stands for:
+  // a host loop that runs until the data says stop (BFS, SSSP, MST) declares the most launches a correct
+  // run can take on its input, so that one that does not converge ends (checks.max_launches).
+  std::uint64_t launch_bound() const { return launch_bound_; }
+  const std::string& launch_bound_reason() const { return launch_bound_reason_; }
+
   // The contents of a data-carrying array by name, for tests (null if none or of another type).
   template <class T>
   const std::vector<T>* contents(const std::string& name) const {
@@ -94,6 +100,11 @@ class App {
   // The library kernel `name` with `args`, every one of its arrays bound to the application's (a kernel
   // array left unbound is an error: it would have no place in the application's address space).
   std::unique_ptr<Kernel> library_kernel(const std::string& name, const std::string& args, Bindings bindings);
+  // Declares the launch bound (above), from the constructor.
+  void set_launch_bound(std::uint64_t launches, std::string reason) {
+    launch_bound_ = launches;
+    launch_bound_reason_ = std::move(reason);
+  }
   // Runs a kernel (blocks until it has run in the simulation). `name` names it in the statistics.
   void launch(const std::string& name, std::unique_ptr<Kernel> kernel);
   // Runs a kernel of the application's own, given by its launch (its body captures the app's arrays).
@@ -105,6 +116,8 @@ class App {
   std::uint64_t next_base_;
   std::string input_;
   Launcher launcher_;
+  std::uint64_t launch_bound_ = 0;
+  std::string launch_bound_reason_;
 };
 
 struct AppEntry {
@@ -116,8 +129,9 @@ struct AppEntry {
 };
 
 // The METIS graph at `path` extruded to `layers` layers (metis_graph.hpp), for an application's constructor.
-// Throws KernelError "input <file>:<line>: ..." when the file is missing or bad.
-CsrGraph load_graph(const std::string& path, std::uint32_t layers);
+// Throws KernelError "input <file>:<line>: ..." when the file is missing or bad, or has no edge.
+// `limits`: what the application accepts beyond the format (an edge weight that would overflow its sums).
+CsrGraph load_graph(const std::string& path, std::uint32_t layers, const GraphLimits& limits = {});
 
 // Every application, by name.
 const std::map<std::string, AppEntry>& apps();
@@ -131,9 +145,12 @@ std::unique_ptr<App> make_app(const std::string& name, const std::string& args, 
 class AppRunner : public KernelSequence {
  public:
   // `check` is called on every launch's program before it is handed out (it throws to refuse it, e.g. a CTA
-  // that would not fit on an SM).
+  // that would not fit on an SM). `max_launches`: the most launches handed out (checks.max_launches; 0:
+  // the application's own launch_bound(), itself 0 for none); the launch after them is not run: the host
+  // program is unwound, next() returns null and cut_short() says why.
   AppRunner(std::string name, std::unique_ptr<App> app, unsigned line_bytes,
-            std::function<void(const KernelProgram&)> check = {}, const Latencies& latencies = {});
+            std::function<void(const KernelProgram&)> check = {}, const Latencies& latencies = {},
+            std::uint64_t max_launches = 0);
   ~AppRunner() override;
   AppRunner(const AppRunner&) = delete;
   AppRunner& operator=(const AppRunner&) = delete;
@@ -147,9 +164,11 @@ class AppRunner : public KernelSequence {
   const App& app() const { return *app_; }
   // The name the current launch was given in launch().
   const std::string& launch_name() const override { return launch_name_; }
+  std::string cut_short() const override { return cut_short_; }
 
  private:
   struct Cancelled {};
+  struct BoundReached {};
   void host_main();
   void host_launch(const std::string& name, std::unique_ptr<Kernel> kernel);
 
@@ -161,6 +180,8 @@ class AppRunner : public KernelSequence {
   std::unique_ptr<CppKernelProgram> current_, previous_;
   std::string launch_name_;
   double retired_seconds_ = 0;
+  std::uint64_t max_launches_ = 0, launches_ = 0;  // launches_: asked for by the host program (host thread)
+  std::string max_launches_reason_, cut_short_;
   // The hand-over: `host_turn_` says who runs; the host thread waits while it is false, next() while true.
   std::mutex mutex_;
   std::condition_variable cv_;

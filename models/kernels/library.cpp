@@ -55,6 +55,10 @@ Args::Args(const std::vector<ArgSpec>& specs, const std::string& text, std::uint
     for (const ArgSpec& a : specs)
       if (a.name == name) spec = &a;
     if (!spec) throw KernelError("unknown argument '" + name + "' (arguments: " + names_of(specs) + ")");
+    const auto [first, fresh] = given_.emplace(name, item);
+    if (!fresh)
+      throw KernelError("argument '" + name + "' is given twice ('" + first->second + "', then '" + item +
+                        "')");
     std::int64_t v = 0;
     std::size_t used = 0;
     try {

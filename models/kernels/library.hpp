@@ -48,11 +48,14 @@ class Args {
   Args(const std::vector<ArgSpec>& specs, const std::string& text, std::uint64_t base,
        Bindings bindings = {});
   std::int64_t operator[](const std::string& name) const;
+  // Whether the text gave the argument (else it has its default).
+  bool given(const std::string& name) const { return given_.count(name) != 0; }
   std::uint64_t base() const { return base_; }
   const Bindings& bindings() const { return bindings_; }
 
  private:
   std::map<std::string, std::int64_t> values_;
+  std::map<std::string, std::string> given_;  // name -> its name=value as written
   std::uint64_t base_;
   Bindings bindings_;
 };

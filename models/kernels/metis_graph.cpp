@@ -1,42 +1,121 @@
 #include "kernels/metis_graph.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <limits>
 
 namespace numagpu::kernels {
 
 namespace {
 
-// The lines of a METIS file, comments skipped, with their numbers for errors.
+std::atomic<InterruptCheck> g_interrupt_check{nullptr};
+
+// Bytes read or parsed between two interrupt checks: a fraction of a second's work.
+constexpr std::size_t kCheckBytes = std::size_t(4) << 20;
+
+void check_interrupt(const std::string& name) {
+  const InterruptCheck check = g_interrupt_check.load();
+  if (check && check()) throw GraphInterrupted(name + ": reading interrupted");
+}
+
+// The lines of a METIS file, comments skipped, with their numbers for errors. From a text, or from a stream
+// read kCheckBytes at a time: the buffer holds the line being read and what follows it in the last chunk, so
+// memory follows the longest line, not the file (a comment line's bytes are dropped as they come, and a line
+// that is not a comment fails at its first byte that cannot belong to it).
 class Lines {
  public:
-  Lines(const std::string& text, const std::string& name) : text_(text), name_(name) {}
-  // The next line that is not a comment; false at the end of the text.
+  Lines(const std::string& text, const std::string& name) : buf_(text), name_(name), eof_(true) {}
+  Lines(int fd, const std::string& name) : fd_(fd), name_(name) {}
+  // The next line that is not a comment; false at the end of the text. [begin, end) index text(), valid
+  // until the next call.
   bool next(std::size_t& begin, std::size_t& end) {
-    while (pos_ < text_.size()) {
+    for (;;) {
+      std::size_t nl = buf_.find('\n', scan_);
+      if (nl == std::string::npos) {
+        if (!eof_) {
+          partial();
+          continue;
+        }
+        if (pos_ >= buf_.size()) return false;
+        nl = buf_.size();
+      }
       begin = pos_;
-      end = text_.find('\n', pos_);
-      if (end == std::string::npos) end = text_.size();
-      pos_ = end + 1;
+      end = nl;
+      pos_ = scan_ = nl + 1;
       ++line_;
-      if (end > begin && text_[end - 1] == '\r') --end;
-      if (end > begin && text_[begin] == '%') continue;
+      if (pos_ >= next_check_) {  // a text given whole: look at the interrupt flag as it is parsed
+        next_check_ = pos_ + kCheckBytes;
+        check_interrupt(name_);
+      }
+      if (end > begin && buf_[end - 1] == '\r') --end;
+      if (end > begin && buf_[begin] == '%') continue;
       return true;
     }
-    return false;
   }
   [[noreturn]] void fail(const std::string& what) const {
     throw GraphError(name_ + ":" + std::to_string(line_) + ": " + what);
   }
-  const std::string& text() const { return text_; }
+  const std::string& text() const { return buf_; }
   std::size_t line() const { return line_; }
 
  private:
-  const std::string& text_;
+  // The current line has no end in the buffer yet: check what it has, then read more.
+  void partial() {
+    if (pos_ < buf_.size() && buf_[pos_] == '%') {
+      buf_.resize(pos_ + 1);  // a comment: only its '%' matters
+    } else {
+      for (std::size_t i = scan_; i < buf_.size(); ++i) {
+        const char c = buf_[i];
+        if ((c < '0' || c > '9') && c != ' ' && c != '\t' && c != '\r') {
+          // What numbers() says of the whole line, at the line's number.
+          ++line_;
+          std::vector<std::uint64_t> unused;
+          numbers_of(pos_, i + 1, unused);
+          --line_;
+        }
+      }
+    }
+    scan_ = buf_.size();
+    if (pos_ > 0) {  // lines before the current one are done with
+      buf_.erase(0, pos_);
+      scan_ -= pos_;
+      pos_ = 0;
+    }
+    const std::size_t had = buf_.size();
+    buf_.resize(had + kCheckBytes);
+    ssize_t got = 0;
+    do {
+      got = ::read(fd_, &buf_[had], kCheckBytes);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) throw GraphError(name_ + ": cannot be read (" + std::strerror(errno) + ")");
+    buf_.resize(had + std::size_t(got));
+    if (got == 0) eof_ = true;
+    next_check_ = std::numeric_limits<std::size_t>::max();  // the reads look instead
+    check_interrupt(name_);
+  }
+  void numbers_of(std::size_t begin, std::size_t end, std::vector<std::uint64_t>& out) const;
+
+  int fd_ = -1;
+  std::string buf_;
   const std::string& name_;
-  std::size_t pos_ = 0, line_ = 0;
+  bool eof_ = false;
+  std::size_t pos_ = 0, scan_ = 0, line_ = 0, next_check_ = kCheckBytes;
 };
+
+// A byte as an error shows it: 'x' if printable, else its code (a NUL would end the message, a control byte
+// upset the terminal).
+std::string shown(char c) {
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + c + "'";
+  const char* digits = "0123456789abcdef";
+  const auto u = static_cast<unsigned char>(c);
+  return std::string("byte 0x") + digits[u >> 4] + digits[u & 15];
+}
 
 // Non-negative integers of one line, in order. Anything else (signs, letters, fractions) is an error.
 void numbers(const Lines& lines, std::size_t begin, std::size_t end, std::vector<std::uint64_t>& out) {
@@ -49,22 +128,29 @@ void numbers(const Lines& lines, std::size_t begin, std::size_t end, std::vector
       ++i;
       continue;
     }
-    if (ch < '0' || ch > '9') lines.fail(std::string("'") + ch + "' where a number was expected");
+    if (ch < '0' || ch > '9') lines.fail(shown(ch) + " where a number was expected");
     std::uint64_t v = 0;
     while (i < end && t[i] >= '0' && t[i] <= '9') {
       v = v * 10 + std::uint64_t(t[i] - '0');
       if (v > (std::uint64_t(1) << 40)) lines.fail("a number larger than 2^40");
       ++i;
     }
-    if (i < end && t[i] != ' ' && t[i] != '\t') lines.fail(std::string("'") + t[i] + "' inside a number");
+    if (i < end && t[i] != ' ' && t[i] != '\t') lines.fail(shown(t[i]) + " inside a number");
     out.push_back(v);
   }
 }
 
+void Lines::numbers_of(std::size_t begin, std::size_t end, std::vector<std::uint64_t>& out) const {
+  numbers(*this, begin, end, out);
+}
+
 }  // namespace
 
-CsrGraph parse_metis_graph(const std::string& text, const std::string& name) {
-  Lines lines(text, name);
+namespace {
+
+// `text_bytes`: the size of a text given whole, which bounds what is reserved ahead; 0 for a stream, whose
+// arrays grow as its lines are read.
+CsrGraph parse(Lines& lines, const std::string& name, const GraphLimits& limits, std::uint64_t text_bytes) {
   std::size_t b = 0, e = 0;
   std::vector<std::uint64_t> nums;
   // The header: the first line that is neither a comment nor blank.
@@ -92,10 +178,12 @@ CsrGraph parse_metis_graph(const std::string& text, const std::string& name) {
 
   CsrGraph g;
   g.vertices = static_cast<std::uint32_t>(n);
-  g.row_ptr.reserve(n + 1);
+  g.has_edge_weights = has_ewgt;
+  // No more vertices than the text has lines, no more entries than it can hold (two characters a number): a
+  // header cannot size memory alone.
+  g.row_ptr.reserve(std::min<std::uint64_t>(n + 1, text_bytes + 2));
   g.row_ptr.push_back(0);
-  // No more entries than the text can hold (two characters a number): a header cannot size memory alone.
-  const std::uint64_t room = std::min<std::uint64_t>(2 * m, text.size() / 2 + 1);
+  const std::uint64_t room = std::min<std::uint64_t>(2 * m, text_bytes / 2 + 1);
   g.col.reserve(room);
   g.weight.reserve(room);
   for (std::uint64_t v = 0; v < n; ++v) {
@@ -118,6 +206,9 @@ CsrGraph parse_metis_graph(const std::string& text, const std::string& name) {
       g.col.push_back(static_cast<std::uint32_t>(u - 1));
       if (has_ewgt) {
         if (nums[i + 1] > 0x7fffffff) lines.fail("an edge weight larger than 2^31 - 1");
+        if (nums[i + 1] > limits.max_edge_weight)
+          lines.fail("an edge weight of " + std::to_string(nums[i + 1]) + ", more than " +
+                     std::to_string(limits.max_edge_weight) + (limits.why.empty() ? "" : " ") + limits.why);
         g.weight.push_back(static_cast<std::int32_t>(nums[i + 1]));
       } else {
         g.weight.push_back(1);
@@ -135,13 +226,40 @@ CsrGraph parse_metis_graph(const std::string& text, const std::string& name) {
   return g;
 }
 
-CsrGraph read_metis_graph(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw GraphError(path + ": cannot be read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) throw GraphError(path + ": cannot be read");
-  return parse_metis_graph(s.str(), path);
+}  // namespace
+
+CsrGraph parse_metis_graph(const std::string& text, const std::string& name, const GraphLimits& limits) {
+  Lines lines(text, name);
+  return parse(lines, name, limits, text.size());
+}
+
+void set_graph_interrupt_check(InterruptCheck check) {
+  g_interrupt_check.store(check);
+}
+
+CsrGraph read_metis_graph(const std::string& path, const GraphLimits& limits) {
+  // What the path is, before opening it: opening a FIFO would block until a writer comes.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw GraphError(path + ": cannot be read (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw GraphError(path + ": is a directory, not a METIS graph file");
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISFIFO(st.st_mode)                         ? "a FIFO"
+                       : S_ISSOCK(st.st_mode)                       ? "a socket"
+                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                    : "a special file";
+    throw GraphError(path + ": is " + kind +
+                     ", not a regular file (an application reads its input twice: once to check the "
+                     "configuration, once to run)");
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw GraphError(path + ": cannot be read (" + std::strerror(errno) + ")");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  Lines lines(fd, path);  // parsed as it is read: memory follows the graph, not the file
+  return parse(lines, path, limits, 0);
 }
 
 CsrGraph extrude(const CsrGraph& g, std::uint32_t layers) {
@@ -151,6 +269,7 @@ CsrGraph extrude(const CsrGraph& g, std::uint32_t layers) {
     throw GraphError("extruding " + std::to_string(layers) +
                      " layers makes more than 2^28 vertices or entries");
   CsrGraph r;
+  r.has_edge_weights = g.has_edge_weights;
   r.vertices = static_cast<std::uint32_t>(n * layers);
   r.row_ptr.reserve(n * layers + 1);
   r.row_ptr.push_back(0);

@@ -28,16 +28,39 @@ struct CsrGraph {
       row_ptr;  // vertices + 1 entries: vertex v's neighbours are [row_ptr[v], row_ptr[v+1])
   std::vector<std::uint32_t> col;    // neighbours, numbered from 0 (each undirected edge from both ends)
   std::vector<std::int32_t> weight;  // per entry of col: the file's edge weight, or 1 if it has none
+  bool has_edge_weights = false;     // the header's fmt says the file gives edge weights (even if all are 1)
   std::uint64_t edges() const { return col.size(); }  // directed: 2 m
 };
 
 // Bounds that keep a hostile file from sizing memory: vertices and edge entries at most 2^28 each.
 constexpr std::uint64_t kMaxGraphEntries = std::uint64_t(1) << 28;
 
-// Reads a METIS graph from `text`; `name` is the file named in errors. Throws GraphError.
-CsrGraph parse_metis_graph(const std::string& text, const std::string& name);
-// Reads the file at `path`. Throws GraphError (also when it cannot be read).
-CsrGraph read_metis_graph(const std::string& path);
+// What a reader of the graph accepts beyond the format's own bounds, checked as the file is read (so errors
+// name the line).
+struct GraphLimits {
+  std::uint64_t max_edge_weight = 0x7fffffff;  // at most 2^31 - 1 (weights are int32)
+  std::string why;                             // said after a weight above the limit
+};
+
+// Reads a METIS graph from `text`; `name` is the file named in errors. Throws GraphError. Memory grows with
+// the text, never with the header's counts alone.
+CsrGraph parse_metis_graph(const std::string& text, const std::string& name, const GraphLimits& limits = {});
+// Reads the file at `path`, parsing it as it is read (4 MiB at a time: memory follows the graph and its
+// longest line, not the file). Throws GraphError (also when it cannot be read, is a directory, a FIFO or
+// another file that is not regular: an application reads its input twice, once to check the configuration
+// and once to run, and a FIFO would block the first read until a writer comes), and GraphInterrupted when
+// the interrupt check (below) says so while the file is read or parsed.
+CsrGraph read_metis_graph(const std::string& path, const GraphLimits& limits = {});
+
+// Reading and parsing a large graph takes seconds: `check`, when set, is called every few MiB and a true
+// return stops the read with GraphInterrupted (the numagpu program sets it to its SIGINT/SIGTERM flag, so
+// an interrupt is honoured within a fraction of a second). One check for the process; null: none.
+using InterruptCheck = bool (*)();
+void set_graph_interrupt_check(InterruptCheck check);
+class GraphInterrupted : public GraphError {
+ public:
+  using GraphError::GraphError;
+};
 
 // `layers` copies of `g` stacked as the layers of an extruded mesh: vertex v of layer l is l * n + v, keeps
 // its neighbours within its layer and gains the same vertex of the layers above and below (the Cartesian

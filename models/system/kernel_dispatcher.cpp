@@ -54,6 +54,8 @@ void KernelDispatcher::attach(std::vector<std::vector<Sm*>> sms_by_socket,
 const KernelProgram* KernelDispatcher::next_kernel() {
   while (item_ < items_.size()) {
     if (const KernelProgram* k = items_[item_]->next()) return k;
+    cut_short_ = items_[item_]->cut_short();
+    if (!cut_short_.empty()) return nullptr;  // the workload ends here
     ++item_;
   }
   return nullptr;

@@ -36,6 +36,9 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   // Called once, at time zero.
   void start();
   bool finished() const { return finished_; }
+  // Why the workload finished before its end (an application at its launch bound, KernelSequence::cut_short),
+  // or "".
+  const std::string& cut_short() const { return cut_short_; }
   std::uint32_t kernels_done() const { return kernels_done_; }
   // Workload items: kernels and applications (0: a passive System, docs/embedding.md).
   std::uint32_t items_total() const { return static_cast<std::uint32_t>(items_.size()); }
@@ -106,6 +109,7 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   std::uint32_t kernels_done_ = 0;
   Cycles kernel_start_ = 0;
   bool finished_ = false;
+  std::string cut_short_;
   sc_core::sc_event launch_event_;
   sc_core::sc_event dispatch_event_;
   stats::Counter& l1_invalidations_;

@@ -295,7 +295,7 @@ std::vector<std::unique_ptr<KernelSequence>> System::build_programs() {
       };
       items.push_back(std::make_unique<kernels::AppRunner>(
           k.name, kernels::make_app(k.app, k.args, k.input, k.base_address), spec_.facts.line_bytes, check,
-          latencies));
+          latencies, spec_.max_launches));
       continue;
     }
     std::vector<std::unique_ptr<KernelProgram>> programs;

@@ -215,6 +215,7 @@ struct SystemParams {
   bool protocol_checks = false;
   Cycles watchdog_cycles = 1000000;
   Cycles max_cycles = 0;
+  std::uint64_t max_launches = 0;
   InjectedFault inject_fault = InjectedFault::kNone;
   bool step_idle_windows = false;
   std::vector<ExternalPortParams> external;
@@ -288,6 +289,13 @@ struct SystemParams {
     c.integer("max_cycles", max_cycles, "Stop the simulation at this cycle; 0 runs to completion")
         .range(0, std::int64_t(1) << 50)
         .unit("cycles");
+    c.integer("max_launches", max_launches,
+              "Stop an application whose host program asks for more kernel launches than this (a loop that "
+              "does not converge): the run ends there, its statistics marked incomplete (stop_reason "
+              "max_launches), exit status 1; 0: each application's own bound from its input (bfs and sssp "
+              "2 (n + 1) for n vertices, mst from log2 n; the others' launches are fixed by their arguments)")
+        .range(0, std::int64_t(1) << 50)
+        .unit("launches");
 
     Keys& d = k.section("debug", "Fault injection, for testing the checks themselves");
     d.choice("inject_fault", inject_fault,

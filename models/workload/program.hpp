@@ -100,6 +100,9 @@ class KernelSequence {
   virtual const std::string& name() const = 0;
   // The name of the kernel last returned by next(), as the statistics show it.
   virtual const std::string& launch_name() const { return name(); }
+  // Why next() returned null before the item's end (an application at its launch bound), or "" : the run
+  // ends there, without the items after it.
+  virtual std::string cut_short() const { return {}; }
 };
 
 // A workload item of one kernel.

@@ -63,6 +63,11 @@ TEST(FuzzRegressions, HwCsv) {
   replay_all("hwcsv", hw_csv_input);
 }
 
+TEST(FuzzRegressions, Metis) {
+  ASSERT_FALSE(inputs_of("metis").empty());
+  replay_all("metis", metis_input);
+}
+
 // The harness itself must notice a broken promise, or the fuzzers could find nothing of the kind.
 TEST(FuzzRegressions, HarnessRejectsMessagesThatBreakTheContract) {
   EXPECT_FALSE(check_error_line("a.yaml:1:2: l2.ways: 0 is out of range [1, 64]", "a.yaml").has_value());

@@ -18,10 +18,12 @@
 // (LonestarGPU's usual block size).
 //
 // Input: a METIS graph (default copter2.graph of libmetis-doc extruded to `layers` layers, as
-// lonestar/sssp's) with its edge weights if it has them, else uniform in 1..100 from a splitmix64 hash of the
-// edge's two ends and `seed` (sssp's scheme: each undirected edge one weight). A weight must not be negative
-// (weights are ints: below 2^31).
+// lonestar/sssp's) with its edge weights if its header's fmt says it has them, else uniform in 1..100 from a
+// splitmix64 hash of the edge's two ends and `seed` (sssp's scheme: each undirected edge one weight). A
+// weight must not be negative (weights are ints: below 2^31; a key, weight x 2^32 + id, stays below 2^63: no
+// overflow).
 #include <limits>
+#include <tuple>
 
 #include "kernels/app.hpp"
 #include "kernels/generate.hpp"
@@ -38,12 +40,46 @@ class MstApp : public App {
   MstApp(const Args& a, const std::string& input) : App(a, input) {
     CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
     n_ = g.vertices;
-    bool weighted = false;
-    for (std::int32_t w : g.weight)
-      weighted = weighted || w != 1;
+    if (g.has_edge_weights && a.given("seed"))
+      throw KernelError("argument 'seed': " + input +
+                        " gives its edge weights (fmt), so no weights are made up");
+    const bool weighted = g.has_edge_weights;  // as the header's fmt says (weights of 1 are weights)
     const std::uint64_t seed = std::uint64_t(a["seed"]);
     src_data_.resize(g.col.size());
     eid_data_.resize(g.col.size());
+    for (std::uint32_t v = 0; v < g.vertices; ++v)
+      for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e)
+        src_data_[e] = std::int32_t(v);
+    // The reverse of entry v -> u: the first entry of u's list that is v. Scanning u's list costs the sum of
+    // the degrees squared: fine for a mesh, 10^10 steps for a vertex of 10^5 neighbours (a star, or duplicate
+    // edges). Above a few times the entries, the entries sorted by (vertex, neighbour, position) find it by
+    // bisection instead (the same entry).
+    std::uint64_t scan_steps = 0;
+    for (std::uint32_t u = 0; u < g.vertices; ++u)
+      scan_steps += std::uint64_t(g.row_ptr[u + 1] - g.row_ptr[u]) * (g.row_ptr[u + 1] - g.row_ptr[u]);
+    std::vector<std::uint32_t> by_pair;
+    if (scan_steps > 64 * std::uint64_t(g.col.size()) + (std::uint64_t(1) << 20)) {
+      by_pair.resize(g.col.size());
+      for (std::uint32_t f = 0; f < by_pair.size(); ++f)
+        by_pair[f] = f;
+      std::sort(by_pair.begin(), by_pair.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return std::tie(src_data_[a], g.col[a], a) < std::tie(src_data_[b], g.col[b], b);
+      });
+    }
+    const auto reverse_of = [&](std::uint32_t v, std::uint32_t u) {
+      if (by_pair.empty()) {
+        for (std::uint32_t f = g.row_ptr[u]; f < g.row_ptr[u + 1]; ++f)
+          if (g.col[f] == v) return f;
+        return g.row_ptr[u + 1];
+      }
+      const auto it =
+          std::lower_bound(by_pair.begin(), by_pair.end(), std::make_pair(u, v),
+                           [&](std::uint32_t f, const std::pair<std::uint32_t, std::uint32_t>& key) {
+                             return std::make_pair(std::uint32_t(src_data_[f]), g.col[f]) < key;
+                           });
+      return it != by_pair.end() && std::uint32_t(src_data_[*it]) == u && g.col[*it] == v ? *it
+                                                                                          : g.row_ptr[u + 1];
+    };
     for (std::uint32_t v = 0; v < g.vertices; ++v) {
       for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
         const std::uint32_t u = g.col[e];
@@ -55,16 +91,10 @@ class MstApp : public App {
           throw KernelError("input " + input + ": a negative edge weight (vertex " + std::to_string(v + 1) +
                             ")");
         }
-        src_data_[e] = std::int32_t(v);
         // The undirected edge's id: the smaller of its two entries (the reverse found in u's list).
         // Each end must list the edge, with one weight: otherwise the two ends would rank it differently and
         // the chosen edges could close a cycle (pointer jumping would never end).
-        std::uint32_t rev = g.row_ptr[u + 1];
-        for (std::uint32_t f = g.row_ptr[u]; f < g.row_ptr[u + 1]; ++f)
-          if (g.col[f] == v) {
-            rev = f;
-            break;
-          }
+        const std::uint32_t rev = reverse_of(v, u);
         if (rev == g.row_ptr[u + 1] || (weighted && rev < e && g.weight[rev] != g.weight[e]))
           throw KernelError("input " + input + ": the edge " + std::to_string(v + 1) + "-" +
                             std::to_string(u + 1) + " is not listed by both ends with the same weight");
@@ -91,6 +121,15 @@ class MstApp : public App {
     partner_ = array<std::int32_t>("partner", std::uint64_t(n_), 0, 0, &partner_data_);
     mst_ = array<std::uint8_t>("in_mst", mst_data_.size(), 0, 0, &mst_data_);
     flag_ = array<std::uint8_t>("flag", 1, 0, 0, &flag_data_);
+    // Each round with an outgoing edge merges every such component with another: at most L = ceil(log2 n)
+    // of them, then one without (3 launches). A round is 4 launches and its jumps: each halves the depth of
+    // the components' trees (at most n), ending with one that changes nothing: at most L + 1.
+    std::uint64_t l = 0;
+    while ((std::uint64_t(1) << l) < std::uint64_t(n_))
+      ++l;
+    const std::uint64_t bound = l * (4 + l + 1) + 3;
+    set_launch_bound(bound, "L (L + 5) + 3 = " + std::to_string(bound) +
+                                " for L = ceil(log2 n), n = " + std::to_string(n_) + " vertices");
   }
 
   void host() override {

@@ -9,9 +9,18 @@
 // flag carry data (they steer branches and the atomics' effect); blocks of 512 threads, as Rodinia's BFS.
 //
 // Input: a METIS graph (default copter2.graph of libmetis-doc extruded to 2 layers: 110,952 vertices,
-// 1,519,904 edge entries) with edge weights from the file if it has them, else uniform in 1..100 from a
-// splitmix64 stream of `seed` (each undirected edge gets one weight, the same from both ends).
+// 1,519,904 edge entries) with edge weights from the file if its header's fmt says it has them (even if all
+// are 1), else uniform in 1..100 from a splitmix64 stream of `seed` (each undirected edge gets one weight,
+// the same from both ends).
+//
+// Distances are int32, as the original's, with "unreached" at 2^30 - 1: a finite distance is at most
+// 2^30 - 2, so cost + weight stays below 2^31 (no overflow in SSSP1's sum) when a weight is at most 2^30
+// (refused above that, at the file's line), and a graph whose shortest paths reach 2^30 - 1 is refused (its
+// far vertices would read as unreached). With those, Bellman-Ford settles every distance in at most
+// n - 1 iterations and sees no change in the next: at most 2 n launches (the launch bound,
+// checks.max_launches).
 #include <limits>
+#include <queue>
 
 #include "kernels/app.hpp"
 #include "kernels/generate.hpp"
@@ -21,17 +30,55 @@ namespace numagpu::kernels {
 namespace {
 
 constexpr std::int64_t kThreads = 512;
-constexpr std::int32_t kInfinity = std::numeric_limits<std::int32_t>::max() / 2;
+constexpr std::int32_t kInfinity = std::numeric_limits<std::int32_t>::max() / 2;  // 2^30 - 1
+constexpr std::uint64_t kMaxWeight = std::uint64_t(1) << 30;
+
+// The largest finite distance from vertex 0 (Dijkstra; weights are not negative), and its vertex.
+std::pair<std::int64_t, std::uint32_t> farthest(const CsrGraph& g) {
+  std::vector<std::int64_t> dist(g.vertices, std::numeric_limits<std::int64_t>::max());
+  using Item = std::pair<std::int64_t, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  dist[0] = 0;
+  queue.push({0, 0});
+  Item far{0, 0};
+  while (!queue.empty()) {
+    const auto [d, v] = queue.top();
+    queue.pop();
+    if (d != dist[v]) continue;
+    far = std::max(far, Item{d, v});
+    for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
+      const std::int64_t nd = d + g.weight[e];
+      if (nd < dist[g.col[e]]) {
+        dist[g.col[e]] = nd;
+        queue.push({nd, g.col[e]});
+      }
+    }
+  }
+  return far;
+}
 
 class SsspApp : public App {
  public:
   SsspApp(const Args& a, const std::string& input) : App(a, input) {
-    CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
+    CsrGraph g = load_graph(input, std::uint32_t(a["layers"]),
+                            {kMaxWeight, "(lonestar/sssp adds weights to int32 distances below 2^30)"});
     n_ = g.vertices;
-    bool weighted = false;
-    for (std::int32_t w : g.weight)
-      weighted = weighted || w != 1;
-    if (!weighted) {  // one weight per undirected edge: hash of its two ends
+    if (g.has_edge_weights && a.given("seed"))
+      throw KernelError("argument 'seed': " + input +
+                        " gives its edge weights (fmt), so no weights are made up");
+    if (g.has_edge_weights) {
+      // No path can reach 2^30 - 1 when n - 1 edges of the heaviest weight stay below it; else find out.
+      const std::int64_t heaviest =
+          g.weight.empty() ? 0 : *std::max_element(g.weight.begin(), g.weight.end());
+      if (heaviest * (n_ - 1) >= kInfinity) {
+        const auto [d, v] = farthest(g);
+        if (d >= kInfinity)
+          throw KernelError("input " + input + ": vertex " + std::to_string(v + 1) + " is at distance " +
+                            std::to_string(d) +
+                            " from vertex 1, beyond the 2^30 - 2 that lonestar/sssp's "
+                            "int32 distances hold");
+      }
+    } else {  // one weight per undirected edge: hash of its two ends
       const std::uint64_t seed = std::uint64_t(a["seed"]);
       for (std::uint32_t v = 0; v < g.vertices; ++v) {
         for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
@@ -55,6 +102,8 @@ class SsspApp : public App {
     updating_ = array<std::int32_t>("updating_cost", std::uint64_t(n_), 0, 0, &updating_data_);
     mask_ = array<std::uint8_t>("mask", std::uint64_t(n_), 0, 0, &mask_data_);
     over_ = array<std::uint8_t>("over", 1, 0, 0, &over_data_);
+    set_launch_bound(2 * std::uint64_t(n_ + 1), "2 (n + 1) = " + std::to_string(2 * (n_ + 1)) +
+                                                    " for n = " + std::to_string(n_) + " vertices");
   }
 
   void host() override {

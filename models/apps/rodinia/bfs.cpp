@@ -43,6 +43,10 @@ class BfsApp : public App {
     visited_ = array<std::uint8_t>("graph_visited", std::uint64_t(n_), 0, 0, &visited_data_);
     cost_ = array<std::int32_t>("cost", std::uint64_t(n_));
     over_ = array<std::uint8_t>("over", 1, 0, 0, &over_data_);
+    // Each iteration's frontier is one level further from the source: at most n levels, and one iteration
+    // that finds nothing new. Two launches an iteration.
+    set_launch_bound(2 * std::uint64_t(n_ + 1), "2 (n + 1) = " + std::to_string(2 * (n_ + 1)) +
+                                                    " for n = " + std::to_string(n_) + " vertices");
   }
 
   void host() override {

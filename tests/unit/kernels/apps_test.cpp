@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "app_walk.hpp"
@@ -96,6 +97,115 @@ TEST(Apps, SsspRelaxesUntilNoDistanceChanges) {
   EXPECT_EQ(r.load_steps, 1u + 3u + 2u * 2u);
   EXPECT_EQ(r.atomic_steps, 2u);
   EXPECT_EQ(r.store_steps, 1u);
+}
+
+// Weights of 1 are weights when the header's fmt says the file has them: on the triangle 1-2, 2-3, 1-3, all
+// of weight 1, iteration 1 relaxes vertex 0 (costs 1 and 1), iteration 2 relaxes 1 and 2 and improves
+// nothing: 4 launches, costs {0, 1, 1}. (Taken for an unweighted graph, the edges got weights in 1..100 from
+// the seed.)
+TEST(Apps, SsspReadsWeightsOfOneAsTheFileStatesThem) {
+  const TempGraph ones("3 3 1\n2 1 3 1\n1 1 3 1\n1 1 2 1\n");
+  std::vector<std::int32_t> cost;
+  const AppWalk w = walk_app("lonestar/sssp", "layers=1", ones.path(),
+                             [&](const App& a) { cost = *a.contents<std::int32_t>("cost"); });
+  EXPECT_EQ(w.names(), repeat({"SSSP1", "SSSP2"}, 2));
+  EXPECT_EQ(cost, (std::vector<std::int32_t>{0, 1, 1}));
+}
+
+std::string app_error(const std::string& app, const std::string& args, const std::string& input) {
+  try {
+    make_app(app, args, input, testing::kTrafficBase);
+  } catch (const KernelError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Distances are int32 with "unreached" at 2^30 - 1. The 3-vertex graph of issue 44: 1-2 weighs 2^30 - 2,
+// 2-3 weighs 2^31 - 1; cost[1] + w(2,3) overflowed to a negative cost for vertex 3, which lowered vertex 2's
+// by 2 per iteration (about 5 x 10^8 iterations). A weight above 2^30 is refused at its line (3: vertex 2's,
+// the first to list 2^31 - 1); with weights of 2^30 a path 1-2-3 reaches 2^31 > 2^30 - 2: refused too (vertex
+// 2 at 2^30 is already beyond).
+TEST(Apps, SsspRefusesWeightsItsDistancesCannotHold) {
+  const TempGraph overflow("3 2 1\n2 1073741822\n1 1073741822 3 2147483647\n2 2147483647\n");
+  EXPECT_EQ(app_error("lonestar/sssp", "layers=1", overflow.path()),
+            "input " + overflow.path() +
+                ":3: an edge weight of 2147483647, more than 1073741824 (lonestar/sssp adds weights to int32 "
+                "distances below 2^30)");
+  const TempGraph far("3 2 1\n2 1073741824\n1 1073741824 3 1073741824\n2 1073741824\n");
+  EXPECT_EQ(
+      app_error("lonestar/sssp", "layers=1", far.path()),
+      "input " + far.path() +
+          ": vertex 3 is at distance 2147483648 from vertex 1, beyond the 2^30 - 2 that lonestar/sssp's "
+          "int32 distances hold");
+  // Just within: 1-2 and 2-3 of 2^29 - 1 put vertex 3 at 2^30 - 2.
+  const TempGraph within("3 2 1\n2 536870911\n1 536870911 3 536870911\n2 536870911\n");
+  std::vector<std::int32_t> cost;
+  walk_app("lonestar/sssp", "layers=1", within.path(),
+           [&](const App& a) { cost = *a.contents<std::int32_t>("cost"); });
+  EXPECT_EQ(cost, (std::vector<std::int32_t>{0, 536870911, 1073741822}));
+}
+
+// A graph without edges would leave the application's edge arrays empty (0 bytes have no place in memory):
+// refused at the input.
+TEST(Apps, AGraphWithoutEdgesIsRefusedAtTheInput) {
+  const TempGraph one("1 0\n\n");
+  for (const std::string app : {"rodinia/bfs", "lonestar/sssp", "lonestar/mst", "lonestar/pagerank"})
+    EXPECT_EQ(
+        app_error(app, "layers=1", one.path()),
+        "input " + one.path() + ": a graph without edges (1 vertex); the application needs at least one")
+        << app;
+}
+
+// A host program that never stops: the runner hands out its launch bound's worth of launches, then unwinds
+// it and says why; checks.max_launches (the runner's max_launches) overrides the application's own bound.
+class EndlessApp : public App {
+ public:
+  EndlessApp() : App(Args({}, "", testing::kTrafficBase), "") { set_launch_bound(5, "five, for the test"); }
+  void host() override {
+    for (;;)
+      launch("spin", one_thread_per_item(32, 32, 8));
+  }
+};
+
+TEST(Apps, RunnerStopsAHostLoopAtItsLaunchBound) {
+  AppRunner own("endless", std::make_unique<EndlessApp>(), testing::kTrafficLine);
+  int launches = 0;
+  while (own.next())
+    ++launches;
+  EXPECT_EQ(launches, 5);
+  EXPECT_EQ(
+      own.cut_short(),
+      "application 'endless' stopped at its launch bound: its host program asked for launch 6 ('spin') "
+      "after 5 (the application's own bound, five, for the test; checks.max_launches sets another): its "
+      "loop did not converge");
+  AppRunner set("endless", std::make_unique<EndlessApp>(), testing::kTrafficLine, {}, {}, 3);
+  launches = 0;
+  while (set.next())
+    ++launches;
+  EXPECT_EQ(launches, 3);
+  EXPECT_NE(set.cut_short().find("after 3 (checks.max_launches)"), std::string::npos);
+  // A host program that ends by itself is not cut short.
+  AppRunner hotspot(
+      "app", make_app("rodinia/hotspot", "rows=64 cols=64 pyramid=2 steps=6", "", testing::kTrafficBase),
+      testing::kTrafficLine);
+  while (hotspot.next()) {
+  }
+  EXPECT_EQ(hotspot.cut_short(), "");
+}
+
+// The bounds of the data-driven loops hold on the tests' graphs: the triangle's SSSP (n = 3) took 6 launches
+// of 2 (3 + 1) = 8; the MST graph (n = 10, L = ceil(log2 10) = 4) took 15 of 4 (4 + 5) + 3 = 39.
+TEST(Apps, DataDrivenLoopsDeclareTheirLaunchBounds) {
+  const TempGraph triangle("3 3 1\n2 1 3 5\n1 1 3 1\n1 5 2 1\n");
+  EXPECT_EQ(make_app("lonestar/sssp", "layers=1", triangle.path(), testing::kTrafficBase)->launch_bound(),
+            8u);
+  EXPECT_EQ(make_app("rodinia/bfs", "layers=1", triangle.path(), testing::kTrafficBase)->launch_bound(), 8u);
+  const TempGraph g(
+      "10 11 1\n2 4 3 1\n1 4 3 2 4 5\n1 1 2 2 4 8 5 9\n2 5 3 8 5 3\n4 3 3 9\n7 7\n6 7\n9 2 10 2\n8 2 10 2\n"
+      "8 2 9 2\n");
+  EXPECT_EQ(make_app("lonestar/mst", "layers=1", g.path(), testing::kTrafficBase)->launch_bound(), 39u);
+  EXPECT_EQ(make_app("rodinia/hotspot", "rows=64 cols=64", "", testing::kTrafficBase)->launch_bound(), 0u);
 }
 
 // nw of 32 symbols: 2 x 2 blocks of 16: needle_cuda_shared_1 with 1 then 2 CTAs, needle_cuda_shared_2 with 1.
@@ -435,6 +545,29 @@ TEST(Apps, MstBoruvkaFindsTheMinimumSpanningForest) {
   EXPECT_EQ(t.store_steps, 4u);
 }
 
+// MST on a star of 2^18 leaves: leaf k's entry has its reverse at position k - 2 of the hub's list of 2^18;
+// scanning for it took 2^35 / 2 = 1.7 x 10^10 steps in all (about 20 s; with 2^17 leaves it measured 5 s).
+// The entries sorted by (vertex, neighbour) find it by bisection, the same entry: the hub's entries come
+// first (hub -> leaf k is entry k - 2, leaf k -> hub entry 2^18 + k - 2, the id the smaller: k - 2).
+TEST(Apps, MstFindsReverseEdgesOfAHighDegreeVertexQuickly) {
+  const std::uint32_t leaves = 1u << 18;
+  std::string text = std::to_string(leaves + 1) + " " + std::to_string(leaves) + "\n";
+  for (std::uint32_t k = 2; k <= leaves + 1; ++k)
+    text += std::to_string(k) + (k <= leaves ? " " : "\n");
+  for (std::uint32_t k = 0; k < leaves; ++k)
+    text += "1\n";
+  const TempGraph star(text);
+  const auto start = std::chrono::steady_clock::now();
+  const std::unique_ptr<App> app = make_app("lonestar/mst", "layers=1", star.path(), testing::kTrafficBase);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  const std::vector<std::int32_t>& id = *app->contents<std::int32_t>("edge_id");
+  ASSERT_EQ(id.size(), 2u * leaves);
+  bool same = true;
+  for (std::uint32_t e = 0; e < leaves; ++e)
+    same = same && id[e] == std::int32_t(e) && id[leaves + e] == std::int32_t(e);
+  EXPECT_TRUE(same);
+}
+
 // MiniAMR with 2^3 blocks of 4^3 cells at level 0, one level of refinement, one variable, one step. The
 // sphere (centre (0.2, 0.3, 0.37), radius 0.25) crosses the level-0 blocks with i = 0 (nearest distances^2 0,
 // 0.04, 0.0169, 0.0569 < 0.0625) and none with i = 1 (0.09 or more): those 4 split (one split launch of 32
@@ -483,6 +616,29 @@ TEST(Apps, UnknownNamesAndArgumentsAreRefused) {
   // MST refuses an edge whose two ends give it different weights (they would rank it differently).
   const TempGraph uneven("2 1 1\n2 3\n1 4\n");
   EXPECT_THROW(make_app("lonestar/mst", "layers=1", uneven.path(), testing::kTrafficBase), KernelError);
+  // An argument given twice: the second does not silently win.
+  EXPECT_EQ(app_error("rodinia/nw", "n=32 n=64", ""), "argument 'n' is given twice ('n=32', then 'n=64')");
+  // ... and one that means nothing for the input: the seed of made-up weights for a file that has weights.
+  const TempGraph weighted("2 1 1\n2 3\n1 3\n");
+  for (const std::string app : {"lonestar/sssp", "lonestar/mst"})
+    EXPECT_EQ(
+        app_error(app, "layers=1 seed=7", weighted.path()),
+        "argument 'seed': " + weighted.path() + " gives its edge weights (fmt), so no weights are made up")
+        << app;
+}
+
+// MST on the triangle with every weight 1 (fmt 1): every key is 1 x 2^32 + the edge's id, so the ids decide:
+// the tree is two edges of weight 1 (total 2). Weights made up from the seed would weigh 2..200.
+TEST(Apps, MstReadsWeightsOfOneAsTheFileStatesThem) {
+  const TempGraph ones("3 3 1\n2 1 3 1\n1 1 3 1\n1 1 2 1\n");
+  std::vector<std::int32_t> weight;
+  std::vector<std::uint8_t> in_mst;
+  walk_app("lonestar/mst", "layers=1", ones.path(), [&](const App& a) {
+    weight = *a.contents<std::int32_t>("weight");
+    in_mst = *a.contents<std::uint8_t>("in_mst");
+  });
+  EXPECT_EQ(weight, (std::vector<std::int32_t>(6, 1)));
+  EXPECT_EQ(std::count(in_mst.begin(), in_mst.end(), std::uint8_t(1)), 2);
 }
 
 }  // namespace

@@ -1,5 +1,11 @@
 // The METIS graph reader: the format's variants, its errors (file:line), and extrusion's counts by hand.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
 
 #include "kernels/metis_graph.hpp"
 
@@ -50,6 +56,132 @@ TEST(MetisGraph, BadInputIsOneLineWithFileAndLine) {
   // More entries than the header's edges allow stops at the first extra one (memory stays bounded).
   EXPECT_EQ(error_of("3 1\n2 3\n1\n1\n"),
             "g.graph:3: more neighbours than the header's 1 edges allow (2 m = 2)");
+}
+
+// Weights are what the header's fmt says: fmt 1 gives edge weights, even when every one is 1 (an application
+// must not take them for an unweighted graph and make up its own); without fmt there are none. Extrusion
+// keeps the flag.
+TEST(MetisGraph, EdgeWeightsAreReadAsTheFileStatesThem) {
+  const CsrGraph weighted = parse_metis_graph("2 1 1\n2 1\n1 1\n", "g");
+  EXPECT_TRUE(weighted.has_edge_weights);
+  EXPECT_EQ(weighted.weight, (std::vector<std::int32_t>{1, 1}));
+  EXPECT_TRUE(extrude(weighted, 2).has_edge_weights);
+  EXPECT_FALSE(parse_metis_graph("2 1\n2\n1\n", "g").has_edge_weights);
+  EXPECT_FALSE(parse_metis_graph("2 1 10\n5 2\n6 1\n", "g").has_edge_weights);  // vertex weights only
+}
+
+// A 12-byte header asking for 2^28 - 1 vertices: one line, at once. The reader reserves in proportion to the
+// text (12 bytes), not to the header's n (the 1 GiB of row pointers it reserved before: the CLI test
+// program_app_inputs_are_one_line_errors runs this under `ulimit -v`).
+TEST(MetisGraph, AHeaderAloneCannotSizeMemory) {
+  EXPECT_EQ(error_of("268435455 1\n"), "g.graph:1: the file ends after 0 of 268435455 vertex lines");
+}
+
+// An application's own limit on weights is checked as the file is read: the error names the line.
+TEST(MetisGraph, AnApplicationsWeightLimitNamesTheLine) {
+  try {
+    parse_metis_graph("3 2 1\n2 5\n1 5 3 9\n2 9\n", "g.graph", {8, "(its sums)"});
+    FAIL() << "no error";
+  } catch (const GraphError& e) {
+    EXPECT_STREQ(e.what(), "g.graph:3: an edge weight of 9, more than 8 (its sums)");
+  }
+}
+
+std::string read_error_of(const std::string& path) {
+  try {
+    read_metis_graph(path);
+  } catch (const GraphError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A directory or a FIFO is refused by what it is, before it is opened (opening a FIFO would block until a
+// writer comes, ignoring SIGTERM): one line, at once.
+TEST(MetisGraph, DirectoriesAndFifosAreRefusedWithoutBlocking) {
+  const std::string dir = ::testing::TempDir() + "metis_dir_" + std::to_string(::getpid());
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  EXPECT_EQ(read_error_of(dir), dir + ": is a directory, not a METIS graph file");
+  const std::string fifo = dir + "/g.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_error_of(fifo), fifo +
+                                     ": is a FIFO, not a regular file (an application reads its input twice: "
+                                     "once to check the configuration, once to run)");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  std::remove(fifo.c_str());
+  ::rmdir(dir.c_str());
+  EXPECT_EQ(read_error_of(dir + "/none.graph"),
+            dir + "/none.graph: cannot be read (No such file or directory)");
+}
+
+// A file is parsed as it is read, 4 MiB at a time: lines that straddle a chunk, a comment line longer than a
+// chunk (dropped as it comes) and a vertex line longer than one give the graph the whole text gives, and an
+// error past the first chunk is the same line and message.
+TEST(MetisGraph, AFileReadInChunksIsTheGraphOfItsText) {
+  // A path 1-2-...-n with weights, a 5 MiB comment after the header, vertex 1 listing vertex 2 then a run of
+  // spaces that carries its line past the first chunk.
+  const std::uint32_t n = 400000;
+  std::string text = "% a path\n" + std::to_string(n) + " " + std::to_string(n - 1) + " 1\n%" +
+                     std::string(5 << 20, 'c') + "\n2 7" + std::string(5 << 20, ' ') + "\n";
+  for (std::uint32_t v = 2; v <= n; ++v)
+    text +=
+        std::to_string(v - 1) + " 7" + (v < n ? " " + std::to_string(v + 1) + " 7" : std::string()) + "\n";
+  const std::string path = ::testing::TempDir() + "metis_chunks_" + std::to_string(::getpid()) + ".graph";
+  std::ofstream(path, std::ios::binary) << text;
+  const CsrGraph whole = parse_metis_graph(text, path), read = read_metis_graph(path);
+  EXPECT_EQ(read.vertices, n);
+  EXPECT_EQ(read.row_ptr, whole.row_ptr);
+  EXPECT_EQ(read.col, whole.col);
+  EXPECT_EQ(read.weight, whole.weight);
+  EXPECT_TRUE(read.has_edge_weights);
+  // A letter 4.5 MiB into vertex 1's line (line 4, from about 5 MiB to 10 MiB): refused there.
+  std::string bad = text;
+  bad[text.find("2 7") + (9 << 19)] = 'x';  // 4.5 MiB in
+  std::ofstream(path, std::ios::binary) << bad;
+  std::string expected;
+  try {
+    parse_metis_graph(bad, path);
+  } catch (const GraphError& e) {
+    expected = e.what();
+  }
+  EXPECT_EQ(expected, path + ":4: 'x' where a number was expected");
+  EXPECT_EQ(read_error_of(path), expected);
+  std::remove(path.c_str());
+}
+
+// A sparse 1 GiB file of zero bytes is refused at its first line after one chunk, the byte shown by its code
+// (the reader used to take the whole file into memory first, and its message ended at the NUL).
+TEST(MetisGraph, ASparseFileOfZerosIsRefusedAtItsFirstChunk) {
+  const std::string path = ::testing::TempDir() + "metis_sparse_" + std::to_string(::getpid()) + ".graph";
+  { std::ofstream(path, std::ios::binary).flush(); }
+  ASSERT_EQ(::truncate(path.c_str(), off_t(1) << 30), 0);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_error_of(path), path + ":1: byte 0x00 where a number was expected");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  std::remove(path.c_str());
+}
+
+bool always() {
+  return true;
+}
+
+// The interrupt check stops a read (the numagpu program sets it to its SIGINT/SIGTERM flag): here it is
+// raised from the start, so the first check, after the first chunk is read, stops it.
+TEST(MetisGraph, ReadingStopsAtTheInterruptCheck) {
+  const std::string path = ::testing::TempDir() + "metis_stop_" + std::to_string(::getpid()) + ".graph";
+  std::ofstream(path) << "2 1\n2\n1\n";
+  EXPECT_EQ(read_metis_graph(path).vertices, 2u);
+  set_graph_interrupt_check(&always);
+  EXPECT_THROW(read_metis_graph(path), GraphInterrupted);
+  // Parsing looks every 4 MiB of text: 5 MiB of comment lines are enough to meet a check.
+  std::string text;
+  while (text.size() < (std::size_t(5) << 20))
+    text += "% " + std::string(61, 'c') + "\n";
+  EXPECT_THROW(parse_metis_graph(text + "2 1\n2\n1\n", "g"), GraphInterrupted);
+  set_graph_interrupt_check(nullptr);
+  EXPECT_EQ(read_metis_graph(path).vertices, 2u);
+  std::remove(path.c_str());
 }
 
 // Extruding the 4-vertex graph above into 3 layers: 12 vertices; entries: 3 x 8 within layers plus 2 per
