@@ -363,6 +363,7 @@ void derive_checks(const SystemParams& p, SystemSpec& s) {
   s.protocol_checks = p.protocol_checks;
   s.watchdog_cycles = p.watchdog_cycles;
   s.max_cycles = p.max_cycles;
+  s.max_record_bytes = p.max_record_bytes;
 }
 
 // A kernel of the C++ library: its arguments are checked by building it, its grid and block become the
