@@ -92,9 +92,9 @@ std::uint64_t record_bytes(const WarpRecord& r) {
 
 namespace {
 std::string limit_text(std::uint64_t bytes, std::uint64_t held, std::uint64_t limit) {
-  return std::to_string(bytes) + " B of recorded steps beside the " + std::to_string(held) +
-         " B of the CTAs resident with it, more than checks.max_record_bytes (" + std::to_string(limit) +
-         " B) allows";
+  return std::to_string(bytes) + " B of recorded steps" +
+         (held ? " beside the " + std::to_string(held) + " B of the CTAs resident with it" : std::string()) +
+         ", more than checks.max_record_bytes (" + std::to_string(limit) + " B) allows";
 }
 }  // namespace
 
