@@ -308,8 +308,9 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   system.stop_recording_when([] { return interrupt::pending() != 0; });
 
   const auto wall_start = std::chrono::steady_clock::now();
-  // Failures from inside the simulation: one line and exit 2, nothing written. Statistics of a run cut by
-  // a kernel it could not record or by an allocation failure describe a machine that did not run the
+  // Failures from inside the simulation: one line, nothing written, exit 2 when the input or the host's
+  // memory is the cause, 1 for anything else (a check of the model's own). Statistics of a run cut by a
+  // kernel it could not record or by an allocation failure describe a machine that did not run the
   // workload, and after an allocation failure the outputs (megabytes of text) may not fit either.
   try {
     system.run();
@@ -328,6 +329,10 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     const char* process = e.get_process_name();
     err << "numagpu: error: " << printable(e.get_msg()) << " (in " << printable(process ? process : "SystemC")
         << " at cycle " << clock.now() << "); nothing written\n";
+    return kExitRunFailed;
+  } catch (const std::exception& e) {  // what a CTA threw, as thrown (a kernel's own check)
+    err << "numagpu: error: " << printable(e.what()) << " (at cycle " << clock.now()
+        << "); nothing written\n";
     return kExitRunFailed;
   }
   const double wall_seconds =
