@@ -818,6 +818,23 @@ TEST(KernelLibrary, BadNamesAndArgumentsBlameTheirKey) {
       EXPECT_EQ(e.key(), "workload.kernels.0.args") << bad;
     }
   }
+  // Arguments whose arrays would take more than 1 TiB are refused at `args`: cudaTensorCoreGemm with all
+  // tile counts at 65536 multiplies M = N = K = 16 x 65536 = 2^20: A and B are 2^40 halves (2 TiB each),
+  // C and D 2^40 floats (4 TiB each).
+  p.workload.kernels[0].kernel = "cuda-samples/cudaTensorCoreGemm";
+  p.workload.kernels[0].args = "m_tiles=65536 n_tiles=65536 k_tiles=65536";
+  try {
+    derive_system_spec(p);
+    FAIL() << "accepted 12 TiB of arrays";
+  } catch (const SpecError& e) {
+    EXPECT_EQ(e.key(), "workload.kernels.0.args");
+    EXPECT_NE(std::string(e.what()).find("more than 1099511627776 B (1 TiB)"), std::string::npos) << e.what();
+  }
+  // One at its maximum fits: M = 2^20, N = K = 16 x 256 = 4096: A 2^32 halves (8 GiB), B 2^24 halves,
+  // C and D 2^32 floats (16 GiB each), about 40 GiB.
+  p.workload.kernels[0].args = "m_tiles=65536";
+  EXPECT_NO_THROW(derive_system_spec(p));
+  p.workload.kernels[0].kernel = "rodinia/hotspot";
   // A good one: the grid and the warps come from the kernel, its arrays join the allocations.
   p.workload.kernels[0].args = "rows=64 cols=64";
   const SystemSpec s = derive_system_spec(p);
