@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -24,9 +25,25 @@ namespace {
 // SystemC prints its banner from its own main(), before sc_main() runs: silence it during static
 // initialization instead (an explicit SYSTEMC_DISABLE_COPYRIGHT_MESSAGE in the environment still wins).
 const bool kBannerSilenced = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+
+int numagpu_main(int argc, char* argv[]);
 }  // namespace
 
+// An allocation that fails anywhere (a configuration or an input too large for the host, a run past its
+// memory) is one line and exit 2, whatever the command: the commands write nothing until their outputs
+// are complete, so nothing was written.
 extern "C" int sc_main(int argc, char* argv[]) {
+  try {
+    return numagpu_main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "numagpu: error: out of memory: an allocation failed (host memory, or a ulimit -v); nothing "
+                 "written\n";
+    return numagpu::kExitBadInput;
+  }
+}
+
+namespace {
+int numagpu_main(int argc, char* argv[]) {
   (void)kBannerSilenced;
   numagpu::restart_with_huge_pages(argv);  // returns at once when there is nothing to do
 
@@ -253,3 +270,4 @@ extern "C" int sc_main(int argc, char* argv[]) {
   numagpu::interrupt::install_handlers();  // Ctrl-C / SIGTERM: stop, keep the statistics so far
   return numagpu::run_command(options, std::cout, std::cerr);
 }
+}  // namespace

@@ -75,6 +75,38 @@ std::vector<std::string> run_outputs(const std::string& dir, const System& syste
   return owned;
 }
 
+// The workload item whose kernel a program of that name runs: a library kernel's program is named after
+// its item, an application's launches "<item>/<launch>". -1 when none is.
+long item_of_program(const SystemSpec& spec, const std::string& program) {
+  for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+    const std::string& n = spec.kernels[i].name;
+    if (program == n ||
+        (program.size() > n.size() && program.compare(0, n.size(), n) == 0 && program[n.size()] == '/'))
+      return static_cast<long>(i);
+  }
+  return -1;
+}
+
+// A CTA's record passed checks.max_record_bytes: one line at the item's arguments (file:line:col when the
+// configuration says where they were written).
+void report_record_limit(const config::Config& cfg, const SystemSpec& spec,
+                         const kernels::RecordLimitExceeded& e, std::ostream& err) {
+  const long item = item_of_program(spec, e.program);
+  if (item < 0) {
+    err << "numagpu: error: " << printable(e.message()) << "\n";
+    return;
+  }
+  const KernelSpec& k = spec.kernels[static_cast<std::size_t>(item)];
+  const std::string what =
+      (k.app.empty() ? "kernel " + k.kernel : "application " + k.app + ", kernel '" + e.program + "',") +
+      " with args \"" + k.args + "\": " + e.detail() + "; smaller arguments fit, or a larger limit";
+  try {
+    cfg.fail("workload.kernels." + std::to_string(item) + ".args", what);
+  } catch (const config::ConfigError& located) {
+    err << "numagpu: error: " << printable(located.what()) << "\n";
+  }
+}
+
 }  // namespace
 
 // Creates the output directory, or says in one line why it cannot.
@@ -111,8 +143,10 @@ int config_dump_command(const RunOptions& options, std::ostream& out, std::ostre
 
 int workload_dump_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
   SystemSpec spec;
+  std::optional<config::Config> loaded;
   try {
-    spec = to_system_spec(load_configuration(options));
+    loaded.emplace(load_configuration(options));
+    spec = to_system_spec(*loaded);
   } catch (const config::ConfigError& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
@@ -151,14 +185,19 @@ int workload_dump_command(const RunOptions& options, std::ostream& out, std::ost
   }
   // All or nothing: the traces and workload.yaml are written aside and moved in together, workload.yaml last.
   OutputSet outputs(options.out_dir, {}, "workload.yaml");
+  // The CTAs are recorded one at a time, each under checks.max_record_bytes as in a run.
+  auto bounds = std::make_shared<kernels::RecordBounds>();
+  bounds->limit = spec.max_record_bytes;
   try {
     outputs.probe();
     for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
       const KernelSpec& k = spec.kernels[i];
       std::unique_ptr<KernelProgram> program;
       if (!k.kernel.empty()) {  // a library kernel: its steps as the SM would take them
-        program = std::make_unique<kernels::CppKernelProgram>(
+        auto cpp = std::make_unique<kernels::CppKernelProgram>(
             k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec.facts.line_bytes);
+        cpp->bound_by(bounds);
+        program = std::move(cpp);
       } else if (k.trace_path.empty()) {
         program = std::make_unique<SyntheticProgram>(k, spec.facts.line_bytes);
       } else {
@@ -168,6 +207,15 @@ int workload_dump_command(const RunOptions& options, std::ostream& out, std::ost
     }
     outputs.add("workload.yaml", yaml);
     outputs.commit();
+  } catch (const kernels::RecordLimitExceeded& e) {
+    outputs.abandon();
+    report_record_limit(*loaded, spec, e, err);
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    outputs.abandon();
+    err << "numagpu: error: out of memory: an allocation failed (host memory, or a ulimit -v); nothing "
+           "written\n";
+    return kExitBadInput;
   } catch (const std::exception& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
@@ -266,9 +314,37 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   };
 
   ActivityRecorder recorder("activity", system, static_cast<Cycles>(cfg->integer("stats.sample_cycles")));
+  // A CTA body is recorded whole before its warps run, in host time in which the poller cannot look.
+  system.stop_recording_when([] { return interrupt::pending() != 0; });
 
   const auto wall_start = std::chrono::steady_clock::now();
-  system.run();
+  // Failures from inside the simulation: one line, nothing written, exit 2 when the input or the host's
+  // memory is the cause, 1 for anything else (a check of the model's own). Statistics of a run cut by a
+  // kernel it could not record or by an allocation failure describe a machine that did not run the
+  // workload, and after an allocation failure the outputs (megabytes of text) may not fit either.
+  try {
+    system.run();
+  } catch (const kernels::RecordLimitExceeded& e) {
+    report_record_limit(*cfg, spec, e, err);
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    err << "numagpu: error: out of memory at cycle " << clock.now()
+        << ": an allocation failed (host memory, or a ulimit -v); nothing written\n";
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {  // a launch the configuration could not check beforehand
+    err << "numagpu: error: " << printable(e.what()) << " (at cycle " << clock.now()
+        << "); nothing written\n";
+    return kExitBadInput;
+  } catch (const sc_core::sc_report& e) {
+    const char* process = e.get_process_name();
+    err << "numagpu: error: " << printable(e.get_msg()) << " (in " << printable(process ? process : "SystemC")
+        << " at cycle " << clock.now() << "); nothing written\n";
+    return kExitRunFailed;
+  } catch (const std::exception& e) {  // what a CTA threw, as thrown (a kernel's own check)
+    err << "numagpu: error: " << printable(e.what()) << " (at cycle " << clock.now()
+        << "); nothing written\n";
+    return kExitRunFailed;
+  }
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   BenchReport bench;

@@ -156,6 +156,7 @@ void AppRunner::host_launch(const std::string& name, std::unique_ptr<Kernel> ker
   // Built on the host thread (cheap: the launch's shape; CTAs execute later, on the simulation's).
   auto program =
       std::make_unique<CppKernelProgram>(name_ + "/" + name, std::move(kernel), line_bytes_, latencies_);
+  program->bound_by(bounds_);
   std::unique_lock<std::mutex> lock(mutex_);
   handed_ = std::move(program);
   handed_name_ = name;

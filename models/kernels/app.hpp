@@ -158,6 +158,8 @@ class AppRunner : public KernelSequence {
   // Resumes the host program until it launches a kernel (returned; valid until the call after next) or
   // returns (null). Rethrows what the host program threw.
   const KernelProgram* next() override;
+  // The bounds every launch's CTA recordings answer to (CppKernelProgram::bound_by).
+  void bound_by(std::shared_ptr<RecordBounds> bounds) { bounds_ = std::move(bounds); }
   double generation_seconds() const override;
   bool is_application() const override { return true; }
   const std::string& name() const override { return name_; }
@@ -190,6 +192,7 @@ class AppRunner : public KernelSequence {
   std::string handed_name_;
   std::exception_ptr error_;
   std::thread thread_;
+  std::shared_ptr<RecordBounds> bounds_;
 };
 
 }  // namespace numagpu::kernels

@@ -13,21 +13,44 @@ CppKernelProgram::CppKernelProgram(std::string name, std::unique_ptr<Kernel> ker
       line_bytes_(line_bytes),
       latencies_(latencies) {}
 
+CppKernelProgram::~CppKernelProgram() {
+  if (!bounds_) return;
+  for (const auto& [cta, s] : resident_)  // a run that ended with CTAs still resident
+    bounds_->held -= s.bytes;
+}
+
 CppKernelProgram::CtaSteps& CppKernelProgram::run(std::uint32_t cta) const {
   const auto begin = std::chrono::steady_clock::now();
-  if (!prepared_) {
-    kernel_->prepare();
-    prepared_ = true;
-  }
   const Dim3& g = launch_.grid;
   const Dim3 idx{cta % g.x, (cta / g.x) % g.y, cta / (g.x * g.y)};  // x fastest, as CUDA numbers blocks
   Cta c(g, launch_.block, idx, line_bytes_, latencies_);
-  // The CTAs of a kernel record about as much as each other: room for what the last one needed saves the
-  // records' regrowth (a CTA runs a body of thousands of warp instructions).
-  c.reserve_records(record_hint_.steps, record_hint_.lines);
-  launch_.body(c);
+  c.bound_by(bounds_.get());
+  try {
+    if (!prepared_) {
+      kernel_->prepare();
+      prepared_ = true;
+    }
+    // The CTAs of a kernel record about as much as each other: room for what the last one needed saves the
+    // records' regrowth (a CTA runs a body of thousands of warp instructions).
+    c.reserve_records(record_hint_.steps, record_hint_.lines);
+    launch_.body(c);
+  } catch (const RecordingStopped&) {
+    // The run is being stopped (an interrupt): the CTA ends where its recording was cut.
+  } catch (RecordLimitExceeded& e) {
+    e.program = name_;
+    e.cta = cta;
+    if (bounds_) bounds_->fault = std::current_exception();
+    throw;
+  } catch (...) {
+    if (bounds_) bounds_->fault = std::current_exception();
+    throw;
+  }
   CtaSteps& s = resident_[cta];
   s.warps = std::move(c.records());
+  s.bytes = 0;
+  for (const WarpRecord& w : s.warps)
+    s.bytes += record_bytes(w);
+  if (bounds_) bounds_->held += s.bytes;
   record_hint_ = {};
   for (const WarpRecord& w : s.warps) {
     record_hint_.steps = std::max(record_hint_.steps, w.steps.size());
@@ -57,7 +80,10 @@ bool CppKernelProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t
   // The warp has ended; once every warp of the CTA has, its steps are no longer needed.
   if (!s.ended[warp]) {
     s.ended[warp] = true;
-    if (++s.ended_count == s.warps.size()) resident_.erase(cta);
+    if (++s.ended_count == s.warps.size()) {
+      if (bounds_) bounds_->held -= s.bytes;
+      resident_.erase(cta);
+    }
   }
   return false;
 }

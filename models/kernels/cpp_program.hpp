@@ -20,6 +20,14 @@ class CppKernelProgram : public KernelProgram {
   // latencies: the SM's dependent-instruction latencies (kernels/simt.hpp; all 0: not modelled).
   CppKernelProgram(std::string name, std::unique_ptr<Kernel> kernel, unsigned line_bytes,
                    const Latencies& latencies = {});
+  ~CppKernelProgram() override;
+  CppKernelProgram(const CppKernelProgram&) = delete;
+  CppKernelProgram& operator=(const CppKernelProgram&) = delete;
+  // The bounds its CTAs' recordings answer to (kernels/simt.hpp), shared with the run's other kernels: a
+  // CTA's record counts in their `held` while the CTA is resident. A CTA whose recording passes the limit
+  // throws RecordLimitExceeded (naming this program and the CTA); one stopped on request keeps what it
+  // recorded. Either exception, and any other a CTA's execution throws, is also kept in the bounds' `fault`.
+  void bound_by(std::shared_ptr<RecordBounds> bounds) { bounds_ = std::move(bounds); }
 
   const std::string& name() const override { return name_; }
   std::uint32_t ctas() const override { return static_cast<std::uint32_t>(launch_.grid.count()); }
@@ -51,6 +59,7 @@ class CppKernelProgram : public KernelProgram {
     std::vector<WarpRecord> warps;
     std::vector<bool> ended;
     unsigned ended_count = 0;
+    std::uint64_t bytes = 0;  // what the records take (counted in the bounds' `held`)
   };
   CtaSteps& run(std::uint32_t cta) const;
 
@@ -66,6 +75,7 @@ class CppKernelProgram : public KernelProgram {
     std::size_t steps = 0, lines = 0;  // the largest warp record of the last CTA run
   };
   mutable RecordHint record_hint_;
+  std::shared_ptr<RecordBounds> bounds_;
 };
 
 }  // namespace numagpu::kernels

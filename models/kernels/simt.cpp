@@ -1,6 +1,7 @@
 #include "kernels/simt.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace numagpu::kernels {
 
@@ -84,6 +85,50 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
             out.sectors.begin());
 }
 
+std::uint64_t record_bytes(const WarpRecord& r) {
+  return r.steps.capacity() * sizeof(PackedStep) + r.lines.capacity() * sizeof(std::uint64_t) +
+         r.sectors.capacity() * sizeof(std::uint8_t);
+}
+
+namespace {
+std::string limit_text(std::uint64_t bytes, std::uint64_t held, std::uint64_t limit) {
+  return std::to_string(bytes) + " B of recorded steps" +
+         (held ? " beside the " + std::to_string(held) + " B of the CTAs resident with it" : std::string()) +
+         ", more than checks.max_record_bytes (" + std::to_string(limit) + " B) allows";
+}
+}  // namespace
+
+RecordLimitExceeded::RecordLimitExceeded(std::uint64_t bytes_so_far, std::uint64_t held_by_others,
+                                         std::uint64_t limit_bytes)
+    : std::runtime_error("a CTA took " + limit_text(bytes_so_far, held_by_others, limit_bytes)),
+      bytes(bytes_so_far),
+      held(held_by_others),
+      limit(limit_bytes) {}
+
+std::string RecordLimitExceeded::message() const {
+  return "kernel '" + program + "': " + detail();
+}
+
+std::string RecordLimitExceeded::detail() const {
+  return "CTA " + std::to_string(cta) + " took " + limit_text(bytes, held, limit);
+}
+
+std::uint64_t Cta::records_bytes() const {
+  std::uint64_t total = 0;
+  for (const WarpRecord& r : warps_)
+    total += record_bytes(r);
+  return total;
+}
+
+void Cta::look_at_bounds() {
+  until_look_ = kLookEvery;
+  if (!bounds_) return;
+  if (bounds_->stop_requested && bounds_->stop_requested()) throw RecordingStopped{};
+  if (bounds_->limit == 0) return;
+  const std::uint64_t bytes = records_bytes();
+  if (bounds_->held + bytes > bounds_->limit) throw RecordLimitExceeded(bytes, bounds_->held, bounds_->limit);
+}
+
 PackedStep& Cta::open_compute_step(WarpRecord& r) {
   std::vector<PackedStep>& steps = r.steps;
   // A step holds at most 65,535 runs (line_count's width): a longer alternation continues in a new compute
@@ -102,6 +147,7 @@ void Cta::add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycl
   s.instructions += n;
   r.instructions[static_cast<unsigned>(cls)] += n;
   append_run(r, s, run_word(cls, active_lanes(w), n));
+  recorded();
 }
 
 void Cta::add_passes(unsigned w, std::uint8_t code, unsigned n) {
@@ -237,6 +283,7 @@ void Cta::memory_step(Step::Kind kind, const std::vector<std::uint64_t>& address
                      scratch_step_.sectors.begin() + p.line_count);
     r.steps.push_back(p);
     scratch_step_.line_count = 0;
+    recorded();
   }
 }
 
@@ -299,6 +346,7 @@ void Cta::syncthreads() {
     s.cycles = 1;
     warps_[w].steps.push_back(s);
     if (dependent_) clock_[w] = std::max(clock_[w], settled_[w]);  // the warp waits at the barrier
+    recorded();
   }
 }
 

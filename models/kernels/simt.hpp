@@ -27,6 +27,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -171,6 +172,47 @@ struct WarpRecord {
   void unpack(std::size_t index, Step& out) const;
   std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};  // warp instructions
 };
+
+// The bytes a warp's record takes in host memory: its steps', lines' and sectors' storage (capacity, not
+// size: what the allocator handed out).
+std::uint64_t record_bytes(const WarpRecord& r);
+
+// What bounds the recording of CTA bodies, shared by every kernel of a run (a System sets it up from
+// checks.max_record_bytes and from its interrupt; plain C++, no SystemC). A CTA's body runs whole before its
+// first step is taken, in host time in which no simulated time passes, so the recording looks at these
+// itself, every kLookEvery warp instructions or steps it records (Cta::bound_by): at most about 1.2 MB
+// (4096 memory steps of 32 lines) and a few milliseconds pass between two looks.
+struct RecordBounds {
+  // checks.max_record_bytes: the most host memory the records (record_bytes) of the CTAs resident at once,
+  // the one being recorded included, may take; 0: no limit.
+  std::uint64_t limit = 0;
+  // What the records of the resident CTAs take now: CppKernelProgram adds a CTA's when it has been recorded
+  // and takes it away when the CTA's last warp has ended.
+  std::uint64_t held = 0;
+  // True: stop now (the run was interrupted). The recording ends where it is; the CTA keeps what it
+  // recorded so far.
+  std::function<bool()> stop_requested;
+  // The exception a CTA's recording ended with (the limit, an allocation failure), for the System: SystemC
+  // hands an exception out of a process on only as the text of a report.
+  std::exception_ptr fault;
+};
+inline constexpr unsigned kLookEvery = 4096;
+
+// A CTA's record passed its bounds' limit (RecordBounds::limit). `program` and `cta` are filled in by the
+// program that ran it (CppKernelProgram).
+class RecordLimitExceeded : public std::runtime_error {
+ public:
+  RecordLimitExceeded(std::uint64_t bytes, std::uint64_t held, std::uint64_t limit);
+  std::string program;
+  std::uint32_t cta = 0;
+  std::uint64_t bytes, held, limit;  // the CTA's record, the resident CTAs' (RecordBounds::held), the limit
+  // One line: the program, the CTA and the bytes.
+  std::string message() const;
+  // The CTA and the bytes.
+  std::string detail() const;
+};
+// The recording was stopped on request (RecordBounds::stop_requested); not an error.
+struct RecordingStopped {};
 
 // What a CTA's execution reports beside the steps, for tests and the --bench report.
 struct CtaCounters {
@@ -324,6 +366,12 @@ class Cta {
   void exit_if(const V<bool>& cond);
 
   std::vector<WarpRecord>& records() { return warps_; }
+  // The bounds the recording answers to (null: none): every kLookEvery warp instructions or steps recorded,
+  // throws RecordingStopped when they ask to stop, or RecordLimitExceeded when the records' bytes pass
+  // their limit.
+  void bound_by(RecordBounds* bounds) { bounds_ = bounds; }
+  // What every warp's record takes (record_bytes).
+  std::uint64_t records_bytes() const;
   // Room in every warp's record for `steps` steps and `lines` lines or class runs (a hint; records grow).
   void reserve_records(std::size_t steps, std::size_t lines) {
     for (WarpRecord& r : warps_) {
@@ -396,6 +444,11 @@ class Cta {
   // compute step:
   // they hold an SM structure, and are neither instructions nor the warp's own cycles (issue_one has those).
   void add_passes(unsigned w, std::uint8_t code, unsigned n);
+  // Counts one recorded warp instruction or step; every kLookEvery, looks at the bounds.
+  void recorded() {
+    if (--until_look_ == 0) look_at_bounds();
+  }
+  void look_at_bounds();
   // The warp's compute step that instructions and passes go to: its last step, or a new one.
   static PackedStep& open_compute_step(WarpRecord& r);
   // Appends a run word (run_word, or a pass code's) to step `s`, the last of `r`, merged into its last run
@@ -435,6 +488,8 @@ class Cta {
   // Addresses formed (form_warp_address), by a hash of the warp, the array's base and element size and
   // its lanes' indices: the lanes that hold each. Per CTA, for its whole body.
   std::unordered_map<std::uint64_t, std::uint32_t> addresses_formed_;
+  RecordBounds* bounds_ = nullptr;
+  unsigned until_look_ = kLookEvery;
 };
 
 // ---- values -----------------------------------------------------------------------------------------

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <new>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "kernels/app.hpp"
 #include "kernels/cpp_program.hpp"
@@ -146,12 +148,20 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
   topology_.compute_routes();
   if (spec.functional_memory) memory_ = std::make_unique<FunctionalMemory>();
   ctx_.edge = EdgeFacts{memory_.get(), spec.facts.line_bytes, spec.address_bits, spec.facts.sectored};
+  record_bounds_ = std::make_shared<kernels::RecordBounds>();
+  record_bounds_->limit = spec.max_record_bytes;
+  record_bounds_->stop_requested = [this] {
+    if (!stopped_early_ && !(stop_requested_ && stop_requested_())) return false;
+    if (!stopped_early_) stop_early();
+    return true;
+  };
   std::vector<std::unique_ptr<KernelSequence>> items;
   if (programs.empty()) {
     items = build_programs();
   } else {
     for (auto& p : programs) {
       if (!p) throw std::invalid_argument("System: a null KernelProgram");
+      if (auto* cpp = dynamic_cast<kernels::CppKernelProgram*>(p.get())) cpp->bound_by(record_bounds_);
       check_fits(*p, "kernel '" + p->name() + "'", false);
       items.push_back(std::make_unique<SingleKernel>(std::move(p)));
     }
@@ -283,25 +293,31 @@ std::vector<std::unique_ptr<KernelSequence>> System::build_programs() {
   for (const KernelSpec& k : spec_.kernels) {
     if (!k.app.empty()) {  // an application: its kernels come from its host program as the run goes
       const SmSpec sm = spec_.sm;
-      auto check = [sm, app = k.app](const KernelProgram& p) {
+      auto check = [sm, app = k.app, bounds = record_bounds_](const KernelProgram& p) {
         if (!sm.fits({p.warps_per_cta(), p.registers_per_thread(), p.shared_bytes_per_cta()}) ||
             p.warps_per_cta() > sm.max_warps) {
-          throw std::invalid_argument(
+          // Kept for run(): SystemC would hand it on only as the text of a report.
+          bounds->fault = std::make_exception_ptr(std::invalid_argument(
               "application " + app + ", kernel '" + p.name() + "': a CTA of " +
               std::to_string(p.warps_per_cta()) + " warps, " + std::to_string(p.registers_per_thread()) +
               " registers per thread and " + std::to_string(p.shared_bytes_per_cta()) +
-              " B of shared memory would never fit on an SM");
+              " B of shared memory would never fit on an SM"));
+          std::rethrow_exception(bounds->fault);
         }
       };
-      items.push_back(std::make_unique<kernels::AppRunner>(
+      auto runner = std::make_unique<kernels::AppRunner>(
           k.name, kernels::make_app(k.app, k.args, k.input, k.base_address), spec_.facts.line_bytes, check,
-          latencies, spec_.max_launches));
+          latencies, spec_.max_launches);
+      runner->bound_by(record_bounds_);
+      items.push_back(std::move(runner));
       continue;
     }
     std::vector<std::unique_ptr<KernelProgram>> programs;
     if (!k.kernel.empty()) {  // its arrays where the configuration check placed them (base_address)
-      programs.push_back(std::make_unique<kernels::CppKernelProgram>(
-          k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec_.facts.line_bytes, latencies));
+      auto program = std::make_unique<kernels::CppKernelProgram>(
+          k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec_.facts.line_bytes, latencies);
+      program->bound_by(record_bounds_);
+      programs.push_back(std::move(program));
     } else if (k.trace_path.empty()) {
       programs.push_back(std::make_unique<SyntheticProgram>(k, spec_.facts.line_bytes));
     } else {
@@ -553,10 +569,20 @@ void System::mark_done() {
 
 void System::run() {
   begin();
-  if (spec_.max_cycles) {
-    sc_core::sc_start(ctx_.clock.cycles(spec_.max_cycles));
-  } else {
-    sc_core::sc_start();
+  try {
+    if (spec_.max_cycles) {
+      sc_core::sc_start(ctx_.clock.cycles(spec_.max_cycles));
+    } else {
+      sc_core::sc_start();
+    }
+  } catch (const sc_core::sc_report& report) {
+    // SystemC turned an exception out of a process into a report of its text (E549, "uncaught exception").
+    // What a CTA or an application's launch threw was kept: that, as thrown. An allocation failure
+    // elsewhere is known by its text, which is std::bad_alloc's own.
+    if (record_bounds_->fault) std::rethrow_exception(std::exchange(record_bounds_->fault, nullptr));
+    const std::string text = report.get_msg();
+    if (text == std::bad_alloc().what() || text == std::bad_array_new_length().what()) throw std::bad_alloc();
+    throw;
   }
   drained_cycle_ = ctx_.clock.now();
   audit();
@@ -599,6 +625,10 @@ HostActivity System::host_activity() const {
   HostActivity total;
   add_activity_below(*this, total);
   return total;
+}
+
+void System::stop_recording_when(std::function<bool()> requested) {
+  stop_requested_ = std::move(requested);
 }
 
 void System::stop_early() {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -36,6 +37,10 @@
 
 namespace numagpu {
 
+namespace kernels {
+struct RecordBounds;
+}
+
 class System;
 
 class Socket : public sc_core::sc_module {
@@ -68,8 +73,17 @@ class System : public sc_core::sc_module {
   ~System() override;
 
   // Runs the workload to completion (or to max_cycles, or until the watchdog fires), then audits: the
-  // numagpu program's way, which calls sc_start itself.
+  // numagpu program's way, which calls sc_start itself. An exception that ends the simulation from inside
+  // it comes out as what was thrown, not as SystemC's report of it, where the System can tell: what a
+  // library kernel's or an application's CTA threw (kernels::RecordLimitExceeded past
+  // checks.max_record_bytes, std::bad_alloc), an application's launch refused, and std::bad_alloc from
+  // anywhere.
   void run();
+  // Asked while a CTA body of a library kernel or an application is recorded (host time in which no
+  // simulated time passes, so nothing scheduled in the simulation can look): when it says true, the CTA
+  // ends where its recording was cut and the run stops as stop_early() makes it. The numagpu program
+  // passes whether SIGINT or SIGTERM came (app/interrupt.hpp).
+  void stop_recording_when(std::function<bool()> requested);
 
   // A host that owns sc_start (docs/embedding.md) does not call run(): the System starts by itself at the
   // start of simulation. When the workload has finished and its last transaction has ended (or the watchdog
@@ -197,6 +211,10 @@ class System : public sc_core::sc_module {
   bool host_owned_ = false;  // started by the start of simulation, not by run()
   bool done_ = false;
   std::optional<RunFacts> summary_;  // registered once, by summary()
+  // What the library kernels' and applications' CTA recordings answer to (checks.max_record_bytes,
+  // stop_recording_when), shared by all of them.
+  std::shared_ptr<kernels::RecordBounds> record_bounds_;
+  std::function<bool()> stop_requested_;
   sc_core::sc_event finished_event_{"finished"};
   nlohmann::json config_resolved_;  // what write_stats() records (null: a spec made in code)
   std::string config_hash_;

@@ -216,6 +216,7 @@ struct SystemParams {
   Cycles watchdog_cycles = 1000000;
   Cycles max_cycles = 0;
   std::uint64_t max_launches = 0;
+  std::uint64_t max_record_bytes = std::uint64_t(8) << 30;
   InjectedFault inject_fault = InjectedFault::kNone;
   bool step_idle_windows = false;
   std::vector<ExternalPortParams> external;
@@ -296,6 +297,13 @@ struct SystemParams {
               "2 (n + 1) for n vertices, mst from log2 n; the others' launches are fixed by their arguments)")
         .range(0, std::int64_t(1) << 50)
         .unit("launches");
+    c.integer("max_record_bytes", max_record_bytes,
+              "Host memory the recorded steps of the library kernels' and applications' CTAs resident at "
+              "once may take (a CTA's body is recorded whole before its warps run; binomialOptions' GV100 "
+              "study input on 80 SMs takes 0.9 GB): a run that needs more stops with one error line at the "
+              "kernel's arguments, exit 2, nothing written; 0: no limit")
+        .range(0, std::int64_t(1) << 50)
+        .unit("B");
 
     Keys& d = k.section("debug", "Fault injection, for testing the checks themselves");
     d.choice("inject_fault", inject_fault,

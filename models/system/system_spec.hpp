@@ -73,9 +73,10 @@ struct SystemSpec {
   bool step_idle_windows = false;   // debug: no closed-form skip of quiet policy windows
   std::uint64_t max_windows = 256;  // statistics windows kept before the window doubles (0: no limit)
   Cycles watchdog_cycles = 1000000;
-  Cycles max_cycles = 0;           // 0: run to completion
-  std::uint64_t max_launches = 0;  // per application; 0: each application's own bound
-  bool copy_engines = false;       // a CopyEngine on every socket's crossbar (numagpu bench-fabric)
+  Cycles max_cycles = 0;               // 0: run to completion
+  std::uint64_t max_launches = 0;      // per application; 0: each application's own bound
+  std::uint64_t max_record_bytes = 0;  // checks.max_record_bytes (kernels::RecordBounds::limit; 0: none)
+  bool copy_engines = false;           // a CopyEngine on every socket's crossbar (numagpu bench-fabric)
   std::string workload_name = "default";
   std::vector<KernelSpec> kernels;
 };

@@ -818,6 +818,23 @@ TEST(KernelLibrary, BadNamesAndArgumentsBlameTheirKey) {
       EXPECT_EQ(e.key(), "workload.kernels.0.args") << bad;
     }
   }
+  // Arguments whose arrays would take more than 1 TiB are refused at `args`: cudaTensorCoreGemm with all
+  // tile counts at 65536 multiplies M = N = K = 16 x 65536 = 2^20: A and B are 2^40 halves (2 TiB each),
+  // C and D 2^40 floats (4 TiB each).
+  p.workload.kernels[0].kernel = "cuda-samples/cudaTensorCoreGemm";
+  p.workload.kernels[0].args = "m_tiles=65536 n_tiles=65536 k_tiles=65536";
+  try {
+    derive_system_spec(p);
+    FAIL() << "accepted 12 TiB of arrays";
+  } catch (const SpecError& e) {
+    EXPECT_EQ(e.key(), "workload.kernels.0.args");
+    EXPECT_NE(std::string(e.what()).find("more than 1099511627776 B (1 TiB)"), std::string::npos) << e.what();
+  }
+  // One at its maximum fits: M = 2^20, N = K = 16 x 256 = 4096: A 2^32 halves (8 GiB), B 2^24 halves,
+  // C and D 2^32 floats (16 GiB each), about 40 GiB.
+  p.workload.kernels[0].args = "m_tiles=65536";
+  EXPECT_NO_THROW(derive_system_spec(p));
+  p.workload.kernels[0].kernel = "rodinia/hotspot";
   // A good one: the grid and the warps come from the kernel, its arrays join the allocations.
   p.workload.kernels[0].args = "rows=64 cols=64";
   const SystemSpec s = derive_system_spec(p);
@@ -890,6 +907,107 @@ TEST(Coalesce, MatchesAPlainScanOfTheLines) {
       ASSERT_EQ(got.sectors[i], expected.sectors[i]) << "trial " << trial << " line " << i;
     }
   }
+}
+
+// checks.max_record_bytes (RecordBounds): one warp alternating int and fp32 instructions records one run
+// word per instruction (9 B: the word and its sector byte; no merge, the class changes every time) and one
+// compute step per 65,535 runs. The recording looks at its bounds every kLookEvery = 4096 recorded
+// instructions: the first look that finds the records' capacity past the limit (here 1 MiB, with 64 KiB
+// held by CTAs resident beside it) throws. The records' vectors at most double past what they hold, and
+// hold at most 4096 x 9 B past the limit at that look: what is reported lies between the limit and
+// 2 x (limit + 4096 x 9 B + steps) - well under 3 MiB.
+TEST(Simt, RecordingPastTheLimitThrowsAtTheNextLook) {
+  RecordBounds bounds;
+  bounds.limit = std::uint64_t(1) << 20;
+  bounds.held = std::uint64_t(64) << 10;
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  c.bound_by(&bounds);
+  std::uint64_t issued = 0;
+  try {
+    for (; issued < 10000000; ++issued)
+      c.charge(issued % 2 ? InstrClass::kFp32 : InstrClass::kInt);
+    FAIL() << "no RecordLimitExceeded after " << issued << " instructions";
+  } catch (const RecordLimitExceeded& e) {
+    EXPECT_EQ(e.limit, std::uint64_t(1) << 20);
+    EXPECT_EQ(e.held, std::uint64_t(64) << 10);
+    EXPECT_GT(e.bytes + e.held, e.limit);
+    EXPECT_LT(e.bytes, std::uint64_t(3) << 20);
+    EXPECT_EQ(e.bytes, c.records_bytes());
+    // It threw at a look: after a multiple of 4096 instructions (the throwing one, `issued`, counted).
+    EXPECT_EQ((issued + 1) % kLookEvery, 0u);
+  }
+  // Without a limit, or below it, nothing is thrown: 4096 x 3 instructions, 3 looks.
+  RecordBounds unlimited;
+  Cta d({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  d.bound_by(&unlimited);
+  for (unsigned i = 0; i < 3 * kLookEvery; ++i)
+    d.charge(i % 2 ? InstrClass::kFp32 : InstrClass::kInt);
+  EXPECT_EQ(count_of(d.records()[0], InstrClass::kInt) + count_of(d.records()[0], InstrClass::kFp32),
+            3u * kLookEvery);
+}
+
+// An interrupt during a CTA's recording: stop_requested is asked at every look, every 4096 recorded
+// instructions, and the first true ends the recording there. One warp of one instruction per charge: the
+// stop asked for at the 3rd look leaves exactly 3 x 4096 = 12,288 instructions recorded.
+TEST(Simt, StopRequestEndsTheRecordingAtTheNextLook) {
+  RecordBounds bounds;
+  unsigned looks = 0;
+  bounds.stop_requested = [&looks] { return ++looks == 3; };
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+  c.bound_by(&bounds);
+  EXPECT_THROW(
+      {
+        for (;;)
+          c.charge(InstrClass::kFp32);
+      },
+      RecordingStopped);
+  EXPECT_EQ(looks, 3u);
+  EXPECT_EQ(count_of(c.records()[0], InstrClass::kFp32), 3u * kLookEvery);
+}
+
+// Through a program: parboil/sgemm's CTA at its default k = 992 records far more than 4096 instructions
+// (124 iterations of 8 x 16 FMAs a warp alone), so a stop asked at once cuts CTA 0 at its first look; its
+// warps end after what they recorded, the run goes on, nothing is kept as a fault. While the CTA is
+// resident, its records count in the bounds' `held`; when its last warp has ended, they no longer do.
+TEST(KernelLibrary, AStoppedCtaKeepsWhatItRecordedAndLeavesHeldAsItFoundIt) {
+  auto bounds = std::make_shared<RecordBounds>();
+  bounds->stop_requested = [] { return true; };
+  CppKernelProgram p("sgemm", make_kernel("parboil/sgemm_mysgemmNT", "", std::uint64_t(1) << 32), kLine);
+  p.bound_by(bounds);
+  std::uint64_t instructions = 0;
+  for (std::uint32_t w = 0; w < p.warps_per_cta(); ++w) {
+    Step s;
+    for (std::uint32_t i = 0; p.step(0, w, i, s); ++i) {
+      instructions += s.instructions;
+      if (w == 0 && i == 0) {
+        EXPECT_GT(bounds->held, 0u);  // CTA 0 is resident
+      }
+    }
+  }
+  EXPECT_GT(instructions, 0u);
+  EXPECT_LT(instructions, 124u * 8 * 16);
+  EXPECT_EQ(bounds->held, 0u);
+  EXPECT_FALSE(bounds->fault);
+}
+
+// Past the limit, the program names itself and the CTA, and keeps the exception as the bounds' fault (for
+// the System, which gets only SystemC's report of it). 1 byte: the first look (4096 instructions) is past.
+TEST(KernelLibrary, ACtaPastTheLimitNamesItsProgramAndIsKeptAsTheFault) {
+  auto bounds = std::make_shared<RecordBounds>();
+  bounds->limit = 1;
+  CppKernelProgram p("sgemm", make_kernel("parboil/sgemm_mysgemmNT", "", std::uint64_t(1) << 32), kLine);
+  p.bound_by(bounds);
+  Step s;
+  try {
+    p.step(5, 0, 0, s);
+    FAIL() << "no RecordLimitExceeded";
+  } catch (const RecordLimitExceeded& e) {
+    EXPECT_EQ(e.program, "sgemm");
+    EXPECT_EQ(e.cta, 5u);
+    EXPECT_EQ(e.message().rfind("kernel 'sgemm': CTA 5 took ", 0), 0u) << e.message();
+  }
+  EXPECT_TRUE(bounds->fault);
+  EXPECT_EQ(bounds->held, 0u);
 }
 
 }  // namespace
