@@ -21,6 +21,16 @@ CppKernelProgram::~CppKernelProgram() {
 
 CppKernelProgram::CtaSteps& CppKernelProgram::run(std::uint32_t cta) const {
   const auto begin = std::chrono::steady_clock::now();
+  // A run being stopped (an interrupt) goes on dispatching CTAs until the simulation returns: each gets its
+  // warps with nothing recorded, at no cost (building a CTA, or generating the kernel's input first, would
+  // take seconds over a grid of 2^18 CTAs).
+  if (bounds_ && bounds_->stop_requested && bounds_->stop_requested()) {
+    CtaSteps& s = resident_[cta];
+    s.warps.assign((launch_.block.count() + kWarpSize - 1) / kWarpSize, WarpRecord{});
+    s.bytes = 0;
+    s.ended.assign(s.warps.size(), false);
+    return s;
+  }
   const Dim3& g = launch_.grid;
   const Dim3 idx{cta % g.x, (cta / g.x) % g.y, cta / (g.x * g.y)};  // x fastest, as CUDA numbers blocks
   Cta c(g, launch_.block, idx, line_bytes_, latencies_);

@@ -92,7 +92,11 @@ std::unique_ptr<Kernel> make_kernel(const std::string& name, const std::string& 
     throw KernelError("unknown kernel '" + name + "' (the library has: " + known +
                       "; numagpu kernels lists them)");
   }
-  return it->second.make(Args(it->second.args, args, base, std::move(bindings)));
+  try {
+    return it->second.make(Args(it->second.args, args, base, std::move(bindings)));
+  } catch (const RecordingStopped&) {  // generation stopped by an interrupt (interrupt_point)
+    throw KernelError(name + ": interrupted while its input was generated");
+  }
 }
 
 }  // namespace numagpu::kernels

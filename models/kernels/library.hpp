@@ -3,6 +3,7 @@
 // One small file per kernel, named after its suite and kernel (docs/kernels.md).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -11,10 +12,40 @@
 #include <string>
 #include <vector>
 
+#include "kernels/metis_graph.hpp"
 #include "kernels/simt.hpp"
 #include "runtime/placement.hpp"
 
 namespace numagpu::kernels {
+
+// Generating a kernel's input (prepare(), or its constructor) runs for seconds at large arguments in host
+// time in which no simulated time passes, so no interrupt poller runs: its loops call interrupt_point(), a
+// counter that every 2^20 calls (tens of milliseconds of generation) asks the process's interrupt check
+// (kernels/metis_graph.hpp, interrupt_requested) and throws RecordingStopped when the run is being
+// interrupted. From prepare() that ends the CTA being recorded, as an interrupt of the recording does; from
+// a constructor make_kernel turns it into a KernelError, which the program reports as the interrupt.
+inline void interrupt_point() {
+  static thread_local std::uint32_t calls = 0;
+  if ((++calls & 0xFFFFFu) == 0 && interrupt_requested()) throw RecordingStopped{};
+}
+// `v` grown to `n` value-initialized elements (zeros) 4 MiB at a time, asking the interrupt check between
+// steps: zero-filling a GiB array is seconds of page faults that no loop of the generation's can look into.
+template <class T>
+void resize_interruptibly(std::vector<T>& v, std::size_t n) {
+  const std::size_t step = std::max<std::size_t>(1, (std::size_t(4) << 20) / sizeof(T));
+  v.reserve(n);
+  while (v.size() < n) {
+    if (interrupt_requested()) throw RecordingStopped{};
+    v.resize(std::min(n, v.size() + step));
+  }
+  v.resize(n);
+}
+// `v` as n zeros, as v.assign(n, 0) makes it, interruptibly (resize_interruptibly).
+template <class T>
+void zeros_interruptibly(std::vector<T>& v, std::size_t n) {
+  v.clear();
+  resize_interruptibly(v, n);
+}
 
 // A bad kernel name or argument: one line, said at the configuration key by the caller.
 class KernelError : public std::invalid_argument {

@@ -237,6 +237,11 @@ void set_graph_interrupt_check(InterruptCheck check) {
   g_interrupt_check.store(check);
 }
 
+bool interrupt_requested() {
+  const InterruptCheck check = g_interrupt_check.load();
+  return check != nullptr && check();
+}
+
 CsrGraph read_metis_graph(const std::string& path, const GraphLimits& limits) {
   // What the path is, before opening it: opening a FIFO would block until a writer comes.
   struct stat st {};

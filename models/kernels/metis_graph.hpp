@@ -57,6 +57,9 @@ CsrGraph read_metis_graph(const std::string& path, const GraphLimits& limits = {
 // an interrupt is honoured within a fraction of a second). One check for the process; null: none.
 using InterruptCheck = bool (*)();
 void set_graph_interrupt_check(InterruptCheck check);
+// What that check says now (false when none is set): the library's input generation asks it too
+// (kernels/library.hpp, interrupt_point).
+bool interrupt_requested();
 class GraphInterrupted : public GraphError {
  public:
   using GraphError::GraphError;

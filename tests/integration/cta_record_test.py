@@ -10,6 +10,7 @@ application's CTA body is recorded whole, in host time, before its warps run.
    CTA whose k loop takes minutes to record (the limit off: 0). The signal, sent 2 s in, ends the run within a
    second (before this fix, not until the whole body was recorded): exit 143, statistics written, marked
    incomplete with stop_reason "interrupted" at cycle 0 (no simulated time passed while recording).
+2b. SIGTERM while a kernel's input is generated (mergeSort's sorted runs): the run ends within 3 s.
 3. An allocation that fails: the same sgemm without the limit, under ulimit -v 1,000,000 KiB: exit 2, one line
    "numagpu: error: out of memory ...", nothing written (before this fix, SystemC's E549 report and exit 1).
    Skipped in a sanitizer build, which cannot start under ulimit -v.
@@ -81,6 +82,33 @@ def main():
         doc = json.load(open(os.path.join(out, "stats.json")))
         if (doc["complete"], doc["run"]["stop_reason"], doc["run"]["cycle_reached"]) != (False, "interrupted", 0):
             failures.append(f"interrupt: stats.json says {doc['complete']} {doc['run']}")
+
+    # 2b. SIGTERM while a kernel's input is generated (its prepare(), before its first CTA records): the sort
+    # of mergeSort's runs (2 runs of 2^25 keys, stable_sort, ~6 s here) and the zero fill of its 256 MiB arrays
+    # look at the interrupt (interrupt_point, resize_interruptibly). Sent 1.5 s in, the signal ends the run
+    # within 3 s (freeing the arrays included); before, not until the generation was done (at n = 2^28, 30 s).
+    ms = os.path.join(work, "ms.yaml")
+    write(ms, "workload:\n  name: ms\n  kernels:\n    - name: ms\n"
+              "      kernel: cuda-samples/mergeSort_generateSampleRanks\n"
+              "      args: \"n=67108864 stride=33554432\"\n")
+    out = os.path.join(work, "interrupt_generation")
+    p = subprocess.Popen([numagpu, "run", "-q", "-w", ms, "--set", "system.sockets=1", "--set", "sm.per_socket=8",
+                          "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    if p.poll() is not None:
+        failures.append(f"interrupt in generation: the run ended before the signal (exit {p.returncode})")
+    sent = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    try:
+        status = p.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        status = p.wait()
+    waited = time.monotonic() - sent
+    print(f"interrupt in generation: exit {status} {waited:.2f} s after SIGTERM")
+    if status != 128 + signal.SIGTERM or waited > 3.0:
+        failures.append(f"interrupt in generation: exit {status} {waited:.2f} s after SIGTERM, "
+                        f"stderr {p.stderr.read()!r}")
 
     # 3. An allocation failure.
     def limit():

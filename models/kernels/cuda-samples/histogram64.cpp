@@ -60,15 +60,17 @@ class Histogram64 : public Kernel {
 
   void prepare() override {
     std::mt19937 rng(static_cast<std::uint32_t>(seed_));
-    data_values_.resize(std::uint64_t(bytes_ / 16));
+    resize_interruptibly(data_values_, std::uint64_t(bytes_ / 16));
     auto word = [&rng] {  // four uniform bytes
       std::uint32_t w = 0;
       for (int b = 0; b < 4; ++b)
         w |= (rng() & 0xFFu) << (8 * b);
       return w;
     };
-    for (U4& u : data_values_)
+    for (U4& u : data_values_) {
+      interrupt_point();
       u = {word(), word(), word(), word()};
+    }
     partials_.assign(std::uint64_t(ctas_ * kBins), 0);
   }
 

@@ -51,14 +51,15 @@ class MergeSortShared : public Kernel {
 
   void prepare() override {
     std::mt19937 rng(static_cast<std::uint32_t>(seed_));
-    src_keys_.resize(std::uint64_t(n_));
-    src_vals_.resize(std::uint64_t(n_));
+    resize_interruptibly(src_keys_, std::uint64_t(n_));
+    resize_interruptibly(src_vals_, std::uint64_t(n_));
     for (std::uint64_t i = 0; i < src_keys_.size(); ++i) {
+      interrupt_point();
       src_keys_[i] = rng() % 65536u;
       src_vals_[i] = static_cast<std::uint32_t>(i);
     }
-    dst_keys_.assign(std::uint64_t(n_), 0);
-    dst_vals_.assign(std::uint64_t(n_), 0);
+    zeros_interruptibly(dst_keys_, std::uint64_t(n_));
+    zeros_interruptibly(dst_vals_, std::uint64_t(n_));
   }
 
   const std::vector<std::uint32_t>& src_keys() const { return src_keys_; }

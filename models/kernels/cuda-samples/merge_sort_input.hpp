@@ -11,6 +11,8 @@
 #include <random>
 #include <vector>
 
+#include "kernels/library.hpp"
+
 namespace numagpu::kernels::merge_sort {
 
 constexpr std::uint64_t kSample = 128;  // SAMPLE_STRIDE
@@ -18,16 +20,22 @@ constexpr std::uint64_t kSample = 128;  // SAMPLE_STRIDE
 inline void sorted_runs(std::uint64_t n, std::uint64_t stride, std::uint32_t seed,
                         std::vector<std::uint32_t>& keys, std::vector<std::uint32_t>& vals) {
   std::mt19937 rng(seed);
-  std::vector<std::uint32_t> raw(n);
-  for (std::uint32_t& k : raw)
+  std::vector<std::uint32_t> raw;
+  resize_interruptibly(raw, n);
+  for (std::uint32_t& k : raw) {
+    interrupt_point();
     k = rng() % 65536u;
-  keys.resize(n);
-  vals.resize(n);
-  std::vector<std::uint32_t> order(stride);
+  }
+  resize_interruptibly(keys, n);
+  resize_interruptibly(vals, n);
+  std::vector<std::uint32_t> order;
+  resize_interruptibly(order, stride);
   for (std::uint64_t run = 0; run < n; run += stride) {
     std::iota(order.begin(), order.end(), std::uint32_t(run));
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t x, std::uint32_t y) { return raw[x] < raw[y]; });
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+      interrupt_point();  // a run of 2^27 keys takes seconds to sort
+      return raw[x] < raw[y];
+    });
     for (std::uint64_t i = 0; i < stride; ++i) {
       keys[run + i] = raw[order[i]];
       vals[run + i] = order[i];

@@ -256,8 +256,10 @@ inline std::shared_ptr<const Tree> tree(std::int64_t size, bool shuffled, std::u
         std::swap(keys[i - 1], keys[rng() % i]);
     }
     detail::Builder b;
-    for (std::int32_t k : keys)
+    for (std::int32_t k : keys) {
+      interrupt_point();
       b.insert(k);
+    }
     t = std::make_shared<const Tree>(b.flatten(size));
   }
   return t;

@@ -71,11 +71,13 @@ class KmeansPoint : public Kernel {
   }
 
   void prepare() override {
-    feature_values_.assign(std::uint64_t(npoints_ * nfeatures_), 0.0f);
+    zeros_interruptibly(feature_values_, std::uint64_t(npoints_ * nfeatures_));
     SplitMix64 random(seed_);
-    for (std::int64_t p = 0; p < npoints_; ++p)
+    for (std::int64_t p = 0; p < npoints_; ++p) {
+      interrupt_point();
       for (std::int64_t j = 0; j < nfeatures_; ++j)
         feature_values_[std::uint64_t(j * npoints_ + p)] = float(random.next() >> 56);  // 0 .. 255
+    }
     centers_.assign(std::uint64_t(nclusters_ * nfeatures_), 0.0f);
     for (std::int64_t i = 0; i < nclusters_; ++i)
       for (std::int64_t j = 0; j < nfeatures_; ++j)

@@ -83,10 +83,11 @@ class Srad : public Kernel {
     // The image after extract, column-major, and the ROI statistic of the host.
     constexpr double kTwoPi = 6.283185307179586;
     SplitMix64 random(seed_);
-    image_values_.resize(std::uint64_t(ne_));
+    resize_interruptibly(image_values_, std::uint64_t(ne_));
     double sum = 0, sum2 = 0;
     for (std::int64_t col = 0; col < nc_; ++col) {
       for (std::int64_t row = 0; row < nr_; ++row) {
+        interrupt_point();
         const double pattern = 96 + 64 * std::sin(kTwoPi * row / 125) * std::cos(kTwoPi * col / 115);
         const double pixel = std::clamp(std::round(pattern * (0.5 + random.uniform())), 0.0, 255.0);
         const float v = std::exp(float(pixel) / 255);
@@ -98,7 +99,7 @@ class Srad : public Kernel {
     const double mean = sum / double(ne_);
     q0sqr_ = float((sum2 / double(ne_) - mean * mean) / (mean * mean));
     for (std::vector<float>* out : {&d_n_values_, &d_s_values_, &d_w_values_, &d_e_values_, &c_values_})
-      out->assign(std::uint64_t(ne_), 0.0f);
+      zeros_interruptibly(*out, std::uint64_t(ne_));
   }
 
  private:
