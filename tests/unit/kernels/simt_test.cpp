@@ -966,12 +966,14 @@ TEST(Simt, StopRequestEndsTheRecordingAtTheNextLook) {
 }
 
 // Through a program: parboil/sgemm's CTA at its default k = 992 records far more than 4096 instructions
-// (124 iterations of 8 x 16 FMAs a warp alone), so a stop asked at once cuts CTA 0 at its first look; its
-// warps end after what they recorded, the run goes on, nothing is kept as a fault. While the CTA is
-// resident, its records count in the bounds' `held`; when its last warp has ended, they no longer do.
+// (124 iterations of 8 x 16 FMAs a warp alone), so a stop asked once CTA 0 has started (the program asks
+// once before it builds a CTA: that first answer is no) cuts it at its first look; its warps end after what
+// they recorded, the run goes on, nothing is kept as a fault. While the CTA is resident, its records count in
+// the bounds' `held`; when its last warp has ended, they no longer do. A CTA started after the stop is
+// handed out with its warps and nothing recorded, without being built.
 TEST(KernelLibrary, AStoppedCtaKeepsWhatItRecordedAndLeavesHeldAsItFoundIt) {
   auto bounds = std::make_shared<RecordBounds>();
-  bounds->stop_requested = [] { return true; };
+  bounds->stop_requested = [asked = 0]() mutable { return ++asked > 1; };
   CppKernelProgram p("sgemm", make_kernel("parboil/sgemm_mysgemmNT", "", std::uint64_t(1) << 32), kLine);
   p.bound_by(bounds);
   std::uint64_t instructions = 0;
@@ -988,6 +990,12 @@ TEST(KernelLibrary, AStoppedCtaKeepsWhatItRecordedAndLeavesHeldAsItFoundIt) {
   EXPECT_LT(instructions, 124u * 8 * 16);
   EXPECT_EQ(bounds->held, 0u);
   EXPECT_FALSE(bounds->fault);
+  // CTA 1, after the stop: every warp ends at once.
+  for (std::uint32_t w = 0; w < p.warps_per_cta(); ++w) {
+    Step s;
+    EXPECT_FALSE(p.step(1, w, 0, s)) << "warp " << w;
+  }
+  EXPECT_EQ(bounds->held, 0u);
 }
 
 // Past the limit, the program names itself and the CTA, and keeps the exception as the bounds' fault (for
