@@ -32,6 +32,25 @@ def write(path, text):
         f.write(text)
 
 
+def signal_after(command, delay, what, failures):
+    """Starts `command`, sends SIGTERM `delay` s in, and returns (exit status, seconds it took after the
+    signal, stderr); notes a run that ended before the signal."""
+    p = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    if p.poll() is not None:
+        failures.append(f"{what}: the run ended before the signal (exit {p.returncode})")
+    sent = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    try:
+        status = p.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        status = p.wait()
+    waited = time.monotonic() - sent
+    print(f"{what}: exit {status} {waited:.2f} s after SIGTERM")
+    return status, waited, p.stderr.read()
+
+
 def main():
     numagpu, work = sys.argv[1], sys.argv[2]
     shutil.rmtree(work, ignore_errors=True)
@@ -62,22 +81,10 @@ def main():
     write(tc, "workload:\n  name: tc\n  kernels:\n    - name: tc\n      kernel: cuda-samples/cudaTensorCoreGemm\n"
               "      args: \"m_tiles=8 n_tiles=8 k_tiles=65536 sms=1\"\n")
     out = os.path.join(work, "interrupt")
-    p = subprocess.Popen([numagpu, "run", "-q", "-w", tc, "--set", "checks.max_record_bytes=0", "-o", out],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(2)
-    if p.poll() is not None:
-        failures.append(f"interrupt: the run ended before the signal (exit {p.returncode})")
-    sent = time.monotonic()
-    p.send_signal(signal.SIGTERM)
-    try:
-        status = p.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        status = p.wait()
-    waited = time.monotonic() - sent
-    print(f"interrupt: exit {status} {waited:.2f} s after SIGTERM")
+    status, waited, stderr = signal_after(
+        [numagpu, "run", "-q", "-w", tc, "--set", "checks.max_record_bytes=0", "-o", out], 2, "interrupt", failures)
     if status != 128 + signal.SIGTERM or waited > 1.0:
-        failures.append(f"interrupt: exit {status} {waited:.2f} s after SIGTERM, stderr {p.stderr.read()!r}")
+        failures.append(f"interrupt: exit {status} {waited:.2f} s after SIGTERM, stderr {stderr!r}")
     else:
         doc = json.load(open(os.path.join(out, "stats.json")))
         if (doc["complete"], doc["run"]["stop_reason"], doc["run"]["cycle_reached"]) != (False, "interrupted", 0):
@@ -92,23 +99,11 @@ def main():
               "      kernel: cuda-samples/mergeSort_generateSampleRanks\n"
               "      args: \"n=67108864 stride=33554432\"\n")
     out = os.path.join(work, "interrupt_generation")
-    p = subprocess.Popen([numagpu, "run", "-q", "-w", ms, "--set", "system.sockets=1", "--set", "sm.per_socket=8",
-                          "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
-    if p.poll() is not None:
-        failures.append(f"interrupt in generation: the run ended before the signal (exit {p.returncode})")
-    sent = time.monotonic()
-    p.send_signal(signal.SIGTERM)
-    try:
-        status = p.wait(timeout=120)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        status = p.wait()
-    waited = time.monotonic() - sent
-    print(f"interrupt in generation: exit {status} {waited:.2f} s after SIGTERM")
+    status, waited, stderr = signal_after(
+        [numagpu, "run", "-q", "-w", ms, "--set", "system.sockets=1", "--set", "sm.per_socket=8", "-o", out], 1.5,
+        "interrupt in generation", failures)
     if status != 128 + signal.SIGTERM or waited > 3.0:
-        failures.append(f"interrupt in generation: exit {status} {waited:.2f} s after SIGTERM, "
-                        f"stderr {p.stderr.read()!r}")
+        failures.append(f"interrupt in generation: exit {status} {waited:.2f} s after SIGTERM, stderr {stderr!r}")
 
     # 3. An allocation failure.
     def limit():
