@@ -422,17 +422,24 @@ TEST_F(SweepTest, OnePointAsASlurmTaskDoesAndCollectReports) {
   EXPECT_EQ(point(results(), "w.a4")["status"], "missing");
 }
 
+// bfs.yaml in `dir`: rodinia/bfs on g.graph beside it, written as the path 1-2-3 (METIS: n m, then each
+// vertex's neighbours). Returns the graph's path.
+fs::path write_bfs_on_a_path(const fs::path& dir) {
+  const fs::path graph = dir / "g.graph";
+  std::ofstream(graph) << "3 2\n2\n1 3\n2\n";
+  std::ofstream(dir / "bfs.yaml")
+      << "workload:\n"
+         "  name: bfs\n"
+         "  kernels: [{name: b, app: rodinia/bfs, args: 'layers=1', input: g.graph}]\n";
+  return graph;
+}
+
 // A point's identity covers the contents of the files it reads (issue 44): a changed graph is a different
 // point, so a rerun simulates it again instead of keeping the stale result. rodinia/bfs from vertex 0 runs
 // one Kernel and one Kernel2 per level until a level reaches nothing new (models/apps/rodinia/bfs.cpp): on
 // the path 1-2-3 that is levels {2}, {3}, {} = 3 rounds, 6 kernels; on the triangle {2, 3}, {} = 2 rounds, 4.
 TEST_F(SweepTest, ChangedInputFileMakesThePointRunAgain) {
-  const fs::path graph = dir / "g.graph";
-  std::ofstream(graph) << "3 2\n2\n1 3\n2\n";  // the path 1-2-3 (METIS: n m, then each vertex's neighbours)
-  std::ofstream(dir / "bfs.yaml")
-      << "workload:\n"
-         "  name: bfs\n"
-         "  kernels: [{name: b, app: rodinia/bfs, args: 'layers=1', input: g.graph}]\n";
+  const fs::path graph = write_bfs_on_a_path(dir);
   write_spec(
       "name: graph\n"
       "set:\n"
@@ -479,12 +486,7 @@ TEST_F(SweepTest, ChangedInputFileMakesThePointRunAgain) {
 // An input changed after the sweep read it (while earlier points ran, say): the run read the new file, the
 // point's identity names the old one, so the point is not recorded as finished; it fails, saying why.
 TEST_F(SweepTest, InputChangedAfterTheSweepReadItFailsThePoint) {
-  const fs::path graph = dir / "g.graph";
-  std::ofstream(graph) << "3 2\n2\n1 3\n2\n";
-  std::ofstream(dir / "bfs.yaml")
-      << "workload:\n"
-         "  name: bfs\n"
-         "  kernels: [{name: b, app: rodinia/bfs, args: 'layers=1', input: g.graph}]\n";
+  const fs::path graph = write_bfs_on_a_path(dir);
   write_spec(
       "name: graph\n"
       "set: [{key: system.sockets, value: 1}, {key: sm.per_socket, value: 1}]\n"
