@@ -1,9 +1,9 @@
 # The kernel library's sources and its generated list (models/kernels/library.cpp includes
 # kernels/kernel_list.inc): one file per kernel, models/kernels/<suite>/<kernel>.cpp, each defining
 # `LibraryEntry <suite>_<kernel>()` (dashes and slashes become underscores). Used by the model library and by
-# the fuzz build, so adding a kernel is adding its file. Applications likewise (kernels/app.cpp includes
+# the fuzz build, so adding a kernel is adding its file. Applications likewise (kernels/application.cpp includes
 # kernels/app_list.inc): one file per application, models/apps/<suite>/<app>.cpp, each defining
-# `AppEntry app_<suite>_<app>()`; FILES_VAR lists both.
+# `ApplicationEntry app_<suite>_<app>()`; FILES_VAR lists both.
 #   numagpu_kernel_library(FILES_VAR INCLUDE_DIR_VAR)
 function(numagpu_kernel_library files_var include_dir_var)
   set(_models ${PROJECT_SOURCE_DIR}/models)

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "app/hw_csv.hpp"
+#include "cli/hw_csv.hpp"
 #include "config/config.hpp"
 #include "kernels/metis_graph.hpp"
 #include "system/system_config.hpp"

@@ -36,7 +36,7 @@ std::optional<std::string> accelsim_input(const std::uint8_t* data, std::size_t 
 // The .ngt reader: the first byte chooses plain, gzip or xz framing of the rest (kPlain, kGzip, kXz).
 std::optional<std::string> ngt_input(const std::uint8_t* data, std::size_t size);
 
-// The hardware tables of `numagpu correlate` (app/hw_csv.hpp): the first byte picks the counter table (even)
+// The hardware tables of `numagpu correlate` (cli/hw_csv.hpp): the first byte picks the counter table (even)
 // or the measured-power table (odd) for the rest. An accepted table must hold what the reader promises: each
 // kernel once, named, every value a finite number within the reader's limits.
 std::optional<std::string> hw_csv_input(const std::uint8_t* data, std::size_t size);

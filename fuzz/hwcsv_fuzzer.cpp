@@ -1,4 +1,4 @@
-// libFuzzer target: the hardware tables of `numagpu correlate` (app/hw_csv.hpp), the counter table and the
+// libFuzzer target: the hardware tables of `numagpu correlate` (cli/hw_csv.hpp), the counter table and the
 // measured-power table. fuzz/harness.hpp says what is checked; scripts/fuzz.sh runs it.
 #include <cstdio>
 #include <cstdlib>

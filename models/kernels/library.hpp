@@ -60,9 +60,9 @@ struct ArgSpec {
   std::string doc;
 };
 
-// An array of someone else's (an application's, kernels/app.hpp) that a kernel uses in place of one of its
-// own: the kernel's array of that name takes this address (and these values, if `data` is set) and is not
-// one of the kernel's allocations. This is how an application's kernels share its arrays.
+// An array of someone else's (an application's, kernels/application.hpp) that a kernel uses in place of one
+// of its own: the kernel's array of that name takes this address (and these values, if `data` is set) and is
+// not one of the kernel's allocations. This is how an application's kernels share its arrays.
 struct BoundArray {
   std::uint64_t base = 0;
   std::uint64_t bytes = 0;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 #include "kernels/library.hpp"
 #include "system/derived_params.hpp"
 #ifdef NUMAGPU_HAVE_RTL_LOOP
@@ -427,7 +427,7 @@ void derive_library_kernel(const std::string& key, KernelSpec& ks, std::uint64_t
 void derive_app(const std::string& key, KernelSpec& ks, std::uint64_t& next_base, SystemSpec& s) {
   if (!ks.kernel.empty()) fail(key + "app", "an item runs an application or a library kernel, not both");
   if (!ks.trace_path.empty()) fail(key + "app", "an item runs an application or a trace, not both");
-  std::unique_ptr<kernels::App> app;
+  std::unique_ptr<kernels::Application> app;
   try {
     app = kernels::make_app(ks.app, ks.args, ks.input, next_base);
   } catch (const kernels::KernelError& e) {

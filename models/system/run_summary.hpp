@@ -1,7 +1,7 @@
 // The figures a person reads after a run, gathered once from the components' own counters (their
 // counters(), by reference: no statistic is looked up by name) and recorded back into the registry under
 // "summary.", "placement." and each SM's ".ipc", so that stats.json holds them too. The program prints them
-// (app/summary.hpp); the statistics are documented in docs/stats.md.
+// (cli/summary.hpp); the statistics are documented in docs/stats.md.
 #pragma once
 
 #include <cstdint>

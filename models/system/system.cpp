@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 #include "kernels/cpp_program.hpp"
 #include "stats/atomic_write.hpp"
 #include "stats/document.hpp"
@@ -305,7 +305,7 @@ std::vector<std::unique_ptr<KernelSequence>> System::build_programs() {
           std::rethrow_exception(bounds->fault);
         }
       };
-      auto runner = std::make_unique<kernels::AppRunner>(
+      auto runner = std::make_unique<kernels::ApplicationRunner>(
           k.name, kernels::make_app(k.app, k.args, k.input, k.base_address), spec_.facts.line_bytes, check,
           latencies, spec_.max_launches);
       runner->bound_by(record_bounds_);

@@ -82,7 +82,7 @@ class System : public sc_core::sc_module {
   // Asked while a CTA body of a library kernel or an application is recorded (host time in which no
   // simulated time passes, so nothing scheduled in the simulation can look): when it says true, the CTA
   // ends where its recording was cut and the run stops as stop_early() makes it. The numagpu program
-  // passes whether SIGINT or SIGTERM came (app/interrupt.hpp).
+  // passes whether SIGINT or SIGTERM came (cli/interrupt.hpp).
   void stop_recording_when(std::function<bool()> requested);
 
   // A host that owns sc_start (docs/embedding.md) does not call run(): the System starts by itself at the

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "config/keys.hpp"
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 #include "power/energy_config.hpp"
 #include "system/derive_spec.hpp"
 #include "system/resource_limits.hpp"

@@ -29,7 +29,7 @@ struct InputFile {
 
 // Every input file of the configuration, in a fixed order: workload.trace_list and each trace it lists, or
 // each kernel's trace and input (an application's reference input when it names none). A sweep point's
-// identity hashes their contents (app/sweep_spec.hpp). Throws config::ConfigError like to_system_spec.
+// identity hashes their contents (cli/sweep_spec.hpp). Throws config::ConfigError like to_system_spec.
 std::vector<InputFile> input_files(const config::Config& cfg);
 
 }  // namespace numagpu

@@ -87,7 +87,7 @@ class KernelProgram {
 };
 
 // One item of the workload as the dispatcher runs it: one kernel (SingleKernel), or an application that
-// launches kernels one after another from its host program (kernels/app.hpp).
+// launches kernels one after another from its host program (kernels/application.hpp).
 class KernelSequence {
  public:
   virtual ~KernelSequence() = default;

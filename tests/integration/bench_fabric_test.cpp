@@ -1,6 +1,6 @@
 // numagpu bench-fabric on the paper's switch system (8 lanes x 8 B per direction: 64 B/cycle each way; a
 // write packet is 16 B header + 128 B = 144 B = ceil(144/64) = 3 cycles; its ack 16 B = 1 cycle).
-#include "app/bench_fabric.hpp"
+#include "cli/bench_fabric.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/python_script.hpp"
-#include "app/run.hpp"
+#include "cli/python_script.hpp"
+#include "cli/run.hpp"
 #include "stats/document.hpp"
 #include "system/fresh_kernel.hpp"
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/correlate.hpp"
+#include "cli/correlate.hpp"
 
 namespace numagpu {
 namespace {

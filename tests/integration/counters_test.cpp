@@ -41,7 +41,7 @@ double scalar(const stats::Registry& r, const std::string& path) {
 const char* const kClasses[] = {"local_local", "local_remote", "remote_local"};
 
 // A system with its activity recorder, run to the end; then the summary and the activity record are
-// gathered as numagpu run gathers them (app/run.cpp).
+// gathered as numagpu run gathers them (cli/run.cpp).
 struct RecordedRun {
   explicit RecordedRun(const SystemSpec& spec)
       : system("system", spec, reg, diag), recorder("activity", system, 0) {

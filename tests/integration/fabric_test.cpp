@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "app/embedded_configs.hpp"
+#include "cli/embedded_configs.hpp"
 #include "common/health.hpp"
 #include "small_system.hpp"
 #include "system/fresh_kernel.hpp"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/bench_fabric.hpp"
+#include "cli/bench_fabric.hpp"
 #include "common/health.hpp"
 #include "power/activity_recorder.hpp"
 #include "power/energy_config.hpp"

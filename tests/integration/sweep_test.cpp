@@ -16,11 +16,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/run.hpp"
-#include "app/sweep.hpp"
-#include "app/sweep_results.hpp"
-#include "app/sweep_runner.hpp"
-#include "app/sweep_spec.hpp"
+#include "cli/run.hpp"
+#include "cli/sweep.hpp"
+#include "cli/sweep_results.hpp"
+#include "cli/sweep_runner.hpp"
+#include "cli/sweep_spec.hpp"
 #include "config/config.hpp"
 
 namespace numagpu {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/run.hpp"
+#include "cli/run.hpp"
 #include "config/error.hpp"
 #include "system/derived_params.hpp"
 #include "system/system_config.hpp"

@@ -25,7 +25,7 @@
 #include <limits>
 #include <tuple>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 #include "kernels/generate.hpp"
 
 namespace numagpu::kernels {
@@ -35,9 +35,9 @@ namespace {
 constexpr std::int64_t kThreads = 256;
 constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
 
-class MstApp : public App {
+class MstApp : public Application {
  public:
-  MstApp(const Args& a, const std::string& input) : App(a, input) {
+  MstApp(const Args& a, const std::string& input) : Application(a, input) {
     CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
     n_ = g.vertices;
     if (g.has_edge_weights && a.given("seed"))
@@ -253,7 +253,7 @@ class MstApp : public App {
 
 }  // namespace
 
-AppEntry app_lonestar_mst() {
+ApplicationEntry app_lonestar_mst() {
   return {"lonestar/mst",
           "Minimum spanning forest by Boruvka with atomicMin on packed weight/edge keys (Vineet et al., "
           "LonestarGPU's mst): per round reset_min, find_min, take_edge, hook and pointer jumping until no "

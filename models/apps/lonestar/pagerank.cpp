@@ -7,7 +7,7 @@
 //
 // Input: a METIS graph (default copter2.graph of libmetis-doc, degree up to ~40, extruded to 8 layers:
 // 443,808 vertices, 6,412,472 edge entries).
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -15,9 +15,9 @@ namespace {
 
 constexpr std::int64_t kThreads = 256;
 
-class PagerankApp : public App {
+class PagerankApp : public Application {
  public:
-  PagerankApp(const Args& a, const std::string& input) : App(a, input), iterations_(a["iterations"]) {
+  PagerankApp(const Args& a, const std::string& input) : Application(a, input), iterations_(a["iterations"]) {
     const CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
     n_ = g.vertices;
     row_data_.assign(g.row_ptr.begin(), g.row_ptr.end());
@@ -70,7 +70,7 @@ class PagerankApp : public App {
 
 }  // namespace
 
-AppEntry app_lonestar_pagerank() {
+ApplicationEntry app_lonestar_pagerank() {
   return {
       "lonestar/pagerank",
       "Pull-style PageRank (Pannotia / LonestarGPU style): contrib and pull per iteration, a fixed number of "

@@ -22,7 +22,7 @@
 #include <limits>
 #include <queue>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 #include "kernels/generate.hpp"
 
 namespace numagpu::kernels {
@@ -57,9 +57,9 @@ std::pair<std::int64_t, std::uint32_t> farthest(const CsrGraph& g) {
   return far;
 }
 
-class SsspApp : public App {
+class SsspApp : public Application {
  public:
-  SsspApp(const Args& a, const std::string& input) : App(a, input) {
+  SsspApp(const Args& a, const std::string& input) : Application(a, input) {
     CsrGraph g = load_graph(input, std::uint32_t(a["layers"]),
                             {kMaxWeight, "(lonestar/sssp adds weights to int32 distances below 2^30)"});
     n_ = g.vertices;
@@ -167,7 +167,7 @@ class SsspApp : public App {
 
 }  // namespace
 
-AppEntry app_lonestar_sssp() {
+ApplicationEntry app_lonestar_sssp() {
   return {"lonestar/sssp",
           "SSSP, topology-driven Bellman-Ford with atomicMin (Harish and Narayanan's GPU algorithm, "
           "LonestarGPU's baseline): SSSP1 and SSSP2 until no distance changes, on a METIS mesh graph "

@@ -11,7 +11,7 @@
 //
 // Reference: a VGG-style 3 x 3 layer of 128 to 128 channels on 64 x 64 maps (an ImageNet network's early
 // layers): the column buffer 1,152 x 4,096 floats (18 MiB) exceeds the L2 by itself.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -19,10 +19,15 @@ namespace {
 
 constexpr std::int64_t kThreads = 512;  // CAFFE_CUDA_NUM_THREADS
 
-class ConvApp : public App {
+class ConvApp : public Application {
  public:
   ConvApp(const Args& a, const std::string& input)
-      : App(a, input), batch_(a["batch"]), cin_(a["cin"]), cout_(a["cout"]), hw_(a["hw"]), k_(a["kernel"]) {
+      : Application(a, input),
+        batch_(a["batch"]),
+        cin_(a["cin"]),
+        cout_(a["cout"]),
+        hw_(a["hw"]),
+        k_(a["kernel"]) {
     if (k_ % 2 == 0)
       throw KernelError("argument 'kernel': odd sizes only (padding (K - 1) / 2 keeps the map's size)");
     if ((hw_ * hw_) % 128)
@@ -93,7 +98,7 @@ class ConvApp : public App {
 
 }  // namespace
 
-AppEntry app_ml_conv() {
+ApplicationEntry app_ml_conv() {
   return {"ml/conv",
           "A convolution layer's forward pass as Caffe runs it: per image, im2col_gpu_kernel then a GEMM "
           "(Parboil's mysgemmNT); reference: 3 x 3, 128 -> 128 channels, 64 x 64 maps",

@@ -6,7 +6,7 @@
 // the four streaming kernels; dot uses 256 CTAs (DOT_NUM_BLOCKS). Values steer nothing.
 //
 // Reference: 2^23 doubles an array (64 MiB; BabelStream's default is 2^25), so 192 MiB in all.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -15,10 +15,10 @@ namespace {
 constexpr std::int64_t kTb = 1024;        // TBSIZE
 constexpr std::int64_t kDotBlocks = 256;  // DOT_NUM_BLOCKS
 
-class StreamApp : public App {
+class StreamApp : public Application {
  public:
   StreamApp(const Args& a, const std::string& input)
-      : App(a, input), n_(a["elements"]), iterations_(a["iterations"]) {
+      : Application(a, input), n_(a["elements"]), iterations_(a["iterations"]) {
     if (n_ % kTb) throw KernelError("argument 'elements': must be a multiple of 1024 (TBSIZE)");
     a_ = array<double>("a", std::uint64_t(n_));
     b_ = array<double>("b", std::uint64_t(n_));
@@ -85,7 +85,7 @@ class StreamApp : public App {
 
 }  // namespace
 
-AppEntry app_other_stream() {
+ApplicationEntry app_other_stream() {
   return {"other/stream",
           "BabelStream (CUDA): copy, mul, add, triad and dot per iteration on three arrays of doubles; "
           "reference 2^23 doubles an array",

@@ -2,16 +2,16 @@
 // with mysgemmNT (the library kernel parboil/sgemm_mysgemmNT), launched `iterations` times on the same
 // matrices (a solver's repeated products; Parboil itself launches once). A is m x k, B n x k and C m x n,
 // column-major, all the application's.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
 namespace {
 
-class SgemmApp : public App {
+class SgemmApp : public Application {
  public:
   SgemmApp(const Args& a, const std::string& input)
-      : App(a, input), m_(a["m"]), n_(a["n"]), k_(a["k"]), iterations_(a["iterations"]) {
+      : Application(a, input), m_(a["m"]), n_(a["n"]), k_(a["k"]), iterations_(a["iterations"]) {
     a_ = array<float>("A", std::uint64_t(m_ * k_), std::uint64_t(k_), std::uint64_t(m_));
     b_ = array<float>("B", std::uint64_t(k_ * n_), std::uint64_t(k_), std::uint64_t(n_));
     c_ = array<float>("C", std::uint64_t(m_ * n_), std::uint64_t(n_), std::uint64_t(m_));
@@ -35,7 +35,7 @@ class SgemmApp : public App {
 
 }  // namespace
 
-AppEntry app_parboil_sgemm() {
+ApplicationEntry app_parboil_sgemm() {
   return {"parboil/sgemm",
           "Parboil sgemm (CUDA base, mysgemmNT) at 4096 x 1024 x 1024 by default, `iterations` launches",
           {{"m", 4096, 128, 1 << 16, "rows of A and C (a multiple of 128)"},

@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -24,9 +24,9 @@ namespace {
 constexpr std::int64_t kBlock = 192;
 constexpr std::int64_t kWarp = 32;
 
-class SpmvApp : public App {
+class SpmvApp : public Application {
  public:
-  SpmvApp(const Args& a, const std::string& input) : App(a, input), iterations_(a["iterations"]) {
+  SpmvApp(const Args& a, const std::string& input) : Application(a, input), iterations_(a["iterations"]) {
     const CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
     rows_ = g.vertices;
     // Row r: the diagonal, then its neighbours.
@@ -111,7 +111,7 @@ class SpmvApp : public App {
 
 }  // namespace
 
-AppEntry app_parboil_spmv() {
+ApplicationEntry app_parboil_spmv() {
   return {"parboil/spmv",
           "Parboil spmv (CUDA, JDS format), spmv_jds launched `iterations` times, on a METIS mesh's pattern "
           "plus the diagonal (default copter2.graph extruded to 8 layers)",

@@ -9,7 +9,7 @@
 //
 // Reference input: Parboil's "default" dataset, 512 x 512 x 64 (64 MiB a grid); Parboil times 100
 // iterations, the suite runs fewer at the full footprint.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -17,10 +17,10 @@ namespace {
 
 constexpr std::int64_t kTx = 32, kTy = 4;
 
-class StencilApp : public App {
+class StencilApp : public Application {
  public:
   StencilApp(const Args& a, const std::string& input)
-      : App(a, input), nx_(a["nx"]), ny_(a["ny"]), nz_(a["nz"]), iterations_(a["iterations"]) {
+      : Application(a, input), nx_(a["nx"]), ny_(a["ny"]), nz_(a["nz"]), iterations_(a["iterations"]) {
     const std::uint64_t n = std::uint64_t(nx_ * ny_ * nz_);
     grid_[0] = array<float>("A0", n, std::uint64_t(ny_ * nz_), std::uint64_t(nx_));
     grid_[1] = array<float>("Anext", n, std::uint64_t(ny_ * nz_), std::uint64_t(nx_));
@@ -113,7 +113,7 @@ class StencilApp : public App {
 
 }  // namespace
 
-AppEntry app_parboil_stencil() {
+ApplicationEntry app_parboil_stencil() {
   return {"parboil/stencil",
           "Parboil stencil (CUDA, block2D_hybrid_coarsen_x): a 7-point 3-D Jacobi stencil, `iterations` "
           "launches swapping the grids; reference: the default dataset, 512 x 512 x 64",

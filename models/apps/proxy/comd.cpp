@@ -32,7 +32,7 @@
 // data (they steer the cutoff branch, the cells and the slots).
 #include <cmath>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 #include "kernels/generate.hpp"
 
 namespace numagpu::kernels {
@@ -42,9 +42,9 @@ namespace {
 constexpr std::int64_t kMaxAtoms = 64;  // CoMD's MAXATOMS: slots of a link cell
 constexpr double kLattice = 5.257 / 2.315, kCutoff = 2.5, kDt = 0.005;
 
-class ComdApp : public App {
+class ComdApp : public Application {
  public:
-  ComdApp(const Args& a, const std::string& input) : App(a, input), steps_(a["steps"]) {
+  ComdApp(const Args& a, const std::string& input) : Application(a, input), steps_(a["steps"]) {
     const std::int64_t nx = a["nx"];
     box_ = double(nx) * kLattice;
     cells_ = std::int64_t(box_ / kCutoff);
@@ -262,7 +262,7 @@ class ComdApp : public App {
 
 }  // namespace
 
-AppEntry app_proxy_comd() {
+ApplicationEntry app_proxy_comd() {
   return {"proxy/comd",
           "A CoMD-like (ExMatEx) Lennard-Jones molecular dynamics step on link cells of 64 atom slots: "
           "compute_force, advance_velocity, advance_position, a counting re-bin (clear_counts, redistribute) "

@@ -11,7 +11,7 @@
 // outside (a homogeneous Neumann boundary); values steer nothing and are not computed.
 //
 // Reference: 128^3 cells on the finest level (x twice, b, r: 32 MiB), levels 128, 64, 32, 16, 8.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -25,10 +25,10 @@ struct Level {
   int cur = 0;  // which x buffer holds the solution
 };
 
-class HpgmgApp : public App {
+class HpgmgApp : public Application {
  public:
   HpgmgApp(const Args& a, const std::string& input)
-      : App(a, input), cycles_(a["cycles"]), smooths_(a["smooths"]) {
+      : Application(a, input), cycles_(a["cycles"]), smooths_(a["smooths"]) {
     const std::int64_t n = a["n"];
     if (n & (n - 1)) throw KernelError("argument 'n': must be a power of two");
     for (std::int64_t m = n; m >= 8; m /= 2) {
@@ -160,7 +160,7 @@ class HpgmgApp : public App {
 
 }  // namespace
 
-AppEntry app_proxy_hpgmg() {
+ApplicationEntry app_proxy_hpgmg() {
   return {"proxy/hpgmg",
           "An HPGMG-FV-like geometric multigrid: V-cycles of Jacobi smooths, residual, restriction and "
           "prolongation on a 7-point Poisson operator, n^3 cells down to 8^3 (reference n = 128)",

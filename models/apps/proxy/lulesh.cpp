@@ -38,7 +38,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -47,9 +47,9 @@ namespace {
 constexpr std::int64_t kElemBlock = 64, kNodeBlock = 128, kReduceBlock = 128, kOneBlock = 1024;
 constexpr double kGamma = 5.0 / 3.0, kUCut = 1e-7, kBig = 1e20;
 
-class LuleshApp : public App {
+class LuleshApp : public Application {
  public:
-  LuleshApp(const Args& a, const std::string& input) : App(a, input), iterations_(a["iterations"]) {
+  LuleshApp(const Args& a, const std::string& input) : Application(a, input), iterations_(a["iterations"]) {
     s_ = a["s"];
     const std::int64_t sn = s_ + 1;
     ne_ = s_ * s_ * s_;
@@ -457,7 +457,7 @@ class LuleshApp : public App {
 
 }  // namespace
 
-AppEntry app_proxy_lulesh() {
+ApplicationEntry app_proxy_lulesh() {
   return {"proxy/lulesh",
           "A LULESH-like (CORAL) Lagrangian hydrodynamics time step on the Sedov problem: volume forces per "
           "element corner, node force gather, acceleration, boundary conditions, velocity and position, "

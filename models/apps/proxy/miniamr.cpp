@@ -30,7 +30,7 @@
 #include <map>
 #include <tuple>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -43,10 +43,10 @@ struct Block {
   std::int64_t i, j, k;  // position in blocks of its level
 };
 
-class MiniAmrApp : public App {
+class MiniAmrApp : public Application {
  public:
   MiniAmrApp(const Args& a, const std::string& input)
-      : App(a, input),
+      : Application(a, input),
         b_(a["block"]),
         vars_(a["vars"]),
         nb0_(a["blocks"]),
@@ -379,7 +379,7 @@ class MiniAmrApp : public App {
 
 }  // namespace
 
-AppEntry app_proxy_miniamr() {
+ApplicationEntry app_proxy_miniamr() {
   return {
       "proxy/miniamr",
       "A MiniAMR-like block-structured AMR stencil: per step a ghost exchange between neighbouring blocks "

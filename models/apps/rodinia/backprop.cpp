@@ -5,15 +5,16 @@
 // the weight update (bpnn_adjust_weights_cuda, rodinia/backprop_adjust_weights). The input units, the
 // (in + 1) x 17 weights and their previous values, the partial sums and the hidden deltas are the
 // application's, shared by both kernels as in the source.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
 namespace {
 
-class BackpropApp : public App {
+class BackpropApp : public Application {
  public:
-  BackpropApp(const Args& a, const std::string& input) : App(a, input), in_(a["in"]), epochs_(a["epochs"]) {
+  BackpropApp(const Args& a, const std::string& input)
+      : Application(a, input), in_(a["in"]), epochs_(a["epochs"]) {
     if (in_ % 16) throw KernelError("argument 'in': must be a multiple of 16 (one CTA per 16 input units)");
     const std::uint64_t weights = std::uint64_t((in_ + 1) * 17);
     input_ = array<float>("input_cuda", std::uint64_t(in_ + 1));
@@ -45,7 +46,7 @@ class BackpropApp : public App {
 
 }  // namespace
 
-AppEntry app_rodinia_backprop() {
+ApplicationEntry app_rodinia_backprop() {
   return {"rodinia/backprop",
           "Rodinia 3.1 backprop's training step (layerforward, then adjust_weights) repeated `epochs` times",
           {{"in", 1 << 20, 16, 1 << 24, "input layer units (a multiple of 16)"},

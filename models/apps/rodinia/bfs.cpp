@@ -12,7 +12,7 @@
 // suite's footprint: every layer is the file's mesh, each vertex linked to itself in the layers next to it,
 // as a mesh extruded into a volume. Nodes are Rodinia's {starting, no_of_edges} pairs of ints, edges ints,
 // masks bools (bytes), costs ints.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -20,10 +20,10 @@ namespace {
 
 constexpr std::int64_t kThreads = 512;  // MAX_THREADS_PER_BLOCK
 
-class BfsApp : public App {
+class BfsApp : public Application {
  public:
   BfsApp(const Args& a, const std::string& input)
-      : App(a, input), graph_(load_graph(input, std::uint32_t(a["layers"]))) {
+      : Application(a, input), graph_(load_graph(input, std::uint32_t(a["layers"]))) {
     n_ = graph_.vertices;
     nodes_data_.resize(2 * std::size_t(n_));
     for (std::int64_t v = 0; v < n_; ++v) {
@@ -113,7 +113,7 @@ class BfsApp : public App {
 
 }  // namespace
 
-AppEntry app_rodinia_bfs() {
+ApplicationEntry app_rodinia_bfs() {
   return {
       "rodinia/bfs",
       "Rodinia 3.1 bfs (Kernel, Kernel2 until no vertex was reached) on a METIS mesh graph (default "

@@ -20,7 +20,7 @@
 // tetrahedron and is refused. Its 34 MiB of arrays (variables, old variables and fluxes 5 MiB each, normals
 // 12 MiB, neighbours 4 MiB) exceed the paper system's L2 without scaling. `elements` keeps only the first
 // elements (faces to the rest become walls): the small variant.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -29,9 +29,9 @@ namespace {
 constexpr std::int64_t kBlock = 192;  // block_length
 constexpr std::int64_t kNnb = 4, kNdim = 3, kNvar = 5, kRk = 3;
 
-class CfdApp : public App {
+class CfdApp : public Application {
  public:
-  CfdApp(const Args& a, const std::string& input) : App(a, input), iterations_(a["iterations"]) {
+  CfdApp(const Args& a, const std::string& input) : Application(a, input), iterations_(a["iterations"]) {
     const CsrGraph g = load_graph(input, 1);
     nel_ = a["elements"] ? std::min<std::int64_t>(a["elements"], g.vertices) : g.vertices;
     nelr_ = (nel_ + kBlock - 1) / kBlock * kBlock;
@@ -157,7 +157,7 @@ class CfdApp : public App {
 
 }  // namespace
 
-AppEntry app_rodinia_cfd() {
+ApplicationEntry app_rodinia_cfd() {
   return {
       "rodinia/cfd",
       "Rodinia 3.1 cfd (euler3d): per iteration a copy, compute_step_factor and 3 x (compute_flux, "

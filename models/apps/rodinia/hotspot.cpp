@@ -3,16 +3,16 @@
 // launch of calculate_temp (the library kernel rodinia/hotspot) per `pyramid` steps, the two temperature
 // grids swapping roles after each launch (the result of one is the input of the next). The grids are the
 // application's: every launch reads power and one temperature grid and writes the other.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
 namespace {
 
-class HotspotApp : public App {
+class HotspotApp : public Application {
  public:
   HotspotApp(const Args& a, const std::string& input)
-      : App(a, input),
+      : Application(a, input),
         rows_(a["rows"]),
         cols_(a["cols"]),
         pyramid_(a["pyramid"]),
@@ -45,7 +45,7 @@ class HotspotApp : public App {
 
 }  // namespace
 
-AppEntry app_rodinia_hotspot() {
+ApplicationEntry app_rodinia_hotspot() {
   return {"rodinia/hotspot",
           "Rodinia 3.1 hotspot's host loop (compute_tran_temp): steps / pyramid launches of calculate_temp, "
           "temperature grids swapped after each",

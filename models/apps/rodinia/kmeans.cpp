@@ -9,7 +9,7 @@
 // in a square grid, as the library kernel's.
 #include <cmath>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -17,10 +17,10 @@ namespace {
 
 constexpr std::int64_t kThreads = 256;
 
-class KmeansApp : public App {
+class KmeansApp : public Application {
  public:
   KmeansApp(const Args& a, const std::string& input)
-      : App(a, input),
+      : Application(a, input),
         points_(a["points"]),
         features_(a["features"]),
         clusters_(a["clusters"]),
@@ -73,7 +73,7 @@ class KmeansApp : public App {
 
 }  // namespace
 
-AppEntry app_rodinia_kmeans() {
+ApplicationEntry app_rodinia_kmeans() {
   return {"rodinia/kmeans",
           "Rodinia 3.1 kmeans (CUDA): invert_mapping once, then kmeansPoint per iteration; reference input "
           "819200.txt's shape (819,200 points x 34 features), 5 clusters",

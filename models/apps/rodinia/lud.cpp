@@ -10,7 +10,7 @@
 // it.
 //
 // Reference: Rodinia's run `lud -s 2048` (a 16 MiB matrix, 382 launches).
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -18,9 +18,9 @@ namespace {
 
 constexpr std::int64_t kB = 16;  // BLOCK_SIZE
 
-class LudApp : public App {
+class LudApp : public Application {
  public:
-  LudApp(const Args& a, const std::string& input) : App(a, input), n_(a["n"]) {
+  LudApp(const Args& a, const std::string& input) : Application(a, input), n_(a["n"]) {
     if (n_ % kB) throw KernelError("argument 'n': must be a multiple of 16");
     m_ = array<float>("m", std::uint64_t(n_ * n_), std::uint64_t(n_), std::uint64_t(n_));
   }
@@ -166,7 +166,7 @@ class LudApp : public App {
 
 }  // namespace
 
-AppEntry app_rodinia_lud() {
+ApplicationEntry app_rodinia_lud() {
   return {
       "rodinia/lud",
       "Rodinia 3.1 lud (CUDA): per 16-row block step lud_diagonal, lud_perimeter, lud_internal, then a last "

@@ -8,7 +8,7 @@
 // tx <= m, a barrier after each), and stores its 16 rows of scores. Values steer nothing.
 //
 // Reference: Rodinia's run `nw 2048 10` (two 16 MiB matrices of 2049 x 2049 ints).
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -16,9 +16,9 @@ namespace {
 
 constexpr std::int64_t kB = 16;  // BLOCK_SIZE
 
-class NwApp : public App {
+class NwApp : public Application {
  public:
-  NwApp(const Args& a, const std::string& input) : App(a, input), n_(a["n"]) {
+  NwApp(const Args& a, const std::string& input) : Application(a, input), n_(a["n"]) {
     if (n_ % kB) throw KernelError("argument 'n': must be a multiple of 16");
     cols_ = n_ + 1;
     const std::uint64_t cells = std::uint64_t(cols_ * cols_);
@@ -89,7 +89,7 @@ class NwApp : public App {
 
 }  // namespace
 
-AppEntry app_rodinia_nw() {
+ApplicationEntry app_rodinia_nw() {
   return {
       "rodinia/nw",
       "Rodinia 3.1 nw (Needleman-Wunsch): needle_cuda_shared_1 over the upper-left anti-diagonals of 16 x "

@@ -3,16 +3,16 @@
 // (the library kernel rodinia/pathfinder_dynproc) per `pyramid` rows, at start rows 0, pyramid, 2 pyramid,
 // ..., each advancing min(pyramid, rows - 1 - t) rows, the two result rows swapping roles before each launch
 // (src, dst = dst, src). The wall and both result rows are the application's.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
 namespace {
 
-class PathfinderApp : public App {
+class PathfinderApp : public Application {
  public:
   PathfinderApp(const Args& a, const std::string& input)
-      : App(a, input),
+      : Application(a, input),
         cols_(a["cols"]),
         rows_(a["rows"]),
         pyramid_(a["pyramid"]),
@@ -44,7 +44,7 @@ class PathfinderApp : public App {
 
 }  // namespace
 
-AppEntry app_rodinia_pathfinder() {
+ApplicationEntry app_rodinia_pathfinder() {
   return {
       "rodinia/pathfinder",
       "Rodinia 3.1 pathfinder's host loop: ceil((rows - 1) / pyramid) launches of dynproc_kernel down the "

@@ -11,7 +11,7 @@
 //
 // Reference: the GV100 study's `srad 100 0.5 502 458`; the suite scales the image to 2048 x 2048 (16 MiB an
 // array, 10 arrays) with fewer iterations.
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 namespace numagpu::kernels {
 
@@ -19,10 +19,10 @@ namespace {
 
 constexpr std::int64_t kThreads = 512;  // NUMBER_THREADS
 
-class SradApp : public App {
+class SradApp : public Application {
  public:
   SradApp(const Args& a, const std::string& input)
-      : App(a, input), nr_(a["rows"]), nc_(a["cols"]), ne_(nr_ * nc_), iterations_(a["iterations"]) {
+      : Application(a, input), nr_(a["rows"]), nc_(a["cols"]), ne_(nr_ * nc_), iterations_(a["iterations"]) {
     const std::uint64_t ne = std::uint64_t(ne_);
     i_s_values_.resize(std::size_t(nr_));
     j_e_values_.resize(std::size_t(nc_));
@@ -174,7 +174,7 @@ class SradApp : public App {
 
 }  // namespace
 
-AppEntry app_rodinia_srad() {
+ApplicationEntry app_rodinia_srad() {
   return {
       "rodinia/srad",
       "Rodinia 3.1 srad_v1 (CUDA): extract, then per iteration prepare, reduce until one block, srad, srad2; "

@@ -29,7 +29,7 @@ for f in sm/sm_spec.hpp cache/cache_spec.hpp fabric/crossbar_spec.hpp fabric/lin
          system/derive_spec.cpp system/derived_params.cpp fabric/topology.cpp; do
   check "$f" "$heavy_libs" "SystemC, YAML or JSON"
 done
-for f in system/system_config.cpp app/sweep_spec.cpp system/resource_limits.cpp; do
+for f in system/system_config.cpp cli/sweep_spec.cpp system/resource_limits.cpp; do
   check "$f" "$systemc" "SystemC"
 done
 exit $status

@@ -17,7 +17,7 @@ using testing::walk_app;
 TEST(AppBfs, LaunchesLevelByLevelUntilTheFrontierIsEmpty) {
   const TempGraph path("5 4\n2\n1 3\n2 4\n3 5\n4\n");
   std::vector<std::uint8_t> visited;
-  const testing::AppWalk w = walk_app("rodinia/bfs", "layers=1", path.path(), [&](const App& a) {
+  const testing::AppWalk w = walk_app("rodinia/bfs", "layers=1", path.path(), [&](const Application& a) {
     visited = *a.contents<std::uint8_t>("graph_visited");
   });
   std::vector<std::string> expected;

@@ -10,7 +10,7 @@
 
 #include <unistd.h>
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 #include "traffic.hpp"
 
 namespace numagpu::kernels::testing {
@@ -34,8 +34,8 @@ struct AppWalk {
 // Runs `app` (name, args, input) to its end; `after`, if given, sees the application then (its arrays'
 // values).
 inline AppWalk walk_app(const std::string& app, const std::string& args, const std::string& input = "",
-                        const std::function<void(const App&)>& after = {}) {
-  std::unique_ptr<App> a = make_app(app, args, input, kTrafficBase);
+                        const std::function<void(const Application&)>& after = {}) {
+  std::unique_ptr<Application> a = make_app(app, args, input, kTrafficBase);
   AppWalk r;
   for (const runtime::Allocation& al : a->allocations())
     r.arrays[al.name] = {al.base, al.base + al.bytes};

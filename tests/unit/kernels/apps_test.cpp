@@ -87,7 +87,7 @@ TEST(Apps, SsspRelaxesUntilNoDistanceChanges) {
   const TempGraph triangle("3 3 1\n2 1 3 5\n1 1 3 1\n1 5 2 1\n");
   std::vector<std::int32_t> cost;
   const AppWalk w = walk_app("lonestar/sssp", "layers=1", triangle.path(),
-                             [&](const App& a) { cost = *a.contents<std::int32_t>("cost"); });
+                             [&](const Application& a) { cost = *a.contents<std::int32_t>("cost"); });
   EXPECT_EQ(w.names(), repeat({"SSSP1", "SSSP2"}, 3));
   EXPECT_EQ(cost, (std::vector<std::int32_t>{0, 1, 2}));
   // SSSP1 of iteration 1: warp 0 loads the mask (1 step); only thread 0 is in it: it clears its mask entry
@@ -107,7 +107,7 @@ TEST(Apps, SsspReadsWeightsOfOneAsTheFileStatesThem) {
   const TempGraph ones("3 3 1\n2 1 3 1\n1 1 3 1\n1 1 2 1\n");
   std::vector<std::int32_t> cost;
   const AppWalk w = walk_app("lonestar/sssp", "layers=1", ones.path(),
-                             [&](const App& a) { cost = *a.contents<std::int32_t>("cost"); });
+                             [&](const Application& a) { cost = *a.contents<std::int32_t>("cost"); });
   EXPECT_EQ(w.names(), repeat({"SSSP1", "SSSP2"}, 2));
   EXPECT_EQ(cost, (std::vector<std::int32_t>{0, 1, 1}));
 }
@@ -142,7 +142,7 @@ TEST(Apps, SsspRefusesWeightsItsDistancesCannotHold) {
   const TempGraph within("3 2 1\n2 536870911\n1 536870911 3 536870911\n2 536870911\n");
   std::vector<std::int32_t> cost;
   walk_app("lonestar/sssp", "layers=1", within.path(),
-           [&](const App& a) { cost = *a.contents<std::int32_t>("cost"); });
+           [&](const Application& a) { cost = *a.contents<std::int32_t>("cost"); });
   EXPECT_EQ(cost, (std::vector<std::int32_t>{0, 536870911, 1073741822}));
 }
 
@@ -159,9 +159,11 @@ TEST(Apps, AGraphWithoutEdgesIsRefusedAtTheInput) {
 
 // A host program that never stops: the runner hands out its launch bound's worth of launches, then unwinds
 // it and says why; checks.max_launches (the runner's max_launches) overrides the application's own bound.
-class EndlessApp : public App {
+class EndlessApp : public Application {
  public:
-  EndlessApp() : App(Args({}, "", testing::kTrafficBase), "") { set_launch_bound(5, "five, for the test"); }
+  EndlessApp() : Application(Args({}, "", testing::kTrafficBase), "") {
+    set_launch_bound(5, "five, for the test");
+  }
   void host() override {
     for (;;)
       launch("spin", one_thread_per_item(32, 32, 8));
@@ -169,7 +171,7 @@ class EndlessApp : public App {
 };
 
 TEST(Apps, RunnerStopsAHostLoopAtItsLaunchBound) {
-  AppRunner own("endless", std::make_unique<EndlessApp>(), testing::kTrafficLine);
+  ApplicationRunner own("endless", std::make_unique<EndlessApp>(), testing::kTrafficLine);
   int launches = 0;
   while (own.next())
     ++launches;
@@ -179,14 +181,14 @@ TEST(Apps, RunnerStopsAHostLoopAtItsLaunchBound) {
       "application 'endless' stopped at its launch bound: its host program asked for launch 6 ('spin') "
       "after 5 (the application's own bound, five, for the test; checks.max_launches sets another): its "
       "loop did not converge");
-  AppRunner set("endless", std::make_unique<EndlessApp>(), testing::kTrafficLine, {}, {}, 3);
+  ApplicationRunner set("endless", std::make_unique<EndlessApp>(), testing::kTrafficLine, {}, {}, 3);
   launches = 0;
   while (set.next())
     ++launches;
   EXPECT_EQ(launches, 3);
   EXPECT_NE(set.cut_short().find("after 3 (checks.max_launches)"), std::string::npos);
   // A host program that ends by itself is not cut short.
-  AppRunner hotspot(
+  ApplicationRunner hotspot(
       "app", make_app("rodinia/hotspot", "rows=64 cols=64 pyramid=2 steps=6", "", testing::kTrafficBase),
       testing::kTrafficLine);
   while (hotspot.next()) {
@@ -265,7 +267,7 @@ TEST(Apps, SpmvJdsOfAPathCountedByHand) {
 // The runner hands launches over one at a time and ends with the host program; a kernel left with an
 // unbound array is refused (it would have no place in the application's address space).
 TEST(Apps, RunnerHandsOverEveryLaunchThenEnds) {
-  AppRunner runner(
+  ApplicationRunner runner(
       "app", make_app("rodinia/hotspot", "rows=64 cols=64 pyramid=2 steps=6", "", testing::kTrafficBase),
       testing::kTrafficLine);
   int launches = 0;
@@ -279,7 +281,7 @@ TEST(Apps, RunnerHandsOverEveryLaunchThenEnds) {
 }
 
 TEST(Apps, RunnerStoppedEarlyUnwindsTheHostProgram) {
-  auto runner = std::make_unique<AppRunner>(
+  auto runner = std::make_unique<ApplicationRunner>(
       "app", make_app("rodinia/hotspot", "rows=64 cols=64 pyramid=2 steps=6", "", testing::kTrafficBase),
       testing::kTrafficLine);
   ASSERT_NE(runner->next(), nullptr);
@@ -388,7 +390,7 @@ TEST(Apps, PagerankPullLoopsAsLongAsTheLargestDegreeOfTheWarp) {
 TEST(Apps, ComdStepMatchesAllPairsForces) {
   std::vector<double> r, f;
   std::vector<std::int32_t> gid, count;
-  const AppWalk w = walk_app("proxy/comd", "nx=4 steps=1", "", [&](const App& a) {
+  const AppWalk w = walk_app("proxy/comd", "nx=4 steps=1", "", [&](const Application& a) {
     r = *a.contents<double>("r1");
     f = *a.contents<double>("f");
     gid = *a.contents<std::int32_t>("gid1");
@@ -465,7 +467,7 @@ TEST(Apps, ComdStepMatchesAllPairsForces) {
 // 2h) touches no pressurized element and stays at rest; node 0 (the origin) lies on all three planes.
 TEST(Apps, LuleshStepGathersCornerForcesThroughTheIndirection) {
   std::vector<double> x, xd, yd, dtmin;
-  const AppWalk w = walk_app("proxy/lulesh", "s=2 iterations=1", "", [&](const App& a) {
+  const AppWalk w = walk_app("proxy/lulesh", "s=2 iterations=1", "", [&](const Application& a) {
     x = *a.contents<double>("x");
     xd = *a.contents<double>("xd");
     yd = *a.contents<double>("yd");
@@ -522,7 +524,7 @@ TEST(Apps, MstBoruvkaFindsTheMinimumSpanningForest) {
       "8 2 9 2\n");
   std::vector<std::int32_t> weight, comp;
   std::vector<std::uint8_t> in_mst;
-  const AppWalk w = walk_app("lonestar/mst", "layers=1", g.path(), [&](const App& a) {
+  const AppWalk w = walk_app("lonestar/mst", "layers=1", g.path(), [&](const Application& a) {
     weight = *a.contents<std::int32_t>("weight");
     comp = *a.contents<std::int32_t>("comp");
     in_mst = *a.contents<std::uint8_t>("in_mst");
@@ -558,7 +560,8 @@ TEST(Apps, MstFindsReverseEdgesOfAHighDegreeVertexQuickly) {
     text += "1\n";
   const TempGraph star(text);
   const auto start = std::chrono::steady_clock::now();
-  const std::unique_ptr<App> app = make_app("lonestar/mst", "layers=1", star.path(), testing::kTrafficBase);
+  const std::unique_ptr<Application> app =
+      make_app("lonestar/mst", "layers=1", star.path(), testing::kTrafficBase);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   const std::vector<std::int32_t>& id = *app->contents<std::int32_t>("edge_id");
   ASSERT_EQ(id.size(), 2u * leaves);
@@ -633,7 +636,7 @@ TEST(Apps, MstReadsWeightsOfOneAsTheFileStatesThem) {
   const TempGraph ones("3 3 1\n2 1 3 1\n1 1 3 1\n1 1 2 1\n");
   std::vector<std::int32_t> weight;
   std::vector<std::uint8_t> in_mst;
-  walk_app("lonestar/mst", "layers=1", ones.path(), [&](const App& a) {
+  walk_app("lonestar/mst", "layers=1", ones.path(), [&](const Application& a) {
     weight = *a.contents<std::int32_t>("weight");
     in_mst = *a.contents<std::uint8_t>("in_mst");
   });

@@ -1,6 +1,6 @@
-#include "app/kernels_command.hpp"
+#include "cli/kernels_command.hpp"
 
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 #include "kernels/library.hpp"
 
 namespace numagpu {

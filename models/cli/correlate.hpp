@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/hw_csv.hpp"
+#include "cli/hw_csv.hpp"
 
 namespace numagpu {
 

@@ -1,4 +1,4 @@
-#include "app/bench_report.hpp"
+#include "cli/bench_report.hpp"
 
 #include <sys/resource.h>
 

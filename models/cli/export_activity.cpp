@@ -1,4 +1,4 @@
-#include "app/export_activity.hpp"
+#include "cli/export_activity.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -9,8 +9,8 @@
 #include <sstream>
 #include <vector>
 
-#include "app/power_outputs.hpp"
-#include "app/run.hpp"
+#include "cli/power_outputs.hpp"
+#include "cli/run.hpp"
 #include "common/printable.hpp"
 #include "config/emit_yaml.hpp"
 #include "stats/atomic_write.hpp"

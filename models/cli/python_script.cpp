@@ -1,4 +1,4 @@
-#include "app/python_script.hpp"
+#include "cli/python_script.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

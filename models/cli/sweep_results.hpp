@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/sweep_spec.hpp"
+#include "cli/sweep_spec.hpp"
 
 namespace numagpu {
 
@@ -36,7 +36,7 @@ inline constexpr const char* kRunOutputs[] = {"stats.json", "stats.txt", "config
 std::string incomplete_point(const std::string& dir, nlohmann::json* stats = nullptr);
 
 // True when a point record (point.json) names this point's identity: its configuration hash and the hash of
-// its input files (app/sweep_spec.hpp).
+// its input files (cli/sweep_spec.hpp).
 bool same_identity(const nlohmann::json& record, const SweepPoint& point);
 
 // True when OUT/points/<id> holds a complete run (incomplete_point) of exactly this point's identity; a point

@@ -1,12 +1,13 @@
 // Applications: C++ host programs that own their arrays and launch kernels in a host loop, as the real
 // programs do (iterations, phases, BFS until the frontier is empty). docs/kernels.md, "Applications".
 //
-// An application is one file, models/apps/<suite>/<app>.cpp, defining `AppEntry <suite>_<app>()` (dashes and
-// slashes of the path become underscores; cmake/KernelLibrary.cmake lists the files). Its constructor reads
-// its arguments and input and declares its arrays (placed as workload allocations, so every placement
-// policy applies to them); `host()` is the host program. Each `launch()` in it returns once the kernel has
-// run in the simulation (every CTA executed, the kernel boundary's coherence actions done), so the host's
-// decisions read the data the kernels computed. CTAs still execute lazily, one at a time as SMs take them.
+// An application is one file, models/apps/<suite>/<app>.cpp, defining `ApplicationEntry app_<suite>_<app>()`
+// (dashes and slashes of the path become underscores; cmake/KernelLibrary.cmake lists the files). Its
+// constructor reads its arguments and input and declares its arrays (placed as workload allocations, so every
+// placement policy applies to them); `host()` is the host program. Each `launch()` in it returns once the
+// kernel has run in the simulation (every CTA executed, the kernel boundary's coherence actions done), so the
+// host's decisions read the data the kernels computed. CTAs still execute lazily, one at a time as SMs take
+// them.
 //
 // The host program runs on a thread of its own that takes turns with the simulation (exactly one of the two
 // runs at any time), so a run is as deterministic as one without applications.
@@ -30,12 +31,12 @@
 
 namespace numagpu::kernels {
 
-class App {
+class Application {
  public:
-  App(const Args& args, std::string input);
-  virtual ~App() = default;
-  App(const App&) = delete;
-  App& operator=(const App&) = delete;
+  Application(const Args& args, std::string input);
+  virtual ~Application() = default;
+  Application(const Application&) = delete;
+  Application& operator=(const Application&) = delete;
 
   // The host program. Runs when the simulation starts (not when the configuration is checked).
   virtual void host() = 0;
@@ -43,7 +44,7 @@ class App {
   const std::vector<runtime::Allocation>& allocations() const { return allocations_; }
   std::uint64_t end_address() const { return next_base_; }
   const std::string& input() const { return input_; }
-  // What launch() does: set by the runner (AppRunner), or by a test.
+  // What launch() does: set by the runner (ApplicationRunner), or by a test.
   using Launcher = std::function<void(const std::string& name, std::unique_ptr<Kernel> kernel)>;
   void set_launcher(Launcher l) { launcher_ = std::move(l); }
 
@@ -120,12 +121,12 @@ class App {
   std::string launch_bound_reason_;
 };
 
-struct AppEntry {
+struct ApplicationEntry {
   std::string name;           // suite/app
   std::string source;         // what it stands for, what it was learned from, its reference input
   std::vector<ArgSpec> args;  // integer arguments, as a kernel's
   std::string default_input;  // the file read when `input` is not given ("" : none)
-  std::function<std::unique_ptr<App>(const Args&, const std::string& input)> make;
+  std::function<std::unique_ptr<Application>(const Args&, const std::string& input)> make;
 };
 
 // The METIS graph at `path` extruded to `layers` layers (metis_graph.hpp), for an application's constructor.
@@ -134,26 +135,26 @@ struct AppEntry {
 CsrGraph load_graph(const std::string& path, std::uint32_t layers, const GraphLimits& limits = {});
 
 // Every application, by name.
-const std::map<std::string, AppEntry>& apps();
+const std::map<std::string, ApplicationEntry>& apps();
 // The application `name` with `args` and `input` ("" : its default input), its arrays from `base` on.
 // Throws KernelError (unknown name, bad argument, unreadable or bad input).
-std::unique_ptr<App> make_app(const std::string& name, const std::string& args, const std::string& input,
-                              std::uint64_t base);
+std::unique_ptr<Application> make_app(const std::string& name, const std::string& args,
+                                      const std::string& input, std::uint64_t base);
 
 // Runs an application's host program and hands out its launches one at a time, as programs the SM takes
 // (a KernelSequence for the dispatcher). The host thread runs only inside next().
-class AppRunner : public KernelSequence {
+class ApplicationRunner : public KernelSequence {
  public:
   // `check` is called on every launch's program before it is handed out (it throws to refuse it, e.g. a CTA
   // that would not fit on an SM). `max_launches`: the most launches handed out (checks.max_launches; 0:
   // the application's own launch_bound(), itself 0 for none); the launch after them is not run: the host
   // program is unwound, next() returns null and cut_short() says why.
-  AppRunner(std::string name, std::unique_ptr<App> app, unsigned line_bytes,
-            std::function<void(const KernelProgram&)> check = {}, const Latencies& latencies = {},
-            std::uint64_t max_launches = 0);
-  ~AppRunner() override;
-  AppRunner(const AppRunner&) = delete;
-  AppRunner& operator=(const AppRunner&) = delete;
+  ApplicationRunner(std::string name, std::unique_ptr<Application> app, unsigned line_bytes,
+                    std::function<void(const KernelProgram&)> check = {}, const Latencies& latencies = {},
+                    std::uint64_t max_launches = 0);
+  ~ApplicationRunner() override;
+  ApplicationRunner(const ApplicationRunner&) = delete;
+  ApplicationRunner& operator=(const ApplicationRunner&) = delete;
 
   // Resumes the host program until it launches a kernel (returned; valid until the call after next) or
   // returns (null). Rethrows what the host program threw.
@@ -163,7 +164,7 @@ class AppRunner : public KernelSequence {
   double generation_seconds() const override;
   bool is_application() const override { return true; }
   const std::string& name() const override { return name_; }
-  const App& app() const { return *app_; }
+  const Application& app() const { return *app_; }
   // The name the current launch was given in launch().
   const std::string& launch_name() const override { return launch_name_; }
   std::string cut_short() const override { return cut_short_; }
@@ -175,7 +176,7 @@ class AppRunner : public KernelSequence {
   void host_launch(const std::string& name, std::unique_ptr<Kernel> kernel);
 
   std::string name_;
-  std::unique_ptr<App> app_;
+  std::unique_ptr<Application> app_;
   unsigned line_bytes_;
   std::function<void(const KernelProgram&)> check_;
   Latencies latencies_;

@@ -1,4 +1,4 @@
-#include "app/interrupt.hpp"
+#include "cli/interrupt.hpp"
 
 #include <unistd.h>
 

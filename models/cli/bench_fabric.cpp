@@ -1,4 +1,4 @@
-#include "app/bench_fabric.hpp"
+#include "cli/bench_fabric.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,9 +8,9 @@
 
 #include <sys/wait.h>
 
-#include "app/embedded_configs.hpp"
-#include "app/power_outputs.hpp"
-#include "app/python_script.hpp"
+#include "cli/embedded_configs.hpp"
+#include "cli/power_outputs.hpp"
+#include "cli/python_script.hpp"
 #include "common/health.hpp"
 #include "config/config.hpp"
 #include "power/activity_recorder.hpp"

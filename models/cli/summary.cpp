@@ -1,4 +1,4 @@
-#include "app/summary.hpp"
+#include "cli/summary.hpp"
 
 #include <cstdio>
 #include <ostream>

@@ -7,15 +7,15 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/bench_fabric.hpp"
-#include "app/correlate.hpp"
-#include "app/export_activity.hpp"
-#include "app/huge_pages.hpp"
-#include "app/interrupt.hpp"
-#include "app/kernels_command.hpp"
-#include "app/power_outputs.hpp"
-#include "app/run.hpp"
-#include "app/sweep.hpp"
+#include "cli/bench_fabric.hpp"
+#include "cli/correlate.hpp"
+#include "cli/export_activity.hpp"
+#include "cli/huge_pages.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/kernels_command.hpp"
+#include "cli/power_outputs.hpp"
+#include "cli/run.hpp"
+#include "cli/sweep.hpp"
 
 #ifndef NUMAGPU_VERSION
 #define NUMAGPU_VERSION "unknown"

@@ -1,4 +1,4 @@
-#include "app/sweep.hpp"
+#include "cli/sweep.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -17,13 +17,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/embedded_configs.hpp"
-#include "app/python_script.hpp"
-#include "app/run.hpp"
-#include "app/sweep_results.hpp"
-#include "app/sweep_reuse.hpp"
-#include "app/sweep_runner.hpp"
-#include "app/sweep_spec.hpp"
+#include "cli/embedded_configs.hpp"
+#include "cli/python_script.hpp"
+#include "cli/run.hpp"
+#include "cli/sweep_results.hpp"
+#include "cli/sweep_reuse.hpp"
+#include "cli/sweep_runner.hpp"
+#include "cli/sweep_spec.hpp"
 #include "stats/atomic_write.hpp"
 
 namespace numagpu {
@@ -460,7 +460,7 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
     err << "numagpu: error: " << out_dir << ": another numagpu sweep is using this directory\n";
     return kExitBadInput;
   }
-  clean_stale_temps(out_dir, spec);  // only those whose owners are gone (app/sweep_runner.hpp)
+  clean_stale_temps(out_dir, spec);  // only those whose owners are gone (cli/sweep_runner.hpp)
   int interrupted = 0;
   if (!o.collect_only) {
     std::vector<const SweepPoint*> todo;

@@ -1,7 +1,7 @@
 // `numagpu sweep --reuse DIR`: points of this sweep whose exact configuration another sweep has already run.
 // A run is deterministic (the same configuration gives the same statistics, checked by CI's determinism
 // job), so a finished point of another study with the same identity (configuration hash and input files'
-// hash, app/sweep_spec.hpp) is this point's result; it is linked (or copied) into place instead of simulated
+// hash, cli/sweep_spec.hpp) is this point's result; it is linked (or copied) into place instead of simulated
 // again. A source is taken only when it is complete (sweep_results.hpp: incomplete_point); two complete
 // sources of one point whose results differ are refused (docs/studies.md).
 #pragma once
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "app/sweep_spec.hpp"
+#include "cli/sweep_spec.hpp"
 
 namespace numagpu {
 

@@ -1,4 +1,4 @@
-#include "app/sweep_spec.hpp"
+#include "cli/sweep_spec.hpp"
 
 #include <cinttypes>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <optional>
 #include <set>
 
-#include "app/run.hpp"
+#include "cli/run.hpp"
 #include "system/system_config.hpp"
 
 namespace numagpu {

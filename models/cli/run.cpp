@@ -1,4 +1,4 @@
-#include "app/run.hpp"
+#include "cli/run.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,11 +10,11 @@
 #include <optional>
 #include <sstream>
 
-#include "app/bench_report.hpp"
-#include "app/interrupt.hpp"
-#include "app/power_outputs.hpp"
-#include "app/progress.hpp"
-#include "app/summary.hpp"
+#include "cli/bench_report.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/power_outputs.hpp"
+#include "cli/progress.hpp"
+#include "cli/summary.hpp"
 #include "common/health.hpp"
 #include "common/printable.hpp"
 #include "config/config.hpp"

@@ -1,4 +1,4 @@
-#include "app/progress.hpp"
+#include "cli/progress.hpp"
 
 #include <cstdio>
 

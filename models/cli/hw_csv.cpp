@@ -1,4 +1,4 @@
-#include "app/hw_csv.hpp"
+#include "cli/hw_csv.hpp"
 
 #include <sys/stat.h>
 

@@ -1,11 +1,11 @@
-#include "kernels/app.hpp"
+#include "kernels/application.hpp"
 
 #include <chrono>
 #include <utility>
 
 namespace numagpu::kernels {
 
-#define NUMAGPU_APP(id) AppEntry id();
+#define NUMAGPU_APP(id) ApplicationEntry id();
 #include "kernels/app_list.inc"
 #undef NUMAGPU_APP
 
@@ -23,15 +23,15 @@ class LaunchKernel : public Kernel {
 
 }  // namespace
 
-const std::map<std::string, AppEntry>& apps() {
-  static const std::map<std::string, AppEntry> entries = [] {
-    std::map<std::string, AppEntry> m;
+const std::map<std::string, ApplicationEntry>& apps() {
+  static const std::map<std::string, ApplicationEntry> entries = [] {
+    std::map<std::string, ApplicationEntry> m;
 #define NUMAGPU_APP(id) id,
-    for (AppEntry (*entry)() : std::initializer_list<AppEntry (*)()>{
+    for (ApplicationEntry (*entry)() : std::initializer_list<ApplicationEntry (*)()>{
 #include "kernels/app_list.inc"
          }) {
 #undef NUMAGPU_APP
-      AppEntry e = entry();
+      ApplicationEntry e = entry();
       m.emplace(e.name, std::move(e));
     }
     return m;
@@ -39,10 +39,11 @@ const std::map<std::string, AppEntry>& apps() {
   return entries;
 }
 
-App::App(const Args& args, std::string input) : next_base_(args.base()), input_(std::move(input)) {}
+Application::Application(const Args& args, std::string input)
+    : next_base_(args.base()), input_(std::move(input)) {}
 
-std::unique_ptr<Kernel> App::library_kernel(const std::string& name, const std::string& args,
-                                            Bindings bindings) {
+std::unique_ptr<Kernel> Application::library_kernel(const std::string& name, const std::string& args,
+                                                    Bindings bindings) {
   std::unique_ptr<Kernel> k = make_kernel(name, args, next_base_, std::move(bindings));
   if (!k->allocations().empty())
     throw std::logic_error("application kernel " + name + ": array '" + k->allocations().front().name +
@@ -50,12 +51,12 @@ std::unique_ptr<Kernel> App::library_kernel(const std::string& name, const std::
   return k;
 }
 
-void App::launch(const std::string& name, std::unique_ptr<Kernel> kernel) {
+void Application::launch(const std::string& name, std::unique_ptr<Kernel> kernel) {
   if (!launcher_) throw std::logic_error("application launches a kernel outside a runner");
   launcher_(name, std::move(kernel));
 }
 
-void App::launch(const std::string& name, Launch l) {
+void Application::launch(const std::string& name, Launch l) {
   launch(name, std::make_unique<LaunchKernel>(Args({}, "", next_base_), std::move(l)));
 }
 
@@ -76,8 +77,8 @@ CsrGraph load_graph(const std::string& path, std::uint32_t layers, const GraphLi
   return g;
 }
 
-std::unique_ptr<App> make_app(const std::string& name, const std::string& args, const std::string& input,
-                              std::uint64_t base) {
+std::unique_ptr<Application> make_app(const std::string& name, const std::string& args,
+                                      const std::string& input, std::uint64_t base) {
   const auto it = apps().find(name);
   if (it == apps().end()) {
     std::string known;
@@ -86,15 +87,15 @@ std::unique_ptr<App> make_app(const std::string& name, const std::string& args, 
     throw KernelError("unknown application '" + name + "' (there are: " + known +
                       "; numagpu kernels lists them)");
   }
-  const AppEntry& e = it->second;
+  const ApplicationEntry& e = it->second;
   if (e.default_input.empty() && !input.empty())
     throw KernelError("input " + input + ": " + name + " reads no input file (its arguments say its size)");
   return e.make(Args(e.args, args, base), input.empty() ? e.default_input : input);
 }
 
-AppRunner::AppRunner(std::string name, std::unique_ptr<App> app, unsigned line_bytes,
-                     std::function<void(const KernelProgram&)> check, const Latencies& latencies,
-                     std::uint64_t max_launches)
+ApplicationRunner::ApplicationRunner(std::string name, std::unique_ptr<Application> app, unsigned line_bytes,
+                                     std::function<void(const KernelProgram&)> check,
+                                     const Latencies& latencies, std::uint64_t max_launches)
     : name_(std::move(name)),
       app_(std::move(app)),
       line_bytes_(line_bytes),
@@ -109,7 +110,7 @@ AppRunner::AppRunner(std::string name, std::unique_ptr<App> app, unsigned line_b
       [this](const std::string& n, std::unique_ptr<Kernel> k) { host_launch(n, std::move(k)); });
 }
 
-AppRunner::~AppRunner() {
+ApplicationRunner::~ApplicationRunner() {
   if (!started_) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -122,7 +123,7 @@ AppRunner::~AppRunner() {
   thread_.join();
 }
 
-void AppRunner::host_main() {
+void ApplicationRunner::host_main() {
   {
     std::unique_lock<std::mutex> lock(mutex_);
     cv_.wait(lock, [this] { return host_turn_; });
@@ -144,7 +145,7 @@ void AppRunner::host_main() {
   cv_.notify_all();
 }
 
-void AppRunner::host_launch(const std::string& name, std::unique_ptr<Kernel> kernel) {
+void ApplicationRunner::host_launch(const std::string& name, std::unique_ptr<Kernel> kernel) {
   if (max_launches_ != 0 && launches_ >= max_launches_) {  // finished_ (host_main) publishes the message
     cut_short_ = "application '" + name_ +
                  "' stopped at its launch bound: its host program asked for launch " +
@@ -166,7 +167,7 @@ void AppRunner::host_launch(const std::string& name, std::unique_ptr<Kernel> ker
   if (cancelled_) throw Cancelled{};
 }
 
-const KernelProgram* AppRunner::next() {
+const KernelProgram* ApplicationRunner::next() {
   if (previous_) retired_seconds_ += previous_->generation_seconds();
   previous_ = std::move(current_);
   {
@@ -193,7 +194,7 @@ const KernelProgram* AppRunner::next() {
   return current_.get();
 }
 
-double AppRunner::generation_seconds() const {
+double ApplicationRunner::generation_seconds() const {
   return retired_seconds_ + (previous_ ? previous_->generation_seconds() : 0.0) +
          (current_ ? current_->generation_seconds() : 0.0);
 }

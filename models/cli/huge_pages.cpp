@@ -1,4 +1,4 @@
-#include "app/huge_pages.hpp"
+#include "cli/huge_pages.hpp"
 
 #include <unistd.h>
 

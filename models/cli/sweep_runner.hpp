@@ -1,5 +1,5 @@
 // Runs sweep points as child processes of the numagpu binary (`numagpu run`, one SystemC elaboration each),
-// at most `jobs` at a time, and moves each point's outputs into place atomically (layout: app/sweep.hpp).
+// at most `jobs` at a time, and moves each point's outputs into place atomically (layout: cli/sweep.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "app/sweep_spec.hpp"
+#include "cli/sweep_spec.hpp"
 
 namespace numagpu {
 

@@ -1,6 +1,6 @@
-#include "app/correlate.hpp"
+#include "cli/correlate.hpp"
 
-#include "app/python_script.hpp"
+#include "cli/python_script.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -25,9 +25,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/embedded_configs.hpp"
-#include "app/interrupt.hpp"
-#include "app/run.hpp"
+#include "cli/embedded_configs.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/run.hpp"
 #include "config/config.hpp"
 #include "kernels/library.hpp"
 #include "power/power_model.hpp"
@@ -547,7 +547,7 @@ void check_run_configuration(const CorrelateOptions& o, const fs::path& workload
   }
 }
 
-// Runs one of the embedded plot scripts with `args` (app/python_script.hpp: no shell, its standard output
+// Runs one of the embedded plot scripts with `args` (cli/python_script.hpp: no shell, its standard output
 // discarded). Returns "" when it succeeded, else what went wrong in one line: the script's own error and
 // where in the script it was raised, or that matplotlib is missing only when its import failed.
 std::string run_plot(std::string_view script, const std::string& name, const std::vector<std::string>& args) {

@@ -1,4 +1,4 @@
-#include "app/sweep_runner.hpp"
+#include "cli/sweep_runner.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -22,7 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/sweep_results.hpp"
+#include "cli/sweep_results.hpp"
 #include "stats/atomic_write.hpp"
 
 extern char** environ;
@@ -41,7 +41,7 @@ std::string host_name() {
   return name;
 }
 
-// The lock file of a temp directory (app/sweep_runner.hpp: clean_stale_temps) and the descriptor number it
+// The lock file of a temp directory (cli/sweep_runner.hpp: clean_stale_temps) and the descriptor number it
 // has in the child, which inherits it so that the lock outlives a killed sweep as long as its point runs.
 constexpr const char* kOwnerFile = ".owner";
 constexpr int kChildOwnerFd = 3;

@@ -1,4 +1,4 @@
-#include "app/sweep_reuse.hpp"
+#include "cli/sweep_reuse.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/sweep_results.hpp"
-#include "app/sweep_runner.hpp"
+#include "cli/sweep_results.hpp"
+#include "cli/sweep_runner.hpp"
 #include "stats/atomic_write.hpp"
 
 namespace numagpu {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/run.hpp"
+#include "cli/run.hpp"
 #include "common/time.hpp"
 
 namespace numagpu {

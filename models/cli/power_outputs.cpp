@@ -1,4 +1,4 @@
-#include "app/power_outputs.hpp"
+#include "cli/power_outputs.hpp"
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -11,9 +11,9 @@
 #include <fstream>
 #include <iostream>
 
-#include "app/embedded_configs.hpp"
-#include "app/python_script.hpp"
-#include "app/run.hpp"
+#include "cli/embedded_configs.hpp"
+#include "cli/python_script.hpp"
+#include "cli/run.hpp"
 #include "common/printable.hpp"
 #include "power/activity_recorder.hpp"
 #include "power/energy_config.hpp"

@@ -1,4 +1,4 @@
-#include "app/sweep_results.hpp"
+#include "cli/sweep_results.hpp"
 
 #include <fnmatch.h>
 
