@@ -18,7 +18,7 @@ sc_core::sc_time BandwidthPipe::reserve(const sc_core::sc_time& arrival, std::ui
 }
 
 sc_core::sc_time BandwidthPipe::free_at() const {
-  return sc_core::sc_time::from_value((free_at_scaled_ + num_ - 1) / num_);
+  return sc_core::sc_time::from_value(free_at_ps());
 }
 
 }  // namespace numagpu

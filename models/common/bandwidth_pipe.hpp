@@ -20,6 +20,7 @@ class BandwidthPipe {
   sc_core::sc_time reserve(const sc_core::sc_time& arrival, std::uint64_t bytes);
   // When the pipe is next free (rounded up to the picosecond).
   sc_core::sc_time free_at() const;
+  std::uint64_t free_at_ps() const { return (free_at_scaled_ + num_ - 1) / num_; }  // the same, in ps
   std::uint64_t bytes_moved() const { return bytes_moved_; }
 
  private:

@@ -104,9 +104,9 @@ void Link::serve(int dir) {
     // initiator there whose request came in on input 1 - dir.
     const unsigned side = static_cast<unsigned>(1 - dir);
     if (c == kRequests) {
-      out.send(side, gp, transmit(dir, facts_.request_bytes(attr(gp))) + clock_.cycles(spec_.latency));
+      out.send(side, gp, transmit(dir, facts_.request_bytes(attr(gp))) + latency_);
     } else {
-      in.respond(side, gp, transmit(dir, facts_.response_bytes(attr(gp))) + clock_.cycles(spec_.latency));
+      in.respond(side, gp, transmit(dir, facts_.response_bytes(attr(gp))) + latency_);
     }
   }
   if (!d.wake_pending && waiting(dir) != 0) {

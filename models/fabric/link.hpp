@@ -187,6 +187,7 @@ class Link : public sc_core::sc_module,
   const GpuClock& clock_;
   LinkSpec spec_;
   MachineFacts facts_;
+  const sc_core::sc_time latency_ = clock_.cycles(spec_.latency);  // a traversal, made once per link
   // The lane control of a dynamic link (none on a static link): the balancer and its stepping.
   std::optional<policy::PolicyStepper<policy::LinkBalancer>> control_;
   LaneSplit split_;  // in force this cycle

@@ -81,10 +81,11 @@ void Dram::on_request(unsigned port, Payload& gp) {
     return;
   }
   const unsigned ch = channel_of(gp);
-  const sc_time start = std::max(sim_now(), channels_[ch]->free_at());
+  const std::uint64_t now_ps = sim_now().value();
+  const std::uint64_t start_ps = std::max<std::uint64_t>(now_ps, channels_[ch]->free_at_ps());
   const sc_time done = channels_[ch]->reserve(sim_now(), bytes);
-  busy_[ch].book(start.value(), done.value());
-  in.respond(port, gp, done - sim_now() + clock_.cycles(spec_.latency));
+  busy_[ch].book(start_ps, done.value());
+  in.respond(port, gp, done - sim_now() + latency_);
 }
 
 bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
@@ -105,10 +106,10 @@ bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
   if (facts_.sectored) (write ? write_sectors_ : read_sectors_)->add(bytes / MachineFacts::kSectorBytes);
   const unsigned ch = channel_of(gp);
   const sc_time at = sim_now() + delay;
-  const sc_time start = std::max(at, channels_[ch]->free_at());
+  const std::uint64_t start_ps = std::max<std::uint64_t>(at.value(), channels_[ch]->free_at_ps());
   const sc_time done = channels_[ch]->reserve(at, bytes);
-  busy_[ch].book(start.value(), done.value());
-  delay = done - sim_now() + clock_.cycles(spec_.latency);
+  busy_[ch].book(start_ps, done.value());
+  delay = done - sim_now() + latency_;
   return true;
 }
 

@@ -87,6 +87,8 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   Divider channel_count_;  // spec_.channels
   std::vector<std::unique_ptr<BandwidthPipe>> channels_;
   sc_core::sc_time line_time_;  // one line transfer on one channel
+  const sc_core::sc_time latency_ =
+      clock_.cycles(spec_.latency);  // the access latency, made once (a hop's cost)
   sc_core::sc_event unblock_event_;
   std::uint64_t in_service_ = 0;
   bool dropped_one_ = false;

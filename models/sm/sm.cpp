@@ -173,10 +173,12 @@ void Sm::deliver(Payload*) {
 
 void Sm::settle(Warp& w, unsigned before, Cycles now) {
   const unsigned after = state_of(w);
-  if (after != before) {
-    for (int k = 0; k < kStateBits; ++k) {
-      in_state_[k] += ((after >> k) & 1u) - ((before >> k) & 1u);  // unsigned: wraps back on -1
-    }
+  for (unsigned changed = after ^ before; changed != 0; changed &= changed - 1) {  // only the bits that moved
+    const unsigned k = static_cast<unsigned>(__builtin_ctz(changed));
+    if ((after >> k) & 1u)
+      ++in_state_[k];
+    else
+      --in_state_[k];
   }
   const bool can_issue = eligible(w);
   schedule_.set_ready(index_of(w), can_issue && w.ready_at <= now);
