@@ -31,14 +31,14 @@ struct XbarBench : numagpu::testing::ScriptedBench<XbarBench> {
     spec.latency = 2;
     spec.port_bytes_per_cycle = 16;
     CrossbarPorts ports;
-    ports.sm_ports = 2;
+    ports.sms = 2;
     ports.l2_banks = 2;
-    xbar = std::make_unique<Crossbar>("xbar", ctx, spec, std::move(ports), kBenchFacts, 0, reg);
-    xbar->set_routes({-1});             // GPU 0 is this socket
-    sm0.init.bind(xbar->in.socket);     // input 0
-    sm1.init.bind(xbar->in.socket);     // input 1
-    xbar->out.socket.bind(bank0.targ);  // output 0: bank 0, request network 0
-    xbar->out.socket.bind(bank1.targ);  // output 1: bank 1
+    xbar = std::make_unique<Crossbar>("xbar", ctx, spec, ports, kBenchFacts, 0, reg);
+    xbar->set_routes({-1});  // GPU 0 is this socket
+    sm0.init.bind(xbar->input(XbarIn::kSm, 0).socket);
+    sm1.init.bind(xbar->input(XbarIn::kSm, 1).socket);
+    xbar->output(XbarOut::kBankNet0, 0).socket.bind(bank0.targ);
+    xbar->output(XbarOut::kBankNet0, 1).socket.bind(bank1.targ);
     bank0.respond_after = bank1.respond_after = sc_time(10, SC_NS);
   }
   std::uint64_t counter(const char* leaf) const {
@@ -88,7 +88,7 @@ TEST(CrossbarBench, RoutesByLineAndSerializesOnEachPort) {
 }
 
 // A request homed at another socket leaves on the link towards it: with routes {-1, 0} (GPU 1 behind link
-// 0) and one link port (output 4, after the banks' two networks), sm0's read of a line homed at socket 1
+// 0) and one link port (after the banks' two networks), sm0's read of a line homed at socket 1
 // goes to the link endpoint, and counts as a request to a link.
 TEST(CrossbarBench, RemoteHomesLeaveOnTheRoutedLink) {
   // Built here rather than in XbarBench: this crossbar has a link port.
@@ -97,14 +97,18 @@ TEST(CrossbarBench, RemoteHomesLeaveOnTheRoutedLink) {
     std::unique_ptr<Crossbar> xbar;
     Bench(const sc_core::sc_module_name& n, std::function<void(Bench&)> f) : ScriptedBench(n, std::move(f)) {
       CrossbarPorts ports;
-      ports.sm_ports = 1;
+      ports.sms = 1;
       ports.l2_banks = 2;
       ports.link_port_rates = {ByteRate{16, 1}};
-      xbar = std::make_unique<Crossbar>("xbar", ctx, CrossbarSpec{}, std::move(ports), kBenchFacts, 0, reg);
+      xbar = std::make_unique<Crossbar>("xbar", ctx, CrossbarSpec{}, ports, kBenchFacts, 0, reg);
       xbar->set_routes({-1, 0});
-      sm.init.bind(xbar->in.socket);
-      for (Endpoint* e : {&b0, &b1, &n0, &n1, &link})  // outputs 0-1, 2-3 (network 1), 4 (the link)
-        xbar->out.socket.bind(e->targ);
+      sm.init.bind(xbar->input(XbarIn::kSm, 0).socket);
+      link.init.bind(xbar->input(XbarIn::kLink, 0).socket);  // every port bound, this one unused
+      xbar->output(XbarOut::kBankNet0, 0).socket.bind(b0.targ);
+      xbar->output(XbarOut::kBankNet0, 1).socket.bind(b1.targ);
+      xbar->output(XbarOut::kBankNet1, 0).socket.bind(n0.targ);
+      xbar->output(XbarOut::kBankNet1, 1).socket.bind(n1.targ);
+      xbar->output(XbarOut::kLink, 0).socket.bind(link.targ);
     }
   };
   Bench b("bench", [](Bench& self) {
