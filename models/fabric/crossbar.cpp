@@ -7,7 +7,7 @@ namespace numagpu {
 using sc_core::sc_time;
 
 Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const CrossbarSpec& spec,
-                   CrossbarPorts ports, const MachineFacts& facts, std::uint16_t socket,
+                   const CrossbarPorts& ports, const MachineFacts& facts, std::uint16_t socket,
                    stats::Registry& stats)
     : sc_module(name),
       in("in", ctx, *this, ctx.names.add(this->name())),
@@ -15,34 +15,46 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const C
       clock_(ctx.clock),
       spec_(spec),
       latency_(ctx.clock.cycles(spec.latency)),
-      ports_(std::move(ports)),
+      gpu_side_l2_(ports.gpu_side_l2),
+      inputs_(ports.inputs(this->name())),
+      outputs_(ports.outputs(this->name())),
+      sm_side_(inputs_.span(XbarIn::kSm, XbarIn::kHostInitiator)),
       facts_(facts),
       line_size_(facts.line_bytes),
-      bank_count_(ports_.l2_banks),
+      bank_count_(ports.l2_banks),
       socket_(socket),
-      reserved_(2 * ports_.l2_banks + ports_.link_ports(), 0),
+      reserved_(outputs_.size(), 0),
+      pipe_of_output_(outputs_.size()),
+      pipe_of_input_(inputs_.size()),
       requests_(stats.counter(std::string(this->name()) + ".requests", "requests", "Requests routed")),
       remote_requests_(
           stats.counter(std::string(this->name()) + ".requests_to_link", "requests",
                         "Requests routed to a fabric link (remote homes, and traffic passing through)")),
       bytes_(
           stats.counter(std::string(this->name()) + ".bytes", "bytes", "Request and response bytes moved")) {
-  for (unsigned p = 0; p < ports_.sm_ports + ports_.l2_banks; ++p)
-    port_pipes_.push_back(std::make_unique<BandwidthPipe>(clock_, spec.port_bytes_per_cycle, 1));
-  for (const ByteRate& r : ports_.link_port_rates)
-    port_pipes_.push_back(std::make_unique<BandwidthPipe>(clock_, r.num, r.den));
+  auto pipe = [&](std::uint64_t num, std::uint64_t den) {
+    port_pipes_.push_back(std::make_unique<BandwidthPipe>(clock_, num, den));
+    return port_pipes_.back().get();
+  };
+  for (unsigned i = sm_side_.first; i < sm_side_.end(); ++i)
+    pipe_of_input_[i] = pipe(spec.port_bytes_per_cycle, 1);
+  for (unsigned b = 0; b < ports.l2_banks; ++b) {
+    BandwidthPipe* bank = pipe(spec.port_bytes_per_cycle, 1);
+    for (XbarOut network : {XbarOut::kBankNet0, XbarOut::kBankNet1}) {
+      if (b < outputs_[network].count) pipe_of_output_[outputs_[network].first + b] = bank;
+    }
+    if (b < inputs_[XbarIn::kL2Miss].count) pipe_of_input_[inputs_[XbarIn::kL2Miss].first + b] = bank;
+  }
+  for (unsigned l = 0; l < ports.links(); ++l) {
+    const ByteRate& r = ports.link_port_rates[l];
+    pipe_of_output_[outputs_[XbarOut::kLink].first + l] = pipe_of_input_[inputs_[XbarIn::kLink].first + l] =
+        pipe(r.num, r.den);
+  }
 }
 
-BandwidthPipe& Crossbar::pipe_of_output(unsigned o) {
-  const unsigned banks = ports_.l2_banks;
-  if (o < 2 * banks) return *port_pipes_[ports_.sm_ports + o % banks];
-  return *port_pipes_[ports_.sm_ports + banks + (o - 2 * banks)];
-}
-
-BandwidthPipe& Crossbar::pipe_of_input(unsigned i) {
-  if (i < ports_.sm_ports) return *port_pipes_[i];
-  if (i < ports_.sm_ports + ports_.l2_ports) return *port_pipes_[i];  // bank (i - sm_ports)
-  return *port_pipes_[ports_.sm_ports + ports_.l2_banks + (i - ports_.sm_ports - ports_.l2_ports)];
+void Crossbar::end_of_elaboration() {
+  inputs_.check_complete();
+  outputs_.check_complete();
 }
 
 // Homed here: the L2 bank of the line, on the network of where the request comes from. Homed elsewhere: the
@@ -51,11 +63,12 @@ BandwidthPipe& Crossbar::pipe_of_input(unsigned i) {
 unsigned Crossbar::route(unsigned in_port, const Payload& gp) const {
   const NumaAttr& a = attr(gp);
   const unsigned bank = static_cast<unsigned>(bank_count_.remainder(line_size_.quotient(gp.get_address())));
-  const bool from_fabric = in_port >= ports_.sm_ports + ports_.l2_ports;
-  if (a.home_socket == socket_)
-    return from_fabric && !spec_.shared_request_network ? ports_.l2_banks + bank : bank;
-  if (ports_.gpu_side_l2 && in_port < ports_.sm_ports) return bank;
-  return 2 * ports_.l2_banks + unsigned(link_for_gpu_[a.home_socket]);
+  if (a.home_socket == socket_) {
+    const bool network1 = inputs_[XbarIn::kLink].contains(in_port) && !spec_.shared_request_network;
+    return outputs_[network1 ? XbarOut::kBankNet1 : XbarOut::kBankNet0].first + bank;
+  }
+  if (gpu_side_l2_ && sm_side_.contains(in_port)) return outputs_[XbarOut::kBankNet0].first + bank;
+  return outputs_[XbarOut::kLink].first + unsigned(link_for_gpu_[a.home_socket]);
 }
 
 bool Crossbar::try_accept(unsigned port, Payload& gp) {
@@ -69,14 +82,14 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
   const unsigned o = route(port, gp);
   requests_.add();
-  if (o >= 2 * ports_.l2_banks) {
+  if (outputs_[XbarOut::kLink].contains(o)) {
     remote_requests_.add();
     if (on_remote_read && a.origin_socket == socket_ && a.op != MemOp::kWrite) on_remote_read();
   }
   a.push_return_port(static_cast<std::uint16_t>(port));
   const std::uint64_t bytes = facts_.request_bytes(a);
   bytes_.add(bytes);
-  const sc_time leaves = pipe_of_output(o).reserve(sim_now(), bytes);
+  const sc_time leaves = pipe_of_output_[o]->reserve(sim_now(), bytes);
   out.send(o, gp, leaves - sim_now() + latency_);
 }
 
@@ -90,7 +103,7 @@ void Crossbar::on_response(unsigned, Payload& gp) {
   const unsigned back = a.pop_return_port();
   const std::uint64_t bytes = facts_.response_bytes(a);
   bytes_.add(bytes);
-  const sc_time leaves = pipe_of_input(back).reserve(sim_now(), bytes);
+  const sc_time leaves = pipe_of_input_[back]->reserve(sim_now(), bytes);
   in.respond(back, gp, leaves - sim_now() + latency_);
 }
 

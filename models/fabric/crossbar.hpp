@@ -13,6 +13,9 @@
 // carries requests towards it and responses towards it alike. L1 and L2 ports move `port_bytes_per_cycle`;
 // a link's port moves the link's full lane capacity (all its lanes, whatever their direction), so the link
 // and not the crossbar limits what crosses it.
+//
+// Ports: numbered by role (fabric/crossbar_ports.hpp), each peer bound to its role through input() or
+// output(); routing reads the roles' ranges, computed once when the crossbar is built.
 #pragma once
 
 #include <cstdint>
@@ -28,30 +31,29 @@
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
 #include "common/watchdog.hpp"
+#include "fabric/crossbar_ports.hpp"
 #include "fabric/crossbar_spec.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
 
-// What the crossbar is wired to, which the socket knows (fabric/crossbar.cpp numbers the ports).
-struct CrossbarPorts {
-  unsigned sm_ports = 1;  // inputs 0..sm_ports-1 come from L1s (and a copy engine); then L2s, then links
-  // outputs 0..l2_banks-1: the banks' network-0 bindings; l2_banks..2 l2_banks-1: their network-1 bindings;
-  // then one per link
-  unsigned l2_banks = 1;
-  unsigned l2_ports = 0;     // inputs sm_ports..sm_ports+l2_ports-1: GPU-side L2 banks sending remote misses
-  bool gpu_side_l2 = false;  // SMs' requests for remote data go to the local L2 first
-  std::vector<ByteRate> link_port_rates;  // one per attached link, in topology order: its lanes x lane rate
-  unsigned link_ports() const { return static_cast<unsigned>(link_port_rates.size()); }
-};
-
 class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwner, public QueueReporter {
  public:
   Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const CrossbarSpec& spec,
-           CrossbarPorts ports, const MachineFacts& facts, std::uint16_t socket, stats::Registry& stats);
+           const CrossbarPorts& ports, const MachineFacts& facts, std::uint16_t socket,
+           stats::Registry& stats);
 
-  RequestInputs in;
-  RequestOutputs out;
+  // For binding a peer to its role, the only way to the crossbar's ports: the input (or output) group, with
+  // role r's port number `slot` claimed for the binding made next (common/port_map.hpp; an error when it is
+  // not the next port).
+  RequestInputs& input(XbarIn r, unsigned slot) {
+    inputs_.claim(r, slot);
+    return in;
+  }
+  RequestOutputs& output(XbarOut r, unsigned slot) {
+    outputs_.claim(r, slot);
+    return out;
+  }
 
   // For each GPU: which of this socket's links leads towards it (0-based), or -1 for this socket itself.
   void set_routes(std::vector<int> link_for_gpu) { link_for_gpu_ = std::move(link_for_gpu); }
@@ -75,21 +77,28 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   void on_response(unsigned port, Payload& gp) override;
   void on_request_accepted(unsigned port, Payload& gp) override;
   unsigned route(unsigned in_port, const Payload& gp) const;
-  BandwidthPipe& pipe_of_output(unsigned out_port);
-  BandwidthPipe& pipe_of_input(unsigned in_port);
+  void end_of_elaboration() override;  // every port bound (PortMap::check_complete)
 
+  RequestInputs in;
+  RequestOutputs out;
   const GpuClock& clock_;
   CrossbarSpec spec_;
   sc_core::sc_time latency_;  // spec_.latency, converted once: a conversion is a library call per hop
-  CrossbarPorts ports_;
+  bool gpu_side_l2_;
+  PortMap<XbarIn> inputs_;
+  PortMap<XbarOut> outputs_;
+  PortRange sm_side_;  // inputs that send what an SM sends: SMs, the copy engine, the host's initiators
   MachineFacts facts_;
   Divider line_size_;   // facts_.line_bytes
-  Divider bank_count_;  // ports_.l2_banks
+  Divider bank_count_;  // L2 banks
   std::uint16_t socket_;
   std::vector<int> link_for_gpu_;
   std::vector<unsigned> reserved_;  // per output: accepted, not yet taken downstream
-  // Outbound direction of each attachment's port: L1s (sm_ports), then L2 banks, then links.
+  // Outbound direction of each attachment's port: the SM-side inputs', the L2 banks', the links'; and which
+  // of them each output and each input uses (a bank's two outputs and its L2-miss input share its port).
   std::vector<std::unique_ptr<BandwidthPipe>> port_pipes_;
+  std::vector<BandwidthPipe*> pipe_of_output_;
+  std::vector<BandwidthPipe*> pipe_of_input_;
   stats::Counter& requests_;
   stats::Counter& remote_requests_;
   stats::Counter& bytes_;

@@ -34,6 +34,13 @@ std::vector<unsigned> Topology::links_of(unsigned node) const {
   return out;
 }
 
+unsigned Topology::link_slot(unsigned node, unsigned link) const {
+  unsigned slot = 0;
+  for (unsigned l = 0; l < link; ++l)
+    slot += links[l].a == node || links[l].b == node ? 1 : 0;
+  return slot;
+}
+
 void Topology::compute_routes() {
   const unsigned n = nodes();
   constexpr unsigned kFar = std::numeric_limits<unsigned>::max();

@@ -42,6 +42,8 @@ class Topology {
   int next_link(unsigned node, unsigned dest) const { return next_[node][dest]; }
   // Links attached to a node, in declaration order (this order fixes port numbers).
   std::vector<unsigned> links_of(unsigned node) const;
+  // The position of `link` among links_of(node): the node's link port (slot) for it.
+  unsigned link_slot(unsigned node, unsigned link) const;
   // The full path of link indices from GPU `from` to GPU `to`.
   std::vector<unsigned> path(unsigned from, unsigned to) const;
 

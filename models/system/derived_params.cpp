@@ -50,4 +50,18 @@ ByteRate link_port_rate(const LinkSpec& link) {
   return ByteRate{std::uint64_t(link.lanes) * link.lane_rate_num, link.lane_rate_den};
 }
 
+CrossbarPorts crossbar_ports(const SystemSpec& spec, const Topology& topology, unsigned socket) {
+  CrossbarPorts ports;
+  ports.sms = spec.sms_per_socket;
+  ports.copy_engine = spec.copy_engines;
+  for (const ExternalPortSpec& e : spec.external)
+    ports.host_initiators += e.kind == ExternalPortSpec::Kind::kXbarInitiator && e.index == socket ? 1 : 0;
+  ports.l2_banks = spec.l2_banks;
+  ports.gpu_side_l2 = spec.l2.gpu_side;
+  // The port to a link moves what all the link's lanes can carry (docs/fabric.md).
+  for (unsigned l : topology.links_of(socket))
+    ports.link_port_rates.push_back(link_port_rate(topology.links[l].spec));
+  return ports;
+}
+
 }  // namespace numagpu

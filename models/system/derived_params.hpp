@@ -1,8 +1,9 @@
 // Every value that follows from the system's facts, derived in one place after the whole SystemSpec is
 // known: the policies' parameters (used to build the C++ policies, and compared with the RTL's compiled
-// parameters by `policy.impl: rtl`), the fabric's topology and the crossbar's link port rates.
+// parameters by `policy.impl: rtl`), the fabric's topology and what each crossbar is wired to.
 #pragma once
 
+#include "fabric/crossbar_ports.hpp"
 #include "policy/link_balancer.hpp"
 #include "policy/partition_controller.hpp"
 #include "system/system_spec.hpp"
@@ -22,5 +23,9 @@ policy::PartitionController::Params partition_params(const SystemSpec& spec, con
 
 // Bytes per cycle a link can carry one way with all of its lanes: the crossbar port that feeds it.
 ByteRate link_port_rate(const LinkSpec& link);
+
+// What one socket's crossbar is wired to: its SMs, copy engine and the host's initiators there, its L2 banks,
+// and its links in topology order.
+CrossbarPorts crossbar_ports(const SystemSpec& spec, const Topology& topology, unsigned socket);
 
 }  // namespace numagpu

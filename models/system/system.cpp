@@ -48,19 +48,10 @@ unsigned bank_index_bits(unsigned banks) {
 Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std::uint16_t id, System& sys)
     : sc_module(name) {
   const MachineFacts& facts = spec.facts;
-  CrossbarPorts ports;
-  ports.sm_ports = spec.sms_per_socket + (spec.copy_engines ? 1 : 0);  // a copy engine takes the last one
-  for (const ExternalPortSpec& e : spec.external)  // then the host's initiators (docs/tlm-edges.md)
-    ports.sm_ports += e.kind == ExternalPortSpec::Kind::kXbarInitiator && e.index == id ? 1 : 0;
-  ports.gpu_side_l2 = spec.l2.gpu_side;
-  ports.l2_ports = spec.l2.gpu_side ? spec.l2_banks : 0;
-  ports.l2_banks = spec.l2_banks;
-  // The port to a link moves what all the link's lanes can carry (docs/fabric.md).
-  for (unsigned l : sys.topology().links_of(id))
-    ports.link_port_rates.push_back(link_port_rate(sys.topology().links[l].spec));
-  const bool has_links = ports.link_ports() > 0;
+  const CrossbarPorts ports = crossbar_ports(spec, sys.topology(), id);
+  const bool has_links = ports.links() > 0;
   SimContext& ctx = sys.context();
-  xbar = std::make_unique<Crossbar>("xbar", ctx, spec.crossbar, std::move(ports), facts, id, sys.stats());
+  xbar = std::make_unique<Crossbar>("xbar", ctx, spec.crossbar, ports, facts, id, sys.stats());
 
   for (unsigned i = 0; i < spec.sms_per_socket; ++i) {
     sms.push_back(std::make_unique<Sm>(indexed("sm", i).c_str(), ctx, spec.sm, facts, id,
@@ -69,21 +60,21 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
     l1s.push_back(
         std::make_unique<Cache>(indexed("l1_", i).c_str(), ctx, spec.l1, facts, id, sys.pool(), sys.stats()));
     sys.connect(sms.back()->out, l1s.back()->in, indexed("sm", i) + "_l1");
-    sys.connect(l1s.back()->out, xbar->in, indexed("l1_", i) + "_xbar");
+    sys.connect(l1s.back()->out, xbar->input(XbarIn::kSm, i), indexed("l1_", i) + "_xbar");
   }
   if (spec.copy_engines) {
     copy_engine =
         std::make_unique<CopyEngine>("copy_engine", ctx, id, sys.pool(), sys.homes(), facts.line_bytes);
-    sys.connect(copy_engine->out, xbar->in, "copy_engine_xbar");
+    sys.connect(copy_engine->out, xbar->input(XbarIn::kCopyEngine, 0), "copy_engine_xbar");
   }
-  // The host's initiators take the crossbar inputs after the SMs' and the copy engine's: requests from them
-  // are an SM's (network 0, the local L2 first when it is GPU-side).
+  // Requests from the host's initiators are an SM's (network 0, the local L2 first when it is GPU-side).
   for (const ExternalPortSpec& e : spec.external) {
     if (e.kind != ExternalPortSpec::Kind::kXbarInitiator || e.index != id) continue;
-    const auto index = static_cast<std::uint16_t>(spec.sms_per_socket + host_initiators.size());
+    const auto slot = static_cast<unsigned>(host_initiators.size());
+    const auto index = static_cast<std::uint16_t>(spec.sms_per_socket + slot);
     host_initiators.push_back(std::make_unique<HostInitiatorPort>(
         e.name.c_str(), ctx, sys.pool(), sys.homes(), id, index, sys.stats(), e.key));
-    sys.connect(host_initiators.back()->out, xbar->in, e.name + "_xbar");
+    sys.connect(host_initiators.back()->out, xbar->input(XbarIn::kHostInitiator, slot), e.name + "_xbar");
   }
   dram = std::make_unique<Dram>("dram", ctx, spec.dram, facts, sys.stats());
   for (const ExternalPortSpec& e : spec.external) {
@@ -96,16 +87,16 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
   for (unsigned b = 0; b < spec.l2_banks; ++b) {
     l2_banks.push_back(std::make_unique<Cache>(indexed("l2_", b).c_str(), ctx, spec.l2, facts, id, sys.pool(),
                                                sys.stats(), CacheBank{bank_bits, b}, &sys.homes()));
-    sys.connect(xbar->out, l2_banks.back()->in, indexed("xbar_l2_", b));
+    sys.connect(xbar->output(XbarOut::kBankNet0, b), l2_banks.back()->in, indexed("xbar_l2_", b));
     sys.connect(l2_banks.back()->out, memory_in, indexed("l2_", b) + "_dram");
-    // A GPU-side bank's second output takes remote misses and write-backs into the crossbar (its inputs
-    // after the SMs' and the copy engine's).
-    if (spec.l2.gpu_side) sys.connect(l2_banks.back()->out, xbar->in, indexed("l2_", b) + "_xbar");
+    // A GPU-side bank's second output takes remote misses and write-backs into the crossbar.
+    if (spec.l2.gpu_side)
+      sys.connect(l2_banks.back()->out, xbar->input(XbarIn::kL2Miss, b), indexed("l2_", b) + "_xbar");
   }
   // Each bank's second input binding: request network 1, for requests arriving from the fabric (a socket
   // without links has none).
   for (unsigned b = 0; b < spec.l2_banks && has_links; ++b)
-    sys.connect(xbar->out, l2_banks[b]->in, indexed("xbar_l2_", b) + "_net1");
+    sys.connect(xbar->output(XbarOut::kBankNet1, b), l2_banks[b]->in, indexed("xbar_l2_", b) + "_net1");
   if (spec.l2_numa_aware) {
     std::vector<Cache*> banks;
     for (auto& bank : l2_banks)
@@ -352,7 +343,8 @@ std::unique_ptr<Link::Balancer> System::link_balancer(const LinkSpec& spec, cons
 }
 
 // Switches, then links in topology order. Each link binds side a, then side b; a node's link ports are
-// numbered in the same order (after its SM/bank ports for a GPU), which is what the route tables use.
+// numbered in the same order (a crossbar's link roles, XbarIn/XbarOut::kLink; a switch's first ports),
+// which is what the route tables use (Topology::link_slot).
 void System::build_fabric() {
   const Topology& t = topology_;
   for (unsigned s = 0; s < t.switches; ++s) {
@@ -360,7 +352,8 @@ void System::build_fabric() {
     ss.ports = static_cast<unsigned>(t.links_of(t.gpus + s).size());
     switches_.push_back(std::make_unique<Switch>(indexed("switch", s).c_str(), ctx_, ss, stats_));
   }
-  for (const TopologyLink& tl : t.links) {
+  for (unsigned l = 0; l < t.links.size(); ++l) {
+    const TopologyLink& tl = t.links[l];
     LinkSpec ls = tl.spec;
     const std::string a = t.node_name(tl.a), b = t.node_name(tl.b);
     ls.dir_names[0] = "to_" + b;
@@ -374,8 +367,9 @@ void System::build_fabric() {
       const std::string hop = name + "_" + t.node_name(node);
       if (node < t.gpus) {
         Crossbar& x = *sockets_[node]->xbar;
-        connect(x.out, link.in, "xbar_" + hop);
-        connect(link.out, x.in, hop + "_xbar");
+        const unsigned slot = t.link_slot(node, l);
+        connect(x.output(XbarOut::kLink, slot), link.in, "xbar_" + hop);
+        connect(link.out, x.input(XbarIn::kLink, slot), hop + "_xbar");
       } else {
         Switch& sw = *switches_[node - t.gpus];
         connect(sw.out, link.in, "switch_" + hop);
@@ -383,15 +377,12 @@ void System::build_fabric() {
       }
     }
   }
-  // Route tables: for each node and destination GPU, the position of the next link among the node's links.
+  // Route tables: for each node and destination GPU, the slot of the next link among the node's links.
   for (unsigned node = 0; node < t.nodes(); ++node) {
-    const std::vector<unsigned> attached = t.links_of(node);
     std::vector<int> port_for_gpu(t.gpus, -1);
     for (unsigned dest = 0; dest < t.gpus; ++dest) {
       const int l = t.next_link(node, dest);
-      for (unsigned k = 0; k < attached.size(); ++k) {
-        if (int(attached[k]) == l) port_for_gpu[dest] = int(k);
-      }
+      if (l >= 0) port_for_gpu[dest] = int(t.link_slot(node, unsigned(l)));
     }
     if (node < t.gpus) {
       sockets_[node]->xbar->set_routes(port_for_gpu);

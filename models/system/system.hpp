@@ -55,7 +55,7 @@ class Socket : public sc_core::sc_module {
   std::unique_ptr<CopyEngine> copy_engine;     // only with SystemSpec::copy_engines (bench-fabric)
   std::unique_ptr<PartitionDriver> partition;  // only for the numa_aware L2 organization
   // Plug points (SystemSpec::external, docs/tlm-edges.md): the host's target in place of the DRAM (which is
-  // then built but left unbound), and the host's initiators at the crossbar (after the SMs and copy engine).
+  // then built but left unbound), and the host's initiators at the crossbar (XbarIn::kHostInitiator).
   std::unique_ptr<HostTargetPort> host_dram;
   std::vector<std::unique_ptr<HostInitiatorPort>> host_initiators;
 };

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 
 #include "scripted_endpoint.hpp"
 
@@ -31,14 +32,14 @@ struct XbarBench : numagpu::testing::ScriptedBench<XbarBench> {
     spec.latency = 2;
     spec.port_bytes_per_cycle = 16;
     CrossbarPorts ports;
-    ports.sm_ports = 2;
+    ports.sms = 2;
     ports.l2_banks = 2;
-    xbar = std::make_unique<Crossbar>("xbar", ctx, spec, std::move(ports), kBenchFacts, 0, reg);
-    xbar->set_routes({-1});             // GPU 0 is this socket
-    sm0.init.bind(xbar->in.socket);     // input 0
-    sm1.init.bind(xbar->in.socket);     // input 1
-    xbar->out.socket.bind(bank0.targ);  // output 0: bank 0, request network 0
-    xbar->out.socket.bind(bank1.targ);  // output 1: bank 1
+    xbar = std::make_unique<Crossbar>("xbar", ctx, spec, ports, kBenchFacts, 0, reg);
+    xbar->set_routes({-1});  // GPU 0 is this socket
+    sm0.init.bind(xbar->input(XbarIn::kSm, 0).socket);
+    sm1.init.bind(xbar->input(XbarIn::kSm, 1).socket);
+    xbar->output(XbarOut::kBankNet0, 0).socket.bind(bank0.targ);
+    xbar->output(XbarOut::kBankNet0, 1).socket.bind(bank1.targ);
     bank0.respond_after = bank1.respond_after = sc_time(10, SC_NS);
   }
   std::uint64_t counter(const char* leaf) const {
@@ -87,35 +88,56 @@ TEST(CrossbarBench, RoutesByLineAndSerializesOnEachPort) {
   EXPECT_EQ(x.counter("bytes"), 800u);
 }
 
-// A request homed at another socket leaves on the link towards it: with routes {-1, 0} (GPU 1 behind link
-// 0) and one link port (output 4, after the banks' two networks), sm0's read of a line homed at socket 1
+// One SM, two banks and one 16 B/cycle link port, GPU 1 behind it (routes {-1, 0}); every port bound, the
+// link's input (port 1, after the SM's) only when `bind_link_input`.
+struct LinkBench : numagpu::testing::ScriptedBench<LinkBench> {
+  Endpoint sm{"sm"}, b0{"b0"}, b1{"b1"}, n0{"n0"}, n1{"n1"}, link{"link"};
+  std::unique_ptr<Crossbar> xbar;
+  LinkBench(const sc_core::sc_module_name& n, std::function<void(LinkBench&)> f, bool bind_link_input)
+      : ScriptedBench(n, std::move(f)) {
+    CrossbarPorts ports;
+    ports.sms = 1;
+    ports.l2_banks = 2;
+    ports.link_port_rates = {ByteRate{16, 1}};
+    xbar = std::make_unique<Crossbar>("xbar", ctx, CrossbarSpec{}, ports, kBenchFacts, 0, reg);
+    xbar->set_routes({-1, 0});
+    sm.init.bind(xbar->input(XbarIn::kSm, 0).socket);
+    if (bind_link_input) link.init.bind(xbar->input(XbarIn::kLink, 0).socket);  // unused here
+    xbar->output(XbarOut::kBankNet0, 0).socket.bind(b0.targ);
+    xbar->output(XbarOut::kBankNet0, 1).socket.bind(b1.targ);
+    xbar->output(XbarOut::kBankNet1, 0).socket.bind(n0.targ);
+    xbar->output(XbarOut::kBankNet1, 1).socket.bind(n1.targ);
+    xbar->output(XbarOut::kLink, 0).socket.bind(link.targ);
+  }
+};
+
+// A request homed at another socket leaves on the link towards it: sm's read of a line homed at socket 1
 // goes to the link endpoint, and counts as a request to a link.
 TEST(CrossbarBench, RemoteHomesLeaveOnTheRoutedLink) {
-  // Built here rather than in XbarBench: this crossbar has a link port.
-  struct Bench : numagpu::testing::ScriptedBench<Bench> {
-    Endpoint sm{"sm"}, b0{"b0"}, b1{"b1"}, n0{"n0"}, n1{"n1"}, link{"link"};
-    std::unique_ptr<Crossbar> xbar;
-    Bench(const sc_core::sc_module_name& n, std::function<void(Bench&)> f) : ScriptedBench(n, std::move(f)) {
-      CrossbarPorts ports;
-      ports.sm_ports = 1;
-      ports.l2_banks = 2;
-      ports.link_port_rates = {ByteRate{16, 1}};
-      xbar = std::make_unique<Crossbar>("xbar", ctx, CrossbarSpec{}, std::move(ports), kBenchFacts, 0, reg);
-      xbar->set_routes({-1, 0});
-      sm.init.bind(xbar->in.socket);
-      for (Endpoint* e : {&b0, &b1, &n0, &n1, &link})  // outputs 0-1, 2-3 (network 1), 4 (the link)
-        xbar->out.socket.bind(e->targ);
-    }
-  };
-  Bench b("bench", [](Bench& self) {
-    Payload& gp = self.line(MemOp::kRead, 0);
-    attr(gp).home_socket = 1;
-    ASSERT_TRUE(self.sm.send(gp));
-  });
+  LinkBench b(
+      "bench",
+      [](LinkBench& self) {
+        Payload& gp = self.line(MemOp::kRead, 0);
+        attr(gp).home_socket = 1;
+        ASSERT_TRUE(self.sm.send(gp));
+      },
+      true);
   sc_core::sc_start(sc_time(100, SC_NS));
   EXPECT_EQ(b.link.arrivals.size(), 1u);
   EXPECT_TRUE(b.b0.arrivals.empty());
   EXPECT_EQ(b.counter("bench.xbar.requests_to_link"), 1u);
+}
+
+// A port left unbound stops elaboration with one error naming the crossbar, the role and the slot: here the
+// link's input, port 1, while every other port is bound.
+TEST(CrossbarBench, AnUnboundPortStopsElaborationNamingIt) {
+  LinkBench b("bench", nullptr, false);
+  try {
+    sc_core::sc_start(sc_time(10, SC_NS));
+    ADD_FAILURE() << "elaboration went through with the link's input unbound";
+  } catch (const std::logic_error& e) {
+    EXPECT_STREQ(e.what(), "bench.xbar input 'link' 0 (port 1) is not bound");
+  }
 }
 
 }  // namespace

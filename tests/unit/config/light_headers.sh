@@ -23,7 +23,8 @@ check() {
   fi
 }
 
-for f in sm/sm_spec.hpp cache/cache_spec.hpp fabric/crossbar_spec.hpp fabric/link_spec.hpp \
+for f in sm/sm_spec.hpp cache/cache_spec.hpp fabric/crossbar_spec.hpp fabric/crossbar_ports.hpp \
+         common/port_map.hpp fabric/link_spec.hpp \
          fabric/topology_params.hpp fabric/topology.hpp mem/dram_spec.hpp workload/kernel.hpp \
          common/machine_facts.hpp system/system_params.hpp system/system_spec.hpp system/derive_spec.hpp \
          system/derive_spec.cpp system/derived_params.cpp fabric/topology.cpp; do
