@@ -2,6 +2,7 @@
 // rational number so that rates such as 96 B/cycle or 25 GB/s at 1 GHz never drift through rounding.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include <systemc>
@@ -19,6 +20,16 @@ class BandwidthPipe {
   // Returns the time the last byte leaves (rounded up to the picosecond).
   sc_core::sc_time reserve(const sc_core::sc_time& arrival, std::uint64_t bytes);
   // When the pipe is next free (rounded up to the picosecond).
+  // reserve() from `now_ps` for a caller that wants a delay: from now until the last byte leaves, plus
+  // `extra_ps` (a latency after the pipe). The last answer is kept: an uncontended pipe gives the same delay
+  // transfer after transfer, and sc_time::from_value is an out-of-line call on every hop.
+  sc_core::sc_time reserve_delay(std::uint64_t now_ps, std::uint64_t bytes, std::uint64_t extra_ps) {
+    free_at_scaled_ = std::max(free_at_scaled_, now_ps * num_) + bytes * ps_per_byte_scaled_;
+    bytes_moved_ += bytes;
+    const std::uint64_t delay_ps = free_at_ps() - now_ps + extra_ps;
+    if (delay_ps != last_delay_.value()) last_delay_ = sc_core::sc_time::from_value(delay_ps);
+    return last_delay_;
+  }
   sc_core::sc_time free_at() const;
   std::uint64_t free_at_ps() const { return (free_at_scaled_ + num_ - 1) / num_; }  // the same, in ps
   std::uint64_t bytes_moved() const { return bytes_moved_; }
@@ -28,6 +39,7 @@ class BandwidthPipe {
   std::uint64_t ps_per_byte_scaled_;  // period_ps * den: time of one byte, in units of 1/num_ ps
   std::uint64_t free_at_scaled_ = 0;  // ps * num_
   std::uint64_t bytes_moved_ = 0;
+  sc_core::sc_time last_delay_;  // reserve_delay()'s last answer
 };
 
 }  // namespace numagpu

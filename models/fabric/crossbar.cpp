@@ -89,8 +89,7 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   a.push_return_port(static_cast<std::uint16_t>(port));
   const std::uint64_t bytes = facts_.request_bytes(a);
   bytes_.add(bytes);
-  const sc_time leaves = pipe_of_output_[o]->reserve(sim_now(), bytes);
-  out.send(o, gp, leaves - sim_now() + latency_);
+  out.send(o, gp, pipe_of_output_[o]->reserve_delay(sim_now().value(), bytes, latency_.value()));
 }
 
 void Crossbar::on_request_accepted(unsigned port, Payload&) {
@@ -103,8 +102,7 @@ void Crossbar::on_response(unsigned, Payload& gp) {
   const unsigned back = a.pop_return_port();
   const std::uint64_t bytes = facts_.response_bytes(a);
   bytes_.add(bytes);
-  const sc_time leaves = pipe_of_input_[back]->reserve(sim_now(), bytes);
-  in.respond(back, gp, leaves - sim_now() + latency_);
+  in.respond(back, gp, pipe_of_input_[back]->reserve_delay(sim_now().value(), bytes, latency_.value()));
 }
 
 void Crossbar::report_queues(std::ostream& os) const {

@@ -81,11 +81,12 @@ void Dram::on_request(unsigned port, Payload& gp) {
     return;
   }
   const unsigned ch = channel_of(gp);
+  BandwidthPipe& channel = *channels_[ch];
   const std::uint64_t now_ps = sim_now().value();
-  const std::uint64_t start_ps = std::max<std::uint64_t>(now_ps, channels_[ch]->free_at_ps());
-  const sc_time done = channels_[ch]->reserve(sim_now(), bytes);
-  busy_[ch].book(start_ps, done.value());
-  in.respond(port, gp, done - sim_now() + latency_);
+  const std::uint64_t start_ps = std::max<std::uint64_t>(now_ps, channel.free_at_ps());
+  const sc_time delay = channel.reserve_delay(now_ps, bytes, latency_.value());
+  busy_[ch].book(start_ps, channel.free_at_ps());
+  in.respond(port, gp, delay);
 }
 
 bool Dram::serve_blocking(Payload& gp, sc_time& delay) {

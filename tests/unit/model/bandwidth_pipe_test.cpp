@@ -23,6 +23,18 @@ TEST(BandwidthPipe, WholeRate) {
   EXPECT_EQ(pipe.bytes_moved(), 320u);
 }
 
+TEST(BandwidthPipe, ReserveDelayIsFromNowPlusTheExtra) {
+  BandwidthPipe pipe(k1GHz, 64, 1);  // 64 B/cycle
+  // At 5 ns, 128 B on an idle pipe: 2 cycles, plus a 3-cycle latency = 5000 ps from now.
+  EXPECT_EQ(pipe.reserve_delay(5000, 128, 3000), sc_time(5, SC_NS));
+  // A second one at the same time waits for the first (free at 7 ns): done at 9 ns, + 3 = 7000 ps from now.
+  EXPECT_EQ(pipe.reserve_delay(5000, 128, 3000), sc_time(7, SC_NS));
+  // Later, on an idle pipe again: the first answer once more (the kept answer is not a stale one).
+  EXPECT_EQ(pipe.reserve_delay(20000, 128, 3000), sc_time(5, SC_NS));
+  EXPECT_EQ(pipe.free_at_ps(), 22000u);
+  EXPECT_EQ(pipe.bytes_moved(), 384u);
+}
+
 TEST(BandwidthPipe, FractionalRateDoesNotDrift) {
   // 768 B/cycle over 8 channels = 96 B/cycle per channel: one 128 B line takes 4/3 cycle = 1333.33 ps.
   BandwidthPipe pipe(k1GHz, 768, 8);
