@@ -1,10 +1,7 @@
 #include "cli/correlate.hpp"
 
-#include "cli/python_script.hpp"
-
-#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,13 +18,16 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
-#include "cli/embedded_configs.hpp"
+#include "cli/embedded_scripts.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/python_script.hpp"
 #include "cli/run.hpp"
+#include "cli/subprocess.hpp"
 #include "config/config.hpp"
 #include "kernels/library.hpp"
 #include "power/power_model.hpp"
@@ -173,30 +173,25 @@ std::vector<int> run_children(const std::vector<std::vector<std::string>>& comma
   std::size_t next = 0;
   while ((next < commands.size() && interrupt::pending() == 0) || !running.empty()) {
     while (next < commands.size() && running.size() < std::max(1u, jobs) && interrupt::pending() == 0) {
-      std::vector<char*> argv;
-      for (const std::string& a : commands[next])
-        argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      const pid_t pid = fork();
-      if (pid == 0) {
-        execv("/proc/self/exe", argv.data());
-        _exit(127);
-      }
-      if (pid < 0) {
+      subprocess::Command run;
+      run.argv = commands[next];
+      run.program = "/proc/self/exe";  // this numagpu, whatever its argv[0]
+      try {
+        running[subprocess::start(run)] = next++;
+      } catch (const subprocess::SpawnError&) {
         status[next++] = 127;
-        continue;
       }
-      running[pid] = next++;
     }
-    int st = 0;
-    const pid_t done = waitpid(-1, &st, 0);
-    if (done < 0) {
-      if (errno == EINTR) continue;
-      break;
+    std::optional<std::pair<pid_t, subprocess::ExitStatus>> done;
+    try {
+      done = subprocess::wait_any(/*block=*/true);
+    } catch (const std::system_error&) {
+      break;  // no child left to wait for
     }
-    const auto it = running.find(done);
+    if (!done) continue;  // a signal: look at the flag
+    const auto it = running.find(done->first);
     if (it == running.end()) continue;
-    status[it->second] = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 128;
+    status[it->second] = done->second.shell_code();
     running.erase(it);
   }
   return status;
