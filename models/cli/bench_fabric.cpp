@@ -8,7 +8,7 @@
 
 #include <sys/wait.h>
 
-#include "cli/embedded_configs.hpp"
+#include "cli/embedded_scripts.hpp"
 #include "cli/power_outputs.hpp"
 #include "cli/python_script.hpp"
 #include "common/health.hpp"

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -277,6 +278,22 @@ std::vector<HwPowerRow> read_hw_power_csv(const std::string& path) {
     rows.push_back({f[0].text, w});
   }
   return rows;
+}
+
+std::string function_name(const std::string& kernel) {
+  if (kernel.rfind("_Z", 0) != 0) return kernel;
+  const bool nested = kernel.size() > 2 && kernel[2] == 'N';
+  std::size_t i = nested ? 3 : 2;
+  std::string name;
+  do {
+    std::size_t length = 0;
+    while (i < kernel.size() && std::isdigit(static_cast<unsigned char>(kernel[i])))
+      length = length * 10 + static_cast<std::size_t>(kernel[i++] - '0');
+    if (length == 0 || i + length > kernel.size()) break;
+    name = kernel.substr(i, length);
+    i += length;
+  } while (nested && i < kernel.size() && std::isdigit(static_cast<unsigned char>(kernel[i])));
+  return name.empty() ? kernel : name;
 }
 
 }  // namespace numagpu

@@ -49,6 +49,10 @@ struct HwPowerRow {
 // st_dev, are not read); throws HwCsvError.
 std::vector<HwPowerRow> read_hw_power_csv(const std::string& path);
 
+// The function's name in a Kernel column: Nsight writes C++ kernels mangled (_Z14calculate_tempiPf...: its
+// name, calculate_temp; _ZN...E for a name in namespaces: its last component), C ones plain (findK).
+std::string function_name(const std::string& kernel);
+
 // The limits the readers apply (tests and the fuzz harness check against them).
 inline constexpr double kHwCounterMax = 1e18;
 inline constexpr double kHwIdleSmsMax = 80;

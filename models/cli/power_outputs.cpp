@@ -11,7 +11,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "cli/embedded_configs.hpp"
+#include "cli/embedded_scripts.hpp"
 #include "cli/python_script.hpp"
 #include "cli/run.hpp"
 #include "common/printable.hpp"

@@ -1,32 +1,13 @@
 #include "cli/python_script.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 
+#include "cli/subprocess.hpp"
 #include "common/printable.hpp"
 
 namespace numagpu {
-
-namespace {
-
-// Writes all of `text` to `fd` (retrying short writes and EINTR); false when the reader went away.
-bool write_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
-}  // namespace
 
 std::string python_interpreter() {
   const char* chosen = std::getenv("NUMAGPU_PYTHON");
@@ -38,68 +19,20 @@ ScriptResult run_python_script(std::string_view script, const std::vector<std::s
                                bool keep_stdout) {
   ScriptResult result;
   result.interpreter = python_interpreter();
-  int in[2], errp[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) {
-    result.exit_code = 127;
-    result.error_text = std::string("cannot make a pipe: ") + std::strerror(errno) + "\n";
-    return result;
+  subprocess::Command python;
+  python.argv = {result.interpreter, "-"};
+  python.argv.insert(python.argv.end(), args.begin(), args.end());
+  python.in = subprocess::Stream::kPipe;
+  python.out = keep_stdout ? subprocess::Stream::kInherit : subprocess::Stream::kNull;
+  python.err = subprocess::Stream::kPipe;
+  try {
+    const subprocess::Output o = subprocess::run(python, script);
+    result.exit_code = o.status.shell_code();
+    result.error_text = o.err;
+  } catch (const subprocess::SpawnError& e) {
+    result.exit_code = 127;  // as a shell says a program it could not start
+    result.error_text = std::string(e.what()) + "\n";
   }
-  if (::pipe2(errp, O_CLOEXEC) != 0) {
-    ::close(in[0]);
-    ::close(in[1]);
-    result.exit_code = 127;
-    result.error_text = std::string("cannot make a pipe: ") + std::strerror(errno) + "\n";
-    return result;
-  }
-  const int null_out = keep_stdout ? -1 : ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  std::vector<std::string> argv_text = {result.interpreter, "-"};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : argv_text)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid == 0) {  // the child: only async-signal-safe calls until exec
-    ::dup2(in[0], STDIN_FILENO);
-    ::dup2(errp[1], STDERR_FILENO);
-    if (null_out >= 0) ::dup2(null_out, STDOUT_FILENO);
-    ::execvp(argv[0], argv.data());
-    static const char kNoPython[] = "numagpu: cannot run python3\n";
-    (void)!::write(STDERR_FILENO, kNoPython, sizeof kNoPython - 1);
-    ::_exit(127);
-  }
-  ::close(in[0]);
-  ::close(errp[1]);
-  if (null_out >= 0) ::close(null_out);
-  if (pid < 0) {
-    ::close(in[1]);
-    ::close(errp[0]);
-    result.exit_code = 127;
-    result.error_text = std::string("cannot start python3: ") + std::strerror(errno) + "\n";
-    return result;
-  }
-  // python3 - reads all of its standard input before it runs a line, so the script goes in whole before
-  // anything comes back on standard error: no deadlock. A broken pipe (python3 gone) is seen as a failed
-  // write, not as SIGPIPE.
-  struct sigaction ignore {
-  }, previous{};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGPIPE, &ignore, &previous);
-  write_all(in[1], script);
-  ::close(in[1]);
-  ::sigaction(SIGPIPE, &previous, nullptr);
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(errp[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    result.error_text.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(errp[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }
 

@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/embedded_configs.hpp"
+#include "cli/embedded_scripts.hpp"
 #include "cli/python_script.hpp"
 #include "cli/run.hpp"
 #include "cli/sweep_results.hpp"

@@ -1,9 +1,7 @@
 #include "cli/sweep_runner.hpp"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/file.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,14 +16,14 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <system_error>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "cli/subprocess.hpp"
 #include "cli/sweep_results.hpp"
 #include "stats/atomic_write.hpp"
-
-extern char** environ;
 
 namespace numagpu {
 
@@ -342,39 +340,31 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     fs::create_directories(tmp, ec);
     if (ec) throw std::runtime_error(tmp + ": cannot create (" + ec.message() + ")");
     const int owner_fd = take_ownership(tmp, p->id);
-    const std::vector<std::string> argv = point_command(*p, o.executable, tmp);
-    const std::string log = (fs::path(tmp) / "run.log").string();
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    posix_spawn_file_actions_adddup2(&actions, owner_fd, kChildOwnerFd);  // the child holds the lock too
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);  // its own group: signals come through us
-    posix_spawnattr_setpgroup(&attributes, 0);
-    std::vector<char*> args;
-    for (const std::string& a : argv)
-      args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
+    subprocess::Command point;
+    point.argv = point_command(*p, o.executable, tmp);
+    point.program = o.executable;
+    point.in = subprocess::Stream::kNull;
+    point.out = subprocess::Stream::kFile;
+    point.out_file = (fs::path(tmp) / "run.log").string();
+    point.err_to_out = true;
+    point.pass_fds = {{owner_fd, kChildOwnerFd}};  // the child holds the lock too
+    point.own_process_group = true;                // its own group: signals come through us
     pid_t pid = 0;
-    const int rc = posix_spawn(&pid, o.executable.c_str(), &actions, &attributes, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    if (rc != 0) {
+    try {
+      pid = subprocess::start(point);
+    } catch (const subprocess::SpawnError& e) {
       ::close(owner_fd);
-      throw std::runtime_error(o.executable + ": cannot start a point (" + std::strerror(rc) + ")");
+      throw std::runtime_error(std::string("cannot start a point: ") + e.what());
     }
     running.emplace(pid, Running{p, tmp, Clock::now(), owner_fd});
   };
 
-  auto finish = [&](const Running& r, int status) {
+  auto finish = [&](const Running& r, const subprocess::ExitStatus& status) {
     const double wall = std::chrono::duration<double>(Clock::now() - r.started).count();
     const SweepPoint& p = *r.point;
     const fs::path tmp(r.tmp);
-    const bool exited = WIFEXITED(status);
-    const int code = exited ? WEXITSTATUS(status) : -1;
+    const bool exited = status.signal == 0;
+    const int code = exited ? status.code : -1;
     // What the run wrote, with each file's size: a later sweep takes the point as finished only while every
     // one of them is there with that size (sweep_results.hpp: incomplete_point).
     json outputs = json::object();
@@ -401,8 +391,7 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     if (ok) record["outputs"] = outputs;
     std::string failure;
     if (!ok) {
-      failure =
-          exited ? "exit " + std::to_string(code) : "killed by signal " + std::to_string(WTERMSIG(status));
+      failure = status.text();
       if (exited && code == 0)
         failure += ", but " + (missing_output.empty() ? changed_input : missing_output);
       if (stop_signal != 0) {
@@ -490,17 +479,18 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     }
     if (running.empty()) break;
     if (o.progress) bar.draw(running.size(), false);
-    int status = 0;
     // Poll, so that a signal, the grace period and the progress bar (elapsed time, ETA) are seen in time.
-    const pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid == 0) {
+    std::optional<std::pair<pid_t, subprocess::ExitStatus>> done;
+    try {
+      done = subprocess::wait_any(/*block=*/false);
+    } catch (const std::system_error& e) {
+      throw std::runtime_error(std::string("waiting for points: ") + e.code().message());
+    }
+    if (!done) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       continue;
     }
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("waiting for points: ") + std::strerror(errno));
-    }
+    const auto [pid, status] = *done;
     const auto it = running.find(pid);
     if (it == running.end()) continue;  // not one of ours
     const Running r = it->second;

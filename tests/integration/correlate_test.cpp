@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/correlate.hpp"
+#include "cli/correlate_counters.hpp"
+#include "cli/study_kernels.hpp"
+#include "config/error.hpp"
 
 namespace numagpu {
 namespace {
@@ -72,6 +74,36 @@ TEST(Correlate, StudyKernelsAreFoundByTheirFunctionName) {
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->library_name, "cuda-samples/mergeSort_mergeSortShared");
   EXPECT_FALSE(study_kernel("cutlass", "_ZN7cutlass4gemm11gemm_kernelINS0_4GemmEEEvNT_6ParamsE").has_value());
+  // The blind set matches any benchmark by the function alone.
+  EXPECT_EQ(study_kernel("any", "_Z12compute_gemmPK6__halfS1_PKfPfff")->library_name,
+            "cuda-samples/cudaTensorCoreGemm");
+}
+
+// The map is data (configs/correlate/gv100_kernels.yaml), read as a configuration: a mistake is one line
+// FILE:LINE:COLUMN: key: what, and a kernel the library does not have is refused where it is named.
+TEST(StudyKernelMap, MistakesAreReportedWhereTheyAreWritten) {
+  const StudyKernelMap map =
+      StudyKernelMap::load({"map.yaml",
+                            "counters:\n  - {function: f, kernel: rodinia/hotspot, launches: 2}\n"
+                            "power:\n  - {app: a, index: 3, kernel: rodinia/hotspot, args: \"x=1\"}\n"});
+  EXPECT_EQ(map.counter_row("any", "_Z1fv")->launches, 2u);
+  EXPECT_EQ(map.power_row("a_k3")->args, "x=1");
+  EXPECT_FALSE(map.power_row("a_k1"));
+  // "  - {function: f, kernel: " is 26 bytes: the name starts at column 27.
+  try {
+    StudyKernelMap::load({"map.yaml", "counters:\n  - {function: f, kernel: rodinia/no_such}\n"});
+    ADD_FAILURE() << "an unknown library kernel was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "map.yaml:2:27: counters.0.kernel: 'rodinia/no_such' is not a library kernel (numagpu kernels "
+              "lists them)");
+  }
+  try {
+    StudyKernelMap::load({"map.yaml", "power:\n  - {app: a, index: 0, kernel: rodinia/hotspot}\n"});
+    ADD_FAILURE() << "index 0 was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("map.yaml:2:21: power.0.index: ", 0), 0u) << e.what();
+  }
 }
 
 // An unsectored run: 128 B lines are 4 sectors of 32 B. Two L1s with 3 + 2 read hits (20 sectors) and 1 + 1
@@ -370,6 +402,7 @@ TEST(CorrelatePower, RowNamesMapToTheApplicationsKernelsInLaunchOrder) {
   EXPECT_FALSE(power_study_kernel("unknown_k1"));   // not an application of the study
   EXPECT_FALSE(power_study_kernel("backprop"));     // no _k<N>
   EXPECT_FALSE(power_study_kernel("backprop_kx"));  // N is not a number
+  EXPECT_EQ(power_study_kernel("sobolQRNG_k1")->library_name, "cuda-samples/SobolQRNG");  // the blind set
 }
 
 }  // namespace

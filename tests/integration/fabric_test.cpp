@@ -5,9 +5,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "cli/embedded_configs.hpp"
 #include "common/health.hpp"
 #include "small_system.hpp"
+#include "system/builtin_configs.hpp"
 #include "system/fresh_kernel.hpp"
 #include "system/system.hpp"
 #include "system/system_config.hpp"
