@@ -41,6 +41,7 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
   busy_.resize(spec.channels);
   line_time_ =
       clock_.cycles_fraction(facts.line_bytes * spec.bandwidth_den * spec.channels, spec.bandwidth_bytes_num);
+  backlog_limit_ps_ = backlog_limit().value();
   SC_HAS_PROCESS(Dram);
   SC_METHOD(unblock);
   sensitive << unblock_event_;
@@ -57,11 +58,12 @@ sc_time Dram::backlog_limit() const {
 
 bool Dram::try_accept(unsigned, Payload& gp) {
   if (spec_.inject_stuck && in_service_ >= spec_.queue_depth) return false;
-  const sc_time free_at = channels_[channel_of(gp)]->free_at();
-  const sc_time now = sim_now();
-  if (free_at <= now || free_at - now <= backlog_limit()) return true;
+  // In picoseconds: asked for every request, where sc_time conversions are out-of-line calls.
+  const std::uint64_t free_ps = channels_[channel_of(gp)]->free_at_ps();
+  const std::uint64_t now_ps = sim_now().value();
+  if (free_ps <= now_ps || free_ps - now_ps <= backlog_limit_ps_) return true;
   // Full: look again when this channel's backlog has drained to the limit.
-  unblock_event_.notify(free_at - now - backlog_limit());
+  unblock_event_.notify(sc_time::from_value(free_ps - now_ps - backlog_limit_ps_));
   return false;
 }
 

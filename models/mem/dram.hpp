@@ -86,7 +86,8 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   Divider line_size_;      // facts_.line_bytes
   Divider channel_count_;  // spec_.channels
   std::vector<std::unique_ptr<BandwidthPipe>> channels_;
-  sc_core::sc_time line_time_;  // one line transfer on one channel
+  sc_core::sc_time line_time_;          // one line transfer on one channel
+  std::uint64_t backlog_limit_ps_ = 0;  // backlog_limit(), in ps
   const sc_core::sc_time latency_ =
       clock_.cycles(spec_.latency);  // the access latency, made once (a hop's cost)
   sc_core::sc_event unblock_event_;
