@@ -40,11 +40,11 @@ const std::map<std::string, ApplicationEntry>& apps() {
 }
 
 Application::Application(const Args& args, std::string input)
-    : next_base_(args.base()), input_(std::move(input)) {}
+    : space_(args.base()), input_(std::move(input)) {}
 
 std::unique_ptr<Kernel> Application::library_kernel(const std::string& name, const std::string& args,
                                                     Bindings bindings) {
-  std::unique_ptr<Kernel> k = make_kernel(name, args, next_base_, std::move(bindings));
+  std::unique_ptr<Kernel> k = make_kernel(name, args, space_.end(), std::move(bindings));
   if (!k->allocations().empty())
     throw std::logic_error("application kernel " + name + ": array '" + k->allocations().front().name +
                            "' is not bound to one of the application's");
@@ -57,7 +57,7 @@ void Application::launch(const std::string& name, std::unique_ptr<Kernel> kernel
 }
 
 void Application::launch(const std::string& name, Launch l) {
-  launch(name, std::make_unique<LaunchKernel>(Args({}, "", next_base_), std::move(l)));
+  launch(name, std::make_unique<LaunchKernel>(Args({}, "", space_.end()), std::move(l)));
 }
 
 CsrGraph load_graph(const std::string& path, std::uint32_t layers, const GraphLimits& limits) {

@@ -41,8 +41,8 @@ class Application {
   // The host program. Runs when the simulation starts (not when the configuration is checked).
   virtual void host() = 0;
 
-  const std::vector<runtime::Allocation>& allocations() const { return allocations_; }
-  std::uint64_t end_address() const { return next_base_; }
+  const std::vector<runtime::Allocation>& allocations() const { return space_.allocations(); }
+  std::uint64_t end_address() const { return space_.end(); }
   const std::string& input() const { return input_; }
   // What launch() does: set by the runner (ApplicationRunner), or by a test.
   using Launcher = std::function<void(const std::string& name, std::unique_ptr<Kernel> kernel)>;
@@ -57,33 +57,36 @@ class Application {
   // The contents of a data-carrying array by name, for tests (null if none or of another type).
   template <class T>
   const std::vector<T>* contents(const std::string& name) const {
-    const auto it = contents_.find(name);
-    if (it == contents_.end() || it->second.second != sizeof(T)) return nullptr;
-    return static_cast<const std::vector<T>*>(it->second.first);
+    return space_.contents<T>(name);
   }
 
  protected:
-  // An array of the application, shared by its kernels: as Kernel::array (2 MiB aligned, one after another).
+  // An application's arrays are members, each declared, named and placed in one line, placed in the order
+  // they are declared (AddressSpace::place): `Array<float> rank_ = array<float>("rank", n_);` for one whose
+  // values nothing reads (its addresses only), `Data<std::int32_t> col_{this, "col", edges};` for one whose
+  // values the host program and the kernels share (Data below). Their sizes come from members declared
+  // before them.
   template <class T>
-  Array<T> array(const std::string& name, std::uint64_t count, std::uint64_t rows = 0, std::uint64_t cols = 0,
-                 std::vector<T>* data = nullptr) {
-    Array<T> a;
-    a.name = name;
-    a.base = next_base_;
-    a.count = count;
-    a.data = data;
-    runtime::Allocation al;
-    al.name = name;
-    al.base = a.base;
-    al.bytes = a.bytes();
-    al.element_bytes = sizeof(T);
-    if (rows && cols) al.shape = runtime::Shape{rows, cols, 1};
-    allocations_.push_back(al);
-    if (data) contents_[name] = {data, sizeof(T)};
-    constexpr std::uint64_t kAlign = std::uint64_t(2) << 20;
-    next_base_ += (std::max<std::uint64_t>(a.bytes(), 1) + kAlign - 1) / kAlign * kAlign;
-    return a;
+  Array<T> array(const std::string& name, std::uint64_t count, std::uint64_t rows = 0,
+                 std::uint64_t cols = 0) {
+    return space_.place<T>(name, count, rows, cols);
   }
+  // An array that carries values (a graph, a mask, a flag: what steers branches and addresses, or what the
+  // host reads back), which it owns: `values`, `count` elements of `initial` once placed (the constructor
+  // fills them in). `rows`/`cols` give a 2-D shape, as for array(). Not copyable: the array points at its
+  // own values.
+  template <class T>
+  class Data : public Array<T> {
+   public:
+    Data(Application* app, const std::string& name, std::uint64_t count, T initial = T(),
+         std::uint64_t rows = 0, std::uint64_t cols = 0) {
+      Array<T>::operator=(app->space_.place<T>(name, count, rows, cols, &values));
+      values.assign(count, initial);  // after placing, which refuses a count beyond the address space's cap
+    }
+    Data(const Data&) = delete;
+    Data& operator=(const Data&) = delete;
+    std::vector<T> values;
+  };
   // A 1-D launch of one thread per item: ceil(items / block) CTAs of `block` threads (the shape of the
   // per-vertex, per-element kernels of BFS, SSSP, MST, LULESH).
   static Launch one_thread_per_item(std::int64_t items, std::int64_t block, unsigned regs) {
@@ -112,9 +115,7 @@ class Application {
   void launch(const std::string& name, Launch launch);
 
  private:
-  std::vector<runtime::Allocation> allocations_;
-  std::map<std::string, std::pair<const void*, std::size_t>> contents_;
-  std::uint64_t next_base_;
+  AddressSpace space_;
   std::string input_;
   Launcher launcher_;
   std::uint64_t launch_bound_ = 0;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/address_space.hpp"
 #include "kernels/metis_graph.hpp"
 #include "kernels/simt.hpp"
 #include "runtime/placement.hpp"
@@ -104,71 +105,47 @@ struct Launch {
 // once, before the first CTA executes (not when the configuration is checked).
 class Kernel {
  public:
-  explicit Kernel(const Args& args) : next_base_(args.base()), bindings_(args.bindings()) {}
+  explicit Kernel(const Args& args) : space_(args.base()), bindings_(args.bindings()) {}
   virtual ~Kernel() = default;
   virtual Launch launch() = 0;
   virtual void prepare() {}
-  const std::vector<runtime::Allocation>& allocations() const { return allocations_; }
+  const std::vector<runtime::Allocation>& allocations() const { return space_.allocations(); }
   // The first byte after the kernel's arrays (2 MiB aligned): where the next kernel's may start.
-  std::uint64_t end_address() const { return next_base_; }
+  std::uint64_t end_address() const { return space_.end(); }
   // The contents of the array `name` if it carries data (null otherwise, or if T is not its element
   // type): what prepare() generated and the CTAs executed so far stored, for tests of data-dependent
   // kernels.
   template <class T>
   const std::vector<T>* contents(const std::string& name) const {
-    const auto it = contents_.find(name);
-    if (it == contents_.end() || it->second.element_bytes != sizeof(T)) return nullptr;
-    return static_cast<const std::vector<T>*>(it->second.data);
+    return space_.contents<T>(name);
   }
 
  protected:
-  // An array of `count` elements, placed after the previous one at a 2 MiB boundary (the granule of a large
-  // page, so two arrays never share a page). `rows`/`cols` give a 2-D shape for LADM's placements. An array
-  // the caller bound (Args::bindings) is the caller's: its address, its values if it has them.
+  // An array of `count` elements, placed in the kernel's address space (AddressSpace::place). `rows`/`cols`
+  // give a 2-D shape for LADM's placements. An array the caller bound (Args::bindings) is the caller's: its
+  // address, its values if it has them.
   template <class T>
   Array<T> array(const std::string& name, std::uint64_t count, std::uint64_t rows = 0, std::uint64_t cols = 0,
                  std::vector<T>* data = nullptr) {
-    if (const auto bound = bindings_.find(name); bound != bindings_.end()) {
-      const BoundArray& b = bound->second;
-      if (b.element_bytes != sizeof(T) || b.bytes < count * sizeof(T)) {
-        throw KernelError("array '" + name + "' is bound to one of " + std::to_string(b.bytes) + " B of " +
-                          std::to_string(b.element_bytes) + "-byte elements; the kernel needs " +
-                          std::to_string(count * sizeof(T)) + " B of " + std::to_string(sizeof(T)) + "-byte");
-      }
-      Array<T> a;
-      a.name = name;
-      a.base = b.base;
-      a.count = count;
-      a.data = b.data ? static_cast<std::vector<T>*>(b.data) : data;
-      if (a.data) contents_[name] = {a.data, sizeof(T)};
-      return a;
+    const auto bound = bindings_.find(name);
+    if (bound == bindings_.end()) return space_.place<T>(name, count, rows, cols, data);
+    const BoundArray& b = bound->second;
+    if (b.element_bytes != sizeof(T) || b.bytes < count * sizeof(T)) {
+      throw KernelError("array '" + name + "' is bound to one of " + std::to_string(b.bytes) + " B of " +
+                        std::to_string(b.element_bytes) + "-byte elements; the kernel needs " +
+                        std::to_string(count * sizeof(T)) + " B of " + std::to_string(sizeof(T)) + "-byte");
     }
     Array<T> a;
     a.name = name;
-    a.base = next_base_;
+    a.base = b.base;
     a.count = count;
-    a.data = data;
-    runtime::Allocation al;
-    al.name = name;
-    al.base = a.base;
-    al.bytes = a.bytes();
-    al.element_bytes = sizeof(T);
-    if (rows && cols) al.shape = runtime::Shape{rows, cols, 1};
-    allocations_.push_back(al);
-    if (data) contents_[name] = {data, sizeof(T)};
-    constexpr std::uint64_t kAlign = std::uint64_t(2) << 20;
-    next_base_ += (a.bytes() + kAlign - 1) / kAlign * kAlign;
+    a.data = b.data ? static_cast<std::vector<T>*>(b.data) : data;
+    if (a.data) space_.keep_contents(name, a.data);
     return a;
   }
 
  private:
-  struct Contents {
-    const void* data;
-    std::size_t element_bytes;
-  };
-  std::vector<runtime::Allocation> allocations_;
-  std::map<std::string, Contents> contents_;
-  std::uint64_t next_base_;
+  AddressSpace space_;
   Bindings bindings_;
 };
 

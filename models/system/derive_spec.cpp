@@ -374,24 +374,6 @@ void derive_checks(const SystemParams& p, SystemSpec& s) {
   s.max_record_bytes = p.max_record_bytes;
 }
 
-// The most a workload item's arrays may take together: more than any GPU the model describes holds (the
-// paper's sockets have 32 GB each, 64 sockets 2 TiB), and the placement report of a run walks every page of
-// every array (1 TiB is 2^28 pages of 4 KiB, seconds; cudaTensorCoreGemm with all three tile counts at
-// 65536 asks for 12 TiB, minutes after the run has ended or been interrupted).
-constexpr std::uint64_t kMaxItemArrayBytes = std::uint64_t(1) << 40;
-
-void check_array_bytes(const std::string& key, const std::string& what,
-                       const std::vector<runtime::Allocation>& allocations) {
-  std::uint64_t total = 0;
-  for (const runtime::Allocation& al : allocations) {
-    total += std::min(al.bytes, kMaxItemArrayBytes + 1);  // no wrap, whatever an array's size
-    if (total > kMaxItemArrayBytes) {
-      fail(key, what + ": its arrays take more than " + str(kMaxItemArrayBytes) +
-                    " B (1 TiB) together, more than any modelled GPU holds; smaller arguments fit");
-    }
-  }
-}
-
 // A kernel of the C++ library: its arguments are checked by building it, its grid and block become the
 // spec's, and its arrays join the workload's allocations (each kernel's after the previous one's), so that
 // every placement policy applies to them.
@@ -414,7 +396,6 @@ void derive_library_kernel(const std::string& key, KernelSpec& ks, std::uint64_t
   }
   const CtaFootprint footprint{ks.warps_per_cta, launch.regs_per_thread, launch.shared_bytes};
   if (!s.sm.fits(footprint)) fail(key + "kernel", ks.kernel + ": " + s.sm.misfit(footprint));
-  check_array_bytes(key + "args", ks.kernel, kernel->allocations());
   for (runtime::Allocation al : kernel->allocations()) {
     al.name = ks.name + "." + al.name;  // unique across kernels
     s.allocations.push_back(al);
@@ -435,7 +416,6 @@ void derive_app(const std::string& key, KernelSpec& ks, std::uint64_t& next_base
     const bool input_error = what.rfind("input ", 0) == 0;
     fail(key + (!kernels::apps().count(ks.app) ? "app" : input_error ? "input" : "args"), what);
   }
-  check_array_bytes(key + "args", ks.app, app->allocations());
   ks.base_address = next_base;
   for (runtime::Allocation al : app->allocations()) {
     al.name = ks.name + "." + al.name;

@@ -26,6 +26,7 @@
 #include <tuple>
 
 #include "kernels/application.hpp"
+#include "kernels/csr_frontier.hpp"
 #include "kernels/generate.hpp"
 
 namespace numagpu::kernels {
@@ -37,19 +38,17 @@ constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
 
 class MstApp : public Application {
  public:
-  MstApp(const Args& a, const std::string& input) : Application(a, input) {
-    CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
-    n_ = g.vertices;
+  MstApp(const Args& a, const std::string& input)
+      : Application(a, input), graph_(load_graph(input, std::uint32_t(a["layers"]))) {
+    CsrGraph& g = graph_;
     if (g.has_edge_weights && a.given("seed"))
       throw KernelError("argument 'seed': " + input +
                         " gives its edge weights (fmt), so no weights are made up");
     const bool weighted = g.has_edge_weights;  // as the header's fmt says (weights of 1 are weights)
     const std::uint64_t seed = std::uint64_t(a["seed"]);
-    src_data_.resize(g.col.size());
-    eid_data_.resize(g.col.size());
     for (std::uint32_t v = 0; v < g.vertices; ++v)
       for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e)
-        src_data_[e] = std::int32_t(v);
+        src_.values[e] = std::int32_t(v);
     // The reverse of entry v -> u: the first entry of u's list that is v. Scanning u's list costs the sum of
     // the degrees squared: fine for a mesh, 10^10 steps for a vertex of 10^5 neighbours (a star, or duplicate
     // edges). Above a few times the entries, the entries sorted by (vertex, neighbour, position) find it by
@@ -63,7 +62,7 @@ class MstApp : public Application {
       for (std::uint32_t f = 0; f < by_pair.size(); ++f)
         by_pair[f] = f;
       std::sort(by_pair.begin(), by_pair.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return std::tie(src_data_[a], g.col[a], a) < std::tie(src_data_[b], g.col[b], b);
+        return std::tie(src_.values[a], g.col[a], a) < std::tie(src_.values[b], g.col[b], b);
       });
     }
     const auto reverse_of = [&](std::uint32_t v, std::uint32_t u) {
@@ -75,10 +74,11 @@ class MstApp : public Application {
       const auto it =
           std::lower_bound(by_pair.begin(), by_pair.end(), std::make_pair(u, v),
                            [&](std::uint32_t f, const std::pair<std::uint32_t, std::uint32_t>& key) {
-                             return std::make_pair(std::uint32_t(src_data_[f]), g.col[f]) < key;
+                             return std::make_pair(std::uint32_t(src_.values[f]), g.col[f]) < key;
                            });
-      return it != by_pair.end() && std::uint32_t(src_data_[*it]) == u && g.col[*it] == v ? *it
-                                                                                          : g.row_ptr[u + 1];
+      return it != by_pair.end() && std::uint32_t(src_.values[*it]) == u && g.col[*it] == v
+                 ? *it
+                 : g.row_ptr[u + 1];
     };
     for (std::uint32_t v = 0; v < g.vertices; ++v) {
       for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
@@ -98,29 +98,15 @@ class MstApp : public Application {
         if (rev == g.row_ptr[u + 1] || (weighted && rev < e && g.weight[rev] != g.weight[e]))
           throw KernelError("input " + input + ": the edge " + std::to_string(v + 1) + "-" +
                             std::to_string(u + 1) + " is not listed by both ends with the same weight");
-        eid_data_[e] = std::int32_t(std::min(e, rev));
+        eid_.values[e] = std::int32_t(std::min(e, rev));
       }
     }
-    row_data_.assign(g.row_ptr.begin(), g.row_ptr.end());
-    col_data_.assign(g.col.begin(), g.col.end());
-    weight_data_ = std::move(g.weight);
-    comp_data_.resize(std::size_t(n_));
+    row_.values.assign(g.row_ptr.begin(), g.row_ptr.end());
+    col_.values.assign(g.col.begin(), g.col.end());
+    weight_.values = std::move(g.weight);
+    graph_ = CsrGraph{};  // the arrays hold it now
     for (std::int64_t v = 0; v < n_; ++v)
-      comp_data_[std::size_t(v)] = std::int32_t(v);
-    min_data_.assign(std::size_t(n_), kNone);
-    partner_data_.assign(std::size_t(n_), -1);
-    mst_data_.assign(col_data_.size(), 0);
-    flag_data_.assign(1, 0);
-    row_ = array<std::int32_t>("row_ptr", row_data_.size(), 0, 0, &row_data_);
-    col_ = array<std::int32_t>("col", col_data_.size(), 0, 0, &col_data_);
-    weight_ = array<std::int32_t>("weight", weight_data_.size(), 0, 0, &weight_data_);
-    src_ = array<std::int32_t>("src", src_data_.size(), 0, 0, &src_data_);
-    eid_ = array<std::int32_t>("edge_id", eid_data_.size(), 0, 0, &eid_data_);
-    comp_ = array<std::int32_t>("comp", std::uint64_t(n_), 0, 0, &comp_data_);
-    min_ = array<std::uint64_t>("min_key", std::uint64_t(n_), 0, 0, &min_data_);
-    partner_ = array<std::int32_t>("partner", std::uint64_t(n_), 0, 0, &partner_data_);
-    mst_ = array<std::uint8_t>("in_mst", mst_data_.size(), 0, 0, &mst_data_);
-    flag_ = array<std::uint8_t>("flag", 1, 0, 0, &flag_data_);
+      comp_.values[std::size_t(v)] = std::int32_t(v);
     // Each round with an outgoing edge merges every such component with another: at most L = ceil(log2 n)
     // of them, then one without (3 launches). A round is 4 launches and its jumps: each halves the depth of
     // the components' trees (at most n), ending with one that changes nothing: at most L + 1.
@@ -136,14 +122,14 @@ class MstApp : public Application {
     for (;;) {
       launch("reset_min", reset_min());
       launch("find_min", find_min());
-      flag_data_[0] = 0;
+      flag_.values[0] = 0;
       launch("take_edge", take_edge());
-      if (!flag_data_[0]) break;  // no component has an outgoing edge
+      if (!flag_.values[0]) break;  // no component has an outgoing edge
       launch("hook", hook());
       do {
-        flag_data_[0] = 0;
+        flag_.values[0] = 0;
         launch("jump", jump());
-      } while (flag_data_[0]);
+      } while (flag_.values[0]);
     }
   }
 
@@ -175,17 +161,15 @@ class MstApp : public Application {
       const V<std::int32_t> mine = c.load(comp_, v);
       V<std::int64_t> e = convert<std::int64_t>(c.load(row_, v));
       const V<std::int64_t> end = convert<std::int64_t>(c.load(row_, v + 1));
-      c.while_([&] { return e < end; },
-               [&] {
-                 const V<std::int64_t> u = convert<std::int64_t>(c.load(col_, e));
-                 c.if_(c.load(comp_, u) != mine, [&] {
-                   const V<std::uint64_t> key =
-                       convert<std::uint64_t>(c.load(weight_, e)) * (std::uint64_t(1) << 32) +
-                       convert<std::uint64_t>(c.load(eid_, e));
-                   c.atomic_min(min_, convert<std::int64_t>(mine), key);
-                 });
-                 e = e + 1;
-               });
+      for_each_edge(c, std::move(e), end, [&](const V<std::int64_t>& edge) {
+        const V<std::int64_t> u = convert<std::int64_t>(c.load(col_, edge));
+        c.if_(c.load(comp_, u) != mine, [&] {
+          const V<std::uint64_t> key =
+              convert<std::uint64_t>(c.load(weight_, edge)) * (std::uint64_t(1) << 32) +
+              convert<std::uint64_t>(c.load(eid_, edge));
+          c.atomic_min(min_, convert<std::int64_t>(mine), key);
+        });
+      });
     };
     return l;
   }
@@ -241,14 +225,18 @@ class MstApp : public Application {
     return l;
   }
 
-  std::int64_t n_ = 0;
-  std::vector<std::int32_t> row_data_, col_data_, weight_data_, src_data_, eid_data_, comp_data_,
-      partner_data_;
-  std::vector<std::uint64_t> min_data_;
-  std::vector<std::uint8_t> mst_data_, flag_data_;
-  Array<std::int32_t> row_, col_, weight_, src_, eid_, comp_, partner_;
-  Array<std::uint64_t> min_;
-  Array<std::uint8_t> mst_, flag_;
+  CsrGraph graph_;  // the input, until the arrays hold it
+  std::int64_t n_ = graph_.vertices;
+  Data<std::int32_t> row_{this, "row_ptr", graph_.row_ptr.size()};
+  Data<std::int32_t> col_{this, "col", graph_.edges()};
+  Data<std::int32_t> weight_{this, "weight", graph_.edges()};
+  Data<std::int32_t> src_{this, "src", graph_.edges()};
+  Data<std::int32_t> eid_{this, "edge_id", graph_.edges()};
+  Data<std::int32_t> comp_{this, "comp", std::uint64_t(n_)};
+  Data<std::uint64_t> min_{this, "min_key", std::uint64_t(n_), kNone};
+  Data<std::int32_t> partner_{this, "partner", std::uint64_t(n_), -1};
+  Data<std::uint8_t> mst_{this, "in_mst", graph_.edges()};
+  Data<std::uint8_t> flag_{this, "flag", 1};
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 // Input: a METIS graph (default copter2.graph of libmetis-doc, degree up to ~40, extruded to 8 layers:
 // 443,808 vertices, 6,412,472 edge entries).
 #include "kernels/application.hpp"
+#include "kernels/csr_frontier.hpp"
 
 namespace numagpu::kernels {
 
@@ -17,15 +18,13 @@ constexpr std::int64_t kThreads = 256;
 
 class PagerankApp : public Application {
  public:
-  PagerankApp(const Args& a, const std::string& input) : Application(a, input), iterations_(a["iterations"]) {
-    const CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
-    n_ = g.vertices;
-    row_data_.assign(g.row_ptr.begin(), g.row_ptr.end());
-    col_data_.assign(g.col.begin(), g.col.end());
-    row_ = array<std::int32_t>("row_ptr", row_data_.size(), 0, 0, &row_data_);
-    col_ = array<std::int32_t>("col", col_data_.size(), 0, 0, &col_data_);
-    rank_ = array<float>("rank", std::uint64_t(n_));
-    contrib_ = array<float>("contrib", std::uint64_t(n_));
+  PagerankApp(const Args& a, const std::string& input)
+      : Application(a, input),
+        iterations_(a["iterations"]),
+        graph_(load_graph(input, std::uint32_t(a["layers"]))) {
+    row_.values.assign(graph_.row_ptr.begin(), graph_.row_ptr.end());
+    col_.values.assign(graph_.col.begin(), graph_.col.end());
+    graph_ = CsrGraph{};  // the arrays hold it now
   }
 
   void host() override {
@@ -38,11 +37,9 @@ class PagerankApp : public Application {
                V<std::int64_t> e = convert<std::int64_t>(c.load(row_, v));
                const V<std::int64_t> end = convert<std::int64_t>(c.load(row_, v + 1));
                V<float> sum(c, 0.0f);
-               c.while_([&] { return e < end; },
-                        [&] {
-                          sum = sum + c.load(contrib_, convert<std::int64_t>(c.load(col_, e)));
-                          e = e + 1;
-                        });
+               for_each_edge(c, std::move(e), end, [&](const V<std::int64_t>& edge) {
+                 sum = sum + c.load(contrib_, convert<std::int64_t>(c.load(col_, edge)));
+               });
                c.store(rank_, v, sum * 0.85f + 0.15f / float(n_));
              }));
     }
@@ -62,10 +59,13 @@ class PagerankApp : public Application {
     return l;
   }
 
-  std::int64_t iterations_, n_ = 0;
-  std::vector<std::int32_t> row_data_, col_data_;
-  Array<std::int32_t> row_, col_;
-  Array<float> rank_, contrib_;
+  std::int64_t iterations_;
+  CsrGraph graph_;  // the input, until the arrays hold it
+  std::int64_t n_ = graph_.vertices;
+  Data<std::int32_t> row_{this, "row_ptr", graph_.row_ptr.size()};
+  Data<std::int32_t> col_{this, "col", graph_.edges()};
+  Array<float> rank_ = array<float>("rank", std::uint64_t(n_));
+  Array<float> contrib_ = array<float>("contrib", std::uint64_t(n_));
 };
 
 }  // namespace

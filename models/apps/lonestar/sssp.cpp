@@ -23,6 +23,7 @@
 #include <queue>
 
 #include "kernels/application.hpp"
+#include "kernels/csr_frontier.hpp"
 #include "kernels/generate.hpp"
 
 namespace numagpu::kernels {
@@ -59,10 +60,11 @@ std::pair<std::int64_t, std::uint32_t> farthest(const CsrGraph& g) {
 
 class SsspApp : public Application {
  public:
-  SsspApp(const Args& a, const std::string& input) : Application(a, input) {
-    CsrGraph g = load_graph(input, std::uint32_t(a["layers"]),
-                            {kMaxWeight, "(lonestar/sssp adds weights to int32 distances below 2^30)"});
-    n_ = g.vertices;
+  SsspApp(const Args& a, const std::string& input)
+      : Application(a, input),
+        graph_(load_graph(input, std::uint32_t(a["layers"]),
+                          {kMaxWeight, "(lonestar/sssp adds weights to int32 distances below 2^30)"})) {
+    CsrGraph& g = graph_;
     if (g.has_edge_weights && a.given("seed"))
       throw KernelError("argument 'seed': " + input +
                         " gives its edge weights (fmt), so no weights are made up");
@@ -88,32 +90,21 @@ class SsspApp : public Application {
         }
       }
     }
-    row_data_.assign(g.row_ptr.begin(), g.row_ptr.end());
-    col_data_.assign(g.col.begin(), g.col.end());
-    weight_data_ = std::move(g.weight);
-    cost_data_.assign(std::size_t(n_), kInfinity);
-    updating_data_.assign(std::size_t(n_), kInfinity);
-    mask_data_.assign(std::size_t(n_), 0);
-    over_data_.assign(1, 0);
-    row_ = array<std::int32_t>("row_ptr", row_data_.size(), 0, 0, &row_data_);
-    col_ = array<std::int32_t>("col", col_data_.size(), 0, 0, &col_data_);
-    weight_ = array<std::int32_t>("weight", weight_data_.size(), 0, 0, &weight_data_);
-    cost_ = array<std::int32_t>("cost", std::uint64_t(n_), 0, 0, &cost_data_);
-    updating_ = array<std::int32_t>("updating_cost", std::uint64_t(n_), 0, 0, &updating_data_);
-    mask_ = array<std::uint8_t>("mask", std::uint64_t(n_), 0, 0, &mask_data_);
-    over_ = array<std::uint8_t>("over", 1, 0, 0, &over_data_);
-    set_launch_bound(2 * std::uint64_t(n_ + 1), "2 (n + 1) = " + std::to_string(2 * (n_ + 1)) +
-                                                    " for n = " + std::to_string(n_) + " vertices");
+    row_.values.assign(g.row_ptr.begin(), g.row_ptr.end());
+    col_.values.assign(g.col.begin(), g.col.end());
+    weight_.values = std::move(g.weight);
+    graph_ = CsrGraph{};  // the arrays hold it now
+    const auto [launches, reason] = CsrFrontier::launch_bound(n_);
+    set_launch_bound(launches, reason);
   }
 
   void host() override {
-    cost_data_[0] = updating_data_[0] = 0;
-    mask_data_[0] = 1;
-    do {
-      over_data_[0] = 0;
+    cost_.values[0] = updating_.values[0] = 0;
+    mask_.values[0] = 1;
+    frontier_.repeat_while_raised([&] {
       launch("SSSP1", relax());
       launch("SSSP2", settle());
-    } while (over_data_[0]);
+    });
   }
 
  private:
@@ -124,17 +115,14 @@ class SsspApp : public Application {
     l.body = [this](Cta& c) {
       const V<std::int64_t> v = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
       c.exit_if(v >= n_);
-      c.if_(c.load(mask_, v) != 0, [&] {
-        c.store(mask_, v, V<std::uint8_t>(c, 0));
+      frontier_.expand(c, v, [&] {
         const V<std::int32_t> cost = c.load(cost_, v);
         V<std::int64_t> e = convert<std::int64_t>(c.load(row_, v));
         const V<std::int64_t> end = convert<std::int64_t>(c.load(row_, v + 1));
-        c.while_([&] { return e < end; },
-                 [&] {
-                   const V<std::int64_t> nb = convert<std::int64_t>(c.load(col_, e));
-                   c.atomic_min(updating_, nb, cost + c.load(weight_, e));
-                   e = e + 1;
-                 });
+        for_each_edge(c, std::move(e), end, [&](const V<std::int64_t>& edge) {
+          const V<std::int64_t> nb = convert<std::int64_t>(c.load(col_, edge));
+          c.atomic_min(updating_, nb, cost + c.load(weight_, edge));
+        });
       });
     };
     return l;
@@ -149,8 +137,8 @@ class SsspApp : public Application {
       const V<std::int32_t> updating = c.load(updating_, v);
       c.if_(cost > updating, [&] {
         c.store(cost_, v, updating);
-        c.store(mask_, v, V<std::uint8_t>(c, 1));
-        c.store(over_, V<std::int64_t>(c, 0), V<std::uint8_t>(c, 1));
+        frontier_.join(c, v);
+        frontier_.raise(c);
         cost = updating;
       });
       c.store(updating_, v, cost);
@@ -158,11 +146,16 @@ class SsspApp : public Application {
     return l;
   }
 
-  std::int64_t n_ = 0;
-  std::vector<std::int32_t> row_data_, col_data_, weight_data_, cost_data_, updating_data_;
-  std::vector<std::uint8_t> mask_data_, over_data_;
-  Array<std::int32_t> row_, col_, weight_, cost_, updating_;
-  Array<std::uint8_t> mask_, over_;
+  CsrGraph graph_;  // the input, until the arrays hold it
+  std::int64_t n_ = graph_.vertices;
+  Data<std::int32_t> row_{this, "row_ptr", graph_.row_ptr.size()};
+  Data<std::int32_t> col_{this, "col", graph_.edges()};
+  Data<std::int32_t> weight_{this, "weight", graph_.edges()};
+  Data<std::int32_t> cost_{this, "cost", std::uint64_t(n_), kInfinity};
+  Data<std::int32_t> updating_{this, "updating_cost", std::uint64_t(n_), kInfinity};
+  Data<std::uint8_t> mask_{this, "mask", std::uint64_t(n_)};
+  Data<std::uint8_t> over_{this, "over", 1};
+  CsrFrontier frontier_{mask_, over_};
 };
 
 }  // namespace

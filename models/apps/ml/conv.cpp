@@ -35,14 +35,6 @@ class ConvApp : public Application {
     if (cout_ % 16) throw KernelError("argument 'cout': must be a multiple of 16 (the GEMM's n)");
     if ((cin_ * k_ * k_) % 8)
       throw KernelError("arguments 'cin' x 'kernel'^2 must be a multiple of 8 (the GEMM's k)");
-    const std::uint64_t map = std::uint64_t(hw_ * hw_);
-    images_ = array<float>("bottom", std::uint64_t(batch_ * cin_) * map, std::uint64_t(batch_ * cin_ * hw_),
-                           std::uint64_t(hw_));
-    col_ =
-        array<float>("col_buffer", std::uint64_t(cin_ * k_ * k_) * map, std::uint64_t(cin_ * k_ * k_), map);
-    weights_ = array<float>("weights", std::uint64_t(cout_ * cin_ * k_ * k_), std::uint64_t(cin_ * k_ * k_),
-                            std::uint64_t(cout_));  // as the GEMM's B: k rows of n
-    top_ = array<float>("top", std::uint64_t(batch_ * cout_) * map, std::uint64_t(batch_ * cout_), map);
   }
 
   void host() override {
@@ -93,7 +85,16 @@ class ConvApp : public Application {
   }
 
   std::int64_t batch_, cin_, cout_, hw_, k_;
-  Array<float> images_, col_, weights_, top_;
+  std::uint64_t map_ = std::uint64_t(hw_ * hw_);
+  Array<float> images_ = array<float>("bottom", std::uint64_t(batch_) * cin_ * map_,
+                                      std::uint64_t(batch_) * cin_ * hw_, std::uint64_t(hw_));
+  Array<float> col_ =
+      array<float>("col_buffer", std::uint64_t(cin_) * k_ * k_ * map_, std::uint64_t(cin_) * k_ * k_, map_);
+  Array<float> weights_ =
+      array<float>("weights", std::uint64_t(cout_) * cin_ * k_ * k_, std::uint64_t(cin_) * k_ * k_,
+                   std::uint64_t(cout_));  // as the GEMM's B: k rows of n
+  Array<float> top_ =
+      array<float>("top", std::uint64_t(batch_) * cout_ * map_, std::uint64_t(batch_) * cout_, map_);
 };
 
 }  // namespace

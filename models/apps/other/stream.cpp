@@ -20,10 +20,6 @@ class StreamApp : public Application {
   StreamApp(const Args& a, const std::string& input)
       : Application(a, input), n_(a["elements"]), iterations_(a["iterations"]) {
     if (n_ % kTb) throw KernelError("argument 'elements': must be a multiple of 1024 (TBSIZE)");
-    a_ = array<double>("a", std::uint64_t(n_));
-    b_ = array<double>("b", std::uint64_t(n_));
-    c_ = array<double>("c", std::uint64_t(n_));
-    sums_ = array<double>("sums", kDotBlocks);
   }
 
   void host() override {
@@ -80,7 +76,10 @@ class StreamApp : public Application {
   }
 
   std::int64_t n_, iterations_;
-  Array<double> a_, b_, c_, sums_;
+  Array<double> a_ = array<double>("a", std::uint64_t(n_));
+  Array<double> b_ = array<double>("b", std::uint64_t(n_));
+  Array<double> c_ = array<double>("c", std::uint64_t(n_));
+  Array<double> sums_ = array<double>("sums", kDotBlocks);
 };
 
 }  // namespace

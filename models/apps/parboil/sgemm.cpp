@@ -12,9 +12,6 @@ class SgemmApp : public Application {
  public:
   SgemmApp(const Args& a, const std::string& input)
       : Application(a, input), m_(a["m"]), n_(a["n"]), k_(a["k"]), iterations_(a["iterations"]) {
-    a_ = array<float>("A", std::uint64_t(m_ * k_), std::uint64_t(k_), std::uint64_t(m_));
-    b_ = array<float>("B", std::uint64_t(k_ * n_), std::uint64_t(k_), std::uint64_t(n_));
-    c_ = array<float>("C", std::uint64_t(m_ * n_), std::uint64_t(n_), std::uint64_t(m_));
     make();  // the shape's checks, when the configuration is checked
   }
 
@@ -30,7 +27,9 @@ class SgemmApp : public Application {
                           {{"A", bind(a_)}, {"B", bind(b_)}, {"C", bind(c_)}});
   }
   std::int64_t m_, n_, k_, iterations_;
-  Array<float> a_, b_, c_;
+  Array<float> a_ = array<float>("A", std::uint64_t(m_) * k_, std::uint64_t(k_), std::uint64_t(m_));
+  Array<float> b_ = array<float>("B", std::uint64_t(k_) * n_, std::uint64_t(k_), std::uint64_t(n_));
+  Array<float> c_ = array<float>("C", std::uint64_t(m_) * n_, std::uint64_t(n_), std::uint64_t(m_));
 };
 
 }  // namespace

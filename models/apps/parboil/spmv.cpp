@@ -26,42 +26,12 @@ constexpr std::int64_t kWarp = 32;
 
 class SpmvApp : public Application {
  public:
-  SpmvApp(const Args& a, const std::string& input) : Application(a, input), iterations_(a["iterations"]) {
-    const CsrGraph g = load_graph(input, std::uint32_t(a["layers"]));
-    rows_ = g.vertices;
-    // Row r: the diagonal, then its neighbours.
-    std::vector<std::uint32_t> order(static_cast<std::size_t>(rows_));
-    std::iota(order.begin(), order.end(), 0u);
-    auto length = [&](std::uint32_t r) { return g.row_ptr[r + 1] - g.row_ptr[r] + 1; };
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t x, std::uint32_t y) { return length(x) > length(y); });
-    perm_data_.assign(order.begin(), order.end());
-    const std::int64_t warps = (rows_ + kWarp - 1) / kWarp;
-    zcnt_.assign(std::size_t(warps), 0);
-    for (std::int64_t w = 0; w < warps; ++w)
-      zcnt_[std::size_t(w)] =
-          std::int64_t(length(order[std::size_t(w * kWarp)]));  // sorted: the first is the longest
-    const std::int64_t diagonals = zcnt_.empty() ? 0 : zcnt_[0];
-    std::int64_t total = 0;
-    for (std::int64_t k = 0; k < diagonals; ++k) {
-      jds_ptr_.push_back(total);
-      std::int64_t rows_k = 0;  // rows with more than k entries (a prefix of the sorted rows)
-      while (rows_k < rows_ && std::int64_t(length(order[std::size_t(rows_k)])) > k)
-        ++rows_k;
-      total += (rows_k + kWarp - 1) / kWarp * kWarp;
-    }
-    index_data_.assign(std::size_t(total), 0);
-    for (std::int64_t s = 0; s < rows_; ++s) {
-      const std::uint32_t r = order[std::size_t(s)];
-      index_data_[std::size_t(jds_ptr_[0] + s)] = std::int32_t(r);
-      for (std::uint32_t e = g.row_ptr[r], k = 1; e < g.row_ptr[r + 1]; ++e, ++k)
-        index_data_[std::size_t(jds_ptr_[k] + s)] = std::int32_t(g.col[e]);
-    }
-    data_ = array<float>("data", std::uint64_t(total));
-    index_ = array<std::int32_t>("index", std::uint64_t(total), 0, 0, &index_data_);
-    perm_ = array<std::int32_t>("perm", std::uint64_t(rows_), 0, 0, &perm_data_);
-    x_ = array<float>("x", std::uint64_t(rows_));
-    y_ = array<float>("y", std::uint64_t(rows_));
+  SpmvApp(const Args& a, const std::string& input)
+      : Application(a, input),
+        iterations_(a["iterations"]),
+        jds_(jds_of(load_graph(input, std::uint32_t(a["layers"])))) {
+    index_.values = std::move(jds_.index);
+    perm_.values = std::move(jds_.perm);
   }
 
   void host() override {
@@ -70,6 +40,47 @@ class SpmvApp : public Application {
   }
 
  private:
+  // The matrix in JDS: its rows, the sorted rows' original numbers (perm), each warp's longest row (zcnt),
+  // where each diagonal starts (ptr) and the column of every padded entry (index).
+  struct Jds {
+    std::int64_t rows = 0;
+    std::vector<std::int32_t> perm, index;
+    std::vector<std::int64_t> zcnt, ptr;
+  };
+  static Jds jds_of(const CsrGraph& g) {
+    Jds j;
+    j.rows = g.vertices;
+    // Row r: the diagonal, then its neighbours.
+    std::vector<std::uint32_t> order(static_cast<std::size_t>(j.rows));
+    std::iota(order.begin(), order.end(), 0u);
+    auto length = [&](std::uint32_t r) { return g.row_ptr[r + 1] - g.row_ptr[r] + 1; };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return length(x) > length(y); });
+    j.perm.assign(order.begin(), order.end());
+    const std::int64_t warps = (j.rows + kWarp - 1) / kWarp;
+    j.zcnt.assign(std::size_t(warps), 0);
+    for (std::int64_t w = 0; w < warps; ++w)
+      j.zcnt[std::size_t(w)] =
+          std::int64_t(length(order[std::size_t(w * kWarp)]));  // sorted: the first is the longest
+    const std::int64_t diagonals = j.zcnt.empty() ? 0 : j.zcnt[0];
+    std::int64_t total = 0;
+    for (std::int64_t k = 0; k < diagonals; ++k) {
+      j.ptr.push_back(total);
+      std::int64_t rows_k = 0;  // rows with more than k entries (a prefix of the sorted rows)
+      while (rows_k < j.rows && std::int64_t(length(order[std::size_t(rows_k)])) > k)
+        ++rows_k;
+      total += (rows_k + kWarp - 1) / kWarp * kWarp;
+    }
+    j.index.assign(std::size_t(total), 0);
+    for (std::int64_t s = 0; s < j.rows; ++s) {
+      const std::uint32_t r = order[std::size_t(s)];
+      j.index[std::size_t(j.ptr[0] + s)] = std::int32_t(r);
+      for (std::uint32_t e = g.row_ptr[r], k = 1; e < g.row_ptr[r + 1]; ++e, ++k)
+        j.index[std::size_t(j.ptr[k] + s)] = std::int32_t(g.col[e]);
+    }
+    return j;
+  }
+
   Launch spmv() {
     Launch l;
     l.grid = {static_cast<std::uint32_t>((rows_ + kBlock - 1) / kBlock), 1, 1};
@@ -81,7 +92,7 @@ class SpmvApp : public Application {
       // Warps are whole within a block (192 = 6 x 32): a warp's bound is uniform over its threads.
       V<std::int64_t> bound(c, 0);
       for (unsigned t = 0; t < c.threads(); ++t)
-        bound[t] = zcnt_[std::size_t(std::min<std::int64_t>(ix[t], rows_ - 1) / kWarp)];
+        bound[t] = jds_.zcnt[std::size_t(std::min<std::int64_t>(ix[t], rows_ - 1) / kWarp)];
       c.charge(InstrClass::kInt);  // the constant-memory read of sh_zcnt
       V<float> sum(c, 0.0f);
       V<std::int64_t> k(c, 0);
@@ -90,7 +101,7 @@ class SpmvApp : public Application {
           [&] {
             V<std::int64_t> j(c, 0);
             for (unsigned t = 0; t < c.threads(); ++t)
-              j[t] = jds_ptr_[std::size_t(std::min<std::int64_t>(k[t], std::int64_t(jds_ptr_.size()) - 1))] +
+              j[t] = jds_.ptr[std::size_t(std::min<std::int64_t>(k[t], std::int64_t(jds_.ptr.size()) - 1))] +
                      ix[t];
             c.charge(InstrClass::kInt, 2);  // jds_ptr from constant memory, the add
             const V<std::int64_t> in = convert<std::int64_t>(c.load(index_, j));
@@ -102,11 +113,14 @@ class SpmvApp : public Application {
     return l;
   }
 
-  std::int64_t iterations_, rows_ = 0;
-  std::vector<std::int64_t> zcnt_, jds_ptr_;
-  std::vector<std::int32_t> index_data_, perm_data_;
-  Array<float> data_, x_, y_;
-  Array<std::int32_t> index_, perm_;
+  std::int64_t iterations_;
+  Jds jds_;  // its index and perm move into the arrays
+  std::int64_t rows_ = jds_.rows;
+  Array<float> data_ = array<float>("data", jds_.index.size());
+  Data<std::int32_t> index_{this, "index", jds_.index.size()};
+  Data<std::int32_t> perm_{this, "perm", std::uint64_t(rows_)};
+  Array<float> x_ = array<float>("x", std::uint64_t(rows_));
+  Array<float> y_ = array<float>("y", std::uint64_t(rows_));
 };
 
 }  // namespace

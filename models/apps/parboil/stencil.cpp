@@ -20,11 +20,7 @@ constexpr std::int64_t kTx = 32, kTy = 4;
 class StencilApp : public Application {
  public:
   StencilApp(const Args& a, const std::string& input)
-      : Application(a, input), nx_(a["nx"]), ny_(a["ny"]), nz_(a["nz"]), iterations_(a["iterations"]) {
-    const std::uint64_t n = std::uint64_t(nx_ * ny_ * nz_);
-    grid_[0] = array<float>("A0", n, std::uint64_t(ny_ * nz_), std::uint64_t(nx_));
-    grid_[1] = array<float>("Anext", n, std::uint64_t(ny_ * nz_), std::uint64_t(nx_));
-  }
+      : Application(a, input), nx_(a["nx"]), ny_(a["ny"]), nz_(a["nz"]), iterations_(a["iterations"]) {}
 
   void host() override {
     int src = 0;
@@ -107,8 +103,12 @@ class StencilApp : public Application {
     return l;
   }
 
+  // A grid: nx x ny x nz cells, placed as ny nz rows of nx.
+  std::uint64_t cells() const { return std::uint64_t(nx_ * ny_ * nz_); }
+  std::uint64_t rows() const { return std::uint64_t(ny_ * nz_); }
   std::int64_t nx_, ny_, nz_, iterations_;
-  Array<float> grid_[2];
+  Array<float> grid_[2] = {array<float>("A0", cells(), rows(), std::uint64_t(nx_)),
+                           array<float>("Anext", cells(), rows(), std::uint64_t(nx_))};
 };
 
 }  // namespace

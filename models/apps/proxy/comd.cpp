@@ -44,21 +44,11 @@ constexpr double kLattice = 5.257 / 2.315, kCutoff = 2.5, kDt = 0.005;
 
 class ComdApp : public Application {
  public:
-  ComdApp(const Args& a, const std::string& input) : Application(a, input), steps_(a["steps"]) {
+  ComdApp(const Args& a, const std::string& input)
+      : Application(a, input), steps_(a["steps"]), box_(double(a["nx"]) * kLattice) {
     const std::int64_t nx = a["nx"];
-    box_ = double(nx) * kLattice;
-    cells_ = std::int64_t(box_ / kCutoff);
     if (cells_ < 3) throw KernelError("argument 'nx': the box must hold at least 3 link cells a side");
     cell_size_ = box_ / double(cells_);
-    ncells_ = cells_ * cells_ * cells_;
-    const std::size_t slots = std::size_t(ncells_ * kMaxAtoms);
-    for (int s = 0; s < 2; ++s) {
-      r_data_[s].assign(3 * slots, 0.0);
-      p_data_[s].assign(3 * slots, 0.0);
-      gid_data_[s].assign(slots, -1);
-      count_data_[s].assign(std::size_t(ncells_), 0);
-    }
-    f_data_.assign(3 * slots, 0.0);
     // The FCC lattice: 4 atoms a unit cell, binned on the host as CoMD's initialization does (putAtomInBox).
     SplitMix64 rng{static_cast<std::uint64_t>(a["seed"])};
     const double basis[4][3] = {
@@ -76,26 +66,16 @@ class ComdApp : public Application {
               cell[k] = std::min(cells_ - 1, std::int64_t(pos[k] / cell_size_));
             }
             const std::int64_t box = cell[0] + (cell[1] + cell[2] * cells_) * cells_;
-            const std::int32_t slot = count_data_[0][std::size_t(box)]++;
+            const std::int32_t slot = set_[0].count.values[std::size_t(box)]++;
             if (slot >= kMaxAtoms) throw KernelError("comd: a link cell overflowed at initialization");
             const std::size_t at = std::size_t(box * kMaxAtoms + slot);
             for (int k = 0; k < 3; ++k) {
-              r_data_[0][3 * at + std::size_t(k)] = pos[k];
-              p_data_[0][3 * at + std::size_t(k)] = (rng.uniform() - 0.5) * 0.2;
+              set_[0].r.values[3 * at + std::size_t(k)] = pos[k];
+              set_[0].p.values[3 * at + std::size_t(k)] = (rng.uniform() - 0.5) * 0.2;
             }
-            gid_data_[0][at] = gid++;
+            set_[0].gid.values[at] = gid++;
           }
     atoms_ = gid;
-    const std::uint64_t n = std::uint64_t(slots);
-    for (int s = 0; s < 2; ++s) {
-      const std::string k = std::to_string(s);
-      r_[s] = array<double>("r" + k, 3 * n, 0, 0, &r_data_[s]);
-      p_[s] = array<double>("p" + k, 3 * n, 0, 0, &p_data_[s]);
-      gid_[s] = array<std::int32_t>("gid" + k, n, 0, 0, &gid_data_[s]);
-      count_[s] = array<std::int32_t>("n_atoms" + k, std::uint64_t(ncells_), 0, 0, &count_data_[s]);
-    }
-    f_ = array<double>("f", 3 * n, 0, 0, &f_data_);
-    u_ = array<double>("U", n);
   }
 
   void host() override {
@@ -107,7 +87,7 @@ class ComdApp : public Application {
       launch("redistribute", redistribute());
       cur_ = 1 - cur_;
       std::int64_t total = 0;
-      for (std::int32_t n : count_data_[cur_]) {
+      for (std::int32_t n : set_[cur_].count.values) {
         if (n > kMaxAtoms) throw KernelError("comd: a link cell overflowed (more than 64 atoms)");
         total += n;
       }
@@ -127,7 +107,7 @@ class ComdApp : public Application {
     l.body = [this, f = std::move(f)](Cta& c) {
       const std::int64_t box = c.blockIdx.x;
       const V<std::int64_t> t = c.threadIdx_x();
-      c.exit_if(t >= convert<std::int64_t>(c.load(count_[cur_], c.uniform(box))));
+      c.exit_if(t >= convert<std::int64_t>(c.load(set_[cur_].count, c.uniform(box))));
       f(c, box, t + box * kMaxAtoms);
     };
     return l;
@@ -135,7 +115,7 @@ class ComdApp : public Application {
 
   Launch compute_force() {
     return per_atom(64, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
-      const Array<double>& r = r_[cur_];
+      const Array<double>& r = set_[cur_].r;
       const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
       V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0), e(c, 0.0);
       const std::int64_t bx = box % cells_, by = box / cells_ % cells_, bz = box / (cells_ * cells_);
@@ -152,7 +132,7 @@ class ComdApp : public Application {
               shift[k] = at[k] < 0 ? -box_ : at[k] >= cells_ ? box_ : 0.0;
             }
             const std::int64_t nbox = nb[0] + (nb[1] + nb[2] * cells_) * cells_;
-            const V<std::int32_t> count = c.load(count_[cur_], c.uniform(nbox));
+            const V<std::int32_t> count = c.load(set_[cur_].count, c.uniform(nbox));
             c.charge(InstrClass::kInt, 4);  // the neighbour cell's index and shift
             c.uniform_loop(std::uint64_t(count[0]), [&](std::uint64_t j) {
               const V<std::int64_t> jj = c.uniform(nbox * kMaxAtoms + std::int64_t(j));
@@ -182,8 +162,8 @@ class ComdApp : public Application {
   Launch advance_velocity() {
     return per_atom(24, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
       for (std::int64_t k = 0; k < 3; ++k)
-        c.store(p_[cur_], i * 3 + k,
-                fma(c.load(f_, i * 3 + k), V<double>(c, 0.5 * kDt), c.load(p_[cur_], i * 3 + k)));
+        c.store(set_[cur_].p, i * 3 + k,
+                fma(c.load(f_, i * 3 + k), V<double>(c, 0.5 * kDt), c.load(set_[cur_].p, i * 3 + k)));
     });
   }
 
@@ -191,8 +171,8 @@ class ComdApp : public Application {
   Launch advance_position() {
     return per_atom(24, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
       for (std::int64_t k = 0; k < 3; ++k)
-        c.store(r_[cur_], i * 3 + k,
-                fma(c.load(p_[cur_], i * 3 + k), V<double>(c, kDt), c.load(r_[cur_], i * 3 + k)));
+        c.store(set_[cur_].r, i * 3 + k,
+                fma(c.load(set_[cur_].p, i * 3 + k), V<double>(c, kDt), c.load(set_[cur_].r, i * 3 + k)));
     });
   }
 
@@ -205,7 +185,7 @@ class ComdApp : public Application {
     l.body = [this](Cta& c) {
       const V<std::int64_t> k = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * 256;
       c.exit_if(k >= ncells_);
-      c.store(count_[1 - cur_], k, V<std::int32_t>(c, 0));
+      c.store(set_[1 - cur_].count, k, V<std::int32_t>(c, 0));
     };
     return l;
   }
@@ -215,7 +195,8 @@ class ComdApp : public Application {
   Launch redistribute() {
     return per_atom(40, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
       const int to = 1 - cur_;
-      V<double> pos[3] = {c.load(r_[cur_], i * 3), c.load(r_[cur_], i * 3 + 1), c.load(r_[cur_], i * 3 + 2)};
+      V<double> pos[3] = {c.load(set_[cur_].r, i * 3), c.load(set_[cur_].r, i * 3 + 1),
+                          c.load(set_[cur_].r, i * 3 + 2)};
       V<std::int64_t> cell(c, 0);
       for (int k = 2; k >= 0; --k) {
         pos[k] = select(pos[k] >= box_, pos[k] - box_, select(pos[k] < 0.0, pos[k] + box_, pos[k]));
@@ -224,14 +205,14 @@ class ComdApp : public Application {
         const V<std::int64_t> inside = select(ck >= cells_, V<std::int64_t>(c, cells_ - 1), ck);
         cell = cell * cells_ + select(inside < 0, V<std::int64_t>(c, 0), inside);
       }
-      const V<std::int32_t> slot = fetch_add(c, count_[to], cell);
+      const V<std::int32_t> slot = fetch_add(c, set_[to].count, cell);
       const V<std::int64_t> j = cell * kMaxAtoms + convert<std::int64_t>(slot);
       c.if_(slot < std::int32_t(kMaxAtoms), [&] {  // an overflow is found by the host from the counts
         for (std::int64_t k = 0; k < 3; ++k) {
-          c.store(r_[to], j * 3 + k, pos[k]);
-          c.store(p_[to], j * 3 + k, c.load(p_[cur_], i * 3 + k));
+          c.store(set_[to].r, j * 3 + k, pos[k]);
+          c.store(set_[to].p, j * 3 + k, c.load(set_[cur_].p, i * 3 + k));
         }
-        c.store(gid_[to], j, c.load(gid_[cur_], i));
+        c.store(set_[to].gid, j, c.load(set_[cur_].gid, i));
       });
     });
   }
@@ -251,13 +232,28 @@ class ComdApp : public Application {
     return old;
   }
 
-  std::int64_t steps_, cells_ = 0, ncells_ = 0, atoms_ = 0;
-  double box_ = 0, cell_size_ = 0;
+  // The atoms in their link cells (kMaxAtoms slots a cell), twice: each step's redistribution reads one set
+  // and writes the other.
+  struct Atoms {
+    Atoms(Application* app, const std::string& k, std::uint64_t slots, std::uint64_t cells)
+        : r{app, "r" + k, 3 * slots},
+          p{app, "p" + k, 3 * slots},
+          gid{app, "gid" + k, slots, -1},
+          count{app, "n_atoms" + k, cells} {}
+    Data<double> r, p;         // 3 a slot
+    Data<std::int32_t> gid;    // -1: an empty slot
+    Data<std::int32_t> count;  // atoms a cell
+  };
+
+  std::int64_t steps_;
+  double box_;
+  std::int64_t cells_ = std::int64_t(box_ / kCutoff), ncells_ = cells_ * cells_ * cells_, atoms_ = 0;
+  std::uint64_t slots_ = std::uint64_t(ncells_) * kMaxAtoms;
+  double cell_size_ = 0;
   int cur_ = 0;
-  std::vector<double> r_data_[2], p_data_[2], f_data_;
-  std::vector<std::int32_t> gid_data_[2], count_data_[2];
-  Array<double> r_[2], p_[2], f_, u_;
-  Array<std::int32_t> gid_[2], count_[2];
+  Atoms set_[2] = {{this, "0", slots_, std::uint64_t(ncells_)}, {this, "1", slots_, std::uint64_t(ncells_)}};
+  Data<double> f_{this, "f", 3 * slots_};
+  Array<double> u_ = array<double>("U", slots_);
 };
 
 }  // namespace

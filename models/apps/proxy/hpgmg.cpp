@@ -19,7 +19,11 @@ namespace {
 
 constexpr std::int64_t kBx = 32, kBy = 4;
 
+// One level: n^3 cells, the solution twice (the smooths swap the buffers), the right-hand side and the
+// residual, each placed by `grid` from its role's name (x0_, x1_, b_, r_).
 struct Level {
+  Level(std::int64_t m, const std::function<Array<float>(const std::string& role)>& grid)
+      : n(m), x{grid("x0_"), grid("x1_")}, b(grid("b_")), r(grid("r_")) {}
   std::int64_t n;
   Array<float> x[2], b, r;
   int cur = 0;  // which x buffer holds the solution
@@ -31,16 +35,12 @@ class HpgmgApp : public Application {
       : Application(a, input), cycles_(a["cycles"]), smooths_(a["smooths"]) {
     const std::int64_t n = a["n"];
     if (n & (n - 1)) throw KernelError("argument 'n': must be a power of two");
+    // Each grid m^2 rows of m cells, named after its level (x0_128).
     for (std::int64_t m = n; m >= 8; m /= 2) {
-      Level l;
-      l.n = m;
-      const std::uint64_t cells = std::uint64_t(m * m * m);
-      const std::string s = std::to_string(m);
-      l.x[0] = array<float>("x0_" + s, cells, std::uint64_t(m * m), std::uint64_t(m));
-      l.x[1] = array<float>("x1_" + s, cells, std::uint64_t(m * m), std::uint64_t(m));
-      l.b = array<float>("b_" + s, cells, std::uint64_t(m * m), std::uint64_t(m));
-      l.r = array<float>("r_" + s, cells, std::uint64_t(m * m), std::uint64_t(m));
-      levels_.push_back(l);
+      levels_.emplace_back(m, [&](const std::string& role) {
+        return array<float>(role + std::to_string(m), std::uint64_t(m * m * m), std::uint64_t(m * m),
+                            std::uint64_t(m));
+      });
     }
   }
 

@@ -49,113 +49,56 @@ constexpr double kGamma = 5.0 / 3.0, kUCut = 1e-7, kBig = 1e20;
 
 class LuleshApp : public Application {
  public:
-  LuleshApp(const Args& a, const std::string& input) : Application(a, input), iterations_(a["iterations"]) {
-    s_ = a["s"];
+  LuleshApp(const Args& a, const std::string& input)
+      : Application(a, input), iterations_(a["iterations"]), s_(a["s"]) {
     const std::int64_t sn = s_ + 1;
-    ne_ = s_ * s_ * s_;
-    nn_ = sn * sn * sn;
     const double h = 1.125 / double(s_);  // LULESH's domain: a cube of side 1.125
     // Nodes and their coordinates.
-    for (auto* v : {&x_data_, &y_data_, &z_data_})
-      v->resize(std::size_t(nn_));
     for (std::int64_t k = 0; k < sn; ++k)
       for (std::int64_t j = 0; j < sn; ++j)
         for (std::int64_t i = 0; i < sn; ++i) {
           const std::size_t n = std::size_t(i + (j + k * sn) * sn);
-          x_data_[n] = double(i) * h;
-          y_data_[n] = double(j) * h;
-          z_data_[n] = double(k) * h;
+          x_.values[n] = double(i) * h;
+          y_.values[n] = double(j) * h;
+          z_.values[n] = double(k) * h;
         }
-    for (auto* v : {&xd_data_, &yd_data_, &zd_data_, &xdd_data_, &ydd_data_, &zdd_data_, &fx_data_, &fy_data_,
-                    &fz_data_})
-      v->assign(std::size_t(nn_), 0.0);
     // Elements: nodelist (corner-major), their reference volume and mass; the nodes' masses.
-    nodelist_data_.resize(std::size_t(8 * ne_));
-    mass_data_.assign(std::size_t(nn_), 0.0);
     const std::int64_t corner[8] = {0, 1, 1 + sn, sn, sn * sn, 1 + sn * sn, 1 + sn + sn * sn, sn + sn * sn};
     for (std::int64_t k = 0; k < s_; ++k)
       for (std::int64_t j = 0; j < s_; ++j)
         for (std::int64_t i = 0; i < s_; ++i) {
           const std::int64_t e = i + (j + k * s_) * s_, n0 = i + (j + k * sn) * sn;
           for (std::int64_t c = 0; c < 8; ++c) {
-            nodelist_data_[std::size_t(c * ne_ + e)] = std::int32_t(n0 + corner[c]);
-            mass_data_[std::size_t(n0 + corner[c])] += h * h * h / 8;
+            nodelist_.values[std::size_t(c * ne_ + e)] = std::int32_t(n0 + corner[c]);
+            mass_.values[std::size_t(n0 + corner[c])] += h * h * h / 8;
           }
         }
     // Node -> element corners (CSR), in element order: entry = corner * numElem + element.
-    start_data_.assign(std::size_t(nn_) + 1, 0);
+    std::vector<std::int32_t>& start = start_.values;
     for (std::int64_t c = 0; c < 8 * ne_; ++c)
-      ++start_data_[std::size_t(nodelist_data_[std::size_t(c)]) + 1];
+      ++start[std::size_t(nodelist_.values[std::size_t(c)]) + 1];
     for (std::int64_t n = 0; n < nn_; ++n)
-      start_data_[std::size_t(n + 1)] += start_data_[std::size_t(n)];
-    corners_data_.resize(std::size_t(8 * ne_));
+      start[std::size_t(n + 1)] += start[std::size_t(n)];
     {
-      std::vector<std::int32_t> fill(start_data_.begin(), start_data_.end() - 1);
+      std::vector<std::int32_t> fill(start.begin(), start.end() - 1);
       for (std::int64_t e = 0; e < ne_; ++e)
         for (std::int64_t c = 0; c < 8; ++c)
-          corners_data_[std::size_t(fill[std::size_t(nodelist_data_[std::size_t(c * ne_ + e)])]++)] =
+          corners_.values[std::size_t(fill[std::size_t(nodelist_.values[std::size_t(c * ne_ + e)])]++)] =
               std::int32_t(c * ne_ + e);
     }
-    // The symmetry planes x = 0, y = 0, z = 0: (s+1)^2 nodes each.
-    for (std::int64_t b = 0; b < sn; ++b)
+    // The symmetry planes x = 0, y = 0, z = 0: (s+1)^2 nodes each, one of each plane after another.
+    for (std::int64_t b = 0, at = 0; b < sn; ++b)
       for (std::int64_t a2 = 0; a2 < sn; ++a2) {
-        symm_data_.push_back(std::int32_t((a2 + b * sn) * sn));  // x = 0: i = 0
-        symm_data_.push_back(std::int32_t(a2 + b * sn * sn));    // y = 0: j = 0
-        symm_data_.push_back(std::int32_t(a2 + b * sn));         // z = 0: k = 0
+        symm_.values[std::size_t(at++)] = std::int32_t((a2 + b * sn) * sn);  // x = 0: i = 0
+        symm_.values[std::size_t(at++)] = std::int32_t(a2 + b * sn * sn);    // y = 0: j = 0
+        symm_.values[std::size_t(at++)] = std::int32_t(a2 + b * sn);         // z = 0: k = 0
       }
     // Element state: Sedov's energy in element 0 (LULESH's einit scaled by (s / 45)^3).
-    e_data_.assign(std::size_t(ne_), 0.0);
     const double scale = double(s_) / 45.0;
-    e_data_[0] = 3.948746e+7 * scale * scale * scale;
-    p_data_.assign(std::size_t(ne_), 0.0);
-    p_data_[0] = (kGamma - 1) * e_data_[0] / (h * h * h);
-    q_data_.assign(std::size_t(ne_), 0.0);
-    v_data_.assign(std::size_t(ne_), 1.0);
-    volo_data_.assign(std::size_t(ne_), h * h * h);
-    for (auto* v : {&vnew_data_, &delv_data_, &vdov_data_, &arealg_data_, &ss_data_})
-      v->assign(std::size_t(ne_), 0.0);
-    for (auto* v : {&fxe_data_, &fye_data_, &fze_data_})
-      v->assign(std::size_t(8 * ne_), 0.0);
-    blocks_ = (ne_ + kReduceBlock - 1) / kReduceBlock;
-    dtc_block_data_.assign(std::size_t(blocks_), kBig);
-    dth_block_data_.assign(std::size_t(blocks_), kBig);
-    dt_min_data_.assign(2, kBig);
-    dt_ = 0.5 * std::cbrt(h * h * h) / std::sqrt(2.0 * e_data_[0]);  // LULESH's initial deltatime
-
-    const std::uint64_t nn = std::uint64_t(nn_), ne = std::uint64_t(ne_);
-    x_ = array<double>("x", nn, 0, 0, &x_data_);
-    y_ = array<double>("y", nn, 0, 0, &y_data_);
-    z_ = array<double>("z", nn, 0, 0, &z_data_);
-    xd_ = array<double>("xd", nn, 0, 0, &xd_data_);
-    yd_ = array<double>("yd", nn, 0, 0, &yd_data_);
-    zd_ = array<double>("zd", nn, 0, 0, &zd_data_);
-    xdd_ = array<double>("xdd", nn, 0, 0, &xdd_data_);
-    ydd_ = array<double>("ydd", nn, 0, 0, &ydd_data_);
-    zdd_ = array<double>("zdd", nn, 0, 0, &zdd_data_);
-    fx_ = array<double>("fx", nn, 0, 0, &fx_data_);
-    fy_ = array<double>("fy", nn, 0, 0, &fy_data_);
-    fz_ = array<double>("fz", nn, 0, 0, &fz_data_);
-    mass_ = array<double>("nodalMass", nn, 0, 0, &mass_data_);
-    nodelist_ = array<std::int32_t>("nodelist", 8 * ne, 0, 0, &nodelist_data_);
-    start_ = array<std::int32_t>("nodeElemStart", nn + 1, 0, 0, &start_data_);
-    corners_ = array<std::int32_t>("nodeElemCornerList", 8 * ne, 0, 0, &corners_data_);
-    symm_ = array<std::int32_t>("symm", symm_data_.size(), 0, 0, &symm_data_);
-    fxe_ = array<double>("fx_elem", 8 * ne, 0, 0, &fxe_data_);
-    fye_ = array<double>("fy_elem", 8 * ne, 0, 0, &fye_data_);
-    fze_ = array<double>("fz_elem", 8 * ne, 0, 0, &fze_data_);
-    e_ = array<double>("e", ne, 0, 0, &e_data_);
-    p_ = array<double>("p", ne, 0, 0, &p_data_);
-    q_ = array<double>("q", ne, 0, 0, &q_data_);
-    v_ = array<double>("v", ne, 0, 0, &v_data_);
-    volo_ = array<double>("volo", ne, 0, 0, &volo_data_);
-    vnew_ = array<double>("vnew", ne, 0, 0, &vnew_data_);
-    delv_ = array<double>("delv", ne, 0, 0, &delv_data_);
-    vdov_ = array<double>("vdov", ne, 0, 0, &vdov_data_);
-    arealg_ = array<double>("arealg", ne, 0, 0, &arealg_data_);
-    ss_ = array<double>("ss", ne, 0, 0, &ss_data_);
-    dtc_block_ = array<double>("dtcourant_block", std::uint64_t(blocks_), 0, 0, &dtc_block_data_);
-    dth_block_ = array<double>("dthydro_block", std::uint64_t(blocks_), 0, 0, &dth_block_data_);
-    dt_min_ = array<double>("dt_min", 2, 0, 0, &dt_min_data_);
+    e_.values[0] = 3.948746e+7 * scale * scale * scale;
+    p_.values[0] = (kGamma - 1) * e_.values[0] / (h * h * h);
+    volo_.values.assign(std::size_t(ne_), h * h * h);
+    dt_ = 0.5 * std::cbrt(h * h * h) / std::sqrt(2.0 * e_.values[0]);  // LULESH's initial deltatime
   }
 
   void host() override {
@@ -171,8 +114,8 @@ class LuleshApp : public Application {
       launch("CalcMinDtOneBlock", min_dt());
       // TimeIncrement: the next step from the constraints the GPU found (cudaMemcpy of dt_min).
       double next = 1.2 * dt_;
-      if (dt_min_data_[0] < kBig) next = std::min(next, 0.5 * dt_min_data_[0]);
-      if (dt_min_data_[1] < kBig) next = std::min(next, 2.0 / 3.0 * dt_min_data_[1]);
+      if (dt_min_.values[0] < kBig) next = std::min(next, 0.5 * dt_min_.values[0]);
+      if (dt_min_.values[1] < kBig) next = std::min(next, 2.0 / 3.0 * dt_min_.values[1]);
       dt_ = next;
       time_ += dt_;
     }
@@ -443,16 +386,33 @@ class LuleshApp : public Application {
     return l;
   }
 
-  std::int64_t iterations_, s_ = 0, ne_ = 0, nn_ = 0, blocks_ = 0;
+  std::int64_t iterations_, s_;
+  std::int64_t ne_ = s_ * s_ * s_, nn_ = (s_ + 1) * (s_ + 1) * (s_ + 1);
+  std::int64_t blocks_ = (ne_ + kReduceBlock - 1) / kReduceBlock;
+  std::uint64_t nodes_ = std::uint64_t(nn_), elems_ = std::uint64_t(ne_);
   double dt_ = 0, time_ = 0;
-  std::vector<double> x_data_, y_data_, z_data_, xd_data_, yd_data_, zd_data_, xdd_data_, ydd_data_,
-      zdd_data_, fx_data_, fy_data_, fz_data_, mass_data_, fxe_data_, fye_data_, fze_data_, e_data_, p_data_,
-      q_data_, v_data_, volo_data_, vnew_data_, delv_data_, vdov_data_, arealg_data_, ss_data_,
-      dtc_block_data_, dth_block_data_, dt_min_data_;
-  std::vector<std::int32_t> nodelist_data_, start_data_, corners_data_, symm_data_;
-  Array<double> x_, y_, z_, xd_, yd_, zd_, xdd_, ydd_, zdd_, fx_, fy_, fz_, mass_, fxe_, fye_, fze_, e_, p_,
-      q_, v_, volo_, vnew_, delv_, vdov_, arealg_, ss_, dtc_block_, dth_block_, dt_min_;
-  Array<std::int32_t> nodelist_, start_, corners_, symm_;
+  // The nodes' state.
+  Data<double> x_{this, "x", nodes_}, y_{this, "y", nodes_}, z_{this, "z", nodes_};
+  Data<double> xd_{this, "xd", nodes_}, yd_{this, "yd", nodes_}, zd_{this, "zd", nodes_};
+  Data<double> xdd_{this, "xdd", nodes_}, ydd_{this, "ydd", nodes_}, zdd_{this, "zdd", nodes_};
+  Data<double> fx_{this, "fx", nodes_}, fy_{this, "fy", nodes_}, fz_{this, "fz", nodes_};
+  Data<double> mass_{this, "nodalMass", nodes_};
+  // The mesh's indirections.
+  Data<std::int32_t> nodelist_{this, "nodelist", 8 * elems_};
+  Data<std::int32_t> start_{this, "nodeElemStart", nodes_ + 1};
+  Data<std::int32_t> corners_{this, "nodeElemCornerList", 8 * elems_};
+  Data<std::int32_t> symm_{this, "symm", 3 * std::uint64_t(s_ + 1) * std::uint64_t(s_ + 1)};
+  // The elements' state.
+  Data<double> fxe_{this, "fx_elem", 8 * elems_}, fye_{this, "fy_elem", 8 * elems_},
+      fze_{this, "fz_elem", 8 * elems_};
+  Data<double> e_{this, "e", elems_}, p_{this, "p", elems_}, q_{this, "q", elems_},
+      v_{this, "v", elems_, 1.0};
+  Data<double> volo_{this, "volo", elems_}, vnew_{this, "vnew", elems_}, delv_{this, "delv", elems_};
+  Data<double> vdov_{this, "vdov", elems_}, arealg_{this, "arealg", elems_}, ss_{this, "ss", elems_};
+  // The time constraints: per reduction block, and the two minima the host reads.
+  Data<double> dtc_block_{this, "dtcourant_block", std::uint64_t(blocks_), kBig};
+  Data<double> dth_block_{this, "dthydro_block", std::uint64_t(blocks_), kBig};
+  Data<double> dt_min_{this, "dt_min", 2, kBig};
 };
 
 }  // namespace

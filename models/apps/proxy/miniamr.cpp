@@ -57,25 +57,6 @@ class MiniAmrApp : public Application {
     if (b_ % 2) throw KernelError("argument 'block': must be even");
     if (nb0_ * nb0_ * nb0_ > capacity_)
       throw KernelError("argument 'max_blocks': fewer than the initial blocks");
-    cells_ = (b_ + 2) * (b_ + 2) * (b_ + 2);
-    const std::size_t cap = std::size_t(capacity_);
-    list_data_.assign(cap, -1);
-    type_data_.assign(cap * 6, kBoundary);
-    nb_data_.assign(cap * 24, -1);
-    quarter_data_.assign(cap * 6, 0);
-    parent_data_.assign(cap, -1);
-    child_data_.assign(cap, -1);
-    octant_data_.assign(cap, 0);
-    const std::uint64_t grid = std::uint64_t(capacity_ * vars_ * cells_);
-    grid_[0] = array<double>("grid0", grid);
-    grid_[1] = array<double>("grid1", grid);
-    list_ = array<std::int32_t>("block_list", cap, 0, 0, &list_data_);
-    type_ = array<std::int32_t>("face_type", cap * 6, 0, 0, &type_data_);
-    nb_ = array<std::int32_t>("face_neighbours", cap * 24, 0, 0, &nb_data_);
-    quarter_ = array<std::int32_t>("face_quarter", cap * 6, 0, 0, &quarter_data_);
-    parent_ = array<std::int32_t>("split_parent", cap, 0, 0, &parent_data_);
-    child_ = array<std::int32_t>("split_child", cap, 0, 0, &child_data_);
-    octant_ = array<std::int32_t>("split_octant", cap, 0, 0, &octant_data_);
     for (std::int64_t k = 0; k < nb0_; ++k)
       for (std::int64_t j = 0; j < nb0_; ++j)
         for (std::int64_t i = 0; i < nb0_; ++i)
@@ -183,9 +164,9 @@ class MiniAmrApp : public Application {
         for (int o = 0; o < 8; ++o) {
           const std::int32_t c = add_block(
               Block{bl.level + 1, 2 * bl.i + (o & 1), 2 * bl.j + ((o >> 1) & 1), 2 * bl.k + ((o >> 2) & 1)});
-          parent_data_[std::size_t(n)] = slot;
-          child_data_[std::size_t(n)] = c;
-          octant_data_[std::size_t(n)] = o;
+          parent_.values[std::size_t(n)] = slot;
+          child_.values[std::size_t(n)] = c;
+          octant_.values[std::size_t(n)] = o;
           ++n;
         }
       }
@@ -202,30 +183,30 @@ class MiniAmrApp : public Application {
   void tables() {
     std::int64_t n = 0;
     for (const auto& [k, slot] : slots_) {
-      list_data_[std::size_t(n++)] = slot;
+      list_.values[std::size_t(n++)] = slot;
       const Block& bl = block_.at(slot);
       for (int f = 0; f < 6; ++f) {
         const std::size_t at = std::size_t(slot) * 6 + std::size_t(f);
         const int axis = f / 2;
         std::int64_t p[3] = {bl.i, bl.j, bl.k};
         p[axis] += f % 2 ? 1 : -1;
-        std::fill(nb_data_.begin() + std::ptrdiff_t(at * 4), nb_data_.begin() + std::ptrdiff_t(at * 4 + 4),
-                  -1);
-        quarter_data_[at] = 0;
+        std::fill(nb_.values.begin() + std::ptrdiff_t(at * 4),
+                  nb_.values.begin() + std::ptrdiff_t(at * 4 + 4), -1);
+        quarter_.values[at] = 0;
         if (p[axis] < 0 || p[axis] >= side(bl.level)) {
-          type_data_[at] = kBoundary;
+          type_.values[at] = kBoundary;
         } else if (const std::int32_t* s = find(bl.level, p[0], p[1], p[2])) {
-          type_data_[at] = kSame;
-          nb_data_[at * 4] = *s;
+          type_.values[at] = kSame;
+          nb_.values[at * 4] = *s;
         } else if (const std::int32_t* c =
                        bl.level > 0 ? find(bl.level - 1, p[0] / 2, p[1] / 2, p[2] / 2) : nullptr) {
-          type_data_[at] = kCoarser;
-          nb_data_[at * 4] = *c;
+          type_.values[at] = kCoarser;
+          nb_.values[at * 4] = *c;
           const int da = axis == 0 ? 1 : 0, db = axis == 2 ? 1 : 2;  // the face's two axes, (a, b)
           const std::int64_t mine[3] = {bl.i, bl.j, bl.k};
-          quarter_data_[at] = std::int32_t((mine[da] % 2) + 2 * (mine[db] % 2));
+          quarter_.values[at] = std::int32_t((mine[da] % 2) + 2 * (mine[db] % 2));
         } else {
-          type_data_[at] = kFiner;
+          type_.values[at] = kFiner;
           const int da = axis == 0 ? 1 : 0, db = axis == 2 ? 1 : 2;
           for (int q = 0; q < 4; ++q) {
             std::int64_t ch[3] = {2 * p[0], 2 * p[1], 2 * p[2]};
@@ -234,7 +215,7 @@ class MiniAmrApp : public Application {
             ch[db] += q >> 1;
             const std::int32_t* s = find(bl.level + 1, ch[0], ch[1], ch[2]);
             if (!s) throw KernelError("miniamr: the mesh lost its 2:1 balance");
-            nb_data_[at * 4 + std::size_t(q)] = *s;
+            nb_.values[at * 4 + std::size_t(q)] = *s;
           }
         }
       }
@@ -366,15 +347,23 @@ class MiniAmrApp : public Application {
   std::int64_t b_, vars_, nb0_;
   int levels_;
   std::int64_t steps_, refine_every_, capacity_;
-  std::int64_t cells_ = 0, nblocks_ = 0, next_slot_ = 0;
+  std::int64_t cells_ = (b_ + 2) * (b_ + 2) * (b_ + 2), nblocks_ = 0, next_slot_ = 0;
   int cur_ = 0;
   std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t>, std::int32_t> slots_;
   std::map<std::int32_t, Block> block_;
   std::vector<std::int32_t> free_;
-  std::vector<std::int32_t> list_data_, type_data_, nb_data_, quarter_data_, parent_data_, child_data_,
-      octant_data_;
-  Array<double> grid_[2];
-  Array<std::int32_t> list_, type_, nb_, quarter_, parent_, child_, octant_;
+  // Per block slot (capacity_ of them): its cells (vars_ variables of cells_ each, with the ghost layer), its
+  // entry of the block list, its 6 faces' types, neighbours (4 a face) and quarters, and its split record.
+  std::uint64_t cap_ = std::uint64_t(capacity_);
+  Array<double> grid_[2] = {array<double>("grid0", std::uint64_t(capacity_) * vars_ * cells_),
+                            array<double>("grid1", std::uint64_t(capacity_) * vars_ * cells_)};
+  Data<std::int32_t> list_{this, "block_list", cap_, -1};
+  Data<std::int32_t> type_{this, "face_type", cap_ * 6, kBoundary};
+  Data<std::int32_t> nb_{this, "face_neighbours", cap_ * 24, -1};
+  Data<std::int32_t> quarter_{this, "face_quarter", cap_ * 6};
+  Data<std::int32_t> parent_{this, "split_parent", cap_, -1};
+  Data<std::int32_t> child_{this, "split_child", cap_, -1};
+  Data<std::int32_t> octant_{this, "split_octant", cap_};
 };
 
 }  // namespace

@@ -16,12 +16,6 @@ class BackpropApp : public Application {
   BackpropApp(const Args& a, const std::string& input)
       : Application(a, input), in_(a["in"]), epochs_(a["epochs"]) {
     if (in_ % 16) throw KernelError("argument 'in': must be a multiple of 16 (one CTA per 16 input units)");
-    const std::uint64_t weights = std::uint64_t((in_ + 1) * 17);
-    input_ = array<float>("input_cuda", std::uint64_t(in_ + 1));
-    weights_ = array<float>("input_hidden_cuda", weights, std::uint64_t(in_ + 1), 17);
-    prev_ = array<float>("input_prev_weights_cuda", weights, std::uint64_t(in_ + 1), 17);
-    partial_ = array<float>("hidden_partial_sum", std::uint64_t(in_ / 16 * 16));
-    delta_ = array<float>("hidden_delta_cuda", 17);
   }
 
   void host() override {
@@ -41,7 +35,13 @@ class BackpropApp : public Application {
 
  private:
   std::int64_t in_, epochs_;
-  Array<float> input_, weights_, prev_, partial_, delta_;
+  Array<float> input_ = array<float>("input_cuda", std::uint64_t(in_ + 1));
+  Array<float> weights_ =
+      array<float>("input_hidden_cuda", std::uint64_t((in_ + 1) * 17), std::uint64_t(in_ + 1), 17);
+  Array<float> prev_ =
+      array<float>("input_prev_weights_cuda", std::uint64_t((in_ + 1) * 17), std::uint64_t(in_ + 1), 17);
+  Array<float> partial_ = array<float>("hidden_partial_sum", std::uint64_t(in_ / 16 * 16));
+  Array<float> delta_ = array<float>("hidden_delta_cuda", 17);
 };
 
 }  // namespace

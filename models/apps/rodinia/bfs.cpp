@@ -13,6 +13,7 @@
 // as a mesh extruded into a volume. Nodes are Rodinia's {starting, no_of_edges} pairs of ints, edges ints,
 // masks bools (bytes), costs ints.
 #include "kernels/application.hpp"
+#include "kernels/csr_frontier.hpp"
 
 namespace numagpu::kernels {
 
@@ -24,40 +25,24 @@ class BfsApp : public Application {
  public:
   BfsApp(const Args& a, const std::string& input)
       : Application(a, input), graph_(load_graph(input, std::uint32_t(a["layers"]))) {
-    n_ = graph_.vertices;
-    nodes_data_.resize(2 * std::size_t(n_));
     for (std::int64_t v = 0; v < n_; ++v) {
-      nodes_data_[2 * v] = std::int32_t(graph_.row_ptr[v]);
-      nodes_data_[2 * v + 1] = std::int32_t(graph_.row_ptr[v + 1] - graph_.row_ptr[v]);
+      nodes_.values[2 * v] = std::int32_t(graph_.row_ptr[v]);
+      nodes_.values[2 * v + 1] = std::int32_t(graph_.row_ptr[v + 1] - graph_.row_ptr[v]);
     }
-    edges_data_.assign(graph_.col.begin(), graph_.col.end());
+    edges_.values.assign(graph_.col.begin(), graph_.col.end());
     graph_ = CsrGraph{};  // the arrays hold it now
-    mask_data_.assign(n_, 0);
-    updating_data_.assign(n_, 0);
-    visited_data_.assign(n_, 0);
-    over_data_.assign(1, 0);
-    nodes_ = array<std::int32_t>("graph_nodes", nodes_data_.size(), 0, 0, &nodes_data_);
-    edges_ = array<std::int32_t>("graph_edges", edges_data_.size(), 0, 0, &edges_data_);
-    mask_ = array<std::uint8_t>("graph_mask", std::uint64_t(n_), 0, 0, &mask_data_);
-    updating_ = array<std::uint8_t>("updating_graph_mask", std::uint64_t(n_), 0, 0, &updating_data_);
-    visited_ = array<std::uint8_t>("graph_visited", std::uint64_t(n_), 0, 0, &visited_data_);
-    cost_ = array<std::int32_t>("cost", std::uint64_t(n_));
-    over_ = array<std::uint8_t>("over", 1, 0, 0, &over_data_);
-    // Each iteration's frontier is one level further from the source: at most n levels, and one iteration
-    // that finds nothing new. Two launches an iteration.
-    set_launch_bound(2 * std::uint64_t(n_ + 1), "2 (n + 1) = " + std::to_string(2 * (n_ + 1)) +
-                                                    " for n = " + std::to_string(n_) + " vertices");
+    const auto [launches, reason] = CsrFrontier::launch_bound(n_);
+    set_launch_bound(launches, reason);
   }
 
   void host() override {
     const std::int64_t source = 0;
-    mask_data_[source] = 1;
-    visited_data_[source] = 1;
-    do {
-      over_data_[0] = 0;  // cudaMemcpy(d_over, &stop = false)
+    mask_.values[source] = 1;
+    visited_.values[source] = 1;
+    frontier_.repeat_while_raised([&] {
       launch("Kernel", kernel1());
       launch("Kernel2", kernel2());
-    } while (over_data_[0]);  // cudaMemcpy(&stop, d_over)
+    });
   }
 
  private:
@@ -68,20 +53,16 @@ class BfsApp : public Application {
     l.body = [this](Cta& c) {
       const V<std::int64_t> tid = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
       c.exit_if(tid >= n_);
-      const V<std::uint8_t> frontier = c.load(mask_, tid);
-      c.if_(frontier != 0, [&] {
-        c.store(mask_, tid, V<std::uint8_t>(c, 0));
+      frontier_.expand(c, tid, [&] {
         V<std::int64_t> i = convert<std::int64_t>(c.load(nodes_, tid * 2));
         const V<std::int64_t> end = i + convert<std::int64_t>(c.load(nodes_, tid * 2 + 1));
-        c.while_([&] { return i < end; },
-                 [&] {
-                   const V<std::int64_t> id = convert<std::int64_t>(c.load(edges_, i));
-                   c.if_(c.load(visited_, id) == 0, [&] {
-                     c.store(cost_, id, c.load(cost_, tid) + 1);
-                     c.store(updating_, id, V<std::uint8_t>(c, 1));
-                   });
-                   i = i + 1;
-                 });
+        for_each_edge(c, std::move(i), end, [&](const V<std::int64_t>& e) {
+          const V<std::int64_t> id = convert<std::int64_t>(c.load(edges_, e));
+          c.if_(c.load(visited_, id) == 0, [&] {
+            c.store(cost_, id, c.load(cost_, tid) + 1);
+            c.store(updating_, id, V<std::uint8_t>(c, 1));
+          });
+        });
       });
     };
     return l;
@@ -93,22 +74,25 @@ class BfsApp : public Application {
       const V<std::int64_t> tid = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kThreads;
       c.exit_if(tid >= n_);
       c.if_(c.load(updating_, tid) != 0, [&] {
-        const V<std::uint8_t> one(c, 1);
-        c.store(mask_, tid, one);
-        c.store(visited_, tid, one);
-        c.store(over_, V<std::int64_t>(c, 0), one);
+        frontier_.join(c, tid);
+        c.store(visited_, tid, V<std::uint8_t>(c, 1));
+        frontier_.raise(c);
         c.store(updating_, tid, V<std::uint8_t>(c, 0));
       });
     };
     return l;
   }
 
-  CsrGraph graph_;
-  std::int64_t n_ = 0;
-  std::vector<std::int32_t> nodes_data_, edges_data_;
-  std::vector<std::uint8_t> mask_data_, updating_data_, visited_data_, over_data_;
-  Array<std::int32_t> nodes_, edges_, cost_;
-  Array<std::uint8_t> mask_, updating_, visited_, over_;
+  CsrGraph graph_;  // the input, until the arrays hold it
+  std::int64_t n_ = graph_.vertices;
+  Data<std::int32_t> nodes_{this, "graph_nodes", 2 * std::uint64_t(n_)};
+  Data<std::int32_t> edges_{this, "graph_edges", graph_.col.size()};
+  Data<std::uint8_t> mask_{this, "graph_mask", std::uint64_t(n_)};
+  Data<std::uint8_t> updating_{this, "updating_graph_mask", std::uint64_t(n_)};
+  Data<std::uint8_t> visited_{this, "graph_visited", std::uint64_t(n_)};
+  Array<std::int32_t> cost_ = array<std::int32_t>("cost", std::uint64_t(n_));
+  Data<std::uint8_t> over_{this, "over", 1};
+  CsrFrontier frontier_{mask_, over_};
 };
 
 }  // namespace

@@ -31,11 +31,12 @@ constexpr std::int64_t kNnb = 4, kNdim = 3, kNvar = 5, kRk = 3;
 
 class CfdApp : public Application {
  public:
-  CfdApp(const Args& a, const std::string& input) : Application(a, input), iterations_(a["iterations"]) {
-    const CsrGraph g = load_graph(input, 1);
-    nel_ = a["elements"] ? std::min<std::int64_t>(a["elements"], g.vertices) : g.vertices;
-    nelr_ = (nel_ + kBlock - 1) / kBlock * kBlock;
-    ese_data_.assign(std::size_t(nelr_ * kNnb), -1);
+  CfdApp(const Args& a, const std::string& input)
+      : Application(a, input),
+        iterations_(a["iterations"]),
+        graph_(load_graph(input, 1)),
+        nel_(a["elements"] ? std::min<std::int64_t>(a["elements"], graph_.vertices) : graph_.vertices) {
+    const CsrGraph& g = graph_;
     for (std::int64_t i = 0; i < nelr_; ++i) {
       const std::int64_t e = std::min(i, nel_ - 1);  // the padding repeats the last element, as the source's
       const std::uint32_t deg = g.row_ptr[e + 1] - g.row_ptr[e];
@@ -44,17 +45,10 @@ class CfdApp : public Application {
                           std::to_string(deg) + " neighbours; a tetrahedron has at most 4");
       for (std::uint32_t j = 0; j < deg; ++j) {  // a neighbour beyond `elements` is a boundary: a wall face
         const std::uint32_t nb = g.col[g.row_ptr[e] + j];
-        ese_data_[std::size_t(i + j * nelr_)] = nb < nel_ ? std::int32_t(nb) : -1;
+        ese_.values[std::size_t(i + j * nelr_)] = nb < nel_ ? std::int32_t(nb) : -1;
       }
     }
-    const std::uint64_t n = std::uint64_t(nelr_);
-    areas_ = array<float>("areas", n);
-    ese_ = array<std::int32_t>("elements_surrounding_elements", n * kNnb, 0, 0, &ese_data_);
-    normals_ = array<float>("normals", n * kNdim * kNnb);
-    variables_ = array<float>("variables", n * kNvar);
-    old_variables_ = array<float>("old_variables", n * kNvar);
-    fluxes_ = array<float>("fluxes", n * kNvar);
-    step_factors_ = array<float>("step_factors", n);
+    graph_ = CsrGraph{};  // the array holds what the kernels need of it
   }
 
   void host() override {
@@ -149,10 +143,17 @@ class CfdApp : public Application {
   }
 
   std::int64_t iterations_;
-  std::int64_t nel_ = 0, nelr_ = 0;
-  std::vector<std::int32_t> ese_data_;
-  Array<float> areas_, normals_, variables_, old_variables_, fluxes_, step_factors_;
-  Array<std::int32_t> ese_;
+  CsrGraph graph_;  // the input, until the array holds it
+  std::int64_t nel_;
+  std::int64_t nelr_ = (nel_ + kBlock - 1) / kBlock * kBlock;
+  std::uint64_t n_ = std::uint64_t(nelr_);
+  Array<float> areas_ = array<float>("areas", n_);
+  Data<std::int32_t> ese_{this, "elements_surrounding_elements", std::uint64_t(kNnb) * n_, -1};
+  Array<float> normals_ = array<float>("normals", std::uint64_t(kNdim) * kNnb * n_);
+  Array<float> variables_ = array<float>("variables", std::uint64_t(kNvar) * n_);
+  Array<float> old_variables_ = array<float>("old_variables", std::uint64_t(kNvar) * n_);
+  Array<float> fluxes_ = array<float>("fluxes", std::uint64_t(kNvar) * n_);
+  Array<float> step_factors_ = array<float>("step_factors", n_);
 };
 
 }  // namespace

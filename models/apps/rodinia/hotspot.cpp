@@ -16,9 +16,7 @@ class HotspotApp : public Application {
         rows_(a["rows"]),
         cols_(a["cols"]),
         pyramid_(a["pyramid"]),
-        steps_(a["steps"]),
-        power_(array<float>("power", cells(), rows_, cols_)),
-        temp_{array<float>("temp0", cells(), rows_, cols_), array<float>("temp1", cells(), rows_, cols_)} {
+        steps_(a["steps"]) {
     if (steps_ % pyramid_ != 0) throw KernelError("argument 'steps': not a multiple of pyramid");
     if (16 - 2 * pyramid_ < 1) throw KernelError("argument 'pyramid': leaves no cell of a 16 x 16 tile");
   }
@@ -39,8 +37,9 @@ class HotspotApp : public Application {
  private:
   std::uint64_t cells() const { return std::uint64_t(rows_ * cols_); }
   std::int64_t rows_, cols_, pyramid_, steps_;
-  Array<float> power_;
-  Array<float> temp_[2];
+  Array<float> power_ = array<float>("power", cells(), rows_, cols_);
+  Array<float> temp_[2] = {array<float>("temp0", cells(), rows_, cols_),
+                           array<float>("temp1", cells(), rows_, cols_)};
 };
 
 }  // namespace

@@ -25,10 +25,6 @@ class KmeansApp : public Application {
         features_(a["features"]),
         clusters_(a["clusters"]),
         iterations_(a["iterations"]) {
-    const std::uint64_t n = std::uint64_t(points_ * features_);
-    feature_d_ = array<float>("feature_d", n, std::uint64_t(points_), std::uint64_t(features_));
-    flipped_ = array<float>("feature_flipped_d", n, std::uint64_t(features_), std::uint64_t(points_));
-    membership_ = array<int>("membership_d", std::uint64_t(points_));
     const std::int64_t blocks = (points_ + kThreads - 1) / kThreads;
     perdim_ = static_cast<std::int64_t>(std::sqrt(double(blocks)));
     while (perdim_ * perdim_ < blocks)
@@ -67,8 +63,11 @@ class KmeansApp : public Application {
   }
 
   std::int64_t points_, features_, clusters_, iterations_, perdim_ = 1;
-  Array<float> feature_d_, flipped_;
-  Array<int> membership_;
+  Array<float> feature_d_ = array<float>("feature_d", std::uint64_t(points_) * features_,
+                                         std::uint64_t(points_), std::uint64_t(features_));
+  Array<float> flipped_ = array<float>("feature_flipped_d", std::uint64_t(points_) * features_,
+                                       std::uint64_t(features_), std::uint64_t(points_));
+  Array<int> membership_ = array<int>("membership_d", std::uint64_t(points_));
 };
 
 }  // namespace

@@ -22,7 +22,6 @@ class LudApp : public Application {
  public:
   LudApp(const Args& a, const std::string& input) : Application(a, input), n_(a["n"]) {
     if (n_ % kB) throw KernelError("argument 'n': must be a multiple of 16");
-    m_ = array<float>("m", std::uint64_t(n_ * n_), std::uint64_t(n_), std::uint64_t(n_));
   }
 
   void host() override {
@@ -161,7 +160,7 @@ class LudApp : public Application {
   }
 
   std::int64_t n_;
-  Array<float> m_;
+  Array<float> m_ = array<float>("m", std::uint64_t(n_) * n_, std::uint64_t(n_), std::uint64_t(n_));
 };
 
 }  // namespace

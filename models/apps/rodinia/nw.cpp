@@ -20,10 +20,6 @@ class NwApp : public Application {
  public:
   NwApp(const Args& a, const std::string& input) : Application(a, input), n_(a["n"]) {
     if (n_ % kB) throw KernelError("argument 'n': must be a multiple of 16");
-    cols_ = n_ + 1;
-    const std::uint64_t cells = std::uint64_t(cols_ * cols_);
-    reference_ = array<std::int32_t>("reference", cells, std::uint64_t(cols_), std::uint64_t(cols_));
-    matrix_ = array<std::int32_t>("matrix", cells, std::uint64_t(cols_), std::uint64_t(cols_));
   }
 
   void host() override {
@@ -83,8 +79,11 @@ class NwApp : public Application {
     return l;
   }
 
-  std::int64_t n_, cols_;
-  Array<std::int32_t> reference_, matrix_;
+  std::int64_t n_, cols_ = n_ + 1;
+  Array<std::int32_t> reference_ = array<std::int32_t>("reference", std::uint64_t(cols_) * cols_,
+                                                       std::uint64_t(cols_), std::uint64_t(cols_));
+  Array<std::int32_t> matrix_ =
+      array<std::int32_t>("matrix", std::uint64_t(cols_) * cols_, std::uint64_t(cols_), std::uint64_t(cols_));
 };
 
 }  // namespace

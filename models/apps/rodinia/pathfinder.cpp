@@ -12,14 +12,7 @@ namespace {
 class PathfinderApp : public Application {
  public:
   PathfinderApp(const Args& a, const std::string& input)
-      : Application(a, input),
-        cols_(a["cols"]),
-        rows_(a["rows"]),
-        pyramid_(a["pyramid"]),
-        wall_(array<std::int32_t>("wall", std::uint64_t((rows_ - 1) * cols_), std::uint64_t(rows_ - 1),
-                                  std::uint64_t(cols_))),
-        result_{array<std::int32_t>("result0", std::uint64_t(cols_)),
-                array<std::int32_t>("result1", std::uint64_t(cols_))} {
+      : Application(a, input), cols_(a["cols"]), rows_(a["rows"]), pyramid_(a["pyramid"]) {
     if (256 - 2 * pyramid_ < 1) throw KernelError("argument 'pyramid': leaves no column of a tile");
   }
 
@@ -38,8 +31,10 @@ class PathfinderApp : public Application {
 
  private:
   std::int64_t cols_, rows_, pyramid_;
-  Array<std::int32_t> wall_;
-  Array<std::int32_t> result_[2];
+  Array<std::int32_t> wall_ = array<std::int32_t>("wall", std::uint64_t((rows_ - 1) * cols_),
+                                                  std::uint64_t(rows_ - 1), std::uint64_t(cols_));
+  Array<std::int32_t> result_[2] = {array<std::int32_t>("result0", std::uint64_t(cols_)),
+                                    array<std::int32_t>("result1", std::uint64_t(cols_))};
 };
 
 }  // namespace

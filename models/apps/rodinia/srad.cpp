@@ -23,24 +23,10 @@ class SradApp : public Application {
  public:
   SradApp(const Args& a, const std::string& input)
       : Application(a, input), nr_(a["rows"]), nc_(a["cols"]), ne_(nr_ * nc_), iterations_(a["iterations"]) {
-    const std::uint64_t ne = std::uint64_t(ne_);
-    i_s_values_.resize(std::size_t(nr_));
-    j_e_values_.resize(std::size_t(nc_));
     for (std::int64_t i = 0; i < nr_; ++i)
-      i_s_values_[std::size_t(i)] = int(i == nr_ - 1 ? nr_ - 1 : i + 1);
+      i_s_.values[std::size_t(i)] = int(i == nr_ - 1 ? nr_ - 1 : i + 1);
     for (std::int64_t j = 0; j < nc_; ++j)
-      j_e_values_[std::size_t(j)] = int(j == nc_ - 1 ? nc_ - 1 : j + 1);
-    image_ = array<float>("I", ne, std::uint64_t(nc_), std::uint64_t(nr_));
-    // Every array with a 2-D shape (the index arrays one row), so that LADM's row and column placements
-    // apply.
-    sums_ = array<float>("sums", ne, std::uint64_t(nc_), std::uint64_t(nr_));
-    sums2_ = array<float>("sums2", ne, std::uint64_t(nc_), std::uint64_t(nr_));
-    i_n_ = array<int>("iN", std::uint64_t(nr_), 1, std::uint64_t(nr_));
-    i_s_ = array<int>("iS", std::uint64_t(nr_), 1, std::uint64_t(nr_), &i_s_values_);
-    j_w_ = array<int>("jW", std::uint64_t(nc_), 1, std::uint64_t(nc_));
-    j_e_ = array<int>("jE", std::uint64_t(nc_), 1, std::uint64_t(nc_), &j_e_values_);
-    for (const char* d : {"dN", "dS", "dW", "dE", "c"})
-      derivatives_.push_back(array<float>(d, ne, std::uint64_t(nc_), std::uint64_t(nr_)));
+      j_e_.values[std::size_t(j)] = int(j == nc_ - 1 ? nc_ - 1 : j + 1);
   }
 
   void host() override {
@@ -165,11 +151,22 @@ class SradApp : public Application {
     });
   }
 
+  // An array of the image's shape (nc x nr). Every array has a 2-D shape (the index arrays one row), so that
+  // LADM's row and column placements apply.
+  Array<float> image_array(const std::string& name) {
+    return array<float>(name, std::uint64_t(ne_), std::uint64_t(nc_), std::uint64_t(nr_));
+  }
+
   std::int64_t nr_, nc_, ne_, iterations_;
-  std::vector<int> i_s_values_, j_e_values_;
-  Array<float> image_, sums_, sums2_;
-  Array<int> i_n_, i_s_, j_w_, j_e_;
-  std::vector<Array<float>> derivatives_;
+  Array<float> image_ = image_array("I");
+  Array<float> sums_ = image_array("sums");
+  Array<float> sums2_ = image_array("sums2");
+  Array<int> i_n_ = array<int>("iN", std::uint64_t(nr_), 1, std::uint64_t(nr_));
+  Data<int> i_s_{this, "iS", std::uint64_t(nr_), 0, 1, std::uint64_t(nr_)};
+  Array<int> j_w_ = array<int>("jW", std::uint64_t(nc_), 1, std::uint64_t(nc_));
+  Data<int> j_e_{this, "jE", std::uint64_t(nc_), 0, 1, std::uint64_t(nc_)};
+  std::vector<Array<float>> derivatives_ = {image_array("dN"), image_array("dS"), image_array("dW"),
+                                            image_array("dE"), image_array("c")};
 };
 
 }  // namespace
