@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""The documentation's correlation tables, generated from what `numagpu correlate` writes, and checked.
+"""Tables inside written pages of docs/, generated from the program's outputs, and checked.
 
-Usage: doc_tables.py render NAME DIR        print table NAME rendered from correlate's outputs in DIR
-       doc_tables.py check DOC... [--from DIR]
-       doc_tables.py write DOC... --from DIR
+Usage: doc_tables.py render NAME DIR        print table NAME rendered from the outputs in DIR
+       doc_tables.py check DOC... [--from DIR] [--runs DIR]
+       doc_tables.py write DOC... [--from DIR] [--runs DIR]
 
 A generated table stands in a document between `<!-- doc_tables.py NAME -->` and `<!-- end doc_tables.py -->`.
-`check` without --from is fast (no simulation): each marked table must be in its generator's format (the
-header the generator writes, every row with its columns, every figure in its number format). With --from DIR
-(the -o folder of `numagpu correlate --power ... --hw ... -c configs/gpus/qv100.yaml`) it must be exactly
-the rendering. `write` replaces each marked table by its rendering. Exit 0 when all hold, 1 when one does
-not, 2 on bad input.
+A table's outputs are either correlate's (--from DIR: the -o folder of `numagpu correlate --power ... --hw
+... -c configs/gpus/qv100.yaml`, tests/studies/correlation_tables_current.sh) or a folder of runs of the
+default workload (--runs DIR: one `numagpu run -o DIR/NAME` per configuration, as
+tests/studies/default_workload_tables_current.sh makes them). `check` without a table's folder is fast (no
+simulation): the table must be in its generator's format (the header the generator writes, every row with
+its columns, every figure in its number format); with it, exactly the rendering. `write` replaces each marked
+table whose folder is given by its rendering. Exit 0 when all hold, 1 when one does not, 2 on bad input.
 
 Tables (NAME):
   correlation_kernels   docs/correlation.md: per kernel, DRAM sectors read, L2 read hit rate, elapsed cycles
@@ -21,8 +23,13 @@ Tables (NAME):
                         the pipe work, per SM sub-partition (correlation.csv, as correlate's last table)
   power_kernels         docs/power.md: per kernel, measured and simulated power, at the hardware's time, and
                         the simulated power by component (power_breakdown.csv)
+  runtime_sockets       docs/runtime-policies.md (--runs): the default workload's cycles on 1, 2, 4 and 8
+                        sockets, locality-optimized (sN) and traditional (traditional_sN)
+  power_communication   docs/power.md (--runs): communication and total power and energy of the four
+                        configurations of its "Measured"
 """
 import csv
+import json
 import re
 import sys
 
@@ -39,6 +46,10 @@ HEADER = {
     "correlation_counters": ["| counter | Pearson | mean abs. error % |", "|---|---|---|"],
     "correlation_time_split": ["| kernel | no warp resident, cycles: hw / sim / difference | with a warp: hw / sim | "
                                "pipe work, cycles: hw / sim / ratio |", "| --- | ---: | ---: | ---: |"],
+    "runtime_sockets": ["| sockets | locality-optimized (default) | traditional | traditional / optimized |",
+                        "| --- | --- | --- | --- |"],
+    "power_communication": ["| configuration | command | cycles | communication power | communication energy | "
+                            "total power | total energy |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"],
     "power_kernels": ["| kernel | measured W | simulated W | error % | at the hardware's time W | error % | "
                       + " | ".join(PARTS) + " |", "| --- |" + " ---: |" * (5 + len(PARTS))],
 }
@@ -159,8 +170,55 @@ def power_kernels(d):
     return out
 
 
+def run_figures(d, name):
+    """(cycles, communication W, communication J, total W, total J) of the run DIR/NAME."""
+    try:
+        with open(f"{d}/{name}/stats.json") as f:
+            cycles = json.load(f)["stats"]["summary"]["sim_cycles"]
+        with open(f"{d}/{name}/power.json") as f:
+            power = json.load(f)
+    except (OSError, KeyError, ValueError) as e:
+        fail(f"{d}/{name}: no run's stats.json and power.json ({e})")
+    c, t = power["communication"], power["total"]
+    return cycles, c["power_w"], c["energy_j"], t["power_w"], t["energy_j"]
+
+
+def runtime_sockets(d):
+    out = list(HEADER["runtime_sockets"])
+    for n in (1, 2, 4, 8):
+        optimized, traditional = run_figures(d, f"s{n}")[0], run_figures(d, f"traditional_s{n}")[0]
+        out.append(f"| {n} | {grouped(optimized)} | {grouped(traditional)} | {traditional / optimized:.1f} |")
+    return out
+
+
+# docs/power.md's configurations: the label, the command as the page prints it, the run (--runs DIR/NAME).
+COMMUNICATION_RUNS = [
+    ("traditional runtime (interleaved CTAs and pages, Figure 3's first bar)",
+     "`numagpu run -c configs/examples/traditional_runtime.yaml`", "traditional_s4"),
+    ("traditional runtime + dynamic links and NUMA-aware L2",
+     "the same `--set link.mode=dynamic --set l2.organization=numa_aware`", "traditional_numa_aware"),
+    ("locality-optimized runtime (the paper's baseline and the default: contiguous CTAs, first touch)",
+     "`numagpu run`", "s4"),
+    ("locality-optimized + dynamic links and NUMA-aware L2",
+     "`numagpu run --set link.mode=dynamic --set l2.organization=numa_aware`", "numa_aware"),
+]
+
+
+def power_communication(d):
+    out = list(HEADER["power_communication"])
+    for label, command, name in COMMUNICATION_RUNS:
+        cycles, cw, cj, tw, tj = run_figures(d, name)
+        out.append(f"| {label} | {command} | {round(cycles)} | {cw:.1f} W | {cj * 1e6:.0f} \u00b5J | {tw:.0f} W | "
+                   f"{tj * 1e3:.1f} mJ |")
+    return out
+
+
+SOURCE = {"correlation_kernels": "correlate", "correlation_counters": "correlate",
+          "correlation_time_split": "correlate", "power_kernels": "correlate",
+          "runtime_sockets": "runs", "power_communication": "runs"}
 TABLES = {"correlation_kernels": correlation_kernels, "correlation_counters": correlation_counters,
-          "correlation_time_split": correlation_time_split, "power_kernels": power_kernels}
+          "correlation_time_split": correlation_time_split, "power_kernels": power_kernels,
+          "runtime_sockets": runtime_sockets, "power_communication": power_communication}
 
 # The format of each table's rows, cell by cell (the check without --from).
 NUM = r"-?[\d,]+"
@@ -170,6 +228,8 @@ ROW_FORMAT = {
     "correlation_counters": [r"\w+", r"-?\d\.\d{3}", r"\d+\.\d"],
     "correlation_time_split": [r".+", f"[\\d,]+ / [\\d,]+ / {MINUS}?[\\d,]+",
                                f"[\\d,]+ / [\\d,]+ \\([{MINUS}+]\\d+\\.\\d %\\)", r"[\d,]+ / [\d,]+ / \d+\.\d\d"],
+    "runtime_sockets": [r"\d", r"[\d,]+", r"[\d,]+", r"\d+\.\d"],
+    "power_communication": [r".+", r".+", r"\d+", r"\d+\.\d W", "\\d+ \u00b5J", r"\d+ W", r"\d+\.\d mJ"],
     "power_kernels": [r"\w+", r"\d+\.\d", r"\d+\.\d", f"[{MINUS}+]\\d+\\.\\d", r"\d+\.\d", f"[{MINUS}+]\\d+\\.\\d"]
                      + [r"\d+\.\d"] * 6,
 }
@@ -216,14 +276,15 @@ def main():
         print("\n".join(TABLES[args[1]](args[2])))
         return 0
     if not args or args[0] not in ("check", "write"):
-        fail("usage: doc_tables.py render NAME DIR | check DOC... [--from DIR] | write DOC... --from DIR")
-    src = None
-    if "--from" in args:
-        k = args.index("--from")
-        src = args[k + 1] if k + 1 < len(args) else fail("--from needs a folder")
-        args = args[:k] + args[k + 2:]
-    if args[0] == "write" and src is None:
-        fail("write needs --from DIR")
+        fail("usage: doc_tables.py render NAME DIR | check|write DOC... [--from DIR] [--runs DIR]")
+    folders = {}
+    for option, kind in (("--from", "correlate"), ("--runs", "runs")):
+        if option in args:
+            k = args.index(option)
+            folders[kind] = args[k + 1] if k + 1 < len(args) else fail(f"{option} needs a folder")
+            args = args[:k] + args[k + 2:]
+    if args[0] == "write" and not folders:
+        fail("write needs --from DIR or --runs DIR")
     status = 0
     for doc in args[1:]:
         lines, tables = marked(doc)
@@ -231,13 +292,17 @@ def main():
             fail(f"{doc}: no table marked '<!-- doc_tables.py NAME -->'")
         for name, i, j in reversed(tables):
             current = [line for line in lines[i + 1:j] if line.strip()]
+            src = folders.get(SOURCE[name])
+            if args[0] == "write" and src is None:
+                continue
             if src is not None:
                 rendered = TABLES[name](src)
                 if args[0] == "write":
                     lines[i + 1:j] = [""] + rendered + [""]
                 elif current != rendered:
-                    print(f"{doc}: {name} is not what `numagpu correlate` says now (doc_tables.py write {doc} "
-                          f"--from {src}):")
+                    option = "--from" if SOURCE[name] == "correlate" else "--runs"
+                    print(f"{doc}: {name} is not what the program says now (doc_tables.py write {doc} "
+                          f"{option} {src}):")
                     for a, b in zip(current + [""] * len(rendered), rendered + [""] * len(current)):
                         if a != b:
                             print(f"  doc: {a}\n  now: {b}")
@@ -250,7 +315,8 @@ def main():
                 f.write("\n".join(lines))
     if status == 0 and args[0] == "check":
         print(f"doc_tables.py: the marked tables of {', '.join(args[1:])} are "
-              + ("current" if src else "in their generators' format"))
+              + (f"current ({', '.join(folders)} outputs) or in their generators' format" if folders
+                 else "in their generators' format"))
     return status
 
 
