@@ -3,7 +3,6 @@
 # Included from tests/CMakeLists.txt; everything here is labelled `rtl` (the plain C++ policy tests also `unit`).
 # docs/rtl.md describes the flow.
 
-set(NUMAGPU_RTL_DIR ${PROJECT_SOURCE_DIR}/rtl)
 set(NUMAGPU_RTL_TESTS ${PROJECT_SOURCE_DIR}/tests/rtl)
 
 # --- C++ reference policies: directed unit tests (no RTL needed) ---------------------------------------------
@@ -36,7 +35,8 @@ endif()
 
 # Lint at the default parameters and at the extremes of the sweep; any warning fails (no global waivers).
 # Each case: test name suffix, top module, -G overrides, separated by '|'.
-# The *_assertions cases lint the simulation assertion block too (the code the lockstep models run).
+# The *_assertions cases lint the simulation assertion block too (the code the lockstep models run). The
+# primitives (rtl/prim/) are linted inside every block, and once alone at their defaults.
 foreach(lint_case
     "link_balancer|link_balancer"
     "link_balancer_assertions|link_balancer|+define+NUMAGPU_ASSERTIONS"
@@ -50,15 +50,22 @@ foreach(lint_case
   list(POP_FRONT lint_case lint_name lint_top)
   add_test(NAME rtl_lint_${lint_name}
            COMMAND ${VERILATOR_BIN} --lint-only -Wall -I${NUMAGPU_RTL_DIR} --top-module ${lint_top} ${lint_case}
-                   ${NUMAGPU_RTL_DIR}/${lint_top}.sv)
+                   ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/${lint_top}.sv)
   set_tests_properties(rtl_lint_${lint_name} PROPERTIES LABELS rtl TIMEOUT 60)
 endforeach()
+foreach(prim_source ${NUMAGPU_RTL_PRIM_SOURCES})
+  get_filename_component(prim ${prim_source} NAME_WE)
+  add_test(NAME rtl_lint_${prim}
+           COMMAND ${VERILATOR_BIN} --lint-only -Wall -I${NUMAGPU_RTL_DIR} --top-module ${prim} ${prim_source})
+  set_tests_properties(rtl_lint_${prim} PROPERTIES LABELS rtl TIMEOUT 60)
+endforeach()
 
-# yosys must accept and synthesize both blocks at their default parameters. (yosys finds the shared
-# rtl/numagpu_assert.svh next to the file it reads; Verilator above needs -I.)
+# yosys must accept and synthesize both blocks at their default parameters. (-I: the primitives include the
+# shared rtl/numagpu_assert.svh from rtl/prim/, where yosys would not look.)
+list(JOIN NUMAGPU_RTL_PRIM_SOURCES " " _rtl_prims)
 foreach(top link_balancer cache_partition_ctrl)
   add_test(NAME rtl_synth_${top}
-           COMMAND ${NUMAGPU_YOSYS} -q -p "read_verilog -sv ${NUMAGPU_RTL_DIR}/${top}.sv; synth -top ${top}; check -assert")
+           COMMAND ${NUMAGPU_YOSYS} -q -p "read_verilog -sv -I${NUMAGPU_RTL_DIR} ${_rtl_prims} ${NUMAGPU_RTL_DIR}/${top}.sv; synth -top ${top}; check -assert")
   set_tests_properties(rtl_synth_${top} PROPERTIES LABELS rtl TIMEOUT 120)
 endforeach()
 
@@ -115,7 +122,7 @@ macro(numagpu_rtl_variant name top)
     set(_coverage COVERAGE)
   endif()
   verilate(numagpu_rtl_models ${_coverage}
-    SOURCES ${NUMAGPU_RTL_DIR}/${top}.sv
+    SOURCES ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/${top}.sv
     TOP_MODULE ${top}
     PREFIX V${name}
     DIRECTORY ${NUMAGPU_RTL_MODELS_DIR}/${name}

@@ -63,19 +63,21 @@ endfunction()
 # The DPI-C scoreboard testbenches: one per block, at parameter sets with short windows so that a CI-sized
 # run takes every decision many times.
 numagpu_sv_tb(sv_tb_link_balancer link_balancer_tb DPI SOURCES
-  ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_pkg.sv ${NUMAGPU_RTL_DIR}/link_balancer.sv
+  ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_pkg.sv ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/link_balancer.sv
   ${NUMAGPU_TB_DIR}/sv/link_balancer_cover.sv ${NUMAGPU_TB_DIR}/sv/link_balancer_tb.sv)
 numagpu_sv_tb(sv_tb_cache_partition_ctrl cache_partition_ctrl_tb DPI SOURCES
-  ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_pkg.sv ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv
+  ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_pkg.sv ${NUMAGPU_RTL_PRIM_SOURCES}
+  ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv
   ${NUMAGPU_TB_DIR}/sv/cache_partition_ctrl_cover.sv ${NUMAGPU_TB_DIR}/sv/cache_partition_ctrl_tb.sv)
 # The vector replay testbenches on Verilator (Icarus builds its own at test time), at the parameter sets of
 # lb_l4 and pc_w5; the coverage test replays the lockstep stimulus through them.
 numagpu_sv_tb(sv_vectors_link_balancer link_balancer_vectors_tb SOURCES
-  ${NUMAGPU_RTL_DIR}/link_balancer.sv ${NUMAGPU_TB_DIR}/sv/link_balancer_cover.sv
+  ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/link_balancer.sv ${NUMAGPU_TB_DIR}/sv/link_balancer_cover.sv
   ${NUMAGPU_TB_DIR}/sv/link_balancer_vectors_tb.sv
   GARGS -GLanes=4 -GSampleCycles=64 -GSwitchCycles=5)
 numagpu_sv_tb(sv_vectors_cache_partition_ctrl cache_partition_ctrl_vectors_tb SOURCES
-  ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv ${NUMAGPU_TB_DIR}/sv/cache_partition_ctrl_cover.sv
+  ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv
+  ${NUMAGPU_TB_DIR}/sv/cache_partition_ctrl_cover.sv
   ${NUMAGPU_TB_DIR}/sv/cache_partition_ctrl_vectors_tb.sv
   GARGS -GWays=5 -GSampleCycles=40 -GSatNum=3 -GSatDen=4)
 
@@ -138,11 +140,13 @@ if(pybind11_FOUND)
   # not), which the project's warnings do not apply to (generated code; Verilator's headers are SYSTEM below).
   add_library(numagpu_py_rtl_models STATIC)
   set_target_properties(numagpu_py_rtl_models PROPERTIES POSITION_INDEPENDENT_CODE ON)
-  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_DIR}/link_balancer.sv TOP_MODULE link_balancer
+  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/link_balancer.sv
+    TOP_MODULE link_balancer
     PREFIX Vpy_link_balancer DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python_rtl/lb TRACE
     VERILATOR_ARGS -Wall -I${NUMAGPU_RTL_DIR} --assert +define+NUMAGPU_ASSERTIONS -GLanes=4 -GSampleCycles=64
                    -GSwitchCycles=5)
-  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv TOP_MODULE cache_partition_ctrl
+  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv
+    TOP_MODULE cache_partition_ctrl
     PREFIX Vpy_cache_partition_ctrl DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python_rtl/pc TRACE
     VERILATOR_ARGS -Wall -I${NUMAGPU_RTL_DIR} --assert +define+NUMAGPU_ASSERTIONS -GWays=5 -GSampleCycles=40
                    -GSatNum=3 -GSatDen=4)

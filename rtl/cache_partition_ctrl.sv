@@ -90,10 +90,7 @@ module cache_partition_ctrl #(
   if (ReqMax >= 64'h1_0000_0000) begin : gen_check_req_max
     `NUMAGPU_PARAM_ERROR("cache_partition_ctrl: SampleCycles * (2^ReqW - 1) must be below 2^32")
   end
-  if ((SampleCycles > 1 && WinCntW < $clog2(SampleCycles)) || (DramCntW < $clog2(DramThr + 1)) ||
-      (ReqCntW < $clog2(LinkThr + 1))) begin : gen_check_widths
-    `NUMAGPU_PARAM_ERROR("cache_partition_ctrl: a counter width parameter is narrower than its range")
-  end
+  // The window counters check their own widths (rtl/prim/prim_window_counter.sv).
 
   // Same values as numagpu::policy::PartitionController::Decision.
   typedef enum logic [2:0] {
@@ -107,42 +104,35 @@ module cache_partition_ctrl #(
     DecBlockedToLocal  = 3'd7
   } decision_e;
 
-  localparam logic [31:0] DramSumW = DramCntW + 1;
-  // Wide enough for a counter value plus one cycle's requests.
-  localparam logic [31:0] ReqSumW = ((ReqCntW > ReqW) ? ReqCntW : ReqW) + 1;
   localparam logic [WayCntW-1:0] AllWays = WayCntW'(Ways);
   localparam logic [WayCntW-1:0] HalfWays = WayCntW'(Ways / 2);
-  localparam logic [WinCntW-1:0] WinLast = WinCntW'(SampleCycles - 1);
-  localparam logic [DramCntW-1:0] DramThrCnt = DramCntW'(DramThr);
-  localparam logic [DramSumW-1:0] DramThrSum = DramSumW'(DramThr);
-  localparam logic [ReqCntW-1:0] LinkThrCnt = ReqCntW'(LinkThr);
-  localparam logic [ReqSumW-1:0] LinkThrSum = ReqSumW'(LinkThr);
 
-  logic [WinCntW-1:0]  win_cnt_d, win_cnt_q;
-  logic [DramCntW-1:0] dram_cnt_d, dram_cnt_q;
-  logic [ReqCntW-1:0]  req_cnt_d, req_cnt_q;
   logic [WayCntW-1:0]  remote_d, remote_q;
   logic                decision_valid_d, decision_valid_q;
   decision_e           decision_d, decision_q;
 
   // ---------------------------------------------------------------------------------------------------------
-  // Window: counts including this cycle. Both counters saturate at their threshold: a decision only needs
-  // to know whether the threshold was reached.
+  // Window: its position, and the counts including this cycle, which saturate at their threshold. All three
+  // restart at a window end and at a kernel launch.
   // ---------------------------------------------------------------------------------------------------------
-  logic                win_end;
-  logic [DramSumW-1:0] dram_sum;
-  logic [ReqSumW-1:0]  req_sum;
-  logic                dram_sat, link_sat;
+  logic win_end;
+  logic dram_sat, link_sat;
 
-  assign win_end  = (win_cnt_q == WinLast);
-  assign dram_sum = DramSumW'(dram_cnt_q) + DramSumW'(dram_busy_i);
-  assign req_sum  = ReqSumW'(req_cnt_q) + ReqSumW'(read_reqs_i);
+  prim_window_counter #(.Threshold(SampleCycles), .Wrap(1), .Width(WinCntW)) u_win_cnt (
+    .clk_i, .rst_ni, .clr_i(kernel_launch_i), .inc_i(1'b1), .reached_o(win_end)
+  );
+
   // busy * SatDen >= SatNum * SampleCycles  <=>  busy >= DramThr
-  assign dram_sat = (dram_sum >= DramThrSum);
+  prim_window_counter #(.Threshold(DramThr), .Width(DramCntW)) u_dram_cnt (
+    .clk_i, .rst_ni, .clr_i(kernel_launch_i || win_end), .inc_i(dram_busy_i), .reached_o(dram_sat)
+  );
+
   // reqs * RespBytes * SatDen >= SatNum * IngressBytesPerCycle * SampleCycles  <=>  reqs >= LinkThr.
   // Outgoing read requests stand for the responses they will bring in, so incoming writes from other
   // sockets cannot make the link look saturated.
-  assign link_sat = (req_sum >= LinkThrSum);
+  prim_window_counter #(.IncW(ReqW), .Threshold(LinkThr), .Width(ReqCntW)) u_req_cnt (
+    .clk_i, .rst_ni, .clr_i(kernel_launch_i || win_end), .inc_i(read_reqs_i), .reached_o(link_sat)
+  );
 
   // ---------------------------------------------------------------------------------------------------------
   // Decision of the window ending in this cycle (used only when win_end).
@@ -183,24 +173,15 @@ module cache_partition_ctrl #(
   // Next state.
   // ---------------------------------------------------------------------------------------------------------
   always_comb begin
-    win_cnt_d        = win_cnt_q + WinCntW'(1);
-    dram_cnt_d       = dram_sat ? DramThrCnt : DramCntW'(dram_sum);
-    req_cnt_d        = link_sat ? LinkThrCnt : ReqCntW'(req_sum);
     remote_d         = remote_q;
     decision_valid_d = 1'b0;
     decision_d       = decision_q;
 
     if (kernel_launch_i) begin
       // The caches were just flushed for coherence: start again from the equal split.
-      win_cnt_d  = '0;
-      dram_cnt_d = '0;
-      req_cnt_d  = '0;
       remote_d   = HalfWays;
       decision_d = DecNone;
     end else if (win_end) begin
-      win_cnt_d        = '0;
-      dram_cnt_d       = '0;
-      req_cnt_d        = '0;
       decision_valid_d = 1'b1;
       decision_d       = decision;
       if (decision == DecToRemote || decision == DecEqualToRemote) begin
@@ -213,16 +194,10 @@ module cache_partition_ctrl #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      win_cnt_q        <= '0;
-      dram_cnt_q       <= '0;
-      req_cnt_q        <= '0;
       remote_q         <= HalfWays;
       decision_valid_q <= 1'b0;
       decision_q       <= DecNone;
     end else begin
-      win_cnt_q        <= win_cnt_d;
-      dram_cnt_q       <= dram_cnt_d;
-      req_cnt_q        <= req_cnt_d;
       remote_q         <= remote_d;
       decision_valid_q <= decision_valid_d;
       decision_q       <= decision_d;

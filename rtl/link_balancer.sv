@@ -79,8 +79,8 @@ module link_balancer #(
       SatNum < 1 || SatNum >= 2**16 || SatDen < 1 || SatDen >= 2**16) begin : gen_check_range
     `NUMAGPU_PARAM_ERROR("link_balancer: a parameter is out of range")
   end
-  if ((SampleCycles > 1 && WinCntW < $clog2(SampleCycles)) || (BusyCntW < $clog2(BusyThr + 1)) ||
-      (SwitchCycles > 1 && SwitchCntW < $clog2(SwitchCycles))) begin : gen_check_widths
+  // The window counters check their own widths (rtl/prim/prim_window_counter.sv).
+  if (SwitchCycles > 1 && SwitchCntW < $clog2(SwitchCycles)) begin : gen_check_widths
     `NUMAGPU_PARAM_ERROR("link_balancer: a counter width parameter is narrower than its range")
   end
 
@@ -103,16 +103,9 @@ module link_balancer #(
     DecBusyTurning = 4'd8
   } decision_e;
 
-  localparam logic [31:0] BusySumW = BusyCntW + 1;
   localparam logic [LaneCntW-1:0] HalfLanes = LaneCntW'(Lanes / 2);
-  localparam logic [WinCntW-1:0] WinLast = WinCntW'(SampleCycles - 1);
   localparam logic [SwitchCntW-1:0] SwitchLast = SwitchCntW'(SwitchCycles - 1);
-  localparam logic [BusyCntW-1:0] BusyThrCnt = BusyCntW'(BusyThr);
-  localparam logic [BusySumW-1:0] BusyThrSum = BusySumW'(BusyThr);
 
-  logic [WinCntW-1:0]    win_cnt_d, win_cnt_q;
-  logic [BusyCntW-1:0]   busy_a_cnt_d, busy_a_cnt_q;
-  logic [BusyCntW-1:0]   busy_b_cnt_d, busy_b_cnt_q;
   logic [LaneCntW-1:0]   lanes_a_d, lanes_a_q;
   logic [LaneCntW-1:0]   lanes_b_d, lanes_b_q;
   turn_e                 turn_d, turn_q;
@@ -122,19 +115,24 @@ module link_balancer #(
   decision_e             decision_d, decision_q;
 
   // ---------------------------------------------------------------------------------------------------------
-  // Window: busy counts including this cycle. The counters saturate at BusyThr: a decision only needs to
-  // know whether the count reached the threshold, so counting further would only cost flip-flops.
-  // ---------------------------------------------------------------------------------------------------------
-  logic                win_end;
-  logic [BusySumW-1:0] busy_a_sum, busy_b_sum;
-  logic                sat_a, sat_b;
-
-  assign win_end    = (win_cnt_q == WinLast);
-  assign busy_a_sum = BusySumW'(busy_a_cnt_q) + BusySumW'(busy_a_i);
-  assign busy_b_sum = BusySumW'(busy_b_cnt_q) + BusySumW'(busy_b_i);
+  // Window: its position, and the busy counts including this cycle, which saturate at BusyThr. All three
+  // restart at a window end and at a kernel launch.
   // busy * SatDen >= SatNum * SampleCycles  <=>  busy >= ceil(SatNum * SampleCycles / SatDen)
-  assign sat_a      = (busy_a_sum >= BusyThrSum);
-  assign sat_b      = (busy_b_sum >= BusyThrSum);
+  // ---------------------------------------------------------------------------------------------------------
+  logic win_end;
+  logic sat_a, sat_b;
+
+  prim_window_counter #(.Threshold(SampleCycles), .Wrap(1), .Width(WinCntW)) u_win_cnt (
+    .clk_i, .rst_ni, .clr_i(kernel_launch_i), .inc_i(1'b1), .reached_o(win_end)
+  );
+
+  prim_window_counter #(.Threshold(BusyThr), .Width(BusyCntW)) u_busy_a_cnt (
+    .clk_i, .rst_ni, .clr_i(kernel_launch_i || win_end), .inc_i(busy_a_i), .reached_o(sat_a)
+  );
+
+  prim_window_counter #(.Threshold(BusyThr), .Width(BusyCntW)) u_busy_b_cnt (
+    .clk_i, .rst_ni, .clr_i(kernel_launch_i || win_end), .inc_i(busy_b_i), .reached_o(sat_b)
+  );
 
   // ---------------------------------------------------------------------------------------------------------
   // Decision of the window ending in this cycle (used only when win_end), from the state of this cycle.
@@ -183,9 +181,6 @@ module link_balancer #(
   // Next state.
   // ---------------------------------------------------------------------------------------------------------
   always_comb begin
-    win_cnt_d        = win_cnt_q + WinCntW'(1);
-    busy_a_cnt_d     = sat_a ? BusyThrCnt : BusyCntW'(busy_a_sum);
-    busy_b_cnt_d     = sat_b ? BusyThrCnt : BusyCntW'(busy_b_sum);
     lanes_a_d        = lanes_a_q;
     lanes_b_d        = lanes_b_q;
     turn_d           = turn_q;
@@ -196,9 +191,6 @@ module link_balancer #(
 
     if (kernel_launch_i) begin
       // The link is idle at a kernel boundary: back to symmetric, any turn abandoned.
-      win_cnt_d    = '0;
-      busy_a_cnt_d = '0;
-      busy_b_cnt_d = '0;
       lanes_a_d    = HalfLanes;
       lanes_b_d    = HalfLanes;
       turn_d       = TurnIdle;
@@ -232,9 +224,6 @@ module link_balancer #(
       endcase
 
       if (win_end) begin
-        win_cnt_d        = '0;
-        busy_a_cnt_d     = '0;
-        busy_b_cnt_d     = '0;
         decision_valid_d = 1'b1;
         decision_d       = decision;
         // start_turn implies no turn in flight, so the case above left the turn state alone.
@@ -254,9 +243,6 @@ module link_balancer #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      win_cnt_q        <= '0;
-      busy_a_cnt_q     <= '0;
-      busy_b_cnt_q     <= '0;
       lanes_a_q        <= HalfLanes;
       lanes_b_q        <= HalfLanes;
       turn_q           <= TurnIdle;
@@ -265,9 +251,6 @@ module link_balancer #(
       decision_valid_q <= 1'b0;
       decision_q       <= DecNone;
     end else begin
-      win_cnt_q        <= win_cnt_d;
-      busy_a_cnt_q     <= busy_a_cnt_d;
-      busy_b_cnt_q     <= busy_b_cnt_d;
       lanes_a_q        <= lanes_a_d;
       lanes_b_q        <= lanes_b_d;
       turn_q           <= turn_d;

@@ -2,7 +2,8 @@
 # Proves the invariants of the policy RTL with yosys, and shows that the proofs can fail.
 #
 # Each rtl/*.sv ends with an `ifdef NUMAGPU_ASSERTIONS` section of named immediate assertions, enabled by
-# FORMAL (rtl/numagpu_assert.svh; docs/policies.md lists them).
+# FORMAL (rtl/numagpu_assert.svh; docs/policies.md lists them). The shared primitives (rtl/prim/*.sv) are read
+# with every block and flattened into it, so each proof covers the block with its counters.
 # They are proven for ALL reachable states by temporal induction (`sat -tempinduct`): step 1 holds rst_ni low
 # and is not checked; from step 2 on every input is free. Induction does not depend on the window length, so
 # the paper's defaults are proven as well as small and extreme parameter sets.
@@ -38,6 +39,7 @@ fi
 mkdir -p "$work"
 
 failures=0
+prims=("$root"/rtl/prim/*.sv)
 
 # run_sat NAME FILE TOP "PARAM=VALUE ..." MAXSTEPS -> writes $work/NAME.log, returns yosys' status.
 run_sat() {
@@ -48,8 +50,9 @@ run_sat() {
     for kv in $params; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
     chparam+=" $top;"
   fi
-  # -I: a mutant is a copy outside rtl/, and still includes rtl/numagpu_assert.svh.
-  "$yosys" -q -l "$work/$name.log" -p "read_verilog -formal -sv -I$root/rtl $file; $chparam prep -top $top; \
+  # -I: a mutant is a copy outside rtl/, and the primitives in rtl/prim/, still include rtl/numagpu_assert.svh.
+  "$yosys" -q -l "$work/$name.log" -p "read_verilog -formal -sv -I$root/rtl ${prims[*]} $file; $chparam \
+    prep -flatten -top $top; \
     sat -tempinduct -prove-asserts -set-assumes -seq 1 -set-at 1 rst_ni 0 -maxsteps $maxsteps \
         -show-ports -verify -dump_vcd $work/$name.cex.vcd" >/dev/null 2>&1
 }

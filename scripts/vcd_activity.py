@@ -4,7 +4,8 @@ in the forms gate-level power tools read (docs/power.md, "Switching activity of 
 
 Usage: vcd_activity.py VCD [--saif FILE] [--sta-tcl FILE] [--clock clk_i]
 
-For every bit of every signal of the block's top scope: TC (toggles, 0<->1), T0 and T1 (time low and high,
+For every bit of every signal of the block's scope and the scopes below it (the instances of rtl/prim/
+primitives, e.g. u_win_cnt): TC (toggles, 0<->1), T0 and T1 (time low and high,
 in the VCD's time unit) over the dumped window, and from them the activity (toggles per clock cycle, the
 cycles being the rising edges of --clock in the window) and the duty (share of the time high).
 
@@ -41,8 +42,8 @@ class Bit:
 
 def parse(path):
     """(timescale text, top scope name, {code: [Bit, ...] msb first}, [(time, code, value)],
-    [(name, code, [bit name, ...] msb first)]): several names may share a code (Verilator dumps a net once
-    and names every signal that carries it)."""
+    [(name, code, [bit name, ...] msb first, (instance, ...) below the block)]): several names may share a
+    code (Verilator dumps a net once and names every signal that carries it)."""
     try:
         text = open(path).read()
     except OSError as e:
@@ -78,9 +79,10 @@ def parse_tokens(path, tokens):
             j = tokens.index("$end", i)
             width, code, name = int(tokens[i + 2]), tokens[i + 3], tokens[i + 4]
             rng = tokens[i + 5] if j > i + 5 else ""
-            # Only the block's own scope: the wrapper scope Verilator adds holds the same ports again.
-            if len(scopes) >= 1 and (top is None or scopes[-1] == top) and len(scopes) == 2:
-                top = scopes[-1]
+            # Only the block's own scope and its instances: the wrapper scope Verilator adds holds the same
+            # ports again.
+            if len(scopes) >= 2 and (top is None or scopes[1] == top):
+                top = scopes[1]
                 lsb = 0
                 if rng.startswith("[") and ":" in rng:
                     lsb = int(rng[1:-1].split(":")[1])
@@ -89,7 +91,7 @@ def parse_tokens(path, tokens):
                     signals[code] = [Bit(n) for n in names]
                 elif len(signals[code]) != width:
                     fail(f"{path}: {name} shares code {code} with a signal of another width")
-                order.append((name, code, names))
+                order.append((name, code, names, tuple(scopes[2:])))
             i = j + 1
         elif t in ("$enddefinitions", "$comment", "$date", "$version", "$dumpvars", "$end", "$dumpall",
                    "$dumpon", "$dumpoff"):
@@ -117,7 +119,7 @@ def parse_tokens(path, tokens):
 
 def activity(path, clock):
     timescale, top, signals, changes, order = parse(path)
-    clock_code = next((c for n, c, _ in order if n == clock), None)
+    clock_code = next((c for n, c, _, inst in order if n == clock and not inst), None)
     if clock_code is None:
         fail(f"{path}: no clock signal {clock!r} in scope {top}")
     now = None
@@ -181,13 +183,29 @@ def write_saif(path, timescale, top, signals, order, duration):
     scale = timescale[:len(timescale) - len(unit)] or "1"
     lines = ["(SAIFILE", '(SAIFVERSION "2.0")', '(DIRECTION "backward")', f'(DESIGN "{top}")',
              '(VENDOR "numagpu")', '(PROGRAM_NAME "scripts/vcd_activity.py")', '(VERSION "1")',
-             "(DIVIDER / )", f"(TIMESCALE {scale} {unit})", f"(DURATION {duration})", f"(INSTANCE {top}",
-             "  (NET"]
-    for name, code, names in order:
-        for bit, bit_name in zip(reversed(signals[code]), reversed(names)):  # lsb first
-            t1 = bit.t1
-            lines.append(f"    ({saif_name(bit_name)} (T0 {duration - t1}) (T1 {t1}) (TX 0) (TC {bit.tc}) (IG 0))")
-    lines += ["  )", ")", ")"]
+             "(DIVIDER / )", f"(TIMESCALE {scale} {unit})", f"(DURATION {duration})"]
+
+    # One INSTANCE per scope, its nets first, then the instances below it, in the dump's order.
+    def instance(name, inst, depth):
+        pad = "  " * depth
+        lines.append(f"{pad}(INSTANCE {name}")
+        lines.append(f"{pad}  (NET")
+        for _, code, names, where in order:
+            if where != inst:
+                continue
+            for bit, bit_name in zip(reversed(signals[code]), reversed(names)):  # lsb first
+                t1 = bit.t1
+                lines.append(f"{pad}    ({saif_name(bit_name)} (T0 {duration - t1}) (T1 {t1}) (TX 0) "
+                             f"(TC {bit.tc}) (IG 0))")
+        lines.append(f"{pad}  )")
+        below = dict.fromkeys(where[:len(inst) + 1] for _, _, _, where in order
+                              if len(where) > len(inst) and where[:len(inst)] == inst)
+        for sub in below:
+            instance(sub[-1], sub, depth + 1)
+        lines.append(f"{pad})")
+
+    instance(top, (), 0)
+    lines.append(")")
     write_atomically(path, "\n".join(lines) + "\n")
 
 
@@ -197,8 +215,8 @@ def write_sta_tcl(path, vcd, top, signals, order, cycles, duration, clock):
              "# activity = toggles per clock cycle, duty = share of the time high (set_power_activity).",
              "# Source after read_liberty, read_verilog, link_design and create_clock.",
              "set numagpu_activity_ports 0"]
-    for name, code, names in order:
-        if name == clock or not (name.endswith("_i") or name.endswith("_ni")):
+    for name, code, names, inst in order:
+        if inst or name == clock or not (name.endswith("_i") or name.endswith("_ni")):
             continue
         for bit, bit_name in zip(reversed(signals[code]), reversed(names)):
             act = bit.tc / cycles

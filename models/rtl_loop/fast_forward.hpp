@@ -1,12 +1,13 @@
 // Fast-forward of a Verilated policy block through quiet cycles inside a window (policy/quiet_windows.hpp):
 // with quiet inputs, no turn in progress and no decision pulse, a clock edge only advances the window
-// position register win_cnt_q (every other register holds: the busy counts add zero, the lanes and the way
-// split change only at a window end or during a turn). So k such edges are the same as adding k to
-// win_cnt_q, written from C++ as a verification backdoor would: the RTL (rtl/*.sv) is unchanged and synthesis
-// never sees this.
+// position register, cnt_q of the block's u_win_cnt (rtl/prim/prim_window_counter.sv; every other register
+// holds: the busy counts add zero, the lanes and the way split change only at a window end or during a
+// turn). So k such edges are the same as adding k to that count, written from C++ as a verification
+// backdoor would: the RTL (rtl/*.sv) is unchanged and synthesis never sees this.
 //
-// How: the register is a member of the Verilated root class (`<top>__DOT__win_cnt_q`), a name Verilator
-// derives from the RTL (a renamed register fails to compile here, it cannot go wrong silently). Every eval()
+// How: the register is a member of the Verilated root class (`<top>__DOT__u_win_cnt__DOT__cnt_q`; Verilator
+// inlines the primitive), a name Verilator derives from the RTL (a renamed register fails to compile here,
+// it cannot go wrong silently). Every eval()
 // first recomputes the input-side combinational logic from the registers, so the next clock edge sees the
 // new value. It is not declared public (public_flat_rw): with Verilator 5.006 public signals register scopes
 // whose destruction deadlocks when several models live in one process. tests/unit/model/quiet_skip_test.cpp

@@ -74,7 +74,7 @@ struct LinkBalancerPorts {
   static Block::Inputs fit(const Block::Inputs& in, const Build&) { return in; }  // all one bit
   template <class Top>
   static auto& window_counter(Top& m) {
-    return m.rootp->link_balancer__DOT__win_cnt_q;
+    return m.rootp->link_balancer__DOT__u_win_cnt__DOT__cnt_q;
   }
 };
 
@@ -131,7 +131,7 @@ struct PartitionCtrlPorts {
   }
   template <class Top>
   static auto& window_counter(Top& m) {
-    return m.rootp->cache_partition_ctrl__DOT__win_cnt_q;
+    return m.rootp->cache_partition_ctrl__DOT__u_win_cnt__DOT__cnt_q;
   }
 };
 

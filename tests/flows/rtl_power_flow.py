@@ -11,6 +11,7 @@
 
 Usage: rtl_power_flow.py NUMAGPU SOURCE_DIR WORKDIR
 """
+import glob
 import json
 import os
 import re
@@ -67,16 +68,28 @@ p = run([sys.executable, f"{src}/scripts/vcd_activity.py", vcd, "--saif", f"{wor
 check(f"{CYCLES} cycles ({CYCLES * 1000} ps)" in p.stdout, f"vcd_activity summary: {p.stdout}")
 saif = open(f"{work}/lb.saif").read()
 check(f"(DURATION {CYCLES * 1000})" in saif, "SAIF duration")
-nets = {m.group(1): (int(m.group(2)), int(m.group(3)), int(m.group(4)))
-        for m in re.finditer(r"\((\S+) \(T0 (\d+)\) \(T1 (\d+)\) \(TX 0\) \(TC (\d+)\)", saif)}
-check(all(t0 + t1 == CYCLES * 1000 for t0, t1, _ in nets.values()), "SAIF: T0 + T1 != DURATION for some net")
+
+
+def saif_nets(text):
+    return {m.group(1): (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+            for m in re.finditer(r"\((\S+) \(T0 (\d+)\) \(T1 (\d+)\) \(TX 0\) \(TC (\d+)\)", text)}
+
+
+check(all(t0 + t1 == CYCLES * 1000 for t0, t1, _ in saif_nets(saif).values()),
+      "SAIF: T0 + T1 != DURATION for some net")
+# The block's own nets come before its first instance; the window position counter is the instance u_win_cnt
+# of rtl/prim/prim_window_counter.sv, its count register cnt_q.
+blocks = saif.split("(INSTANCE ")
+nets = saif_nets(blocks[1])
+win_cnt = next((saif_nets(b) for b in blocks if b.startswith("u_win_cnt")), {})
 # The clock toggles twice a cycle (its first value in the window is no toggle): 2 x CYCLES - 1. The window
 # position counter's LSB toggles every cycle but those of a kernel launch (it restarts at 0, and toggles only
 # if it was 1); kernel_launch_i rises and falls once per launch.
 check(nets["clk_i"][2] == 2 * CYCLES - 1, f"clk_i toggles {nets['clk_i'][2]}")
 launches = nets["kernel_launch_i"][2] // 2 + nets["kernel_launch_i"][2] % 2
-lsb = nets[r"win_cnt_q\[0\]"][2]
-check(CYCLES - launches <= lsb <= CYCLES, f"win_cnt_q[0] toggles {lsb} in {CYCLES} cycles with {launches} launches")
+lsb = win_cnt.get(r"cnt_q\[0\]", (0, 0, -1))[2]
+check(CYCLES - launches <= lsb <= CYCLES,
+      f"u_win_cnt/cnt_q[0] toggles {lsb} in {CYCLES} cycles with {launches} launches")
 tcl = open(f"{work}/lb_activity.tcl").read()
 check(tcl.count("set_power_activity -input_ports") == 5, "Tcl: not the 5 input ports "
       "(kernel_launch_i, busy_a_i, busy_b_i, drained_i, rst_ni)")
@@ -90,7 +103,9 @@ if not yosys or not sta:
         print("rtl_power_flow: yosys or sta missing (scripts/setup.sh installs them): OpenSTA step skipped")
 else:
     lib = f"{src}/scripts/liberty/numagpu_demo.lib"
-    run([yosys, "-q", "-p", f"read_verilog -sv {src}/rtl/link_balancer.sv; synth -top link_balancer; "
+    prims = " ".join(sorted(glob.glob(f"{src}/rtl/prim/*.sv")))
+    run([yosys, "-q", "-p", f"read_verilog -sv -I{src}/rtl {prims} {src}/rtl/link_balancer.sv; "
+         "synth -flatten -top link_balancer; "
          f"dfflegalize -cell $_DFF_P_ 01; dfflibmap -liberty {lib}; abc -liberty {lib}; opt_clean; "
          f"tee -q -o {work}/cells.json stat -json; write_verilog -noattr {work}/lb_netlist.v"])
     cells = json.load(open(f"{work}/cells.json"))["design"]["num_cells_by_type"]

@@ -3,7 +3,7 @@
 minimum percentages per kind of point, for the RTL files and the functional cover modules.
 
 Usage: coverage_check.py COVERAGE_DAT [--min KIND=PERCENT ...] [--files SUFFIX ...]
-  KIND: line, branch, toggle (from rtl/*.sv) and user (the `cover property` points). A kind with no points at
+  KIND: line, branch, toggle (from rtl/ and rtl/prim/) and user (the `cover property` points). A kind with no points at
   all fails too: a build without --coverage must not pass. Prints one row per file and kind, and every
   functional point that was never hit. A point instantiated in several testbenches counts once, as hit when
   any of them hit it. Exit 0 when every minimum holds, 1 otherwise, 2 on bad input.
@@ -45,6 +45,7 @@ def main():
     ap.add_argument("coverage")
     ap.add_argument("--min", action="append", default=[], metavar="KIND=PERCENT")
     ap.add_argument("--files", nargs="+", default=["rtl/link_balancer.sv", "rtl/cache_partition_ctrl.sv",
+                                                    "rtl/prim/prim_window_counter.sv",
                                                     "tb/sv/link_balancer_cover.sv",
                                                     "tb/sv/cache_partition_ctrl_cover.sv"])
     args = ap.parse_args()

@@ -22,13 +22,15 @@ fi
 rm -rf "$work"
 mkdir -p "$work"
 failures=0
+prims=("$root"/rtl/prim/*.sv)  # the shared primitives, read with every block
 
 # run NAME TOP RTL_FILE "Param=value ..." -> replays NAME.vec on RTL_FILE; returns vvp's status, log in NAME.log.
 run() {
   local name=$1 top=$2 rtl=$3 params=$4 pargs=""
   for kv in $params; do pargs+=" -P${top}_vectors_tb.${kv}"; done
   # shellcheck disable=SC2086  # pargs is a list of options
-  iverilog -g2012 -I"$root/rtl" $pargs -o "$work/$name.vvp" "$rtl" "$root/tb/sv/${top}_vectors_tb.sv" \
+  iverilog -g2012 -I"$root/rtl" $pargs -s "${top}_vectors_tb" -o "$work/$name.vvp" "${prims[@]}" "$rtl" \
+    "$root/tb/sv/${top}_vectors_tb.sv" \
     >"$work/$name.compile.log" 2>&1 || { cat "$work/$name.compile.log"; return 1; }
   vvp -n "$work/$name.vvp" "+vectors=$work/${name%%_mut*}.vec" >"$work/$name.log" 2>&1
 }
@@ -65,7 +67,8 @@ done
 # The assertion section must parse on Icarus too (the NUMAGPU_ASSERT macros); it is not run (see
 # rtl/numagpu_assert.svh for why).
 for top in link_balancer cache_partition_ctrl; do
-  if ! iverilog -g2012 -DNUMAGPU_ASSERTIONS -I"$root/rtl" -o "$work/${top}_assertions.vvp" "$root/rtl/$top.sv" \
+  if ! iverilog -g2012 -DNUMAGPU_ASSERTIONS -I"$root/rtl" -s "$top" -o "$work/${top}_assertions.vvp" "${prims[@]}" \
+      "$root/rtl/$top.sv" \
       >"$work/${top}_assertions.log" 2>&1; then
     echo "FAIL     $top with NUMAGPU_ASSERTIONS does not compile on Icarus:"
     cat "$work/${top}_assertions.log"

@@ -14,6 +14,7 @@ Usage: python_bindings_test.py --module-dir DIR --rtl-vectors BIN --sv-vectors-l
                                --repo ROOT --work DIR
 """
 import argparse
+import glob
 import os
 import random
 import shutil
@@ -258,8 +259,9 @@ def python_testbench(npol, args):
         if icarus:
             top = f"{block}_vectors_tb"
             vvp = os.path.join(args.work, f"{block}.vvp")
-            subprocess.run(["iverilog", "-g2012", f"-I{args.repo}/rtl", *[f"-P{top}.{p}" for p in params], "-o", vvp,
-                            f"{args.repo}/rtl/{block}.sv", f"{args.repo}/tb/sv/{top}.sv"],
+            prims = sorted(glob.glob(f"{args.repo}/rtl/prim/*.sv"))
+            subprocess.run(["iverilog", "-g2012", f"-I{args.repo}/rtl", *[f"-P{top}.{p}" for p in params], "-s", top,
+                            "-o", vvp, *prims, f"{args.repo}/rtl/{block}.sv", f"{args.repo}/tb/sv/{top}.sv"],
                            check=True, capture_output=True)
             r = subprocess.run(["vvp", "-n", vvp, f"+vectors={path}"], capture_output=True, text=True)
             ok = r.returncode == 0 and f"{cycles} cycles of {path} match" in r.stdout
