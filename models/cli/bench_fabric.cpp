@@ -13,8 +13,8 @@
 #include "cli/python_script.hpp"
 #include "common/health.hpp"
 #include "config/config.hpp"
-#include "power/activity_recorder.hpp"
 #include "stats/atomic_write.hpp"
+#include "system/activity_recorder.hpp"
 #include "system/system.hpp"
 #include "system/system_config.hpp"
 

@@ -15,10 +15,10 @@
 #include "cli/python_script.hpp"
 #include "cli/run.hpp"
 #include "common/printable.hpp"
-#include "power/activity_recorder.hpp"
 #include "power/energy_config.hpp"
 #include "power/power_model.hpp"
 #include "stats/atomic_write.hpp"
+#include "system/activity_recorder.hpp"
 
 #ifndef NUMAGPU_VERSION
 #define NUMAGPU_VERSION "unknown"

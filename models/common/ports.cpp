@@ -62,10 +62,7 @@ class ForeignInputs {
         foreign.set_response_status(status);
         return tlm::TLM_COMPLETED;  // answered at once: nothing entered the model
       }
-      const EdgeFacts& facts = in_.ctx_.edge;
-      Payload& stand_in = pool_.allocate(foreign_op(foreign),
-                                         line_of(foreign.get_address(), facts.line_bytes), facts.line_bytes);
-      fill_stand_in(stand_in, foreign, facts);
+      Payload& stand_in = open_stand_in(pool_, foreign, in_.ctx_.edge);
       attr(stand_in).home_socket = foreign_attr(foreign).home_socket;
       if (foreign.has_mm()) foreign.acquire();
       return in_.nb_transport_fw(port, stand_in, phase, delay);  // END_REQ now, or later on the backward path
@@ -93,8 +90,7 @@ class ForeignInputs {
   tlm::tlm_sync_enum backward(unsigned port, Payload& stand_in, tlm::tlm_phase& phase, sc_time& delay) {
     Payload& foreign = *attr(stand_in).counterpart;
     if (phase != tlm::BEGIN_RESP) return in_.socket[port]->nb_transport_bw(foreign, phase, delay);
-    foreign.set_response_status(stand_in.get_response_status());
-    if (foreign.is_response_ok()) apply_data(foreign, in_.ctx_.edge);
+    answer_foreign(stand_in, in_.ctx_.edge);
     const tlm::tlm_sync_enum status = in_.socket[port]->nb_transport_bw(foreign, phase, delay);
     if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::END_RESP))
       finish(stand_in);
@@ -108,10 +104,7 @@ class ForeignInputs {
 
  private:
   void finish(Payload& stand_in) {
-    Payload& foreign = *attr(stand_in).counterpart;
-    if (NumaAttr* a = foreign.get_extension<NumaAttr>()) a->counterpart = nullptr;
-    attr(stand_in).counterpart = nullptr;
-    stand_in.release();
+    Payload& foreign = close_stand_in(stand_in);
     if (foreign.has_mm()) foreign.release();
   }
 

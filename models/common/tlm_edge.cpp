@@ -105,8 +105,10 @@ NumaAttr& foreign_attr(tlm::tlm_generic_payload& gp) {
   return *a;
 }
 
-void fill_stand_in(tlm::tlm_generic_payload& stand_in, tlm::tlm_generic_payload& foreign,
-                   const EdgeFacts& facts) {
+tlm::tlm_generic_payload& open_stand_in(TxnPool& pool, tlm::tlm_generic_payload& foreign,
+                                        const EdgeFacts& facts) {
+  tlm::tlm_generic_payload& stand_in =
+      pool.allocate(foreign_op(foreign), line_of(foreign.get_address(), facts.line_bytes), facts.line_bytes);
   NumaAttr& own = attr(stand_in);
   NumaAttr& theirs = foreign_attr(foreign);
   theirs.op = own.op;
@@ -123,6 +125,22 @@ void fill_stand_in(tlm::tlm_generic_payload& stand_in, tlm::tlm_generic_payload&
   }
   own.counterpart = &foreign;
   theirs.counterpart = &stand_in;
+  return stand_in;
+}
+
+tlm::tlm_generic_payload& answer_foreign(const tlm::tlm_generic_payload& stand_in, const EdgeFacts& facts) {
+  tlm::tlm_generic_payload& foreign = *attr(stand_in).counterpart;
+  foreign.set_response_status(stand_in.get_response_status());
+  if (foreign.is_response_ok()) apply_data(foreign, facts);
+  return foreign;
+}
+
+tlm::tlm_generic_payload& close_stand_in(tlm::tlm_generic_payload& stand_in) {
+  tlm::tlm_generic_payload& foreign = *attr(stand_in).counterpart;
+  if (NumaAttr* theirs = foreign.get_extension<NumaAttr>()) theirs->counterpart = nullptr;
+  attr(stand_in).counterpart = nullptr;
+  stand_in.release();
+  return foreign;
 }
 
 }  // namespace numagpu

@@ -58,13 +58,28 @@ unsigned debug_access(tlm::tlm_generic_payload& gp, const EdgeFacts& facts);
 
 // numagpu's attributes of a foreign payload: its NumaAttr extension when it has one, else a new one built
 // from its address, command and length and attached to it (freed with the payload, or by its memory manager
-// when it has one). A pooled stand-in for it is filled from these (fill_stand_in).
+// when it has one). A pooled stand-in for it is filled from these (open_stand_in).
 NumaAttr& foreign_attr(tlm::tlm_generic_payload& gp);
-// The pooled payload that stands for `foreign` inside the model: the line holding its bytes (an unsectored
-// machine moves whole lines; a sectored one the sectors touched), its operation, the attribute's routing
-// fields; both are linked through NumaAttr::counterpart.
-void fill_stand_in(tlm::tlm_generic_payload& stand_in, tlm::tlm_generic_payload& foreign,
-                   const EdgeFacts& facts);
+
+// A foreign payload's stand-in, from entry to its end: the one lifecycle of both edges a host's payload
+// enters by (a component's socket, ForeignInputs in common/ports.cpp; a host initiator's plug point,
+// system/external_ports.cpp). open_stand_in when the payload is admitted, answer_foreign when the model's
+// response comes back, close_stand_in when the stand-in's part is over. An edge that returns before the
+// response (nb_transport) also holds the foreign payload meanwhile (acquire/release with its memory manager).
+//
+// The pooled payload that stands for `foreign` inside the model, taken from `pool`: the line holding its
+// bytes (an unsectored machine moves whole lines; a sectored one the sectors touched), its operation, the
+// attribute's routing fields; both are linked through NumaAttr::counterpart.
+tlm::tlm_generic_payload& open_stand_in(TxnPool& pool, tlm::tlm_generic_payload& foreign,
+                                        const EdgeFacts& facts);
+// Hands the stand-in's response to its foreign payload, which it returns: the response status as the model
+// set it, unchanged (every target inside sets it when it responds, RequestInputs::respond; a status still
+// TLM_INCOMPLETE_RESPONSE is passed on for the host's checker to see, not turned into success), and, when
+// it is a success, the data moved between the payload and the functional memory (apply_data).
+tlm::tlm_generic_payload& answer_foreign(const tlm::tlm_generic_payload& stand_in, const EdgeFacts& facts);
+// Unlinks the stand-in from its foreign payload and returns it to its pool; returns the foreign payload.
+tlm::tlm_generic_payload& close_stand_in(tlm::tlm_generic_payload& stand_in);
+
 // The operation a foreign command asks for.
 inline MemOp foreign_op(const tlm::tlm_generic_payload& gp) {
   return gp.get_command() == tlm::TLM_WRITE_COMMAND ? MemOp::kWrite : MemOp::kRead;

@@ -48,10 +48,8 @@ bool HostInitiatorPort::admit(tlm::tlm_generic_payload& gp) {
 }
 
 Payload& HostInitiatorPort::stand_in_for(tlm::tlm_generic_payload& gp) {
-  const unsigned line = ctx_.edge.line_bytes;
-  const std::uint64_t address = line_of(gp.get_address(), line);
-  Payload& s = pool_.allocate(foreign_op(gp), address, line);
-  fill_stand_in(s, gp, ctx_.edge);
+  Payload& s = open_stand_in(pool_, gp, ctx_.edge);
+  const std::uint64_t address = s.get_address();
   NumaAttr& a = attr(s);
   a.origin_socket = origin_socket_;
   a.origin_sm = origin_index_;
@@ -125,14 +123,9 @@ void HostInitiatorPort::on_request_accepted(unsigned, Payload& s) {
 void HostInitiatorPort::on_response(unsigned, Payload& s) {
   complete_once(s, name(), ctx_.health);
   --outstanding_;
-  tlm::tlm_generic_payload& gp = *attr(s).counterpart;
-  gp.set_response_status(s.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE ? tlm::TLM_OK_RESPONSE
-                                                                                 : s.get_response_status());
-  if (gp.is_response_ok()) apply_data(gp, ctx_.edge);
-  if (NumaAttr* theirs = gp.get_extension<NumaAttr>()) theirs->counterpart = nullptr;
-  attr(s).counterpart = nullptr;
+  tlm::tlm_generic_payload& gp = answer_foreign(s, ctx_.edge);
   const auto blocking = blocking_.find(&s);
-  s.release();
+  close_stand_in(s);
   if (blocking != blocking_.end()) {
     blocking->second->done = true;
     blocking->second->done_event.notify(SC_ZERO_TIME);

@@ -1,4 +1,4 @@
-// The run summary (system/run_summary.hpp) and the activity recorder (power/activity_recorder.hpp) read the
+// The run summary (system/run_summary.hpp) and the activity recorder (system/activity_recorder.hpp) read the
 // components' counters by reference (each component's counters()). These tests hold them to the registered
 // statistics, by name, from outside: a counters() that hands over the wrong member, or a reader that sums
 // the wrong counters, disagrees with the statistic of that name in stats.json and fails here.
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "common/health.hpp"
-#include "power/activity_recorder.hpp"
 #include "small_system.hpp"
+#include "system/activity_recorder.hpp"
 #include "system/run_summary.hpp"
 #include "system/system.hpp"
 

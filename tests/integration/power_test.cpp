@@ -9,10 +9,10 @@
 
 #include "cli/bench_fabric.hpp"
 #include "common/health.hpp"
-#include "power/activity_recorder.hpp"
 #include "power/energy_config.hpp"
 #include "power/power_model.hpp"
 #include "small_system.hpp"
+#include "system/activity_recorder.hpp"
 #include "system/system.hpp"
 
 namespace numagpu {

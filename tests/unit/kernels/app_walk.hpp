@@ -22,7 +22,6 @@ struct AppLaunch {
 
 struct AppWalk {
   std::vector<AppLaunch> launches;
-  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> arrays;  // name -> [first, end) byte
   std::vector<std::string> names() const {
     std::vector<std::string> r;
     for (const AppLaunch& l : launches)
@@ -37,14 +36,10 @@ inline AppWalk walk_app(const std::string& app, const std::string& args, const s
                         const std::function<void(const Application&)>& after = {}) {
   std::unique_ptr<Application> a = make_app(app, args, input, kTrafficBase);
   AppWalk r;
-  for (const runtime::Allocation& al : a->allocations())
-    r.arrays[al.name] = {al.base, al.base + al.bytes};
-  a->set_launcher([&r](const std::string& name, std::unique_ptr<Kernel> k) {
-    CppKernelProgram p(name, std::move(k), kTrafficLine);
-    AppLaunch l{name, {}};
-    l.traffic.arrays = r.arrays;
-    walk_program(p, l.traffic);
-    r.launches.push_back(std::move(l));
+  const std::vector<runtime::Allocation> arrays = a->allocations();
+  a->set_launcher([&r, &arrays](const std::string& name, std::unique_ptr<Kernel> k) {
+    const CppKernelProgram p(name, std::move(k), kTrafficLine);
+    r.launches.push_back({name, walk(p, arrays)});
   });
   a->host();
   if (after) after(*a);

@@ -221,7 +221,7 @@ TEST(Apps, NwSweepsTheAntiDiagonalsOfBlocks) {
   const Traffic& t = w.launches[0].traffic;
   EXPECT_EQ(t.load_steps, 19u);
   EXPECT_EQ(t.store_steps, 16u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{34}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{34}));
 }
 
 // hpgmg with n = 16 (levels 16 and 8), one V-cycle of one smooth: smooth, residual, restriction on level 16;

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "traffic_count.hpp"
+#include "traffic.hpp"
 
 namespace numagpu::kernels {
 namespace {
@@ -24,21 +24,19 @@ struct Expected {
 };
 
 void expect_whole_image(const std::string& kernel, const char* src, const char* dst, const Expected& e) {
-  const auto r = testing::run(kernel, "");
-  const testing::Traffic& t = r->traffic;
-  const CppKernelProgram::Totals& totals = r->program.totals();
-  ASSERT_EQ(r->program.ctas(), e.ctas);
-  ASSERT_EQ(r->program.warps_per_cta(), 2u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, src), 8192u);
+  const testing::Traffic t = testing::walk(kernel, "");
+  ASSERT_EQ(t.ctas, e.ctas);
+  ASSERT_EQ(t.warps_per_cta, 2u);
+  EXPECT_EQ(t.in(t.loaded, src), 8192u);
   EXPECT_EQ(t.loaded.size(), 8192u);
-  EXPECT_EQ(testing::lines_in(t.stored, r->arrays, dst), 8192u);
+  EXPECT_EQ(t.in(t.stored, dst), 8192u);
   EXPECT_EQ(t.stored.size(), 8192u);
-  EXPECT_EQ(t.load_requests, e.load_requests);
+  EXPECT_EQ(t.load_line_visits, e.load_requests);
   EXPECT_TRUE(all_equal(t.memory_steps, e.memory_steps));
   EXPECT_TRUE(all_equal(t.barriers, 3));
-  EXPECT_EQ(totals.shared_accesses, e.shared_accesses);
-  EXPECT_EQ(totals.shared_wavefronts, e.shared_accesses);
-  EXPECT_EQ(totals.instructions[static_cast<unsigned>(InstrClass::kFp32)], e.fp32);
+  EXPECT_EQ(t.shared_accesses, e.shared_accesses);
+  EXPECT_EQ(t.shared_wavefronts, e.shared_accesses);
+  EXPECT_EQ(t.of(InstrClass::kFp32), e.fp32);
 }
 
 // CUDAkernel1DCT on the sample's 512 x 512 image: 64 x 64 = 4,096 CTAs of 8 x 8 threads (2 warps, each
@@ -59,11 +57,11 @@ TEST(CudaSamplesDct8x8, Kernel1ReadsTheImageOnceAndWritesTheCoefficients) {
 // A 40 x 16 image: the source (row-major, 40 floats = 160 B a row) is 2,560 B, 20 lines; Dst's rows are
 // pitched to 512 B, so each of its 16 rows covers 160 B from a line boundary: 2 lines, 32 in all.
 TEST(CudaSamplesDct8x8, Kernel1PitchedDestination) {
-  const auto r = testing::run("cuda-samples/dct8x8_CUDAkernel1DCT", "width=40 height=16");
-  ASSERT_EQ(r->program.ctas(), 5u * 2u);
-  EXPECT_EQ(testing::lines_in(r->traffic.loaded, r->arrays, "Src"), 20u);
-  EXPECT_EQ(testing::lines_in(r->traffic.stored, r->arrays, "Dst"), 32u);
-  EXPECT_EQ(r->arrays[1].bytes, 16u * 512u);
+  const testing::Traffic t = testing::walk("cuda-samples/dct8x8_CUDAkernel1DCT", "width=40 height=16");
+  ASSERT_EQ(t.ctas, 5u * 2u);
+  EXPECT_EQ(t.in(t.loaded, "Src"), 20u);
+  EXPECT_EQ(t.in(t.stored, "Dst"), 32u);
+  EXPECT_EQ(t.arrays.at("Dst").second - t.arrays.at("Dst").first, 16u * 512u);
 }
 
 // CUDAkernel2DCT on the 512 x 512 image: 16 x 32 = 512 CTAs of 8 x 4 x 2 threads (2 warps, one per

@@ -24,7 +24,7 @@ TEST(Sobol, WritesEachOutputLineOnce) {
   EXPECT_EQ(t.stored.size(), 312500u);
   EXPECT_EQ(t.store_steps, 312500u);
   EXPECT_EQ(t.store_line_visits, 312500u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{1}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{1}));
   EXPECT_EQ(t.shared_wavefronts, t.shared_accesses);
 }
 

@@ -19,7 +19,7 @@ TEST(BinomialOptions, OneValuePerOptionAndTwoBarriersPerStep) {
   EXPECT_EQ(t.loaded.size(), 0u);
   EXPECT_EQ(t.stored.size(), 1u);
   EXPECT_EQ(t.store_steps, 16u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{4096}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{4096}));
 }
 
 // The work of one option: 16 leaves per thread (4 fp32 + 2 SFU each: the I2F of the leaf's index runs on

@@ -31,7 +31,7 @@ TEST(TensorCoreGemm, SmallGemmTraffic) {
   EXPECT_EQ(t.in(t.stored, "D"), 2048u);
   EXPECT_EQ(t.load_steps, 1024u);
   EXPECT_EQ(t.load_line_visits, 4096u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{16}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{16}));
   EXPECT_EQ(t.of(InstrClass::kTensor), 32768u);
   EXPECT_EQ(t.shared_accesses, 1536u);
   EXPECT_EQ(t.shared_wavefronts, 6144u);
@@ -46,7 +46,7 @@ TEST(TensorCoreGemm, DISABLED_ReferenceSize) {
   EXPECT_EQ(t.ctas, 80u);
   EXPECT_EQ(t.loaded.size(), 1048576u);
   EXPECT_EQ(t.stored.size(), 524288u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{1584, 1716}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{1584, 1716}));
   EXPECT_EQ(t.of(InstrClass::kTensor), 268435456u);
 }
 

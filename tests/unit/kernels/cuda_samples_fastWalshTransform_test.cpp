@@ -23,7 +23,7 @@ TEST(FastWalshTransform, Batch2FirstPassReadsAndWritesEachLineOnce) {
   EXPECT_EQ(t.load_steps, 262144u);
   EXPECT_EQ(t.load_line_visits, 262144u);
   EXPECT_EQ(t.store_line_visits, 262144u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{0}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{0}));
 }
 
 // A stride below a warp (8, not one of the sample's, whose smallest is 2^11) spreads a warp's access: lo =
@@ -56,7 +56,7 @@ TEST(FastWalshTransform, Batch1ElementaryTransformInSharedMemory) {
   EXPECT_EQ(t.loaded.size(), 16384u);
   EXPECT_EQ(t.stored, t.loaded);
   EXPECT_EQ(t.load_line_visits, 16384u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{7}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{7}));
   EXPECT_EQ(t.shared_accesses, 229376u);
   EXPECT_EQ(t.shared_wavefronts, 458752u);
 }
@@ -70,7 +70,7 @@ TEST(FastWalshTransform, Batch1EvenLengthSkipsTheRadix2Stage) {
   const testing::Traffic t = walk("cuda-samples/fastWalshTransform_fwtBatch1", "log2n=12");
   EXPECT_EQ(t.ctas, 4u);
   EXPECT_EQ(t.warps_per_cta, 8u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{6}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{6}));
   EXPECT_EQ(t.shared_accesses, 1536u);
   EXPECT_EQ(t.shared_wavefronts, 3328u);
   EXPECT_EQ(t.loaded.size(), 128u);  // 2^12 x 4 B / 128 B

@@ -30,7 +30,7 @@ TEST(Histogram64, ReadsTheDataOnceAndWritesOnePartialHistogramPerCta) {
   EXPECT_EQ(t.load_steps, 32768u);
   EXPECT_EQ(t.stored.size(), 2082u);
   EXPECT_EQ(t.in(t.stored, "partial_histograms"), 2082u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{2}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{2}));
   EXPECT_EQ(t.shared_accesses, 1215136u);
 }
 
@@ -94,7 +94,7 @@ TEST(Histogram64Merge, ReferenceReadsEachPartialCountOnce) {
   EXPECT_EQ(t.load_steps, 8384u);
   EXPECT_EQ(t.stored.size(), 2u);
   EXPECT_EQ(t.in(t.stored, "histogram"), 2u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{8}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{8}));
 }
 
 }  // namespace

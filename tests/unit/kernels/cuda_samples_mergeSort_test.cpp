@@ -45,7 +45,7 @@ TEST(MergeSort, SharedSortReadsAndWritesEachPairOnce) {
   EXPECT_EQ(t.load_line_visits, 64u * 16 * 4);
   EXPECT_EQ(t.stored.size(), 4096u);
   EXPECT_EQ(t.in(t.stored, "dst_val"), 2048u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{21}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{21}));
   EXPECT_EQ(t.shared_accesses, 202752u);
 
   // The keys steered the merge: every tile of 1,024 comes out ascending, and each value (the source index)
@@ -86,7 +86,7 @@ TEST(MergeSort, ElementaryIntervalsMergeRunsPairwise) {
   EXPECT_EQ(t.in(t.loaded, "limits_b"), 16u);
   EXPECT_EQ(t.loaded.size(), 4128u);
   EXPECT_EQ(t.stored.size(), 4096u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{4}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{4}));
   ASSERT_EQ(keys.size(), 65536u);
   for (std::size_t seg = 0; seg < 65536; seg += 2048) {
     for (std::size_t i = seg + 1; i < seg + 2048; ++i)

@@ -20,7 +20,7 @@ TEST(QuasirandomGenerator, WritesEachOutputLineOnce) {
   EXPECT_EQ(t.stored.size(), 98304u);
   EXPECT_EQ(t.store_steps, 98304u);
   EXPECT_EQ(t.store_line_visits, 98304u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{0}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{0}));
 }
 
 // inverseCND, pathN = 3,145,728: 128 CTAs of 128 threads (4 warps), 3,145,728 / 16,384 = 192 rounds;

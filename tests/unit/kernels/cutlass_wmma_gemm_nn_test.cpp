@@ -33,7 +33,7 @@ TEST(WmmaGemmNN, SmallGemmTraffic) {
   EXPECT_EQ(t.load_line_visits, 576u);
   EXPECT_EQ(t.store_steps, 32u);
   EXPECT_EQ(t.store_line_visits, 128u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{9}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{9}));
   EXPECT_EQ(t.of(InstrClass::kTensor), 16384u);
   EXPECT_EQ(t.shared_accesses, 256u);
   EXPECT_EQ(t.shared_wavefronts, 1024u);
@@ -54,7 +54,7 @@ TEST(WmmaGemmNN, PartialTilesArePredicated) {
   EXPECT_EQ(t.load_line_visits, 392u);
   EXPECT_EQ(t.store_steps, 136u);
   EXPECT_EQ(t.store_line_visits, 544u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{7}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{7}));
 }
 
 // The default reference size (2560/16/2560): 20 CTAs, 40 K-tiles. A 2560 x 2560 halves = 12.5 MiB =
@@ -66,7 +66,7 @@ TEST(WmmaGemmNN, ReferenceSize) {
   EXPECT_EQ(t.in(t.loaded, "A"), 102400u);
   EXPECT_EQ(t.in(t.loaded, "B"), 640u);
   EXPECT_EQ(t.stored.size(), 1280u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{85}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{85}));
   EXPECT_EQ(t.of(InstrClass::kTensor), 3276800u);
 }
 

@@ -24,7 +24,7 @@ TEST(MriQ, ReadsFiveArraysAndWritesQ) {
   EXPECT_EQ(t.stored.size(), 16384u);
   EXPECT_EQ(t.in(t.stored, "Qr"), 8192u);
   EXPECT_EQ(t.in(t.stored, "Qi"), 8192u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{0}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{0}));
 }
 
 // The work per warp of a launch of 1,024 samples (numK even: no peeled sample): 512 iterations of two

@@ -30,7 +30,7 @@ TEST(SadMbSadCalc, SmallFrameTraffic) {
   EXPECT_EQ(t.stored.size(), 549u);
   EXPECT_EQ(t.load_steps, 9248u);
   EXPECT_EQ(t.store_steps, 288u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{2}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{2}));
   EXPECT_EQ(t.shared_accesses, 7616u);
   EXPECT_EQ(t.shared_wavefronts, 7904u);
 }
@@ -56,7 +56,7 @@ TEST(SadMbSadCalc, DefaultDatasetFrame) {
   EXPECT_EQ(t.in(t.loaded, "frame"), 396u);
   EXPECT_EQ(t.in(t.loaded, "ref"), 396u);
   EXPECT_EQ(t.in(t.stored, "blk_sad"), 27127u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{2}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{2}));
 }
 
 // The reference (the "large" dataset, 1920 x 1072), too slow for every run (--gtest_also_run_disabled_tests):
@@ -70,7 +70,7 @@ TEST(SadMbSadCalc, DISABLED_ReferenceSize) {
   EXPECT_EQ(t.in(t.loaded, "ref"), 32160u);
   EXPECT_EQ(t.in(t.stored, "blk_sad"), 2202960u);
   EXPECT_EQ(t.load_steps, 37176960u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{2}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{2}));
 }
 
 }  // namespace

@@ -3,13 +3,13 @@
 
 #include <algorithm>
 
-#include "traffic_count.hpp"
+#include "traffic.hpp"
 
 namespace numagpu::kernels {
 namespace {
 
-std::unique_ptr<testing::Run> run(const std::string& args) {
-  return testing::run("parboil/sgemm_mysgemmNT", args);
+testing::Traffic walk(const std::string& args, const std::function<void(const Kernel&)>& after = {}) {
+  return testing::walk("parboil/sgemm_mysgemmNT", args, after);
 }
 
 // m = 256, n = 32, k = 16: a grid of 256 / 128 x 32 / 16 = 2 x 2 CTAs of 16 x 8 threads (4 warps; warp w
@@ -24,23 +24,22 @@ std::unique_ptr<testing::Run> run(const std::string& args) {
 // Shared memory per warp and step: one store (32 consecutive floats: one pass) and 8 rows x 4 broadcast
 // 128-bit loads (one pass each): 33 accesses; all warps: 33 x 2 x 16 = 1,056, as many wavefronts.
 TEST(ParboilSgemm, SmallGridReadsEachMatrixOnceWithTheTilesSteps) {
-  const auto r = run("m=256 n=32 k=16");
-  const testing::Traffic& t = r->traffic;
-  ASSERT_EQ(r->program.ctas(), 4u);
-  ASSERT_EQ(r->program.warps_per_cta(), 4u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "A"), 128u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "B"), 16u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "C"), 256u);
+  const testing::Traffic t = walk("m=256 n=32 k=16");
+  ASSERT_EQ(t.ctas, 4u);
+  ASSERT_EQ(t.warps_per_cta, 4u);
+  EXPECT_EQ(t.in(t.loaded, "A"), 128u);
+  EXPECT_EQ(t.in(t.loaded, "B"), 16u);
+  EXPECT_EQ(t.in(t.loaded, "C"), 256u);
   EXPECT_EQ(t.loaded.size(), 400u);
   EXPECT_EQ(t.stored.size(), 256u);
-  EXPECT_EQ(testing::lines_in(t.stored, r->arrays, "C"), 256u);
-  EXPECT_EQ(t.load_requests, 576u);
+  EXPECT_EQ(t.in(t.stored, "C"), 256u);
+  EXPECT_EQ(t.load_line_visits, 576u);
   for (unsigned w = 0; w < t.barriers.size(); ++w) {
     EXPECT_EQ(t.barriers[w], 4u) << w;
     EXPECT_EQ(t.memory_steps[w], 50u) << w;
   }
-  EXPECT_EQ(r->program.totals().shared_accesses, 1056u);
-  EXPECT_EQ(r->program.totals().shared_wavefronts, 1056u);
+  EXPECT_EQ(t.shared_accesses, 1056u);
+  EXPECT_EQ(t.shared_wavefronts, 1056u);
 }
 
 // The study's size (dataset medium): m = 1024, k = 992, n = 1056; 8 x 66 = 528 CTAs, 124 steps along k.
@@ -48,9 +47,8 @@ TEST(ParboilSgemm, SmallGridReadsEachMatrixOnceWithTheTilesSteps) {
 // 33,792 read and written. Loaded 31,744 + 32,736 + 33,792 = 98,272 lines; stored 33,792.
 // Per warp: 124 x (1 + 8) + 32 = 1,148 memory steps and 2 x 124 = 248 barriers.
 TEST(ParboilSgemm, MediumDatasetTraffic) {
-  const auto r = run("");
-  const testing::Traffic& t = r->traffic;
-  ASSERT_EQ(r->program.ctas(), 528u);
+  const testing::Traffic t = walk("");
+  ASSERT_EQ(t.ctas, 528u);
   EXPECT_EQ(t.loaded.size(), 98272u);
   EXPECT_EQ(t.stored.size(), 33792u);
   EXPECT_TRUE(std::all_of(t.barriers.begin(), t.barriers.end(), [](unsigned n) { return n == 248; }));

@@ -3,13 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "kernels/library.hpp"
-#include "rodinia_walk.hpp"
+#include "traffic.hpp"
 
 namespace numagpu::kernels {
 namespace {
-
-using test::kBase;
-using test::kLine;
 
 // Shapes as layerforward: 4,096 CTAs of 16 x 16 threads (8 warps), the weights (in + 1) x (hid + 1) =
 // 65,537 x 17 floats (lines 0 .. 34,816), every line of which `index` touches (see layerforward's test).
@@ -22,7 +19,7 @@ using test::kLine;
 // also runs the bias row with its 16 ty == 0 threads: delta, oldw, w, store w (4) and delta, oldw, store
 // oldw (3) = 16.
 TEST(RodiniaBackprop, AdjustWeightsReadsAndWritesBothWeightMatrices) {
-  const test::Walk w = test::walk("rodinia/backprop_adjust_weights", "");
+  const testing::Traffic w = testing::walk("rodinia/backprop_adjust_weights", "");
   ASSERT_EQ(w.ctas, 4096u);
   EXPECT_EQ(w.in(w.loaded, "hidden_delta_cuda"), 1u);
   EXPECT_EQ(w.in(w.loaded, "input_cuda"), 2049u);
@@ -32,8 +29,8 @@ TEST(RodiniaBackprop, AdjustWeightsReadsAndWritesBothWeightMatrices) {
   EXPECT_EQ(w.in(w.stored, "input_hidden_cuda"), 34817u);
   EXPECT_EQ(w.in(w.stored, "input_prev_weights_cuda"), 34817u);
   EXPECT_EQ(w.stored.size(), 69634u);
-  std::printf("backprop_adjust_weights reference size: generation %.2f s for %u CTAs\n", w.generation_seconds,
-              w.ctas);
+  std::printf("backprop_adjust_weights reference size: generation %.2f s for %llu CTAs\n",
+              w.generation_seconds, static_cast<unsigned long long>(w.ctas));
   for (std::size_t i = 0; i < w.barriers.size(); ++i) {
     ASSERT_EQ(w.barriers[i], 1u) << i;
     ASSERT_EQ(w.memory_steps[i], i == 0 ? 16u : 9u) << i;

@@ -3,13 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "kernels/library.hpp"
-#include "rodinia_walk.hpp"
+#include "traffic.hpp"
 
 namespace numagpu::kernels {
 namespace {
-
-using test::kBase;
-using test::kLine;
 
 // Shapes: in / 16 = 4,096 CTAs (grid 1 x 4096) of 16 x 16 threads = 8 warps; warp w holds ty = 2w, 2w + 1.
 //
@@ -24,7 +21,7 @@ using test::kLine;
 // Memory steps per warp: the input (every warp has two tx == 0 threads), the weight load, the weight store,
 // the partial-sum store = 4.
 TEST(RodiniaBackprop, LayerforwardTouchesEveryWeightLineOnce) {
-  const test::Walk w = test::walk("rodinia/backprop_layerforward", "");
+  const testing::Traffic w = testing::walk("rodinia/backprop_layerforward", "");
   ASSERT_EQ(w.ctas, 4096u);
   ASSERT_EQ(w.warps_per_cta, 8u);
   EXPECT_EQ(w.in(w.loaded, "input_cuda"), 2049u);
@@ -33,8 +30,8 @@ TEST(RodiniaBackprop, LayerforwardTouchesEveryWeightLineOnce) {
   EXPECT_EQ(w.in(w.stored, "input_hidden_cuda"), 34817u);
   EXPECT_EQ(w.in(w.stored, "hidden_partial_sum"), 2048u);
   EXPECT_EQ(w.stored.size(), 36865u);
-  std::printf("backprop_layerforward reference size: generation %.2f s for %u CTAs\n", w.generation_seconds,
-              w.ctas);
+  std::printf("backprop_layerforward reference size: generation %.2f s for %llu CTAs\n", w.generation_seconds,
+              static_cast<unsigned long long>(w.ctas));
   for (std::size_t i = 0; i < w.barriers.size(); ++i) {
     ASSERT_EQ(w.barriers[i], 8u) << i;
     ASSERT_EQ(w.memory_steps[i], 4u) << i;

@@ -4,16 +4,16 @@
 
 #include <set>
 
+#include "btree_small_tree.hpp"
 #include "kernels/cpp_program.hpp"
 #include "kernels/library.hpp"
 #include "kernels/rodinia/btree_common.hpp"
-#include "rodinia_walk.hpp"
 
 namespace numagpu::kernels {
 namespace {
 
-using test::kBase;
-using test::kLine;
+using testing::kTrafficBase;
+using testing::kTrafficLine;
 
 // glibc's rand() of an unseeded program starts 1804289383, 846930886, 1681692777, 1714636915, 1957747793
 // (the sequence every Linux C program prints).
@@ -105,8 +105,8 @@ TEST(RodiniaBtree, FlattenedTreeFindsEveryKey) {
 TEST(RodiniaBtree, FindKFollowsTheTreeAndTouchesTheHandDerivedLines) {
   const std::int64_t n = 10000, count = 2000;
   const std::string args = "size=10000 count=2000";
-  CppKernelProgram p("findK", make_kernel("rodinia/btree_findK", args, kBase), kLine);
-  const auto allocations = make_kernel("rodinia/btree_findK", args, kBase)->allocations();
+  CppKernelProgram p("findK", make_kernel("rodinia/btree_findK", args, kTrafficBase), kTrafficLine);
+  const auto allocations = make_kernel("rodinia/btree_findK", args, kTrafficBase)->allocations();
   ASSERT_EQ(p.ctas(), 2000u);
   ASSERT_EQ(p.warps_per_cta(), 8u);
   std::map<std::string, std::uint64_t> base;
@@ -117,8 +117,8 @@ TEST(RodiniaBtree, FindKFollowsTheTreeAndTouchesTheHandDerivedLines) {
   std::set<std::uint64_t> knodes, records;  // expected lines, relative to their array
   for (std::int64_t b = 0; b < count; ++b) {
     ASSERT_LT(q[b], n);  // every drawn key is in the tree
-    const auto [j, t] = test::small_tree_search(q[b], knodes);
-    records.insert(4 * q[b] / kLine);
+    const auto [j, t] = testing::small_tree_search(q[b], knodes);
+    records.insert(4 * q[b] / kTrafficLine);
 
     for (std::uint32_t w = 0; w < 8; ++w) {
       Step s;
@@ -138,15 +138,16 @@ TEST(RodiniaBtree, FindKFollowsTheTreeAndTouchesTheHandDerivedLines) {
       ASSERT_EQ(barriers, 2u);
       // The record read is the key's own: the search ended where the key's value dictates.
       if (w == t / 32) {
-        ASSERT_EQ(record_lines, std::vector<std::uint64_t>{base["recordsD"] + 4 * q[b] / kLine * kLine});
+        ASSERT_EQ(record_lines,
+                  std::vector<std::uint64_t>{base["recordsD"] + 4 * q[b] / kTrafficLine * kTrafficLine});
       } else {
         ASSERT_TRUE(record_lines.empty());
       }
     }
   }
   // Second pass on a cold program: the distinct lines per array.
-  CppKernelProgram p2("findK", make_kernel("rodinia/btree_findK", args, kBase), kLine);
-  const test::Walk w = test::walk(p2, allocations);
+  CppKernelProgram p2("findK", make_kernel("rodinia/btree_findK", args, kTrafficBase), kTrafficLine);
+  const testing::Traffic w = testing::walk(p2, allocations);
   EXPECT_EQ(w.in(w.loaded, "knodesD"), knodes.size());
   EXPECT_EQ(w.in(w.loaded, "recordsD"), records.size());
   // 2,000 longs = 16,000 B = 125 lines; 2,000 ints = 8,000 B = 62.5: 63 lines.
@@ -164,7 +165,7 @@ TEST(RodiniaBtree, FindKFollowsTheTreeAndTouchesTheHandDerivedLines) {
 // per-query words: currKnode and offset, 10,000 longs = 80,000 B = 625 lines each, loaded and stored;
 // keysD and ans, 10,000 ints = 40,000 B = 312.5: 313 lines (keysD loaded, ans stored: every key is found).
 TEST(RodiniaBtree, FindKAtTheReferenceSize) {
-  const test::Walk w = test::walk("rodinia/btree_findK", "");
+  const testing::Traffic w = testing::walk("rodinia/btree_findK", "");
   ASSERT_EQ(w.ctas, 10000u);
   for (unsigned b : w.barriers)
     ASSERT_EQ(b, 4u);

@@ -5,16 +5,16 @@
 #include <set>
 #include <tuple>
 
+#include "btree_small_tree.hpp"
 #include "kernels/cpp_program.hpp"
 #include "kernels/library.hpp"
 #include "kernels/rodinia/btree_common.hpp"
-#include "rodinia_walk.hpp"
 
 namespace numagpu::kernels {
 namespace {
 
-using test::kBase;
-using test::kLine;
+using testing::kTrafficBase;
+using testing::kTrafficLine;
 
 // The small tree of findK's test: 10,000 keys ascending, leaf i = knode 1 + i holding 128 i .. 128 i + 127
 // (the last, knode 78, 9,856 .. 9,999), the root's keys[i] = 128 i; height 1. 1,000 range queries of 300
@@ -34,8 +34,8 @@ using test::kLine;
 TEST(RodiniaBtree, FindRangeKFollowsBothBoundsAndTouchesTheHandDerivedLines) {
   const std::int64_t n = 10000, count = 1000, range = 300;
   const std::string args = "size=10000 count=1000 range=300";
-  CppKernelProgram p("findRangeK", make_kernel("rodinia/btree_findRangeK", args, kBase), kLine);
-  const auto allocations = make_kernel("rodinia/btree_findRangeK", args, kBase)->allocations();
+  CppKernelProgram p("findRangeK", make_kernel("rodinia/btree_findRangeK", args, kTrafficBase), kTrafficLine);
+  const auto allocations = make_kernel("rodinia/btree_findRangeK", args, kTrafficBase)->allocations();
   ASSERT_EQ(p.ctas(), 1000u);
   ASSERT_EQ(p.warps_per_cta(), 8u);
   const btree::Queries q = btree::make_queries(n, count, range, 0);
@@ -46,7 +46,7 @@ TEST(RodiniaBtree, FindRangeKFollowsBothBoundsAndTouchesTheHandDerivedLines) {
     ASSERT_LT(q.end[b], n);
     std::int64_t j[2], t[2];
     for (int k = 0; k < 2; ++k) {
-      std::tie(j[k], t[k]) = test::small_tree_search(k ? q.end[b] : q.start[b], knodes);
+      std::tie(j[k], t[k]) = testing::small_tree_search(k ? q.end[b] : q.start[b], knodes);
     }
     for (std::uint32_t w = 0; w < 8; ++w) {
       Step s;
@@ -63,8 +63,9 @@ TEST(RodiniaBtree, FindRangeKFollowsBothBoundsAndTouchesTheHandDerivedLines) {
       ASSERT_EQ(barriers, 3u);
     }
   }
-  CppKernelProgram p2("findRangeK", make_kernel("rodinia/btree_findRangeK", args, kBase), kLine);
-  const test::Walk w = test::walk(p2, allocations);
+  CppKernelProgram p2("findRangeK", make_kernel("rodinia/btree_findRangeK", args, kTrafficBase),
+                      kTrafficLine);
+  const testing::Traffic w = testing::walk(p2, allocations);
   EXPECT_EQ(w.in(w.loaded, "knodesD"), knodes.size());
   for (const char* a : {"currKnodeD", "offsetD", "lastKnodeD", "offset_2D"}) {
     EXPECT_EQ(w.in(w.loaded, a), 63u) << a;
@@ -82,7 +83,7 @@ TEST(RodiniaBtree, FindRangeKFollowsBothBoundsAndTouchesTheHandDerivedLines) {
 // barriers per warp; the node numbers, 6,000 longs = 48,000 B = 375 lines each, loaded and stored; the
 // ints, 24,000 B = 187.5: 188 lines (startD and endD loaded, ansDStart and ansDLength stored).
 TEST(RodiniaBtree, FindRangeKAtTheReferenceSize) {
-  const test::Walk w = test::walk("rodinia/btree_findRangeK", "");
+  const testing::Traffic w = testing::walk("rodinia/btree_findRangeK", "");
   ASSERT_EQ(w.ctas, 6000u);
   for (unsigned b : w.barriers)
     ASSERT_EQ(b, 5u);

@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <limits>
 
-#include "traffic_count.hpp"
+#include "traffic.hpp"
 
 namespace numagpu::kernels {
 namespace {
 
-std::unique_ptr<testing::Run> run(const std::string& args) {
-  return testing::run("rodinia/kmeans_kmeansPoint", args);
+testing::Traffic walk(const std::string& args, const std::function<void(const Kernel&)>& after = {}) {
+  return testing::walk("rodinia/kmeans_kmeansPoint", args, after);
 }
 
 // 2,000 points of 34 features, 5 clusters: ceil(2000 / 256) = 8 blocks of points; the smallest square
@@ -27,15 +27,14 @@ std::unique_ptr<testing::Run> run(const std::string& args) {
 // from 7,936 = 62 x 128 B) takes one line for every feature: 170. Full warps: 7 CTAs x 8 + 6 = 62;
 // 62 x 255 + 170 = 15,980.
 TEST(RodiniaKmeans, SmallInputReadsEveryFeatureAndStoresEveryMembership) {
-  const auto r = run("points=2000");
-  const testing::Traffic& t = r->traffic;
-  ASSERT_EQ(r->program.ctas(), 9u);
-  ASSERT_EQ(r->program.warps_per_cta(), 8u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "features"), 2125u);
+  const testing::Traffic t = walk("points=2000");
+  ASSERT_EQ(t.ctas, 9u);
+  ASSERT_EQ(t.warps_per_cta, 8u);
+  EXPECT_EQ(t.in(t.loaded, "features"), 2125u);
   EXPECT_EQ(t.loaded.size(), 2125u);
-  EXPECT_EQ(testing::lines_in(t.stored, r->arrays, "membership"), 63u);
+  EXPECT_EQ(t.in(t.stored, "membership"), 63u);
   EXPECT_EQ(t.stored.size(), 63u);
-  EXPECT_EQ(t.load_requests, 15980u);
+  EXPECT_EQ(t.load_line_visits, 15980u);
   for (unsigned w = 0; w < t.memory_steps.size(); ++w) {
     const unsigned cta = w / 8, warp = w % 8;
     const bool has_point = cta < 7 || (cta == 7 && warp <= 6);
@@ -49,14 +48,17 @@ TEST(RodiniaKmeans, SmallInputReadsEveryFeatureAndStoresEveryMembership) {
 // two random 34-byte points coincide) belong to clusters 0 .. 4; every other point's membership is checked
 // against the nearest center computed here from the generated features.
 TEST(RodiniaKmeans, MembershipIsTheNearestCenter) {
-  const auto r = run("points=2000 seed=7");
-  const std::vector<float>* features = r->program.kernel().contents<float>("features");
-  const std::vector<int>* membership = r->program.kernel().contents<int>("membership");
-  ASSERT_NE(features, nullptr);
-  ASSERT_NE(membership, nullptr);
+  std::vector<float> features;
+  std::vector<int> membership;
+  walk("points=2000 seed=7", [&](const Kernel& k) {
+    if (const auto* f = k.contents<float>("features")) features = *f;
+    if (const auto* m = k.contents<int>("membership")) membership = *m;
+  });
+  ASSERT_FALSE(features.empty());
+  ASSERT_FALSE(membership.empty());
   const std::int64_t n = 2000, nf = 34, nc = 5;
   for (int i = 0; i < nc; ++i)
-    EXPECT_EQ((*membership)[std::uint64_t(i)], i);
+    EXPECT_EQ(membership[std::uint64_t(i)], i);
   std::vector<int> used(nc, 0);
   for (std::int64_t p = 0; p < n; ++p) {
     int best = -1;
@@ -64,12 +66,12 @@ TEST(RodiniaKmeans, MembershipIsTheNearestCenter) {
     for (std::int64_t i = 0; i < nc; ++i) {
       float d = 0;
       for (std::int64_t j = 0; j < nf; ++j) {
-        const float diff = (*features)[std::uint64_t(j * n + p)] - (*features)[std::uint64_t(j * n + i)];
+        const float diff = features[std::uint64_t(j * n + p)] - features[std::uint64_t(j * n + i)];
         d += diff * diff;
       }
       if (d < best_dist) best_dist = d, best = int(i);
     }
-    ASSERT_EQ((*membership)[std::uint64_t(p)], best) << "point " << p;
+    ASSERT_EQ(membership[std::uint64_t(p)], best) << "point " << p;
     ++used[std::uint64_t(best)];
   }
   // Uniform features: every center wins some points (the warps diverge at `dist < min_dist`).
@@ -83,12 +85,11 @@ TEST(RodiniaKmeans, MembershipIsTheNearestCenter) {
 // each warp load is one line: 3,200 CTAs x 8 warps x 5 x 34 = 4,352,000 load requests. Memory steps per
 // warp: 171 in the first 3,200 CTAs, 0 in the others.
 TEST(RodiniaKmeans, ReferenceInputTraffic) {
-  const auto r = run("");
-  const testing::Traffic& t = r->traffic;
-  ASSERT_EQ(r->program.ctas(), 57u * 57u);
+  const testing::Traffic t = walk("");
+  ASSERT_EQ(t.ctas, 57u * 57u);
   EXPECT_EQ(t.loaded.size(), 870400u);
   EXPECT_EQ(t.stored.size(), 25600u);
-  EXPECT_EQ(t.load_requests, 4352000u);
+  EXPECT_EQ(t.load_line_visits, 4352000u);
   for (unsigned w = 0; w < t.memory_steps.size(); ++w)
     ASSERT_EQ(t.memory_steps[w], w / 8 < 3200 ? 171u : 0u) << w;
 }

@@ -26,7 +26,7 @@ TEST(Pathfinder, ReferenceFirstLaunchReadsTwentyWallRowsAndWritesOneRow) {
   EXPECT_EQ(t.loaded.size(), 3125u + 62500u);
   EXPECT_EQ(t.stored.size(), 3125u);
   EXPECT_EQ(t.in(t.stored, "dst"), 3125u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{40}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{40}));
 }
 
 // The last launch of the reference run: step 80 advances min(20, 100 - 80 - 1) = 19 rows. The grid is the
@@ -44,7 +44,7 @@ TEST(Pathfinder, LastLaunchAdvancesNineteenRows) {
   EXPECT_EQ(*t.loaded.begin(), wall + 80u * 400000u);
   EXPECT_EQ(t.in(t.loaded, "src"), 3125u);
   EXPECT_EQ(t.stored.size(), 3125u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{38}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{38}));
 }
 
 // A small grid, pyramid 2: cols 3,200 (12,800 B = 100 lines per row), small blocks 252, ceil(3200 / 252) =
@@ -55,7 +55,7 @@ TEST(Pathfinder, SmallGridPyramidTwo) {
   EXPECT_EQ(t.in(t.loaded, "src"), 100u);
   EXPECT_EQ(t.in(t.loaded, "wall"), 200u);
   EXPECT_EQ(t.stored.size(), 100u);
-  EXPECT_EQ(t.barriers_per_warp, (std::set<unsigned>{4}));
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{4}));
 }
 
 }  // namespace

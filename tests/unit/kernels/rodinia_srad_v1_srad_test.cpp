@@ -2,13 +2,13 @@
 // arrays dictate.
 #include <gtest/gtest.h>
 
-#include "traffic_count.hpp"
+#include "traffic.hpp"
 
 namespace numagpu::kernels {
 namespace {
 
-std::unique_ptr<testing::Run> run(const std::string& args) {
-  return testing::run("rodinia/srad_v1_srad", args);
+testing::Traffic walk(const std::string& args, const std::function<void(const Kernel&)>& after = {}) {
+  return testing::walk("rodinia/srad_v1_srad", args, after);
 }
 
 // A 40 x 30 image: Ne = 1,200 elements, ceil(1200 / 512) = 3 CTAs of 16 warps; CTA 2 holds elements
@@ -19,18 +19,17 @@ std::unique_ptr<testing::Run> run(const std::string& args) {
 // four derivative arrays and the coefficient are written whole: 5 x 38 = 190 lines.
 // Per warp with an element: 9 loads (the pixel, four index reads, four neighbours) and 5 stores, no barrier.
 TEST(RodiniaSrad, SmallImageTraffic) {
-  const auto r = run("rows=40 cols=30");
-  const testing::Traffic& t = r->traffic;
-  ASSERT_EQ(r->program.ctas(), 3u);
-  ASSERT_EQ(r->program.warps_per_cta(), 16u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "I"), 38u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "iN"), 2u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "iS"), 2u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "jW"), 1u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "jE"), 1u);
+  const testing::Traffic t = walk("rows=40 cols=30");
+  ASSERT_EQ(t.ctas, 3u);
+  ASSERT_EQ(t.warps_per_cta, 16u);
+  EXPECT_EQ(t.in(t.loaded, "I"), 38u);
+  EXPECT_EQ(t.in(t.loaded, "iN"), 2u);
+  EXPECT_EQ(t.in(t.loaded, "iS"), 2u);
+  EXPECT_EQ(t.in(t.loaded, "jW"), 1u);
+  EXPECT_EQ(t.in(t.loaded, "jE"), 1u);
   EXPECT_EQ(t.loaded.size(), 44u);
   for (const char* out : {"dN", "dS", "dW", "dE", "c"})
-    EXPECT_EQ(testing::lines_in(t.stored, r->arrays, out), 38u) << out;
+    EXPECT_EQ(t.in(t.stored, out), 38u) << out;
   EXPECT_EQ(t.stored.size(), 190u);
   for (unsigned w = 0; w < t.memory_steps.size(); ++w) {
     const bool has_element = w / 16 < 2 || w % 16 <= 5;
@@ -44,10 +43,9 @@ TEST(RodiniaSrad, SmallImageTraffic) {
 // ints = 2,008 B, 16 lines each; jW, jE: 458 ints = 1,832 B, 15 lines each. Loaded 7,185 + 32 + 30 =
 // 7,247 lines; stored 5 x 7,185 = 35,925.
 TEST(RodiniaSrad, ReferenceImageTraffic) {
-  const auto r = run("");
-  const testing::Traffic& t = r->traffic;
-  ASSERT_EQ(r->program.ctas(), 450u);
-  EXPECT_EQ(testing::lines_in(t.loaded, r->arrays, "I"), 7185u);
+  const testing::Traffic t = walk("");
+  ASSERT_EQ(t.ctas, 450u);
+  EXPECT_EQ(t.in(t.loaded, "I"), 7185u);
   EXPECT_EQ(t.loaded.size(), 7247u);
   EXPECT_EQ(t.stored.size(), 35925u);
   for (unsigned w = 0; w < t.memory_steps.size(); ++w)
@@ -60,14 +58,17 @@ TEST(RodiniaSrad, ReferenceImageTraffic) {
 // coefficient is saturated to [0, 1].
 TEST(RodiniaSrad, DerivativesUseTheClampedNeighbours) {
   const std::int64_t nr = 40, nc = 30;
-  const auto r = run("rows=40 cols=30 seed=3");
-  const Kernel& k = r->program.kernel();
-  const std::vector<float>& img = *k.contents<float>("I");
-  const std::vector<float>& dn = *k.contents<float>("dN");
-  const std::vector<float>& ds = *k.contents<float>("dS");
-  const std::vector<float>& dw = *k.contents<float>("dW");
-  const std::vector<float>& de = *k.contents<float>("dE");
-  const std::vector<float>& coeff = *k.contents<float>("c");
+  std::map<std::string, std::vector<float>> arrays;
+  walk("rows=40 cols=30 seed=3", [&arrays](const Kernel& k) {
+    for (const char* name : {"I", "dN", "dS", "dW", "dE", "c"})
+      arrays[name] = *k.contents<float>(name);
+  });
+  const std::vector<float>& img = arrays["I"];
+  const std::vector<float>& dn = arrays["dN"];
+  const std::vector<float>& ds = arrays["dS"];
+  const std::vector<float>& dw = arrays["dW"];
+  const std::vector<float>& de = arrays["dE"];
+  const std::vector<float>& coeff = arrays["c"];
   for (std::int64_t col = 0; col < nc; ++col) {
     for (std::int64_t row = 0; row < nr; ++row) {
       const std::uint64_t e = std::uint64_t(col * nr + row);

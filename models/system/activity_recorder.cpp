@@ -1,4 +1,4 @@
-#include "power/activity_recorder.hpp"
+#include "system/activity_recorder.hpp"
 
 #include <iterator>
 #include <stdexcept>

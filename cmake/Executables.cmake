@@ -1,0 +1,18 @@
+# numagpu_executables(DIR VAR): every executable target defined in DIR and below, into VAR. For the passes
+# that treat all executables alike once every target exists (Sanitizers.cmake, OdrCheck.cmake).
+function(numagpu_executables dir var)
+  set(found "")
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t ${targets})
+    get_target_property(type ${t} TYPE)
+    if(type STREQUAL "EXECUTABLE")
+      list(APPEND found ${t})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(sub ${subdirs})
+    numagpu_executables(${sub} below)
+    list(APPEND found ${below})
+  endforeach()
+  set(${var} ${found} PARENT_SCOPE)
+endfunction()
