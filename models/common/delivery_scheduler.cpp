@@ -21,8 +21,15 @@ void DeliveryScheduler::schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_
     const std::uint64_t now = sim_now().value();
     if (at_ps < now) throw std::logic_error("a delivery scheduled in the past");
     wake_at_ps_ = at_ps;
-    wake_.notify(sc_core::sc_time::from_value(at_ps - now));
+    wake_in(at_ps - now);
   }
+}
+
+void DeliveryScheduler::wake_in(std::uint64_t delay_ps) {
+  // The next instant is mostly the same distance away (a cycle, a latency): the last delay is kept, since
+  // sc_time::from_value is an out-of-line call.
+  if (delay_ps != last_wake_delay_.value()) last_wake_delay_ = sc_core::sc_time::from_value(delay_ps);
+  wake_.notify(last_wake_delay_);
 }
 
 void DeliveryScheduler::fire() {
@@ -51,7 +58,7 @@ void DeliveryScheduler::fire() {
   wake_at_ps_ = ~std::uint64_t(0);
   if (!queue_.empty()) {
     wake_at_ps_ = queue_.next_time();
-    wake_.notify(sc_core::sc_time::from_value(wake_at_ps_ - now));
+    wake_in(wake_at_ps_ - now);
   }
 }
 

@@ -54,12 +54,14 @@ class DeliveryScheduler : public sc_core::sc_module, public HostActivitySource {
 
  private:
   void fire();
+  void wake_in(std::uint64_t delay_ps);  // notifies wake_ delay_ps from now
 
   CalendarQueue queue_;                           // items: to = Deliverable*, what = payload (or null)
   std::uint64_t wake_at_ps_ = ~std::uint64_t(0);  // when wake_ is due (none: all ones)
   std::uint64_t delivered_ = 0;
   std::uint64_t fired_ = 0;
   sc_core::sc_event wake_;
+  sc_core::sc_time last_wake_delay_;  // wake_in()'s last delay
 };
 
 }  // namespace numagpu

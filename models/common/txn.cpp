@@ -30,23 +30,8 @@ const char* to_string(TrafficClass c) {
   return "?";
 }
 
-void NumaAttr::push_return_port(std::uint16_t port) {
-  // A route deeper than the stack is a topology bug, not a workload property: fail loudly.
-  if (route_depth_ >= kMaxRoute) throw std::logic_error("NumaAttr: return-port stack overflow");
-  route_[route_depth_++] = port;
-}
-
-std::uint16_t NumaAttr::pop_return_port() {
-  if (route_depth_ == 0) throw std::logic_error("NumaAttr: return-port stack underflow");
-  return route_[--route_depth_];
-}
-
-void NumaAttr::record_hop(std::uint16_t component_id) {
-  if (trail_len_ < kMaxTrail) {
-    trail_[trail_len_++] = component_id;
-  } else if (trail_dropped_ < 255) {
-    ++trail_dropped_;
-  }
+void NumaAttr::route_stack_broken(const char* what) {
+  throw std::logic_error(std::string("NumaAttr: return-port stack ") + what);
 }
 
 std::string NumaAttr::trail_text(const ComponentNames& names) const {

@@ -52,8 +52,16 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   // callback: a transaction sits in exactly one event queue at a time.
   std::uint16_t arrival_port = 0;
 
-  void push_return_port(std::uint16_t port);
-  std::uint16_t pop_return_port();
+  // Inline: every hop of every request pushes, pops and records (docs/performance.md). A route deeper than
+  // the stack, or a pop of an empty one, is a topology bug, not a workload property: it fails loudly.
+  void push_return_port(std::uint16_t port) {
+    if (route_depth_ >= kMaxRoute) route_stack_broken("overflow");
+    route_[route_depth_++] = port;
+  }
+  std::uint16_t pop_return_port() {
+    if (route_depth_ == 0) route_stack_broken("underflow");
+    return route_[--route_depth_];
+  }
   // A sectored cache that forwards a request for fewer sectors keeps the ones it was asked for here, and
   // takes them back when the response returns (one entry per cache on the way).
   void push_sectors(std::uint8_t s) {
@@ -64,7 +72,13 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
     --sector_depth_;
     return sector_depth_ < kMaxSectorStack ? sector_stack_[sector_depth_] : 0;
   }
-  void record_hop(std::uint16_t component_id);
+  void record_hop(std::uint16_t component_id) {
+    if (trail_len_ < kMaxTrail) {
+      trail_[trail_len_++] = component_id;
+    } else if (trail_dropped_ < 255) {
+      ++trail_dropped_;
+    }
+  }
   // The components visited, by name.
   std::string trail_text(const ComponentNames& names) const;
 
@@ -79,6 +93,7 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   void copy_from(const tlm::tlm_extension_base& other) override;
 
  private:
+  [[noreturn]] [[gnu::cold]] static void route_stack_broken(const char* what);
   // The route stack is read at every hop, the trail only written there (and read by the audit's report):
   // the route and the counts come first, next to the fields above, in the payload's cache lines.
   std::uint8_t route_depth_ = 0;

@@ -117,7 +117,7 @@ void Link::serve(int dir) {
 
 sc_time Link::transmit(int dir, std::uint64_t bytes) {
   const std::uint64_t period = clock_.period_ps();
-  const std::uint64_t now_ps = sc_time_stamp().value();
+  const std::uint64_t now_ps = sim_now().value();
   catch_up(now_ps / period);
   Direction& d = dirs_[dir];
   const std::uint64_t lanes = split_.lanes[dir];

@@ -29,7 +29,7 @@ void Switch::on_request(unsigned port, Payload& gp) {
   NumaAttr& a = attr(gp);
   packets_.add();
   a.push_return_port(static_cast<std::uint16_t>(port));
-  out.send(unsigned(port_for_gpu_[a.home_socket]), gp, clock_.cycles(spec_.latency));
+  out.send(unsigned(port_for_gpu_[a.home_socket]), gp, latency_);
 }
 
 void Switch::on_request_accepted(unsigned port, Payload&) {
@@ -38,7 +38,7 @@ void Switch::on_request_accepted(unsigned port, Payload&) {
 }
 
 void Switch::on_response(unsigned, Payload& gp) {
-  in.respond(attr(gp).pop_return_port(), gp, clock_.cycles(spec_.latency));
+  in.respond(attr(gp).pop_return_port(), gp, latency_);
 }
 
 void Switch::report_queues(std::ostream& os) const {

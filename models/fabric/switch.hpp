@@ -44,6 +44,7 @@ class Switch : public sc_core::sc_module, public InputOwner, public OutputOwner,
 
   const GpuClock& clock_;
   SwitchSpec spec_;
+  const sc_core::sc_time latency_ = clock_.cycles(spec_.latency);  // a traversal, made once
   std::vector<int> port_for_gpu_;
   std::vector<unsigned> reserved_;
   stats::Counter& packets_;
