@@ -14,6 +14,10 @@
 
 namespace numagpu {
 
+namespace trace {
+class KernelTraceReader;
+}
+
 // What a warp instruction does, for the SM's per-class counts and the energy model (docs/power.md): the C++
 // kernels charge fp32, fp64, int, sfu, tensor, branch and shared instructions; every global load, store or
 // atomic is one kMemory instruction; a barrier is a control instruction (kBranch); compute that no one
@@ -149,6 +153,11 @@ void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigne
 // A kernel trace (Accel-Sim .traceg[.gz|.xz] or numagpu .ngt), held in memory for random access by CTA.
 // Throws trace::TraceError (one line, file:line) on a bad trace.
 std::unique_ptr<KernelProgram> load_trace_program(const std::string& path, unsigned line_bytes,
+                                                  std::vector<std::string>* warnings);
+// The same from a trace already opened at `path` (its header read: what the workload builder checks before
+// the blocks are loaded), so the file is opened once.
+std::unique_ptr<KernelProgram> load_trace_program(std::unique_ptr<trace::KernelTraceReader> reader,
+                                                  const std::string& path, unsigned line_bytes,
                                                   std::vector<std::string>* warnings);
 
 }  // namespace numagpu
