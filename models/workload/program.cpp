@@ -10,32 +10,6 @@
 
 namespace numagpu {
 
-const char* to_string(InstrClass c) {
-  switch (c) {
-    case InstrClass::kFp32:
-      return "fp32";
-    case InstrClass::kFp64:
-      return "fp64";
-    case InstrClass::kInt:
-      return "int";
-    case InstrClass::kSfu:
-      return "sfu";
-    case InstrClass::kTensor:
-      return "tensor";
-    case InstrClass::kBranch:
-      return "branch";
-    case InstrClass::kShared:
-      return "shared";
-    case InstrClass::kMemory:
-      return "memory";
-    case InstrClass::kOther:
-      return "other";
-    case InstrClass::kCount:
-      break;
-  }
-  return "?";
-}
-
 void coalesce(const std::vector<std::uint64_t>& addresses, unsigned bytes, unsigned line_bytes, Step& step) {
   constexpr unsigned kSector = 32;
   const bool sectors = line_bytes > kSector && line_bytes <= 8 * kSector;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/instr_class.hpp"
 #include "runtime/cta_schedule.hpp"
 #include "workload/kernel.hpp"
 
@@ -17,25 +18,6 @@ namespace numagpu {
 namespace trace {
 class KernelTraceReader;
 }
-
-// What a warp instruction does, for the SM's per-class counts and the energy model (docs/power.md): the C++
-// kernels charge fp32, fp64, int, sfu, tensor, branch and shared instructions; every global load, store or
-// atomic is one kMemory instruction; a barrier is a control instruction (kBranch); compute that no one
-// classified (synthetic patterns, replayed traces) is kOther.
-enum class InstrClass : std::uint8_t {
-  kFp32,
-  kFp64,
-  kInt,
-  kSfu,
-  kTensor,
-  kBranch,
-  kShared,
-  kMemory,
-  kOther,
-  kCount
-};
-inline constexpr unsigned kInstrClasses = static_cast<unsigned>(InstrClass::kCount);
-const char* to_string(InstrClass c);  // "fp32", ..., "memory", "other"
 
 struct Step {
   enum class Kind : std::uint8_t { kCompute, kLoad, kStore, kAtomic, kBarrier };
