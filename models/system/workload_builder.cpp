@@ -87,11 +87,6 @@ Workload empty_workload(const SystemSpec& spec) {
 
 }  // namespace
 
-Workload::Workload() = default;
-Workload::Workload(Workload&&) noexcept = default;
-Workload& Workload::operator=(Workload&&) noexcept = default;
-Workload::~Workload() = default;
-
 Workload build_workload(const SystemSpec& spec, const config::Config* loaded) {
   Workload w = empty_workload(spec);
   const kernels::Latencies latencies = latencies_of(spec.sm);

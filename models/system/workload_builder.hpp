@@ -23,11 +23,6 @@ struct Workload {
   // the System's stop_requested once it takes the workload.
   std::shared_ptr<kernels::RecordBounds> record_bounds;
   std::vector<std::string> trace_warnings;  // what the trace readers ignored or doubted (to show the user)
-
-  Workload();
-  Workload(Workload&&) noexcept;
-  Workload& operator=(Workload&&) noexcept;
-  ~Workload();
 };
 
 // The programs of `spec.kernels`: a library kernel, a synthetic pattern, a trace (its header checked before
