@@ -235,6 +235,14 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   const auto startup_begin = std::chrono::steady_clock::now();
   std::optional<config::Config> loaded;
   SystemSpec spec;
+  const auto interrupted = [&err](int signal_number) {
+    err << "numagpu: interrupted by " << signal_name(signal_number)
+        << " before the run started; nothing written\n";
+    return interrupt::exit_status(signal_number);
+  };
+  // The workload (and the traces it reads, each opened once) is built before anything is written, while the
+  // configuration can still name the key of a trace whose CTA cannot fit: bad input writes nothing.
+  Workload workload;
   try {
     loaded.emplace(load_configuration(options));
     spec = to_system_spec(*loaded);
@@ -245,36 +253,26 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
                        "' would stay unbound: the numagpu program binds no host component (a host platform "
                        "that embeds numagpu binds it, docs/tlm-edges.md)");
     }
+    workload = build_workload(spec, &*loaded);
     loaded.emplace(as_run_configuration(*loaded));  // what the outputs describe: see as_run_configuration
   } catch (const config::ConfigError& e) {
-    if (const int signal_number = interrupt::pending()) {  // e.g. an input file's reading, interrupted
-      err << "numagpu: interrupted by " << signal_name(signal_number)
-          << " before the run started; nothing written\n";
-      return interrupt::exit_status(signal_number);
-    }
+    // e.g. an input file's reading, interrupted
+    if (const int signal_number = interrupt::pending()) return interrupted(signal_number);
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;  // nothing written
-  }
-  const config::Config* cfg = &*loaded;
-  // The system (and the traces it reads) is built before anything is written: bad input writes nothing.
-  stats::Registry registry;
-  std::unique_ptr<System> built;
-  try {
-    built = std::make_unique<System>("system", spec, registry, err);
   } catch (const trace::TraceError& e) {
     err << "numagpu: error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const kernels::KernelError& e) {
-    if (!interrupt::pending()) {  // an application's input, changed since the check (an interrupt: below)
-      err << "numagpu: error: " << e.what() << "\n";
-      return kExitBadInput;
-    }
+    // an application's input, interrupted while read, or changed since the check
+    if (const int signal_number = interrupt::pending()) return interrupted(signal_number);
+    err << "numagpu: error: " << e.what() << "\n";
+    return kExitBadInput;
   }
-  if (const int signal_number = interrupt::pending()) {
-    err << "numagpu: interrupted by " << signal_name(signal_number)
-        << " before the run started; nothing written\n";
-    return interrupt::exit_status(signal_number);
-  }
+  const config::Config* cfg = &*loaded;
+  stats::Registry registry;
+  auto built = std::make_unique<System>("system", Configuration(spec), registry, std::move(workload), err);
+  if (const int signal_number = interrupt::pending()) return interrupted(signal_number);
   // A directory that cannot take the outputs is found now, not after the whole simulation.
   OutputSet outputs(options.out_dir, run_outputs(options.out_dir, *built), "stats.json");
   try {

@@ -1,5 +1,6 @@
-// The `energy:` configuration section (per-event energies and static power of every component) and its
-// translation into an EnergyTable. Every default and its source is documented in docs/power.md.
+// The `energy:` configuration section (per-event energies and static power of every component, declared by
+// EnergyParams::keys() in power/energy_params.hpp) in a schema, and its reading into an EnergyTable. Every
+// default and its source is documented in docs/power.md.
 #pragma once
 
 #include "config/config.hpp"

@@ -107,9 +107,15 @@ struct SmSpec {
     return !(cta.shared_bytes && limited && allocated_shared(cta) > shared);
   }
 
-  // Why a CTA that does not fit (fits() false for its registers or shared memory) is refused, for the
-  // one-line error that names the kernel before it.
+  // Why a CTA of `cta` would never fit on an SM, "" when it fits: the one rule and its one-line reason
+  // for every check of a kernel's CTA (the configuration's, the workload builder's, an application's
+  // launches), each of which names the kernel before it.
   std::string misfit(const CtaFootprint& cta) const {
+    if (fits(cta)) return {};
+    if (cta.warps > max_warps) {
+      return "a CTA of " + std::to_string(cta.warps) + " warps exceeds sm.max_warps (" +
+             std::to_string(max_warps) + "): it would never fit on an SM";
+    }
     return "a CTA of " + std::to_string(cta.warps) + " warps, " + std::to_string(cta.registers_per_thread) +
            " registers per thread and " + std::to_string(cta.shared_bytes) + " B of shared memory exceeds " +
            "sm.registers (" + std::to_string(registers) + ") or the shared memory an SM can give it (" +

@@ -62,9 +62,6 @@ void ActivityRecorder::sum(Tracked& t, const char* counter, std::vector<const st
   t.probes.push_back(Probe{std::move(counters), scale, nullptr});
 }
 
-// The energy table names the SM's instruction classes itself (power stays free of the SM's headers).
-static_assert(std::size(power::kInstrClassNames) == kInstrClasses, "one energy key per instruction class");
-
 void ActivityRecorder::build() {
   const SystemSpec& spec = system_.spec();
   const std::uint64_t period = system_.context().clock.period_ps();

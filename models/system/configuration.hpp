@@ -48,6 +48,8 @@ class Configuration {
   const SystemSpec& spec() const { return spec_; }
   SystemSpec& spec() { return spec_; }  // adjust after loading (the checks are not run again)
   bool loaded() const { return config_.has_value(); }
+  // The loaded configuration, whose keys an error can name; null when made in code.
+  const config::Config* loaded_config() const { return config_ ? &*config_ : nullptr; }
   // The configuration as run (every key, defaults filled in) and its hash; null and "" when made in code.
   nlohmann::json resolved() const;
   std::string hash() const;

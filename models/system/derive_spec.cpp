@@ -389,13 +389,8 @@ void derive_library_kernel(const std::string& key, KernelSpec& ks, std::uint64_t
   ks.ctas = static_cast<std::uint32_t>(launch.grid.count());
   ks.warps_per_cta =
       static_cast<std::uint32_t>((launch.block.count() + kernels::kWarpSize - 1) / kernels::kWarpSize);
-  if (ks.warps_per_cta > s.sm.max_warps) {
-    fail(key + "kernel", ks.kernel + " has " + str(ks.warps_per_cta) +
-                             " warps per CTA, more than sm.max_warps (" + str(s.sm.max_warps) +
-                             "): a CTA would never fit on an SM");
-  }
-  const CtaFootprint footprint{ks.warps_per_cta, launch.regs_per_thread, launch.shared_bytes};
-  if (!s.sm.fits(footprint)) fail(key + "kernel", ks.kernel + ": " + s.sm.misfit(footprint));
+  const std::string misfit = s.sm.misfit({ks.warps_per_cta, launch.regs_per_thread, launch.shared_bytes});
+  if (!misfit.empty()) fail(key + "kernel", ks.kernel + ": " + misfit);
   for (runtime::Allocation al : kernel->allocations()) {
     al.name = ks.name + "." + al.name;  // unique across kernels
     s.allocations.push_back(al);
@@ -527,8 +522,8 @@ void derive_workload(const SystemParams& p, SystemSpec& s) {
           static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t(ks.ctas) * w.scale, 1u << 24));
     if (ks.trace_path.empty() && ks.kernel.empty() && ks.app.empty() && ks.ctas == 0)
       fail(k + "ctas", "missing: a kernel without a trace needs its number of CTAs");
-    // A trace's CTA size is in the trace, not in warps_per_cta: the program checks it once the trace is open.
-    if (ks.trace_path.empty() && ks.app.empty() && ks.warps_per_cta > s.sm.max_warps) {
+    // A trace's CTA size is in the trace, not in warps_per_cta: the workload builder checks it on its header.
+    if (ks.trace_path.empty() && ks.app.empty() && !s.sm.fits({ks.warps_per_cta})) {
       fail(k + "warps_per_cta", str(ks.warps_per_cta) + " exceeds sm.max_warps (" + str(s.sm.max_warps) +
                                     "): a CTA would never fit on an SM");
     }

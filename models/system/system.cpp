@@ -118,10 +118,17 @@ Socket::Socket(const sc_core::sc_module_name& name, const SystemSpec& spec, std:
 
 System::System(const sc_core::sc_module_name& name, const SystemSpec& spec, stats::Registry& stats,
                std::ostream& diag)
-    : System(name, Configuration(spec), stats, {}, diag) {}
+    : System(name, Configuration(spec), stats, build_workload(spec), diag) {}
 
 System::System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
                std::vector<std::unique_ptr<KernelProgram>> programs, std::ostream& diag)
+    : System(name, config, stats,
+             programs.empty() ? build_workload(config.spec(), config.loaded_config())
+                              : build_workload(std::move(programs), config.spec()),
+             diag) {}
+
+System::System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
+               Workload workload, std::ostream& diag)
     : sc_module(name),
       ctx_(config.spec().clock_mhz),
       spec_(config.spec()),
@@ -139,27 +146,16 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
   topology_.compute_routes();
   if (spec.functional_memory) memory_ = std::make_unique<FunctionalMemory>();
   ctx_.edge = EdgeFacts{memory_.get(), spec.facts.line_bytes, spec.address_bits, spec.facts.sectored};
-  record_bounds_ = std::make_shared<kernels::RecordBounds>();
-  record_bounds_->limit = spec.max_record_bytes;
+  record_bounds_ = std::move(workload.record_bounds);
   record_bounds_->stop_requested = [this] {
     if (!stopped_early_ && !(stop_requested_ && stop_requested_())) return false;
     if (!stopped_early_) stop_early();
     return true;
   };
-  std::vector<std::unique_ptr<KernelSequence>> items;
-  if (programs.empty()) {
-    items = build_programs();
-  } else {
-    for (auto& p : programs) {
-      if (!p) throw std::invalid_argument("System: a null KernelProgram");
-      if (auto* cpp = dynamic_cast<kernels::CppKernelProgram*>(p.get())) cpp->bound_by(record_bounds_);
-      check_fits(*p, "kernel '" + p->name() + "'", false);
-      items.push_back(std::make_unique<SingleKernel>(std::move(p)));
-    }
-  }
+  trace_warnings_ = std::move(workload.trace_warnings);
   // The SystemC name stays "runtime": it plays the GPU runtime's part, and its statistics keep their names.
   dispatcher_ = std::make_unique<KernelDispatcher>(
-      "runtime", ctx_, std::move(items),
+      "runtime", ctx_, std::move(workload.items),
       runtime::Machine{spec.sockets / spec.chiplets_per_gpu, spec.chiplets_per_gpu}, spec.cta,
       spec.launch_cycles, spec.kernel_overhead_cycles, stats);
   for (unsigned s = 0; s < spec.sockets; ++s) {
@@ -247,78 +243,6 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
 
 System::~System() {
   pool_.on_empty = nullptr;  // payloads released while the components go are no news to anyone
-}
-
-// The SM holds max_warps / warps_per_cta CTAs, at least one: a bigger CTA would run in one slot with more
-// warps than the SM has (the configuration refuses it at its key; this guards every other caller).
-void System::check_fits(const KernelProgram& p, const std::string& what, bool trace) const {
-  const CtaFootprint footprint{p.warps_per_cta(), p.registers_per_thread(), p.shared_bytes_per_cta()};
-  std::string msg;
-  if (p.warps_per_cta() > spec_.sm.max_warps) {
-    msg = what + ": a CTA of " + std::to_string(p.warps_per_cta()) + " warps exceeds sm.max_warps (" +
-          std::to_string(spec_.sm.max_warps) + "): it would never fit on an SM";
-  } else if (!spec_.sm.fits(footprint)) {
-    msg = what + ": " + spec_.sm.misfit(footprint);
-  } else {
-    return;
-  }
-  if (!trace) throw std::invalid_argument(msg);
-  throw trace::TraceError(msg);
-}
-
-std::vector<std::unique_ptr<KernelSequence>> System::build_programs() {
-  std::vector<std::unique_ptr<KernelSequence>> items;
-  kernels::Latencies latencies{};  // the SM's dependent latencies, by instruction class
-  const auto set = [&latencies](InstrClass c, std::uint32_t cycles) {
-    latencies[static_cast<unsigned>(c)] = static_cast<std::uint16_t>(cycles);
-  };
-  set(InstrClass::kFp32, spec_.sm.fp32_latency);
-  set(InstrClass::kFp64, spec_.sm.fp64_latency);
-  set(InstrClass::kInt, spec_.sm.int_latency);
-  set(InstrClass::kSfu, spec_.sm.sfu_latency);
-  set(InstrClass::kTensor, spec_.sm.tensor_latency);
-  set(InstrClass::kShared, spec_.sm.shared_latency);
-  latencies[kernels::kDivLatency + 0] = static_cast<std::uint16_t>(spec_.sm.int_div_latency);
-  latencies[kernels::kDivLatency + 1] = static_cast<std::uint16_t>(spec_.sm.fp32_div_latency);
-  latencies[kernels::kDivLatency + 2] = static_cast<std::uint16_t>(spec_.sm.fp64_div_latency);
-  for (const KernelSpec& k : spec_.kernels) {
-    if (!k.app.empty()) {  // an application: its kernels come from its host program as the run goes
-      const SmSpec sm = spec_.sm;
-      auto check = [sm, app = k.app, bounds = record_bounds_](const KernelProgram& p) {
-        if (!sm.fits({p.warps_per_cta(), p.registers_per_thread(), p.shared_bytes_per_cta()}) ||
-            p.warps_per_cta() > sm.max_warps) {
-          // Kept for run(): SystemC would hand it on only as the text of a report.
-          bounds->fault = std::make_exception_ptr(std::invalid_argument(
-              "application " + app + ", kernel '" + p.name() + "': a CTA of " +
-              std::to_string(p.warps_per_cta()) + " warps, " + std::to_string(p.registers_per_thread()) +
-              " registers per thread and " + std::to_string(p.shared_bytes_per_cta()) +
-              " B of shared memory would never fit on an SM"));
-          std::rethrow_exception(bounds->fault);
-        }
-      };
-      auto runner = std::make_unique<kernels::ApplicationRunner>(
-          k.name, kernels::make_app(k.app, k.args, k.input, k.base_address), spec_.facts.line_bytes, check,
-          latencies, spec_.max_launches);
-      runner->bound_by(record_bounds_);
-      items.push_back(std::move(runner));
-      continue;
-    }
-    std::vector<std::unique_ptr<KernelProgram>> programs;
-    if (!k.kernel.empty()) {  // its arrays where the configuration check placed them (base_address)
-      auto program = std::make_unique<kernels::CppKernelProgram>(
-          k.name, kernels::make_kernel(k.kernel, k.args, k.base_address), spec_.facts.line_bytes, latencies);
-      program->bound_by(record_bounds_);
-      programs.push_back(std::move(program));
-    } else if (k.trace_path.empty()) {
-      programs.push_back(std::make_unique<SyntheticProgram>(k, spec_.facts.line_bytes));
-    } else {
-      programs.push_back(load_trace_program(k.trace_path, spec_.facts.line_bytes, &trace_warnings_));
-    }
-    check_fits(*programs.back(), k.trace_path.empty() ? "kernel '" + k.name + "'" : k.trace_path,
-               !k.trace_path.empty());
-    items.push_back(std::make_unique<SingleKernel>(std::move(programs.back())));
-  }
-  return items;
 }
 
 std::unique_ptr<PartitionDriver::Controller> System::partition_controller(unsigned socket) {

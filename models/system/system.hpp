@@ -34,6 +34,7 @@
 #include "system/kernel_dispatcher.hpp"
 #include "system/run_summary.hpp"
 #include "system/system_spec.hpp"
+#include "system/workload_builder.hpp"
 
 namespace numagpu {
 
@@ -66,10 +67,15 @@ class System : public sc_core::sc_module {
          std::ostream& diag);
   // For a host program (docs/embedding.md): built from a loaded configuration (write_stats() records it) or
   // from a spec made in code (Configuration(spec)); `programs`, when not empty, are the workload's kernels
-  // in order instead of the configuration's (a user's KernelProgram classes). Throws trace::TraceError or
-  // std::invalid_argument for a workload that cannot run (a CTA larger than an SM holds).
+  // in order instead of the configuration's (a user's KernelProgram classes). The workload is built first
+  // (system/workload_builder.hpp), which throws for one that cannot run (a CTA larger than an SM holds):
+  // config::ConfigError at a loaded configuration's key, else trace::TraceError or std::invalid_argument.
   System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
          std::vector<std::unique_ptr<KernelProgram>> programs = {}, std::ostream& diag = std::cerr);
+  // Runs `workload`, built beforehand (system/workload_builder.hpp) from `config`'s spec: the numagpu
+  // program builds it while the configuration can still name the key of a trace that cannot run.
+  System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
+         Workload workload, std::ostream& diag);
   ~System() override;
 
   // Runs the workload to completion (or to max_cycles, or until the watchdog fires), then audits: the
@@ -173,7 +179,6 @@ class System : public sc_core::sc_module {
   }
 
  private:
-  std::vector<std::unique_ptr<KernelSequence>> build_programs();
   void build_fabric();
   std::unique_ptr<Link::Balancer> link_balancer(const LinkSpec& spec, const std::string& link_name);
   void kernel_boundary(std::function<void()> proceed);
@@ -181,7 +186,6 @@ class System : public sc_core::sc_module {
   void audit();
   void end_of_elaboration() override;
   void build_switch_initiators();
-  void check_fits(const KernelProgram& p, const std::string& what, bool trace) const;
   void begin();      // arms the runtime, watchdog and statistics windows (once)
   void mark_done();  // host-owned: the workload finished and drained, or the watchdog fired
   void start_of_simulation() override;

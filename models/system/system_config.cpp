@@ -5,7 +5,6 @@
 // whose rule violations come back here to be reported at the file and line of the key they blame.
 #include "system/system_config.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,7 +20,6 @@
 #include "system/resource_limits.hpp"
 #include "system/system_params.hpp"
 #include "trace/accelsim_reader.hpp"
-#include "trace/convert.hpp"
 
 namespace numagpu {
 
@@ -46,15 +44,14 @@ std::string relative_to_setter(const config::Config& cfg, const std::string& key
   return (std::filesystem::path(where.file).parent_path() / p).lexically_normal().string();
 }
 
-// A trace that cannot be opened is reported at the key that names it. Its contents are read when the system
-// is built, and a problem there is reported at the trace's own file and line.
+// A trace that cannot be opened is reported at the key that names it. Its contents are read when the
+// workload is built (system/workload_builder.hpp), and a problem there is reported at the trace's own file
+// and line. Asked without opening the file: the workload builder opens each trace once.
 void check_openable(const config::Config& cfg, const std::string& key, const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) cfg.fail(key, path + ": cannot open (" + std::strerror(errno) + ")");
+  if (::access(path.c_str(), R_OK) != 0) cfg.fail(key, path + ": cannot open (" + std::strerror(errno) + ")");
   struct stat st {};
-  const bool directory = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-  ::close(fd);
-  if (directory) cfg.fail(key, path + ": cannot open (" + std::strerror(EISDIR) + ")");
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    cfg.fail(key, path + ": cannot open (" + std::strerror(EISDIR) + ")");
 }
 
 // True when a user's file or --set gave the key, rather than the schema default or a built-in layer.
@@ -109,28 +106,6 @@ void resolve_files(const config::Config& cfg, SystemParams& p) {
   }
 }
 
-// A trace's CTA size (its warps per CTA) is in the trace's header, known only once the trace is opened: a
-// kernel whose CTA needs more warps than sm.max_warps would never fit on an SM (the SM would still run it in
-// one slot, silently wrong), so it is refused at the key that named the trace. A trace that cannot be opened
-// is left to the system, which reports it when it loads the trace.
-void check_trace_ctas_fit(const config::Config& cfg, const WorkloadParams& w, const SystemSpec& spec) {
-  for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
-    const KernelSpec& k = spec.kernels[i];
-    if (k.trace_path.empty()) continue;  // synthetic: derive_spec checked warps_per_cta
-    std::uint32_t warps = 0;
-    try {
-      warps = trace::open_kernel_trace(k.trace_path)->info().warps_per_cta();
-    } catch (const trace::TraceError&) {
-      continue;
-    }
-    if (warps <= spec.sm.max_warps) continue;
-    const std::string key =
-        w.trace_list.empty() ? "workload.kernels." + std::to_string(i) + ".trace" : "workload.trace_list";
-    cfg.fail(key, k.trace_path + ": a CTA of " + std::to_string(warps) + " warps exceeds sm.max_warps (" +
-                      std::to_string(spec.sm.max_warps) + "): it would never fit on an SM");
-  }
-}
-
 SystemParams read_params(const config::Config& cfg) {
   check_resource_limits(cfg);  // before anything is sized from the values
   SystemParams params;
@@ -159,8 +134,12 @@ SystemSpec to_system_spec(const config::Config& cfg) {
   } catch (const SpecError& e) {
     cfg.fail(e.key(), e.what());
   }
-  check_trace_ctas_fit(cfg, params.workload, spec);
   return spec;
+}
+
+std::string trace_key(const config::Config& cfg, std::size_t kernel) {
+  if (!cfg.string("workload.trace_list").empty()) return "workload.trace_list";
+  return "workload.kernels." + std::to_string(kernel) + ".trace";
 }
 
 config::Config as_run_configuration(const config::Config& cfg) {

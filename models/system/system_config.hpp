@@ -21,6 +21,11 @@ SystemSpec to_system_spec(const config::Config& cfg);
 // trace paths it is `cfg` itself (same tree, same hash). Throws config::ConfigError like to_system_spec.
 config::Config as_run_configuration(const config::Config& cfg);
 
+// The key that named the trace of kernel `kernel` (an index into SystemSpec::kernels): workload.trace_list
+// when the kernels were read from a list, else workload.kernels.<kernel>.trace. What a problem only
+// opening the trace shows (its CTA too large for an SM, system/workload_builder.hpp) is reported at.
+std::string trace_key(const config::Config& cfg, std::size_t kernel);
+
 // A file a run of the configuration reads besides the configuration itself, and the key that names it.
 struct InputFile {
   std::string key;   // "workload.kernels.2.input", "workload.trace_list", ...

@@ -97,7 +97,10 @@ bool contiguous(uint32_t mask) {
 }  // namespace
 
 AccelSimKernelReader::AccelSimKernelReader(const std::string& path)
-    : lines_(InputStream::open(path, &warnings_)) {
+    : AccelSimKernelReader(OpenedInput(path)) {}
+
+AccelSimKernelReader::AccelSimKernelReader(OpenedInput input)
+    : warnings_(std::move(input.warnings)), lines_(std::move(input.stream)) {
   read_header();
 }
 

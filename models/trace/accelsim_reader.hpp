@@ -29,6 +29,8 @@ class AccelSimKernelReader final : public KernelTraceReader {
  public:
   // Opens the trace and reads its header. Throws TraceError.
   explicit AccelSimKernelReader(const std::string& path);
+  // The same from a file already opened (open_kernel_trace), read from its start.
+  explicit AccelSimKernelReader(OpenedInput input);
 
   const KernelInfo& info() const override { return info_; }
   bool next_block(ThreadBlock& block) override;

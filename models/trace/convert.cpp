@@ -9,18 +9,21 @@
 namespace numagpu::trace {
 
 std::unique_ptr<KernelTraceReader> open_kernel_trace(const std::string& path) {
-  // Sniff the decompressed start; the chosen reader reopens the file (cheap, and keeps readers simple).
-  auto input = InputStream::open(path);
-  unsigned char head[sizeof(kNgtMagic)] = {};
+  // Sniff the decompressed start, then hand the same stream, its start served again, to the chosen reader:
+  // the file is opened once.
+  OpenedInput input(path);
+  std::string head(sizeof(kNgtMagic), '\0');
   size_t got = 0;
-  while (got < sizeof(head)) {
-    const size_t n = input->read(reinterpret_cast<char*>(head) + got, sizeof(head) - got);
+  while (got < head.size()) {
+    const size_t n = input.stream->read(head.data() + got, head.size() - got);
     if (n == 0) break;
     got += n;
   }
-  input.reset();
-  if (is_ngt_magic(head, got)) return std::make_unique<NgtReader>(path);
-  return std::make_unique<AccelSimKernelReader>(path);
+  head.resize(got);
+  const bool ngt = is_ngt_magic(reinterpret_cast<const unsigned char*>(head.data()), got);
+  input.stream = with_head_again(std::move(input.stream), std::move(head));
+  if (ngt) return std::make_unique<NgtReader>(std::move(input));
+  return std::make_unique<AccelSimKernelReader>(std::move(input));
 }
 
 ConversionResult convert_accelsim_kernel(const std::string& traceg_path, const std::string& ngt_path) {

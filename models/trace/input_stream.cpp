@@ -261,4 +261,31 @@ std::unique_ptr<InputStream> InputStream::open(const std::string& path, Warnings
   return std::make_unique<PlainStream>(path, std::move(file));
 }
 
+namespace {
+
+class HeadAgain final : public InputStream {
+ public:
+  HeadAgain(std::unique_ptr<InputStream> rest, std::string head)
+      : InputStream(rest->path(), rest->compression()), rest_(std::move(rest)), head_(std::move(head)) {}
+
+ private:
+  size_t read_some(char* dst, size_t size) override {
+    if (served_ == head_.size()) return rest_->read(dst, size);
+    const size_t n = std::min(size, head_.size() - served_);
+    std::memcpy(dst, head_.data() + served_, n);
+    served_ += n;
+    return n;
+  }
+
+  std::unique_ptr<InputStream> rest_;
+  std::string head_;
+  size_t served_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<InputStream> with_head_again(std::unique_ptr<InputStream> stream, std::string head) {
+  return std::make_unique<HeadAgain>(std::move(stream), std::move(head));
+}
+
 }  // namespace numagpu::trace

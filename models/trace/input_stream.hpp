@@ -58,4 +58,16 @@ class InputStream {
   uint64_t position_ = 0;
 };
 
+// A stream just opened, with what opening it warned of, for a reader to take over (so a caller can look at
+// the start of a file before choosing its reader, and the file is opened once).
+struct OpenedInput {
+  explicit OpenedInput(const std::string& path) : stream(InputStream::open(path, &warnings)) {}
+  Warnings warnings;  // before stream: opening may already warn
+  std::unique_ptr<InputStream> stream;
+};
+
+// `stream` with `head`, the bytes already read from it, served again before the rest: its reader sees the
+// data from its start.
+std::unique_ptr<InputStream> with_head_again(std::unique_ptr<InputStream> stream, std::string head);
+
 }  // namespace numagpu::trace

@@ -63,6 +63,8 @@ class NgtReader final : public KernelTraceReader {
  public:
   // Reads and checks the file header and the kernel record. Throws TraceError.
   explicit NgtReader(const std::string& path);
+  // The same from a file already opened (open_kernel_trace), read from its start.
+  explicit NgtReader(OpenedInput input);
 
   const KernelInfo& info() const override { return info_; }
   bool next_block(ThreadBlock& block) override;

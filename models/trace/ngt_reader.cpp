@@ -77,7 +77,10 @@ void decode_instruction(ByteCursor& in, WarpContext& ctx, WarpInstruction& inst)
 
 }  // namespace
 
-NgtReader::NgtReader(const std::string& path) : input_(InputStream::open(path, &warnings_)) {
+NgtReader::NgtReader(const std::string& path) : NgtReader(OpenedInput(path)) {}
+
+NgtReader::NgtReader(OpenedInput input)
+    : warnings_(std::move(input.warnings)), input_(std::move(input.stream)) {
   unsigned char header[kFileHeaderBytes];
   size_t got = 0;
   while (got < sizeof(header)) {

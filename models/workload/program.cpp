@@ -10,32 +10,6 @@
 
 namespace numagpu {
 
-const char* to_string(InstrClass c) {
-  switch (c) {
-    case InstrClass::kFp32:
-      return "fp32";
-    case InstrClass::kFp64:
-      return "fp64";
-    case InstrClass::kInt:
-      return "int";
-    case InstrClass::kSfu:
-      return "sfu";
-    case InstrClass::kTensor:
-      return "tensor";
-    case InstrClass::kBranch:
-      return "branch";
-    case InstrClass::kShared:
-      return "shared";
-    case InstrClass::kMemory:
-      return "memory";
-    case InstrClass::kOther:
-      return "other";
-    case InstrClass::kCount:
-      break;
-  }
-  return "?";
-}
-
 void coalesce(const std::vector<std::uint64_t>& addresses, unsigned bytes, unsigned line_bytes, Step& step) {
   constexpr unsigned kSector = 32;
   const bool sectors = line_bytes > kSector && line_bytes <= 8 * kSector;
@@ -158,9 +132,9 @@ void retire_exited_threads(std::vector<trace::WarpInstruction>& warp, std::uint3
 
 class TraceProgram : public KernelProgram {
  public:
-  TraceProgram(const std::string& path, unsigned line_bytes, std::vector<std::string>* warnings)
+  TraceProgram(std::unique_ptr<trace::KernelTraceReader> reader, const std::string& path, unsigned line_bytes,
+               std::vector<std::string>* warnings)
       : line_bytes_(line_bytes) {
-    auto reader = trace::open_kernel_trace(path);
     const trace::KernelInfo& info = reader->info();
     name_ = info.name;
     // The same bound as a synthetic kernel's workload.kernels.ctas: the replay keeps a slot per CTA of the
@@ -342,7 +316,13 @@ void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigne
 
 std::unique_ptr<KernelProgram> load_trace_program(const std::string& path, unsigned line_bytes,
                                                   std::vector<std::string>* warnings) {
-  return std::make_unique<TraceProgram>(path, line_bytes, warnings);
+  return load_trace_program(trace::open_kernel_trace(path), path, line_bytes, warnings);
+}
+
+std::unique_ptr<KernelProgram> load_trace_program(std::unique_ptr<trace::KernelTraceReader> reader,
+                                                  const std::string& path, unsigned line_bytes,
+                                                  std::vector<std::string>* warnings) {
+  return std::make_unique<TraceProgram>(std::move(reader), path, line_bytes, warnings);
 }
 
 }  // namespace numagpu

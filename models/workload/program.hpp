@@ -9,29 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "common/instr_class.hpp"
 #include "runtime/cta_schedule.hpp"
 #include "workload/kernel.hpp"
 
 namespace numagpu {
 
-// What a warp instruction does, for the SM's per-class counts and the energy model (docs/power.md): the C++
-// kernels charge fp32, fp64, int, sfu, tensor, branch and shared instructions; every global load, store or
-// atomic is one kMemory instruction; a barrier is a control instruction (kBranch); compute that no one
-// classified (synthetic patterns, replayed traces) is kOther.
-enum class InstrClass : std::uint8_t {
-  kFp32,
-  kFp64,
-  kInt,
-  kSfu,
-  kTensor,
-  kBranch,
-  kShared,
-  kMemory,
-  kOther,
-  kCount
-};
-inline constexpr unsigned kInstrClasses = static_cast<unsigned>(InstrClass::kCount);
-const char* to_string(InstrClass c);  // "fp32", ..., "memory", "other"
+namespace trace {
+class KernelTraceReader;
+}
 
 struct Step {
   enum class Kind : std::uint8_t { kCompute, kLoad, kStore, kAtomic, kBarrier };
@@ -149,6 +135,11 @@ void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigne
 // A kernel trace (Accel-Sim .traceg[.gz|.xz] or numagpu .ngt), held in memory for random access by CTA.
 // Throws trace::TraceError (one line, file:line) on a bad trace.
 std::unique_ptr<KernelProgram> load_trace_program(const std::string& path, unsigned line_bytes,
+                                                  std::vector<std::string>* warnings);
+// The same from a trace already opened at `path` (its header read: what the workload builder checks before
+// the blocks are loaded), so the file is opened once.
+std::unique_ptr<KernelProgram> load_trace_program(std::unique_ptr<trace::KernelTraceReader> reader,
+                                                  const std::string& path, unsigned line_bytes,
                                                   std::vector<std::string>* warnings);
 
 }  // namespace numagpu

@@ -27,7 +27,8 @@ for f in sm/sm_spec.hpp cache/cache_spec.hpp fabric/crossbar_spec.hpp fabric/cro
          common/port_map.hpp fabric/link_spec.hpp \
          fabric/topology_params.hpp fabric/topology.hpp mem/dram_spec.hpp workload/kernel.hpp \
          common/machine_facts.hpp system/system_params.hpp system/system_spec.hpp system/derive_spec.hpp \
-         system/derive_spec.cpp system/derived_params.cpp fabric/topology.cpp; do
+         system/derive_spec.cpp system/derived_params.cpp fabric/topology.cpp power/energy_params.hpp \
+         common/instr_class.hpp; do
   check "$f" "$heavy_libs" "SystemC, YAML or JSON"
 done
 for f in system/system_config.cpp cli/sweep_spec.cpp system/resource_limits.cpp; do

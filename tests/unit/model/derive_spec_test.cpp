@@ -198,6 +198,30 @@ TEST(Occupancy, TheTightestLimitSetsTheCtaSlots) {
   EXPECT_TRUE(sm.fits({8, 36, 3072}));
 }
 
+// The one rule of what fits, and its reason: the tightest case of each limit fits, one more does not. The SM
+// of the test above: 64 warps, 65,536 registers, 32 KiB of shared memory.
+TEST(Occupancy, MisfitSaysWhichLimitACtaExceedsAndNothingWhenItFits) {
+  SmSpec sm;
+  sm.max_warps = 64;
+  sm.registers = 65536;
+  sm.shared_bytes = 32768;
+  // 64 warps of 32 registers: 64 x 1,024 = 65,536 registers, exactly the SM's; 32,513 B of shared memory
+  // rounds up to 128 x 256 = 32,768 B, exactly the carveout.
+  EXPECT_EQ(sm.misfit({64, 32, 0}), "");
+  EXPECT_EQ(sm.misfit({1, 0, 32513}), "");
+  // 65 warps: more than the SM has, whatever else.
+  EXPECT_EQ(sm.misfit({65, 0, 0}),
+            "a CTA of 65 warps exceeds sm.max_warps (64): it would never fit on an SM");
+  // 33 registers: 33 x 32 = 1,056 rounds up to 1,280 per warp, x 64 = 81,920 > 65,536.
+  EXPECT_EQ(
+      sm.misfit({64, 33, 0}),
+      "a CTA of 64 warps, 33 registers per thread and 0 B of shared memory exceeds sm.registers (65536) or "
+      "the shared memory an SM can give it (32768 B): it would never fit on an SM");
+  // 32,769 B rounds up to 129 x 256 = 33,024 B > 32,768.
+  EXPECT_FALSE(sm.misfit({1, 0, 32769}).empty());
+  EXPECT_FALSE(sm.fits({1, 0, 32769}));
+}
+
 // Per-kernel carveouts (sm.shared_carveouts), Volta's 0, 8, 16, 32, 64 and 96 KiB with the limits above: the
 // smallest carveout that holds as many CTAs as the largest does.
 TEST(Occupancy, EachKernelGetsTheSmallestCarveoutThatDoesNotLimitIt) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "config/keys.hpp"
 #include "power/activity.hpp"
 #include "power/energy_config.hpp"
 #include "power/rtl_area.hpp"
@@ -57,6 +58,68 @@ TEST(EnergyTable, DefaultsAreThePapersLinkEnergyAndTheDocumentedEstimates) {
   EXPECT_EQ(t.dram_read_pj_per_bit, 3.9);
   EXPECT_EQ(t.dram_write_pj_per_bit, 3.9);
   EXPECT_EQ(t.resolved.at("link").at("pj_per_bit"), 10.0);
+}
+
+// Every energy key and the field it fills, walked through EnergyParams::keys() as the schema and the
+// reading walk it (config/keys.hpp).
+struct EnergyFields {
+  std::string prefix;
+  std::vector<std::pair<std::string, double*>>* found;
+  std::vector<std::unique_ptr<EnergyFields>> sections;
+  EnergyFields& section(const char* key, const char*) {
+    sections.push_back(std::make_unique<EnergyFields>(EnergyFields{prefix + key + ".", found, {}}));
+    return *sections.back();
+  }
+  config::Read real(const char* key, double& field, const char*) {
+    found->emplace_back(prefix + key, &field);
+    return {};
+  }
+};
+
+std::vector<std::pair<std::string, double*>> energy_fields(EnergyParams& params) {
+  std::vector<std::pair<std::string, double*>> found;
+  EnergyFields walker{"energy.", &found, {}};
+  params.keys(walker);
+  return found;
+}
+
+// Each key is declared once, beside its field: setting key i to i + 1 shows i + 1 in exactly the field it
+// names, and nowhere else. 41 keys: link 3, switch 2, crossbar 2, dram 4, l1 and l2 6 each, sm 14 (the
+// instruction, the 9 instruction classes, static, resident, resident_lane, resident_tensor), board 2,
+// policy 2.
+TEST(EnergyTable, EachKeyFillsItsOwnField) {
+  EnergyParams declared;
+  const auto keys = energy_fields(declared);
+  ASSERT_EQ(keys.size(), 41u);
+  // link, switch, crossbar and dram come first (3 + 2 + 2 + 4 = 11 keys); the 9 classes follow the l1's and
+  // l2's 6 each and sm.instruction_pj: 11 + 12 + 1 = 24 to 32.
+  EXPECT_EQ(keys[11].first, "energy.l1.read_pj");
+  EXPECT_EQ(keys[24].first, "energy.sm.fp32_pj");
+  EXPECT_EQ(keys[32].first, "energy.sm.other_pj");
+  std::vector<std::string> sets;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    sets.push_back(keys[i].first + "=" + std::to_string(i + 1));
+  EnergyTable t = table(sets);
+  const auto read = energy_fields(t);
+  ASSERT_EQ(read.size(), keys.size());
+  for (std::size_t i = 0; i < read.size(); ++i)
+    EXPECT_EQ(*read[i].second, double(i + 1)) << read[i].first;
+}
+
+// The caches' defaults (docs/power.md): a line's read, write and fill cost the same, 200 pJ in an L1 and
+// 400 pJ in an L2 bank; no miss or sector energy of their own; 0.05 W and 0.15 W static.
+TEST(EnergyTable, CacheDefaultsPriceReadWriteAndFillAlike) {
+  const EnergyTable t = table();
+  EXPECT_EQ(t.l1.read_pj, 200.0);
+  EXPECT_EQ(t.l1.write_pj, 200.0);
+  EXPECT_EQ(t.l1.fill_pj, 200.0);
+  EXPECT_EQ(t.l1.miss_pj, 0.0);
+  EXPECT_EQ(t.l1.sector_pj, 0.0);
+  EXPECT_EQ(t.l1.static_w, 0.05);
+  EXPECT_EQ(t.l2.read_pj, 400.0);
+  EXPECT_EQ(t.l2.write_pj, 400.0);
+  EXPECT_EQ(t.l2.fill_pj, 400.0);
+  EXPECT_EQ(t.l2.static_w, 0.15);
 }
 
 TEST(EnergyTable, BadValueIsAOneLineErrorNamingTheKey) {

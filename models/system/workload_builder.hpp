@@ -1,0 +1,39 @@
+// The workload a System runs, built before it from the configuration's kernels (or from a host program's
+// own KernelPrograms): each item's program, every CTA checked against the SM (SmSpec::misfit), each trace
+// opened once. The System only runs what it is handed.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "system/system_spec.hpp"
+#include "workload/program.hpp"
+
+namespace numagpu {
+
+namespace kernels {
+struct RecordBounds;
+}
+
+struct Workload {
+  std::vector<std::unique_ptr<KernelSequence>> items;  // in the order they run
+  // What every library kernel's and application's CTA recordings answer to: checks.max_record_bytes here,
+  // the System's stop_requested once it takes the workload.
+  std::shared_ptr<kernels::RecordBounds> record_bounds;
+  std::vector<std::string> trace_warnings;  // what the trace readers ignored or doubted (to show the user)
+};
+
+// The programs of `spec.kernels`: a library kernel, a synthetic pattern, a trace (its header checked before
+// its blocks are read), or an application (each launch checked as it is handed out). A CTA that would never
+// fit on an SM is refused: a trace's at the key that named it when `loaded` is the configuration `spec` was
+// read from (config::ConfigError), else as trace::TraceError; any other kernel's as std::invalid_argument
+// (the configuration refused those at their keys already). A bad trace throws trace::TraceError, a bad
+// application input kernels::KernelError.
+Workload build_workload(const SystemSpec& spec, const config::Config* loaded = nullptr);
+
+// A host program's own kernels, in order (docs/embedding.md), checked the same way.
+Workload build_workload(std::vector<std::unique_ptr<KernelProgram>> programs, const SystemSpec& spec);
+
+}  // namespace numagpu
