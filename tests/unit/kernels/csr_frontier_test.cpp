@@ -56,10 +56,8 @@ class ExpandKernel : public Kernel {
 void run(std::unique_ptr<ExpandKernel> k,
          const std::function<void(const ExpandKernel&, const Traffic&)>& check) {
   const ExpandKernel& kernel = *k;
-  Traffic t;
   CppKernelProgram p("expand", std::move(k), testing::kTrafficLine);
-  testing::walk_program(p, t);
-  check(kernel, t);
+  check(kernel, testing::walk(p, {}));
 }
 
 // Expanding: 0, 2 and 3 leave the mask (1 stays out); 0 visits edges 0..2, 3 visits 4 and 5, 2 has none and
