@@ -35,7 +35,7 @@ class WarpSchedule {
     position_.resize(warps);
     for (unsigned w = 0; w < warps; ++w)
       order_[w] = position_[w] = static_cast<std::uint16_t>(w);
-    ready_.assign(warps, false);
+    ready_.assign(warps, 0);
     std::fill(std::begin(bits_), std::end(bits_), 0);
     timers_.clear();
     timer_at_.assign(warps, kNever);
@@ -61,12 +61,12 @@ class WarpSchedule {
 
   // Warp `w` may issue now (true) or not (false).
   void set_ready(unsigned w, bool ready) {
-    if (ready_[w] == ready) return;
-    ready_[w] = ready;
+    if (ready_[w] == static_cast<std::uint8_t>(ready)) return;
+    ready_[w] = static_cast<std::uint8_t>(ready);
     const unsigned p = position_[w];
     bits_[p >> 6] ^= std::uint64_t(1) << (p & 63);
   }
-  bool is_ready(unsigned w) const { return ready_[w]; }
+  bool is_ready(unsigned w) const { return ready_[w] != 0; }
 
   // The oldest ready warp, or -1.
   int oldest_ready() const {
@@ -124,10 +124,10 @@ class WarpSchedule {
 
   std::vector<std::uint16_t> order_;     // warps from oldest to youngest
   std::vector<std::uint16_t> position_;  // inverse of order_
-  std::vector<bool> ready_;              // per warp
-  std::uint64_t bits_[kWords] = {};      // bit p: order_[p] is ready
-  std::vector<Timer> timers_;            // min-heap of (cycle, warp)
-  std::vector<Cycle> timer_at_;          // per warp: the cycle of its newest entry in timers_, or kNever
+  std::vector<std::uint8_t> ready_;  // per warp, 0 or 1 (bytes: a bit vector's proxies cost on every change)
+  std::uint64_t bits_[kWords] = {};  // bit p: order_[p] is ready
+  std::vector<Timer> timers_;        // min-heap of (cycle, warp)
+  std::vector<Cycle> timer_at_;      // per warp: the cycle of its newest entry in timers_, or kNever
 };
 
 }  // namespace numagpu
