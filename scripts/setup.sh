@@ -23,6 +23,7 @@ packages=(
   iverilog                # the RTL on a second simulator: tests/rtl/icarus_vectors_test.sh (ctest rtl_icarus_vectors)
   python3-dev python3-pybind11 pybind11-dev  # Python bindings of the policy reference models (tb/python/)
   libmetis-doc            # METIS's example meshes, the application suite's graph inputs (configs/workloads/apps)
+  strace                  # tests/integration: each trace file is opened once (program_opens_each_trace_once)
 )
 
 missing=()
