@@ -143,8 +143,8 @@ struct EnergyParams {
         "Per tensor-core (HMMA) warp instruction, on top of instruction_pj",
         "Per branch or barrier warp instruction, on top of instruction_pj",
         "Per shared-memory warp access (the SRAM read or write), on top of instruction_pj",
-        "Per global load, store or atomic warp instruction (address generation, coalescing), on top of "
-        "instruction_pj; the caches' energy is theirs",
+        ("Per global load, store or atomic warp instruction (address generation, coalescing), on top of "
+         "instruction_pj; the caches' energy is theirs"),  // parenthesized: one element, two lines
         "Per unclassified compute warp instruction (synthetic patterns, traces), on top of instruction_pj"};
     for (unsigned c = 0; c < kInstrClasses; ++c) {
       picojoules(sm.real((std::string(kInstrClassNames[c]) + "_pj").c_str(), sm_class_pj[c], kClassDocs[c]));
