@@ -114,3 +114,9 @@ TEST(Subprocess, StartedChildInItsGroupWithAFileAndAPassedDescriptor) {
 
 }  // namespace
 }  // namespace numagpu::subprocess
+
+// libsystemc (linked through the program's library) needs an sc_main; gtest_main provides main(). A Release
+// link may leave libsystemc out when nothing of it is used, a sanitizer build's does not.
+extern "C" int sc_main(int, char*[]) {
+  return 0;
+}
