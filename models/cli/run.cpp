@@ -123,6 +123,7 @@ config::Config load_configuration(const RunOptions& o) {
   ConfigLayers layers;
   layers.system_file = o.config_file;
   layers.workload_file = o.workload_file;
+  layers.workload_yaml = o.workload_yaml;
   layers.sets = o.sets;
   return load_configuration(layers);
 }
@@ -155,9 +156,10 @@ int workload_dump_command(const RunOptions& options, std::ostream& out, std::ost
   // back unchanged, so workload.yaml is written by an emitter (config/emit_yaml.hpp), never pasted together,
   // and before anything else: a name it cannot write fails the dump before a file is made.
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
-    if (spec.kernels[i].app.empty()) continue;
-    err << "numagpu: error: workload.kernels." << i << ".app: an application's kernels are launched by its "
-        << "host program as the run goes; workload dump writes fixed kernels only\n";
+    if (!spec.kernels[i].host_program()) continue;
+    err << "numagpu: error: workload.kernels." << i << (spec.kernels[i].cuda.empty() ? ".app" : ".cuda")
+        << ": an application's kernels are launched by its host program as the run goes; workload dump "
+        << "writes fixed kernels only\n";
     return kExitBadInput;
   }
   std::vector<std::string> files;
@@ -253,7 +255,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
                        "' would stay unbound: the numagpu program binds no host component (a host platform "
                        "that embeds numagpu binds it, docs/tlm-edges.md)");
     }
-    workload = build_workload(spec, &*loaded);
+    workload = build_workload(spec, &*loaded, options.cuda_program);
     loaded.emplace(as_run_configuration(*loaded));  // what the outputs describe: see as_run_configuration
   } catch (const config::ConfigError& e) {
     // e.g. an input file's reading, interrupted
@@ -294,7 +296,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
                                 [&] { return system.dispatcher().finished(); },
                                 // An application's launches are known only as it runs: no total then.
                                 std::any_of(spec.kernels.begin(), spec.kernels.end(),
-                                            [](const KernelSpec& k) { return !k.app.empty(); })
+                                            [](const KernelSpec& k) { return k.host_program(); })
                                     ? 0u
                                     : static_cast<std::uint32_t>(spec.kernels.size())};
     progress = std::make_unique<ProgressLine>("progress", system.context(), probes, err);

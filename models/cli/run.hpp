@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "system/workload_builder.hpp"
 
 namespace numagpu {
 
@@ -23,6 +24,11 @@ struct RunOptions {
   bool quiet = false;
   bool progress = false;  // draw the progress line (the caller decides: stderr is a terminal)
   bool bench = false;     // report what the run cost the host (bench.json and a table; docs/performance.md)
+  // The workload as YAML text, layered where --workload would be (the CUDA runtime's `cuda:` item).
+  std::optional<std::string> workload_yaml;
+  // The launches of the workload's `cuda:` item (the CUDA runtime, docs/cuda.md); none: such an item is
+  // refused at its key.
+  CudaProgramSource cuda_program;
 };
 
 // The validated configuration of a run: the built-in default workload, then the system (--config or the

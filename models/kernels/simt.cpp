@@ -265,67 +265,84 @@ void Cta::branch_on(const V<bool>& cond) {
 
 void Cta::memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread,
                       unsigned bytes) {
+  for (unsigned w = 0; w < mask_.size(); ++w)
+    if (mask_[w]) warp_memory_step(w, kind, addresses_by_thread.data() + std::size_t(w) * kWarpSize, bytes);
+}
+
+void Cta::warp_memory_step(unsigned w, Step::Kind kind, const std::uint64_t* lane_addresses, unsigned bytes) {
   std::vector<std::uint64_t>& addresses = warp_addresses_;
-  for (unsigned w = 0; w < mask_.size(); ++w) {
-    if (!mask_[w]) continue;
-    addresses.clear();
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-      if ((mask_[w] >> lane) & 1u) addresses.push_back(addresses_by_thread[w * kWarpSize + lane]);
-    coalesce(addresses, bytes, line_bytes_, scratch_step_);
-    WarpRecord& r = warps_[w];
-    PackedStep p;
-    p.kind = kind;
-    p.lanes = static_cast<std::uint8_t>(active_lanes(w));
-    p.line_count = static_cast<std::uint16_t>(scratch_step_.line_count);
-    p.first_line = static_cast<std::uint32_t>(r.lines.size());
-    r.lines.insert(r.lines.end(), scratch_step_.lines.begin(), scratch_step_.lines.begin() + p.line_count);
-    r.sectors.insert(r.sectors.end(), scratch_step_.sectors.begin(),
-                     scratch_step_.sectors.begin() + p.line_count);
-    r.steps.push_back(p);
-    scratch_step_.line_count = 0;
-    recorded();
+  addresses.clear();
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    if ((mask_[w] >> lane) & 1u) addresses.push_back(lane_addresses[lane]);
+  coalesce(addresses, bytes, line_bytes_, scratch_step_);
+  WarpRecord& r = warps_[w];
+  PackedStep p;
+  p.kind = kind;
+  p.lanes = static_cast<std::uint8_t>(active_lanes(w));
+  p.line_count = static_cast<std::uint16_t>(scratch_step_.line_count);
+  p.first_line = static_cast<std::uint32_t>(r.lines.size());
+  r.lines.insert(r.lines.end(), scratch_step_.lines.begin(), scratch_step_.lines.begin() + p.line_count);
+  r.sectors.insert(r.sectors.end(), scratch_step_.sectors.begin(), scratch_step_.sectors.begin() + p.line_count);
+  r.steps.push_back(p);
+  scratch_step_.line_count = 0;
+  recorded();
+}
+
+void Cta::await_one(unsigned w, std::uint32_t at) {
+  if (!dependent_ || at <= clock_[w]) return;
+  // The stall belongs to the compute step before the memory instruction (a step of no instructions when
+  // there is none).
+  WarpRecord& r = warps_[w];
+  if (r.steps.empty() || r.steps.back().kind != Step::Kind::kCompute) {
+    r.steps.emplace_back();
+    r.steps.back().first_line = static_cast<std::uint32_t>(r.lines.size());
   }
+  r.steps.back().cycles += at - clock_[w];
+  clock_[w] = at;
 }
 
 void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes) {
+  for (unsigned w = 0; w < mask_.size(); ++w)
+    if (mask_[w]) passes_[w] = warp_shared_passes(w, byte_offsets.data() + std::size_t(w) * kWarpSize, bytes);
+  // the caller issues the access (issue_one), after its operands
+}
+
+unsigned Cta::warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, unsigned bytes) {
   constexpr unsigned kBanks = 32, kBankBytes = 4;
   // The distinct words the warp's active lanes touch (an access may straddle words), sorted; the bank with
   // the most distinct words sets the passes; threads reading one word are served at once. Fixed storage:
   // this runs for every shared access of every warp.
   constexpr unsigned kMaxWords = 4 * kWarpSize;
   std::array<std::uint64_t, kMaxWords> words;
-  for (unsigned w = 0; w < mask_.size(); ++w) {
-    if (!mask_[w]) continue;
-    unsigned n = 0;
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-      if (!((mask_[w] >> lane) & 1u)) continue;
-      const std::uint64_t first = byte_offsets[w * kWarpSize + lane] / kBankBytes;
-      const std::uint64_t last = (byte_offsets[w * kWarpSize + lane] + bytes - 1) / kBankBytes;
-      for (std::uint64_t word = first; word <= last && n < kMaxWords; ++word)
-        words[n++] = word;
-    }
-    // The common case first: no bank holds two distinct words (one pass).
-    std::array<std::uint64_t, kBanks> first_word;
-    first_word.fill(~std::uint64_t(0));
-    bool conflict = false;
-    for (unsigned i = 0; i < n && !conflict; ++i) {
-      std::uint64_t& f = first_word[words[i] % kBanks];
-      if (f == ~std::uint64_t(0)) f = words[i];
-      conflict = f != words[i];
-    }
-    unsigned passes = 1;
-    if (conflict) {
-      std::sort(words.begin(), words.begin() + n);
-      std::array<unsigned, kBanks> per_bank{};
-      for (unsigned i = 0; i < n; ++i) {
-        if (i > 0 && words[i] == words[i - 1]) continue;
-        passes = std::max(passes, ++per_bank[words[i] % kBanks]);
-      }
-    }
-    passes_[w] = passes;  // the caller issues the access (issue_one), after its operands
-    counters_.shared_accesses += 1;
-    counters_.shared_wavefronts += passes;
+  unsigned n = 0;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    if (!((mask_[w] >> lane) & 1u)) continue;
+    const std::uint64_t first = lane_offsets[lane] / kBankBytes;
+    const std::uint64_t last = (lane_offsets[lane] + bytes - 1) / kBankBytes;
+    for (std::uint64_t word = first; word <= last && n < kMaxWords; ++word)
+      words[n++] = word;
   }
+  // The common case first: no bank holds two distinct words (one pass).
+  std::array<std::uint64_t, kBanks> first_word;
+  first_word.fill(~std::uint64_t(0));
+  bool conflict = false;
+  for (unsigned i = 0; i < n && !conflict; ++i) {
+    std::uint64_t& f = first_word[words[i] % kBanks];
+    if (f == ~std::uint64_t(0)) f = words[i];
+    conflict = f != words[i];
+  }
+  unsigned passes = 1;
+  if (conflict) {
+    std::sort(words.begin(), words.begin() + n);
+    std::array<unsigned, kBanks> per_bank{};
+    for (unsigned i = 0; i < n; ++i) {
+      if (i > 0 && words[i] == words[i - 1]) continue;
+      passes = std::max(passes, ++per_bank[words[i] % kBanks]);
+    }
+  }
+  counters_.shared_accesses += 1;
+  counters_.shared_wavefronts += passes;
+  return passes;
 }
 
 void Cta::shared_broadcast(std::uint32_t* result) {
@@ -412,6 +429,61 @@ void Cta::exit_if(const V<bool>& cond) {
     }
     mask_[w] &= ~exited_[w];
   }
+}
+
+// ---- one warp at a time ----------------------------------------------------------------------------
+
+std::uint32_t Cta::warp_compute(unsigned w, std::uint32_t lanes, InstrClass cls, std::uint32_t operands_ready,
+                                unsigned latency) {
+  mask_[w] = lanes;
+  return issue_one(w, cls, 1, operands_ready, latency);
+}
+
+void Cta::warp_global_access(unsigned w, std::uint32_t lanes, Step::Kind kind,
+                             const std::uint64_t* lane_addresses, unsigned bytes, std::uint32_t operands_ready) {
+  mask_[w] = lanes;
+  await_one(w, operands_ready);
+  warp_memory_step(w, kind, lane_addresses, bytes);
+  // A load's or an atomic's value comes back at the step's end, when the warp has waited for it and for
+  // everything else in flight (as load() and atomic_add() do); a store does not wait.
+  if (dependent_ && kind != Step::Kind::kStore) clock_[w] = std::max(clock_[w], settled_[w]);
+}
+
+std::uint32_t Cta::warp_shared_access(unsigned w, std::uint32_t lanes, const std::uint64_t* lane_offsets,
+                                      unsigned bytes, std::uint32_t operands_ready) {
+  mask_[w] = lanes;
+  const unsigned passes = warp_shared_passes(w, lane_offsets, bytes);
+  const std::uint32_t ready = issue_one(w, InstrClass::kShared, passes, operands_ready);
+  add_passes(w, kSharedReplayRun, passes - 1);
+  return ready;
+}
+
+std::uint32_t Cta::warp_constant_access(unsigned w, std::uint32_t lanes, const std::uint64_t* lane_addresses,
+                                        std::uint32_t operands_ready) {
+  mask_[w] = lanes;
+  // Without dependent latencies the read issues in one cycle, as constant_load's does (the paper system).
+  if (!dependent_) return issue_one(w, InstrClass::kInt, 1, 0);
+  std::array<std::uint64_t, kWarpSize> seen;
+  unsigned distinct = 0;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    if (!((lanes >> lane) & 1u)) continue;
+    if (std::find(seen.begin(), seen.begin() + distinct, lane_addresses[lane]) == seen.begin() + distinct)
+      seen[distinct++] = lane_addresses[lane];
+  }
+  const std::uint32_t ready = issue_one(w, InstrClass::kInt, distinct, operands_ready);
+  add_passes(w, kConstantPassRun, distinct);
+  return ready;
+}
+
+void Cta::warp_barrier(unsigned w, std::uint32_t lanes) {
+  mask_[w] = lanes;
+  PackedStep s;
+  s.kind = Step::Kind::kBarrier;
+  s.lanes = static_cast<std::uint8_t>(active_lanes(w));
+  s.cycles = 1;
+  warps_[w].steps.push_back(s);
+  if (dependent_) clock_[w] = std::max(clock_[w], settled_[w]);  // the warp waits at the barrier
+  recorded();
 }
 
 }  // namespace numagpu::kernels

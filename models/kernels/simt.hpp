@@ -365,6 +365,29 @@ class Cta {
   // `if (cond) return;` of CUDA: the threads for which cond holds exit and stay inactive to the end.
   void exit_if(const V<bool>& cond);
 
+  // ---- One warp at a time ----------------------------------------------------------------------------
+  // For an executor that runs each warp on its own (the PTX front end, through cuda/ptx_launch): the same
+  // records as the operations above make, for warp `w` with the active lanes `lanes` (bit i: lane i), issued
+  // once `operands_ready` (0 or a ready cycle one of these returned) has come. Each returns, where it has a
+  // result, the cycle that result is ready (0 without dependent latencies). These set the warp's mask, so they
+  // are not mixed with the whole-CTA operations in one body.
+  // One instruction of `cls` (latency: kClassLatency, or a division's slot kDivLatency + n).
+  std::uint32_t warp_compute(unsigned w, std::uint32_t lanes, InstrClass cls, std::uint32_t operands_ready,
+                             unsigned latency = kClassLatency);
+  // One global load, store or atomic: lane_addresses[lane] for each active lane, `bytes` each; a load or
+  // atomic waits for everything the warp has in flight, as load() does.
+  void warp_global_access(unsigned w, std::uint32_t lanes, Step::Kind kind, const std::uint64_t* lane_addresses,
+                          unsigned bytes, std::uint32_t operands_ready);
+  // One shared-memory instruction at byte offsets lane_offsets[lane], `bytes` each: one pass per bank-conflict
+  // degree, as Shared::load and store.
+  std::uint32_t warp_shared_access(unsigned w, std::uint32_t lanes, const std::uint64_t* lane_offsets,
+                                   unsigned bytes, std::uint32_t operands_ready);
+  // One constant-bank read at lane_addresses[lane]: one pass per distinct address, as constant_load.
+  std::uint32_t warp_constant_access(unsigned w, std::uint32_t lanes, const std::uint64_t* lane_addresses,
+                                     std::uint32_t operands_ready);
+  // The warp reached a CTA barrier (its barrier step), as syncthreads() records for every warp.
+  void warp_barrier(unsigned w, std::uint32_t lanes);
+
   std::vector<WarpRecord>& records() { return warps_; }
   // The bounds the recording answers to (null: none): every kLookEvery warp instructions or steps recorded,
   // throws RecordingStopped when they ask to stop, or RecordLimitExceeded when the records' bytes pass
@@ -401,6 +424,12 @@ class Cta {
   };
   Tid make_tid();
   void memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread, unsigned bytes);
+  // One warp's memory step: the lines its active lanes' addresses touch (lane_addresses indexed by lane).
+  void warp_memory_step(unsigned w, Step::Kind kind, const std::uint64_t* lane_addresses, unsigned bytes);
+  // One warp's passes through the banks for a shared access by its active lanes (lane_offsets by lane).
+  unsigned warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, unsigned bytes);
+  // Warp w waits until `at` (a stall in the compute step before its next memory step), as await() does.
+  void await_one(unsigned w, std::uint32_t at);
   // A shared-memory access by the active threads: each warp's passes (bank conflicts) into passes_.
   void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes);
   // One shared access of one word by all active threads: one pass per warp; each warp's result ready cycle
@@ -794,20 +823,8 @@ void Cta::issue(InstrClass cls, const F& operands_ready, std::uint32_t* result, 
 template <class F>
 void Cta::await(const F& operands_ready) {
   if (!dependent_) return;
-  for (unsigned w = 0; w < mask_.size(); ++w) {
-    if (!mask_[w]) continue;
-    const std::uint32_t at = operands_ready(w);
-    if (at <= clock_[w]) continue;
-    // The stall belongs to the compute step before the memory instruction (a step of no instructions
-    // when there is none).
-    WarpRecord& r = warps_[w];
-    if (r.steps.empty() || r.steps.back().kind != Step::Kind::kCompute) {
-      r.steps.emplace_back();
-      r.steps.back().first_line = static_cast<std::uint32_t>(r.lines.size());
-    }
-    r.steps.back().cycles += at - clock_[w];
-    clock_[w] = at;
-  }
+  for (unsigned w = 0; w < mask_.size(); ++w)
+    if (mask_[w]) await_one(w, operands_ready(w));
 }
 
 // ---- memory -----------------------------------------------------------------------------------------

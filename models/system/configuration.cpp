@@ -24,6 +24,7 @@ config::Config load_configuration(const ConfigLayers& l) {
     layers.push_back({"<built-in configs/paper_4socket.yaml>", std::string(embedded::kPaperSystem)});
   }
   if (l.workload_file) layers.push_back({*l.workload_file, std::nullopt});
+  if (l.workload_yaml) layers.push_back({"<workload>", *l.workload_yaml});
   return config::load(system_schema(), layers, l.sets);
 }
 

@@ -23,6 +23,7 @@ struct ConfigLayers {
   std::optional<std::string> system_file;
   std::optional<std::string> system_yaml;  // instead of system_file; named "<yaml>" in error messages
   std::optional<std::string> workload_file;
+  std::optional<std::string> workload_yaml;  // after workload_file; named "<workload>" in error messages
   std::vector<std::string> sets;
 };
 

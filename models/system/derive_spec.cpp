@@ -426,13 +426,17 @@ void derive_app(const std::string& key, KernelSpec& ks, std::uint64_t& next_base
 // asking whether the key was written, keeps every output reproducible.
 void refuse_meaningless_keys(const std::string& key, const KernelSpec& ks) {
   const KernelSpec d;
-  const bool app = !ks.app.empty(), library = !app && !ks.kernel.empty();
-  const bool trace = !app && !library && !ks.trace_path.empty(), synthetic = !app && !library && !trace;
-  const char* kind = app       ? "an application item (app:)"
+  const bool cuda = !ks.cuda.empty(), app = !cuda && !ks.app.empty();
+  const bool library = !cuda && !app && !ks.kernel.empty();
+  const bool trace = !cuda && !app && !library && !ks.trace_path.empty();
+  const bool synthetic = !cuda && !app && !library && !trace;
+  const char* kind = cuda      ? "a CUDA program item (cuda:)"
+                     : app     ? "an application item (app:)"
                      : library ? "a library kernel item (kernel:)"
                      : trace   ? "a trace item (trace:)"
                                : "a synthetic item (pattern:)";
-  const char* why = app       ? "its host program sets its launches from `args` and `input`"
+  const char* why = cuda      ? "its launches come from the program"
+                    : app     ? "its host program sets its launches from `args` and `input`"
                     : library ? "its grid, block and arrays come from the kernel's `args`"
                     : trace   ? "its grid and instructions come from the trace"
                               : "a pattern has no arguments and reads no file";
@@ -463,8 +467,10 @@ void refuse_meaningless_keys(const std::string& key, const KernelSpec& ks) {
   refuse_if(ks.output_bytes != d.output_bytes && !(synthetic && pat == "reduction_to_one"), "output_bytes");
   refuse_if(!ks.args.empty() && !app && !library, "args");
   refuse_if(!ks.input.empty() && !app, "input");
-  refuse_if(!ks.trace_path.empty() && library,
+  refuse_if(!ks.trace_path.empty() && (library || cuda),
             "trace");  // an application with a trace or a kernel: derive_app
+  refuse_if(!ks.kernel.empty() && cuda, "kernel");
+  refuse_if(!ks.app.empty() && cuda, "app");
 }
 
 void derive_workload(const SystemParams& p, SystemSpec& s) {
@@ -517,13 +523,13 @@ void derive_workload(const SystemParams& p, SystemSpec& s) {
       fail(k + "grid_x", str(ks.grid_x) + " does not divide ctas (" + str(ks.ctas) + ")");
     // workload.scale multiplies every synthetic kernel's grid (and so its footprint); a library kernel's grid
     // is its arguments'.
-    if (ks.kernel.empty() && ks.app.empty())
+    if (ks.kernel.empty() && !ks.host_program())
       ks.ctas =
           static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t(ks.ctas) * w.scale, 1u << 24));
-    if (ks.trace_path.empty() && ks.kernel.empty() && ks.app.empty() && ks.ctas == 0)
+    if (ks.trace_path.empty() && ks.kernel.empty() && !ks.host_program() && ks.ctas == 0)
       fail(k + "ctas", "missing: a kernel without a trace needs its number of CTAs");
     // A trace's CTA size is in the trace, not in warps_per_cta: the workload builder checks it on its header.
-    if (ks.trace_path.empty() && ks.app.empty() && !s.sm.fits({ks.warps_per_cta})) {
+    if (ks.trace_path.empty() && !ks.host_program() && !s.sm.fits({ks.warps_per_cta})) {
       fail(k + "warps_per_cta", str(ks.warps_per_cta) + " exceeds sm.max_warps (" + str(s.sm.max_warps) +
                                     "): a CTA would never fit on an SM");
     }

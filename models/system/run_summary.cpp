@@ -43,7 +43,7 @@ RunFacts collect_facts(System& system, double wall_seconds) {
   f.kernels_total = system.dispatcher().items_total();  // an application counts once until it has run
   bool apps = false;
   for (const KernelSpec& k : spec.kernels)
-    apps = apps || !k.app.empty();
+    apps = apps || k.host_program();
   if (apps) {  // an application's launches are known once it has run: those launched so far
     f.kernels_total = system.dispatcher().kernels_launched();
     for (const KernelDispatcher::AppLaunches& a : system.dispatcher().app_launches())

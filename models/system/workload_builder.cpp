@@ -61,16 +61,21 @@ std::unique_ptr<KernelProgram> trace_program(const SystemSpec& spec, std::size_t
 // An application: its launches come from its host program as the run goes, each checked as it is handed
 // out; a refusal is kept in the bounds' fault for System::run (SystemC would hand it on only as the text of
 // a report).
-std::unique_ptr<KernelSequence> application(const SystemSpec& spec, const KernelSpec& k,
-                                            const kernels::Latencies& latencies, Workload& w) {
-  auto check = [sm = spec.sm, app = k.app, bounds = w.record_bounds](const KernelProgram& p) {
+std::function<void(const KernelProgram&)> launch_check(const SystemSpec& spec, const std::string& what,
+                                                       const Workload& w) {
+  return [sm = spec.sm, what, bounds = w.record_bounds](const KernelProgram& p) {
     try {
-      refuse_misfit(sm, p, "application " + app + ", kernel '" + p.name() + "'");
+      refuse_misfit(sm, p, what + ", kernel '" + p.name() + "'");
     } catch (const std::invalid_argument&) {
       bounds->fault = std::current_exception();
       throw;
     }
   };
+}
+
+std::unique_ptr<KernelSequence> application(const SystemSpec& spec, const KernelSpec& k,
+                                            const kernels::Latencies& latencies, Workload& w) {
+  auto check = launch_check(spec, "application " + k.app, w);
   auto runner = std::make_unique<kernels::ApplicationRunner>(
       k.name, kernels::make_app(k.app, k.args, k.input, k.base_address), spec.facts.line_bytes, check,
       latencies, spec.max_launches);
@@ -87,11 +92,24 @@ Workload empty_workload(const SystemSpec& spec) {
 
 }  // namespace
 
-Workload build_workload(const SystemSpec& spec, const config::Config* loaded) {
+Workload build_workload(const SystemSpec& spec, const config::Config* loaded,
+                        const CudaProgramSource& cuda_program) {
   Workload w = empty_workload(spec);
   const kernels::Latencies latencies = latencies_of(spec.sm);
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
     const KernelSpec& k = spec.kernels[i];
+    if (!k.cuda.empty()) {
+      const std::string why = "runs only inside the CUDA program '" + k.cuda +
+                              "' (numagpu run --cuda PROG, or PROG with NUMAGPU_CONFIG; docs/cuda.md)";
+      if (!cuda_program) {
+        if (loaded) loaded->fail("workload.kernels." + std::to_string(i) + ".cuda", why);
+        throw std::invalid_argument("kernel '" + k.name + "': " + why);
+      }
+      w.items.push_back(cuda_program(
+          k, HostLaunchContext{spec.facts.line_bytes, latencies, w.record_bounds,
+                               launch_check(spec, "CUDA program " + k.cuda, w)}));
+      continue;
+    }
     if (!k.app.empty()) {
       w.items.push_back(application(spec, k, latencies, w));
       continue;

@@ -17,6 +17,7 @@ struct KernelSpec {
   std::string args;        // "name=value ..." for `kernel` or `app`
   std::string app;         // non-empty: run this application (models/apps/): its host program's launches
   std::string input;       // the file `app` reads ("": its reference input)
+  std::string cuda;        // non-empty: a CUDA program's launches, handed in by the program (docs/cuda.md)
   std::string pattern = "stream";
   std::uint64_t width_lines = 32;   // transpose, stencil2d/3d: lines per row of the 2-D/3-D grid
   std::uint64_t height_lines = 32;  // stencil3d: rows per plane
@@ -38,6 +39,8 @@ struct KernelSpec {
   template <class Keys>
   void keys(Keys& k);
 
+  // An item whose kernels a host program launches as the run goes (an application or a CUDA program).
+  bool host_program() const { return !app.empty() || !cuda.empty(); }
   std::uint64_t total_warps() const { return std::uint64_t(ctas) * warps_per_cta; }
   std::uint64_t footprint_lines(unsigned line_bytes) const;
 };
@@ -60,6 +63,10 @@ void KernelSpec::keys(Keys& k) {
       "Run this application instead of a kernel: a host program that owns its arrays and launches kernels "
       "in a loop, deciding on the data they computed (numagpu kernels lists the applications with their "
       "arguments; docs/kernels.md, Applications)");
+  k.string("cuda", cuda,
+           "The name of a CUDA program whose kernel launches this item runs: set by the CUDA runtime "
+           "(numagpu run --cuda PROG, or PROG run with NUMAGPU_CONFIG; docs/cuda.md), which hands the "
+           "launches in as the program makes them; a configuration file cannot run one by itself");
   k.string(
       "input", input,
       "The file `app` reads (a METIS graph for the graph and mesh applications); empty: the application's "
