@@ -113,7 +113,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/numagpuConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/numagpuConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/numagpuConfig.cmake ${PROJECT_BINARY_DIR}/numagpuConfigVersion.cmake
-        DESTINATION ${_cmake_dir})
+              ${PROJECT_SOURCE_DIR}/cmake/NumagpuCuda.cmake DESTINATION ${_cmake_dir})
 
 # pkg-config: the shared library (pkg-config --cflags --libs numagpu).
 if(NUMAGPU_SHARED_LIBRARY)
