@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/cuda_run.hpp"
 #include "cli/bench_fabric.hpp"
 #include "cli/correlate.hpp"
 #include "cli/export_activity.hpp"
@@ -76,6 +77,13 @@ int numagpu_main(int argc, char* argv[]) {
       "--bench", options.bench,
       "Report the host cost: SM requests and cycles per host-second, deliveries and activations per "
       "request, start-up time, peak RSS (printed, even with -q, and written to bench.json)");
+  std::string cuda_program;
+  std::vector<std::string> cuda_args;
+  run->add_option("--cuda", cuda_program,
+                  "Run this CUDA program (built by numagpu-cc, docs/cuda.md) on the system: its kernel launches "
+                  "are the workload; its own arguments follow `--`")
+      ->type_name("PROGRAM");
+  run->add_option("program_args", cuda_args, "The CUDA program's arguments (after --)");
   unsigned scale = 0;
   run->add_option("--scale", scale, "Multiply every synthetic kernel's CTAs (same as --set workload.scale=N)")
       ->check(CLI::Range(1, 65536));
@@ -265,6 +273,12 @@ int numagpu_main(int argc, char* argv[]) {
   if (wdump->parsed()) return numagpu::workload_dump_command(options, std::cout, std::cerr);
   if (dump->parsed()) return numagpu::config_dump_command(options, std::cout, std::cerr);
   if (reference->parsed()) return numagpu::config_reference_command(std::cout);
+  if (!cuda_args.empty() && cuda_program.empty()) {
+    std::cerr << "numagpu: error: run: unexpected argument '" << cuda_args.front()
+              << "' (a program's arguments follow --cuda PROGRAM --)\n";
+    return numagpu::kExitBadInput;
+  }
+  if (!cuda_program.empty()) return numagpu::cuda_run_command(options, cuda_program, cuda_args, std::cerr);
   if (scale) options.sets.insert(options.sets.begin(), "workload.scale=" + std::to_string(scale));
   options.progress = isatty(STDERR_FILENO) != 0;
   numagpu::interrupt::install_handlers();  // Ctrl-C / SIGTERM: stop, keep the statistics so far

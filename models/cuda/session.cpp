@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cuda/errors.hpp"
+#include "cuda/fatbin.hpp"
 #include "cuda/ptx_launch.hpp"
 #include "ptx/kernel.hpp"
 #include "system/system_config.hpp"
@@ -17,14 +18,6 @@
 namespace numagpu::cuda {
 
 namespace {
-
-constexpr std::uint32_t kFatbinWrapperMagic = 0x466243b1;  // the wrapper clang and nvcc pass to registration
-struct FatbinWrapper {
-  std::int32_t magic;
-  std::int32_t version;
-  const void* data;
-  const void* unused;
-};
 
 // A name YAML and the statistics take as it is: the program's file name with anything but letters, digits,
 // '_', '-' and '.' replaced.
@@ -122,6 +115,7 @@ Session& Session::instance() {
 }
 
 Session::Session() : program_name_(plain_name(program_invocation_short_name)) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // the program's output is its own
   options_ = options_from_environment(program_name_);
   try {
     const config::Config cfg = load_configuration(options_);
@@ -153,18 +147,19 @@ void Session::register_variable(void* module, const void* host_variable, const c
 int Session::load(Module& m) {
   if (m.loaded) return m.load_error;
   m.loaded = true;
-  const auto* w = static_cast<const FatbinWrapper*>(m.wrapper);
-  if (!w || w->magic != static_cast<std::int32_t>(kFatbinWrapperMagic) || !w->data) {
-    m.load_message = "the program's device code is not a fatbinary wrapper numagpu knows";
+  std::vector<PtxImage> images;
+  try {
+    images = ptx_from_registered_binary(m.wrapper);
+  } catch (const FatbinError& e) {
+    m.load_message = e.what();
     return m.load_error = kNoKernelImageForDevice;
   }
-  const char* text = static_cast<const char*>(w->data);
-  std::uint32_t container_magic = 0;
-  std::memcpy(&container_magic, text, sizeof container_magic);
-  if (container_magic == 0xBA55ED50u) {
-    m.load_message = "the program's device code is an nvcc fatbinary: not read yet";
+  if (images.empty()) {
+    m.load_message = "the program's device code holds no PTX (numagpu runs PTX: build with numagpu-cc, or nvcc "
+                     "with -arch=compute_75 -code=compute_75)";
     return m.load_error = kNoKernelImageForDevice;
   }
+  const std::string& text = images.front().text;
   try {
     m.parsed = ptx::parse_module(text, program_name_ + ".ptx");
     for (const ptx::VariableInfo& v : ptx::module_variables(*m.parsed)) {
