@@ -29,8 +29,8 @@ struct Dim3 {
   std::uint64_t count() const { return std::uint64_t(x) * y * z; }
 };
 
-// What the executor hands the SM model, warp by warp. `lanes` is the warp's active mask (bit i: lane i), never
-// 0. `operands_ready` is the latest ready cycle (as returned by earlier calls for the same warp) of the
+// What the executor hands the SM model, warp by warp. `lanes` is the warp's active mask (bit i: lane i),
+// never 0. `operands_ready` is the latest ready cycle (as returned by earlier calls for the same warp) of the
 // registers the instruction reads; 0 when they were ready from the start.
 class WarpSink {
  public:
@@ -85,11 +85,11 @@ struct LaunchSpec {
 class ExecutionError : public std::runtime_error {
  public:
   enum class Kind {
-    kOutOfBounds,     // a global, shared, local or constant access outside its memory
-    kMisaligned,      // an address not a multiple of its access's size
-    kBarrierDiverged, // a barrier not reached by every non-exited thread of the CTA
-    kTrap,            // trap (__trap(), assert)
-    kUnsupported,     // an instruction or operand the executor does not run
+    kOutOfBounds,      // a global, shared, local or constant access outside its memory
+    kMisaligned,       // an address not a multiple of its access's size
+    kBarrierDiverged,  // a barrier not reached by every non-exited thread of the CTA
+    kTrap,             // trap (__trap(), assert)
+    kUnsupported,      // an instruction or operand the executor does not run
   };
   ExecutionError(Kind kind, const std::string& line) : std::runtime_error(line), kind(kind) {}
   Kind kind;
@@ -126,9 +126,9 @@ struct CtaCost {
 };
 
 // The API the front end provides (ptx/module.hpp, ptx/kernel.hpp):
-//   std::shared_ptr<const Module> parse_module(std::string_view text, const std::string& file);  // ParseError
-//   const std::vector<VariableInfo>& module_variables(const Module&);
-//   class Kernel {  // one .entry, decoded once, shared by every CTA of every launch
+//   std::shared_ptr<const Module> parse_module(std::string_view text, const std::string& file);  //
+//   ParseError const std::vector<VariableInfo>& module_variables(const Module&); class Kernel {  // one
+//   .entry, decoded once, shared by every CTA of every launch
 //     Kernel(std::shared_ptr<const Module>, const std::string& entry);  // ParseError if absent or refused
 //     const std::string& name() const;
 //     const std::vector<ParamInfo>& params() const;

@@ -1,0 +1,3 @@
+#include <gtest/gtest.h>
+
+#include "ptx_test_support.hpp"
