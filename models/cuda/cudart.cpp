@@ -17,13 +17,14 @@
 
 using numagpu::cuda::Session;
 
-static_assert(cudaErrorIllegalAddress == numagpu::cuda::kIllegalAddress &&
-                  cudaErrorMisalignedAddress == numagpu::cuda::kMisalignedAddress &&
-                  cudaErrorLaunchFailure == numagpu::cuda::kLaunchFailure &&
-                  cudaErrorInvalidPtx == numagpu::cuda::kInvalidPtx &&
-                  cudaErrorNoKernelImageForDevice == numagpu::cuda::kNoKernelImageForDevice &&
-                  cudaErrorLaunchOutOfResources == numagpu::cuda::kLaunchOutOfResources &&
-                  cudaErrorInvalidDeviceFunction == numagpu::cuda::kInvalidDeviceFunction,
+static_assert(int(cudaErrorIllegalAddress) == int(numagpu::cuda::kIllegalAddress) &&
+                  int(cudaErrorMisalignedAddress) == int(numagpu::cuda::kMisalignedAddress) &&
+                  int(cudaErrorLaunchFailure) == int(numagpu::cuda::kLaunchFailure) &&
+                  int(cudaErrorInvalidPtx) == int(numagpu::cuda::kInvalidPtx) &&
+                  int(cudaErrorNoKernelImageForDevice) == int(numagpu::cuda::kNoKernelImageForDevice) &&
+                  int(cudaErrorLaunchOutOfResources) == int(numagpu::cuda::kLaunchOutOfResources) &&
+                  int(cudaErrorInvalidDeviceFunction) == int(numagpu::cuda::kInvalidDeviceFunction) &&
+                  int(cudaErrorAssert) == int(numagpu::cuda::kAssert),
               "the session's codes are the header's");
 
 namespace {
@@ -38,6 +39,8 @@ numagpu::ptx::Dim3 dim(dim3 d) {
   return {d.x, d.y, d.z};
 }
 
+}  // namespace
+
 // Events and streams: handles to small objects; an event holds the simulated time it was recorded at.
 struct CUevent_st {
   double seconds = 0;
@@ -46,8 +49,6 @@ struct CUevent_st {
 struct CUstream_st {
   int unused = 0;
 };
-
-}  // namespace
 
 extern "C" {
 
