@@ -14,6 +14,7 @@ packages=(
   libbenchmark-dev        # bench/ harness
   yosys                   # RTL synthesis (area) and formal proofs
   liblzma-dev zlib1g-dev  # xz- and gzip-compressed Accel-Sim traces
+  libzstd-dev             # the zstd-compressed PTX in nvcc (CUDA 13) fatbinaries (models/cuda/fatbin.cpp)
   python3-matplotlib      # bench-fabric --plot
   python3-numpy           # scripts/fit_energy.py (the energy calibration)
   python3-yaml            # tests/integration/interrupt_test.py reads config.yaml

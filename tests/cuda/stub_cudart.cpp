@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/fatbin.hpp"
 #include "cuda_runtime.h"
 
 namespace {
@@ -37,13 +38,6 @@ Record& record() {
   static Record r;
   return r;
 }
-
-// The wrapper clang and nvcc pass to __cudaRegisterFatBinary.
-struct FatbinWrapper {
-  int magic, version;
-  const void* data;
-  void* filename_or_null;
-};
 
 }  // namespace
 
@@ -77,8 +71,8 @@ const char* numagpu_stub_summary(void) {
 void** __cudaRegisterFatBinary(void* fatCubin) {
   Record& r = record();
   ++r.fatbins;
-  const auto* w = static_cast<const FatbinWrapper*>(fatCubin);
-  if (w->magic == 0x466243b1) r.fatbin_texts.emplace_back(static_cast<const char*>(w->data));
+  for (const auto& image : numagpu::cuda::ptx_from_registered_binary(fatCubin))
+    r.fatbin_texts.push_back(image.text);
   return reinterpret_cast<void**>(fatCubin);
 }
 void __cudaRegisterFatBinaryEnd(void**) {
