@@ -2,6 +2,8 @@
 // the global accesses the SM model is given.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "ptx_test_support.hpp"
 
 namespace numagpu::ptx::test {
@@ -51,6 +53,142 @@ TEST(PtxPrograms, ClangSaxpyComputesAndReportsEachWarpsCoalescedAccesses) {
   EXPECT_EQ(sink.count(InstrClass::kInt), 7u * 8 + 5u);
   EXPECT_EQ(sink.count(InstrClass::kFp32), 7u);
   EXPECT_EQ(sink.count(InstrClass::kBranch), 8u * 2);
+}
+
+TEST(PtxPrograms, SharedMemoryReductionFromClangAndNvccSumsEachCtasElements) {
+  for (const char* file : {"reduce.clang.ptx", "reduce.nvcc.ptx"}) {
+    auto m = parse_module(read_data(file), file);
+    Kernel k(m, "_Z6reducePKfPf");
+    std::vector<float> in(512);
+    for (unsigned i = 0; i < 512; ++i)
+      in[i] = float(i % 7);
+    VectorMemory mem;
+    const std::uint64_t ia = mem.add(in), oa = mem.add(std::vector<float>(2));
+    LaunchSpec launch;
+    launch.grid = {2, 1, 1};
+    launch.block = {256, 1, 1};
+    launch.params = Params().add(k, 0, ia).add(k, 1, oa).bytes;
+    RecordingSink sink;
+    for (std::uint32_t b = 0; b < 2; ++b)
+      k.execute_cta(launch, {b, 0, 0}, mem, sink, {});
+    // Sums of i % 7 over 0..255 and 256..511: 36 full cycles of 0..6 (21 each) plus the rest.
+    float expect[2] = {0, 0};
+    for (unsigned i = 0; i < 512; ++i)
+      expect[i / 256] += float(i % 7);
+    const auto out = mem.get<float>(oa);
+    EXPECT_EQ(out[0], expect[0]) << file;
+    EXPECT_EQ(out[1], expect[1]) << file;
+    // Per CTA: each of 8 warps loads its 32 consecutive floats (one 128-byte line: in + 1024 b + 128 w),
+    // then thread 0 stores the sum. 9 bar.sync a warp (the source's 1 + 8 trips of the unrolled loop).
+    ASSERT_EQ(sink.globals.size(), 2u * 9) << file;
+    for (unsigned b = 0; b < 2; ++b) {
+      for (unsigned w = 0; w < 8; ++w) {
+        const auto& a = sink.globals[b * 9 + w];
+        EXPECT_EQ(a.kind, Step::Kind::kLoad);
+        EXPECT_EQ(a.lanes, ~0u);
+        EXPECT_EQ(a.addresses.front(), ia + 1024 * b + 128 * w);
+        EXPECT_EQ(a.addresses.back(), ia + 1024 * b + 128 * w + 124);
+      }
+      const auto& st = sink.globals[b * 9 + 8];
+      EXPECT_EQ(st.kind, Step::Kind::kStore);
+      EXPECT_EQ(st.lanes, 1u);
+      EXPECT_EQ(st.addresses.front(), oa + 4 * b);
+    }
+    EXPECT_EQ(sink.barriers.size(), 2u * 8 * 9) << file;
+  }
+}
+
+// mix.cu on the host, as the kernel computes it.
+struct MixHost {
+  std::vector<float> out;
+  std::vector<double> dout;
+  std::vector<unsigned> hist;
+};
+MixHost mix_on_host(const std::vector<float>& in, int n, int d) {
+  MixHost h{std::vector<float>(n), std::vector<double>(n), std::vector<unsigned>(18)};
+  for (int t = 0; t < n; ++t) {
+    const float v = in[t];
+    h.hist[unsigned(v) % 16] += 1;
+    h.hist[16] = std::max<unsigned>(h.hist[16], unsigned(t));
+    if (h.hist[17] == 0) h.hist[17] = unsigned(t);
+    const int lane = t % 32;
+    const float s = lane < 31 && t + 1 < n ? in[t + 1] : v;
+    unsigned b = 0;
+    for (int l = 0; l < 32 && t - lane + l < n; ++l)
+      b |= unsigned(in[t - lane + l] > 2.0f) << l;
+    const float w = std::sqrt(v) + std::exp2(v) + 1.0f / (v + 1.0f) + std::sin(v);
+    const float z = v / (s + 1.0f);
+    const int q = t / d + t % d;
+    double dd = double(v) * 1.5 + double(q);
+    dd = dd / double(d + 1);
+    float r = 0.0f;
+    for (int i = 0; i < (q & 3); ++i)
+      r = r * v + float(i);
+    h.out[t] =
+        w + z + r + float(__builtin_popcount(b)) + v * float(q & 7) + std::max(v, s) + float((long long)v);
+    h.dout[t] = dd;
+  }
+  return h;
+}
+
+TEST(PtxPrograms, AMixOfCallsAtomicsShufflesMathAndLocalMemoryFromClangAndNvcc) {
+  const int n = 64, d = 3;
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i)
+    in[i] = 0.25f * float(i);
+  const MixHost host = mix_on_host(in, n, d);
+  for (const char* file : {"mix.clang.ptx", "mix.nvcc.ptx"}) {
+    Kernel k(parse_module(read_data(file), file), "_Z3mixPKfPfPjPdii");
+    VectorMemory mem;
+    const std::uint64_t ia = mem.add(in), oa = mem.add(std::vector<float>(n)),
+                        ha = mem.add(std::vector<unsigned>(18)), da = mem.add(std::vector<double>(n));
+    LaunchSpec launch;
+    launch.block = {64, 1, 1};
+    launch.local_base = 0x7000'0000;
+    launch.params =
+        Params().add(k, 0, ia).add(k, 1, oa).add(k, 2, ha).add(k, 3, da).add(k, 4, n).add(k, 5, d).bytes;
+    RecordingSink sink;
+    k.execute_cta(launch, {0, 0, 0}, mem, sink, {});
+    const auto out = mem.get<float>(oa);
+    const auto dout = mem.get<double>(da);
+    ASSERT_EQ(out.size(), std::size_t(n));
+    ASSERT_EQ(dout.size(), std::size_t(n));
+    EXPECT_NE(out[5], 0.0f);
+    for (int t = 0; t < n; ++t) {
+      // approximate instructions (ex2, sin) and contraction into fma: within a few float ulps of the sum
+      EXPECT_NEAR(out[t], host.out[t], 1e-5 * std::max(1.0f, std::fabs(host.out[t]))) << file << " " << t;
+      EXPECT_DOUBLE_EQ(dout[t], host.dout[t]) << file << " " << t;
+    }
+    EXPECT_EQ(mem.get<unsigned>(ha), host.hist) << file;
+    // The local array's accesses go to global_access at local_base, interleaved by warp.
+    bool local_seen = false;
+    for (const auto& a : sink.globals)
+      if (a.addresses.front() >= launch.local_base && a.addresses.front() < launch.local_base + 0x10000)
+        local_seen = true;
+    EXPECT_TRUE(local_seen) << file;
+  }
+}
+
+TEST(PtxPrograms, AnOutOfBoundsLoadNamesTheKernelCtaThreadLineAndAddress) {
+  auto m = parse_module(read_data("saxpy.clang.ptx"), "saxpy.clang.ptx");
+  Kernel k(m, "_Z5saxpyifPKfPf");
+  VectorMemory mem;
+  const std::uint64_t xa = mem.add(std::vector<float>(100)), ya = mem.add(std::vector<float>(128));
+  LaunchSpec launch;
+  launch.block = {128, 1, 1};
+  launch.params = Params().add(k, 0, 128).add(k, 1, 1.0f).add(k, 2, xa).add(k, 3, ya).bytes;
+  RecordingSink sink;
+  try {
+    k.execute_cta(launch, {0, 0, 0}, mem, sink, {});
+    FAIL() << "no error";
+  } catch (const ExecutionError& e) {
+    EXPECT_EQ(e.kind, ExecutionError::Kind::kOutOfBounds);
+    // x has 100 floats: thread 100 (warp 3, lane 4) is the first past it, at x + 400 = 0x10190; the load of
+    // x is line 37 of the listing, its tab-indented opcode at column 2.
+    EXPECT_EQ(std::string(e.what()),
+              "saxpy.clang.ptx:37:2: out-of-bounds global load of 4 bytes at address 0x10190 in kernel "
+              "'_Z5saxpyifPKfPf', CTA (0,0,0), thread (100,0,0)");
+  }
 }
 
 }  // namespace
