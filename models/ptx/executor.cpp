@@ -17,8 +17,21 @@ namespace numagpu::ptx {
 
 namespace {
 
+// Set bits of a lane mask (a portable popcount: the build targets no particular x86 level).
+inline unsigned lanes_in(std::uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+// f(lane) for each lane of the mask; a full warp as a plain loop the compiler can vectorize.
 template <class F>
 inline void each_lane(std::uint32_t mask, F&& f) {
+  if (mask == ~0u) {
+    for (unsigned l = 0; l < kWarpLanes; ++l)
+      f(l);
+    return;
+  }
   for (std::uint32_t m = mask; m; m &= m - 1)
     f(static_cast<unsigned>(__builtin_ctz(m)));
 }
@@ -546,7 +559,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
     return true;
   }
   ++cost_.warp_instructions;
-  cost_.thread_instructions += static_cast<unsigned>(__builtin_popcount(is_branch ? e.mask : active));
+  cost_.thread_instructions += lanes_in(is_branch ? e.mask : active);
   ++s.clock;
   const InstrCost& c = mt.cost;
   switch (in.op) {
@@ -1498,33 +1511,10 @@ T load_as(const std::uint8_t* p) {
   return v;
 }
 
-// A loaded value as its register holds it: signed types sign-extended, others zero-extended.
-std::uint64_t load_value(const std::uint8_t* p, Type t) {
-  switch (t) {
-    case Type::kS8:
-      return static_cast<std::uint64_t>(std::int64_t(load_as<std::int8_t>(p)));
-    case Type::kS16:
-      return static_cast<std::uint64_t>(std::int64_t(load_as<std::int16_t>(p)));
-    case Type::kS32:
-      return static_cast<std::uint64_t>(std::int64_t(load_as<std::int32_t>(p)));
-    default:
-      break;
-  }
-  switch (type_bytes(t)) {
-    case 1:
-      return p[0];
-    case 2:
-      return load_as<std::uint16_t>(p);
-    case 4:
-      return load_as<std::uint32_t>(p);
-    default:
-      return load_as<std::uint64_t>(p);
-  }
+template <unsigned kSize>
+void store_value(std::uint8_t* p, std::uint64_t v) {  // little-endian host
+  std::memcpy(p, &v, kSize);
 }
-
-void store_value(std::uint8_t* p, std::uint64_t v, unsigned size) {
-  std::memcpy(p, &v, size);
-}  // little-endian
 
 template <class T>
 T atomic_apply(AtomOp op, T old, T b, T c) {
@@ -1575,52 +1565,117 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
   const bool load = in.op == Op::kLd, store = in.op == Op::kSt;
   std::uint64_t sim[kWarpLanes];  // what the sink sees (local: the interleaved simulated address)
   std::uint8_t* host[kWarpLanes];
-  each_lane(lanes, [&](unsigned l) {
-    const std::uint64_t a = addr[l];
-    const std::uint32_t t = w * kWarpLanes + l;
-    if (a % bytes != 0) bad_access(ExecutionError::Kind::kMisaligned, in, w, l, space, a, bytes);
-    std::uint8_t* p = nullptr;
-    sim[l] = a;
-    switch (space) {
-      case Space::kGlobal:
-      case Space::kConst:
-        p = memory_.resolve(a, bytes);
-        break;
-      case Space::kShared:
-        if (a + bytes <= shared_bytes_ && a < shared_bytes_) p = &shared_[a];
-        break;
-      case Space::kLocal:
-        if (a + bytes <= k_.local_bytes && a < k_.local_bytes) {
-          p = &local_[std::size_t(t) * k_.local_bytes + a];
-          // Local memory as the GPU interleaves it: 4-byte words of a warp's 32 threads side by side.
-          const std::uint64_t thread = first_thread_ + t;
-          sim[l] = launch_.local_base + thread / kWarpLanes * k_.local_bytes * kWarpLanes + a / 4 * 128 +
-                   thread % kWarpLanes * 4 + a % 4;
-        }
-        break;
-      case Space::kParam:
-        if (!store && a + bytes <= launch_.params.size() && a < launch_.params.size())
-          p = const_cast<std::uint8_t*>(launch_.params.data()) + a;
-        break;
-      case Space::kFrame:
-        if (a + bytes <= k_.frame_bytes) p = &frame_[std::size_t(t) * k_.frame_bytes + a];
-        break;
-      default:
-        break;
-    }
-    if (!p) bad_access(ExecutionError::Kind::kOutOfBounds, in, w, l, space, a, bytes);
+  const std::uint64_t misaligned = bytes - 1;  // sizes are powers of two
+  auto check = [&](unsigned l, std::uint8_t* p) {
+    if (!p) bad_access(ExecutionError::Kind::kOutOfBounds, in, w, l, space, addr[l], bytes);
     host[l] = p;
+  };
+  each_lane(lanes, [&](unsigned l) {
+    if (addr[l] & misaligned) bad_access(ExecutionError::Kind::kMisaligned, in, w, l, space, addr[l], bytes);
   });
+  switch (space) {
+    case Space::kGlobal:
+    case Space::kConst:
+      each_lane(lanes, [&](unsigned l) {
+        sim[l] = addr[l];
+        check(l, memory_.resolve(addr[l], bytes));
+      });
+      break;
+    case Space::kShared:
+      each_lane(lanes, [&](unsigned l) {
+        const std::uint64_t a = addr[l];
+        sim[l] = a;
+        check(l, a < shared_bytes_ && a + bytes <= shared_bytes_ ? &shared_[a] : nullptr);
+      });
+      break;
+    case Space::kLocal:
+      each_lane(lanes, [&](unsigned l) {
+        const std::uint64_t a = addr[l];
+        const std::uint32_t t = w * kWarpLanes + l;
+        // Local memory as the GPU interleaves it: 4-byte words of a warp's 32 threads side by side.
+        const std::uint64_t thread = first_thread_ + t;
+        sim[l] = launch_.local_base + thread / kWarpLanes * k_.local_bytes * kWarpLanes + a / 4 * 128 +
+                 thread % kWarpLanes * 4 + a % 4;
+        check(l, a < k_.local_bytes && a + bytes <= k_.local_bytes
+                     ? &local_[std::size_t(t) * k_.local_bytes + a]
+                     : nullptr);
+      });
+      break;
+    case Space::kParam:
+      each_lane(lanes, [&](unsigned l) {
+        const std::uint64_t a = addr[l];
+        check(l, !store && a < launch_.params.size() && a + bytes <= launch_.params.size()
+                     ? const_cast<std::uint8_t*>(launch_.params.data()) + a
+                     : nullptr);
+      });
+      break;
+    case Space::kFrame:
+      each_lane(lanes, [&](unsigned l) {
+        const std::uint64_t a = addr[l];
+        check(l, a < k_.frame_bytes && a + bytes <= k_.frame_bytes
+                     ? &frame_[std::size_t(w * kWarpLanes + l) * k_.frame_bytes + a]
+                     : nullptr);
+      });
+      break;
+    default:
+      each_lane(lanes, [&](unsigned l) { check(l, nullptr); });
+  }
   if (load) {
     for (unsigned i = 0; i < in.vec; ++i) {
       if (in.dst[i] == kNoReg) continue;
       std::uint64_t* d = reg_ptr(w, in.dst[i]);
-      each_lane(lanes, [&](unsigned l) { d[l] = load_value(host[l] + i * size, in.type); });
+      const unsigned at = i * size;
+      switch (in.type) {
+        case Type::kS8:
+          each_lane(lanes, [&](unsigned l) {
+            d[l] = std::uint64_t(std::int64_t(load_as<std::int8_t>(host[l] + at)));
+          });
+          break;
+        case Type::kS16:
+          each_lane(lanes, [&](unsigned l) {
+            d[l] = std::uint64_t(std::int64_t(load_as<std::int16_t>(host[l] + at)));
+          });
+          break;
+        case Type::kS32:
+          each_lane(lanes, [&](unsigned l) {
+            d[l] = std::uint64_t(std::int64_t(load_as<std::int32_t>(host[l] + at)));
+          });
+          break;
+        default:
+          switch (size) {
+            case 1:
+              each_lane(lanes, [&](unsigned l) { d[l] = host[l][at]; });
+              break;
+            case 2:
+              each_lane(lanes, [&](unsigned l) { d[l] = load_as<std::uint16_t>(host[l] + at); });
+              break;
+            case 4:
+              each_lane(lanes, [&](unsigned l) { d[l] = load_as<std::uint32_t>(host[l] + at); });
+              break;
+            default:
+              each_lane(lanes, [&](unsigned l) { d[l] = load_as<std::uint64_t>(host[l] + at); });
+              break;
+          }
+      }
     }
   } else if (store) {
     for (unsigned i = 0; i < in.vec; ++i) {
       const std::uint64_t* v = src_ptr(w, in.src[i]);
-      each_lane(lanes, [&](unsigned l) { store_value(host[l] + i * size, v[l], size); });
+      const unsigned at = i * size;
+      switch (size) {
+        case 1:
+          each_lane(lanes, [&](unsigned l) { host[l][at] = static_cast<std::uint8_t>(v[l]); });
+          break;
+        case 2:
+          each_lane(lanes, [&](unsigned l) { store_value<2>(host[l] + at, v[l]); });
+          break;
+        case 4:
+          each_lane(lanes, [&](unsigned l) { store_value<4>(host[l] + at, v[l]); });
+          break;
+        default:
+          each_lane(lanes, [&](unsigned l) { store_value<8>(host[l] + at, v[l]); });
+          break;
+      }
     }
   } else {  // atom, red: lane by lane, in lane order
     const auto op = static_cast<AtomOp>(in.mode);

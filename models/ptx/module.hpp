@@ -37,7 +37,11 @@ enum class Type : std::uint8_t {
   kF32,
   kF64,
 };
-unsigned type_bytes(Type t);
+// Bytes of a value of the type (a predicate: 1).
+inline unsigned type_bytes(Type t) {
+  constexpr unsigned char kBytes[] = {0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 4, 8};
+  return kBytes[static_cast<unsigned>(t)];
+}
 inline bool is_float(Type t) {
   return t >= Type::kF16;
 }

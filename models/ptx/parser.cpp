@@ -22,36 +22,6 @@ const std::vector<VariableInfo>& module_variables(const Module& m) {
   return m.variables;
 }
 
-unsigned type_bytes(Type t) {
-  switch (t) {
-    case Type::kNone:
-      return 0;
-    case Type::kPred:
-      return 1;
-    case Type::kB8:
-    case Type::kU8:
-    case Type::kS8:
-      return 1;
-    case Type::kB16:
-    case Type::kU16:
-    case Type::kS16:
-    case Type::kF16:
-      return 2;
-    case Type::kB32:
-    case Type::kU32:
-    case Type::kS32:
-    case Type::kF32:
-    case Type::kF16x2:
-      return 4;
-    case Type::kB64:
-    case Type::kU64:
-    case Type::kS64:
-    case Type::kF64:
-      return 8;
-  }
-  return 0;
-}
-
 const char* to_string(Type t) {
   static const char* const kNames[] = {"none", "pred", "b8",  "b16", "b32", "b64", "u8",    "u16", "u32",
                                        "u64",  "s8",   "s16", "s32", "s64", "f16", "f16x2", "f32", "f64"};
