@@ -11,7 +11,7 @@ namespace numagpu::ptx {
 namespace {
 
 constexpr std::uint32_t kConstBase = 0x8000'0000u;  // placeholder register numbers of immediates
-constexpr std::size_t kMaxInstructions = 1u << 22;  // inlining beyond this is refused
+constexpr std::size_t kMaxInstructions = 1u << 18;  // a kernel larger once its calls are inlined is refused
 
 std::uint64_t align_up(std::uint64_t v, std::uint64_t a) {
   return a ? (v + a - 1) / a * a : v;

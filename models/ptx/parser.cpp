@@ -12,6 +12,10 @@
 
 namespace numagpu::ptx {
 
+namespace {
+constexpr std::uint32_t kMaxRegisters = 1u << 16;  // a function's registers, all types
+}  // namespace
+
 const Function* Module::find(const std::string& name) const {
   for (const Function& f : functions)
     if (f.name == name) return &f;
@@ -212,6 +216,78 @@ bool parse_special(std::string_view w, Special& s) {
       return true;
     }
   return false;
+}
+
+// The types each arithmetic, bit or special-function instruction takes (the PTX ISA's tables, less what the
+// executor does not run: f16 division, f16x2 special functions...).
+bool arithmetic_type_ok(Op op, Type t) {
+  const bool i16 = t == Type::kU16 || t == Type::kS16, i32 = t == Type::kU32 || t == Type::kS32,
+             i64 = t == Type::kU64 || t == Type::kS64;
+  const bool ints = i16 || i32 || i64, sints = t == Type::kS16 || t == Type::kS32 || t == Type::kS64;
+  const bool bits = t == Type::kB16 || t == Type::kB32 || t == Type::kB64;
+  const bool f = t == Type::kF32 || t == Type::kF64, half = t == Type::kF16 || t == Type::kF16x2;
+  switch (op) {
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kMin:
+    case Op::kMax:
+      return ints || f || half;
+    case Op::kMad:
+      return ints || f;
+    case Op::kFma:
+      return f || half;
+    case Op::kMul24:
+    case Op::kMad24:
+      return i32;
+    case Op::kSad:
+    case Op::kRem:
+      return ints;
+    case Op::kDiv:
+      return ints || f;
+    case Op::kAbs:
+    case Op::kNeg:
+      return sints || f || half;
+    case Op::kCopysign:
+      return f;
+    case Op::kPopc:
+    case Op::kClz:
+    case Op::kBrev:
+      return t == Type::kB32 || t == Type::kB64;
+    case Op::kBfind:
+    case Op::kBfe:
+      return i32 || i64;
+    case Op::kBfi:
+      return t == Type::kB32 || t == Type::kB64;
+    case Op::kPrmt:
+    case Op::kLop3:
+      return t == Type::kB32;
+    case Op::kAnd:
+    case Op::kOr:
+    case Op::kXor:
+    case Op::kNot:
+    case Op::kCnot:
+      return bits || t == Type::kPred;
+    case Op::kShl:
+      return bits;
+    case Op::kShr:
+      return bits || ints;
+    case Op::kSelp:
+      return bits || ints || f || t == Type::kPred;
+    case Op::kRcp:
+    case Op::kSqrt:
+    case Op::kRsqrt:
+      return f;
+    case Op::kSin:
+    case Op::kCos:
+    case Op::kLg2:
+      return t == Type::kF32;
+    case Op::kEx2:
+    case Op::kTanh:
+      return t == Type::kF32 || t == Type::kF16;
+    default:
+      return true;
+  }
 }
 
 bool parse_type(std::string_view w, Type& t) {
@@ -571,7 +647,8 @@ class Parser {
         if (accept('<')) {
           const std::uint64_t count = integer("a register count");
           expect('>');
-          if (count > (1u << 20)) fail(n, "too many registers");
+          if (count > kMaxRegisters || current_->registers + count > kMaxRegisters)
+            fail(n, "too many registers (at most " + std::to_string(kMaxRegisters) + " a function)");
           for (std::uint64_t i = 0; i < count; ++i)
             declare_register(name + std::to_string(i), bits);
         } else {
@@ -603,6 +680,7 @@ class Parser {
   }
 
   void declare_register(const std::string& name, std::uint8_t bits) {
+    if (current_->registers >= kMaxRegisters) fail(peek(), "too many registers");
     const std::uint32_t index = current_->registers++;
     current_->register_bits.push_back(bits);
     bind_binding(name, Binding{true, index});
@@ -1005,6 +1083,7 @@ class Parser {
       in.op = a.op;
       const Type t = one_type();
       in.type = t;
+      if (!arithmetic_type_ok(a.op, t)) unsupported("type ." + std::string(to_string(t)));
       float_mods_ok(t);
       if (md.ftz) in.flags |= kFtz;
       if (md.sat) in.flags |= kSat;

@@ -191,5 +191,120 @@ TEST(PtxPrograms, AnOutOfBoundsLoadNamesTheKernelCtaThreadLineAndAddress) {
   }
 }
 
+// Runs `entry` of tests/data/ptx/<file> over grid x block threads.
+void run_grid(const Kernel& k, Dim3 grid, Dim3 block, const std::vector<std::uint8_t>& params,
+              VectorMemory& mem, RecordingSink& sink) {
+  LaunchSpec launch;
+  launch.grid = grid;
+  launch.block = block;
+  launch.params = params;
+  for (std::uint32_t y = 0; y < grid.y; ++y)
+    for (std::uint32_t x = 0; x < grid.x; ++x)
+      k.execute_cta(launch, {x, y, 0}, mem, sink, {});
+}
+
+TEST(PtxPrograms, RodiniaStyleHistogramBfsAndHotspotFromClangAndNvcc) {
+  for (const char* file : {"rodinia_like.clang.ptx", "rodinia_like.nvcc.ptx"}) {
+    auto m = parse_module(read_data(file), file);
+    {  // histogram: shared-memory atomics on bytes, then one global atomic per bin and CTA
+      Kernel k(m, "_Z9histogramPKhPji");
+      const int n = 5000;
+      std::vector<std::uint8_t> data(n);
+      std::vector<unsigned> expect(256);
+      for (int i = 0; i < n; ++i) {
+        data[i] = std::uint8_t((i * 37) ^ (i >> 3));
+        ++expect[data[i]];
+      }
+      VectorMemory mem;
+      const std::uint64_t da = mem.add(data), ba = mem.add(std::vector<unsigned>(256));
+      RecordingSink sink;
+      run_grid(k, {3, 1, 1}, {256, 1, 1}, Params().add(k, 0, da).add(k, 1, ba).add(k, 2, n).bytes, mem, sink);
+      EXPECT_EQ(mem.get<unsigned>(ba), expect) << file;
+    }
+    {  // bfs: one level from vertex 0 of a ring with chords; byte-wide flags
+      Kernel k(m, "_Z3bfsPK4NodePKiPbS4_S4_Pii");
+      const int n = 1000;
+      std::vector<int> nodes, edges;
+      for (int v = 0; v < n; ++v) {
+        nodes.push_back(int(edges.size()));
+        nodes.push_back(2);
+        edges.push_back((v + 1) % n);
+        edges.push_back((v * 7) % n);
+      }
+      std::vector<std::uint8_t> mask(n), updating(n), visited(n);
+      mask[0] = visited[0] = 1;
+      mask[500] = visited[500] = 1;
+      std::vector<int> cost(n, -1);
+      cost[0] = 0;
+      cost[500] = 0;
+      VectorMemory mem;
+      const std::uint64_t na = mem.add(nodes), ea = mem.add(edges), ma = mem.add(mask),
+                          ua = mem.add(updating), va = mem.add(visited), ca = mem.add(cost);
+      RecordingSink sink;
+      run_grid(k, {2, 1, 1}, {512, 1, 1},
+               Params()
+                   .add(k, 0, na)
+                   .add(k, 1, ea)
+                   .add(k, 2, ma)
+                   .add(k, 3, ua)
+                   .add(k, 4, va)
+                   .add(k, 5, ca)
+                   .add(k, 6, n)
+                   .bytes,
+               mem, sink);
+      const auto c = mem.get<int>(ca);
+      const auto u = mem.get<std::uint8_t>(ua);
+      // 0's neighbours: 1 and 0 (visited); 500's: 501 and 3500 % 1000 = 500 (visited)
+      for (int v = 0; v < n; ++v) {
+        const bool next = v == 1 || v == 501;
+        EXPECT_EQ(c[v], next ? 1 : (v == 0 || v == 500) ? 0 : -1) << file << " " << v;
+        EXPECT_EQ(u[v], next ? 1 : 0) << file << " " << v;
+      }
+      EXPECT_EQ(mem.get<std::uint8_t>(ma)[0], 0) << file;
+    }
+    {  // hotspot: a 2D grid of 16 x 16 CTAs with a halo in shared memory
+      Kernel k(m, "_Z7hotspotPKfS0_Pfiifffff");
+      const int cols = 40, rows = 20;
+      std::vector<float> power(cols * rows), temp(cols * rows);
+      for (int i = 0; i < cols * rows; ++i) {
+        power[i] = float(i % 5);
+        temp[i] = 300.0f + float(i % 11);
+      }
+      const float cap = 0.5f, rx = 0.1f, ry = 0.2f, rz = 0.3f, amb = 80.0f;
+      VectorMemory mem;
+      const std::uint64_t pa = mem.add(power), ta = mem.add(temp),
+                          oa = mem.add(std::vector<float>(cols * rows));
+      RecordingSink sink;
+      run_grid(k, {3, 2, 1}, {16, 16, 1},
+               Params()
+                   .add(k, 0, pa)
+                   .add(k, 1, ta)
+                   .add(k, 2, oa)
+                   .add(k, 3, cols)
+                   .add(k, 4, rows)
+                   .add(k, 5, cap)
+                   .add(k, 6, rx)
+                   .add(k, 7, ry)
+                   .add(k, 8, rz)
+                   .add(k, 9, amb)
+                   .bytes,
+               mem, sink);
+      const auto out = mem.get<float>(oa);
+      auto at = [&](int y, int x) {
+        x = std::min(std::max(x, 0), cols - 1);
+        y = std::min(std::max(y, 0), rows - 1);
+        return temp[y * cols + x];
+      };
+      for (int y = 0; y < rows; ++y)
+        for (int x = 0; x < cols; ++x) {
+          const float c = at(y, x);
+          const float e = c + cap * (power[y * cols + x] + (at(y + 1, x) + at(y - 1, x) - 2.0f * c) * ry +
+                                     (at(y, x + 1) + at(y, x - 1) - 2.0f * c) * rx + (amb - c) * rz);
+          EXPECT_NEAR(out[y * cols + x], e, 1e-3f) << file << " " << x << "," << y;
+        }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace numagpu::ptx::test
