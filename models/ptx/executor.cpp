@@ -799,8 +799,19 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
         });
       }
       if (t == Type::kF32 || t == Type::kF64) {
+        const bool plain = !ftz && !sat && (rnd == Round::kDefault || rnd == Round::kRn);
+        const bool nan_out = in.flags & kNaN;
         auto go = [&](auto tag) {
           using T = decltype(tag);
+          if (plain && op != Op::kMin && op != Op::kMax) {  // the common case: IEEE to nearest, as the host
+            if (op == Op::kAdd)
+              binary(tag, [](T x, T y) { return x + y; });
+            else if (op == Op::kSub)
+              binary(tag, [](T x, T y) { return x - y; });
+            else
+              binary(tag, [](T x, T y) { return x * y; });
+            return;
+          }
           binary(tag, [&](T x, T y) {
             x = flush(x, ftz);
             y = flush(y, ftz);
@@ -825,10 +836,12 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
                 });
                 break;
               case Op::kMin:
-                r = fp_min(x, y);
+                r = nan_out && (std::isnan(x) || std::isnan(y)) ? std::numeric_limits<T>::quiet_NaN()
+                                                                : fp_min(x, y);
                 break;
               default:
-                r = fp_max(x, y);
+                r = nan_out && (std::isnan(x) || std::isnan(y)) ? std::numeric_limits<T>::quiet_NaN()
+                                                                : fp_max(x, y);
                 break;
             }
             return saturate(flush(r, ftz), sat);
@@ -900,6 +913,14 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
     case Op::kMad:
     case Op::kFma: {
       if (half) return half_op([](double x, double y, double z) { return x * y + z; });
+      if ((t == Type::kF32 || t == Type::kF64) && !ftz && !sat &&
+          (rnd == Round::kDefault || rnd == Round::kRn)) {
+        if (t == Type::kF32)
+          ternary(float{}, [](float x, float y, float z) { return std::fma(x, y, z); });
+        else
+          ternary(double{}, [](double x, double y, double z) { return std::fma(x, y, z); });
+        return;
+      }
       if (t == Type::kF32 || t == Type::kF64) {
         auto go = [&](auto tag) {
           using T = decltype(tag);

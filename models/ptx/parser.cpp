@@ -1194,6 +1194,8 @@ class Parser {
       take_bool();
       in.type2 = one_type();
       in.type = Type::kPred;
+      if (in.type2 == Type::kF16x2 || in.type2 == Type::kPred || type_bytes(in.type2) == 1)
+        unsupported("type ." + std::string(to_string(in.type2)));
       if (md.ftz) in.flags |= kFtz;
       finish();
       if (ops.size() != (in.bool_op ? 4u : 3u)) need(in.bool_op ? 4 : 3);

@@ -430,3 +430,120 @@ TEST(PtxExecutor, DependentInstructionsWaitForTheReadyCycleTheSinkReturned) {
 
 }  // namespace
 }  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+TEST(PtxExecutor, HalfPrecisionArithmeticRoundsOnceToHalf) {
+  // 0x3c00 = 1.0, 0x3c01 = 1 + 2^-10, 0x1400 = 2^-10, 0x7bff = 65504
+  const auto r = run(
+      "  mov.b16 %h1, 0x3c00;\n  mov.b16 %h2, 0x1000;\n"          // 1.0 and 2^-11 (half an ulp of 1.0)
+      "  add.f16 %h3, %h1, %h2;\n  st.global.u16 [%rd1], %h3;\n"  // a tie: to even, 1.0
+      "  mov.b16 %h5, 0x1400;\n  add.rn.f16 %h3, %h3, %h5;\n  st.global.u16 [%rd1+8], %h3;\n"  // 1 + 2^-10:
+                                                                                               // exact
+      "  mov.b16 %h4, 0x7bff;\n  mul.f16 %h6, %h4, %h4;\n  st.global.u16 [%rd1+16], %h6;\n"  // overflow: inf
+      "  mov.b32 %r1, 0x40003c00;\n  mov.b32 %r2, 0x3c003c00;\n"               // {1.0, 2.0} and {1.0, 1.0}
+      "  fma.rn.f16x2 %r3, %r1, %r1, %r2;\n  st.global.u32 [%rd1+24], %r3;\n"  // {2.0, 5.0}
+      "  neg.f16x2 %r4, %r3;\n  st.global.u32 [%rd1+32], %r4;\n"
+      "  setp.lt.f16 %p1, %h1, %h4;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd1+40], %r5;\n"
+      "  cvt.rzi.s32.f16 %r6, %h3;\n  st.global.u32 [%rd1+48], %r6;\n");
+  EXPECT_EQ(r.out[0], 0x3c00u);
+  EXPECT_EQ(r.out[1], 0x3c01u);
+  EXPECT_EQ(r.out[2], 0x7c00u);
+  EXPECT_EQ(r.out[3], 0x45004000u);  // 5.0 = 0x4500, 2.0 = 0x4000
+  EXPECT_EQ(r.out[4], 0xc500c000u);
+  EXPECT_EQ(r.out[5], 1u);
+  EXPECT_EQ(r.out[6], 1u);  // %h3 still holds 1 + 2^-10: truncated to 1
+}
+
+TEST(PtxExecutor, MinMaxWithNaNModifierPropagatesIt) {
+  const auto r =
+      run("  min.NaN.f32 %f1, 0f7FC00000, 0f3F800000;\n  st.global.f32 [%rd1], %f1;\n"
+          "  max.f32 %f2, 0f7FC00000, 0f3F800000;\n  st.global.f32 [%rd1+8], %f2;\n");
+  EXPECT_EQ(r.out[0] & 0x7fc00000u, 0x7fc00000u);
+  EXPECT_EQ(r.out[1], f2u(1.0f));
+}
+
+TEST(PtxExecutor, LocalMemoryThroughGenericAddressesIsEachThreadsOwn) {
+  // clang's pattern: the depot's address, made generic, then generic stores and loads.
+  auto text = program(
+      "  mov.u64 %rd4, depot;\n  cvta.local.u64 %rd5, %rd4;\n"
+      "  st.u32 [%rd5+4], %r0;\n  ld.u32 %r1, [%rd5+4];\n  ld.local.u32 %r2, [depot+4];\n"
+      "  add.s32 %r3, %r1, %r2;\n  st.global.u32 [%rd3], %r3;\n");
+  text.insert(text.find("  ld.param"), "  .local .align 4 .b8 depot[16];\n");
+  Kernel k(parse_module(text, "k.ptx"), "k");
+  EXPECT_EQ(k.local_bytes_per_thread(), 16u);
+  VectorMemory mem;
+  const std::uint64_t out = mem.add(std::vector<std::uint64_t>(64));
+  LaunchSpec launch;
+  launch.grid = {2, 1, 1};
+  launch.block = {64, 1, 1};
+  launch.local_base = 0x4000'0000;
+  launch.params = Params().add(k, 0, out).bytes;
+  RecordingSink sink;
+  k.execute_cta(launch, {1, 0, 0}, mem, sink, {});
+  const auto v = mem.get<std::uint64_t>(out);
+  for (unsigned t = 0; t < 64; ++t)
+    EXPECT_EQ(v[t], 2 * t) << t;
+  // Warp 1 of CTA 1: launch-wide threads 96..127, warp 3 of the launch. Byte 4 of lane l's local memory:
+  // local_base + 3 * 16 * 32 + (4 / 4) * 128 + l * 4.
+  ASSERT_GE(sink.globals.size(), 4u);
+  const auto& st = sink.globals[4];  // warp 0: st, ld, ld.local, st.global; warp 1: its st
+  EXPECT_EQ(st.warp, 1u);
+  EXPECT_EQ(st.kind, Step::Kind::kStore);
+  EXPECT_EQ(st.addresses.front(), 0x4000'0000u + 3 * 16 * 32 + 128);
+  EXPECT_EQ(st.addresses.back(), 0x4000'0000u + 3 * 16 * 32 + 128 + 31 * 4);
+}
+
+TEST(PtxExecutor, DynamicSharedMemoryFollowsTheStaticAtItsAlignment) {
+  const std::string text =
+      ".version 8.0\n.target sm_75\n.address_size 64\n.extern .shared .align 16 .b8 dyn[];\n"
+      ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<8>;\n"
+      "  .shared .align 4 .b8 fixed[20];\n"
+      "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mov.u64 %rd2, dyn;\n"
+      "  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd2, %rd3;\n  st.shared.u32 [%rd4], %r1;\n"
+      "  st.shared.u32 [fixed], %r1;\n  ld.shared.u32 %r2, [dyn+4];\n"
+      "  cvta.to.global.u64 %rd5, %rd1;\n  add.s64 %rd6, %rd5, %rd3;\n  st.global.u32 [%rd6], %r2;\n  "
+      "ret;\n}\n";
+  Kernel k(parse_module(text, "dyn.ptx"), "k");
+  EXPECT_EQ(k.static_shared_bytes(), 20u);
+  VectorMemory mem;
+  const std::uint64_t out = mem.add(std::vector<std::uint32_t>(8));
+  LaunchSpec launch;
+  launch.block = {8, 1, 1};
+  launch.dynamic_shared_bytes = 32;
+  launch.params = Params().add(k, 0, out).bytes;
+  RecordingSink sink;
+  k.execute_cta(launch, {0, 0, 0}, mem, sink, {});
+  EXPECT_EQ(mem.get<std::uint32_t>(out), std::vector<std::uint32_t>(8, 1u));  // thread 1's value at dyn + 4
+  // dyn starts at 32: the static 20 bytes rounded up to 16
+  EXPECT_EQ(sink.shared.at(0).addresses.front(), 32u);
+  EXPECT_EQ(sink.shared.at(1).addresses.front(), 0u);
+  // 8 threads x 4 bytes from 32: a 33rd byte past 64 would be out of bounds
+  launch.block = {9, 1, 1};
+  EXPECT_THROW(k.execute_cta(launch, {0, 0, 0}, mem, sink, {}), ExecutionError);
+}
+
+TEST(PtxExecutor, RefusedBeforeRunning) {
+  auto refused = [](const std::string& body) {
+    try {
+      Kernel k(parse_module(program(body), "k.ptx"), "k");
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refused("  setp.lt.f16x2 %p1, %r1, %r2;\n"),
+            "k.ptx:16:3: unsupported instruction 'setp.lt.f16x2' (type .f16x2)");
+  EXPECT_EQ(refused("  div.rn.f16 %h1, %h2, %h3;\n"),
+            "k.ptx:16:3: unsupported instruction 'div.rn.f16' (type .f16)");
+  EXPECT_EQ(refused("  match.any.sync.b32 %r1, %r2, -1;\n"),
+            "k.ptx:16:3: unsupported instruction 'match.any.sync.b32'");
+  EXPECT_EQ(refused("  shfl.down.b32 %r1, %r2, 1, 31;\n"),
+            "k.ptx:16:3: unsupported instruction 'shfl.down.b32' (shfl without .sync)");
+  EXPECT_EQ(refused("  sin.f32 %f1, %f2;\n"),
+            "k.ptx:16:3: unsupported instruction 'sin.f32' (expected .approx)");
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
