@@ -306,5 +306,54 @@ TEST(PtxPrograms, RodiniaStyleHistogramBfsAndHotspotFromClangAndNvcc) {
   }
 }
 
+// nvcc's inlined CUDA math library (libdevice) on values 0.05 .. 3.2: within a few ulps of the host's libm
+// (both are accurate to 1-2 ulps), and the integer part exactly.
+TEST(PtxPrograms, NvccsInlinedMathLibraryAgreesWithTheHost) {
+  auto m = parse_module(read_data("math_nvcc.nvcc.ptx"), "math_nvcc.nvcc.ptx");
+  Kernel k(m, "_Z4mathPKfPfPdPii");
+  const int n = 64, d = 7;
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i)
+    in[i] = 0.05f * float(i + 1);
+  VectorMemory mem;
+  const std::uint64_t ia = mem.add(in), oa = mem.add(std::vector<float>(n)),
+                      da = mem.add(std::vector<double>(n)), qa = mem.add(std::vector<int>(n));
+  // The module's variables (sinf's table of 2/pi) where the runtime would put them.
+  std::vector<std::uint64_t> vars;
+  for (const VariableInfo& v : module_variables(*m)) {
+    std::vector<std::uint8_t> bytes = v.initial;
+    bytes.resize(v.bytes);
+    vars.push_back(mem.add(bytes));
+  }
+  LaunchSpec launch;
+  launch.block = {64, 1, 1};
+  launch.local_base = 0x7000'0000;
+  launch.params = Params().add(k, 0, ia).add(k, 1, oa).add(k, 2, da).add(k, 3, qa).add(k, 4, d).bytes;
+  RecordingSink sink;
+  k.execute_cta(launch, {0, 0, 0}, mem, sink, vars);
+  const auto out = mem.get<float>(oa);
+  const auto dout = mem.get<double>(da);
+  const auto iout = mem.get<int>(qa);
+  for (int t = 0; t < n; ++t) {
+    const float x = in[t];
+    const float e = std::exp(x) + std::log(x + 1.0f) + std::pow(x, 1.5f) + std::sin(x) + std::cos(x) +
+                    std::sqrt(x) + 1.0f / std::sqrt(x + 1.0f) + std::erf(x) + std::floor(x) + std::fabs(-x) +
+                    std::tanh(x) + x / 3.0f + std::fmin(x, 2.0f);
+    EXPECT_NEAR(out[t], e, 2e-6f * std::fabs(e)) << t;
+    const double y = x;
+    const double de = std::exp(y) + std::sqrt(y) + std::log(y + 1.0) + y / (y + 2.0);
+    EXPECT_NEAR(dout[t], de, 1e-14 * std::fabs(de)) << t;
+    const long long q = (long long)t * 1000003LL;
+    unsigned brev = 0;
+    for (int b = 0; b < 32; ++b)
+      brev |= ((unsigned(t) >> b) & 1u) << (31 - b);
+    const unsigned ie = unsigned(int(q / d)) + unsigned(t % d) + unsigned(int(q >> 7)) +
+                        unsigned(t == 0 ? 32 : __builtin_clz(unsigned(t))) +
+                        unsigned(__builtin_popcount(unsigned(t))) + brev +
+                        unsigned(t == 0 ? 0 : __builtin_ctz(unsigned(t)) + 1);
+    EXPECT_EQ(unsigned(iout[t]), ie) << t;
+  }
+}
+
 }  // namespace
 }  // namespace numagpu::ptx::test
