@@ -298,13 +298,31 @@ struct WarpState {
   std::uint64_t clock = 0;
 };
 
-enum class Stop { kBarrier, kDone };
+// A CTA's registers and memories, kept by each host thread from one CTA to the next so that running one
+// allocates nothing once they have grown.
+struct CtaScratch {
+  std::vector<std::uint64_t> regs;
+  std::vector<std::uint32_t> ready;
+  std::vector<std::uint8_t> shared, local, frame;
+  std::vector<WarpState> states;
+};
 
 class CtaRun {
  public:
   CtaRun(const Kernel::Impl& k, const LaunchSpec& launch, Dim3 block, GlobalMemory& memory, WarpSink& sink,
-         const std::vector<std::uint64_t>& variable_addresses)
-      : k_(k), launch_(launch), block_(block), memory_(memory), sink_(sink), vars_(k.vars) {
+         const std::vector<std::uint64_t>& variable_addresses, CtaScratch& scratch)
+      : k_(k),
+        launch_(launch),
+        block_(block),
+        memory_(memory),
+        sink_(sink),
+        vars_(k.vars),
+        regs_(scratch.regs),
+        ready_(scratch.ready),
+        shared_(scratch.shared),
+        local_(scratch.local),
+        frame_(scratch.frame),
+        states_(scratch.states) {
     threads_ = static_cast<std::uint32_t>(launch.block.count());
     warps_ = (threads_ + kWarpLanes - 1) / kWarpLanes;
     regs_.assign(std::size_t(warps_) * vars_ * kWarpLanes, 0);
@@ -318,6 +336,13 @@ class CtaRun {
     local_.assign(std::size_t(threads_) * k.local_bytes, 0);
     frame_.assign(std::size_t(threads_) * k.frame_bytes, 0);
     states_.resize(warps_);
+    for (WarpState& st : states_) {
+      st.stack.clear();
+      st.exited = 0;
+      st.waiting = false;
+      st.barrier_pc = 0;
+      st.clock = 0;
+    }
     const std::uint64_t cta_linear =
         block.x + std::uint64_t(launch.grid.x) * (block.y + std::uint64_t(launch.grid.y) * block.z);
     first_thread_ = cta_linear * launch.block.count();
@@ -512,11 +537,11 @@ class CtaRun {
   std::uint32_t vars_;
   std::uint32_t threads_ = 0, warps_ = 0;
   std::uint64_t first_thread_ = 0;
-  std::vector<std::uint64_t> regs_;
-  std::vector<std::uint32_t> ready_;
-  std::vector<std::uint8_t> shared_, local_, frame_;
+  std::vector<std::uint64_t>& regs_;
+  std::vector<std::uint32_t>& ready_;
+  std::vector<std::uint8_t>&shared_, &local_, &frame_;
   std::uint64_t shared_bytes_ = 0;
-  std::vector<WarpState> states_;
+  std::vector<WarpState>& states_;
   CtaCost cost_;
   std::uint64_t lane_addr_[kWarpLanes];
 };
@@ -1763,7 +1788,8 @@ CtaCost Kernel::execute_cta(const LaunchSpec& launch, Dim3 block_idx, GlobalMemo
     throw ExecutionError(ExecutionError::Kind::kUnsupported, "kernel '" + impl_->name + "': a CTA of " +
                                                                  std::to_string(launch.block.count()) +
                                                                  " threads (1 to 1024)");
-  CtaRun run(*impl_, launch, block_idx, memory, sink, variable_addresses);
+  thread_local CtaScratch scratch;
+  CtaRun run(*impl_, launch, block_idx, memory, sink, variable_addresses, scratch);
   return run.run();
 }
 
