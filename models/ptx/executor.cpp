@@ -576,6 +576,25 @@ void CtaRun::run_warp(unsigned w, WarpState& s) {
 // Executes one instruction for `active` lanes of the top entry `e`; false when the warp stops at a barrier.
 bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const InstrMeta& mt,
                   std::uint32_t active) {
+  if (in.op == Op::kBar && active != 0 && active == e.mask && active != (s.valid & ~s.exited) &&
+      s.stack.size() >= 2) {
+    // Part of the warp is at the barrier. The lanes missing may be on the other path of a branch whose
+    // paths meet only at the kernel's end (an early return: `if (i >= n) return; ... __syncthreads()`),
+    // pushed below this entry with the same reconvergence point: that path runs first (its lanes exit or
+    // come to a barrier). Two such paths at the same barrier are one entry again.
+    Entry& other = s.stack[s.stack.size() - 2];
+    if (other.rpc == e.rpc && (other.mask & e.mask) == 0 && other.mask != 0) {
+      if (other.pc == e.pc) {
+        other.mask |= e.mask;
+        s.stack.pop_back();
+        return true;
+      }
+      if (other.pc >= k_.code.size() || k_.code[other.pc].op != Op::kBar) {
+        std::swap(other, e);
+        return true;
+      }
+    }
+  }
   const bool is_branch = in.op == Op::kBra || in.op == Op::kRet;
   if (active == 0 && !is_branch) {
     // Predicated off in every lane: does nothing, and is not reported (WarpSink instructions have at

@@ -547,3 +547,51 @@ TEST(PtxExecutor, RefusedBeforeRunning) {
 
 }  // namespace
 }  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+// `if (tid >= 20) return; __syncthreads(); out[tid] = ...`, written as nvcc does: the branch skips the ret,
+// so the lanes that stay reach the barrier first, before the others have returned.
+TEST(PtxExecutor, AnEarlyReturnBeforeABarrierLetsTheRestPass) {
+  const auto r =
+      run("  setp.lt.u32 %p1, %r0, 20;\n"
+          "  @%p1 bra CONT;\n"
+          "  ret;\n"
+          "CONT:\n"
+          "  bar.sync 0;\n"
+          "  add.s32 %r1, %r0, 7;\n"
+          "  st.global.u32 [%rd3], %r1;\n",
+          64);
+  for (unsigned t = 0; t < 64; ++t)
+    EXPECT_EQ(r.out[t], t < 20 ? t + 7 : 0u) << t;
+  // Warp 0's 20 lanes pass the barrier, its other 12 exited; warp 1 has exited altogether.
+  ASSERT_EQ(r.sink.barriers.size(), 1u);
+  EXPECT_EQ(r.sink.barriers[0].second, 0xfffffu);
+}
+
+// The two paths of a branch wait at two different bar.sync instructions (undefined in CUDA): an error.
+TEST(PtxExecutor, TwoPathsOfAWarpAtDifferentBarriersAreAnError) {
+  try {
+    run("  setp.lt.u32 %p1, %r0, 10;\n"
+        "  @%p1 bra A;\n"
+        "  bar.sync 0;\n"
+        "  ret;\n"
+        "A:\n"
+        "  bar.sync 0;\n"
+        "  ret;\n",
+        32);
+    FAIL() << "no error";
+  } catch (const ExecutionError& e) {
+    // Lanes 0-9 (the taken path, run first) reach the barrier of line 21; the other path's next instruction
+    // is another barrier (line 18), so it is not run first: the error names the first thread missing.
+    EXPECT_EQ(e.kind, ExecutionError::Kind::kBarrierDiverged);
+    EXPECT_EQ(
+        std::string(e.what()),
+        "k.ptx:21:3: barrier not reached by every thread of the warp (diverged) in kernel 'k', CTA (0,0,0), "
+        "thread (10,0,0)");
+  }
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
