@@ -2,6 +2,8 @@
 // file:line:column of each message.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "ptx_test_support.hpp"
 
 namespace numagpu::ptx::test {
@@ -146,6 +148,60 @@ TEST(PtxParser, RegistersPerThreadFollowTheLiveValues) {
   Kernel mix(parse_module(read_data("mix.clang.ptx"), "mix.clang.ptx"), "_Z3mixPKfPfPjPdii");
   EXPECT_EQ(mix.registers_per_thread() % 8, 0u);
   EXPECT_GT(mix.registers_per_thread(), small.registers_per_thread());
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+// The PTX-to-class table of docs/cuda.md, instruction by instruction.
+TEST(PtxParser, EachInstructionIsChargedAsTheTableSays) {
+  const std::string text = kernel_text(
+      ".param .u64 p",
+      "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .f64 %fd<4>;\n  .reg .b64 %rd<4>;\n"
+      "  ld.param.u64 %rd1, [p];\n"          // 0 none
+      "  cvta.to.global.u64 %rd2, %rd1;\n"   // 1 none
+      "  mov.u32 %r1, %tid.x;\n"             // 2 int
+      "  cvt.rn.f32.s32 %f1, %r1;\n"         // 3 sfu
+      "  cvt.f64.f32 %fd1, %f1;\n"           // 4 fp64
+      "  cvt.u64.u32 %rd3, %r1;\n"           // 5 int
+      "  setp.lt.f32 %p1, %f1, 0f3F800000;\n"  // 6 fp32
+      "  setp.lt.f64 %p2, %fd1, 0d3FF0000000000000;\n"  // 7 fp64
+      "  setp.lt.s32 %p3, %r1, 4;\n"         // 8 int
+      "  div.rn.f32 %f2, %f1, %f1;\n"        // 9 fp32, fp32 division slot
+      "  rem.u32 %r2, %r1, %r1;\n"           // 10 int, integer division slot
+      "  div.rn.f64 %fd2, %fd1, %fd1;\n"     // 11 fp64, fp64 division slot
+      "  sqrt.rn.f32 %f3, %f1;\n"            // 12 sfu
+      "  ex2.approx.ftz.f32 %f4, %f1;\n"     // 13 sfu
+      "  fma.rn.f32 %f5, %f1, %f1, %f1;\n"   // 14 fp32
+      "  ld.global.f32 %f6, [%rd2];\n"       // 15 memory
+      "  bar.sync 0;\n"                      // 16 barrier
+      "  selp.b32 %r3, 1, 0, %p1;\n"         // 17 int
+      "  ret;\n");                           // 18 branch (exit)
+  Kernel k(parse_module(text, "c.ptx"), "k");
+  using K = InstrCost::Kind;
+  const std::vector<std::tuple<K, InstrClass, unsigned>> expected = {
+      {K::kNone, InstrClass::kInt, kClassSlot},       {K::kNone, InstrClass::kInt, kClassSlot},
+      {K::kCompute, InstrClass::kInt, kClassSlot},    {K::kCompute, InstrClass::kSfu, kClassSlot},
+      {K::kCompute, InstrClass::kFp64, kClassSlot},   {K::kCompute, InstrClass::kInt, kClassSlot},
+      {K::kCompute, InstrClass::kFp32, kClassSlot},   {K::kCompute, InstrClass::kFp64, kClassSlot},
+      {K::kCompute, InstrClass::kInt, kClassSlot},    {K::kCompute, InstrClass::kFp32, kDivisionSlot + 1},
+      {K::kCompute, InstrClass::kInt, kDivisionSlot}, {K::kCompute, InstrClass::kFp64, kDivisionSlot + 2},
+      {K::kCompute, InstrClass::kSfu, kClassSlot},    {K::kCompute, InstrClass::kSfu, kClassSlot},
+      {K::kCompute, InstrClass::kFp32, kClassSlot},   {K::kMemory, InstrClass::kInt, kClassSlot},
+      {K::kBarrier, InstrClass::kInt, kClassSlot},    {K::kCompute, InstrClass::kInt, kClassSlot},
+      {K::kCompute, InstrClass::kBranch, kClassSlot}};
+  ASSERT_EQ(k.code().size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const InstrCost c = cost_of(k.code()[i]);
+    EXPECT_EQ(c.kind, std::get<0>(expected[i])) << i;
+    if (c.kind == K::kCompute) {
+      EXPECT_EQ(c.cls, std::get<1>(expected[i])) << i;
+      EXPECT_EQ(c.latency, std::get<2>(expected[i])) << i;
+    }
+  }
 }
 
 }  // namespace
