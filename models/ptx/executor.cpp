@@ -1445,8 +1445,17 @@ void CtaRun::convert(const Instr& in, std::uint64_t* d, const std::uint64_t* a, 
       if (dt == Type::kF16) {
         double v = round_integral(x, rnd);
         if (sat) v = std::isnan(v) ? 0.0 : std::min(1.0, std::max(0.0, v));
-        // f32 -> f16 in one rounding; an f64 source goes through f32 (exact for the values kernels convert)
-        d[l] = float_to_half(static_cast<float>(v), half_mode(rnd));
+        // f32 -> f16 in one rounding. An f64 goes through an f32 rounded to odd (truncated, its last bit set
+        // when inexact), which keeps the one rounding to f16's 11 bits correct.
+        float f = static_cast<float>(v);
+        if (st == Type::kF64 && !std::isnan(v)) {
+          f = rounded(Round::kRz, [&] {
+            volatile double p = v;
+            return static_cast<float>(p);
+          });
+          if (static_cast<double>(f) != v) f = bits_to_float(float_to_bits(f) | 1u);
+        }
+        d[l] = float_to_half(f, half_mode(rnd));
       } else if (dt == Type::kF32) {
         float v;
         if (st == Type::kF64)

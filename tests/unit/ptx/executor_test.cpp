@@ -595,3 +595,16 @@ TEST(PtxExecutor, TwoPathsOfAWarpAtDifferentBarriersAreAnError) {
 
 }  // namespace
 }  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+TEST(PtxExecutor, AnF64ToF16ConversionRoundsOnce) {
+  // 1 + 2^-11 + 2^-40: just above the tie between 1.0 and 1 + 2^-10. Through an f32 rounded to nearest it
+  // would become the tie (1 + 2^-11) and then 1.0; rounded once it is 1 + 2^-10 (0x3c01).
+  const auto r = run("  cvt.rn.f16.f64 %h1, 0d3FF0020000001000;\n  st.global.u16 [%rd1], %h1;\n");
+  EXPECT_EQ(r.out[0], 0x3c01u);
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test

@@ -158,28 +158,28 @@ namespace {
 
 // The PTX-to-class table of docs/cuda.md, instruction by instruction.
 TEST(PtxParser, EachInstructionIsChargedAsTheTableSays) {
-  const std::string text = kernel_text(
-      ".param .u64 p",
-      "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .f64 %fd<4>;\n  .reg .b64 %rd<4>;\n"
-      "  ld.param.u64 %rd1, [p];\n"          // 0 none
-      "  cvta.to.global.u64 %rd2, %rd1;\n"   // 1 none
-      "  mov.u32 %r1, %tid.x;\n"             // 2 int
-      "  cvt.rn.f32.s32 %f1, %r1;\n"         // 3 sfu
-      "  cvt.f64.f32 %fd1, %f1;\n"           // 4 fp64
-      "  cvt.u64.u32 %rd3, %r1;\n"           // 5 int
-      "  setp.lt.f32 %p1, %f1, 0f3F800000;\n"  // 6 fp32
-      "  setp.lt.f64 %p2, %fd1, 0d3FF0000000000000;\n"  // 7 fp64
-      "  setp.lt.s32 %p3, %r1, 4;\n"         // 8 int
-      "  div.rn.f32 %f2, %f1, %f1;\n"        // 9 fp32, fp32 division slot
-      "  rem.u32 %r2, %r1, %r1;\n"           // 10 int, integer division slot
-      "  div.rn.f64 %fd2, %fd1, %fd1;\n"     // 11 fp64, fp64 division slot
-      "  sqrt.rn.f32 %f3, %f1;\n"            // 12 sfu
-      "  ex2.approx.ftz.f32 %f4, %f1;\n"     // 13 sfu
-      "  fma.rn.f32 %f5, %f1, %f1, %f1;\n"   // 14 fp32
-      "  ld.global.f32 %f6, [%rd2];\n"       // 15 memory
-      "  bar.sync 0;\n"                      // 16 barrier
-      "  selp.b32 %r3, 1, 0, %p1;\n"         // 17 int
-      "  ret;\n");                           // 18 branch (exit)
+  const std::string text = kernel_text(".param .u64 p",
+                                       "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg "
+                                       ".f64 %fd<4>;\n  .reg .b64 %rd<4>;\n"
+                                       "  ld.param.u64 %rd1, [p];\n"                     // 0 none
+                                       "  cvta.to.global.u64 %rd2, %rd1;\n"              // 1 none
+                                       "  mov.u32 %r1, %tid.x;\n"                        // 2 int
+                                       "  cvt.rn.f32.s32 %f1, %r1;\n"                    // 3 sfu
+                                       "  cvt.f64.f32 %fd1, %f1;\n"                      // 4 fp64
+                                       "  cvt.u64.u32 %rd3, %r1;\n"                      // 5 int
+                                       "  setp.lt.f32 %p1, %f1, 0f3F800000;\n"           // 6 fp32
+                                       "  setp.lt.f64 %p2, %fd1, 0d3FF0000000000000;\n"  // 7 fp64
+                                       "  setp.lt.s32 %p3, %r1, 4;\n"                    // 8 int
+                                       "  div.rn.f32 %f2, %f1, %f1;\n"       // 9 fp32, fp32 division slot
+                                       "  rem.u32 %r2, %r1, %r1;\n"          // 10 int, integer division slot
+                                       "  div.rn.f64 %fd2, %fd1, %fd1;\n"    // 11 fp64, fp64 division slot
+                                       "  sqrt.rn.f32 %f3, %f1;\n"           // 12 sfu
+                                       "  ex2.approx.ftz.f32 %f4, %f1;\n"    // 13 sfu
+                                       "  fma.rn.f32 %f5, %f1, %f1, %f1;\n"  // 14 fp32
+                                       "  ld.global.f32 %f6, [%rd2];\n"      // 15 memory
+                                       "  bar.sync 0;\n"                     // 16 barrier
+                                       "  selp.b32 %r3, 1, 0, %p1;\n"        // 17 int
+                                       "  ret;\n");                          // 18 branch (exit)
   Kernel k(parse_module(text, "c.ptx"), "k");
   using K = InstrCost::Kind;
   const std::vector<std::tuple<K, InstrClass, unsigned>> expected = {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "ptx/numeric.hpp"
 #include "ptx_test_support.hpp"
 
 namespace numagpu::ptx::test {
@@ -352,6 +353,82 @@ TEST(PtxPrograms, NvccsInlinedMathLibraryAgreesWithTheHost) {
                         unsigned(__builtin_popcount(unsigned(t))) + brev +
                         unsigned(t == 0 ? 0 : __builtin_ctz(unsigned(t)) + 1);
     EXPECT_EQ(unsigned(iout[t]), ie) << t;
+  }
+}
+
+// nvcc's lowering of CUDA's intrinsics: butterfly shuffles, votes, atomics of every kind, __ldg, fences,
+// clock64, half precision, integer intrinsics and float4 loads.
+TEST(PtxPrograms, NvccsIntrinsicsDoWhatCudaDocumentsThem) {
+  Kernel k(parse_module(read_data("intrinsics_nvcc.nvcc.ptx"), "intrinsics_nvcc.nvcc.ptx"),
+           "_Z10intrinsicsPK6float4PKfPdPjPyP6__halfi");
+  const int n = 64;
+  std::vector<float> v4(4 * n), f(n);
+  for (int t = 0; t < n; ++t) {
+    for (int c = 0; c < 4; ++c)
+      v4[4 * t + c] = 0.5f * float(c == 0 ? t : c);
+    f[t] = 0.03f * float(t) + 0.01f;
+  }
+  std::vector<unsigned> u(16 + n, 0);
+  u[5] = 0x1234;
+  u[8] = 0xffffffffu;
+  VectorMemory mem;
+  const std::uint64_t va = mem.add(v4), fa = mem.add(f), da = mem.add(std::vector<double>(1 + n)),
+                      ua = mem.add(u), la = mem.add(std::vector<unsigned long long>(2)),
+                      ha = mem.add(std::vector<std::uint16_t>(n));
+  LaunchSpec launch;
+  launch.block = {64, 1, 1};
+  launch.params = Params()
+                      .add(k, 0, va)
+                      .add(k, 1, fa)
+                      .add(k, 2, da)
+                      .add(k, 3, ua)
+                      .add(k, 4, la)
+                      .add(k, 5, ha)
+                      .add(k, 6, n)
+                      .bytes;
+  RecordingSink sink;
+  k.execute_cta(launch, {0, 0, 0}, mem, sink, {});
+  const auto d = mem.get<double>(da);
+  const auto uo = mem.get<unsigned>(ua);
+  const auto ull = mem.get<unsigned long long>(la);
+  const auto h = mem.get<std::uint16_t>(ha);
+  double sum = 0;
+  for (int t = 0; t < n; ++t)
+    sum += double(f[t]);
+  EXPECT_EQ(d[0], sum);                       // atomics in thread order: the same sum
+  EXPECT_EQ(uo[1], float_to_bits(f[n - 1]));  // the last exchange
+  EXPECT_EQ(uo[2], 64u);                      // inc below its bound 100
+  EXPECT_EQ(uo[3], 37u);                      // dec from 0 wraps to 100, then 63 more: 37
+  EXPECT_EQ(uo[4], 0u - 64u);
+  EXPECT_EQ(uo[5], 0x34u);
+  EXPECT_EQ(uo[6], 31u);
+  EXPECT_EQ(uo[7], 0u);  // each lane number xored twice
+  EXPECT_EQ(uo[8], 0u);
+  EXPECT_EQ(ull[0], 63u);
+  EXPECT_EQ(ull[1], 1u);  // thread 0 swaps 0 for 0, thread 1 0 for 1, the rest find 1
+  for (int t = 0; t < n; ++t) {
+    const unsigned lane = unsigned(t) % 32, warp = unsigned(t) / 32;
+    // the butterfly sum, in the shuffles' order
+    std::vector<float> s(f.begin() + 32 * warp, f.begin() + 32 * warp + 32);
+    for (unsigned o = 16; o > 0; o /= 2) {
+      std::vector<float> next(32);
+      for (unsigned l = 0; l < 32; ++l)
+        next[l] = s[l] + s[l ^ o];
+      s = next;
+    }
+    bool any = false;
+    for (unsigned l = 0; l < 32; ++l)
+      any |= f[32 * warp + l] > 1.0f;
+    const std::uint16_t hh = float_to_half(half_to_float(float_to_half(f[t])) + 1.0f);
+    EXPECT_EQ(h[t], hh) << t;
+    const unsigned ut = unsigned(t);
+    const unsigned w =
+        unsigned((std::uint64_t(ut) * 0x9e3779b9u) >> 32) + ut * 3 + (ut > 7 ? ut - 7 : 7 - ut) + 1 + ut +
+        ((lane << 5) | (ut >> 27)) + unsigned(t == 0 ? 64 : __builtin_clzll(std::uint64_t(t))) +
+        unsigned(__builtin_popcountll(std::uint64_t(t))) + unsigned(t == 0 ? 0 : __builtin_ctzll(t) + 1);
+    EXPECT_EQ(uo[16 + t], w + (any ? 1u : 0u) + 1u + 0xffffffffu) << t;
+    const float a = v4[4 * t] + v4[4 * t + 1] + v4[4 * t + 2] + v4[4 * t + 3] + s[lane];
+    EXPECT_EQ(d[1 + t], double(a) + double(half_to_float(hh))) << t;
   }
 }
 
