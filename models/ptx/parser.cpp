@@ -403,16 +403,14 @@ class Parser {
       skip_to_semicolon();
       return;
     }
-    bool is_extern = false;
-    while (peek().is(".visible") || peek().is(".extern") || peek().is(".weak") || peek().is(".common")) {
-      if (peek().is(".extern")) is_extern = true;
+    // Linkage: whether a name is visible outside the module does not matter to one module's run.
+    while (peek().is(".visible") || peek().is(".extern") || peek().is(".weak") || peek().is(".common"))
       next();
-    }
     const Token& d = peek();
     if (d.is(".entry") || d.is(".func")) {
       function(d.is(".entry"));
     } else if (d.is(".global") || d.is(".const") || d.is(".shared")) {
-      module_variable(is_extern);
+      module_variable();
     } else {
       fail(d, "unsupported directive " + describe(d));
     }
@@ -457,7 +455,7 @@ class Parser {
     return type;
   }
 
-  void module_variable(bool is_extern) {
+  void module_variable() {
     const Token& space_tok = next();
     VariableInfo v;
     v.space = space_tok.is(".global")  ? VariableInfo::Space::kGlobal
@@ -473,10 +471,9 @@ class Parser {
       if (v.space == VariableInfo::Space::kShared) fail(peek(), "a .shared variable cannot be initialized");
       initializer(type, v);
     }
-    (void)is_extern;
     expect(';');
     if (unsized) v.bytes = 0;  // extern .shared x[]: the launch's dynamic shared memory
-    bind_global(v.name, Binding{false, 0},
+    bind_global(v.name,
                 Symbol{Symbol::Kind::kModuleVariable, static_cast<std::uint32_t>(m_.variables.size())});
     m_.variables.push_back(std::move(v));
   }
@@ -546,7 +543,7 @@ class Parser {
       m_.functions.back().is_entry = is_entry;
       m_.functions.back().params = f.params;
       m_.functions.back().returns = f.returns;
-      bind_global(f.name, Binding{false, 0}, Symbol{Symbol::Kind::kFunction, index});
+      bind_global(f.name, Symbol{Symbol::Kind::kFunction, index});
     }
     if (accept(';')) {
       current_ = nullptr;
@@ -688,7 +685,6 @@ class Parser {
 
   void statement(Function& f) {
     Statement s;
-    const Token& first = peek();
     if (accept('@')) {
       s.guard_negated = accept('!');
       const Token& g = next();
@@ -700,7 +696,6 @@ class Parser {
     const Token& op = next();
     if (op.kind != Token::Kind::kWord) fail(op, "expected an instruction, found " + describe(op));
     s.opcode = op;
-    (void)first;
     if (op.text.rfind("call", 0) == 0) {
       call_statement(f, s);
       return;
@@ -1372,7 +1367,6 @@ class Parser {
       return in;
     }
     if (mn == "bar" || mn == "barrier") {
-      int which = 0;
       if (parts.size() >= 2 && parts[1] == "warp") {
         in.op = K::kWarpSync;
         md.rest.erase(std::find(md.rest.begin(), md.rest.end(), "warp"));
@@ -1385,7 +1379,6 @@ class Parser {
       in.op = K::kBar;
       if (std::find(parts.begin(), parts.end(), "sync") == parts.end() && !(mn == "bar" && parts.size() == 1))
         unsupported();
-      (void)which;
       finish();
       if (ops.size() != 1) unsupported("barrier with a thread count");
       if (ops[0].kind != RawOperand::Kind::kNumber || ops[0].text != "0") unsupported("barrier other than 0");
@@ -1516,7 +1509,7 @@ class Parser {
     undo_.push_back({name, it == names_.end() ? OptBinding{false, Binding{}} : OptBinding{true, it->second}});
     names_[name] = b;
   }
-  void bind_global(const std::string& name, Binding, Symbol s) { globals_[name] = s; }
+  void bind_global(const std::string& name, Symbol s) { globals_[name] = s; }
   struct OptBinding {
     bool present;
     Binding value;
