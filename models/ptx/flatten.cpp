@@ -71,6 +71,11 @@ class Flattener {
     constant_index_.emplace(bits, r);
     return r;
   }
+  // The register a `_` destination writes: nothing reads it.
+  std::uint32_t discard() {
+    if (discard_ == kNoReg) discard_ = new_register(64, false);
+    return discard_;
+  }
   std::uint32_t special(Special s) {
     auto& r = special_[static_cast<unsigned>(s)];
     if (r == kNoReg) {
@@ -284,7 +289,7 @@ class Flattener {
       Instr out = in;
       if (out.guard != kNoReg) out.guard += inst.reg_base;
       for (unsigned d = 0; d < out.ndst; ++d)
-        if (out.dst[d] != kNoReg) out.dst[d] += inst.reg_base;
+        out.dst[d] = out.dst[d] == kNoReg ? discard() : out.dst[d] + inst.reg_base;
       for (unsigned s = 0; s < out.nsrc; ++s)
         out.src[s] = value(inst, in.src[s], in);
       if (in.op == Op::kLd || in.op == Op::kSt || in.op == Op::kAtom || in.op == Op::kRed)
@@ -352,6 +357,7 @@ class Flattener {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> function_shared_;
   std::vector<std::size_t> dynamic_uses_;
   std::vector<std::uint32_t> stack_;
+  std::uint32_t discard_ = kNoReg;
   std::uint64_t shared_cursor_ = 0, local_cursor_ = 0, frame_cursor_ = 0;
 };
 

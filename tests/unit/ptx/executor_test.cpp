@@ -608,3 +608,18 @@ TEST(PtxExecutor, AnF64ToF16ConversionRoundsOnce) {
 
 }  // namespace
 }  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+TEST(PtxExecutor, UnderscoreDestinationsAreDiscarded) {
+  const auto r =
+      run("  shfl.sync.down.b32 _|%p1, %r0, 1, 31, -1;\n  selp.u32 %r1, 1, 0, %p1;\n"
+          "  vote.sync.ballot.b32 _, %p1, -1;\n  st.global.u32 [%rd3], %r1;\n",
+          32);
+  for (unsigned l = 0; l < 32; ++l)
+    EXPECT_EQ(r.out[l], l < 31 ? 1u : 0u) << l;
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
