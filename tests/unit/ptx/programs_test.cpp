@@ -432,5 +432,31 @@ TEST(PtxPrograms, NvccsIntrinsicsDoWhatCudaDocumentsThem) {
   }
 }
 
+// Device functions that are not inlined (calls.cu): structs by value through .param, nested calls, an
+// early return in a callee, each call site its own copy.
+TEST(PtxPrograms, CallsOfDeviceFunctionsPassStructsAndReturnValues) {
+  const int n = 5;
+  std::vector<float> in(64);
+  for (int i = 0; i < 64; ++i)
+    in[i] = 0.5f * float(i) + 1.0f;
+  for (const char* file : {"calls.clang.ptx", "calls.nvcc.ptx"}) {
+    Kernel k(parse_module(read_data(file), file), "_Z5callsPKfPfi");
+    VectorMemory mem;
+    const std::uint64_t ia = mem.add(in), oa = mem.add(std::vector<float>(64));
+    RecordingSink sink;
+    run_grid(k, {1, 1, 1}, {64, 1, 1}, Params().add(k, 0, ia).add(k, 1, oa).add(k, 2, n).bytes, mem, sink);
+    const auto out = mem.get<float>(oa);
+    for (unsigned t = 0; t < 64; ++t) {
+      const float s = t % 3 == 0 ? 0.0f : 0.5f;
+      const float pa = s == 0.0f ? 0.0f : float(t) * s, pb = s == 0.0f ? 0.0f : in[t] * s;
+      float r = 0.0f;
+      for (unsigned i = 0; i < t % 4 + n; ++i)
+        r += in[i];
+      const float via = 1.0f * 2.0f + r * 2.0f;  // swap_scale({r, 1}, 2) = {2, 2 r}
+      EXPECT_EQ(out[t], pa + 10.0f * pb + via) << file << " " << t;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace numagpu::ptx::test
