@@ -1207,6 +1207,25 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
       return;
     }
     case Op::kPrmt:
+      if (in.mode != 0) {
+        // The modes pick bytes d.b0..d.b3 of {b, a} by c[1:0] (the PTX ISA's table, one row per selector).
+        static constexpr std::uint8_t kModes[6][4][4] = {
+            {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},   // f4e
+            {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},   // b4e
+            {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},   // rc8
+            {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},   // ecl
+            {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},   // ecr
+            {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}};  // rc16
+        each_lane(active, [&](unsigned l) {
+          const std::uint64_t bytes = (a[l] & 0xffffffffu) | (b[l] & 0xffffffffu) << 32;
+          const std::uint8_t* row = kModes[in.mode - 1][c[l] & 3];
+          std::uint32_t r = 0;
+          for (unsigned i = 0; i < 4; ++i)
+            r |= std::uint32_t((bytes >> (8 * row[i])) & 0xff) << (8 * i);
+          d[l] = r;
+        });
+        return;
+      }
       each_lane(active, [&](unsigned l) {
         const std::uint64_t bytes = (a[l] & 0xffffffffu) | (b[l] & 0xffffffffu) << 32;
         std::uint32_t r = 0;

@@ -1100,7 +1100,11 @@ class Parser {
         }
       }
       if (a.op == K::kBfind && take("shiftamt")) in.mode = 1;
-      if (a.op == K::kPrmt && !md.rest.empty()) unsupported("prmt modes");
+      if (a.op == K::kPrmt) {  // modes f4e b4e rc8 ecl ecr rc16: in.mode 1..6 (0: the default selector)
+        int mode = 0;
+        if (take_one_of({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}, mode))
+          in.mode = static_cast<std::uint8_t>(mode + 1);
+      }
       if ((a.op == K::kAdd || a.op == K::kSub) && !is_float(t) && md.sat && t != Type::kS32) unsupported();
       if ((a.op == K::kAdd || a.op == K::kSub) &&
           (take("cc") || std::find(parts.begin(), parts.end(), "cc") != parts.end()))

@@ -623,3 +623,27 @@ TEST(PtxExecutor, UnderscoreDestinationsAreDiscarded) {
 
 }  // namespace
 }  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+// prmt's modes on a = 0x33221100, b = 0x77665544 (bytes 0..7 of {b, a} are 0x00, 0x11, ..., 0x77), with the
+// PTX ISA's table of the bytes each selector picks (d.b3 d.b2 d.b1 d.b0).
+TEST(PtxExecutor, PrmtModesPickTheBytesOfTheTable) {
+  const auto r =
+      run("  prmt.b32.f4e %r1, 0x33221100, 0x77665544, 1;\n  st.global.u32 [%rd1], %r1;\n"        // 4 3 2 1
+          "  prmt.b32.b4e %r1, 0x33221100, 0x77665544, 0;\n  st.global.u32 [%rd1+8], %r1;\n"      // 5 6 7 0
+          "  prmt.b32.rc8 %r1, 0x33221100, 0x77665544, 2;\n  st.global.u32 [%rd1+16], %r1;\n"     // 2 2 2 2
+          "  prmt.b32.ecl %r1, 0x33221100, 0x77665544, 1;\n  st.global.u32 [%rd1+24], %r1;\n"     // 3 2 1 1
+          "  prmt.b32.ecr %r1, 0x33221100, 0x77665544, 2;\n  st.global.u32 [%rd1+32], %r1;\n"     // 2 2 1 0
+          "  prmt.b32.rc16 %r1, 0x33221100, 0x77665544, 1;\n  st.global.u32 [%rd1+40], %r1;\n");  // 3 2 3 2
+  EXPECT_EQ(r.out[0], 0x44332211u);
+  EXPECT_EQ(r.out[1], 0x55667700u);
+  EXPECT_EQ(r.out[2], 0x22222222u);
+  EXPECT_EQ(r.out[3], 0x33221111u);
+  EXPECT_EQ(r.out[4], 0x22221100u);
+  EXPECT_EQ(r.out[5], 0x33223322u);
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
