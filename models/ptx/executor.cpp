@@ -798,6 +798,47 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
   };
   const bool half = t == Type::kF16 || t == Type::kF16x2;
 
+  if (in.flags & (kCarryIn | kCarryOut)) {
+    // A carry chain (add.cc, addc, sub.cc, subc, mad.cc, madc): the sum one bit wider than the type; the
+    // carry register CC.CF is the last source (carry in) and the last destination (carry out). Subtraction
+    // borrows: subc is a - (b + CC.CF).
+    using U128 = unsigned __int128;
+    const unsigned width = type_bytes(t) * 8;
+    const U128 mask = (U128(1) << width) - 1;
+    const std::uint64_t* cf = (in.flags & kCarryIn) ? src_ptr(w, in.src[in.nsrc - 1]) : nullptr;
+    std::uint64_t* co = (in.flags & kCarryOut) ? reg_ptr(w, in.dst[in.ndst - 1]) : nullptr;
+    const bool hi = static_cast<MulMode>(in.mode) == MulMode::kHi, sgn = is_signed(t);
+    each_lane(active, [&](unsigned l) {
+      const U128 x = a[l] & mask, y = b[l] & mask, cin = cf ? (cf[l] & 1) : 0;
+      U128 r;
+      bool carry;
+      if (in.op == Op::kSub) {
+        r = (x - y - cin) & mask;
+        carry = x < y + cin;
+      } else {
+        U128 term = y;
+        if (in.op == Op::kMad) {
+          __int128 p;
+          if (sgn)
+            p = width == 64 ? __int128(std::int64_t(a[l])) * std::int64_t(b[l])
+                            : __int128(std::int64_t(std::int32_t(a[l])) * std::int32_t(b[l]));
+          else
+            p = __int128(x * y);
+          term = (hi ? U128(p) >> width : U128(p)) & mask;
+          term += c[l] & mask;
+        } else {
+          term = y;
+        }
+        r = x * (in.op == Op::kMad ? 0 : 1) + term + cin;
+        carry = (r >> width) & 1;
+        r &= mask;
+      }
+      d[l] = static_cast<std::uint64_t>(r);
+      if (co) co[l] = carry;
+    });
+    return;
+  }
+
   switch (in.op) {
     case Op::kNop:
     case Op::kMembar:

@@ -194,13 +194,15 @@ enum : std::uint16_t {
   kFtz = 1 << 0,
   kSat = 1 << 1,
   kApprox = 1 << 2,
-  kUni = 1 << 3,       // bra.uni
-  kGuardNeg = 1 << 4,  // @!%p
-  kToSpace = 1 << 5,   // cvta.to.<space>
-  kShfClamp = 1 << 6,  // shf.clamp (else wrap)
-  kShfRight = 1 << 7,  // shf.r (else l)
-  kFull = 1 << 8,      // div.full
-  kNaN = 1 << 9,       // min/max.NaN
+  kUni = 1 << 3,        // bra.uni
+  kGuardNeg = 1 << 4,   // @!%p
+  kToSpace = 1 << 5,    // cvta.to.<space>
+  kShfClamp = 1 << 6,   // shf.clamp (else wrap)
+  kShfRight = 1 << 7,   // shf.r (else l)
+  kFull = 1 << 8,       // div.full
+  kNaN = 1 << 9,        // min/max.NaN
+  kCarryIn = 1 << 10,   // addc, subc, madc: + CC.CF (the flattening adds the carry register as a source)
+  kCarryOut = 1 << 11,  // .cc: writes CC.CF (the flattening adds the carry register as a destination)
 };
 
 // A source operand or an address. As parsed, an operand is a register, an immediate (its bits in the

@@ -1063,16 +1063,20 @@ class Parser {
       std::size_t operands;
     };
     static const Simple kArith[] = {
-        {"add", K::kAdd, 3},   {"sub", K::kSub, 3},     {"min", K::kMin, 3},    {"max", K::kMax, 3},
-        {"abs", K::kAbs, 2},   {"neg", K::kNeg, 2},     {"rem", K::kRem, 3},    {"copysign", K::kCopysign, 3},
-        {"popc", K::kPopc, 2}, {"clz", K::kClz, 2},     {"brev", K::kBrev, 2},  {"bfe", K::kBfe, 4},
-        {"bfi", K::kBfi, 5},   {"and", K::kAnd, 3},     {"or", K::kOr, 3},      {"xor", K::kXor, 3},
-        {"not", K::kNot, 2},   {"cnot", K::kCnot, 2},   {"shl", K::kShl, 3},    {"shr", K::kShr, 3},
-        {"lop3", K::kLop3, 5}, {"selp", K::kSelp, 4},   {"sad", K::kSad, 4},    {"fma", K::kFma, 4},
-        {"div", K::kDiv, 3},   {"rcp", K::kRcp, 2},     {"sqrt", K::kSqrt, 2},  {"rsqrt", K::kRsqrt, 2},
-        {"sin", K::kSin, 2},   {"cos", K::kCos, 2},     {"lg2", K::kLg2, 2},    {"ex2", K::kEx2, 2},
-        {"tanh", K::kTanh, 2}, {"bfind", K::kBfind, 2}, {"prmt", K::kPrmt, 4},  {"mul", K::kMul, 3},
-        {"mad", K::kMad, 4},   {"mul24", K::kMul24, 3}, {"mad24", K::kMad24, 4}};
+        {"add", K::kAdd, 3},     {"sub", K::kSub, 3},           {"min", K::kMin, 3},
+        {"max", K::kMax, 3},     {"abs", K::kAbs, 2},           {"neg", K::kNeg, 2},
+        {"rem", K::kRem, 3},     {"copysign", K::kCopysign, 3}, {"popc", K::kPopc, 2},
+        {"clz", K::kClz, 2},     {"brev", K::kBrev, 2},         {"bfe", K::kBfe, 4},
+        {"bfi", K::kBfi, 5},     {"and", K::kAnd, 3},           {"or", K::kOr, 3},
+        {"xor", K::kXor, 3},     {"not", K::kNot, 2},           {"cnot", K::kCnot, 2},
+        {"shl", K::kShl, 3},     {"shr", K::kShr, 3},           {"lop3", K::kLop3, 5},
+        {"selp", K::kSelp, 4},   {"sad", K::kSad, 4},           {"fma", K::kFma, 4},
+        {"div", K::kDiv, 3},     {"rcp", K::kRcp, 2},           {"sqrt", K::kSqrt, 2},
+        {"rsqrt", K::kRsqrt, 2}, {"sin", K::kSin, 2},           {"cos", K::kCos, 2},
+        {"lg2", K::kLg2, 2},     {"ex2", K::kEx2, 2},           {"tanh", K::kTanh, 2},
+        {"bfind", K::kBfind, 2}, {"prmt", K::kPrmt, 4},         {"mul", K::kMul, 3},
+        {"mad", K::kMad, 4},     {"mul24", K::kMul24, 3},       {"mad24", K::kMad24, 4},
+        {"addc", K::kAdd, 3},    {"subc", K::kSub, 3},          {"madc", K::kMad, 4}};
     for (const Simple& a : kArith) {
       if (mn != a.name) continue;
       in.op = a.op;
@@ -1106,8 +1110,11 @@ class Parser {
           in.mode = static_cast<std::uint8_t>(mode + 1);
       }
       if ((a.op == K::kAdd || a.op == K::kSub) && !is_float(t) && md.sat && t != Type::kS32) unsupported();
-      if ((a.op == K::kAdd || a.op == K::kSub) &&
-          (take("cc") || std::find(parts.begin(), parts.end(), "cc") != parts.end()))
+      // Carry chains (add.cc, addc, sub.cc, subc, mad.lo.cc, madc.hi ...) on 32- and 64-bit integers.
+      if (take("cc")) in.flags |= kCarryOut;
+      if (mn == "addc" || mn == "subc" || mn == "madc") in.flags |= kCarryIn;
+      if ((in.flags & (kCarryIn | kCarryOut)) &&
+          (is_float(t) || type_bytes(t) < 4 || md.sat || (a.op == K::kMad && which == 2)))
         unsupported("carry");
       if ((a.op == K::kRcp || a.op == K::kSqrt || a.op == K::kDiv) && is_float(t) && !md.approx && !md.full &&
           md.round == Round::kDefault)

@@ -647,3 +647,26 @@ TEST(PtxExecutor, PrmtModesPickTheBytesOfTheTable) {
 
 }  // namespace
 }  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+TEST(PtxExecutor, CarryChainsAddSubtractAndMultiplyAcrossWords) {
+  const auto r = run(
+      // 0xFFFFFFFF00000001 + 0x00000001FFFFFFFF = 0x0000000100000000 (mod 2^64), in 32-bit halves
+      "  add.cc.u32 %r1, 0x00000001, 0xFFFFFFFF;\n  addc.cc.u32 %r2, 0xFFFFFFFF, 0x00000001;\n"
+      "  addc.u32 %r3, 0, 0;\n"  // the carry out of the high half: 1
+      "  st.global.v2.u32 [%rd1], {%r1, %r2};\n  st.global.u32 [%rd1+8], %r3;\n"
+      // 0x0000000100000000 - 1 = 0x00000000FFFFFFFF
+      "  sub.cc.u32 %r1, 0, 1;\n  subc.u32 %r2, 1, 0;\n  st.global.v2.u32 [%rd1+16], {%r1, %r2};\n"
+      // 0xFFFFFFFF * 0xFFFFFFFF + 0xFFFFFFFF = 0xFFFFFFFF00000000
+      "  mov.u32 %r4, 0xFFFFFFFF;\n  mad.lo.cc.u32 %r1, %r4, %r4, %r4;\n  madc.hi.u32 %r2, %r4, %r4, 0;\n"
+      "  st.global.v2.u32 [%rd1+24], {%r1, %r2};\n");
+  EXPECT_EQ(r.out[0], 0x0000000100000000ull);
+  EXPECT_EQ(r.out[1], 1u);
+  EXPECT_EQ(r.out[2], 0x00000000FFFFFFFFull);
+  EXPECT_EQ(r.out[3], 0xFFFFFFFF00000000ull);
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test

@@ -85,8 +85,8 @@ TEST(PtxParser, RefusesWhatItDoesNotSupportAtItsLineAndColumn) {
   const std::string head =
       ".version 6.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<4>;\n";
   EXPECT_EQ(error_of(head + "  brkpt;\n}\n"), "bad.ptx:7:3: unsupported instruction 'brkpt'");
-  EXPECT_EQ(error_of(head + "  add.cc.u32 %r1, %r2, %r3;\n}\n"),
-            "bad.ptx:7:3: unsupported instruction 'add.cc.u32' (carry)");
+  EXPECT_EQ(error_of(head + "  add.cc.f32 %r1, %r2, %r3;\n}\n"),
+            "bad.ptx:7:3: unsupported instruction 'add.cc.f32' (carry)");
   EXPECT_EQ(error_of(head + "  mov.u32 %r1, %r9;\n}\n"), "bad.ptx:7:16: unknown register '%r9'");
   EXPECT_EQ(error_of(head + "  bra.uni NOWHERE;\n}\n"), "bad.ptx:7:11: unknown label 'NOWHERE'");
   EXPECT_EQ(error_of(head + "  mov.u32 %r1, %r2\n  ret;\n}\n"), "bad.ptx:8:3: expected ';', found 'ret'");
