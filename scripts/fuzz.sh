@@ -9,7 +9,7 @@
 # and choice of docs/configuration.md) and a maximum input length well above its seeds (max_len below;
 # FUZZ_MAX_LEN overrides it for every target), so mutations reach whole trace files and large configurations.
 #
-# Usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]  (targets: config accelsim ngt metis hwcsv activity)
+# Usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]  (targets: config accelsim ngt metis hwcsv activity ptx)
 #   --print-commands: print each target's fuzzer command line and exit (no build needed; tests check it)
 # Example: cmake -S . -B build-fuzz -G Ninja -DNUMAGPU_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 &&
 #          cmake --build build-fuzz && scripts/fuzz.sh build-fuzz 60
@@ -26,14 +26,14 @@ fi
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(config accelsim ngt metis hwcsv activity)
+[ ${#targets[@]} -eq 0 ] && targets=(config accelsim ngt metis hwcsv activity ptx)
 
 # Largest input per target, in bytes. The seeds are a few kB at most; without a limit libFuzzer guesses one
 # from them and grows it slowly (-len_control), so in minutes of fuzzing no trace input exceeded 904 bytes.
-declare -A max_len=([config]=16384 [accelsim]=65536 [ngt]=65536 [metis]=65536 [hwcsv]=65536 [activity]=65536)
+declare -A max_len=([config]=16384 [accelsim]=65536 [ngt]=65536 [metis]=65536 [hwcsv]=65536 [activity]=65536 [ptx]=65536)
 # How fast libFuzzer lets inputs grow towards max_len: 0 at once (the trace targets, whose seeds are under 1 kB),
 # 20 gradually (the configuration target, whose seeds are up to 8 kB and whose inputs are slower to load).
-declare -A len_control=([config]=20 [accelsim]=0 [ngt]=0 [metis]=0 [hwcsv]=0 [activity]=0)
+declare -A len_control=([config]=20 [accelsim]=0 [ngt]=0 [metis]=0 [hwcsv]=0 [activity]=0 [ptx]=20)
 work=$build/fuzz-work
 fuzzer_command() {  # fuzzer_command TARGET: the libFuzzer command line, one argument per line
   local t=$1
@@ -104,15 +104,18 @@ cat > "$work/seeds/activity/small.json" <<'JSON'
    "counters": {"clocked_cycles": 2000}, "windows": {"clocked_cycles": [1000, 1000]}}],
  "config": {}}
 JSON
+# PTX: the test kernels clang and nvcc compiled (tests/data/ptx).
+mkdir -p "$work/seeds/ptx"
+cp "$root"/tests/data/ptx/*.ptx "$work/seeds/ptx/"
 # Inputs found earlier are seeds too: the fuzzer starts from what once broke the code.
-for t in config accelsim ngt metis hwcsv activity; do
+for t in config accelsim ngt metis hwcsv activity ptx; do
   mkdir -p "$work/seeds/$t"
   if [ -d "$root/fuzz/regressions/$t" ]; then cp "$root/fuzz/regressions/$t"/* "$work/seeds/$t/" 2>/dev/null || true; fi
 done
 
 # Dictionaries: fuzz/dict/<target>.dict; the configuration target's also gets every key name and choice of the
 # reference, so mutations speak the schema's words.
-for t in accelsim ngt metis hwcsv activity; do cp "$root/fuzz/dict/$t.dict" "$work/$t.dict"; done
+for t in accelsim ngt metis hwcsv activity ptx; do cp "$root/fuzz/dict/$t.dict" "$work/$t.dict"; done
 { cat "$root/fuzz/dict/config.dict"; awk -F'|' '/^\| `/ {
     key = $2; gsub(/[ `]/, "", key); gsub(/\[\]/, "", key)
     n = split(key, part, "."); for (i = 1; i <= n; i++) print "\"" part[i] ": \""

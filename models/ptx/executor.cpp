@@ -17,8 +17,21 @@ namespace numagpu::ptx {
 
 namespace {
 
+// Set bits of a lane mask (a portable popcount: the build targets no particular x86 level).
+inline unsigned lanes_in(std::uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+// f(lane) for each lane of the mask; a full warp as a plain loop the compiler can vectorize.
 template <class F>
 inline void each_lane(std::uint32_t mask, F&& f) {
+  if (mask == ~0u) {
+    for (unsigned l = 0; l < kWarpLanes; ++l)
+      f(l);
+    return;
+  }
   for (std::uint32_t m = mask; m; m &= m - 1)
     f(static_cast<unsigned>(__builtin_ctz(m)));
 }
@@ -285,13 +298,31 @@ struct WarpState {
   std::uint64_t clock = 0;
 };
 
-enum class Stop { kBarrier, kDone };
+// A CTA's registers and memories, kept by each host thread from one CTA to the next so that running one
+// allocates nothing once they have grown.
+struct CtaScratch {
+  std::vector<std::uint64_t> regs;
+  std::vector<std::uint32_t> ready;
+  std::vector<std::uint8_t> shared, local, frame;
+  std::vector<WarpState> states;
+};
 
 class CtaRun {
  public:
   CtaRun(const Kernel::Impl& k, const LaunchSpec& launch, Dim3 block, GlobalMemory& memory, WarpSink& sink,
-         const std::vector<std::uint64_t>& variable_addresses)
-      : k_(k), launch_(launch), block_(block), memory_(memory), sink_(sink), vars_(k.vars) {
+         const std::vector<std::uint64_t>& variable_addresses, CtaScratch& scratch)
+      : k_(k),
+        launch_(launch),
+        block_(block),
+        memory_(memory),
+        sink_(sink),
+        vars_(k.vars),
+        regs_(scratch.regs),
+        ready_(scratch.ready),
+        shared_(scratch.shared),
+        local_(scratch.local),
+        frame_(scratch.frame),
+        states_(scratch.states) {
     threads_ = static_cast<std::uint32_t>(launch.block.count());
     warps_ = (threads_ + kWarpLanes - 1) / kWarpLanes;
     regs_.assign(std::size_t(warps_) * vars_ * kWarpLanes, 0);
@@ -305,6 +336,13 @@ class CtaRun {
     local_.assign(std::size_t(threads_) * k.local_bytes, 0);
     frame_.assign(std::size_t(threads_) * k.frame_bytes, 0);
     states_.resize(warps_);
+    for (WarpState& st : states_) {
+      st.stack.clear();
+      st.exited = 0;
+      st.waiting = false;
+      st.barrier_pc = 0;
+      st.clock = 0;
+    }
     const std::uint64_t cta_linear =
         block.x + std::uint64_t(launch.grid.x) * (block.y + std::uint64_t(launch.grid.y) * block.z);
     first_thread_ = cta_linear * launch.block.count();
@@ -499,11 +537,11 @@ class CtaRun {
   std::uint32_t vars_;
   std::uint32_t threads_ = 0, warps_ = 0;
   std::uint64_t first_thread_ = 0;
-  std::vector<std::uint64_t> regs_;
-  std::vector<std::uint32_t> ready_;
-  std::vector<std::uint8_t> shared_, local_, frame_;
+  std::vector<std::uint64_t>& regs_;
+  std::vector<std::uint32_t>& ready_;
+  std::vector<std::uint8_t>&shared_, &local_, &frame_;
   std::uint64_t shared_bytes_ = 0;
-  std::vector<WarpState> states_;
+  std::vector<WarpState>& states_;
   CtaCost cost_;
   std::uint64_t lane_addr_[kWarpLanes];
 };
@@ -538,6 +576,25 @@ void CtaRun::run_warp(unsigned w, WarpState& s) {
 // Executes one instruction for `active` lanes of the top entry `e`; false when the warp stops at a barrier.
 bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const InstrMeta& mt,
                   std::uint32_t active) {
+  if (in.op == Op::kBar && active != 0 && active == e.mask && active != (s.valid & ~s.exited) &&
+      s.stack.size() >= 2) {
+    // Part of the warp is at the barrier. The lanes missing may be on the other path of a branch whose
+    // paths meet only at the kernel's end (an early return: `if (i >= n) return; ... __syncthreads()`),
+    // pushed below this entry with the same reconvergence point: that path runs first (its lanes exit or
+    // come to a barrier). Two such paths at the same barrier are one entry again.
+    Entry& other = s.stack[s.stack.size() - 2];
+    if (other.rpc == e.rpc && (other.mask & e.mask) == 0 && other.mask != 0) {
+      if (other.pc == e.pc) {
+        other.mask |= e.mask;
+        s.stack.pop_back();
+        return true;
+      }
+      if (other.pc >= k_.code.size() || k_.code[other.pc].op != Op::kBar) {
+        std::swap(other, e);
+        return true;
+      }
+    }
+  }
   const bool is_branch = in.op == Op::kBra || in.op == Op::kRet;
   if (active == 0 && !is_branch) {
     // Predicated off in every lane: does nothing, and is not reported (WarpSink instructions have at
@@ -546,7 +603,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
     return true;
   }
   ++cost_.warp_instructions;
-  cost_.thread_instructions += static_cast<unsigned>(__builtin_popcount(is_branch ? e.mask : active));
+  cost_.thread_instructions += lanes_in(is_branch ? e.mask : active);
   ++s.clock;
   const InstrCost& c = mt.cost;
   switch (in.op) {
@@ -741,6 +798,47 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
   };
   const bool half = t == Type::kF16 || t == Type::kF16x2;
 
+  if (in.flags & (kCarryIn | kCarryOut)) {
+    // A carry chain (add.cc, addc, sub.cc, subc, mad.cc, madc): the sum one bit wider than the type; the
+    // carry register CC.CF is the last source (carry in) and the last destination (carry out). Subtraction
+    // borrows: subc is a - (b + CC.CF).
+    using U128 = unsigned __int128;
+    const unsigned width = type_bytes(t) * 8;
+    const U128 mask = (U128(1) << width) - 1;
+    const std::uint64_t* cf = (in.flags & kCarryIn) ? src_ptr(w, in.src[in.nsrc - 1]) : nullptr;
+    std::uint64_t* co = (in.flags & kCarryOut) ? reg_ptr(w, in.dst[in.ndst - 1]) : nullptr;
+    const bool hi = static_cast<MulMode>(in.mode) == MulMode::kHi, sgn = is_signed(t);
+    each_lane(active, [&](unsigned l) {
+      const U128 x = a[l] & mask, y = b[l] & mask, cin = cf ? (cf[l] & 1) : 0;
+      U128 r;
+      bool carry;
+      if (in.op == Op::kSub) {
+        r = (x - y - cin) & mask;
+        carry = x < y + cin;
+      } else {
+        U128 term = y;
+        if (in.op == Op::kMad) {
+          __int128 p;
+          if (sgn)
+            p = width == 64 ? __int128(std::int64_t(a[l])) * std::int64_t(b[l])
+                            : __int128(std::int64_t(std::int32_t(a[l])) * std::int32_t(b[l]));
+          else
+            p = __int128(x * y);
+          term = (hi ? U128(p) >> width : U128(p)) & mask;
+          term += c[l] & mask;
+        } else {
+          term = y;
+        }
+        r = x * (in.op == Op::kMad ? 0 : 1) + term + cin;
+        carry = (r >> width) & 1;
+        r &= mask;
+      }
+      d[l] = static_cast<std::uint64_t>(r);
+      if (co) co[l] = carry;
+    });
+    return;
+  }
+
   switch (in.op) {
     case Op::kNop:
     case Op::kMembar:
@@ -786,8 +884,19 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
         });
       }
       if (t == Type::kF32 || t == Type::kF64) {
+        const bool plain = !ftz && !sat && (rnd == Round::kDefault || rnd == Round::kRn);
+        const bool nan_out = in.flags & kNaN;
         auto go = [&](auto tag) {
           using T = decltype(tag);
+          if (plain && op != Op::kMin && op != Op::kMax) {  // the common case: IEEE to nearest, as the host
+            if (op == Op::kAdd)
+              binary(tag, [](T x, T y) { return x + y; });
+            else if (op == Op::kSub)
+              binary(tag, [](T x, T y) { return x - y; });
+            else
+              binary(tag, [](T x, T y) { return x * y; });
+            return;
+          }
           binary(tag, [&](T x, T y) {
             x = flush(x, ftz);
             y = flush(y, ftz);
@@ -812,10 +921,12 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
                 });
                 break;
               case Op::kMin:
-                r = fp_min(x, y);
+                r = nan_out && (std::isnan(x) || std::isnan(y)) ? std::numeric_limits<T>::quiet_NaN()
+                                                                : fp_min(x, y);
                 break;
               default:
-                r = fp_max(x, y);
+                r = nan_out && (std::isnan(x) || std::isnan(y)) ? std::numeric_limits<T>::quiet_NaN()
+                                                                : fp_max(x, y);
                 break;
             }
             return saturate(flush(r, ftz), sat);
@@ -887,6 +998,14 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
     case Op::kMad:
     case Op::kFma: {
       if (half) return half_op([](double x, double y, double z) { return x * y + z; });
+      if ((t == Type::kF32 || t == Type::kF64) && !ftz && !sat &&
+          (rnd == Round::kDefault || rnd == Round::kRn)) {
+        if (t == Type::kF32)
+          ternary(float{}, [](float x, float y, float z) { return std::fma(x, y, z); });
+        else
+          ternary(double{}, [](double x, double y, double z) { return std::fma(x, y, z); });
+        return;
+      }
       if (t == Type::kF32 || t == Type::kF64) {
         auto go = [&](auto tag) {
           using T = decltype(tag);
@@ -1129,6 +1248,25 @@ void CtaRun::compute(const Instr& in, unsigned w, std::uint32_t active) {
       return;
     }
     case Op::kPrmt:
+      if (in.mode != 0) {
+        // The modes pick bytes d.b0..d.b3 of {b, a} by c[1:0] (the PTX ISA's table, one row per selector).
+        static constexpr std::uint8_t kModes[6][4][4] = {
+            {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},   // f4e
+            {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},   // b4e
+            {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},   // rc8
+            {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},   // ecl
+            {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},   // ecr
+            {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}};  // rc16
+        each_lane(active, [&](unsigned l) {
+          const std::uint64_t bytes = (a[l] & 0xffffffffu) | (b[l] & 0xffffffffu) << 32;
+          const std::uint8_t* row = kModes[in.mode - 1][c[l] & 3];
+          std::uint32_t r = 0;
+          for (unsigned i = 0; i < 4; ++i)
+            r |= std::uint32_t((bytes >> (8 * row[i])) & 0xff) << (8 * i);
+          d[l] = r;
+        });
+        return;
+      }
       each_lane(active, [&](unsigned l) {
         const std::uint64_t bytes = (a[l] & 0xffffffffu) | (b[l] & 0xffffffffu) << 32;
         std::uint32_t r = 0;
@@ -1367,8 +1505,17 @@ void CtaRun::convert(const Instr& in, std::uint64_t* d, const std::uint64_t* a, 
       if (dt == Type::kF16) {
         double v = round_integral(x, rnd);
         if (sat) v = std::isnan(v) ? 0.0 : std::min(1.0, std::max(0.0, v));
-        // f32 -> f16 in one rounding; an f64 source goes through f32 (exact for the values kernels convert)
-        d[l] = float_to_half(static_cast<float>(v), half_mode(rnd));
+        // f32 -> f16 in one rounding. An f64 goes through an f32 rounded to odd (truncated, its last bit set
+        // when inexact), which keeps the one rounding to f16's 11 bits correct.
+        float f = static_cast<float>(v);
+        if (st == Type::kF64 && !std::isnan(v)) {
+          f = rounded(Round::kRz, [&] {
+            volatile double p = v;
+            return static_cast<float>(p);
+          });
+          if (static_cast<double>(f) != v) f = bits_to_float(float_to_bits(f) | 1u);
+        }
+        d[l] = float_to_half(f, half_mode(rnd));
       } else if (dt == Type::kF32) {
         float v;
         if (st == Type::kF64)
@@ -1498,33 +1645,10 @@ T load_as(const std::uint8_t* p) {
   return v;
 }
 
-// A loaded value as its register holds it: signed types sign-extended, others zero-extended.
-std::uint64_t load_value(const std::uint8_t* p, Type t) {
-  switch (t) {
-    case Type::kS8:
-      return static_cast<std::uint64_t>(std::int64_t(load_as<std::int8_t>(p)));
-    case Type::kS16:
-      return static_cast<std::uint64_t>(std::int64_t(load_as<std::int16_t>(p)));
-    case Type::kS32:
-      return static_cast<std::uint64_t>(std::int64_t(load_as<std::int32_t>(p)));
-    default:
-      break;
-  }
-  switch (type_bytes(t)) {
-    case 1:
-      return p[0];
-    case 2:
-      return load_as<std::uint16_t>(p);
-    case 4:
-      return load_as<std::uint32_t>(p);
-    default:
-      return load_as<std::uint64_t>(p);
-  }
+template <unsigned kSize>
+void store_value(std::uint8_t* p, std::uint64_t v) {  // little-endian host
+  std::memcpy(p, &v, kSize);
 }
-
-void store_value(std::uint8_t* p, std::uint64_t v, unsigned size) {
-  std::memcpy(p, &v, size);
-}  // little-endian
 
 template <class T>
 T atomic_apply(AtomOp op, T old, T b, T c) {
@@ -1575,52 +1699,117 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
   const bool load = in.op == Op::kLd, store = in.op == Op::kSt;
   std::uint64_t sim[kWarpLanes];  // what the sink sees (local: the interleaved simulated address)
   std::uint8_t* host[kWarpLanes];
-  each_lane(lanes, [&](unsigned l) {
-    const std::uint64_t a = addr[l];
-    const std::uint32_t t = w * kWarpLanes + l;
-    if (a % bytes != 0) bad_access(ExecutionError::Kind::kMisaligned, in, w, l, space, a, bytes);
-    std::uint8_t* p = nullptr;
-    sim[l] = a;
-    switch (space) {
-      case Space::kGlobal:
-      case Space::kConst:
-        p = memory_.resolve(a, bytes);
-        break;
-      case Space::kShared:
-        if (a + bytes <= shared_bytes_ && a < shared_bytes_) p = &shared_[a];
-        break;
-      case Space::kLocal:
-        if (a + bytes <= k_.local_bytes && a < k_.local_bytes) {
-          p = &local_[std::size_t(t) * k_.local_bytes + a];
-          // Local memory as the GPU interleaves it: 4-byte words of a warp's 32 threads side by side.
-          const std::uint64_t thread = first_thread_ + t;
-          sim[l] = launch_.local_base + thread / kWarpLanes * k_.local_bytes * kWarpLanes + a / 4 * 128 +
-                   thread % kWarpLanes * 4 + a % 4;
-        }
-        break;
-      case Space::kParam:
-        if (!store && a + bytes <= launch_.params.size() && a < launch_.params.size())
-          p = const_cast<std::uint8_t*>(launch_.params.data()) + a;
-        break;
-      case Space::kFrame:
-        if (a + bytes <= k_.frame_bytes) p = &frame_[std::size_t(t) * k_.frame_bytes + a];
-        break;
-      default:
-        break;
-    }
-    if (!p) bad_access(ExecutionError::Kind::kOutOfBounds, in, w, l, space, a, bytes);
+  const std::uint64_t misaligned = bytes - 1;  // sizes are powers of two
+  auto check = [&](unsigned l, std::uint8_t* p) {
+    if (!p) bad_access(ExecutionError::Kind::kOutOfBounds, in, w, l, space, addr[l], bytes);
     host[l] = p;
+  };
+  each_lane(lanes, [&](unsigned l) {
+    if (addr[l] & misaligned) bad_access(ExecutionError::Kind::kMisaligned, in, w, l, space, addr[l], bytes);
   });
+  switch (space) {
+    case Space::kGlobal:
+    case Space::kConst:
+      each_lane(lanes, [&](unsigned l) {
+        sim[l] = addr[l];
+        check(l, memory_.resolve(addr[l], bytes));
+      });
+      break;
+    case Space::kShared:
+      each_lane(lanes, [&](unsigned l) {
+        const std::uint64_t a = addr[l];
+        sim[l] = a;
+        check(l, a < shared_bytes_ && a + bytes <= shared_bytes_ ? &shared_[a] : nullptr);
+      });
+      break;
+    case Space::kLocal:
+      each_lane(lanes, [&](unsigned l) {
+        const std::uint64_t a = addr[l];
+        const std::uint32_t t = w * kWarpLanes + l;
+        // Local memory as the GPU interleaves it: 4-byte words of a warp's 32 threads side by side.
+        const std::uint64_t thread = first_thread_ + t;
+        sim[l] = launch_.local_base + thread / kWarpLanes * k_.local_bytes * kWarpLanes + a / 4 * 128 +
+                 thread % kWarpLanes * 4 + a % 4;
+        check(l, a < k_.local_bytes && a + bytes <= k_.local_bytes
+                     ? &local_[std::size_t(t) * k_.local_bytes + a]
+                     : nullptr);
+      });
+      break;
+    case Space::kParam:
+      each_lane(lanes, [&](unsigned l) {
+        const std::uint64_t a = addr[l];
+        check(l, !store && a < launch_.params.size() && a + bytes <= launch_.params.size()
+                     ? const_cast<std::uint8_t*>(launch_.params.data()) + a
+                     : nullptr);
+      });
+      break;
+    case Space::kFrame:
+      each_lane(lanes, [&](unsigned l) {
+        const std::uint64_t a = addr[l];
+        check(l, a < k_.frame_bytes && a + bytes <= k_.frame_bytes
+                     ? &frame_[std::size_t(w * kWarpLanes + l) * k_.frame_bytes + a]
+                     : nullptr);
+      });
+      break;
+    default:
+      each_lane(lanes, [&](unsigned l) { check(l, nullptr); });
+  }
   if (load) {
     for (unsigned i = 0; i < in.vec; ++i) {
       if (in.dst[i] == kNoReg) continue;
       std::uint64_t* d = reg_ptr(w, in.dst[i]);
-      each_lane(lanes, [&](unsigned l) { d[l] = load_value(host[l] + i * size, in.type); });
+      const unsigned at = i * size;
+      switch (in.type) {
+        case Type::kS8:
+          each_lane(lanes, [&](unsigned l) {
+            d[l] = std::uint64_t(std::int64_t(load_as<std::int8_t>(host[l] + at)));
+          });
+          break;
+        case Type::kS16:
+          each_lane(lanes, [&](unsigned l) {
+            d[l] = std::uint64_t(std::int64_t(load_as<std::int16_t>(host[l] + at)));
+          });
+          break;
+        case Type::kS32:
+          each_lane(lanes, [&](unsigned l) {
+            d[l] = std::uint64_t(std::int64_t(load_as<std::int32_t>(host[l] + at)));
+          });
+          break;
+        default:
+          switch (size) {
+            case 1:
+              each_lane(lanes, [&](unsigned l) { d[l] = host[l][at]; });
+              break;
+            case 2:
+              each_lane(lanes, [&](unsigned l) { d[l] = load_as<std::uint16_t>(host[l] + at); });
+              break;
+            case 4:
+              each_lane(lanes, [&](unsigned l) { d[l] = load_as<std::uint32_t>(host[l] + at); });
+              break;
+            default:
+              each_lane(lanes, [&](unsigned l) { d[l] = load_as<std::uint64_t>(host[l] + at); });
+              break;
+          }
+      }
     }
   } else if (store) {
     for (unsigned i = 0; i < in.vec; ++i) {
       const std::uint64_t* v = src_ptr(w, in.src[i]);
-      each_lane(lanes, [&](unsigned l) { store_value(host[l] + i * size, v[l], size); });
+      const unsigned at = i * size;
+      switch (size) {
+        case 1:
+          each_lane(lanes, [&](unsigned l) { host[l][at] = static_cast<std::uint8_t>(v[l]); });
+          break;
+        case 2:
+          each_lane(lanes, [&](unsigned l) { store_value<2>(host[l] + at, v[l]); });
+          break;
+        case 4:
+          each_lane(lanes, [&](unsigned l) { store_value<4>(host[l] + at, v[l]); });
+          break;
+        default:
+          each_lane(lanes, [&](unsigned l) { store_value<8>(host[l] + at, v[l]); });
+          break;
+      }
     }
   } else {  // atom, red: lane by lane, in lane order
     const auto op = static_cast<AtomOp>(in.mode);
@@ -1687,7 +1876,8 @@ CtaCost Kernel::execute_cta(const LaunchSpec& launch, Dim3 block_idx, GlobalMemo
     throw ExecutionError(ExecutionError::Kind::kUnsupported, "kernel '" + impl_->name + "': a CTA of " +
                                                                  std::to_string(launch.block.count()) +
                                                                  " threads (1 to 1024)");
-  CtaRun run(*impl_, launch, block_idx, memory, sink, variable_addresses);
+  thread_local CtaScratch scratch;
+  CtaRun run(*impl_, launch, block_idx, memory, sink, variable_addresses, scratch);
   return run.run();
 }
 

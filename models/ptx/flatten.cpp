@@ -11,7 +11,7 @@ namespace numagpu::ptx {
 namespace {
 
 constexpr std::uint32_t kConstBase = 0x8000'0000u;  // placeholder register numbers of immediates
-constexpr std::size_t kMaxInstructions = 1u << 22;  // inlining beyond this is refused
+constexpr std::size_t kMaxInstructions = 1u << 18;  // a kernel larger once its calls are inlined is refused
 
 std::uint64_t align_up(std::uint64_t v, std::uint64_t a) {
   return a ? (v + a - 1) / a * a : v;
@@ -70,6 +70,16 @@ class Flattener {
     constants_.push_back(bits);
     constant_index_.emplace(bits, r);
     return r;
+  }
+  // The condition-code register CC.CF of the carry instructions, one per thread.
+  std::uint32_t carry() {
+    if (carry_ == kNoReg) carry_ = new_register(1, false);
+    return carry_;
+  }
+  // The register a `_` destination writes: nothing reads it.
+  std::uint32_t discard() {
+    if (discard_ == kNoReg) discard_ = new_register(64, false);
+    return discard_;
   }
   std::uint32_t special(Special s) {
     auto& r = special_[static_cast<unsigned>(s)];
@@ -284,9 +294,14 @@ class Flattener {
       Instr out = in;
       if (out.guard != kNoReg) out.guard += inst.reg_base;
       for (unsigned d = 0; d < out.ndst; ++d)
-        if (out.dst[d] != kNoReg) out.dst[d] += inst.reg_base;
+        out.dst[d] = out.dst[d] == kNoReg ? discard() : out.dst[d] + inst.reg_base;
       for (unsigned s = 0; s < out.nsrc; ++s)
         out.src[s] = value(inst, in.src[s], in);
+      if (in.flags & kCarryIn) {  // the thread's CC.CF, as one more source
+        out.src[out.nsrc].kind = Operand::Kind::kReg;
+        out.src[out.nsrc++].reg = carry();
+      }
+      if (in.flags & kCarryOut) out.dst[out.ndst++] = carry();
       if (in.op == Op::kLd || in.op == Op::kSt || in.op == Op::kAtom || in.op == Op::kRed)
         address(inst, out, in);
       if (in.op == Op::kRet) {
@@ -352,6 +367,7 @@ class Flattener {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> function_shared_;
   std::vector<std::size_t> dynamic_uses_;
   std::vector<std::uint32_t> stack_;
+  std::uint32_t discard_ = kNoReg, carry_ = kNoReg;
   std::uint64_t shared_cursor_ = 0, local_cursor_ = 0, frame_cursor_ = 0;
 };
 

@@ -47,8 +47,12 @@ class Kernel {
   unsigned registers_per_thread() const;         // docs/cuda.md, "Registers per thread"
   std::uint64_t static_shared_bytes() const;     // the entry's .shared variables
   std::uint64_t local_bytes_per_thread() const;  // its .local depots (every inlined call's)
+  // Runs CTA `block_idx` of `launch` to its end (ExecutionError: the first error, in cuda-memcheck's
+  // words). `variable_addresses[i]`: where Module::variables[i] lives in `memory` (entries of .shared
+  // variables are ignored; the vector may end after the last variable the kernel uses). Thread-safe: CTAs
+  // may run on several host threads at once (each keeps its own scratch registers).
   CtaCost execute_cta(const LaunchSpec& launch, Dim3 block_idx, GlobalMemory& memory, WarpSink& sink,
-                      const std::vector<std::uint64_t>& variable_addresses) const;  // ExecutionError
+                      const std::vector<std::uint64_t>& variable_addresses) const;
 
   // The flattened code and its graph (tests).
   const std::vector<Instr>& code() const;

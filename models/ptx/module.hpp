@@ -37,7 +37,11 @@ enum class Type : std::uint8_t {
   kF32,
   kF64,
 };
-unsigned type_bytes(Type t);
+// Bytes of a value of the type (a predicate: 1).
+inline unsigned type_bytes(Type t) {
+  constexpr unsigned char kBytes[] = {0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 4, 8};
+  return kBytes[static_cast<unsigned>(t)];
+}
 inline bool is_float(Type t) {
   return t >= Type::kF16;
 }
@@ -190,27 +194,28 @@ enum : std::uint16_t {
   kFtz = 1 << 0,
   kSat = 1 << 1,
   kApprox = 1 << 2,
-  kUni = 1 << 3,       // bra.uni
-  kGuardNeg = 1 << 4,  // @!%p
-  kToSpace = 1 << 5,   // cvta.to.<space>
-  kShfClamp = 1 << 6,  // shf.clamp (else wrap)
-  kShfRight = 1 << 7,  // shf.r (else l)
-  kFull = 1 << 8,      // div.full
-  kBoolNegC = 1 << 9,  // setp's combining predicate is !%p
-  kNaN = 1 << 10,      // min/max.NaN
+  kUni = 1 << 3,        // bra.uni
+  kGuardNeg = 1 << 4,   // @!%p
+  kToSpace = 1 << 5,    // cvta.to.<space>
+  kShfClamp = 1 << 6,   // shf.clamp (else wrap)
+  kShfRight = 1 << 7,   // shf.r (else l)
+  kFull = 1 << 8,       // div.full
+  kNaN = 1 << 9,        // min/max.NaN
+  kCarryIn = 1 << 10,   // addc, subc, madc: + CC.CF (the flattening adds the carry register as a source)
+  kCarryOut = 1 << 11,  // .cc: writes CC.CF (the flattening adds the carry register as a destination)
 };
 
-// A source operand or an address. Before Kernel flattens a function, kSymbol operands name an entry of
-// Function::symbols; after, only kReg, kImm, kSpecial and kGlobalVar (a module variable's address, resolved
-// per launch) remain, every other symbol resolved to an immediate (shared and local offsets, parameter
-// offsets).
+// A source operand or an address. As parsed, an operand is a register, an immediate (its bits in the
+// instruction's type), a special register or a symbol (Function::symbols: a variable's or parameter's
+// address); an address is a base register (or none), a symbol (or none) and an offset. Kernel's flattening
+// makes every source operand a register (immediates, special registers and variable addresses become
+// registers of their own) and every address a base register (or kNoReg) plus `imm`.
 struct Operand {
-  enum class Kind : std::uint8_t { kNone, kReg, kImm, kSpecial, kSymbol, kGlobalVar, kLabel };
+  enum class Kind : std::uint8_t { kNone, kReg, kImm, kSpecial, kSymbol };
   Kind kind = Kind::kNone;
   bool negate = false;         // !%p as a source predicate
   std::uint32_t reg = kNoReg;  // kReg, or an address's base register (kNoReg: none)
-  std::uint32_t sym = 0;       // kSymbol: Function::symbols index; kGlobalVar: Module::variables index;
-                               // kSpecial: Special; kLabel: target pc
+  std::uint32_t sym = 0;       // kSymbol: Function::symbols index; kSpecial: Special
   std::int64_t imm = 0;        // kImm: the bits; an address: its offset
 };
 
@@ -219,7 +224,7 @@ struct Instr {
   Type type = Type::kNone;   // the instruction's (destination) type
   Type type2 = Type::kNone;  // cvt's source type, setp/set/slct's compare type, selp/bfe etc. unused
   std::uint8_t mode = 0;     // MulMode, Cmp, Round (cvt, fp arithmetic), AtomOp, ShflMode, VoteMode
-  std::uint8_t bool_op = 0;  // setp/set's BoolOp; cvt's int rounding for floats is in mode
+  std::uint8_t bool_op = 0;  // setp/set: BoolOp
   Space space = Space::kGeneric;
   std::uint8_t vec = 1;  // ld/st vector width (1, 2, 4)
   std::uint8_t ndst = 0, nsrc = 0;
@@ -227,8 +232,8 @@ struct Instr {
   std::uint32_t guard = kNoReg;  // @%p (kGuardNeg: @!%p)
   std::uint32_t dst[4] = {kNoReg, kNoReg, kNoReg, kNoReg};
   Operand src[4];
-  Operand addr;              // ld/st/atom/red address; call: the callee (kSymbol)
-  std::uint32_t target = 0;  // bra: the target pc (set when labels resolve); call: argument list index
+  Operand addr;              // ld/st/atom/red address
+  std::uint32_t target = 0;  // bra, a callee's ret: the target pc; call (as parsed): Function::calls index
   std::uint32_t line = 0, column = 0;
   std::uint32_t text = 0;  // Module::opcodes index: the opcode as written, for messages
 };

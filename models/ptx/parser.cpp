@@ -12,6 +12,10 @@
 
 namespace numagpu::ptx {
 
+namespace {
+constexpr std::uint32_t kMaxRegisters = 1u << 16;  // a function's registers, all types
+}  // namespace
+
 const Function* Module::find(const std::string& name) const {
   for (const Function& f : functions)
     if (f.name == name) return &f;
@@ -20,36 +24,6 @@ const Function* Module::find(const std::string& name) const {
 
 const std::vector<VariableInfo>& module_variables(const Module& m) {
   return m.variables;
-}
-
-unsigned type_bytes(Type t) {
-  switch (t) {
-    case Type::kNone:
-      return 0;
-    case Type::kPred:
-      return 1;
-    case Type::kB8:
-    case Type::kU8:
-    case Type::kS8:
-      return 1;
-    case Type::kB16:
-    case Type::kU16:
-    case Type::kS16:
-    case Type::kF16:
-      return 2;
-    case Type::kB32:
-    case Type::kU32:
-    case Type::kS32:
-    case Type::kF32:
-    case Type::kF16x2:
-      return 4;
-    case Type::kB64:
-    case Type::kU64:
-    case Type::kS64:
-    case Type::kF64:
-      return 8;
-  }
-  return 0;
 }
 
 const char* to_string(Type t) {
@@ -244,6 +218,78 @@ bool parse_special(std::string_view w, Special& s) {
   return false;
 }
 
+// The types each arithmetic, bit or special-function instruction takes (the PTX ISA's tables, less what the
+// executor does not run: f16 division, f16x2 special functions...).
+bool arithmetic_type_ok(Op op, Type t) {
+  const bool i16 = t == Type::kU16 || t == Type::kS16, i32 = t == Type::kU32 || t == Type::kS32,
+             i64 = t == Type::kU64 || t == Type::kS64;
+  const bool ints = i16 || i32 || i64, sints = t == Type::kS16 || t == Type::kS32 || t == Type::kS64;
+  const bool bits = t == Type::kB16 || t == Type::kB32 || t == Type::kB64;
+  const bool f = t == Type::kF32 || t == Type::kF64, half = t == Type::kF16 || t == Type::kF16x2;
+  switch (op) {
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kMin:
+    case Op::kMax:
+      return ints || f || half;
+    case Op::kMad:
+      return ints || f;
+    case Op::kFma:
+      return f || half;
+    case Op::kMul24:
+    case Op::kMad24:
+      return i32;
+    case Op::kSad:
+    case Op::kRem:
+      return ints;
+    case Op::kDiv:
+      return ints || f;
+    case Op::kAbs:
+    case Op::kNeg:
+      return sints || f || half;
+    case Op::kCopysign:
+      return f;
+    case Op::kPopc:
+    case Op::kClz:
+    case Op::kBrev:
+      return t == Type::kB32 || t == Type::kB64;
+    case Op::kBfind:
+    case Op::kBfe:
+      return i32 || i64;
+    case Op::kBfi:
+      return t == Type::kB32 || t == Type::kB64;
+    case Op::kPrmt:
+    case Op::kLop3:
+      return t == Type::kB32;
+    case Op::kAnd:
+    case Op::kOr:
+    case Op::kXor:
+    case Op::kNot:
+    case Op::kCnot:
+      return bits || t == Type::kPred;
+    case Op::kShl:
+      return bits;
+    case Op::kShr:
+      return bits || ints;
+    case Op::kSelp:
+      return bits || ints || f || t == Type::kPred;
+    case Op::kRcp:
+    case Op::kSqrt:
+    case Op::kRsqrt:
+      return f;
+    case Op::kSin:
+    case Op::kCos:
+    case Op::kLg2:
+      return t == Type::kF32;
+    case Op::kEx2:
+    case Op::kTanh:
+      return t == Type::kF32 || t == Type::kF16;
+    default:
+      return true;
+  }
+}
+
 bool parse_type(std::string_view w, Type& t) {
   static const std::pair<std::string_view, Type> kTypes[] = {
       {"pred", Type::kPred}, {"b8", Type::kB8},   {"b16", Type::kB16},     {"b32", Type::kB32},
@@ -357,16 +403,14 @@ class Parser {
       skip_to_semicolon();
       return;
     }
-    bool is_extern = false;
-    while (peek().is(".visible") || peek().is(".extern") || peek().is(".weak") || peek().is(".common")) {
-      if (peek().is(".extern")) is_extern = true;
+    // Linkage: whether a name is visible outside the module does not matter to one module's run.
+    while (peek().is(".visible") || peek().is(".extern") || peek().is(".weak") || peek().is(".common"))
       next();
-    }
     const Token& d = peek();
     if (d.is(".entry") || d.is(".func")) {
       function(d.is(".entry"));
     } else if (d.is(".global") || d.is(".const") || d.is(".shared")) {
-      module_variable(is_extern);
+      module_variable();
     } else {
       fail(d, "unsupported directive " + describe(d));
     }
@@ -411,7 +455,7 @@ class Parser {
     return type;
   }
 
-  void module_variable(bool is_extern) {
+  void module_variable() {
     const Token& space_tok = next();
     VariableInfo v;
     v.space = space_tok.is(".global")  ? VariableInfo::Space::kGlobal
@@ -427,10 +471,9 @@ class Parser {
       if (v.space == VariableInfo::Space::kShared) fail(peek(), "a .shared variable cannot be initialized");
       initializer(type, v);
     }
-    (void)is_extern;
     expect(';');
     if (unsized) v.bytes = 0;  // extern .shared x[]: the launch's dynamic shared memory
-    bind_global(v.name, Binding{false, 0},
+    bind_global(v.name,
                 Symbol{Symbol::Kind::kModuleVariable, static_cast<std::uint32_t>(m_.variables.size())});
     m_.variables.push_back(std::move(v));
   }
@@ -500,7 +543,7 @@ class Parser {
       m_.functions.back().is_entry = is_entry;
       m_.functions.back().params = f.params;
       m_.functions.back().returns = f.returns;
-      bind_global(f.name, Binding{false, 0}, Symbol{Symbol::Kind::kFunction, index});
+      bind_global(f.name, Symbol{Symbol::Kind::kFunction, index});
     }
     if (accept(';')) {
       current_ = nullptr;
@@ -601,7 +644,8 @@ class Parser {
         if (accept('<')) {
           const std::uint64_t count = integer("a register count");
           expect('>');
-          if (count > (1u << 20)) fail(n, "too many registers");
+          if (count > kMaxRegisters || current_->registers + count > kMaxRegisters)
+            fail(n, "too many registers (at most " + std::to_string(kMaxRegisters) + " a function)");
           for (std::uint64_t i = 0; i < count; ++i)
             declare_register(name + std::to_string(i), bits);
         } else {
@@ -633,6 +677,7 @@ class Parser {
   }
 
   void declare_register(const std::string& name, std::uint8_t bits) {
+    if (current_->registers >= kMaxRegisters) fail(peek(), "too many registers");
     const std::uint32_t index = current_->registers++;
     current_->register_bits.push_back(bits);
     bind_binding(name, Binding{true, index});
@@ -640,7 +685,6 @@ class Parser {
 
   void statement(Function& f) {
     Statement s;
-    const Token& first = peek();
     if (accept('@')) {
       s.guard_negated = accept('!');
       const Token& g = next();
@@ -652,7 +696,6 @@ class Parser {
     const Token& op = next();
     if (op.kind != Token::Kind::kWord) fail(op, "expected an instruction, found " + describe(op));
     s.opcode = op;
-    (void)first;
     if (op.text.rfind("call", 0) == 0) {
       call_statement(f, s);
       return;
@@ -1020,21 +1063,26 @@ class Parser {
       std::size_t operands;
     };
     static const Simple kArith[] = {
-        {"add", K::kAdd, 3},   {"sub", K::kSub, 3},     {"min", K::kMin, 3},    {"max", K::kMax, 3},
-        {"abs", K::kAbs, 2},   {"neg", K::kNeg, 2},     {"rem", K::kRem, 3},    {"copysign", K::kCopysign, 3},
-        {"popc", K::kPopc, 2}, {"clz", K::kClz, 2},     {"brev", K::kBrev, 2},  {"bfe", K::kBfe, 4},
-        {"bfi", K::kBfi, 5},   {"and", K::kAnd, 3},     {"or", K::kOr, 3},      {"xor", K::kXor, 3},
-        {"not", K::kNot, 2},   {"cnot", K::kCnot, 2},   {"shl", K::kShl, 3},    {"shr", K::kShr, 3},
-        {"lop3", K::kLop3, 5}, {"selp", K::kSelp, 4},   {"sad", K::kSad, 4},    {"fma", K::kFma, 4},
-        {"div", K::kDiv, 3},   {"rcp", K::kRcp, 2},     {"sqrt", K::kSqrt, 2},  {"rsqrt", K::kRsqrt, 2},
-        {"sin", K::kSin, 2},   {"cos", K::kCos, 2},     {"lg2", K::kLg2, 2},    {"ex2", K::kEx2, 2},
-        {"tanh", K::kTanh, 2}, {"bfind", K::kBfind, 2}, {"prmt", K::kPrmt, 4},  {"mul", K::kMul, 3},
-        {"mad", K::kMad, 4},   {"mul24", K::kMul24, 3}, {"mad24", K::kMad24, 4}};
+        {"add", K::kAdd, 3},     {"sub", K::kSub, 3},           {"min", K::kMin, 3},
+        {"max", K::kMax, 3},     {"abs", K::kAbs, 2},           {"neg", K::kNeg, 2},
+        {"rem", K::kRem, 3},     {"copysign", K::kCopysign, 3}, {"popc", K::kPopc, 2},
+        {"clz", K::kClz, 2},     {"brev", K::kBrev, 2},         {"bfe", K::kBfe, 4},
+        {"bfi", K::kBfi, 5},     {"and", K::kAnd, 3},           {"or", K::kOr, 3},
+        {"xor", K::kXor, 3},     {"not", K::kNot, 2},           {"cnot", K::kCnot, 2},
+        {"shl", K::kShl, 3},     {"shr", K::kShr, 3},           {"lop3", K::kLop3, 5},
+        {"selp", K::kSelp, 4},   {"sad", K::kSad, 4},           {"fma", K::kFma, 4},
+        {"div", K::kDiv, 3},     {"rcp", K::kRcp, 2},           {"sqrt", K::kSqrt, 2},
+        {"rsqrt", K::kRsqrt, 2}, {"sin", K::kSin, 2},           {"cos", K::kCos, 2},
+        {"lg2", K::kLg2, 2},     {"ex2", K::kEx2, 2},           {"tanh", K::kTanh, 2},
+        {"bfind", K::kBfind, 2}, {"prmt", K::kPrmt, 4},         {"mul", K::kMul, 3},
+        {"mad", K::kMad, 4},     {"mul24", K::kMul24, 3},       {"mad24", K::kMad24, 4},
+        {"addc", K::kAdd, 3},    {"subc", K::kSub, 3},          {"madc", K::kMad, 4}};
     for (const Simple& a : kArith) {
       if (mn != a.name) continue;
       in.op = a.op;
       const Type t = one_type();
       in.type = t;
+      if (!arithmetic_type_ok(a.op, t)) unsupported("type ." + std::string(to_string(t)));
       float_mods_ok(t);
       if (md.ftz) in.flags |= kFtz;
       if (md.sat) in.flags |= kSat;
@@ -1056,10 +1104,17 @@ class Parser {
         }
       }
       if (a.op == K::kBfind && take("shiftamt")) in.mode = 1;
-      if (a.op == K::kPrmt && !md.rest.empty()) unsupported("prmt modes");
+      if (a.op == K::kPrmt) {  // modes f4e b4e rc8 ecl ecr rc16: in.mode 1..6 (0: the default selector)
+        int mode = 0;
+        if (take_one_of({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}, mode))
+          in.mode = static_cast<std::uint8_t>(mode + 1);
+      }
       if ((a.op == K::kAdd || a.op == K::kSub) && !is_float(t) && md.sat && t != Type::kS32) unsupported();
-      if ((a.op == K::kAdd || a.op == K::kSub) &&
-          (take("cc") || std::find(parts.begin(), parts.end(), "cc") != parts.end()))
+      // Carry chains (add.cc, addc, sub.cc, subc, mad.lo.cc, madc.hi ...) on 32- and 64-bit integers.
+      if (take("cc")) in.flags |= kCarryOut;
+      if (mn == "addc" || mn == "subc" || mn == "madc") in.flags |= kCarryIn;
+      if ((in.flags & (kCarryIn | kCarryOut)) &&
+          (is_float(t) || type_bytes(t) < 4 || md.sat || (a.op == K::kMad && which == 2)))
         unsupported("carry");
       if ((a.op == K::kRcp || a.op == K::kSqrt || a.op == K::kDiv) && is_float(t) && !md.approx && !md.full &&
           md.round == Round::kDefault)
@@ -1145,6 +1200,8 @@ class Parser {
       take_bool();
       in.type2 = one_type();
       in.type = Type::kPred;
+      if (in.type2 == Type::kF16x2 || in.type2 == Type::kPred || type_bytes(in.type2) == 1)
+        unsupported("type ." + std::string(to_string(in.type2)));
       if (md.ftz) in.flags |= kFtz;
       finish();
       if (ops.size() != (in.bool_op ? 4u : 3u)) need(in.bool_op ? 4 : 3);
@@ -1321,7 +1378,6 @@ class Parser {
       return in;
     }
     if (mn == "bar" || mn == "barrier") {
-      int which = 0;
       if (parts.size() >= 2 && parts[1] == "warp") {
         in.op = K::kWarpSync;
         md.rest.erase(std::find(md.rest.begin(), md.rest.end(), "warp"));
@@ -1334,7 +1390,6 @@ class Parser {
       in.op = K::kBar;
       if (std::find(parts.begin(), parts.end(), "sync") == parts.end() && !(mn == "bar" && parts.size() == 1))
         unsupported();
-      (void)which;
       finish();
       if (ops.size() != 1) unsupported("barrier with a thread count");
       if (ops[0].kind != RawOperand::Kind::kNumber || ops[0].text != "0") unsupported("barrier other than 0");
@@ -1465,7 +1520,7 @@ class Parser {
     undo_.push_back({name, it == names_.end() ? OptBinding{false, Binding{}} : OptBinding{true, it->second}});
     names_[name] = b;
   }
-  void bind_global(const std::string& name, Binding, Symbol s) { globals_[name] = s; }
+  void bind_global(const std::string& name, Symbol s) { globals_[name] = s; }
   struct OptBinding {
     bool present;
     Binding value;

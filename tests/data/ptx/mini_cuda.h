@@ -5,6 +5,9 @@
 static __device__ inline unsigned tid_x() { return threadIdx.x; }
 static __device__ inline unsigned ntid_x() { return blockDim.x; }
 static __device__ inline unsigned ctaid_x() { return blockIdx.x; }
+static __device__ inline unsigned tid_y() { return threadIdx.y; }
+static __device__ inline unsigned ctaid_y() { return blockIdx.y; }
+static __device__ inline unsigned nctaid_x() { return gridDim.x; }
 static __device__ inline void syncthreads() { __syncthreads(); }
 static __device__ inline float sqrt_rn(float x) { return __fsqrt_rn(x); }
 static __device__ inline float ex2_approx(float x) { return exp2f(x); }
@@ -19,9 +22,13 @@ struct dim3 { unsigned x = 1, y = 1, z = 1; };
 static __device__ inline unsigned tid_x() { return __nvvm_read_ptx_sreg_tid_x(); }
 static __device__ inline unsigned ntid_x() { return __nvvm_read_ptx_sreg_ntid_x(); }
 static __device__ inline unsigned ctaid_x() { return __nvvm_read_ptx_sreg_ctaid_x(); }
+static __device__ inline unsigned tid_y() { return __nvvm_read_ptx_sreg_tid_y(); }
+static __device__ inline unsigned ctaid_y() { return __nvvm_read_ptx_sreg_ctaid_y(); }
+static __device__ inline unsigned nctaid_x() { return __nvvm_read_ptx_sreg_nctaid_x(); }
 static __device__ inline void syncthreads() { __syncthreads(); }
 static __device__ inline unsigned atomicAdd(unsigned* p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 static __device__ inline float atomicAdd(float* p, float v) { return __nvvm_atom_add_gen_f(p, v); }
+static __device__ inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 static __device__ inline int atomicMax(int* p, int v) { return __nvvm_atom_max_gen_i(p, v); }
 static __device__ inline unsigned atomicCAS(unsigned* p, unsigned c, unsigned v) { return __nvvm_atom_cas_gen_i((int*)p, (int)c, (int)v); }
 static __device__ inline float __shfl_down_sync(unsigned m, float v, int d) { return __nvvm_shfl_sync_down_f32(m, v, d, 0x1f); }

@@ -430,3 +430,243 @@ TEST(PtxExecutor, DependentInstructionsWaitForTheReadyCycleTheSinkReturned) {
 
 }  // namespace
 }  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+TEST(PtxExecutor, HalfPrecisionArithmeticRoundsOnceToHalf) {
+  // 0x3c00 = 1.0, 0x3c01 = 1 + 2^-10, 0x1400 = 2^-10, 0x7bff = 65504
+  const auto r = run(
+      "  mov.b16 %h1, 0x3c00;\n  mov.b16 %h2, 0x1000;\n"          // 1.0 and 2^-11 (half an ulp of 1.0)
+      "  add.f16 %h3, %h1, %h2;\n  st.global.u16 [%rd1], %h3;\n"  // a tie: to even, 1.0
+      "  mov.b16 %h5, 0x1400;\n  add.rn.f16 %h3, %h3, %h5;\n  st.global.u16 [%rd1+8], %h3;\n"  // 1 + 2^-10:
+                                                                                               // exact
+      "  mov.b16 %h4, 0x7bff;\n  mul.f16 %h6, %h4, %h4;\n  st.global.u16 [%rd1+16], %h6;\n"  // overflow: inf
+      "  mov.b32 %r1, 0x40003c00;\n  mov.b32 %r2, 0x3c003c00;\n"               // {1.0, 2.0} and {1.0, 1.0}
+      "  fma.rn.f16x2 %r3, %r1, %r1, %r2;\n  st.global.u32 [%rd1+24], %r3;\n"  // {2.0, 5.0}
+      "  neg.f16x2 %r4, %r3;\n  st.global.u32 [%rd1+32], %r4;\n"
+      "  setp.lt.f16 %p1, %h1, %h4;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd1+40], %r5;\n"
+      "  cvt.rzi.s32.f16 %r6, %h3;\n  st.global.u32 [%rd1+48], %r6;\n");
+  EXPECT_EQ(r.out[0], 0x3c00u);
+  EXPECT_EQ(r.out[1], 0x3c01u);
+  EXPECT_EQ(r.out[2], 0x7c00u);
+  EXPECT_EQ(r.out[3], 0x45004000u);  // 5.0 = 0x4500, 2.0 = 0x4000
+  EXPECT_EQ(r.out[4], 0xc500c000u);
+  EXPECT_EQ(r.out[5], 1u);
+  EXPECT_EQ(r.out[6], 1u);  // %h3 still holds 1 + 2^-10: truncated to 1
+}
+
+TEST(PtxExecutor, MinMaxWithNaNModifierPropagatesIt) {
+  const auto r =
+      run("  min.NaN.f32 %f1, 0f7FC00000, 0f3F800000;\n  st.global.f32 [%rd1], %f1;\n"
+          "  max.f32 %f2, 0f7FC00000, 0f3F800000;\n  st.global.f32 [%rd1+8], %f2;\n");
+  EXPECT_EQ(r.out[0] & 0x7fc00000u, 0x7fc00000u);
+  EXPECT_EQ(r.out[1], f2u(1.0f));
+}
+
+TEST(PtxExecutor, LocalMemoryThroughGenericAddressesIsEachThreadsOwn) {
+  // clang's pattern: the depot's address, made generic, then generic stores and loads.
+  auto text = program(
+      "  mov.u64 %rd4, depot;\n  cvta.local.u64 %rd5, %rd4;\n"
+      "  st.u32 [%rd5+4], %r0;\n  ld.u32 %r1, [%rd5+4];\n  ld.local.u32 %r2, [depot+4];\n"
+      "  add.s32 %r3, %r1, %r2;\n  st.global.u32 [%rd3], %r3;\n");
+  text.insert(text.find("  ld.param"), "  .local .align 4 .b8 depot[16];\n");
+  Kernel k(parse_module(text, "k.ptx"), "k");
+  EXPECT_EQ(k.local_bytes_per_thread(), 16u);
+  VectorMemory mem;
+  const std::uint64_t out = mem.add(std::vector<std::uint64_t>(64));
+  LaunchSpec launch;
+  launch.grid = {2, 1, 1};
+  launch.block = {64, 1, 1};
+  launch.local_base = 0x4000'0000;
+  launch.params = Params().add(k, 0, out).bytes;
+  RecordingSink sink;
+  k.execute_cta(launch, {1, 0, 0}, mem, sink, {});
+  const auto v = mem.get<std::uint64_t>(out);
+  for (unsigned t = 0; t < 64; ++t)
+    EXPECT_EQ(v[t], 2 * t) << t;
+  // Warp 1 of CTA 1: launch-wide threads 96..127, warp 3 of the launch. Byte 4 of lane l's local memory:
+  // local_base + 3 * 16 * 32 + (4 / 4) * 128 + l * 4.
+  ASSERT_GE(sink.globals.size(), 4u);
+  const auto& st = sink.globals[4];  // warp 0: st, ld, ld.local, st.global; warp 1: its st
+  EXPECT_EQ(st.warp, 1u);
+  EXPECT_EQ(st.kind, Step::Kind::kStore);
+  EXPECT_EQ(st.addresses.front(), 0x4000'0000u + 3 * 16 * 32 + 128);
+  EXPECT_EQ(st.addresses.back(), 0x4000'0000u + 3 * 16 * 32 + 128 + 31 * 4);
+}
+
+TEST(PtxExecutor, DynamicSharedMemoryFollowsTheStaticAtItsAlignment) {
+  const std::string text =
+      ".version 8.0\n.target sm_75\n.address_size 64\n.extern .shared .align 16 .b8 dyn[];\n"
+      ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<8>;\n"
+      "  .shared .align 4 .b8 fixed[20];\n"
+      "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mov.u64 %rd2, dyn;\n"
+      "  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd2, %rd3;\n  st.shared.u32 [%rd4], %r1;\n"
+      "  st.shared.u32 [fixed], %r1;\n  ld.shared.u32 %r2, [dyn+4];\n"
+      "  cvta.to.global.u64 %rd5, %rd1;\n  add.s64 %rd6, %rd5, %rd3;\n  st.global.u32 [%rd6], %r2;\n  "
+      "ret;\n}\n";
+  Kernel k(parse_module(text, "dyn.ptx"), "k");
+  EXPECT_EQ(k.static_shared_bytes(), 20u);
+  VectorMemory mem;
+  const std::uint64_t out = mem.add(std::vector<std::uint32_t>(8));
+  LaunchSpec launch;
+  launch.block = {8, 1, 1};
+  launch.dynamic_shared_bytes = 32;
+  launch.params = Params().add(k, 0, out).bytes;
+  RecordingSink sink;
+  k.execute_cta(launch, {0, 0, 0}, mem, sink, {});
+  EXPECT_EQ(mem.get<std::uint32_t>(out), std::vector<std::uint32_t>(8, 1u));  // thread 1's value at dyn + 4
+  // dyn starts at 32: the static 20 bytes rounded up to 16
+  EXPECT_EQ(sink.shared.at(0).addresses.front(), 32u);
+  EXPECT_EQ(sink.shared.at(1).addresses.front(), 0u);
+  // 8 threads x 4 bytes from 32: a 33rd byte past 64 would be out of bounds
+  launch.block = {9, 1, 1};
+  EXPECT_THROW(k.execute_cta(launch, {0, 0, 0}, mem, sink, {}), ExecutionError);
+}
+
+TEST(PtxExecutor, RefusedBeforeRunning) {
+  auto refused = [](const std::string& body) {
+    try {
+      Kernel k(parse_module(program(body), "k.ptx"), "k");
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refused("  setp.lt.f16x2 %p1, %r1, %r2;\n"),
+            "k.ptx:16:3: unsupported instruction 'setp.lt.f16x2' (type .f16x2)");
+  EXPECT_EQ(refused("  div.rn.f16 %h1, %h2, %h3;\n"),
+            "k.ptx:16:3: unsupported instruction 'div.rn.f16' (type .f16)");
+  EXPECT_EQ(refused("  match.any.sync.b32 %r1, %r2, -1;\n"),
+            "k.ptx:16:3: unsupported instruction 'match.any.sync.b32'");
+  EXPECT_EQ(refused("  shfl.down.b32 %r1, %r2, 1, 31;\n"),
+            "k.ptx:16:3: unsupported instruction 'shfl.down.b32' (shfl without .sync)");
+  EXPECT_EQ(refused("  sin.f32 %f1, %f2;\n"),
+            "k.ptx:16:3: unsupported instruction 'sin.f32' (expected .approx)");
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+// `if (tid >= 20) return; __syncthreads(); out[tid] = ...`, written as nvcc does: the branch skips the ret,
+// so the lanes that stay reach the barrier first, before the others have returned.
+TEST(PtxExecutor, AnEarlyReturnBeforeABarrierLetsTheRestPass) {
+  const auto r =
+      run("  setp.lt.u32 %p1, %r0, 20;\n"
+          "  @%p1 bra CONT;\n"
+          "  ret;\n"
+          "CONT:\n"
+          "  bar.sync 0;\n"
+          "  add.s32 %r1, %r0, 7;\n"
+          "  st.global.u32 [%rd3], %r1;\n",
+          64);
+  for (unsigned t = 0; t < 64; ++t)
+    EXPECT_EQ(r.out[t], t < 20 ? t + 7 : 0u) << t;
+  // Warp 0's 20 lanes pass the barrier, its other 12 exited; warp 1 has exited altogether.
+  ASSERT_EQ(r.sink.barriers.size(), 1u);
+  EXPECT_EQ(r.sink.barriers[0].second, 0xfffffu);
+}
+
+// The two paths of a branch wait at two different bar.sync instructions (undefined in CUDA): an error.
+TEST(PtxExecutor, TwoPathsOfAWarpAtDifferentBarriersAreAnError) {
+  try {
+    run("  setp.lt.u32 %p1, %r0, 10;\n"
+        "  @%p1 bra A;\n"
+        "  bar.sync 0;\n"
+        "  ret;\n"
+        "A:\n"
+        "  bar.sync 0;\n"
+        "  ret;\n",
+        32);
+    FAIL() << "no error";
+  } catch (const ExecutionError& e) {
+    // Lanes 0-9 (the taken path, run first) reach the barrier of line 21; the other path's next instruction
+    // is another barrier (line 18), so it is not run first: the error names the first thread missing.
+    EXPECT_EQ(e.kind, ExecutionError::Kind::kBarrierDiverged);
+    EXPECT_EQ(
+        std::string(e.what()),
+        "k.ptx:21:3: barrier not reached by every thread of the warp (diverged) in kernel 'k', CTA (0,0,0), "
+        "thread (10,0,0)");
+  }
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+TEST(PtxExecutor, AnF64ToF16ConversionRoundsOnce) {
+  // 1 + 2^-11 + 2^-40: just above the tie between 1.0 and 1 + 2^-10. Through an f32 rounded to nearest it
+  // would become the tie (1 + 2^-11) and then 1.0; rounded once it is 1 + 2^-10 (0x3c01).
+  const auto r = run("  cvt.rn.f16.f64 %h1, 0d3FF0020000001000;\n  st.global.u16 [%rd1], %h1;\n");
+  EXPECT_EQ(r.out[0], 0x3c01u);
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+TEST(PtxExecutor, UnderscoreDestinationsAreDiscarded) {
+  const auto r =
+      run("  shfl.sync.down.b32 _|%p1, %r0, 1, 31, -1;\n  selp.u32 %r1, 1, 0, %p1;\n"
+          "  vote.sync.ballot.b32 _, %p1, -1;\n  st.global.u32 [%rd3], %r1;\n",
+          32);
+  for (unsigned l = 0; l < 32; ++l)
+    EXPECT_EQ(r.out[l], l < 31 ? 1u : 0u) << l;
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+// prmt's modes on a = 0x33221100, b = 0x77665544 (bytes 0..7 of {b, a} are 0x00, 0x11, ..., 0x77), with the
+// PTX ISA's table of the bytes each selector picks (d.b3 d.b2 d.b1 d.b0).
+TEST(PtxExecutor, PrmtModesPickTheBytesOfTheTable) {
+  const auto r =
+      run("  prmt.b32.f4e %r1, 0x33221100, 0x77665544, 1;\n  st.global.u32 [%rd1], %r1;\n"        // 4 3 2 1
+          "  prmt.b32.b4e %r1, 0x33221100, 0x77665544, 0;\n  st.global.u32 [%rd1+8], %r1;\n"      // 5 6 7 0
+          "  prmt.b32.rc8 %r1, 0x33221100, 0x77665544, 2;\n  st.global.u32 [%rd1+16], %r1;\n"     // 2 2 2 2
+          "  prmt.b32.ecl %r1, 0x33221100, 0x77665544, 1;\n  st.global.u32 [%rd1+24], %r1;\n"     // 3 2 1 1
+          "  prmt.b32.ecr %r1, 0x33221100, 0x77665544, 2;\n  st.global.u32 [%rd1+32], %r1;\n"     // 2 2 1 0
+          "  prmt.b32.rc16 %r1, 0x33221100, 0x77665544, 1;\n  st.global.u32 [%rd1+40], %r1;\n");  // 3 2 3 2
+  EXPECT_EQ(r.out[0], 0x44332211u);
+  EXPECT_EQ(r.out[1], 0x55667700u);
+  EXPECT_EQ(r.out[2], 0x22222222u);
+  EXPECT_EQ(r.out[3], 0x33221111u);
+  EXPECT_EQ(r.out[4], 0x22221100u);
+  EXPECT_EQ(r.out[5], 0x33223322u);
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+TEST(PtxExecutor, CarryChainsAddSubtractAndMultiplyAcrossWords) {
+  const auto r = run(
+      // 0xFFFFFFFF00000001 + 0x00000001FFFFFFFF = 0x0000000100000000 (mod 2^64), in 32-bit halves
+      "  add.cc.u32 %r1, 0x00000001, 0xFFFFFFFF;\n  addc.cc.u32 %r2, 0xFFFFFFFF, 0x00000001;\n"
+      "  addc.u32 %r3, 0, 0;\n"  // the carry out of the high half: 1
+      "  st.global.v2.u32 [%rd1], {%r1, %r2};\n  st.global.u32 [%rd1+8], %r3;\n"
+      // 0x0000000100000000 - 1 = 0x00000000FFFFFFFF
+      "  sub.cc.u32 %r1, 0, 1;\n  subc.u32 %r2, 1, 0;\n  st.global.v2.u32 [%rd1+16], {%r1, %r2};\n"
+      // 0xFFFFFFFF * 0xFFFFFFFF + 0xFFFFFFFF = 0xFFFFFFFF00000000
+      "  mov.u32 %r4, 0xFFFFFFFF;\n  mad.lo.cc.u32 %r1, %r4, %r4, %r4;\n  madc.hi.u32 %r2, %r4, %r4, 0;\n"
+      "  st.global.v2.u32 [%rd1+24], {%r1, %r2};\n");
+  EXPECT_EQ(r.out[0], 0x0000000100000000ull);
+  EXPECT_EQ(r.out[1], 1u);
+  EXPECT_EQ(r.out[2], 0x00000000FFFFFFFFull);
+  EXPECT_EQ(r.out[3], 0xFFFFFFFF00000000ull);
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
