@@ -103,8 +103,7 @@ std::vector<PtxImage> ptx_from_fatbin_container(const std::uint8_t* data, std::s
       else if (flags & kFlagLz4)
         throw FatbinError(
             where + ": LZ4-compressed PTX (flags " + hex(flags) +
-            ", CUDA 11/12's compression) is not supported: rebuild with nvcc -Xfatbin -compress-all=false "
-            "or with CUDA 13");
+            ", CUDA 11/12's compression) is not supported: rebuild with nvcc -no-compress or with CUDA 13");
       else
         image.text = text_of(reinterpret_cast<const char*>(body), size);
       images.push_back(std::move(image));

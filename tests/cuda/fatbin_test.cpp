@@ -86,6 +86,19 @@ TEST(Fatbin, NvccContainerYieldsItsZstdCompressedPtx) {
   EXPECT_GT(images[0].text.size(), 1000u);
 }
 
+// The same program built with `nvcc -arch=compute_75 -code=compute_75 -cudart shared -no-compress`: the
+// entry's flags are 0x11 (no compression), its stored size 0, its 1,040-byte payload the text and its
+// padding; the text is the compressed entry's.
+TEST(Fatbin, UncompressedNvccContainerYieldsTheSameText) {
+  const auto bytes = read_file(NUMAGPU_CUDA_TEST_DATA "/vector_add_uncompressed.fatbin");
+  ASSERT_EQ(bytes.size(), 1136u);
+  const auto images = ptx_from_fatbin_container(bytes.data(), bytes.size());
+  ASSERT_EQ(images.size(), 1u);
+  EXPECT_EQ(images[0].arch, 75u);
+  const auto compressed = nvcc_container();
+  EXPECT_EQ(images[0].text, ptx_from_fatbin_container(compressed.data(), compressed.size())[0].text);
+}
+
 TEST(Fatbin, NvccWrapperLeadsToTheSameContainer) {
   const auto bytes = nvcc_container();
   const Wrapper w{static_cast<std::int32_t>(kFatbinWrapperMagic), 1, bytes.data(), nullptr};
@@ -162,7 +175,8 @@ TEST(Fatbin, CorruptZstdPayloadIsRefused) {
 
 TEST(Fatbin, Lz4CompressedPtxIsRefusedWithTheWayOut) {
   const auto b = container_with(1, "whatever", 0x2011);
-  EXPECT_NE(error_of(b).find("fatbinary entry 0 (sm_70): LZ4-compressed PTX (flags 0x2011"),
+  EXPECT_NE(error_of(b).find("fatbinary entry 0 (sm_70): LZ4-compressed PTX (flags 0x2011, CUDA 11/12's "
+                             "compression) is not supported: rebuild with nvcc -no-compress"),
             std::string::npos);
 }
 
