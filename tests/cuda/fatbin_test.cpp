@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -196,6 +197,31 @@ TEST(Fatbin, EntryReachingPastTheContainerIsRefused) {
   EXPECT_EQ(error_of(b),
             "fatbinary entry 0 (sm_70): header 64 bytes, payload 4096 (stored 10), expected both inside the "
             "container's 80 remaining bytes");
+}
+
+// Damaged containers (random bytes overwritten, random truncations, of both nvcc containers) are read or
+// refused with a FatbinError of one line, never anything else: 20,000 deterministic mutations.
+TEST(Fatbin, DamagedContainersAreReadOrRefusedInOneLine) {
+  std::mt19937 rng(45);
+  const std::vector<std::uint8_t> originals[] = {
+      nvcc_container(), read_file(NUMAGPU_CUDA_TEST_DATA "/vector_add_uncompressed.fatbin")};
+  int refused = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<std::uint8_t> b = originals[i % 2];
+    const int flips = 1 + int(rng() % 4);
+    for (int f = 0; f < flips; ++f)
+      b[rng() % b.size()] = std::uint8_t(rng());
+    if (rng() % 4 == 0) b.resize(rng() % b.size());
+    try {
+      ptx_from_fatbin_container(b.data(), b.size());
+    } catch (const FatbinError& e) {
+      ++refused;
+      const std::string what = e.what();
+      ASSERT_FALSE(what.empty());
+      ASSERT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+  EXPECT_GT(refused, 0);
 }
 
 }  // namespace
