@@ -483,42 +483,28 @@ NUMAGPU_DEVICE float cbrtf(float x) {  // 2^(log2|x| / 3) and one Newton step: ~
 
 // The float overloads C++'s <cmath> adds for the C names (sqrt(float) ...), and CUDA's min/max for every
 // arithmetic type (host and device, as CUDA declares them).
-NUMAGPU_DEVICE float sqrt(float x) {
-  return sqrtf(x);
-}
-NUMAGPU_DEVICE float fabs(float x) {
-  return fabsf(x);
-}
-NUMAGPU_DEVICE float exp(float x) {
-  return expf(x);
-}
-NUMAGPU_DEVICE float log(float x) {
-  return logf(x);
-}
-NUMAGPU_DEVICE float pow(float x, float y) {
-  return powf(x, y);
-}
-NUMAGPU_DEVICE float sin(float x) {
-  return sinf(x);
-}
-NUMAGPU_DEVICE float cos(float x) {
-  return cosf(x);
-}
-NUMAGPU_DEVICE float floor(float x) {
-  return floorf(x);
-}
-NUMAGPU_DEVICE float ceil(float x) {
-  return ceilf(x);
-}
-NUMAGPU_DEVICE float fmin(float a, float b) {
-  return fminf(a, b);
-}
-NUMAGPU_DEVICE float fmax(float a, float b) {
-  return fmaxf(a, b);
-}
-NUMAGPU_DEVICE float tanh(float x) {
-  return tanhf(x);
-}
+#define NUMAGPU_FLOAT_OVERLOAD(name)   \
+  NUMAGPU_DEVICE float name(float x) { \
+    return name##f(x);                 \
+  }
+#define NUMAGPU_FLOAT_OVERLOAD2(name)           \
+  NUMAGPU_DEVICE float name(float x, float y) { \
+    return name##f(x, y);                       \
+  }
+NUMAGPU_FLOAT_OVERLOAD(sqrt)
+NUMAGPU_FLOAT_OVERLOAD(fabs)
+NUMAGPU_FLOAT_OVERLOAD(exp)
+NUMAGPU_FLOAT_OVERLOAD(log)
+NUMAGPU_FLOAT_OVERLOAD(sin)
+NUMAGPU_FLOAT_OVERLOAD(cos)
+NUMAGPU_FLOAT_OVERLOAD(floor)
+NUMAGPU_FLOAT_OVERLOAD(ceil)
+NUMAGPU_FLOAT_OVERLOAD(tanh)
+NUMAGPU_FLOAT_OVERLOAD2(pow)
+NUMAGPU_FLOAT_OVERLOAD2(fmin)
+NUMAGPU_FLOAT_OVERLOAD2(fmax)
+#undef NUMAGPU_FLOAT_OVERLOAD
+#undef NUMAGPU_FLOAT_OVERLOAD2
 NUMAGPU_DEVICE int abs(int x) {
   return x < 0 ? -x : x;
 }
@@ -526,41 +512,19 @@ NUMAGPU_DEVICE long long llabs(long long x) {
   return x < 0 ? -x : x;
 }
 
-NUMAGPU_HOST_DEVICE int min(int a, int b) {
-  return a < b ? a : b;
-}
-NUMAGPU_HOST_DEVICE unsigned min(unsigned a, unsigned b) {
-  return a < b ? a : b;
-}
-NUMAGPU_HOST_DEVICE long long min(long long a, long long b) {
-  return a < b ? a : b;
-}
-NUMAGPU_HOST_DEVICE unsigned long long min(unsigned long long a, unsigned long long b) {
-  return a < b ? a : b;
-}
-NUMAGPU_HOST_DEVICE float min(float a, float b) {
-  return a < b ? a : b;
-}
-NUMAGPU_HOST_DEVICE double min(double a, double b) {
-  return a < b ? a : b;
-}
-NUMAGPU_HOST_DEVICE int max(int a, int b) {
-  return a > b ? a : b;
-}
-NUMAGPU_HOST_DEVICE unsigned max(unsigned a, unsigned b) {
-  return a > b ? a : b;
-}
-NUMAGPU_HOST_DEVICE long long max(long long a, long long b) {
-  return a > b ? a : b;
-}
-NUMAGPU_HOST_DEVICE unsigned long long max(unsigned long long a, unsigned long long b) {
-  return a > b ? a : b;
-}
-NUMAGPU_HOST_DEVICE float max(float a, float b) {
-  return a > b ? a : b;
-}
-NUMAGPU_HOST_DEVICE double max(double a, double b) {
-  return a > b ? a : b;
-}
+#define NUMAGPU_MIN_MAX(T)              \
+  NUMAGPU_HOST_DEVICE T min(T a, T b) { \
+    return a < b ? a : b;               \
+  }                                     \
+  NUMAGPU_HOST_DEVICE T max(T a, T b) { \
+    return a > b ? a : b;               \
+  }
+NUMAGPU_MIN_MAX(int)
+NUMAGPU_MIN_MAX(unsigned)
+NUMAGPU_MIN_MAX(long long)
+NUMAGPU_MIN_MAX(unsigned long long)
+NUMAGPU_MIN_MAX(float)
+NUMAGPU_MIN_MAX(double)
+#undef NUMAGPU_MIN_MAX
 
 #endif  // NUMAGPU_DEVICE_MATH_H
