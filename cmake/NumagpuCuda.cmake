@@ -59,7 +59,9 @@ function(numagpu_cuda_executable name)
   endforeach()
   set_source_files_properties(${_objects} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
   add_executable(${name} ${_objects} ${_others})
-  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
+  # Linked by the C++ compiler; NUMAGPU_CUDA_OBJECTS marks the objects as clang's (numagpu's own checks of
+  # GCC objects, cmake/OdrCheck.cmake, leave them out).
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX NUMAGPU_CUDA_OBJECTS TRUE)
 
   if(_arg_CUDART)
     set(_cudart ${_arg_CUDART})

@@ -39,6 +39,11 @@ if(NUMAGPU_CHECK_ODR AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND NOT NUMAGPU_SA
   include(${CMAKE_CURRENT_LIST_DIR}/Executables.cmake)
   numagpu_executables(${PROJECT_SOURCE_DIR}/tests _test_executables)
   foreach(t ${_test_executables})
+    # A CUDA program's objects come from numagpu-cc (clang): no GCC bytecode to merge (NumagpuCuda.cmake).
+    get_target_property(_cuda_objects ${t} NUMAGPU_CUDA_OBJECTS)
+    if(_cuda_objects)
+      continue()
+    endif()
     numagpu_odr_test(${t} ${t})
     target_link_options(${t} PRIVATE -fno-lto)
   endforeach()

@@ -12,11 +12,7 @@ int main(int argc, char** argv) {
   const size_t cells = (size_t)rows * cols;
   const HotspotChip chip = hotspot_chip();
   std::vector<float> power(cells), temp(cells), result(cells);
-  Lcg rng(7);
-  for (size_t i = 0; i < cells; ++i) {
-    power[i] = 0.5f * rng.uniform();
-    temp[i] = 300.0f + 40.0f * rng.uniform();
-  }
+  hotspot_input(7, power, temp);
   float *d_power, *d_src, *d_dst;
   CHECK_CUDA(cudaMalloc(&d_power, cells * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&d_src, cells * sizeof(float)));

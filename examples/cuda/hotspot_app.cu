@@ -16,11 +16,7 @@ int main(int argc, char** argv) {
   const size_t cells = (size_t)rows * cols;
   const HotspotChip chip = hotspot_chip();
   std::vector<float> power(cells), temp(cells), result(cells);
-  Lcg rng(11);
-  for (size_t i = 0; i < cells; ++i) {
-    power[i] = 0.5f * rng.uniform();
-    temp[i] = 300.0f + 40.0f * rng.uniform();
-  }
+  hotspot_input(11, power, temp);
   float *d_power, *d_temp[2];
   CHECK_CUDA(cudaMalloc(&d_power, cells * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&d_temp[0], cells * sizeof(float)));

@@ -8,6 +8,8 @@
 
 #include <vector>
 
+#include "common.h"
+
 constexpr int kHotspotBlock = 16;
 
 struct HotspotChip {  // the kernel's physical arguments (their values steer nothing)
@@ -94,7 +96,16 @@ inline void launch_calculate_temp(int pyramid, const float* power, const float* 
   calculate_temp<<<grid, dim3(kHotspotBlock, kHotspotBlock)>>>(pyramid, power, src, dst, cols, rows, chip);
 }
 
-// Stable constants (step / Cap * 5 < 1) and an input: temperatures around 320 K, a little power per cell.
+// Stable constants (step / Cap * 5 < 1).
 inline HotspotChip hotspot_chip() {
   return {1.0f, 1.0f, 1.0f, 1.0f, 0.05f, 80.0f};
+}
+
+// The input: temperatures of 300 .. 340 K, a little power per cell, from the LCG seeded with `seed`.
+inline void hotspot_input(unsigned seed, std::vector<float>& power, std::vector<float>& temp) {
+  Lcg rng(seed);
+  for (size_t i = 0; i < power.size(); ++i) {
+    power[i] = 0.5f * rng.uniform();
+    temp[i] = 300.0f + 40.0f * rng.uniform();
+  }
 }

@@ -3,6 +3,7 @@
 
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -45,9 +46,15 @@ std::string decompress_zstd(const std::uint8_t* data, std::size_t stored, std::u
   if (frame == ZSTD_CONTENTSIZE_ERROR)
     throw FatbinError(where + ": flags say zstd, but the payload is no zstd frame (it starts " +
                       hex(stored >= 4 ? read_le<std::uint32_t>(data) : 0) + ", expected 0xfd2fb528)");
-  std::size_t bytes = frame != ZSTD_CONTENTSIZE_UNKNOWN ? frame : expected;
-  if (bytes == 0 || bytes > (std::size_t(1) << 30))
-    throw FatbinError(where + ": uncompressed size " + std::to_string(bytes) + " is not a PTX module's");
+  if (frame != ZSTD_CONTENTSIZE_UNKNOWN && expected != 0 && frame != expected)
+    throw FatbinError(where + ": the zstd frame holds " + std::to_string(frame) +
+                      " bytes, expected the entry's " + std::to_string(expected));
+  const std::size_t bytes = frame != ZSTD_CONTENTSIZE_UNKNOWN ? frame : expected;
+  // Text compresses a few times, never a thousandfold: a larger claim is damage, not a module to allocate.
+  const std::size_t most = std::max<std::size_t>(std::size_t(1) << 20, std::size_t(stored) * 1024);
+  if (bytes == 0 || bytes > most)
+    throw FatbinError(where + ": uncompressed size " + std::to_string(bytes) + " for " +
+                      std::to_string(stored) + " stored bytes, expected 1 .. " + std::to_string(most));
   std::string out(bytes, '\0');
   std::size_t got = ZSTD_decompress(out.data(), out.size(), data, stored);
   if (ZSTD_isError(got)) throw FatbinError(where + ": zstd: " + ZSTD_getErrorName(got));
@@ -103,8 +110,7 @@ std::vector<PtxImage> ptx_from_fatbin_container(const std::uint8_t* data, std::s
       else if (flags & kFlagLz4)
         throw FatbinError(
             where + ": LZ4-compressed PTX (flags " + hex(flags) +
-            ", CUDA 11/12's compression) is not supported: rebuild with nvcc -Xfatbin -compress-all=false "
-            "or with CUDA 13");
+            ", CUDA 11/12's compression) is not supported: rebuild with nvcc -no-compress or with CUDA 13");
       else
         image.text = text_of(reinterpret_cast<const char*>(body), size);
       images.push_back(std::move(image));

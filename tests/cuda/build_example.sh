@@ -12,7 +12,7 @@ test -x "$out"
 name=$(basename "$source" .cu)
 ptx=$ptx_dir/$name.ptx
 grep -q '^\.visible \.entry' "$ptx" || { echo "$ptx: no kernel entry"; exit 1; }
-if grep -E '^\.extern \.func' "$ptx" | grep -v ' vprintf$'; then
+if grep -E '^\.extern \.(func|global|const)' "$ptx" | grep -v ' vprintf$'; then
   echo "$ptx: calls the external functions above (the header must define them)"
   exit 1
 fi

@@ -7,8 +7,10 @@ prefix=$1 src=$2 build=$3 work=$4
 rm -rf "$work"
 # Every header the installed headers include is installed too.
 inc="$prefix/include/numagpu"
-missing=$(cd "$inc" && grep -rho '#include "[^"]*"' . | sed 's/#include "\(.*\)"/\1/' | sort -u |
-          while read -r h; do [ -f "$h" ] || echo "$h"; done)
+# A quoted include is found beside the including file first (numagpu/cuda/'s headers include each other so),
+# else from include/numagpu/.
+missing=$(cd "$inc" && grep -rHo '#include "[^"]*"' . | sed 's/^\(.*\):#include "\(.*\)"$/\1 \2/' |
+          while read -r file h; do [ -f "$(dirname "$file")/$h" ] || [ -f "$h" ] || echo "$h"; done | sort -u)
 [ -z "$missing" ] || { echo "examples: installed headers include headers that are not installed:" $missing; exit 1; }
 # A copy of examples/ outside the repository: nothing next to it to find by accident.
 mkdir -p "$work"
