@@ -291,6 +291,14 @@ void Session::simulation_main() {
 }
 
 void Session::finish() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!started_) {  // nothing to simulate: no outputs (a run of no kernel would describe nothing)
+      if (!options_.quiet)
+        std::cerr << "numagpu: " << program_name_ << " launched no kernel: nothing simulated, no outputs written\n";
+      return;
+    }
+  }
   const bool launched = start_simulation();
   if (launched) launches_->finish();
   if (simulation_.joinable()) simulation_.join();

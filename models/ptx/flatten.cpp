@@ -188,8 +188,11 @@ class Flattener {
           r.reg = s.variable_reg;
         } else {
           if (s.dynamic_shared) dynamic_uses_.push_back(k_.code.size());
-          if (s.space == Space::kParam || s.space == Space::kFrame)
-            refuse(in.line, in.column, "unsupported address of a parameter");
+          // A kernel parameter's address (clang takes it for a struct passed by value) is its offset in the
+          // launch's parameter buffer, which ld.param through a register reads (Executor::access, kParam). A
+          // call frame's parameters have no such buffer address.
+          if (s.space == Space::kFrame)
+            refuse(in.line, in.column, "unsupported address of a device function's parameter");
           r.reg = constant(s.offset);
         }
         break;
