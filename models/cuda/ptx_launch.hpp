@@ -22,7 +22,12 @@ class CtaWarpSink : public ptx::WarpSink {
   explicit CtaWarpSink(kernels::Cta& cta) : cta_(cta) {}
   std::uint32_t compute(unsigned w, InstrClass cls, std::uint32_t lanes, std::uint32_t operands_ready,
                         unsigned latency) override {
-    return cta_.warp_compute(w, lanes, cls, operands_ready, latency);
+    const std::uint32_t ready = cta_.warp_compute(w, lanes, cls, operands_ready, latency);
+    // A PTX div is one instruction; the SASS it becomes is a sequence, charged as the C++ kernels charge it
+    // (an integer division as a signed one: the slot does not say, and the two differ by 6 instructions).
+    if (latency >= kernels::kDivLatency && latency <= kernels::kDivLatency + 2)
+      cta_.warp_division_rest(w, lanes, latency);
+    return ready;
   }
   void global_access(unsigned w, Step::Kind kind, std::uint32_t lanes, const std::uint64_t* lane_addresses,
                      unsigned bytes, std::uint32_t operands_ready) override {

@@ -180,20 +180,45 @@ void Cta::charge(InstrClass cls, unsigned n) {
   }
 }
 
+namespace {
+// The rest of each division's sequence after the instruction that stands for its result (the reasons and
+// sources are with charge_fp32_division_sequence and its siblings in simt.hpp).
+struct SequencePart {
+  InstrClass cls;
+  unsigned n;
+};
+constexpr SequencePart kFp32DivisionRest[] = {
+    {InstrClass::kSfu, 1},     // MUFU.RCP
+    {InstrClass::kFp32, 5},    // FCHK and the four FFMAs before the result's
+    {InstrClass::kBranch, 1},  // @!P0 BRA past the slow path
+};
+constexpr SequencePart kFp64DivisionRest[] = {
+    {InstrClass::kSfu, 1},     // MUFU.RCP64H
+    {InstrClass::kInt, 1},     // the move of the reciprocal's low word
+    {InstrClass::kFp64, 5},    // 3 DFMAs refining the reciprocal, the DMUL and the DFMA before the result's
+    {InstrClass::kFp32, 2},    // FFMA and FSETP, the slow path's test
+    {InstrClass::kBranch, 1},  // @P0 BRA past the slow path
+};
+constexpr SequencePart kSignedDivisionRest[] = {
+    {InstrClass::kSfu, 3},  // I2F.RP, MUFU.RCP, F2I.FTZ.U32.TRUNC
+    {InstrClass::kInt, 20},  // the IABS, IMAD, IMAD.HI, ISETP, IADD3, LOP3 around them
+};
+constexpr SequencePart kUnsignedDivisionRest[] = {
+    {InstrClass::kSfu, 3},
+    {InstrClass::kInt, 14},  // no IABS and no sign
+};
+}  // namespace
+
 void Cta::charge_fp32_division_sequence() {
   if (!dependent_) return;
-  charge(InstrClass::kSfu);      // MUFU.RCP
-  charge(InstrClass::kFp32, 5);  // FCHK and the four FFMAs before the result's
-  charge(InstrClass::kBranch);   // @!P0 BRA past the slow path
+  for (const SequencePart& p : kFp32DivisionRest)
+    charge(p.cls, p.n);
 }
 
 void Cta::charge_fp64_division_sequence() {
   if (!dependent_) return;
-  charge(InstrClass::kSfu);      // MUFU.RCP64H
-  charge(InstrClass::kInt);      // the move of the reciprocal's low word
-  charge(InstrClass::kFp64, 5);  // 3 DFMAs refining the reciprocal, the DMUL and the DFMA before the result's
-  charge(InstrClass::kFp32, 2);  // FFMA and FSETP, the slow path's test
-  charge(InstrClass::kBranch);   // @P0 BRA past the slow path
+  for (const SequencePart& p : kFp64DivisionRest)
+    charge(p.cls, p.n);
 }
 
 void Cta::hold_fp64_pipe_once_more() {
@@ -203,8 +228,32 @@ void Cta::hold_fp64_pipe_once_more() {
 
 void Cta::charge_int_division_sequence(bool is_signed) {
   if (!dependent_) return;
-  charge(InstrClass::kSfu, 3);                    // I2F.RP, MUFU.RCP, F2I.FTZ.U32.TRUNC
-  charge(InstrClass::kInt, is_signed ? 20 : 14);  // the IABS, IMAD, IMAD.HI, ISETP, IADD3, LOP3 around them
+  for (const SequencePart& p : is_signed ? kSignedDivisionRest : kUnsignedDivisionRest)
+    charge(p.cls, p.n);
+}
+
+void Cta::warp_division_rest(unsigned w, std::uint32_t lanes, unsigned slot, bool is_signed) {
+  if (!dependent_) return;
+  mask_[w] = lanes;
+  const auto rest = [&](const auto& parts) {
+    for (const SequencePart& p : parts) {
+      add_instructions(w, p.cls, p.n, p.n);
+      clock_[w] += p.n;
+    }
+  };
+  if (slot == kDivLatency + 1)
+    rest(kFp32DivisionRest);
+  else if (slot == kDivLatency + 2)
+    rest(kFp64DivisionRest);
+  else if (is_signed)
+    rest(kSignedDivisionRest);
+  else
+    rest(kUnsignedDivisionRest);
+}
+
+void Cta::warp_hold_fp64_pipe_once_more(unsigned w, std::uint32_t lanes) {
+  mask_[w] = lanes;
+  add_passes(w, kFp64PassRun, 1);
 }
 
 std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready,

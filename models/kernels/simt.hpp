@@ -387,6 +387,11 @@ class Cta {
                                      std::uint32_t operands_ready);
   // The warp reached a CTA barrier (its barrier step), as syncthreads() records for every warp.
   void warp_barrier(unsigned w, std::uint32_t lanes);
+  // After a division's result instruction (warp_compute with slot kDivLatency + n): the rest of its sequence,
+  // as charge_int/fp32/fp64_division_sequence charge it (with dependent latencies only).
+  void warp_division_rest(unsigned w, std::uint32_t lanes, unsigned slot, bool is_signed = true);
+  // A conversion between float and double's second pass of the FP64 pipe, as hold_fp64_pipe_once_more().
+  void warp_hold_fp64_pipe_once_more(unsigned w, std::uint32_t lanes);
 
   std::vector<WarpRecord>& records() { return warps_; }
   // The bounds the recording answers to (null: none): every kLookEvery warp instructions or steps recorded,
