@@ -40,15 +40,15 @@ struct Own {
 
 __host__ __device__ inline Own own_state(const Flow& f) {
   const float sqd = speed_sqd_of(f), p = pressure_of(f, sqd);
-  return {f, p, sqrtf(kGamma * p / f.density), sqrtf(sqd), f.mx / f.density, f.my / f.density,
-          f.mz / f.density};
+  return {
+      f, p, sqrtf(kGamma * p / f.density), sqrtf(sqd), f.mx / f.density, f.my / f.density, f.mz / f.density};
 }
 
 // Adds one face's flux to `flux`, as Rodinia's loop body: a wall (nb == -1) pushes the element's pressure on
 // the normal; a neighbour (nb >= 0, its variables `o`) or the far field (nb == -2, `o` the constant far-field
 // state) adds the central flux with a smoothing term.
-__host__ __device__ inline void add_face_flux(Flow& flux, const Own& own, int nb, float nx, float ny, float nz,
-                                              const Flow& o) {
+__host__ __device__ inline void add_face_flux(Flow& flux, const Own& own, int nb, float nx, float ny,
+                                              float nz, const Flow& o) {
   if (nb == -1) {  // a wall
     flux.mx += nx * own.p;
     flux.my += ny * own.p;
