@@ -31,47 +31,53 @@ __host__ __device__ inline float speed_sqd_of(const Flow& f) {
   return vx * vx + vy * vy + vz * vz;
 }
 
-// The flux of element i through its faces: Rodinia's central flux with a smoothing term per neighbour, the
-// wall's pressure on the normal, the far field's state through a face marked -2.
-__host__ __device__ inline Flow element_flux(const Flow& own, const Flow* neighbour, const int* nb,
-                                             const float (*normal)[3], const Flow& far_field) {
-  const float own_sqd = speed_sqd_of(own), own_p = pressure_of(own, own_sqd);
-  const float own_c = sqrtf(kGamma * own_p / own.density), own_speed = sqrtf(own_sqd);
-  const float ovx = own.mx / own.density, ovy = own.my / own.density, ovz = own.mz / own.density;
-  Flow flux = {0, 0, 0, 0, 0};
-  for (int j = 0; j < kNnb; ++j) {
-    const float nx = normal[j][0], ny = normal[j][1], nz = normal[j][2];
-    const float normal_len = sqrtf(nx * nx + ny * ny + nz * nz);
-    if (nb[j] == -1) {  // a wall
-      flux.mx += nx * own_p;
-      flux.my += ny * own_p;
-      flux.mz += nz * own_p;
-      continue;
-    }
-    const Flow& o = nb[j] >= 0 ? neighbour[j] : far_field;
-    const float sqd = speed_sqd_of(o), p = pressure_of(o, sqd);
-    const float c = sqrtf(kGamma * p / o.density);
-    const float vx = o.mx / o.density, vy = o.my / o.density, vz = o.mz / o.density;
-    const float smooth = -normal_len * kSmoothing * 0.5f * (own_speed + sqrtf(sqd) + own_c + c);
-    flux.density += smooth * (own.density - o.density);
-    flux.energy += smooth * (own.energy - o.energy);
-    flux.mx += smooth * (own.mx - o.mx);
-    flux.my += smooth * (own.my - o.my);
-    flux.mz += smooth * (own.mz - o.mz);
-    // Central part: half the sum of both sides' flux contributions, projected on the normal.
-    const float hx = 0.5f * nx, hy = 0.5f * ny, hz = 0.5f * nz;
-    flux.density += hx * (o.mx + own.mx) + hy * (o.my + own.my) + hz * (o.mz + own.mz);
-    flux.energy += hx * (vx * (o.energy + p) + ovx * (own.energy + own_p)) +
-                   hy * (vy * (o.energy + p) + ovy * (own.energy + own_p)) +
-                   hz * (vz * (o.energy + p) + ovz * (own.energy + own_p));
-    flux.mx += hx * (o.mx * vx + p + own.mx * ovx + own_p) + hy * (o.mx * vy + own.mx * ovy) +
-               hz * (o.mx * vz + own.mx * ovz);
-    flux.my += hx * (o.my * vx + own.my * ovx) + hy * (o.my * vy + p + own.my * ovy + own_p) +
-               hz * (o.my * vz + own.my * ovz);
-    flux.mz += hx * (o.mz * vx + own.mz * ovx) + hy * (o.mz * vy + own.mz * ovy) +
-               hz * (o.mz * vz + p + own.mz * ovz + own_p);
+// What compute_flux derives from the element's own variables before its faces (Rodinia's velocity_i,
+// speed_i, pressure_i, speed_of_sound_i), kept in registers.
+struct Own {
+  Flow f;
+  float p, c, speed, vx, vy, vz;
+};
+
+__host__ __device__ inline Own own_state(const Flow& f) {
+  const float sqd = speed_sqd_of(f), p = pressure_of(f, sqd);
+  return {
+      f, p, sqrtf(kGamma * p / f.density), sqrtf(sqd), f.mx / f.density, f.my / f.density, f.mz / f.density};
+}
+
+// Adds one face's flux to `flux`, as Rodinia's loop body: a wall (nb == -1) pushes the element's pressure on
+// the normal; a neighbour (nb >= 0, its variables `o`) or the far field (nb == -2, `o` the constant far-field
+// state) adds the central flux with a smoothing term.
+__host__ __device__ inline void add_face_flux(Flow& flux, const Own& own, int nb, float nx, float ny,
+                                              float nz, const Flow& o) {
+  if (nb == -1) {  // a wall
+    flux.mx += nx * own.p;
+    flux.my += ny * own.p;
+    flux.mz += nz * own.p;
+    return;
   }
-  return flux;
+  const float normal_len = sqrtf(nx * nx + ny * ny + nz * nz);
+  const float sqd = speed_sqd_of(o), p = pressure_of(o, sqd);
+  const float c = sqrtf(kGamma * p / o.density);
+  const float vx = o.mx / o.density, vy = o.my / o.density, vz = o.mz / o.density;
+  const float smooth = -normal_len * kSmoothing * 0.5f * (own.speed + sqrtf(sqd) + own.c + c);
+  const Flow& e = own.f;
+  flux.density += smooth * (e.density - o.density);
+  flux.energy += smooth * (e.energy - o.energy);
+  flux.mx += smooth * (e.mx - o.mx);
+  flux.my += smooth * (e.my - o.my);
+  flux.mz += smooth * (e.mz - o.mz);
+  // Central part: half the sum of both sides' flux contributions, projected on the normal.
+  const float hx = 0.5f * nx, hy = 0.5f * ny, hz = 0.5f * nz;
+  flux.density += hx * (o.mx + e.mx) + hy * (o.my + e.my) + hz * (o.mz + e.mz);
+  flux.energy += hx * (vx * (o.energy + p) + own.vx * (e.energy + own.p)) +
+                 hy * (vy * (o.energy + p) + own.vy * (e.energy + own.p)) +
+                 hz * (vz * (o.energy + p) + own.vz * (e.energy + own.p));
+  flux.mx += hx * (o.mx * vx + p + e.mx * own.vx + own.p) + hy * (o.mx * vy + e.mx * own.vy) +
+             hz * (o.mx * vz + e.mx * own.vz);
+  flux.my += hx * (o.my * vx + e.my * own.vx) + hy * (o.my * vy + p + e.my * own.vy + own.p) +
+             hz * (o.my * vz + e.my * own.vz);
+  flux.mz += hx * (o.mz * vx + e.mz * own.vx) + hy * (o.mz * vy + e.mz * own.vy) +
+             hz * (o.mz * vz + p + e.mz * own.vz + own.p);
 }
 
 __host__ __device__ inline float step_factor_of(const Flow& f, float area) {
@@ -104,21 +110,27 @@ __global__ void compute_step_factor(int nelr, const float* variables, const floa
   step_factors[i] = step_factor_of(f, areas[i]);
 }
 
+// Rodinia's cuda_compute_flux: the element's 5 variables, then per face (unrolled) its neighbour index, the
+// normal's 3 components and, for a neighbour only, the neighbour's 5 variables; the 5 fluxes last. No
+// arrays: everything stays in registers (per-face arrays would live in local memory, whose loads and stores
+// are memory requests Rodinia's kernel does not make).
 __global__ void compute_flux(int nelr, const int* elements_surrounding_elements, const float* normals,
                              const float* variables, float* fluxes) {
   const int i = blockDim.x * blockIdx.x + threadIdx.x;
-  const Flow own = load_flow(variables, i, nelr);
-  Flow neighbour[kNnb];
-  int nb[kNnb];
-  float normal[kNnb][3];
-  for (int j = 0; j < kNnb; j++) {
-    nb[j] = elements_surrounding_elements[i + j * nelr];
-    for (int k = 0; k < kNdim; k++)
-      normal[j][k] = normals[i + (j + k * kNnb) * nelr];
-    if (nb[j] >= 0) neighbour[j] = load_flow(variables, nb[j], nelr);
-  }
+  const Own own = own_state(load_flow(variables, i, nelr));
   const Flow far = {ff_variable[0], ff_variable[1], ff_variable[2], ff_variable[3], ff_variable[4]};
-  const Flow flux = element_flux(own, neighbour, nb, normal, far);
+  Flow flux = {0, 0, 0, 0, 0};
+#pragma unroll
+  for (int j = 0; j < kNnb; j++) {
+    const int nb = elements_surrounding_elements[i + j * nelr];
+    const float nx = normals[i + (j + 0 * kNnb) * nelr];
+    const float ny = normals[i + (j + 1 * kNnb) * nelr];
+    const float nz = normals[i + (j + 2 * kNnb) * nelr];
+    if (nb >= 0)
+      add_face_flux(flux, own, nb, nx, ny, nz, load_flow(variables, nb, nelr));
+    else
+      add_face_flux(flux, own, nb, nx, ny, nz, far);
+  }
   fluxes[i + kDensity * nelr] = flux.density;
   fluxes[i + (kMomentum + 0) * nelr] = flux.mx;
   fluxes[i + (kMomentum + 1) * nelr] = flux.my;
@@ -219,16 +231,14 @@ int main(int argc, char** argv) {
       step[i] = step_factor_of(flow_at(var, i), areas[i]);
     for (int j = 0; j < kRk; ++j) {
       for (int i = 0; i < nelr; ++i) {
-        Flow neighbour[kNnb];
-        int nb[kNnb];
-        float normal[kNnb][3];
+        const Own own = own_state(flow_at(var, i));
+        Flow fl = {0, 0, 0, 0, 0};
         for (int f = 0; f < kNnb; ++f) {
-          nb[f] = ese[i + (size_t)f * nelr];
-          for (int k = 0; k < kNdim; ++k)
-            normal[f][k] = normals[i + (size_t)(f + k * kNnb) * nelr];
-          if (nb[f] >= 0) neighbour[f] = flow_at(var, nb[f]);
+          const int nb = ese[i + (size_t)f * nelr];
+          const float* n = &normals[i + (size_t)f * nelr];
+          add_face_flux(fl, own, nb, n[0], n[(size_t)kNnb * nelr], n[2 * (size_t)kNnb * nelr],
+                        nb >= 0 ? flow_at(var, nb) : far);
         }
-        const Flow fl = element_flux(flow_at(var, i), neighbour, nb, normal, far);
         const float values[kNvar] = {fl.density, fl.mx, fl.my, fl.mz, fl.energy};
         for (int v = 0; v < kNvar; ++v)
           fluxes[i + (size_t)v * nelr] = values[v];

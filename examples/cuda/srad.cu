@@ -4,7 +4,9 @@
 // order (I, iN, iS, jE, jW, dN, dS, dW, dE, c) and its accesses; srad2 (the divergence update of the image)
 // is the second kernel of the library application rodinia/srad (models/apps/rodinia/srad.cpp), launched
 // after it on the same arrays. The image is column-major (element ei at row ei % Nr, column ei / Nr).
-// Usage: srad [rows cols].
+// Usage: srad [rows cols [kernels]]: kernels 2 (the default) runs srad then srad2, 1 runs srad alone, the
+// launch the library kernel models (tests/cuda/same_requests.py compares that one: the library has srad2
+// only inside the application, among extract, prepare, reduce and compress).
 #include "common.h"
 
 #include <vector>
@@ -70,6 +72,7 @@ __global__ void srad2(float lambda, int Nr, int Nc, long Ne, const int* iS, cons
 
 int main(int argc, char** argv) {
   const int Nr = argc > 2 ? std::atoi(argv[1]) : 502, Nc = argc > 2 ? std::atoi(argv[2]) : 458;
+  const int kernels = argc > 3 ? std::atoi(argv[3]) : 2;
   const long Ne = (long)Nr * Nc;
   const float lambda = 0.5f;
   std::vector<float> image(Ne);
@@ -115,8 +118,10 @@ int main(int argc, char** argv) {
   srad<<<blocks, kThreads>>>(lambda, Nr, Nc, Ne, d_iN, d_iS, d_jE, d_jW, d_dN, d_dS, d_dW, d_dE, q0sqr, d_c,
                              d_I);
   CHECK_LAUNCH();
-  srad2<<<blocks, kThreads>>>(lambda, Nr, Nc, Ne, d_iS, d_jE, d_dN, d_dS, d_dW, d_dE, d_c, d_I);
-  CHECK_LAUNCH();
+  if (kernels > 1) {
+    srad2<<<blocks, kThreads>>>(lambda, Nr, Nc, Ne, d_iS, d_jE, d_dN, d_dS, d_dW, d_dE, d_c, d_I);
+    CHECK_LAUNCH();
+  }
   std::vector<float> got_c(Ne), got_I(Ne);
   CHECK_CUDA(cudaMemcpy(got_c.data(), d_c, bytes, cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaMemcpy(got_I.data(), d_I, bytes, cudaMemcpyDeviceToHost));
@@ -143,7 +148,7 @@ int main(int argc, char** argv) {
     const float coeff = 1.0 / (1.0 + den);
     c[ei] = coeff < 0 ? 0 : coeff > 1 ? 1 : coeff;
   }
-  for (long ei = 0; ei < Ne; ++ei) {
+  for (long ei = 0; kernels > 1 && ei < Ne; ++ei) {
     const long row = ei % Nr, col = ei / Nr;
     const float d =
         c[ei] * dN[ei] + c[iS[row] + Nr * col] * dS[ei] + c[ei] * dW[ei] + c[row + Nr * jE[col]] * dE[ei];
