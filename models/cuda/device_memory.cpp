@@ -27,7 +27,9 @@ DeviceMemory::~DeviceMemory() {
 std::uint64_t DeviceMemory::allocate(std::uint64_t bytes, const std::string& name) {
   if (bytes == 0 || bytes > kReserved) return 0;
   const std::uint64_t base = next_;
-  const std::uint64_t end = base + (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  // A gap of kAlignment bytes after each allocation that no allocation holds: a kernel that runs a little
+  // past its array's end faults there, as cuda-memcheck would report it, instead of reading its neighbour.
+  const std::uint64_t end = base + (bytes + kAlignment - 1) / kAlignment * kAlignment + kAlignment;
   if (end > kBase + kReserved) return 0;
   next_ = end;
   blocks_[base] = Block{base, bytes, name};
