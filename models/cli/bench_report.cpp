@@ -25,7 +25,11 @@ nlohmann::json BenchReport::to_json() const {
           {"sm_requests_per_second", sm_requests_per_second()},
           {"sim_cycles_per_second", sim_cycles_per_second()},
           {"deliveries_per_request", deliveries_per_request()},
-          {"activations_per_request", activations_per_request()}};
+          {"activations_per_request", activations_per_request()},
+          {"ptx_warp_instructions", ptx_warp_instructions},
+          {"ptx_seconds", ptx_seconds},
+          {"ptx_warp_instructions_per_second", ptx_seconds > 0 ? double(ptx_warp_instructions) / ptx_seconds : 0.0},
+          {"host_program_seconds", host_program_seconds}};
 }
 
 void BenchReport::print(std::ostream& os) const {
@@ -46,6 +50,16 @@ void BenchReport::print(std::ostream& os) const {
     std::snprintf(buf, sizeof buf, "            kernel generation %.3f s (%.1f %% of simulate)\n",
                   activity.kernel_generation_seconds,
                   simulate_seconds > 0 ? 100.0 * activity.kernel_generation_seconds / simulate_seconds : 0.0);
+    os << buf;
+  }
+  if (ptx_warp_instructions > 0) {  // a CUDA program: the PTX executor's speed and share of the simulator's time
+    const double simulator = simulate_seconds - host_program_seconds;
+    std::snprintf(buf, sizeof buf,
+                  "            PTX execution %.3f s (%.1f %% of simulate without the program's own %.3f s), "
+                  "%.2f M warp instructions/s (%llu)\n",
+                  ptx_seconds, simulator > 0 ? 100.0 * ptx_seconds / simulator : 0.0, host_program_seconds,
+                  ptx_seconds > 0 ? double(ptx_warp_instructions) / ptx_seconds / 1e6 : 0.0,
+                  static_cast<unsigned long long>(ptx_warp_instructions));
     os << buf;
   }
 }

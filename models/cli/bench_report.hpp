@@ -21,6 +21,12 @@ struct BenchReport {
   HostActivity activity;
   std::uint64_t delta_cycles = 0;  // SystemC delta cycles (sc_delta_count)
   std::uint64_t peak_rss_kib = 0;  // the process's peak resident set (getrusage)
+  // A CUDA program's run (docs/cuda.md, "Speed"): the warp instructions the PTX executor ran and the host
+  // time it took (part of the kernels' generation), and the time the simulation waited while the program's
+  // own host code ran between launches (part of simulate_seconds, not the simulator's cost).
+  std::uint64_t ptx_warp_instructions = 0;
+  double ptx_seconds = 0;
+  double host_program_seconds = 0;
 
   // Per host-second of simulation (startup excluded; the run's total is startup + simulate).
   double sm_requests_per_second() const { return per_second(sm_requests); }

@@ -381,6 +381,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     bench.sm_requests = facts.loads + facts.stores + facts.atomics;
     bench.transactions = facts.transactions;
     bench.peak_rss_kib = peak_rss_kib();
+    if (options.bench_extra) options.bench_extra(bench);
   }
   // The whole set is written aside and moved in with stats.json last (OutputSet): a reader never sees a
   // stats.json beside a partial set. A signal that arrives meanwhile waits until the set is in place, or

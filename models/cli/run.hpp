@@ -2,6 +2,7 @@
 // them.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -11,6 +12,8 @@
 #include "system/workload_builder.hpp"
 
 namespace numagpu {
+
+struct BenchReport;
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitRunFailed = 1;  // the run completed but a check failed (protocol, audit, watchdog)
@@ -29,6 +32,9 @@ struct RunOptions {
   // The launches of the workload's `cuda:` item (the CUDA runtime, docs/cuda.md); none: such an item is
   // refused at its key.
   CudaProgramSource cuda_program;
+  // With `bench`: adds what the caller measured (the CUDA runtime's PTX execution) before the report is
+  // written.
+  std::function<void(BenchReport&)> bench_extra;
 };
 
 // The validated configuration of a run: the built-in default workload, then the system (--config or the

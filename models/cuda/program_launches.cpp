@@ -2,6 +2,7 @@
 
 #include <sysc/kernel/sc_simcontext.h>
 
+#include <chrono>
 #include <utility>
 
 namespace numagpu::cuda {
@@ -49,7 +50,9 @@ const KernelProgram* ProgramLaunches::next() {
     seconds_at_end_ = sc_core::sc_time_stamp().to_seconds();
     handed_out_ = false;  // the kernel handed out last has run: its launch returns
     cv_.notify_all();
+    const auto begin = std::chrono::steady_clock::now();
     cv_.wait(lock, [this] { return handed_ || finished_; });
+    waited_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (!handed_) return nullptr;
     current_ = std::move(handed_);
     launch_name_ = handed_name_;
@@ -57,6 +60,11 @@ const KernelProgram* ProgramLaunches::next() {
   }
   if (context_.check) context_.check(*current_);
   return current_.get();
+}
+
+double ProgramLaunches::waited_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return waited_;
 }
 
 double ProgramLaunches::generation_seconds() const {

@@ -33,6 +33,8 @@ class ProgramLaunches : public KernelSequence {
   void simulation_ended();
   // Simulated seconds when the last kernel ended (what events read; 0 before any).
   double seconds_at_last_end() const;
+  // Host seconds the simulation waited while the program ran (its host code between launches).
+  double waited_seconds() const;
 
   // ---- the simulation's thread (the dispatcher)
   const KernelProgram* next() override;
@@ -56,6 +58,7 @@ class ProgramLaunches : public KernelSequence {
   bool finished_ = false;     // the program launches nothing more
   bool ended_ = false;        // the simulation has ended
   double seconds_at_end_ = 0;
+  double waited_ = 0;
 };
 
 }  // namespace numagpu::cuda

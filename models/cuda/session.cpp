@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/bench_report.hpp"
 #include "cuda/errors.hpp"
 #include "cuda/fatbin.hpp"
 #include "cuda/ptx_launch.hpp"
@@ -252,6 +253,8 @@ int Session::launch(const void* host_stub, ptx::Dim3 grid, ptx::Dim3 block, void
   if (!start_simulation()) return fail(sticky_error_ ? sticky_error_ : kLaunchFailure);
   const bool ran = launches_->launch(name, std::make_unique<PtxLaunch>(state));
   if (local) memory_.free(local);
+  ptx_warp_instructions_ += state->cost.warp_instructions;
+  ptx_seconds_ += state->execute_seconds;
   if (state->failed) sticky_error_ = error_of(state->failure);
   if (!ran && !sticky_error_) sticky_error_ = kLaunchFailure;  // the run ended (an error it printed)
   return sticky_error_ ? fail(sticky_error_) : kSuccess;
@@ -278,6 +281,11 @@ void Session::simulation_main() {
     }
     cv_.notify_all();
     return std::make_unique<SharedLaunches>(l);
+  };
+  o.bench_extra = [this](BenchReport& b) {
+    b.ptx_warp_instructions = ptx_warp_instructions_;
+    b.ptx_seconds = ptx_seconds_;
+    b.host_program_seconds = launches_ ? launches_->waited_seconds() : 0.0;
   };
   const int status = run_command(o, std::cout, std::cerr);
   std::cout.flush();

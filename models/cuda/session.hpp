@@ -120,6 +120,9 @@ class Session {
   std::thread simulation_;
   bool started_ = false, ended_ = false;
   int run_status_ = 0;
+  // What the launches' PTX execution cost (the --bench report).
+  std::uint64_t ptx_warp_instructions_ = 0;
+  double ptx_seconds_ = 0;
   ProgramLaunches* launches_ = nullptr;  // owned by the run's workload
 };
 
