@@ -28,7 +28,8 @@ nlohmann::json BenchReport::to_json() const {
           {"activations_per_request", activations_per_request()},
           {"ptx_warp_instructions", ptx_warp_instructions},
           {"ptx_seconds", ptx_seconds},
-          {"ptx_warp_instructions_per_second", ptx_seconds > 0 ? double(ptx_warp_instructions) / ptx_seconds : 0.0},
+          {"ptx_warp_instructions_per_second",
+           ptx_seconds > 0 ? double(ptx_warp_instructions) / ptx_seconds : 0.0},
           {"host_program_seconds", host_program_seconds}};
 }
 
@@ -52,7 +53,8 @@ void BenchReport::print(std::ostream& os) const {
                   simulate_seconds > 0 ? 100.0 * activity.kernel_generation_seconds / simulate_seconds : 0.0);
     os << buf;
   }
-  if (ptx_warp_instructions > 0) {  // a CUDA program: the PTX executor's speed and share of the simulator's time
+  if (ptx_warp_instructions >
+      0) {  // a CUDA program: the PTX executor's speed and share of the simulator's time
     const double simulator = simulate_seconds - host_program_seconds;
     std::snprintf(buf, sizeof buf,
                   "            PTX execution %.3f s (%.1f %% of simulate without the program's own %.3f s), "

@@ -7,8 +7,8 @@
 
 namespace numagpu {
 
-int cuda_run_command(const RunOptions& options, const std::string& program, const std::vector<std::string>& args,
-                     std::ostream& err) {
+int cuda_run_command(const RunOptions& options, const std::string& program,
+                     const std::vector<std::string>& args, std::ostream& err) {
   if (options.workload_file) {
     err << "numagpu: error: --workload: a CUDA program's kernels are its own launches; leave --workload out "
            "with --cuda\n";
@@ -21,7 +21,8 @@ int cuda_run_command(const RunOptions& options, const std::string& program, cons
   else
     ::unsetenv("NUMAGPU_CONFIG");
   std::string sets;
-  for (const std::string& s : options.sets) sets += s + "\n";
+  for (const std::string& s : options.sets)
+    sets += s + "\n";
   set("NUMAGPU_SET", sets);
   set("NUMAGPU_OUT", options.out_dir);
   set("NUMAGPU_QUIET", options.quiet ? "1" : "0");

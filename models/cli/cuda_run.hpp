@@ -13,7 +13,7 @@
 
 namespace numagpu {
 
-int cuda_run_command(const RunOptions& options, const std::string& program, const std::vector<std::string>& args,
-                     std::ostream& err);
+int cuda_run_command(const RunOptions& options, const std::string& program,
+                     const std::vector<std::string>& args, std::ostream& err);
 
 }  // namespace numagpu

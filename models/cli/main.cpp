@@ -7,9 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/cuda_run.hpp"
 #include "cli/bench_fabric.hpp"
 #include "cli/correlate.hpp"
+#include "cli/cuda_run.hpp"
 #include "cli/export_activity.hpp"
 #include "cli/huge_pages.hpp"
 #include "cli/interrupt.hpp"
@@ -79,9 +79,10 @@ int numagpu_main(int argc, char* argv[]) {
       "request, start-up time, peak RSS (printed, even with -q, and written to bench.json)");
   std::string cuda_program;
   std::vector<std::string> cuda_args;
-  run->add_option("--cuda", cuda_program,
-                  "Run this CUDA program (built by numagpu-cc, docs/cuda.md) on the system: its kernel launches "
-                  "are the workload; its own arguments follow `--`")
+  run->add_option(
+         "--cuda", cuda_program,
+         "Run this CUDA program (built by numagpu-cc, docs/cuda.md) on the system: its kernel launches "
+         "are the workload; its own arguments follow `--`")
       ->type_name("PROGRAM");
   run->add_option("program_args", cuda_args, "The CUDA program's arguments (after --)");
   unsigned scale = 0;

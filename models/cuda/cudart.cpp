@@ -64,7 +64,8 @@ void __cudaRegisterFunction(void** handle, const char* hostFun, char*, const cha
                             uint3*, dim3*, dim3*, int*) {
   session().register_function(handle, hostFun, deviceName);
 }
-void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceName, int, size_t size, int, int) {
+void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceName, int, size_t size, int,
+                       int) {
   session().register_variable(handle, hostVar, deviceName, size);
 }
 void __cudaRegisterManagedVar(void** handle, void** hostVarPtrAddress, char*, const char* deviceName, int,
@@ -77,7 +78,8 @@ char __cudaInitModule(void**) {
 
 // ---- launches ----------------------------------------------------------------------------------------
 
-unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, struct CUstream_st* stream) {
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                     struct CUstream_st* stream) {
   session().push_configuration(dim(gridDim), dim(blockDim), sharedMem, stream);
   return 0;
 }
@@ -127,7 +129,8 @@ cudaError_t cudaFreeHost(void* ptr) {
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
   return result(session().copy(dst, src, count, kind));
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind, cudaStream_t) {
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t) {
   return result(session().copy(dst, src, count, kind));
 }
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
@@ -214,7 +217,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device) {
   std::snprintf(prop->name, sizeof prop->name, "numagpu %u-socket GPU (simulated)", s.sockets);
   prop->totalGlobalMem = static_cast<size_t>(numagpu::cuda::DeviceMemory::kReserved);
   // An SM without a stated limit (0) reports Volta's: 48 KiB a CTA by default, 64 Ki registers.
-  prop->sharedMemPerBlock = static_cast<size_t>(s.sm.shared_bytes ? std::min<std::uint64_t>(s.sm.shared_bytes, 49152) : 49152);
+  prop->sharedMemPerBlock =
+      static_cast<size_t>(s.sm.shared_bytes ? std::min<std::uint64_t>(s.sm.shared_bytes, 49152) : 49152);
   prop->sharedMemPerMultiprocessor = static_cast<size_t>(s.sm.shared_bytes ? s.sm.shared_bytes : 98304);
   prop->regsPerBlock = static_cast<int>(s.sm.registers ? s.sm.registers : 65536);
   prop->regsPerMultiprocessor = prop->regsPerBlock;
@@ -232,7 +236,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device) {
   prop->multiProcessorCount = static_cast<int>(s.sockets * s.sms_per_socket);
   prop->maxThreadsPerMultiProcessor = static_cast<int>(s.sm.max_warps * 32);
   prop->clockRate = static_cast<int>(s.clock_mhz * 1000);  // kHz
-  prop->l2CacheSize = static_cast<int>(std::min<std::uint64_t>(std::uint64_t(s.l2.size_bytes) * s.l2_banks * s.sockets, 0x7fffffff));
+  prop->l2CacheSize = static_cast<int>(
+      std::min<std::uint64_t>(std::uint64_t(s.l2.size_bytes) * s.l2_banks * s.sockets, 0x7fffffff));
   prop->unifiedAddressing = 1;
   prop->managedMemory = 1;
   prop->concurrentKernels = 0;  // launches run one at a time

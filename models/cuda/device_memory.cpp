@@ -15,8 +15,9 @@ DeviceMemory::DeviceMemory() {
   if (at == MAP_FAILED || reinterpret_cast<std::uint64_t>(at) != kBase) {
     const int error = errno;
     if (at != MAP_FAILED) ::munmap(at, kReserved);  // a kernel without MAP_FIXED_NOREPLACE put it elsewhere
-    throw std::runtime_error("numagpu CUDA runtime: cannot reserve the device memory range at 0x600000000000 (" +
-                             std::string(std::strerror(error)) + ")");
+    throw std::runtime_error(
+        "numagpu CUDA runtime: cannot reserve the device memory range at 0x600000000000 (" +
+        std::string(std::strerror(error)) + ")");
   }
 }
 

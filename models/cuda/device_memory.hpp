@@ -1,8 +1,8 @@
-// The simulated GPU's global memory, functional (docs/cuda.md, "Device memory"): every cudaMalloc'd byte lives
-// in one range of the host's address space reserved at a fixed address, and a device pointer is the host
-// address of its bytes. So a device pointer is the same number in every run (the simulated addresses, and so
-// every statistic, do not depend on where the host's allocator puts things), a managed pointer is usable by
-// the host program as it is, and resolving an address is a bounds check. Plain C++, no SystemC.
+// The simulated GPU's global memory, functional (docs/cuda.md, "Device memory"): every cudaMalloc'd byte
+// lives in one range of the host's address space reserved at a fixed address, and a device pointer is the
+// host address of its bytes. So a device pointer is the same number in every run (the simulated addresses,
+// and so every statistic, do not depend on where the host's allocator puts things), a managed pointer is
+// usable by the host program as it is, and resolving an address is a bounds check. Plain C++, no SystemC.
 #pragma once
 
 #include <cstdint>

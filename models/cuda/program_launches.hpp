@@ -54,9 +54,9 @@ class ProgramLaunches : public KernelSequence {
   std::condition_variable cv_;
   std::unique_ptr<kernels::CppKernelProgram> handed_;  // a launch waiting for the dispatcher
   std::string handed_name_;
-  bool handed_out_ = false;   // the dispatcher took the handed launch and has not asked again
-  bool finished_ = false;     // the program launches nothing more
-  bool ended_ = false;        // the simulation has ended
+  bool handed_out_ = false;  // the dispatcher took the handed launch and has not asked again
+  bool finished_ = false;    // the program launches nothing more
+  bool ended_ = false;       // the simulation has ended
   double seconds_at_end_ = 0;
   double waited_ = 0;
 };

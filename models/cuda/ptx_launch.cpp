@@ -13,7 +13,8 @@ kernels::Dim3 dim3_of(const ptx::Dim3& d) {
 }
 }  // namespace
 
-PtxLaunch::PtxLaunch(std::shared_ptr<PtxLaunchState> state) : Kernel(no_arguments()), state_(std::move(state)) {}
+PtxLaunch::PtxLaunch(std::shared_ptr<PtxLaunchState> state)
+    : Kernel(no_arguments()), state_(std::move(state)) {}
 
 kernels::Launch PtxLaunch::launch() {
   kernels::Launch l;
@@ -25,8 +26,9 @@ kernels::Launch PtxLaunch::launch() {
     CtaWarpSink sink(cta);
     const auto begin = std::chrono::steady_clock::now();
     try {
-      const ptx::CtaCost c = state->kernel->execute_cta(state->spec, {cta.blockIdx.x, cta.blockIdx.y, cta.blockIdx.z},
-                                                        *state->memory, sink, state->variable_addresses);
+      const ptx::CtaCost c =
+          state->kernel->execute_cta(state->spec, {cta.blockIdx.x, cta.blockIdx.y, cta.blockIdx.z},
+                                     *state->memory, sink, state->variable_addresses);
       state->cost.warp_instructions += c.warp_instructions;
       state->cost.thread_instructions += c.thread_instructions;
     } catch (const ptx::ExecutionError& e) {
@@ -34,7 +36,8 @@ kernels::Launch PtxLaunch::launch() {
         state->failed = true;
         state->failure = e.kind;
       }
-      state->execute_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      state->execute_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
       throw;
     }
     state->execute_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

@@ -33,8 +33,8 @@ class CtaWarpSink : public ptx::WarpSink {
                      unsigned bytes, std::uint32_t operands_ready) override {
     cta_.warp_global_access(w, lanes, kind, lane_addresses, bytes, operands_ready);
   }
-  std::uint32_t shared_access(unsigned w, std::uint32_t lanes, const std::uint64_t* lane_offsets, unsigned bytes,
-                              std::uint32_t operands_ready) override {
+  std::uint32_t shared_access(unsigned w, std::uint32_t lanes, const std::uint64_t* lane_offsets,
+                              unsigned bytes, std::uint32_t operands_ready) override {
     return cta_.warp_shared_access(w, lanes, lane_offsets, bytes, operands_ready);
   }
   std::uint32_t constant_access(unsigned w, std::uint32_t lanes, const std::uint64_t* lane_addresses,

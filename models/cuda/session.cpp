@@ -102,7 +102,8 @@ RunOptions options_from_environment(const std::string& program_name) {
   o.quiet = flag("NUMAGPU_QUIET");
   o.bench = flag("NUMAGPU_BENCH");
   const std::string name = plain_name(program_name);
-  o.workload_yaml = "workload:\n  name: " + name + "\n  kernels:\n    - name: " + name + "\n      cuda: " + name + "\n";
+  o.workload_yaml =
+      "workload:\n  name: " + name + "\n  kernels:\n    - name: " + name + "\n      cuda: " + name + "\n";
   return o;
 }
 
@@ -156,8 +157,9 @@ int Session::load(Module& m) {
     return m.load_error = kNoKernelImageForDevice;
   }
   if (images.empty()) {
-    m.load_message = "the program's device code holds no PTX (numagpu runs PTX: build with numagpu-cc, or nvcc "
-                     "with -arch=compute_75 -code=compute_75)";
+    m.load_message =
+        "the program's device code holds no PTX (numagpu runs PTX: build with numagpu-cc, or nvcc "
+        "with -arch=compute_75 -code=compute_75)";
     return m.load_error = kNoKernelImageForDevice;
   }
   const std::string& text = images.front().text;
@@ -218,12 +220,13 @@ int Session::launch(const void* host_stub, ptx::Dim3 grid, ptx::Dim3 block, void
     }
   }
   const std::uint64_t threads = block.count();
-  if (grid.count() == 0 || threads == 0 || threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64 ||
-      grid.y > 65535 || grid.z > 65535)
+  if (grid.count() == 0 || threads == 0 || threads > 1024 || block.x > 1024 || block.y > 1024 ||
+      block.z > 64 || grid.y > 65535 || grid.z > 65535)
     return fail(kInvalidConfiguration);
   const std::string name = kernel_display_name(entry);
-  const std::string why = spec_.sm.misfit({static_cast<std::uint32_t>((threads + 31) / 32), kernel->registers_per_thread(),
-                                           kernel->static_shared_bytes() + shared_bytes});
+  const std::string why =
+      spec_.sm.misfit({static_cast<std::uint32_t>((threads + 31) / 32), kernel->registers_per_thread(),
+                       kernel->static_shared_bytes() + shared_bytes});
   if (!why.empty()) {
     std::cerr << "numagpu: kernel '" << name << "' cannot launch: " << why << "\n";
     return fail(kLaunchOutOfResources);
@@ -272,7 +275,8 @@ bool Session::start_simulation() {
 
 void Session::simulation_main() {
   RunOptions o = options_;
-  o.cuda_program = [this](const KernelSpec& k, const HostLaunchContext& context) -> std::unique_ptr<KernelSequence> {
+  o.cuda_program = [this](const KernelSpec& k,
+                          const HostLaunchContext& context) -> std::unique_ptr<KernelSequence> {
     auto l = std::make_shared<ProgramLaunches>(k.name, context);
     shared_launches() = l;
     {
@@ -303,7 +307,8 @@ void Session::finish() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!started_) {  // nothing to simulate: no outputs (a run of no kernel would describe nothing)
       if (!options_.quiet)
-        std::cerr << "numagpu: " << program_name_ << " launched no kernel: nothing simulated, no outputs written\n";
+        std::cerr << "numagpu: " << program_name_
+                  << " launched no kernel: nothing simulated, no outputs written\n";
       return;
     }
   }
@@ -339,12 +344,14 @@ int Session::release(void* pointer) {
 int Session::copy(void* destination, const void* source, std::size_t bytes, int kind) {
   if (sticky_error_) return fail(sticky_error_);
   if (bytes == 0) return kSuccess;
-  if (!destination || !source || kind < 0 || kind > 4) return fail(kind < 0 || kind > 4 ? kInvalidMemcpyDirection : kInvalidValue);
+  if (!destination || !source || kind < 0 || kind > 4)
+    return fail(kind < 0 || kind > 4 ? kInvalidMemcpyDirection : kInvalidValue);
   const auto on_device = [this, bytes](const void* p) {
     return memory_.block_of(reinterpret_cast<std::uint64_t>(p), bytes) != nullptr;
   };
   const bool to_device = kind == 1 || kind == 3, from_device = kind == 2 || kind == 3;
-  if ((to_device && !on_device(destination)) || (from_device && !on_device(source))) return fail(kInvalidValue);
+  if ((to_device && !on_device(destination)) || (from_device && !on_device(source)))
+    return fail(kInvalidValue);
   std::memmove(destination, source, bytes);
   return kSuccess;
 }

@@ -81,7 +81,7 @@ class Session {
     int load_error = 0;
     std::string load_message;
     std::shared_ptr<const ptx::Module> parsed;
-    std::vector<std::uint64_t> variable_addresses;  // ptx::module_variables' order
+    std::vector<std::uint64_t> variable_addresses;                      // ptx::module_variables' order
     std::map<std::string, std::shared_ptr<const ptx::Kernel>> kernels;  // by entry name
   };
   struct Function {

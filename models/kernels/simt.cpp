@@ -200,12 +200,11 @@ constexpr SequencePart kFp64DivisionRest[] = {
     {InstrClass::kBranch, 1},  // @P0 BRA past the slow path
 };
 constexpr SequencePart kSignedDivisionRest[] = {
-    {InstrClass::kSfu, 3},  // I2F.RP, MUFU.RCP, F2I.FTZ.U32.TRUNC
+    {InstrClass::kSfu, 3},   // I2F.RP, MUFU.RCP, F2I.FTZ.U32.TRUNC
     {InstrClass::kInt, 20},  // the IABS, IMAD, IMAD.HI, ISETP, IADD3, LOP3 around them
 };
 constexpr SequencePart kUnsignedDivisionRest[] = {
-    {InstrClass::kSfu, 3},
-    {InstrClass::kInt, 14},  // no IABS and no sign
+    {InstrClass::kSfu, 3}, {InstrClass::kInt, 14},  // no IABS and no sign
 };
 }  // namespace
 
@@ -331,7 +330,8 @@ void Cta::warp_memory_step(unsigned w, Step::Kind kind, const std::uint64_t* lan
   p.line_count = static_cast<std::uint16_t>(scratch_step_.line_count);
   p.first_line = static_cast<std::uint32_t>(r.lines.size());
   r.lines.insert(r.lines.end(), scratch_step_.lines.begin(), scratch_step_.lines.begin() + p.line_count);
-  r.sectors.insert(r.sectors.end(), scratch_step_.sectors.begin(), scratch_step_.sectors.begin() + p.line_count);
+  r.sectors.insert(r.sectors.end(), scratch_step_.sectors.begin(),
+                   scratch_step_.sectors.begin() + p.line_count);
   r.steps.push_back(p);
   scratch_step_.line_count = 0;
   recorded();
@@ -489,7 +489,8 @@ std::uint32_t Cta::warp_compute(unsigned w, std::uint32_t lanes, InstrClass cls,
 }
 
 void Cta::warp_global_access(unsigned w, std::uint32_t lanes, Step::Kind kind,
-                             const std::uint64_t* lane_addresses, unsigned bytes, std::uint32_t operands_ready) {
+                             const std::uint64_t* lane_addresses, unsigned bytes,
+                             std::uint32_t operands_ready) {
   mask_[w] = lanes;
   await_one(w, operands_ready);
   warp_memory_step(w, kind, lane_addresses, bytes);

@@ -369,17 +369,17 @@ class Cta {
   // For an executor that runs each warp on its own (the PTX front end, through cuda/ptx_launch): the same
   // records as the operations above make, for warp `w` with the active lanes `lanes` (bit i: lane i), issued
   // once `operands_ready` (0 or a ready cycle one of these returned) has come. Each returns, where it has a
-  // result, the cycle that result is ready (0 without dependent latencies). These set the warp's mask, so they
-  // are not mixed with the whole-CTA operations in one body.
-  // One instruction of `cls` (latency: kClassLatency, or a division's slot kDivLatency + n).
+  // result, the cycle that result is ready (0 without dependent latencies). These set the warp's mask, so
+  // they are not mixed with the whole-CTA operations in one body. One instruction of `cls` (latency:
+  // kClassLatency, or a division's slot kDivLatency + n).
   std::uint32_t warp_compute(unsigned w, std::uint32_t lanes, InstrClass cls, std::uint32_t operands_ready,
                              unsigned latency = kClassLatency);
   // One global load, store or atomic: lane_addresses[lane] for each active lane, `bytes` each; a load or
   // atomic waits for everything the warp has in flight, as load() does.
-  void warp_global_access(unsigned w, std::uint32_t lanes, Step::Kind kind, const std::uint64_t* lane_addresses,
-                          unsigned bytes, std::uint32_t operands_ready);
-  // One shared-memory instruction at byte offsets lane_offsets[lane], `bytes` each: one pass per bank-conflict
-  // degree, as Shared::load and store.
+  void warp_global_access(unsigned w, std::uint32_t lanes, Step::Kind kind,
+                          const std::uint64_t* lane_addresses, unsigned bytes, std::uint32_t operands_ready);
+  // One shared-memory instruction at byte offsets lane_offsets[lane], `bytes` each: one pass per
+  // bank-conflict degree, as Shared::load and store.
   std::uint32_t warp_shared_access(unsigned w, std::uint32_t lanes, const std::uint64_t* lane_offsets,
                                    unsigned bytes, std::uint32_t operands_ready);
   // One constant-bank read at lane_addresses[lane]: one pass per distinct address, as constant_load.

@@ -105,9 +105,8 @@ Workload build_workload(const SystemSpec& spec, const config::Config* loaded,
         if (loaded) loaded->fail("workload.kernels." + std::to_string(i) + ".cuda", why);
         throw std::invalid_argument("kernel '" + k.name + "': " + why);
       }
-      w.items.push_back(cuda_program(
-          k, HostLaunchContext{spec.facts.line_bytes, latencies, w.record_bounds,
-                               launch_check(spec, "CUDA program " + k.cuda, w)}));
+      w.items.push_back(cuda_program(k, HostLaunchContext{spec.facts.line_bytes, latencies, w.record_bounds,
+                                                          launch_check(spec, "CUDA program " + k.cuda, w)}));
       continue;
     }
     if (!k.app.empty()) {

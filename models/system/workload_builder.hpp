@@ -15,7 +15,6 @@
 
 namespace numagpu {
 
-
 struct Workload {
   std::vector<std::unique_ptr<KernelSequence>> items;  // in the order they run
   // What every library kernel's and application's CTA recordings answer to: checks.max_record_bytes here,
@@ -43,8 +42,8 @@ using CudaProgramSource =
 // read from (config::ConfigError), else as trace::TraceError; any other kernel's as std::invalid_argument
 // (the configuration refused those at their keys already). A bad trace throws trace::TraceError, a bad
 // application input kernels::KernelError.
-// A `cuda:` item takes its sequence from `cuda_program`; without one it is refused at its key (a configuration
-// cannot run a CUDA program by itself).
+// A `cuda:` item takes its sequence from `cuda_program`; without one it is refused at its key (a
+// configuration cannot run a CUDA program by itself).
 Workload build_workload(const SystemSpec& spec, const config::Config* loaded = nullptr,
                         const CudaProgramSource& cuda_program = {});
 
