@@ -317,3 +317,37 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 extern "C" int sc_main(int, char*[]) {
   return 1;
 }
+
+// ---- CUDA 13's launch path (what nvcc 13 emits) --------------------------------------------------------
+// nvcc 13's host stub of a kernel no longer hands its own address to cudaLaunchKernel: it asks once for a
+// kernel handle (__cudaGetKernel, the result kept in a static of the stub) and launches through that handle
+// (__cudaLaunchKernel, or its _ptsz twin under --default-stream per-thread; streams run in order here, so the
+// two are one). The handle is the host stub's address itself, cast to the opaque cudaKernel_t: the session
+// already knows kernels by their stubs, so the handle needs no table of its own, and a stub that was never
+// registered fails at the launch as cudaLaunchKernel's would (cudaErrorInvalidDeviceFunction).
+// cudaGetKernel is the public name of the same lookup (CUDA 12.1 and later).
+struct CUkern_st;
+using cudaKernelHandle = CUkern_st*;  // cudaKernel_t's ABI: a pointer to an opaque struct
+
+extern "C" {
+
+cudaError_t __cudaGetKernel(cudaKernelHandle* kernel, const void* entry) {
+  if (!kernel) return result(session().fail(cudaErrorInvalidValue));
+  if (!entry) return result(session().fail(cudaErrorInvalidDeviceFunction));
+  *kernel = reinterpret_cast<cudaKernelHandle>(const_cast<void*>(entry));
+  return cudaSuccess;
+}
+cudaError_t cudaGetKernel(cudaKernelHandle* kernel, const void* entry) {
+  return __cudaGetKernel(kernel, entry);
+}
+cudaError_t __cudaLaunchKernel(cudaKernelHandle kernel, dim3 gridDim, dim3 blockDim, void** args,
+                               size_t sharedMem, cudaStream_t) {
+  return result(
+      session().launch(reinterpret_cast<const void*>(kernel), dim(gridDim), dim(blockDim), args, sharedMem));
+}
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernelHandle kernel, dim3 gridDim, dim3 blockDim, void** args,
+                                    size_t sharedMem, cudaStream_t stream) {
+  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+}  // extern "C"
