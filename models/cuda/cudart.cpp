@@ -350,4 +350,43 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernelHandle kernel, dim3 gridDim, dim3 
   return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
 }
 
+// ---- nvcc --default-stream per-thread ------------------------------------------------------------------
+// A program compiled with a per-thread default stream calls these names (cuda_runtime_api.h's _ptds and
+// _ptsz suffixes) for the calls whose meaning depends on the default stream. Streams run in order here and
+// every call is synchronous, so the per-thread default stream is the legacy one: each forwards to its twin.
+cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                  size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
+  return cudaMemcpy(dst, src, count, kind);
+}
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                                 cudaStream_t stream) {
+  return cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+cudaError_t cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind) {
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind) {
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) {
+  return cudaMemset(devPtr, value, count);
+}
+cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  return cudaMemsetAsync(devPtr, value, count, stream);
+}
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
+  return cudaEventRecord(event, stream);
+}
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) {
+  return cudaStreamSynchronize(stream);
+}
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  return cudaStreamWaitEvent(stream, event, flags);
+}
+
 }  // extern "C"

@@ -6,14 +6,20 @@
 #
 # With --compare NUMAGPU_CC, also builds the example with numagpu-cc (clang) and runs it on the same system
 # with the same arguments: both must issue the same global memory requests (the summary's loads and stores).
+# --nvcc-flag FLAG adds FLAG to nvcc's command line (repeatable).
 #
-# Usage: nvcc_run.sh [--compare NUMAGPU_CC] NVCC NUMAGPU EXAMPLE.cu OUT_DIR CONFIG [PROGRAM ARGS...]
+# Usage: nvcc_run.sh [--compare NUMAGPU_CC] [--nvcc-flag FLAG]... NVCC NUMAGPU EXAMPLE.cu OUT_DIR CONFIG [ARGS...]
 set -eu
 numagpu_cc=
-if [ "$1" = --compare ]; then
-  numagpu_cc=$2
+nvcc_flags=
+while :; do
+  case $1 in
+    --compare) numagpu_cc=$2 ;;
+    --nvcc-flag) nvcc_flags="$nvcc_flags $2" ;;
+    *) break ;;
+  esac
   shift 2
-fi
+done
 nvcc=$1 numagpu=$2 source=$3 out=$4 config=$5
 shift 5
 if [ ! -x "$nvcc" ]; then
@@ -40,7 +46,8 @@ run() {
   grep '^requests ' "$log" | cut -d';' -f1
 }
 
-"$nvcc" -arch=compute_75 -code=compute_75 -cudart shared -O2 "$source" -o "$out/$name.nvcc"
+# shellcheck disable=SC2086 # the flags are words
+"$nvcc" -arch=compute_75 -code=compute_75 -cudart shared -O2 $nvcc_flags "$source" -o "$out/$name.nvcc"
 nvcc_requests=$(run "$out/$name.nvcc" nvcc "$@")
 echo "nvcc:  $nvcc_requests"
 [ -n "$numagpu_cc" ] || exit 0
