@@ -322,3 +322,76 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 extern "C" int sc_main(int, char*[]) {
   return 1;
 }
+
+// ---- CUDA 13's launch path (what nvcc 13 emits) --------------------------------------------------------
+// nvcc 13's host stub of a kernel no longer hands its own address to cudaLaunchKernel: it asks once for a
+// kernel handle (__cudaGetKernel, the result kept in a static of the stub) and launches through that handle
+// (__cudaLaunchKernel, or its _ptsz twin under --default-stream per-thread; streams run in order here, so the
+// two are one). The handle is the host stub's address itself, cast to the opaque cudaKernel_t: the session
+// already knows kernels by their stubs, so the handle needs no table of its own, and a stub that was never
+// registered fails at the launch as cudaLaunchKernel's would (cudaErrorInvalidDeviceFunction).
+// cudaGetKernel is the public name of the same lookup (CUDA 12.1 and later).
+struct CUkern_st;
+using cudaKernelHandle = CUkern_st*;  // cudaKernel_t's ABI: a pointer to an opaque struct
+
+extern "C" {
+
+cudaError_t __cudaGetKernel(cudaKernelHandle* kernel, const void* entry) {
+  if (!kernel) return result(session().fail(cudaErrorInvalidValue));
+  if (!entry) return result(session().fail(cudaErrorInvalidDeviceFunction));
+  *kernel = reinterpret_cast<cudaKernelHandle>(const_cast<void*>(entry));
+  return cudaSuccess;
+}
+cudaError_t cudaGetKernel(cudaKernelHandle* kernel, const void* entry) {
+  return __cudaGetKernel(kernel, entry);
+}
+cudaError_t __cudaLaunchKernel(cudaKernelHandle kernel, dim3 gridDim, dim3 blockDim, void** args,
+                               size_t sharedMem, cudaStream_t) {
+  return result(
+      session().launch(reinterpret_cast<const void*>(kernel), dim(gridDim), dim(blockDim), args, sharedMem));
+}
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernelHandle kernel, dim3 gridDim, dim3 blockDim, void** args,
+                                    size_t sharedMem, cudaStream_t stream) {
+  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+// ---- nvcc --default-stream per-thread ------------------------------------------------------------------
+// A program compiled with a per-thread default stream calls these names (cuda_runtime_api.h's _ptds and
+// _ptsz suffixes) for the calls whose meaning depends on the default stream. Streams run in order here and
+// every call is synchronous, so the per-thread default stream is the legacy one: each forwards to its twin.
+cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                  size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
+  return cudaMemcpy(dst, src, count, kind);
+}
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                                 cudaStream_t stream) {
+  return cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+cudaError_t cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind) {
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind) {
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) {
+  return cudaMemset(devPtr, value, count);
+}
+cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  return cudaMemsetAsync(devPtr, value, count, stream);
+}
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
+  return cudaEventRecord(event, stream);
+}
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) {
+  return cudaStreamSynchronize(stream);
+}
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  return cudaStreamWaitEvent(stream, event, flags);
+}
+
+}  // extern "C"
