@@ -18,7 +18,7 @@ packages=(
   python3-matplotlib      # bench-fabric --plot
   python3-numpy           # scripts/fit_energy.py (the energy calibration)
   python3-yaml            # tests/integration/interrupt_test.py reads config.yaml
-  clang-14 libclang-rt-14-dev  # libFuzzer targets (fuzz/, scripts/fuzz.sh)
+  clang-14 libclang-rt-14-dev  # numagpu-cc (CUDA to PTX, docs/cuda.md); libFuzzer targets (fuzz/, scripts/fuzz.sh)
   munge slurmctld slurmd slurm-client  # a one-node Slurm for tests/integration/sweep_slurm_cluster_test.sh (3 MB)
   opensta                 # gate-level power from the in-loop RTL's switching activity (tests/flows, docs/power.md)
   iverilog                # the RTL on a second simulator: tests/rtl/icarus_vectors_test.sh (ctest rtl_icarus_vectors)
