@@ -140,8 +140,9 @@ RunCommand kernel_run(const CorrelateOptions& o, const std::string& workload_nam
 // The CUDA version of a kernel's run (correlate --cuda): `numagpu run --cuda PROGRAM -- ARGS` simulating the
 // one kernel, the command written to the run's cuda.txt (what makes the folder correlate's, as workload.yaml
 // does a library kernel's run).
+// `stage` and `dir`: the staging and the final output folder, for the paths cuda.txt names.
 RunCommand cuda_kernel_run(const CorrelateOptions& o, const StudyKernel& k, const fs::path& program,
-                           const fs::path& run_dir) {
+                           const fs::path& run_dir, const fs::path& stage, const fs::path& dir) {
   fs::create_directories(run_dir);
   RunCommand run{{"numagpu", "run", "-q"}, k.cuda->kernel, (run_dir / "stdout.txt").string()};
   if (!o.config.empty()) run.argv.insert(run.argv.end(), {"-c", fs::absolute(o.config).string()});
@@ -149,8 +150,10 @@ RunCommand cuda_kernel_run(const CorrelateOptions& o, const StudyKernel& k, cons
   const std::vector<std::string> args = cuda_program_args(k);
   run.argv.insert(run.argv.end(), args.begin(), args.end());
   std::string text = "NUMAGPU_SIMULATE=" + run.simulate;
-  for (const std::string& a : run.argv)
+  for (std::string a : run.argv) {
+    if (a.rfind(stage.string(), 0) == 0) a = dir.string() + a.substr(stage.string().size());
     text += " " + a;
+  }
   write_file_atomically((run_dir / "cuda.txt").string(), text + "\n");
   return run;
 }
@@ -174,7 +177,13 @@ void build_cuda_program(const std::string& program, const fs::path& out) {
   cc.argv = {numagpu_cc().string(), "-O2", source.string(), "-o", out.string()};
   cc.out = subprocess::Stream::kPipe;
   cc.err = subprocess::Stream::kPipe;
-  const subprocess::Output r = subprocess::run(cc);  // SpawnError: a runtime_error, its line names why
+  subprocess::Output r;
+  try {
+    r = subprocess::run(cc);
+  } catch (const subprocess::SpawnError& e) {
+    throw std::runtime_error(std::string("--cuda: ") + e.what() +
+                             " (numagpu-cc is beside the numagpu program)");
+  }
   if (!r.status.ok()) {
     std::string first = r.err.empty() ? r.out : r.err;
     first = first.substr(0, first.find('\n'));
@@ -401,7 +410,7 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
           built = programs.emplace(k->cuda->program, stage / run_dir / k->cuda->program).first;
           build_cuda_program(k->cuda->program, built->second);
         }
-        commands.push_back(cuda_kernel_run(o, *k, built->second, stage / run_dir));
+        commands.push_back(cuda_kernel_run(o, *k, built->second, stage / run_dir, stage, dir));
       } else {
         commands.push_back(kernel_run(o, row.benchmark, function_name(row.kernel), *k, stage / run_dir));
       }

@@ -5,6 +5,7 @@
 # and not run. srad.cu issues the library kernel's global memory requests (same_requests.py), so its DRAM
 # sectors read are the library run's 28,982 (docs/correlation.md's table: the compulsory sectors of srad's
 # arrays on the GV100 configuration). The hardware numbers here are made up: only the simulated side is checked.
+# Then a numagpu with no numagpu-cc beside it: one error line, status 2, nothing written.
 # Usage: correlate_cuda.sh NUMAGPU REPO WORKDIR
 set -u
 numagpu=$1 repo=$2 work=$3
@@ -26,5 +27,13 @@ grep -qx 'srad_v1-rodinia-3.1,_Z4sradfiilPiS_S_S_PfS0_S0_S0_fS0_S0_,DRAM_Rd,3000
 grep -A2 '^## Not run (no CUDA version)' out/correlation.md | grep -q '^- dct8x8 _Z14CUDAkernel2DCTPfS_i$' ||
   { echo "dct8x8 2DCT is not listed as without a CUDA version"; cat out/correlation.md; fail=1; }
 ! grep -q CUDAkernel2DCT out/correlation.csv || { echo "dct8x8 2DCT was compared"; fail=1; }
+# A numagpu without numagpu-cc beside it: one line, status 2, nothing written.
+mkdir -p lone && cp "$numagpu" lone/numagpu || exit 1
+lone/numagpu correlate --cuda -q --hw hw.csv -o lone_out >lone.log 2>&1
+status=$?
+[ $status -eq 2 ] || { echo "without numagpu-cc: exit status $status, expected 2"; fail=1; }
+[ "$(wc -l <lone.log)" -eq 1 ] && grep -q "^numagpu: error: correlate: --cuda: .*numagpu-cc" lone.log ||
+  { echo "without numagpu-cc: not one error line naming numagpu-cc:"; cat lone.log; fail=1; }
+[ ! -e lone_out ] || { echo "without numagpu-cc: lone_out was written"; fail=1; }
 [ $fail -eq 0 ] && echo "correlate --cuda: PASS"
 exit $fail
