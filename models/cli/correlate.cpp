@@ -58,18 +58,36 @@ std::string yaml_quote(const std::string& s) {
   return r + "\"";
 }
 
+// A `numagpu run` command line, and the kernels its CUDA program simulates (NUMAGPU_SIMULATE; empty: a
+// library kernel's run, which has no program).
+struct RunCommand {
+  std::vector<std::string> argv;
+  std::string simulate;
+  std::string out_file;  // where the child's standard output goes (a program's own lines); empty: correlate's
+};
+
 // Runs `numagpu run` for each command line, at most `jobs` at once; returns each one's exit status (128 + the
 // signal for one that a signal ended; -1 for one not started because correlate was interrupted: a run already
 // going stops on the same Ctrl-C, keeping its statistics so far).
-std::vector<int> run_children(const std::vector<std::vector<std::string>>& commands, unsigned jobs) {
+std::vector<int> run_children(const std::vector<RunCommand>& commands, unsigned jobs) {
   std::vector<int> status(commands.size(), -1);
   std::map<pid_t, std::size_t> running;
   std::size_t next = 0;
   while ((next < commands.size() && interrupt::pending() == 0) || !running.empty()) {
     while (next < commands.size() && running.size() < std::max(1u, jobs) && interrupt::pending() == 0) {
       subprocess::Command run;
-      run.argv = commands[next];
+      run.argv = commands[next].argv;
       run.program = "/proc/self/exe";  // this numagpu, whatever its argv[0]
+      if (!commands[next].out_file.empty()) {
+        run.out = subprocess::Stream::kFile;
+        run.out_file = commands[next].out_file;
+      }
+      // The child inherits the environment at its start: correlate is single-threaded, so setting it here
+      // gives each child its own.
+      if (commands[next].simulate.empty())
+        ::unsetenv("NUMAGPU_SIMULATE");
+      else
+        ::setenv("NUMAGPU_SIMULATE", commands[next].simulate.c_str(), 1);
       try {
         const pid_t pid = subprocess::start(run);
         running[pid] = next;
@@ -104,9 +122,8 @@ fs::path run_dir_name(const std::string& parent, const std::string& name, std::s
 }
 
 // The workload file that runs `k` once per launch, and the `numagpu run` command for it.
-std::vector<std::string> kernel_run(const CorrelateOptions& o, const std::string& workload_name,
-                                    const std::string& kernel_name, const StudyKernel& k,
-                                    const fs::path& run_dir) {
+RunCommand kernel_run(const CorrelateOptions& o, const std::string& workload_name,
+                      const std::string& kernel_name, const StudyKernel& k, const fs::path& run_dir) {
   fs::create_directories(run_dir);
   std::string yaml = "workload:\n  name: " + yaml_quote(workload_name) + "\n  kernels:\n";
   for (unsigned i = 0; i < k.launches; ++i) {
@@ -117,16 +134,71 @@ std::vector<std::string> kernel_run(const CorrelateOptions& o, const std::string
   std::vector<std::string> cmd = {"numagpu", "run", "-q"};
   if (!o.config.empty()) cmd.insert(cmd.end(), {"-c", fs::absolute(o.config).string()});
   cmd.insert(cmd.end(), {"-w", (run_dir / "workload.yaml").string(), "-o", (run_dir / "out").string()});
-  return cmd;
+  return {cmd, "", ""};
+}
+
+// The CUDA version of a kernel's run (correlate --cuda): `numagpu run --cuda PROGRAM -- ARGS` simulating the
+// one kernel, the command written to the run's cuda.txt (what makes the folder correlate's, as workload.yaml
+// does a library kernel's run).
+// `stage` and `dir`: the staging and the final output folder, for the paths cuda.txt names.
+RunCommand cuda_kernel_run(const CorrelateOptions& o, const StudyKernel& k, const fs::path& program,
+                           const fs::path& run_dir, const fs::path& stage, const fs::path& dir) {
+  fs::create_directories(run_dir);
+  RunCommand run{{"numagpu", "run", "-q"}, k.cuda->kernel, (run_dir / "stdout.txt").string()};
+  if (!o.config.empty()) run.argv.insert(run.argv.end(), {"-c", fs::absolute(o.config).string()});
+  run.argv.insert(run.argv.end(), {"-o", (run_dir / "out").string(), "--cuda", program.string(), "--"});
+  const std::vector<std::string> args = cuda_program_args(k);
+  run.argv.insert(run.argv.end(), args.begin(), args.end());
+  std::string text = "NUMAGPU_SIMULATE=" + run.simulate;
+  for (std::string a : run.argv) {
+    if (a.rfind(stage.string(), 0) == 0) a = dir.string() + a.substr(stage.string().size());
+    text += " " + a;
+  }
+  write_file_atomically((run_dir / "cuda.txt").string(), text + "\n");
+  return run;
+}
+
+// The source folder of the CUDA programs and numagpu-cc (beside this numagpu program).
+fs::path cuda_examples_dir() {
+  return NUMAGPU_CUDA_EXAMPLES_DIR;
+}
+fs::path numagpu_cc() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path("numagpu-cc") : self.parent_path() / "numagpu-cc";
+}
+
+// Builds examples/cuda/PROGRAM.cu into `out` with numagpu-cc; throws std::runtime_error, one line.
+void build_cuda_program(const std::string& program, const fs::path& out) {
+  const fs::path source = cuda_examples_dir() / (program + ".cu");
+  if (!fs::is_regular_file(source))
+    throw std::runtime_error("--cuda: " + source.string() + ": no such file (the map's cuda.program)");
+  subprocess::Command cc;
+  cc.argv = {numagpu_cc().string(), "-O2", source.string(), "-o", out.string()};
+  cc.out = subprocess::Stream::kPipe;
+  cc.err = subprocess::Stream::kPipe;
+  subprocess::Output r;
+  try {
+    r = subprocess::run(cc);
+  } catch (const subprocess::SpawnError& e) {
+    throw std::runtime_error(std::string("--cuda: ") + e.what() +
+                             " (numagpu-cc is beside the numagpu program)");
+  }
+  if (!r.status.ok()) {
+    std::string first = r.err.empty() ? r.out : r.err;
+    first = first.substr(0, first.find('\n'));
+    throw std::runtime_error("--cuda: building " + source.string() + " failed (" + r.status.text() +
+                             (first.empty() ? "" : "): " + first) + (first.empty() ? ")" : ""));
+  }
 }
 
 // What `numagpu run` checks before it simulates, for the configuration and workload of a kernel's run: throws
 // config::ConfigError, the one line `run` would print. Done for every run before any starts, so that a bad
-// configuration writes nothing.
-void check_run_configuration(const CorrelateOptions& o, const fs::path& workload) {
+// configuration writes nothing. No workload: a CUDA program's run (its launches are the program's).
+void check_run_configuration(const CorrelateOptions& o, const std::optional<fs::path>& workload) {
   RunOptions run;
   if (!o.config.empty()) run.config_file = o.config;
-  run.workload_file = workload.string();
+  if (workload) run.workload_file = workload->string();
   const config::Config loaded = load_configuration(run);
   const SystemSpec spec = to_system_spec(loaded);
   if (!spec.external.empty()) {
@@ -169,7 +241,8 @@ class Staging {
       if (!fs::exists(dir_ / runs)) continue;
       bool ours = fs::is_directory(dir_ / runs);
       for (const auto& entry : fs::directory_iterator(dir_ / runs, ec))
-        ours = ours && fs::is_regular_file(entry.path() / "workload.yaml");
+        ours = ours && (fs::is_regular_file(entry.path() / "workload.yaml") ||
+                        fs::is_regular_file(entry.path() / "cuda.txt"));
       if (!ours || ec) {
         throw std::runtime_error(
             (dir_ / runs).string() +
@@ -302,10 +375,11 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
   std::vector<PowerJob> power_jobs;
   std::vector<CounterJob> counter_jobs;
   std::vector<const HwPowerRow*> power_unmatched;
-  std::vector<const HwRow*> unmatched;
-  std::vector<std::vector<std::string>> commands;
+  std::vector<const HwRow*> unmatched, no_cuda;
+  std::vector<RunCommand> commands;
   try {
     std::set<std::string> used;
+    std::map<std::string, fs::path> programs;  // --cuda: each program's build
     for (const HwPowerRow& row : power_rows) {
       const std::optional<StudyKernel> k = power_study_kernel(row.name);
       if (!k) {
@@ -323,17 +397,33 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
         unmatched.push_back(&row);
         continue;
       }
+      if (o.cuda && !k->cuda) {
+        no_cuda.push_back(&row);
+        continue;
+      }
       const fs::path run_dir = run_dir_name("runs", row.benchmark + "__" + function_name(row.kernel), used);
-      commands.push_back(kernel_run(o, row.benchmark, function_name(row.kernel), *k, stage / run_dir));
+      if (o.cuda) {
+        // Each program built once, into the run folder of its first kernel.
+        auto built = programs.find(k->cuda->program);
+        if (built == programs.end()) {
+          fs::create_directories(stage / run_dir);
+          built = programs.emplace(k->cuda->program, stage / run_dir / k->cuda->program).first;
+          build_cuda_program(k->cuda->program, built->second);
+        }
+        commands.push_back(cuda_kernel_run(o, *k, built->second, stage / run_dir, stage, dir));
+      } else {
+        commands.push_back(kernel_run(o, row.benchmark, function_name(row.kernel), *k, stage / run_dir));
+      }
       counter_jobs.push_back({&row, *k, run_dir});
     }
+    if (o.cuda && !counter_jobs.empty()) check_run_configuration(o, std::nullopt);
     // Every run's configuration, each library kernel's once (its workload differs only in names).
     std::set<std::string> checked;
     for (const PowerJob& j : power_jobs)
       if (checked.insert(j.library_name + " " + j.args).second)
         check_run_configuration(o, stage / j.run_dir / "workload.yaml");
     for (const CounterJob& j : counter_jobs)
-      if (checked.insert(j.kernel.library_name + " " + j.kernel.args).second)
+      if (!o.cuda && checked.insert(j.kernel.library_name + " " + j.kernel.args).second)
         check_run_configuration(o, stage / j.run_dir / "workload.yaml");
   } catch (const config::ConfigError& e) {
     err << "numagpu: error: " << e.what() << "\n";
@@ -351,8 +441,8 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
     }
     if (!o.hw_csv.empty()) {
       out << "numagpu correlate: " << counter_jobs.size() << " of " << rows.size()
-          << " kernels are in the library; running " << counter_jobs.size() << " simulation(s), "
-          << std::max(1u, o.jobs) << " at a time\n";
+          << (o.cuda ? " kernels have a CUDA version" : " kernels are in the library") << "; running "
+          << counter_jobs.size() << " simulation(s), " << std::max(1u, o.jobs) << " at a time\n";
     }
   }
   out << std::flush;
@@ -374,7 +464,7 @@ int correlate_command(const CorrelateOptions& o, std::ostream& out, std::ostream
       if (!plot_error.empty()) plot_error = "plot_power_correlation.py: " + plot_error;
     }
     if (!o.hw_csv.empty()) {
-      counters = counters_report(o, counter_jobs, counter_status, unmatched, stage, dir, err);
+      counters = counters_report(o, counter_jobs, counter_status, unmatched, no_cuda, stage, dir, err);
       failures += counters.failures;
       // The scatter plots (python3-matplotlib), as `numagpu plot` draws its figures.
       if (plot_error.empty()) {

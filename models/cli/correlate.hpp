@@ -16,6 +16,9 @@ struct CorrelateOptions {
   unsigned jobs = 1;
   std::string out_dir;
   bool quiet = false;
+  // --cuda: the counter rows run the CUDA versions of their kernels (the map's `cuda` entries, built with
+  // numagpu-cc) in place of the library kernels; rows without one are listed, not run.
+  bool cuda = false;
 };
 
 int correlate_command(const CorrelateOptions& options, std::ostream& out, std::ostream& err);

@@ -263,7 +263,8 @@ double mean_abs_percent_error(const std::vector<double>& hw, const std::vector<d
 
 ReportPart counters_report(const CorrelateOptions& o, const std::vector<CounterJob>& jobs,
                            const std::vector<int>& status, const std::vector<const HwRow*>& unmatched,
-                           const fs::path& stage, const fs::path& dir, std::ostream& err) {
+                           const std::vector<const HwRow*>& no_cuda, const fs::path& stage,
+                           const fs::path& dir, std::ostream& err) {
   std::vector<std::string> failed;
   // Long form: benchmark,kernel,counter,hardware,simulated.
   std::string csv = "benchmark,kernel,counter,hardware,simulated\n";
@@ -308,6 +309,10 @@ ReportPart counters_report(const CorrelateOptions& o, const std::vector<CounterJ
   md << "# numagpu correlate\n\nHardware: `" << o.hw_csv
      << "`; configuration: " << (o.config.empty() ? std::string("the built-in system") : "`" + o.config + "`")
      << ".\n\n";
+  if (o.cuda)
+    md << "Kernels: the CUDA versions (examples/cuda/, built with numagpu-cc; the map's `cuda` entries), "
+          "each "
+          "run alone in its program (NUMAGPU_SIMULATE).\n\n";
   if (any_unsectored) {
     md << "The configuration has no sectors: sector counts are whole-line counts x (line / 32 B), which is "
           "what a sectored cache would count only where every thread's bytes cover the line; write hits and "
@@ -336,6 +341,11 @@ ReportPart counters_report(const CorrelateOptions& o, const std::vector<CounterJ
   if (!unmatched.empty()) {
     md << "\n## Not run (no library kernel stands for them)\n\n";
     for (const HwRow* r : unmatched)
+      md << "- " << r->benchmark << " " << r->kernel << "\n";
+  }
+  if (!no_cuda.empty()) {
+    md << "\n## Not run (no CUDA version)\n\n";
+    for (const HwRow* r : no_cuda)
       md << "- " << r->benchmark << " " << r->kernel << "\n";
   }
   list_failures(md, failed);

@@ -50,10 +50,11 @@ struct CounterJob {
 
 // Simulated against measured counters, per kernel and counter: writes correlation.csv and correlation.md into
 // `stage` (the runs' outputs are in `stage`/RUN_DIR/out; `dir` is where they will be when correlate ends,
-// for the messages). `status` is each job's exit status (-1: not run).
+// for the messages). `status` is each job's exit status (-1: not run). `no_cuda`: with --cuda, the rows whose
+// kernel has no CUDA version (listed, not run).
 ReportPart counters_report(const CorrelateOptions& o, const std::vector<CounterJob>& jobs,
                            const std::vector<int>& status, const std::vector<const HwRow*>& unmatched,
-                           const std::filesystem::path& stage, const std::filesystem::path& dir,
-                           std::ostream& err);
+                           const std::vector<const HwRow*>& no_cuda, const std::filesystem::path& stage,
+                           const std::filesystem::path& dir, std::ostream& err);
 
 }  // namespace numagpu

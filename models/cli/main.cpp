@@ -147,6 +147,9 @@ int numagpu_main(int argc, char* argv[]) {
       ->check(CLI::Range(1, 4096));
   correlate_cmd->add_option("-o,--out", correlate.out_dir, "Output directory")->required();
   correlate_cmd->add_flag("-q,--quiet", correlate.quiet, "Only the final line");
+  correlate_cmd->add_flag(
+      "--cuda", correlate.cuda,
+      "Counter rows run their kernels' CUDA versions (examples/cuda/, the map's cuda entries)");
 
   numagpu::PowerOptions power;
   CLI::App* power_cmd = app.add_subcommand(

@@ -1,6 +1,9 @@
 #include "cli/study_kernels.hpp"
 
 #include <cctype>
+#include <map>
+#include <sstream>
+#include <stdexcept>
 
 #include "cli/embedded_configs.hpp"
 #include "cli/hw_csv.hpp"
@@ -19,6 +22,10 @@ config::Schema make_schema() {
   counter.string("function", "The function its Kernel column names (demangled)").required();
   counter.string("kernel", "The library kernel that stands for it").required();
   counter.integer("launches", "Launches simulated and compared with the row").range(1, 1000).default_value(1);
+  config::Schema& cuda = counter.section("cuda", "Its CUDA version (examples/cuda/), for correlate --cuda");
+  cuda.string("program", "The program, examples/cuda/PROGRAM.cu; empty: none").default_value("");
+  cuda.string("args", "Its arguments; {name}: the library kernel's argument name").default_value("");
+  cuda.string("kernel", "The display name of the kernel to simulate; empty: the function").default_value("");
   config::Schema& power =
       s.list("power", "Rows of the measured-power table (hw_power_train.csv), <app>_k<N>").element();
   power.string("app", "The row's <app>").required();
@@ -36,7 +43,55 @@ std::string library_kernel(const config::Config& c, const std::string& path) {
   return name;
 }
 
+// The library kernel's arguments: its defaults, overridden by `args` ("name=value ...").
+std::map<std::string, std::string> library_arguments(const std::string& kernel, const std::string& args) {
+  std::map<std::string, std::string> values;
+  for (const kernels::ArgSpec& a : kernels::library().at(kernel).args)
+    values[a.name] = std::to_string(a.default_value);
+  std::istringstream in(args);
+  for (std::string item; in >> item;)
+    if (const auto eq = item.find('='); eq != std::string::npos)
+      values[item.substr(0, eq)] = item.substr(eq + 1);
+  return values;
+}
+
+std::vector<std::string> expand_cuda_args(const std::string& kernel, const std::string& library_args,
+                                          const std::string& text) {
+  const std::map<std::string, std::string> values = library_arguments(kernel, library_args);
+  std::vector<std::string> argv;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) {
+    std::string out;
+    for (std::size_t i = 0; i < word.size(); ++i) {
+      if (word[i] != '{') {
+        out += word[i];
+        continue;
+      }
+      const std::size_t close = word.find('}', i);
+      const std::string name = word.substr(i + 1, close == std::string::npos ? close : close - i - 1);
+      const auto v = values.find(name);
+      if (close == std::string::npos || v == values.end()) {
+        std::string known;
+        for (const auto& [n, value] : values)
+          known += (known.empty() ? "" : ", ") + n;
+        throw std::invalid_argument(
+            "'{" + name +
+            (close == std::string::npos ? "' is not closed" : "}' is not an argument of " + kernel) +
+            " (its arguments: " + known + ")");
+      }
+      out += v->second;
+      i = close;
+    }
+    argv.push_back(out);
+  }
+  return argv;
+}
+
 }  // namespace
+
+std::vector<std::string> cuda_program_args(const StudyKernel& k) {
+  return expand_cuda_args(k.library_name, k.args, k.cuda ? k.cuda->args : std::string());
+}
 
 StudyKernelMap StudyKernelMap::load(const config::Layer& layer) {
   static const config::Schema schema = make_schema();
@@ -44,15 +99,31 @@ StudyKernelMap StudyKernelMap::load(const config::Layer& layer) {
   StudyKernelMap map;
   for (std::size_t i = 0; i < c.list_size("counters"); ++i) {
     const std::string at = "counters." + std::to_string(i) + ".";
-    map.counters_.push_back({c.string(at + "benchmark"),
-                             c.string(at + "function"),
-                             {library_kernel(c, at + "kernel"), "", unsigned(c.integer(at + "launches"))}});
+    StudyKernel k{library_kernel(c, at + "kernel"), "", unsigned(c.integer(at + "launches")), std::nullopt};
+    if (const std::string program = c.string(at + "cuda.program"); !program.empty()) {
+      const bool plain =
+          program.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+          std::string::npos;
+      if (!plain)
+        c.fail(at + "cuda.program", "'" + program + "': expected a program's name (examples/cuda/NAME.cu)");
+      const std::string name = c.string(at + "cuda.kernel");
+      k.cuda =
+          CudaVersion{program, c.string(at + "cuda.args"), name.empty() ? c.string(at + "function") : name};
+      try {
+        cuda_program_args(k);
+      } catch (const std::invalid_argument& e) {
+        c.fail(at + "cuda.args", e.what());
+      }
+    } else if (!c.string(at + "cuda.args").empty() || !c.string(at + "cuda.kernel").empty()) {
+      c.fail(at + "cuda.program", "required with cuda.args or cuda.kernel");
+    }
+    map.counters_.push_back({c.string(at + "benchmark"), c.string(at + "function"), k});
   }
   for (std::size_t i = 0; i < c.list_size("power"); ++i) {
     const std::string at = "power." + std::to_string(i) + ".";
     map.power_.push_back({c.string(at + "app"),
                           unsigned(c.integer(at + "index")),
-                          {library_kernel(c, at + "kernel"), c.string(at + "args"), 1}});
+                          {library_kernel(c, at + "kernel"), c.string(at + "args"), 1, std::nullopt}});
   }
   return map;
 }

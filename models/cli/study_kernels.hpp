@@ -15,11 +15,27 @@ namespace numagpu {
 // The library kernel that stands for a row of the study (its reference input is the kernel's default
 // arguments, or `args`), and how many launches to simulate for the row (the table's script divides the
 // counters summed over a kernel's launches by their number, so a row is one launch's mean).
+// The CUDA version of a library kernel (examples/cuda/PROGRAM.cu, `numagpu correlate --cuda`): the program,
+// its command line as a template in which `{name}` stands for the library kernel's argument `name` (its value
+// in the entry's args, else its default), and the display name of the kernel to simulate (NUMAGPU_SIMULATE:
+// the program may launch others, which run for their values only).
+struct CudaVersion {
+  std::string program;
+  std::string args;
+  std::string kernel;
+};
+
 struct StudyKernel {
   std::string library_name;
   std::string args;
   unsigned launches = 1;
+  std::optional<CudaVersion> cuda;  // none: no CUDA version
 };
+
+// The CUDA program's arguments for `k` (which has a CUDA version): its template, split at spaces, each
+// `{name}` replaced by the library kernel's argument. Throws std::invalid_argument naming an unknown
+// `{name}`.
+std::vector<std::string> cuda_program_args(const StudyKernel& k);
 
 class StudyKernelMap {
  public:

@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -62,6 +63,22 @@ std::shared_ptr<ProgramLaunches>& shared_launches() {
   return *p;
 }
 
+// The sink of a launch executed for its values only: it records nothing, and every result is ready at once.
+class NoWarpSink : public ptx::WarpSink {
+ public:
+  std::uint32_t compute(unsigned, InstrClass, std::uint32_t, std::uint32_t, unsigned) override { return 0; }
+  void global_access(unsigned, Step::Kind, std::uint32_t, const std::uint64_t*, unsigned,
+                     std::uint32_t) override {}
+  std::uint32_t shared_access(unsigned, std::uint32_t, const std::uint64_t*, unsigned,
+                              std::uint32_t) override {
+    return 0;
+  }
+  std::uint32_t constant_access(unsigned, std::uint32_t, const std::uint64_t*, std::uint32_t) override {
+    return 0;
+  }
+  void barrier(unsigned, std::uint32_t) override {}
+};
+
 int error_of(ptx::ExecutionError::Kind kind) {
   switch (kind) {
     case ptx::ExecutionError::Kind::kOutOfBounds:
@@ -107,6 +124,23 @@ RunOptions options_from_environment(const std::string& program_name) {
   return o;
 }
 
+std::set<std::string> simulated_kernels_from_environment() {
+  std::set<std::string> names;
+  const char* s = std::getenv("NUMAGPU_SIMULATE");
+  if (!s) return names;
+  std::string item;
+  for (const char* p = s;; ++p) {
+    if (*p == ',' || *p == '\0') {
+      if (!item.empty()) names.insert(item);
+      item.clear();
+      if (*p == '\0') break;
+    } else if (*p != ' ') {
+      item += *p;
+    }
+  }
+  return names;
+}
+
 Session& Session::instance() {
   static Session* session = [] {
     auto* s = new Session();
@@ -119,6 +153,7 @@ Session& Session::instance() {
 Session::Session() : program_name_(plain_name(program_invocation_short_name)) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // the program's output is its own
   options_ = options_from_environment(program_name_);
+  simulated_kernels_ = simulated_kernels_from_environment();
   try {
     const config::Config cfg = load_configuration(options_);
     spec_ = to_system_spec(cfg);
@@ -253,6 +288,11 @@ int Session::launch(const void* host_stub, ptx::Dim3 grid, ptx::Dim3 block, void
     if (local == 0) return fail(kMemoryAllocation);
     state->spec.local_base = local;
   }
+  if (!simulated_kernels_.empty() && !simulated_kernels_.count(name)) {
+    const int error = execute_functionally(*state);
+    if (local) memory_.free(local);
+    return error;
+  }
   if (!start_simulation()) return fail(sticky_error_ ? sticky_error_ : kLaunchFailure);
   const bool ran = launches_->launch(name, std::make_unique<PtxLaunch>(state));
   if (local) memory_.free(local);
@@ -260,6 +300,26 @@ int Session::launch(const void* host_stub, ptx::Dim3 grid, ptx::Dim3 block, void
   ptx_seconds_ += state->execute_seconds;
   if (state->failed) sticky_error_ = error_of(state->failure);
   if (!ran && !sticky_error_) sticky_error_ = kLaunchFailure;  // the run ended (an error it printed)
+  return sticky_error_ ? fail(sticky_error_) : kSuccess;
+}
+
+int Session::execute_functionally(PtxLaunchState& state) {
+  NoWarpSink sink;
+  const auto begin = std::chrono::steady_clock::now();
+  const ptx::Dim3 grid = state.spec.grid;
+  try {
+    for (std::uint32_t z = 0; z < grid.z; ++z)
+      for (std::uint32_t y = 0; y < grid.y; ++y)
+        for (std::uint32_t x = 0; x < grid.x; ++x)
+          state.cost.warp_instructions +=
+              state.kernel->execute_cta(state.spec, {x, y, z}, *state.memory, sink, state.variable_addresses)
+                  .warp_instructions;
+  } catch (const ptx::ExecutionError& e) {
+    std::cerr << "numagpu: error: " << e.what() << " (not simulated: NUMAGPU_SIMULATE)\n";
+    sticky_error_ = error_of(e.kind);
+  }
+  ptx_warp_instructions_ += state.cost.warp_instructions;
+  ptx_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return sticky_error_ ? fail(sticky_error_) : kSuccess;
 }
 
@@ -306,9 +366,16 @@ void Session::finish() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!started_) {  // nothing to simulate: no outputs (a run of no kernel would describe nothing)
-      if (!options_.quiet)
+      if (!simulated_kernels_.empty()) {  // said even when quiet: most likely a misspelt name
+        std::string names;
+        for (const std::string& n : simulated_kernels_)
+          names += (names.empty() ? "" : ",") + n;
+        std::cerr << "numagpu: " << program_name_ << " launched no kernel NUMAGPU_SIMULATE names (" << names
+                  << "): nothing simulated, no outputs written\n";
+      } else if (!options_.quiet) {
         std::cerr << "numagpu: " << program_name_
                   << " launched no kernel: nothing simulated, no outputs written\n";
+      }
       return;
     }
   }

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,12 +27,16 @@ class Kernel;
 
 namespace numagpu::cuda {
 
+struct PtxLaunchState;  // cuda/ptx_launch.hpp
+
 // The run's settings from the environment (the program's command line is its own):
 //   NUMAGPU_CONFIG  the system configuration file (default: the built-in paper system)
 //   NUMAGPU_SET     key.path=value overrides, separated by ';' or newlines
 //   NUMAGPU_OUT     the output folder (default numagpu-out)
 //   NUMAGPU_QUIET   1: no summary;  NUMAGPU_BENCH 1: the --bench report
 RunOptions options_from_environment(const std::string& program_name);
+// NUMAGPU_SIMULATE: the display names of the only kernels to simulate, separated by ','; empty (unset): all.
+std::set<std::string> simulated_kernels_from_environment();
 
 class Session {
  public:
@@ -103,6 +108,9 @@ class Session {
   // Starts the simulation's thread if it has not started, and waits until it takes launches (true) or ended.
   bool start_simulation();
   void simulation_main();
+  // A launch of a kernel NUMAGPU_SIMULATE leaves out: every CTA executed for its values only (a sink that
+  // records nothing), on the program's thread, taking no simulated time. Returns the CUDA error.
+  int execute_functionally(PtxLaunchState& state);
 
   std::string program_name_;
   RunOptions options_;
@@ -112,6 +120,7 @@ class Session {
   std::map<const void*, Function> functions_;
   std::map<const void*, Variable> variables_;
   std::vector<Configuration> configurations_;
+  std::set<std::string> simulated_kernels_;  // NUMAGPU_SIMULATE; empty: every kernel
   int last_error_ = 0;
   int sticky_error_ = 0;  // a kernel fault ends the simulation: every later call fails with it
 

@@ -106,6 +106,56 @@ TEST(StudyKernelMap, MistakesAreReportedWhereTheyAreWritten) {
   }
 }
 
+// A map entry's CUDA version: its arguments are the library kernel's, by name (its defaults unless the entry
+// sets them), its kernel the function unless named; a {name} the kernel lacks, or cuda fields without a
+// program, are refused where they are written.
+TEST(StudyKernelMap, CudaVersionsTranslateTheLibraryArguments) {
+  const StudyKernelMap map =
+      StudyKernelMap::load({"map.yaml",
+                            "counters:\n"
+                            "  - {function: calculate_temp, kernel: rodinia/hotspot, cuda: {program: "
+                            "hotspot, args: \"{rows} {cols} x{pyramid}\"}}\n"
+                            "  - {function: g, kernel: rodinia/backprop_layerforward, cuda: {program: "
+                            "backprop, args: \"{in}\", kernel: bpnn_layerforward}}\n"
+                            "  - {function: h, kernel: rodinia/hotspot}\n"});
+  const auto hotspot = map.counter_row("any", "_Z14calculate_tempiPfS_S_iiiiffffff");
+  ASSERT_TRUE(hotspot && hotspot->cuda);
+  EXPECT_EQ(hotspot->cuda->program, "hotspot");
+  EXPECT_EQ(hotspot->cuda->kernel, "calculate_temp");  // the function's name
+  // rodinia/hotspot's defaults: rows=1024 cols=1024 pyramid=2.
+  EXPECT_EQ(cuda_program_args(*hotspot), (std::vector<std::string>{"1024", "1024", "x2"}));
+  const auto backprop = map.counter_row("any", "_Z1gv");
+  ASSERT_TRUE(backprop && backprop->cuda);
+  EXPECT_EQ(backprop->cuda->kernel, "bpnn_layerforward");
+  EXPECT_EQ(cuda_program_args(*backprop), std::vector<std::string>{"65536"});
+  EXPECT_FALSE(map.counter_row("any", "_Z1hv")->cuda);
+  // The built-in map: 7 of the 10 training kernels have a CUDA version (not findRangeK, nor dct8x8's two).
+  EXPECT_TRUE(study_kernel("srad_v1-rodinia-3.1", "_Z4sradfiilPiS_S_S_PfS0_S0_S0_fS0_S0_")->cuda);
+  EXPECT_FALSE(study_kernel("b+tree-rodinia-3.1", "findRangeK")->cuda);
+  try {
+    StudyKernelMap::load(
+        {"map.yaml",
+         "counters:\n  - {function: f, kernel: rodinia/hotspot, cuda: {program: p, args: \"{rowz}\"}}\n"});
+    ADD_FAILURE() << "an unknown argument was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("map.yaml:2:", 0), 0u) << e.what();
+    EXPECT_NE(
+        std::string(e.what()).find("counters.0.cuda.args: '{rowz}' is not an argument of rodinia/hotspot "
+                                   "(its arguments: cols, pyramid, rows)"),
+        std::string::npos)
+        << e.what();
+  }
+  try {
+    StudyKernelMap::load(
+        {"map.yaml", "counters:\n  - {function: f, kernel: rodinia/hotspot, cuda: {args: \"1\"}}\n"});
+    ADD_FAILURE() << "cuda args without a program were accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("counters.0.cuda.program: required with cuda.args or cuda.kernel"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // An unsectored run: 128 B lines are 4 sectors of 32 B. Two L1s with 3 + 2 read hits (20 sectors) and 1 + 1
 // misses (8); one L2 bank with 4 hits (16 sectors); 6,400 DRAM bytes read = 200 sectors, 320 written = 10.
 // Two SMs' constant-cache passes, 96 + 32, are CC_ACC 128 in a run with dependent latencies (the SMs count
