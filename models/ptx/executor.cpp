@@ -286,6 +286,245 @@ int half_mode(Round r) {
   }
 }
 
+// ---- fast paths ----
+// The instructions compilers emit most, with nothing to decide per lane: one function per operation and
+// type, picked once per instruction when the kernel is decoded (fast_compute_of), each computing exactly what
+// the general path (CtaRun::compute) computes for it, without its dispatch on the operation, the type and
+// the modifiers at every execution.
+using U64 = std::uint64_t;
+
+template <class F>
+void fast_unary(U64* d, U64*, const U64* a, const U64*, const U64*, std::uint32_t active) {
+  each_lane(active, [&](unsigned l) { d[l] = F::f(a[l]); });
+}
+template <class F>
+void fast_binary(U64* d, U64*, const U64* a, const U64* b, const U64*, std::uint32_t active) {
+  each_lane(active, [&](unsigned l) { d[l] = F::f(a[l], b[l]); });
+}
+template <class F>
+void fast_ternary(U64* d, U64*, const U64* a, const U64* b, const U64* c, std::uint32_t active) {
+  each_lane(active, [&](unsigned l) { d[l] = F::f(a[l], b[l], c[l]); });
+}
+
+struct FastMov {
+  static U64 f(U64 x) { return x; }
+};
+template <class T>
+struct FastIntAdd {
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x, U64 y) { return bits<T>(T(U(as<T>(x)) + U(as<T>(y)))); }
+};
+template <class T>
+struct FastIntSub {
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x, U64 y) { return bits<T>(T(U(as<T>(x)) - U(as<T>(y)))); }
+};
+template <class T>
+struct FastIntMin {
+  static U64 f(U64 x, U64 y) { return bits<T>(std::min(as<T>(x), as<T>(y))); }
+};
+template <class T>
+struct FastIntMax {
+  static U64 f(U64 x, U64 y) { return bits<T>(std::max(as<T>(x), as<T>(y))); }
+};
+template <class T>
+struct FastIntMulLo {  // 32- and 64-bit types: the product's low half is the unsigned product's
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x, U64 y) { return bits<T>(T(U(as<T>(x)) * U(as<T>(y)))); }
+};
+template <class T>
+struct FastIntMadLo {
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x, U64 y, U64 z) { return bits<T>(T(U(U(as<T>(x)) * U(as<T>(y))) + U(as<T>(z)))); }
+};
+template <class T>
+struct FastMulWide {  // 32-bit sources, a 64-bit product
+  using W = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+  static U64 f(U64 x, U64 y) { return bits<W>(W(as<T>(x)) * W(as<T>(y))); }
+};
+template <class T>
+struct FastMadWide {
+  using W = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+  using UW = std::make_unsigned_t<W>;
+  static U64 f(U64 x, U64 y, U64 z) { return bits<W>(W(UW(W(as<T>(x)) * W(as<T>(y))) + UW(as<W>(z)))); }
+};
+template <class T>
+struct FastFAdd {
+  static U64 f(U64 x, U64 y) { return bits<T>(as<T>(x) + as<T>(y)); }
+};
+template <class T>
+struct FastFSub {
+  static U64 f(U64 x, U64 y) { return bits<T>(as<T>(x) - as<T>(y)); }
+};
+template <class T>
+struct FastFMul {
+  static U64 f(U64 x, U64 y) { return bits<T>(as<T>(x) * as<T>(y)); }
+};
+template <class T>
+struct FastFma {
+  static U64 f(U64 x, U64 y, U64 z) { return bits<T>(T(std::fma(as<T>(x), as<T>(y), as<T>(z)))); }
+};
+template <class T>
+struct FastRcp {
+  static U64 f(U64 x) { return bits<T>(T(T(1) / as<T>(x))); }
+};
+template <class T>
+struct FastIntNeg {
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x) { return bits<T>(T(U(0) - U(as<T>(x)))); }
+};
+template <class T>
+struct FastFNeg {
+  static U64 f(U64 x) { return bits<T>(T(-as<T>(x))); }
+};
+template <bool kNeg>
+struct FastSelp {
+  static U64 f(U64 x, U64 y, U64 c) { return ((c != 0) != kNeg) ? x : y; }
+};
+// and/or/xor/not of b32 and b64 (kWidth bits), and of predicates without negated operands (kWidth 1).
+template <Op kOp, unsigned kWidth>
+struct FastLogic {
+  static constexpr U64 kMask = kWidth == 64 ? ~0ull : (1ull << kWidth) - 1;
+  static U64 norm(U64 x) { return kWidth == 1 ? U64(x != 0) : x; }
+  static U64 f(U64 x) { return ~norm(x) & kMask; }  // not
+  static U64 f(U64 x, U64 y) {
+    x = norm(x);
+    y = norm(y);
+    return (kOp == Op::kAnd ? x & y : kOp == Op::kOr ? x | y : x ^ y) & kMask;
+  }
+};
+template <class T, bool kLeft>
+struct FastShift {
+  using U = std::make_unsigned_t<T>;
+  static constexpr unsigned kWidth = 8 * sizeof(T);
+  static U64 f(U64 a, U64 b) {
+    const std::uint32_t n = static_cast<std::uint32_t>(b);
+    const T x = as<T>(a);
+    T r;
+    if (kLeft)
+      r = n >= kWidth ? T(0) : T(U(x) << n);
+    else if (n >= kWidth)
+      r = (std::is_signed_v<T> && x < 0) ? T(-1) : T(0);
+    else
+      r = T(x >> n);
+    return bits<T>(r);
+  }
+};
+template <class S, class D>
+struct FastCvtInt {  // integer to integer, not saturated
+  static U64 f(U64 x) { return bits<D>(static_cast<D>(as<S>(x))); }
+};
+template <class S, class D>
+struct FastCvtFloat {  // to or from a float type, to nearest, no flush or saturation
+  static U64 f(U64 x) { return bits<D>(static_cast<D>(as<S>(x))); }
+};
+template <std::uint64_t kBase, bool kTo>
+struct FastCvta {
+  static U64 f(U64 x) { return kTo ? x - kBase : x + kBase; }
+};
+
+// setp with no combining predicate: p to the first destination, !p to the second if any.
+template <class T, Cmp kCmp>
+void fast_setp(U64* d, U64* q, const U64* a, const U64* b, const U64*, std::uint32_t active) {
+  if (q)
+    each_lane(active, [&](unsigned l) {
+      const bool p = compare(kCmp, as<T>(a[l]), as<T>(b[l]));
+      d[l] = p;
+      q[l] = !p;
+    });
+  else
+    each_lane(active, [&](unsigned l) { d[l] = compare(kCmp, as<T>(a[l]), as<T>(b[l])); });
+}
+template <class T>
+FastCompute fast_setp_of(Cmp c) {
+  switch (c) {
+    case Cmp::kEq:
+      return &fast_setp<T, Cmp::kEq>;
+    case Cmp::kNe:
+      return &fast_setp<T, Cmp::kNe>;
+    case Cmp::kLt:
+      return &fast_setp<T, Cmp::kLt>;
+    case Cmp::kLe:
+      return &fast_setp<T, Cmp::kLe>;
+    case Cmp::kGt:
+      return &fast_setp<T, Cmp::kGt>;
+    case Cmp::kGe:
+      return &fast_setp<T, Cmp::kGe>;
+    default:
+      break;
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (c) {
+      case Cmp::kEqu:
+        return &fast_setp<T, Cmp::kEqu>;
+      case Cmp::kNeu:
+        return &fast_setp<T, Cmp::kNeu>;
+      case Cmp::kLtu:
+        return &fast_setp<T, Cmp::kLtu>;
+      case Cmp::kLeu:
+        return &fast_setp<T, Cmp::kLeu>;
+      case Cmp::kGtu:
+        return &fast_setp<T, Cmp::kGtu>;
+      case Cmp::kGeu:
+        return &fast_setp<T, Cmp::kGeu>;
+      case Cmp::kNum:
+        return &fast_setp<T, Cmp::kNum>;
+      case Cmp::kNan:
+        return &fast_setp<T, Cmp::kNan>;
+      default:
+        return nullptr;
+    }
+  } else {
+    switch (c) {
+      case Cmp::kLo:
+        return &fast_setp<T, Cmp::kLo>;
+      case Cmp::kLs:
+        return &fast_setp<T, Cmp::kLs>;
+      case Cmp::kHi:
+        return &fast_setp<T, Cmp::kHi>;
+      case Cmp::kHs:
+        return &fast_setp<T, Cmp::kHs>;
+      default:
+        return nullptr;
+    }
+  }
+}
+
+// Calls f(T{}) for the 32- and 64-bit integer types (where unsigned arithmetic does not promote to int).
+template <class F>
+inline bool with_wide_int(Type t, F&& f) {
+  switch (t) {
+    case Type::kB32:
+    case Type::kU32:
+      f(std::uint32_t{});
+      return true;
+    case Type::kS32:
+      f(std::int32_t{});
+      return true;
+    case Type::kB64:
+    case Type::kU64:
+      f(std::uint64_t{});
+      return true;
+    case Type::kS64:
+      f(std::int64_t{});
+      return true;
+    default:
+      return false;
+  }
+}
+template <class F>
+inline bool with_float(Type t, F&& f) {
+  if (t == Type::kF32) {
+    f(float{});
+    return true;
+  }
+  if (t == Type::kF64) {
+    f(double{});
+    return true;
+  }
+  return false;
+}
+
 struct Entry {
   std::uint32_t pc, rpc, mask;
 };
@@ -740,7 +979,12 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
       break;
     }
     default:
-      compute(in, w, active);
+      if (mt.fast)
+        mt.fast(reg_ptr(w, in.dst[0]), in.ndst > 1 && in.dst[1] != kNoReg ? reg_ptr(w, in.dst[1]) : nullptr,
+                in.nsrc > 0 ? src_ptr(w, in.src[0]) : nullptr, in.nsrc > 1 ? src_ptr(w, in.src[1]) : nullptr,
+                in.nsrc > 2 ? src_ptr(w, in.src[2]) : nullptr, active);
+      else
+        compute(in, w, active);
       break;
   }
   if (c.kind == InstrCost::Kind::kCompute)
@@ -1869,6 +2113,163 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
 }
 
 }  // namespace
+
+FastCompute fast_compute_of(const Instr& in) {
+  if ((in.flags & (kCarryIn | kCarryOut)) || in.ndst == 0 || in.dst[0] == kNoReg) return nullptr;
+  const bool ftz = in.flags & kFtz, sat = in.flags & kSat;
+  const Round rnd = static_cast<Round>(in.mode);
+  const bool nearest = rnd == Round::kDefault || rnd == Round::kRn;
+  const bool plain_float = !ftz && !sat && nearest;
+  const Type t = in.type;
+  const auto mul_mode = static_cast<MulMode>(in.mode);
+  const bool wide_source = in.type2 == Type::kS32 || in.type2 == Type::kU32 || in.type2 == Type::kB32;
+  FastCompute f = nullptr;
+  switch (in.op) {
+    case Op::kMov:
+      if (in.nsrc == 1) f = &fast_unary<FastMov>;
+      break;
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kMin:
+    case Op::kMax:
+      if (in.nsrc != 2) break;
+      if (is_float(t)) {
+        if (!plain_float || in.op == Op::kMin || in.op == Op::kMax) break;
+        with_float(t, [&](auto tag) {
+          using T = decltype(tag);
+          f = in.op == Op::kAdd   ? &fast_binary<FastFAdd<T>>
+              : in.op == Op::kSub ? &fast_binary<FastFSub<T>>
+                                  : &fast_binary<FastFMul<T>>;
+        });
+        break;
+      }
+      if (sat) break;
+      if (in.op == Op::kMul) {
+        if (mul_mode == MulMode::kLo)
+          with_wide_int(t, [&](auto tag) { f = &fast_binary<FastIntMulLo<decltype(tag)>>; });
+        else if (mul_mode == MulMode::kWide && wide_source)
+          with_wide_int(in.type2, [&](auto tag) {
+            if constexpr (sizeof(tag) == 4) f = &fast_binary<FastMulWide<decltype(tag)>>;
+          });
+        break;
+      }
+      with_wide_int(t, [&](auto tag) {
+        using T = decltype(tag);
+        f = in.op == Op::kAdd   ? &fast_binary<FastIntAdd<T>>
+            : in.op == Op::kSub ? &fast_binary<FastIntSub<T>>
+            : in.op == Op::kMin ? &fast_binary<FastIntMin<T>>
+                                : &fast_binary<FastIntMax<T>>;
+      });
+      break;
+    case Op::kMad:
+    case Op::kFma:
+      if (in.nsrc != 3) break;
+      if (is_float(t)) {
+        if (plain_float) with_float(t, [&](auto tag) { f = &fast_ternary<FastFma<decltype(tag)>>; });
+        break;
+      }
+      if (sat) break;
+      if (mul_mode == MulMode::kLo)
+        with_wide_int(t, [&](auto tag) { f = &fast_ternary<FastIntMadLo<decltype(tag)>>; });
+      else if (mul_mode == MulMode::kWide && wide_source)
+        with_wide_int(in.type2, [&](auto tag) {
+          if constexpr (sizeof(tag) == 4) f = &fast_ternary<FastMadWide<decltype(tag)>>;
+        });
+      break;
+    case Op::kNeg:
+      if (in.nsrc != 1) break;
+      if (t == Type::kF32 && !ftz)
+        f = &fast_unary<FastFNeg<float>>;
+      else if (t == Type::kF64)
+        f = &fast_unary<FastFNeg<double>>;
+      else
+        with_wide_int(t, [&](auto tag) { f = &fast_unary<FastIntNeg<decltype(tag)>>; });
+      break;
+    case Op::kRcp:
+      if (in.nsrc == 1 && !ftz && nearest)
+        with_float(t, [&](auto tag) { f = &fast_unary<FastRcp<decltype(tag)>>; });
+      break;
+    case Op::kSelp:
+      if (in.nsrc == 3) f = in.src[2].negate ? &fast_ternary<FastSelp<true>> : &fast_ternary<FastSelp<false>>;
+      break;
+    case Op::kAnd:
+    case Op::kOr:
+    case Op::kXor:
+    case Op::kNot: {
+      const bool unary = in.op == Op::kNot;
+      if (in.nsrc != (unary ? 1u : 2u)) break;
+      if (t == Type::kPred && (in.src[0].negate || (!unary && in.src[1].negate))) break;
+      auto pick = [&](auto width) {
+        constexpr unsigned kW = decltype(width)::value;
+        switch (in.op) {
+          case Op::kAnd:
+            return &fast_binary<FastLogic<Op::kAnd, kW>>;
+          case Op::kOr:
+            return &fast_binary<FastLogic<Op::kOr, kW>>;
+          case Op::kXor:
+            return &fast_binary<FastLogic<Op::kXor, kW>>;
+          default:
+            return &fast_unary<FastLogic<Op::kNot, kW>>;
+        }
+      };
+      if (t == Type::kPred)
+        f = pick(std::integral_constant<unsigned, 1>{});
+      else if (t == Type::kB32)
+        f = pick(std::integral_constant<unsigned, 32>{});
+      else if (t == Type::kB64)
+        f = pick(std::integral_constant<unsigned, 64>{});
+      break;
+    }
+    case Op::kShl:
+    case Op::kShr:
+      if (in.nsrc == 2)
+        with_wide_int(t, [&](auto tag) {
+          using T = decltype(tag);
+          f = in.op == Op::kShl ? &fast_binary<FastShift<T, true>> : &fast_binary<FastShift<T, false>>;
+        });
+      break;
+    case Op::kSetp:
+      if (in.nsrc != 2 || static_cast<BoolOp>(in.bool_op) != BoolOp::kNone) break;
+      if (in.type2 == Type::kF64 || (in.type2 == Type::kF32 && !ftz))
+        with_float(in.type2, [&](auto tag) { f = fast_setp_of<decltype(tag)>(static_cast<Cmp>(in.mode)); });
+      else
+        with_int(in.type2, [&](auto tag) { f = fast_setp_of<decltype(tag)>(static_cast<Cmp>(in.mode)); });
+      break;
+    case Op::kCvt: {
+      if (in.nsrc != 1 || sat) break;
+      const Type dt = in.type, st = in.type2;
+      if (!is_float(st) && !is_float(dt)) {
+        with_int(st, [&](auto stag) {
+          with_int(dt, [&](auto dtag) { f = &fast_unary<FastCvtInt<decltype(stag), decltype(dtag)>>; });
+        });
+      } else if (st == Type::kF32 && dt == Type::kF64 && !ftz && nearest) {
+        f = &fast_unary<FastCvtFloat<float, double>>;
+      } else if (st == Type::kF64 && dt == Type::kF32 && !ftz && nearest) {
+        f = &fast_unary<FastCvtFloat<double, float>>;
+      } else if (!is_float(st) && (dt == Type::kF32 || dt == Type::kF64) && nearest) {
+        with_int(st, [&](auto stag) {
+          with_float(dt, [&](auto dtag) { f = &fast_unary<FastCvtFloat<decltype(stag), decltype(dtag)>>; });
+        });
+      }
+      break;
+    }
+    case Op::kCvta: {
+      if (in.nsrc != 1) break;
+      const bool to = in.flags & kToSpace;
+      if (in.space == Space::kShared)
+        f = to ? &fast_unary<FastCvta<kSharedWindow, true>> : &fast_unary<FastCvta<kSharedWindow, false>>;
+      else if (in.space == Space::kLocal)
+        f = to ? &fast_unary<FastCvta<kLocalWindow, true>> : &fast_unary<FastCvta<kLocalWindow, false>>;
+      else
+        f = &fast_unary<FastMov>;  // the other spaces share the generic addresses
+      break;
+    }
+    default:
+      break;
+  }
+  return f;
+}
 
 CtaCost Kernel::execute_cta(const LaunchSpec& launch, Dim3 block_idx, GlobalMemory& memory, WarpSink& sink,
                             const std::vector<std::uint64_t>& variable_addresses) const {

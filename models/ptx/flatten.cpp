@@ -570,6 +570,7 @@ Kernel::Kernel(std::shared_ptr<const Module> module, const std::string& entry)
     const Instr& in = k.code[i];
     InstrMeta& mt = k.meta[i];
     mt.cost = cost_of(in);
+    mt.fast = fast_compute_of(in);
     auto add = [&](std::uint32_t r) {
       if (r < k.vars && mt.nreads < mt.reads.size()) mt.reads[mt.nreads++] = r;
     };

@@ -9,12 +9,23 @@ namespace numagpu::ptx {
 
 // What the executor needs beside an instruction: how it is charged, the registers whose ready cycles gate
 // it, and where a warp diverging at it reconverges.
+// A common compute instruction's whole effect over the active lanes, chosen once when the kernel is decoded
+// (fast_compute_of): d and q the destinations (q: setp's second, or null), a, b, c the sources (null past
+// nsrc).
+using FastCompute = void (*)(std::uint64_t* d, std::uint64_t* q, const std::uint64_t* a,
+                             const std::uint64_t* b, const std::uint64_t* c, std::uint32_t active);
+
 struct InstrMeta {
   InstrCost cost;
+  FastCompute fast = nullptr;  // null: the executor's general path
   std::uint8_t nreads = 0;
   std::array<std::uint32_t, 7> reads{};
   std::uint32_t reconverge = 0;
 };
+
+// The fast path of `in` when it has one (executor.cpp): an instruction with no rounding mode, flush,
+// saturation or carry to decide per lane, of the types the compiler uses most. Null otherwise.
+FastCompute fast_compute_of(const Instr& in);
 
 struct Kernel::Impl {
   std::shared_ptr<const Module> module;
