@@ -19,6 +19,7 @@ namespace {
 
 // Set bits of a lane mask (a portable popcount: the build targets no particular x86 level).
 inline unsigned lanes_in(std::uint32_t m) {
+  if (m == ~0u) return kWarpLanes;  // the common case: a full warp
   m = m - ((m >> 1) & 0x55555555u);
   m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
   return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
@@ -564,7 +565,10 @@ class CtaRun {
         states_(scratch.states) {
     threads_ = static_cast<std::uint32_t>(launch.block.count());
     warps_ = (threads_ + kWarpLanes - 1) / kWarpLanes;
-    regs_.assign(std::size_t(warps_) * vars_ * kWarpLanes, 0);
+    // Only the registers a thread may read before writing start at zero (Kernel::Impl::zeroed_registers):
+    // the rest keep what the previous CTA left, never read.
+    const std::size_t words = std::size_t(warps_) * vars_ * kWarpLanes;
+    if (regs_.size() < words) regs_.resize(words);
     ready_.assign(std::size_t(warps_) * vars_, 0);
     shared_bytes_ = k.static_shared;
     if (k.dynamic_shared_align)
@@ -591,6 +595,8 @@ class CtaRun {
       s.valid = in_warp == 32 ? ~0u : (1u << in_warp) - 1;
       s.stack.reserve(16);
       s.stack.push_back({0, static_cast<std::uint32_t>(k.code.size()), s.valid});
+      for (std::uint32_t reg : k.zeroed_registers)
+        std::fill_n(reg_ptr(w, reg), kWarpLanes, 0);
       for (const auto& [reg, sp] : k.special_registers) {
         std::uint64_t* r = reg_ptr(w, reg);
         for (unsigned l = 0; l < kWarpLanes; ++l)
@@ -1936,6 +1942,29 @@ T atomic_apply(AtomOp op, T old, T b, T c) {
 
 }  // namespace
 
+// One lane's loaded value of PTX type `t` (`size` bytes at p): signed types sign-extended, as access() loads.
+std::uint64_t load_value(Type t, unsigned size, const std::uint8_t* p) {
+  switch (t) {
+    case Type::kS8:
+      return std::uint64_t(std::int64_t(load_as<std::int8_t>(p)));
+    case Type::kS16:
+      return std::uint64_t(std::int64_t(load_as<std::int16_t>(p)));
+    case Type::kS32:
+      return std::uint64_t(std::int64_t(load_as<std::int32_t>(p)));
+    default:
+      switch (size) {
+        case 1:
+          return p[0];
+        case 2:
+          return load_as<std::uint16_t>(p);
+        case 4:
+          return load_as<std::uint32_t>(p);
+        default:
+          return load_as<std::uint64_t>(p);
+      }
+  }
+}
+
 void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lanes, const std::uint64_t* addr,
                     std::uint32_t ready) {
   const unsigned size = type_bytes(in.type);
@@ -1944,6 +1973,23 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
   std::uint64_t sim[kWarpLanes];  // what the sink sees (local: the interleaved simulated address)
   std::uint8_t* host[kWarpLanes];
   const std::uint64_t misaligned = bytes - 1;  // sizes are powers of two
+  if (space == Space::kParam && load && in.addr.reg == kNoReg) {
+    // A parameter at a fixed offset (the usual ld.param): the same bytes for every lane, checked and read
+    // once (the first active lane is the one a failing check names, as lane by lane).
+    const unsigned first = static_cast<unsigned>(__builtin_ctz(lanes));
+    const std::uint64_t a = addr[first];
+    if (a & misaligned) bad_access(ExecutionError::Kind::kMisaligned, in, w, first, space, a, bytes);
+    if (!(a < launch_.params.size() && a + bytes <= launch_.params.size()))
+      bad_access(ExecutionError::Kind::kOutOfBounds, in, w, first, space, a, bytes);
+    for (unsigned i = 0; i < in.vec; ++i) {
+      if (in.dst[i] == kNoReg) continue;
+      const std::uint64_t v = load_value(in.type, size, launch_.params.data() + a + i * size);
+      std::uint64_t* d = reg_ptr(w, in.dst[i]);
+      each_lane(lanes, [&](unsigned l) { d[l] = v; });
+    }
+    set_ready(w, in, 0);  // parameters: constant-bank operands in SASS, no access the SM model sees
+    return;
+  }
   auto check = [&](unsigned l, std::uint8_t* p) {
     if (!p) bad_access(ExecutionError::Kind::kOutOfBounds, in, w, l, space, addr[l], bytes);
     host[l] = p;
@@ -1953,12 +1999,23 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
   });
   switch (space) {
     case Space::kGlobal:
-    case Space::kConst:
+    case Space::kConst: {
+      // The lanes' span first: when one allocation holds it (a coalesced access does), one look-up serves
+      // every lane (its bytes are contiguous on the host); else each lane's own, to name the one outside.
+      std::uint64_t lo = ~std::uint64_t(0), hi = 0;
       each_lane(lanes, [&](unsigned l) {
         sim[l] = addr[l];
-        check(l, memory_.resolve(addr[l], bytes));
+        lo = std::min(lo, addr[l]);
+        hi = std::max(hi, addr[l]);
       });
+      if (std::uint8_t* p =
+              hi - lo < (std::uint64_t(1) << 32) ? memory_.resolve(lo, hi - lo + bytes) : nullptr) {
+        each_lane(lanes, [&](unsigned l) { host[l] = p + (addr[l] - lo); });
+        break;
+      }
+      each_lane(lanes, [&](unsigned l) { check(l, memory_.resolve(addr[l], bytes)); });
       break;
+    }
     case Space::kShared:
       each_lane(lanes, [&](unsigned l) {
         const std::uint64_t a = addr[l];

@@ -40,6 +40,8 @@ struct Kernel::Impl {
   std::vector<std::uint64_t> constants;
   std::vector<std::pair<std::uint32_t, Special>> special_registers;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> variable_registers;  // register, Module::variables
+  // The registers a CTA starts at zero (flatten.cpp, registers_to_zero); the others are written before read.
+  std::vector<std::uint32_t> zeroed_registers;
   std::uint64_t static_shared = 0, local_bytes = 0, frame_bytes = 0;
   std::uint32_t dynamic_shared_align =
       0;  // nonzero: the kernel uses extern .shared (at static_shared, aligned)
