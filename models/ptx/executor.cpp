@@ -563,6 +563,7 @@ class CtaRun {
         local_(scratch.local),
         frame_(scratch.frame),
         states_(scratch.states) {
+    batch_ = !sink.models_latencies();
     threads_ = static_cast<std::uint32_t>(launch.block.count());
     warps_ = (threads_ + kWarpLanes - 1) / kWarpLanes;
     // Only the registers a thread may read before writing start at zero (Kernel::Impl::zeroed_registers):
@@ -597,11 +598,7 @@ class CtaRun {
       s.stack.push_back({0, static_cast<std::uint32_t>(k.code.size()), s.valid});
       for (std::uint32_t reg : k.zeroed_registers)
         std::fill_n(reg_ptr(w, reg), kWarpLanes, 0);
-      for (const auto& [reg, sp] : k.special_registers) {
-        std::uint64_t* r = reg_ptr(w, reg);
-        for (unsigned l = 0; l < kWarpLanes; ++l)
-          r[l] = special_value(sp, w, l);
-      }
+      if (!k.special_registers.empty()) fill_special_registers(w);
       for (const auto& [reg, var] : k.variable_registers) {
         if (var >= variable_addresses.size())
           throw ExecutionError(
@@ -650,6 +647,36 @@ class CtaRun {
   }
   const std::uint64_t* src_ptr(unsigned w, const Operand& o) {
     return o.reg < vars_ ? reg_ptr(w, o.reg) : &k_.constants[std::size_t(o.reg - vars_) * kWarpLanes];
+  }
+
+  // The special registers of warp w, each lane's value (special_value), the thread's index counted
+  // lane by lane rather than divided out in each.
+  void fill_special_registers(unsigned w) {
+    const Dim3& b = launch_.block;
+    std::uint64_t tid[3][kWarpLanes];
+    const std::uint32_t t0 = w * kWarpLanes;
+    std::uint32_t x = t0 % b.x, y = t0 / b.x % b.y, z = t0 / (b.x * b.y);
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      tid[0][l] = x;
+      tid[1][l] = y;
+      tid[2][l] = z;
+      if (++x == b.x) {
+        x = 0;
+        if (++y == b.y) {
+          y = 0;
+          ++z;
+        }
+      }
+    }
+    for (const auto& [reg, sp] : k_.special_registers) {
+      std::uint64_t* r = reg_ptr(w, reg);
+      if (sp == Special::kTidX || sp == Special::kTidY || sp == Special::kTidZ) {
+        std::copy_n(tid[sp == Special::kTidX ? 0 : sp == Special::kTidY ? 1 : 2], kWarpLanes, r);
+        continue;
+      }
+      for (unsigned l = 0; l < kWarpLanes; ++l)
+        r[l] = special_value(sp, w, l);
+    }
   }
 
   std::uint64_t special_value(Special sp, unsigned w, unsigned lane) const {
@@ -768,6 +795,30 @@ class CtaRun {
       r = std::max(r, rd[mt.reads[i]]);
     return r;
   }
+  // One compute instruction to the sink (its result's ready cycle), or into the pending run.
+  std::uint32_t report_compute(unsigned w, const InstrMeta& mt, InstrClass cls, std::uint32_t lanes,
+                               unsigned latency = ~0u) {
+    if (batch_ && latency == ~0u) {
+      if (pending_n_ != 0 && pending_warp_ == w && pending_cls_ == cls && pending_lanes_ == lanes) {
+        ++pending_n_;
+        return 0;
+      }
+      report_pending();
+      pending_warp_ = w;
+      pending_cls_ = cls;
+      pending_lanes_ = lanes;
+      pending_n_ = 1;
+      return 0;  // what the sink returns without latencies
+    }
+    report_pending();
+    return sink_.compute(w, cls, lanes, operands_ready(w, mt), latency);
+  }
+  void report_pending() {
+    if (pending_n_ == 0) return;
+    const unsigned n = pending_n_;
+    pending_n_ = 0;
+    sink_.compute_run(pending_warp_, pending_cls_, pending_lanes_, n);
+  }
   void set_ready(unsigned w, const Instr& in, std::uint32_t cycle) {
     std::uint32_t* rd = &ready_[std::size_t(w) * vars_];
     for (unsigned d = 0; d < in.ndst; ++d)
@@ -789,6 +840,12 @@ class CtaRun {
   std::vector<WarpState>& states_;
   CtaCost cost_;
   std::uint64_t lane_addr_[kWarpLanes];
+  // Without latencies in the sink: the run of compute instructions (one warp, class and lanes) not yet
+  // reported, reported as one compute_run before anything else reaches the sink.
+  bool batch_ = false;
+  unsigned pending_warp_ = 0, pending_n_ = 0;
+  InstrClass pending_cls_ = InstrClass::kInt;
+  std::uint32_t pending_lanes_ = 0;
 };
 
 void CtaRun::run_warp(unsigned w, WarpState& s) {
@@ -814,8 +871,9 @@ void CtaRun::run_warp(unsigned w, WarpState& s) {
       each_lane(active, [&](unsigned l) { on |= std::uint32_t((g[l] != 0) != neg) << l; });
       active = on;
     }
-    if (!exec(w, s, e, in, meta[e.pc], active)) return;  // at a barrier
+    if (!exec(w, s, e, in, meta[e.pc], active)) return;  // at a barrier (reported: nothing pending)
   }
+  report_pending();  // the warp has exited
 }
 
 // Executes one instruction for `active` lanes of the top entry `e`; false when the warp stops at a barrier.
@@ -855,7 +913,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
     case Op::kBra:
     case Op::kRet: {  // kRet: a flattened callee's return, a jump past its body
       // A branch issues for the whole warp, taken by some lanes or none.
-      sink_.compute(w, InstrClass::kBranch, e.mask, operands_ready(w, mt));
+      report_compute(w, mt, InstrClass::kBranch, e.mask);
       const std::uint32_t not_taken = e.mask & ~active;
       if (active == 0) {
         ++e.pc;
@@ -873,7 +931,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
       return true;
     }
     case Op::kExit:
-      sink_.compute(w, InstrClass::kBranch, active, operands_ready(w, mt));
+      report_compute(w, mt, InstrClass::kBranch, active);
       ++e.pc;
       exit_lanes(s, active);
       return true;
@@ -881,7 +939,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
       fail(ExecutionError::Kind::kTrap, in, w, static_cast<unsigned>(__builtin_ctz(active)), "trap");
     }
     case Op::kCall:
-      sink_.compute(w, InstrClass::kBranch, active, operands_ready(w, mt));
+      report_compute(w, mt, InstrClass::kBranch, active);
       ++e.pc;
       return true;
     case Op::kBar: {
@@ -891,6 +949,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
         fail(ExecutionError::Kind::kBarrierDiverged, in, w, static_cast<unsigned>(__builtin_ctz(missing)),
              "barrier not reached by every thread of the warp (diverged)");
       }
+      report_pending();
       sink_.barrier(w, active);
       ++e.pc;
       s.waiting = true;
@@ -909,7 +968,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
       each_lane(active, [&](unsigned l) {
         d[l] = in.type == Type::kU32 || in.type == Type::kB32 ? s.clock & 0xffffffffu : s.clock;
       });
-      set_ready(w, in, sink_.compute(w, InstrClass::kInt, active, operands_ready(w, mt)));
+      set_ready(w, in, report_compute(w, mt, InstrClass::kInt, active));
       ++e.pc;
       return true;
     }
@@ -993,8 +1052,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
         compute(in, w, active);
       break;
   }
-  if (c.kind == InstrCost::Kind::kCompute)
-    set_ready(w, in, sink_.compute(w, c.cls, active, operands_ready(w, mt), c.latency));
+  if (c.kind == InstrCost::Kind::kCompute) set_ready(w, in, report_compute(w, mt, c.cls, active, c.latency));
   ++e.pc;
   return true;
 }
@@ -2150,6 +2208,7 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
     }
   }
   // What the SM model sees.
+  report_pending();
   const Step::Kind kind = load ? Step::Kind::kLoad : store ? Step::Kind::kStore : Step::Kind::kAtomic;
   std::uint32_t done = 0;
   switch (space) {
