@@ -570,7 +570,7 @@ class CtaRun {
     // the rest keep what the previous CTA left, never read.
     const std::size_t words = std::size_t(warps_) * vars_ * kWarpLanes;
     if (regs_.size() < words) regs_.resize(words);
-    ready_.assign(std::size_t(warps_) * vars_, 0);
+    if (!batch_) ready_.assign(std::size_t(warps_) * vars_, 0);
     shared_bytes_ = k.static_shared;
     if (k.dynamic_shared_align)
       shared_bytes_ =
@@ -789,6 +789,7 @@ class CtaRun {
       x.mask &= ~lanes;
   }
   std::uint32_t operands_ready(unsigned w, const InstrMeta& mt) const {
+    if (batch_) return 0;  // a sink without latencies: every ready cycle is 0
     std::uint32_t r = 0;
     const std::uint32_t* rd = &ready_[std::size_t(w) * vars_];
     for (unsigned i = 0; i < mt.nreads; ++i)
@@ -820,6 +821,7 @@ class CtaRun {
     sink_.compute_run(pending_warp_, pending_cls_, pending_lanes_, n);
   }
   void set_ready(unsigned w, const Instr& in, std::uint32_t cycle) {
+    if (batch_) return;  // nothing reads them (operands_ready)
     std::uint32_t* rd = &ready_[std::size_t(w) * vars_];
     for (unsigned d = 0; d < in.ndst; ++d)
       if (in.dst[d] != kNoReg) rd[in.dst[d]] = cycle;
