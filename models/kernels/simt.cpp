@@ -369,8 +369,8 @@ unsigned Cta::warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, 
   std::uint32_t used = 0;
   bool conflict = false;
   const std::uint32_t mask = mask_[w];
-  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-    if (!((mask >> lane) & 1u)) continue;
+  for (std::uint32_t m = mask; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
     const std::uint64_t first = lane_offsets[lane] / kBankBytes;
     const std::uint64_t last = (lane_offsets[lane] + bytes - 1) / kBankBytes;
     for (std::uint64_t word = first; word <= last && n < kMaxWords; ++word) {
