@@ -29,6 +29,10 @@ class CtaWarpSink : public ptx::WarpSink {
       cta_.warp_division_rest(w, lanes, latency);
     return ready;
   }
+  bool models_latencies() const override { return cta_.models_latencies(); }
+  void compute_run(unsigned w, InstrClass cls, std::uint32_t lanes, unsigned n) override {
+    cta_.warp_compute_run(w, lanes, cls, n);
+  }
   void global_access(unsigned w, Step::Kind kind, std::uint32_t lanes, const std::uint64_t* lane_addresses,
                      unsigned bytes, std::uint32_t operands_ready) override {
     cta_.warp_global_access(w, lanes, kind, lane_addresses, bytes, operands_ready);

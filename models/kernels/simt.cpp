@@ -364,21 +364,25 @@ unsigned Cta::warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, 
   constexpr unsigned kMaxWords = 4 * kWarpSize;
   std::array<std::uint64_t, kMaxWords> words;
   unsigned n = 0;
-  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-    if (!((mask_[w] >> lane) & 1u)) continue;
+  // The common case is told as the words are gathered: no bank holds two distinct words (one pass).
+  std::array<std::uint64_t, kBanks> first_word;  // the first word seen in each bank of `used`
+  std::uint32_t used = 0;
+  bool conflict = false;
+  const std::uint32_t mask = mask_[w];
+  for (std::uint32_t m = mask; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
     const std::uint64_t first = lane_offsets[lane] / kBankBytes;
     const std::uint64_t last = (lane_offsets[lane] + bytes - 1) / kBankBytes;
-    for (std::uint64_t word = first; word <= last && n < kMaxWords; ++word)
+    for (std::uint64_t word = first; word <= last && n < kMaxWords; ++word) {
       words[n++] = word;
-  }
-  // The common case first: no bank holds two distinct words (one pass).
-  std::array<std::uint64_t, kBanks> first_word;
-  first_word.fill(~std::uint64_t(0));
-  bool conflict = false;
-  for (unsigned i = 0; i < n && !conflict; ++i) {
-    std::uint64_t& f = first_word[words[i] % kBanks];
-    if (f == ~std::uint64_t(0)) f = words[i];
-    conflict = f != words[i];
+      const unsigned bank = static_cast<unsigned>(word % kBanks);
+      if (!((used >> bank) & 1u)) {
+        used |= 1u << bank;
+        first_word[bank] = word;
+      } else if (first_word[bank] != word) {
+        conflict = true;
+      }
+    }
   }
   unsigned passes = 1;
   if (conflict) {
@@ -485,7 +489,48 @@ void Cta::exit_if(const V<bool>& cond) {
 std::uint32_t Cta::warp_compute(unsigned w, std::uint32_t lanes, InstrClass cls, std::uint32_t operands_ready,
                                 unsigned latency) {
   mask_[w] = lanes;
+  if (!dependent_) {
+    // Most instructions extend the warp's last run (same class, same lanes) of its open compute step: that
+    // case of issue_one and add_instructions done here, without their calls (a PTX warp issues one by one).
+    WarpRecord& r = warps_[w];
+    if (!r.steps.empty()) {
+      PackedStep& s = r.steps.back();
+      constexpr std::uint64_t kKind = (std::uint64_t(1) << kRunCountShift) - 1;
+      const std::uint64_t word = run_word(cls, active_lanes(w), 1);
+      if (s.kind == Step::Kind::kCompute && s.line_count != 0 && s.line_count != 0xFFFF &&
+          (r.lines.back() & kKind) == (word & kKind)) {
+        s.cycles += 1;
+        s.instructions += 1;
+        r.instructions[static_cast<unsigned>(cls)] += 1;
+        r.lines.back() += word & ~kKind;
+        clock_[w] += 1;
+        recorded();
+        return 0;
+      }
+    }
+  }
   return issue_one(w, cls, 1, operands_ready, latency);
+}
+
+void Cta::warp_compute_run(unsigned w, std::uint32_t lanes, InstrClass cls, unsigned n) {
+  if (n == 0) return;
+  warp_compute(w, lanes, cls, 0);  // the first: it may open a step or a run
+  WarpRecord& r = warps_[w];
+  PackedStep& s = r.steps.back();
+  if (dependent_ || s.line_count == 0xFFFF) {  // the next one would open a new step: one by one
+    for (unsigned i = 1; i < n; ++i)
+      warp_compute(w, lanes, cls, 0);
+    return;
+  }
+  // The rest extend the run the first ended in, as warp_compute does for each.
+  const unsigned rest = n - 1;
+  s.cycles += rest;
+  s.instructions += rest;
+  r.instructions[static_cast<unsigned>(cls)] += rest;
+  r.lines.back() += std::uint64_t(rest) << kRunCountShift;
+  clock_[w] += rest;
+  for (unsigned i = 0; i < rest; ++i)
+    recorded();  // each as its own call counts (the bounds are looked at on the same counts)
 }
 
 void Cta::warp_global_access(unsigned w, std::uint32_t lanes, Step::Kind kind,

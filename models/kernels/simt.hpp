@@ -236,7 +236,10 @@ class Cta {
   bool active(unsigned thread) const { return (mask_[thread / kWarpSize] >> (thread % kWarpSize)) & 1u; }
   bool any_active() const;
   bool warp_active(unsigned w) const { return mask_[w] != 0; }
-  unsigned active_lanes(unsigned w) const { return static_cast<unsigned>(__builtin_popcount(mask_[w])); }
+  unsigned active_lanes(unsigned w) const {
+    // A full warp without the popcount (a library call on the build's baseline x86 level).
+    return mask_[w] == ~0u ? kWarpSize : static_cast<unsigned>(__builtin_popcount(mask_[w]));
+  }
 
   // Charges `n` warp instructions of `cls` to every warp with an active thread. They read no value the
   // dependency model knows of (independent instructions).
@@ -374,6 +377,12 @@ class Cta {
   // kClassLatency, or a division's slot kDivLatency + n).
   std::uint32_t warp_compute(unsigned w, std::uint32_t lanes, InstrClass cls, std::uint32_t operands_ready,
                              unsigned latency = kClassLatency);
+  // Whether this CTA models dependent latencies (warp_compute then returns ready cycles; without them it
+  // returns 0 and warp_compute_run may stand for a run of its calls).
+  bool models_latencies() const { return dependent_; }
+  // `n` consecutive warp_compute calls of one class and lanes with kClassLatency, for a CTA without
+  // dependent latencies: the same records, made in one call.
+  void warp_compute_run(unsigned w, std::uint32_t lanes, InstrClass cls, unsigned n);
   // One global load, store or atomic: lane_addresses[lane] for each active lane, `bytes` each; a load or
   // atomic waits for everything the warp has in flight, as load() does.
   void warp_global_access(unsigned w, std::uint32_t lanes, Step::Kind kind,

@@ -41,6 +41,15 @@ class WarpSink {
   // integer, + 1 fp32, + 2 fp64).
   virtual std::uint32_t compute(unsigned w, InstrClass cls, std::uint32_t lanes, std::uint32_t operands_ready,
                                 unsigned latency = ~0u) = 0;
+  // Whether compute() returns ready cycles (dependent latencies modelled). When it does not (it returns 0),
+  // the executor reports consecutive compute instructions of a warp, of one class and lanes and with the
+  // class's latency, as one compute_run.
+  virtual bool models_latencies() const { return true; }
+  // `n` consecutive compute(w, cls, lanes, 0) calls (for a sink that models no latencies).
+  virtual void compute_run(unsigned w, InstrClass cls, std::uint32_t lanes, unsigned n) {
+    for (unsigned i = 0; i < n; ++i)
+      compute(w, cls, lanes, 0);
+  }
   // One global load, store or atomic (kind kLoad, kStore, kAtomic) by warp `w`: lane_addresses[lane] for each
   // active lane, each access `bytes` wide (a vector access: its whole width). The warp waits at it (a memory
   // step): what it loads is ready when the step ends.

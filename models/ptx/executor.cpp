@@ -19,6 +19,7 @@ namespace {
 
 // Set bits of a lane mask (a portable popcount: the build targets no particular x86 level).
 inline unsigned lanes_in(std::uint32_t m) {
+  if (m == ~0u) return kWarpLanes;  // the common case: a full warp
   m = m - ((m >> 1) & 0x55555555u);
   m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
   return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
@@ -286,6 +287,245 @@ int half_mode(Round r) {
   }
 }
 
+// ---- fast paths ----
+// The instructions compilers emit most, with nothing to decide per lane: one function per operation and
+// type, picked once per instruction when the kernel is decoded (fast_compute_of), each computing exactly what
+// the general path (CtaRun::compute) computes for it, without its dispatch on the operation, the type and
+// the modifiers at every execution.
+using U64 = std::uint64_t;
+
+template <class F>
+void fast_unary(U64* d, U64*, const U64* a, const U64*, const U64*, std::uint32_t active) {
+  each_lane(active, [&](unsigned l) { d[l] = F::f(a[l]); });
+}
+template <class F>
+void fast_binary(U64* d, U64*, const U64* a, const U64* b, const U64*, std::uint32_t active) {
+  each_lane(active, [&](unsigned l) { d[l] = F::f(a[l], b[l]); });
+}
+template <class F>
+void fast_ternary(U64* d, U64*, const U64* a, const U64* b, const U64* c, std::uint32_t active) {
+  each_lane(active, [&](unsigned l) { d[l] = F::f(a[l], b[l], c[l]); });
+}
+
+struct FastMov {
+  static U64 f(U64 x) { return x; }
+};
+template <class T>
+struct FastIntAdd {
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x, U64 y) { return bits<T>(T(U(as<T>(x)) + U(as<T>(y)))); }
+};
+template <class T>
+struct FastIntSub {
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x, U64 y) { return bits<T>(T(U(as<T>(x)) - U(as<T>(y)))); }
+};
+template <class T>
+struct FastIntMin {
+  static U64 f(U64 x, U64 y) { return bits<T>(std::min(as<T>(x), as<T>(y))); }
+};
+template <class T>
+struct FastIntMax {
+  static U64 f(U64 x, U64 y) { return bits<T>(std::max(as<T>(x), as<T>(y))); }
+};
+template <class T>
+struct FastIntMulLo {  // 32- and 64-bit types: the product's low half is the unsigned product's
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x, U64 y) { return bits<T>(T(U(as<T>(x)) * U(as<T>(y)))); }
+};
+template <class T>
+struct FastIntMadLo {
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x, U64 y, U64 z) { return bits<T>(T(U(U(as<T>(x)) * U(as<T>(y))) + U(as<T>(z)))); }
+};
+template <class T>
+struct FastMulWide {  // 32-bit sources, a 64-bit product
+  using W = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+  static U64 f(U64 x, U64 y) { return bits<W>(W(as<T>(x)) * W(as<T>(y))); }
+};
+template <class T>
+struct FastMadWide {
+  using W = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+  using UW = std::make_unsigned_t<W>;
+  static U64 f(U64 x, U64 y, U64 z) { return bits<W>(W(UW(W(as<T>(x)) * W(as<T>(y))) + UW(as<W>(z)))); }
+};
+template <class T>
+struct FastFAdd {
+  static U64 f(U64 x, U64 y) { return bits<T>(as<T>(x) + as<T>(y)); }
+};
+template <class T>
+struct FastFSub {
+  static U64 f(U64 x, U64 y) { return bits<T>(as<T>(x) - as<T>(y)); }
+};
+template <class T>
+struct FastFMul {
+  static U64 f(U64 x, U64 y) { return bits<T>(as<T>(x) * as<T>(y)); }
+};
+template <class T>
+struct FastFma {
+  static U64 f(U64 x, U64 y, U64 z) { return bits<T>(T(std::fma(as<T>(x), as<T>(y), as<T>(z)))); }
+};
+template <class T>
+struct FastRcp {
+  static U64 f(U64 x) { return bits<T>(T(T(1) / as<T>(x))); }
+};
+template <class T>
+struct FastIntNeg {
+  using U = std::make_unsigned_t<T>;
+  static U64 f(U64 x) { return bits<T>(T(U(0) - U(as<T>(x)))); }
+};
+template <class T>
+struct FastFNeg {
+  static U64 f(U64 x) { return bits<T>(T(-as<T>(x))); }
+};
+template <bool kNeg>
+struct FastSelp {
+  static U64 f(U64 x, U64 y, U64 c) { return ((c != 0) != kNeg) ? x : y; }
+};
+// and/or/xor/not of b32 and b64 (kWidth bits), and of predicates without negated operands (kWidth 1).
+template <Op kOp, unsigned kWidth>
+struct FastLogic {
+  static constexpr U64 kMask = kWidth == 64 ? ~0ull : (1ull << kWidth) - 1;
+  static U64 norm(U64 x) { return kWidth == 1 ? U64(x != 0) : x; }
+  static U64 f(U64 x) { return ~norm(x) & kMask; }  // not
+  static U64 f(U64 x, U64 y) {
+    x = norm(x);
+    y = norm(y);
+    return (kOp == Op::kAnd ? x & y : kOp == Op::kOr ? x | y : x ^ y) & kMask;
+  }
+};
+template <class T, bool kLeft>
+struct FastShift {
+  using U = std::make_unsigned_t<T>;
+  static constexpr unsigned kWidth = 8 * sizeof(T);
+  static U64 f(U64 a, U64 b) {
+    const std::uint32_t n = static_cast<std::uint32_t>(b);
+    const T x = as<T>(a);
+    T r;
+    if (kLeft)
+      r = n >= kWidth ? T(0) : T(U(x) << n);
+    else if (n >= kWidth)
+      r = (std::is_signed_v<T> && x < 0) ? T(-1) : T(0);
+    else
+      r = T(x >> n);
+    return bits<T>(r);
+  }
+};
+template <class S, class D>
+struct FastCvtInt {  // integer to integer, not saturated
+  static U64 f(U64 x) { return bits<D>(static_cast<D>(as<S>(x))); }
+};
+template <class S, class D>
+struct FastCvtFloat {  // to or from a float type, to nearest, no flush or saturation
+  static U64 f(U64 x) { return bits<D>(static_cast<D>(as<S>(x))); }
+};
+template <std::uint64_t kBase, bool kTo>
+struct FastCvta {
+  static U64 f(U64 x) { return kTo ? x - kBase : x + kBase; }
+};
+
+// setp with no combining predicate: p to the first destination, !p to the second if any.
+template <class T, Cmp kCmp>
+void fast_setp(U64* d, U64* q, const U64* a, const U64* b, const U64*, std::uint32_t active) {
+  if (q)
+    each_lane(active, [&](unsigned l) {
+      const bool p = compare(kCmp, as<T>(a[l]), as<T>(b[l]));
+      d[l] = p;
+      q[l] = !p;
+    });
+  else
+    each_lane(active, [&](unsigned l) { d[l] = compare(kCmp, as<T>(a[l]), as<T>(b[l])); });
+}
+template <class T>
+FastCompute fast_setp_of(Cmp c) {
+  switch (c) {
+    case Cmp::kEq:
+      return &fast_setp<T, Cmp::kEq>;
+    case Cmp::kNe:
+      return &fast_setp<T, Cmp::kNe>;
+    case Cmp::kLt:
+      return &fast_setp<T, Cmp::kLt>;
+    case Cmp::kLe:
+      return &fast_setp<T, Cmp::kLe>;
+    case Cmp::kGt:
+      return &fast_setp<T, Cmp::kGt>;
+    case Cmp::kGe:
+      return &fast_setp<T, Cmp::kGe>;
+    default:
+      break;
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (c) {
+      case Cmp::kEqu:
+        return &fast_setp<T, Cmp::kEqu>;
+      case Cmp::kNeu:
+        return &fast_setp<T, Cmp::kNeu>;
+      case Cmp::kLtu:
+        return &fast_setp<T, Cmp::kLtu>;
+      case Cmp::kLeu:
+        return &fast_setp<T, Cmp::kLeu>;
+      case Cmp::kGtu:
+        return &fast_setp<T, Cmp::kGtu>;
+      case Cmp::kGeu:
+        return &fast_setp<T, Cmp::kGeu>;
+      case Cmp::kNum:
+        return &fast_setp<T, Cmp::kNum>;
+      case Cmp::kNan:
+        return &fast_setp<T, Cmp::kNan>;
+      default:
+        return nullptr;
+    }
+  } else {
+    switch (c) {
+      case Cmp::kLo:
+        return &fast_setp<T, Cmp::kLo>;
+      case Cmp::kLs:
+        return &fast_setp<T, Cmp::kLs>;
+      case Cmp::kHi:
+        return &fast_setp<T, Cmp::kHi>;
+      case Cmp::kHs:
+        return &fast_setp<T, Cmp::kHs>;
+      default:
+        return nullptr;
+    }
+  }
+}
+
+// Calls f(T{}) for the 32- and 64-bit integer types (where unsigned arithmetic does not promote to int).
+template <class F>
+inline bool with_wide_int(Type t, F&& f) {
+  switch (t) {
+    case Type::kB32:
+    case Type::kU32:
+      f(std::uint32_t{});
+      return true;
+    case Type::kS32:
+      f(std::int32_t{});
+      return true;
+    case Type::kB64:
+    case Type::kU64:
+      f(std::uint64_t{});
+      return true;
+    case Type::kS64:
+      f(std::int64_t{});
+      return true;
+    default:
+      return false;
+  }
+}
+template <class F>
+inline bool with_float(Type t, F&& f) {
+  if (t == Type::kF32) {
+    f(float{});
+    return true;
+  }
+  if (t == Type::kF64) {
+    f(double{});
+    return true;
+  }
+  return false;
+}
+
 struct Entry {
   std::uint32_t pc, rpc, mask;
 };
@@ -323,10 +563,14 @@ class CtaRun {
         local_(scratch.local),
         frame_(scratch.frame),
         states_(scratch.states) {
+    batch_ = !sink.models_latencies();
     threads_ = static_cast<std::uint32_t>(launch.block.count());
     warps_ = (threads_ + kWarpLanes - 1) / kWarpLanes;
-    regs_.assign(std::size_t(warps_) * vars_ * kWarpLanes, 0);
-    ready_.assign(std::size_t(warps_) * vars_, 0);
+    // Only the registers a thread may read before writing start at zero (Kernel::Impl::zeroed_registers):
+    // the rest keep what the previous CTA left, never read.
+    const std::size_t words = std::size_t(warps_) * vars_ * kWarpLanes;
+    if (regs_.size() < words) regs_.resize(words);
+    if (!batch_) ready_.assign(std::size_t(warps_) * vars_, 0);
     shared_bytes_ = k.static_shared;
     if (k.dynamic_shared_align)
       shared_bytes_ =
@@ -352,11 +596,9 @@ class CtaRun {
       s.valid = in_warp == 32 ? ~0u : (1u << in_warp) - 1;
       s.stack.reserve(16);
       s.stack.push_back({0, static_cast<std::uint32_t>(k.code.size()), s.valid});
-      for (const auto& [reg, sp] : k.special_registers) {
-        std::uint64_t* r = reg_ptr(w, reg);
-        for (unsigned l = 0; l < kWarpLanes; ++l)
-          r[l] = special_value(sp, w, l);
-      }
+      for (std::uint32_t reg : k.zeroed_registers)
+        std::fill_n(reg_ptr(w, reg), kWarpLanes, 0);
+      if (!k.special_registers.empty()) fill_special_registers(w);
       for (const auto& [reg, var] : k.variable_registers) {
         if (var >= variable_addresses.size())
           throw ExecutionError(
@@ -405,6 +647,36 @@ class CtaRun {
   }
   const std::uint64_t* src_ptr(unsigned w, const Operand& o) {
     return o.reg < vars_ ? reg_ptr(w, o.reg) : &k_.constants[std::size_t(o.reg - vars_) * kWarpLanes];
+  }
+
+  // The special registers of warp w, each lane's value (special_value), the thread's index counted
+  // lane by lane rather than divided out in each.
+  void fill_special_registers(unsigned w) {
+    const Dim3& b = launch_.block;
+    std::uint64_t tid[3][kWarpLanes];
+    const std::uint32_t t0 = w * kWarpLanes;
+    std::uint32_t x = t0 % b.x, y = t0 / b.x % b.y, z = t0 / (b.x * b.y);
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      tid[0][l] = x;
+      tid[1][l] = y;
+      tid[2][l] = z;
+      if (++x == b.x) {
+        x = 0;
+        if (++y == b.y) {
+          y = 0;
+          ++z;
+        }
+      }
+    }
+    for (const auto& [reg, sp] : k_.special_registers) {
+      std::uint64_t* r = reg_ptr(w, reg);
+      if (sp == Special::kTidX || sp == Special::kTidY || sp == Special::kTidZ) {
+        std::copy_n(tid[sp == Special::kTidX ? 0 : sp == Special::kTidY ? 1 : 2], kWarpLanes, r);
+        continue;
+      }
+      for (unsigned l = 0; l < kWarpLanes; ++l)
+        r[l] = special_value(sp, w, l);
+    }
   }
 
   std::uint64_t special_value(Special sp, unsigned w, unsigned lane) const {
@@ -517,13 +789,39 @@ class CtaRun {
       x.mask &= ~lanes;
   }
   std::uint32_t operands_ready(unsigned w, const InstrMeta& mt) const {
+    if (batch_) return 0;  // a sink without latencies: every ready cycle is 0
     std::uint32_t r = 0;
     const std::uint32_t* rd = &ready_[std::size_t(w) * vars_];
     for (unsigned i = 0; i < mt.nreads; ++i)
       r = std::max(r, rd[mt.reads[i]]);
     return r;
   }
+  // One compute instruction to the sink (its result's ready cycle), or into the pending run.
+  std::uint32_t report_compute(unsigned w, const InstrMeta& mt, InstrClass cls, std::uint32_t lanes,
+                               unsigned latency = ~0u) {
+    if (batch_ && latency == ~0u) {
+      if (pending_n_ != 0 && pending_warp_ == w && pending_cls_ == cls && pending_lanes_ == lanes) {
+        ++pending_n_;
+        return 0;
+      }
+      report_pending();
+      pending_warp_ = w;
+      pending_cls_ = cls;
+      pending_lanes_ = lanes;
+      pending_n_ = 1;
+      return 0;  // what the sink returns without latencies
+    }
+    report_pending();
+    return sink_.compute(w, cls, lanes, operands_ready(w, mt), latency);
+  }
+  void report_pending() {
+    if (pending_n_ == 0) return;
+    const unsigned n = pending_n_;
+    pending_n_ = 0;
+    sink_.compute_run(pending_warp_, pending_cls_, pending_lanes_, n);
+  }
   void set_ready(unsigned w, const Instr& in, std::uint32_t cycle) {
+    if (batch_) return;  // nothing reads them (operands_ready)
     std::uint32_t* rd = &ready_[std::size_t(w) * vars_];
     for (unsigned d = 0; d < in.ndst; ++d)
       if (in.dst[d] != kNoReg) rd[in.dst[d]] = cycle;
@@ -544,6 +842,12 @@ class CtaRun {
   std::vector<WarpState>& states_;
   CtaCost cost_;
   std::uint64_t lane_addr_[kWarpLanes];
+  // Without latencies in the sink: the run of compute instructions (one warp, class and lanes) not yet
+  // reported, reported as one compute_run before anything else reaches the sink.
+  bool batch_ = false;
+  unsigned pending_warp_ = 0, pending_n_ = 0;
+  InstrClass pending_cls_ = InstrClass::kInt;
+  std::uint32_t pending_lanes_ = 0;
 };
 
 void CtaRun::run_warp(unsigned w, WarpState& s) {
@@ -569,8 +873,9 @@ void CtaRun::run_warp(unsigned w, WarpState& s) {
       each_lane(active, [&](unsigned l) { on |= std::uint32_t((g[l] != 0) != neg) << l; });
       active = on;
     }
-    if (!exec(w, s, e, in, meta[e.pc], active)) return;  // at a barrier
+    if (!exec(w, s, e, in, meta[e.pc], active)) return;  // at a barrier (reported: nothing pending)
   }
+  report_pending();  // the warp has exited
 }
 
 // Executes one instruction for `active` lanes of the top entry `e`; false when the warp stops at a barrier.
@@ -610,7 +915,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
     case Op::kBra:
     case Op::kRet: {  // kRet: a flattened callee's return, a jump past its body
       // A branch issues for the whole warp, taken by some lanes or none.
-      sink_.compute(w, InstrClass::kBranch, e.mask, operands_ready(w, mt));
+      report_compute(w, mt, InstrClass::kBranch, e.mask);
       const std::uint32_t not_taken = e.mask & ~active;
       if (active == 0) {
         ++e.pc;
@@ -628,7 +933,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
       return true;
     }
     case Op::kExit:
-      sink_.compute(w, InstrClass::kBranch, active, operands_ready(w, mt));
+      report_compute(w, mt, InstrClass::kBranch, active);
       ++e.pc;
       exit_lanes(s, active);
       return true;
@@ -636,7 +941,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
       fail(ExecutionError::Kind::kTrap, in, w, static_cast<unsigned>(__builtin_ctz(active)), "trap");
     }
     case Op::kCall:
-      sink_.compute(w, InstrClass::kBranch, active, operands_ready(w, mt));
+      report_compute(w, mt, InstrClass::kBranch, active);
       ++e.pc;
       return true;
     case Op::kBar: {
@@ -646,6 +951,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
         fail(ExecutionError::Kind::kBarrierDiverged, in, w, static_cast<unsigned>(__builtin_ctz(missing)),
              "barrier not reached by every thread of the warp (diverged)");
       }
+      report_pending();
       sink_.barrier(w, active);
       ++e.pc;
       s.waiting = true;
@@ -664,7 +970,7 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
       each_lane(active, [&](unsigned l) {
         d[l] = in.type == Type::kU32 || in.type == Type::kB32 ? s.clock & 0xffffffffu : s.clock;
       });
-      set_ready(w, in, sink_.compute(w, InstrClass::kInt, active, operands_ready(w, mt)));
+      set_ready(w, in, report_compute(w, mt, InstrClass::kInt, active));
       ++e.pc;
       return true;
     }
@@ -740,11 +1046,15 @@ bool CtaRun::exec(unsigned w, WarpState& s, Entry& e, const Instr& in, const Ins
       break;
     }
     default:
-      compute(in, w, active);
+      if (mt.fast)
+        mt.fast(reg_ptr(w, in.dst[0]), in.ndst > 1 && in.dst[1] != kNoReg ? reg_ptr(w, in.dst[1]) : nullptr,
+                in.nsrc > 0 ? src_ptr(w, in.src[0]) : nullptr, in.nsrc > 1 ? src_ptr(w, in.src[1]) : nullptr,
+                in.nsrc > 2 ? src_ptr(w, in.src[2]) : nullptr, active);
+      else
+        compute(in, w, active);
       break;
   }
-  if (c.kind == InstrCost::Kind::kCompute)
-    set_ready(w, in, sink_.compute(w, c.cls, active, operands_ready(w, mt), c.latency));
+  if (c.kind == InstrCost::Kind::kCompute) set_ready(w, in, report_compute(w, mt, c.cls, active, c.latency));
   ++e.pc;
   return true;
 }
@@ -1692,6 +2002,29 @@ T atomic_apply(AtomOp op, T old, T b, T c) {
 
 }  // namespace
 
+// One lane's loaded value of PTX type `t` (`size` bytes at p): signed types sign-extended, as access() loads.
+std::uint64_t load_value(Type t, unsigned size, const std::uint8_t* p) {
+  switch (t) {
+    case Type::kS8:
+      return std::uint64_t(std::int64_t(load_as<std::int8_t>(p)));
+    case Type::kS16:
+      return std::uint64_t(std::int64_t(load_as<std::int16_t>(p)));
+    case Type::kS32:
+      return std::uint64_t(std::int64_t(load_as<std::int32_t>(p)));
+    default:
+      switch (size) {
+        case 1:
+          return p[0];
+        case 2:
+          return load_as<std::uint16_t>(p);
+        case 4:
+          return load_as<std::uint32_t>(p);
+        default:
+          return load_as<std::uint64_t>(p);
+      }
+  }
+}
+
 void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lanes, const std::uint64_t* addr,
                     std::uint32_t ready) {
   const unsigned size = type_bytes(in.type);
@@ -1700,6 +2033,23 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
   std::uint64_t sim[kWarpLanes];  // what the sink sees (local: the interleaved simulated address)
   std::uint8_t* host[kWarpLanes];
   const std::uint64_t misaligned = bytes - 1;  // sizes are powers of two
+  if (space == Space::kParam && load && in.addr.reg == kNoReg) {
+    // A parameter at a fixed offset (the usual ld.param): the same bytes for every lane, checked and read
+    // once (the first active lane is the one a failing check names, as lane by lane).
+    const unsigned first = static_cast<unsigned>(__builtin_ctz(lanes));
+    const std::uint64_t a = addr[first];
+    if (a & misaligned) bad_access(ExecutionError::Kind::kMisaligned, in, w, first, space, a, bytes);
+    if (!(a < launch_.params.size() && a + bytes <= launch_.params.size()))
+      bad_access(ExecutionError::Kind::kOutOfBounds, in, w, first, space, a, bytes);
+    for (unsigned i = 0; i < in.vec; ++i) {
+      if (in.dst[i] == kNoReg) continue;
+      const std::uint64_t v = load_value(in.type, size, launch_.params.data() + a + i * size);
+      std::uint64_t* d = reg_ptr(w, in.dst[i]);
+      each_lane(lanes, [&](unsigned l) { d[l] = v; });
+    }
+    set_ready(w, in, 0);  // parameters: constant-bank operands in SASS, no access the SM model sees
+    return;
+  }
   auto check = [&](unsigned l, std::uint8_t* p) {
     if (!p) bad_access(ExecutionError::Kind::kOutOfBounds, in, w, l, space, addr[l], bytes);
     host[l] = p;
@@ -1709,12 +2059,23 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
   });
   switch (space) {
     case Space::kGlobal:
-    case Space::kConst:
+    case Space::kConst: {
+      // The lanes' span first: when one allocation holds it (a coalesced access does), one look-up serves
+      // every lane (its bytes are contiguous on the host); else each lane's own, to name the one outside.
+      std::uint64_t lo = ~std::uint64_t(0), hi = 0;
       each_lane(lanes, [&](unsigned l) {
         sim[l] = addr[l];
-        check(l, memory_.resolve(addr[l], bytes));
+        lo = std::min(lo, addr[l]);
+        hi = std::max(hi, addr[l]);
       });
+      if (std::uint8_t* p =
+              hi - lo < (std::uint64_t(1) << 32) ? memory_.resolve(lo, hi - lo + bytes) : nullptr) {
+        each_lane(lanes, [&](unsigned l) { host[l] = p + (addr[l] - lo); });
+        break;
+      }
+      each_lane(lanes, [&](unsigned l) { check(l, memory_.resolve(addr[l], bytes)); });
       break;
+    }
     case Space::kShared:
       each_lane(lanes, [&](unsigned l) {
         const std::uint64_t a = addr[l];
@@ -1849,6 +2210,7 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
     }
   }
   // What the SM model sees.
+  report_pending();
   const Step::Kind kind = load ? Step::Kind::kLoad : store ? Step::Kind::kStore : Step::Kind::kAtomic;
   std::uint32_t done = 0;
   switch (space) {
@@ -1869,6 +2231,163 @@ void CtaRun::access(const Instr& in, unsigned w, Space space, std::uint32_t lane
 }
 
 }  // namespace
+
+FastCompute fast_compute_of(const Instr& in) {
+  if ((in.flags & (kCarryIn | kCarryOut)) || in.ndst == 0 || in.dst[0] == kNoReg) return nullptr;
+  const bool ftz = in.flags & kFtz, sat = in.flags & kSat;
+  const Round rnd = static_cast<Round>(in.mode);
+  const bool nearest = rnd == Round::kDefault || rnd == Round::kRn;
+  const bool plain_float = !ftz && !sat && nearest;
+  const Type t = in.type;
+  const auto mul_mode = static_cast<MulMode>(in.mode);
+  const bool wide_source = in.type2 == Type::kS32 || in.type2 == Type::kU32 || in.type2 == Type::kB32;
+  FastCompute f = nullptr;
+  switch (in.op) {
+    case Op::kMov:
+      if (in.nsrc == 1) f = &fast_unary<FastMov>;
+      break;
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kMin:
+    case Op::kMax:
+      if (in.nsrc != 2) break;
+      if (is_float(t)) {
+        if (!plain_float || in.op == Op::kMin || in.op == Op::kMax) break;
+        with_float(t, [&](auto tag) {
+          using T = decltype(tag);
+          f = in.op == Op::kAdd   ? &fast_binary<FastFAdd<T>>
+              : in.op == Op::kSub ? &fast_binary<FastFSub<T>>
+                                  : &fast_binary<FastFMul<T>>;
+        });
+        break;
+      }
+      if (sat) break;
+      if (in.op == Op::kMul) {
+        if (mul_mode == MulMode::kLo)
+          with_wide_int(t, [&](auto tag) { f = &fast_binary<FastIntMulLo<decltype(tag)>>; });
+        else if (mul_mode == MulMode::kWide && wide_source)
+          with_wide_int(in.type2, [&](auto tag) {
+            if constexpr (sizeof(tag) == 4) f = &fast_binary<FastMulWide<decltype(tag)>>;
+          });
+        break;
+      }
+      with_wide_int(t, [&](auto tag) {
+        using T = decltype(tag);
+        f = in.op == Op::kAdd   ? &fast_binary<FastIntAdd<T>>
+            : in.op == Op::kSub ? &fast_binary<FastIntSub<T>>
+            : in.op == Op::kMin ? &fast_binary<FastIntMin<T>>
+                                : &fast_binary<FastIntMax<T>>;
+      });
+      break;
+    case Op::kMad:
+    case Op::kFma:
+      if (in.nsrc != 3) break;
+      if (is_float(t)) {
+        if (plain_float) with_float(t, [&](auto tag) { f = &fast_ternary<FastFma<decltype(tag)>>; });
+        break;
+      }
+      if (sat) break;
+      if (mul_mode == MulMode::kLo)
+        with_wide_int(t, [&](auto tag) { f = &fast_ternary<FastIntMadLo<decltype(tag)>>; });
+      else if (mul_mode == MulMode::kWide && wide_source)
+        with_wide_int(in.type2, [&](auto tag) {
+          if constexpr (sizeof(tag) == 4) f = &fast_ternary<FastMadWide<decltype(tag)>>;
+        });
+      break;
+    case Op::kNeg:
+      if (in.nsrc != 1) break;
+      if (t == Type::kF32 && !ftz)
+        f = &fast_unary<FastFNeg<float>>;
+      else if (t == Type::kF64)
+        f = &fast_unary<FastFNeg<double>>;
+      else
+        with_wide_int(t, [&](auto tag) { f = &fast_unary<FastIntNeg<decltype(tag)>>; });
+      break;
+    case Op::kRcp:
+      if (in.nsrc == 1 && !ftz && nearest)
+        with_float(t, [&](auto tag) { f = &fast_unary<FastRcp<decltype(tag)>>; });
+      break;
+    case Op::kSelp:
+      if (in.nsrc == 3) f = in.src[2].negate ? &fast_ternary<FastSelp<true>> : &fast_ternary<FastSelp<false>>;
+      break;
+    case Op::kAnd:
+    case Op::kOr:
+    case Op::kXor:
+    case Op::kNot: {
+      const bool unary = in.op == Op::kNot;
+      if (in.nsrc != (unary ? 1u : 2u)) break;
+      if (t == Type::kPred && (in.src[0].negate || (!unary && in.src[1].negate))) break;
+      auto pick = [&](auto width) {
+        constexpr unsigned kW = decltype(width)::value;
+        switch (in.op) {
+          case Op::kAnd:
+            return &fast_binary<FastLogic<Op::kAnd, kW>>;
+          case Op::kOr:
+            return &fast_binary<FastLogic<Op::kOr, kW>>;
+          case Op::kXor:
+            return &fast_binary<FastLogic<Op::kXor, kW>>;
+          default:
+            return &fast_unary<FastLogic<Op::kNot, kW>>;
+        }
+      };
+      if (t == Type::kPred)
+        f = pick(std::integral_constant<unsigned, 1>{});
+      else if (t == Type::kB32)
+        f = pick(std::integral_constant<unsigned, 32>{});
+      else if (t == Type::kB64)
+        f = pick(std::integral_constant<unsigned, 64>{});
+      break;
+    }
+    case Op::kShl:
+    case Op::kShr:
+      if (in.nsrc == 2)
+        with_wide_int(t, [&](auto tag) {
+          using T = decltype(tag);
+          f = in.op == Op::kShl ? &fast_binary<FastShift<T, true>> : &fast_binary<FastShift<T, false>>;
+        });
+      break;
+    case Op::kSetp:
+      if (in.nsrc != 2 || static_cast<BoolOp>(in.bool_op) != BoolOp::kNone) break;
+      if (in.type2 == Type::kF64 || (in.type2 == Type::kF32 && !ftz))
+        with_float(in.type2, [&](auto tag) { f = fast_setp_of<decltype(tag)>(static_cast<Cmp>(in.mode)); });
+      else
+        with_int(in.type2, [&](auto tag) { f = fast_setp_of<decltype(tag)>(static_cast<Cmp>(in.mode)); });
+      break;
+    case Op::kCvt: {
+      if (in.nsrc != 1 || sat) break;
+      const Type dt = in.type, st = in.type2;
+      if (!is_float(st) && !is_float(dt)) {
+        with_int(st, [&](auto stag) {
+          with_int(dt, [&](auto dtag) { f = &fast_unary<FastCvtInt<decltype(stag), decltype(dtag)>>; });
+        });
+      } else if (st == Type::kF32 && dt == Type::kF64 && !ftz && nearest) {
+        f = &fast_unary<FastCvtFloat<float, double>>;
+      } else if (st == Type::kF64 && dt == Type::kF32 && !ftz && nearest) {
+        f = &fast_unary<FastCvtFloat<double, float>>;
+      } else if (!is_float(st) && (dt == Type::kF32 || dt == Type::kF64) && nearest) {
+        with_int(st, [&](auto stag) {
+          with_float(dt, [&](auto dtag) { f = &fast_unary<FastCvtFloat<decltype(stag), decltype(dtag)>>; });
+        });
+      }
+      break;
+    }
+    case Op::kCvta: {
+      if (in.nsrc != 1) break;
+      const bool to = in.flags & kToSpace;
+      if (in.space == Space::kShared)
+        f = to ? &fast_unary<FastCvta<kSharedWindow, true>> : &fast_unary<FastCvta<kSharedWindow, false>>;
+      else if (in.space == Space::kLocal)
+        f = to ? &fast_unary<FastCvta<kLocalWindow, true>> : &fast_unary<FastCvta<kLocalWindow, false>>;
+      else
+        f = &fast_unary<FastMov>;  // the other spaces share the generic addresses
+      break;
+    }
+    default:
+      break;
+  }
+  return f;
+}
 
 CtaCost Kernel::execute_cta(const LaunchSpec& launch, Dim3 block_idx, GlobalMemory& memory, WarpSink& sink,
                             const std::vector<std::uint64_t>& variable_addresses) const {

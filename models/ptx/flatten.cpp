@@ -375,6 +375,59 @@ class Flattener {
 };
 
 // The most 32-bit register units live at once (docs/cuda.md, "Registers per thread").
+// The registers a thread may read before writing them (live at the kernel's first instruction: read on some
+// path before any unguarded write), and the sources of shfl (which reads other lanes, active or not): the
+// ones a CTA's register file must start at zero in, as if all of it were zeroed. The others are always
+// written before they are read, so a CTA need not clear what the previous one left in them.
+std::vector<std::uint32_t> registers_to_zero(const std::vector<Instr>& code, const ControlFlowGraph& g,
+                                             std::uint32_t vars) {
+  const std::size_t words = (std::size_t(vars) + 63) / 64;
+  auto set = [](std::uint64_t* v, std::uint32_t r) { v[r / 64] |= std::uint64_t{1} << (r % 64); };
+  auto clear = [](std::uint64_t* v, std::uint32_t r) { v[r / 64] &= ~(std::uint64_t{1} << (r % 64)); };
+  auto for_reads = [&](const Instr& in, auto f) {
+    for (unsigned s = 0; s < in.nsrc; ++s)
+      if (in.src[s].kind == Operand::Kind::kReg && in.src[s].reg < vars) f(in.src[s].reg);
+    if (in.addr.kind == Operand::Kind::kReg && in.addr.reg < vars) f(in.addr.reg);
+    if (in.guard < vars) f(in.guard);
+  };
+  const std::size_t nb = g.blocks.size();
+  std::vector<std::uint64_t> live_in(nb * words, 0), cur(words);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t b = nb; b-- > 0;) {
+      std::fill(cur.begin(), cur.end(), 0);
+      for (std::uint32_t s : g.blocks[b].successors)
+        if (s < nb)
+          for (std::size_t w = 0; w < words; ++w)
+            cur[w] |= live_in[s * words + w];
+      for (std::uint32_t i = g.blocks[b].end; i-- > g.blocks[b].first;) {
+        const Instr& in = code[i];
+        if (in.guard == kNoReg)
+          for (unsigned d = 0; d < in.ndst; ++d)
+            if (in.dst[d] < vars) clear(cur.data(), in.dst[d]);
+        for_reads(in, [&](std::uint32_t r) { set(cur.data(), r); });
+      }
+      for (std::size_t w = 0; w < words; ++w)
+        if (live_in[b * words + w] != cur[w]) {
+          live_in[b * words + w] = cur[w];
+          changed = true;
+        }
+    }
+  }
+  std::vector<std::uint64_t> zero(words, 0);
+  for (std::size_t b = 0; b < nb; ++b)
+    if (g.blocks[b].first == 0 && g.blocks[b].end > 0)
+      for (std::size_t w = 0; w < words; ++w)
+        zero[w] |= live_in[b * words + w];
+  for (const Instr& in : code)
+    if (in.op == Op::kShfl && in.nsrc > 0 && in.src[0].kind == Operand::Kind::kReg && in.src[0].reg < vars)
+      set(zero.data(), in.src[0].reg);
+  std::vector<std::uint32_t> regs;
+  for (std::uint32_t r = 0; r < vars; ++r)
+    if (zero[r / 64] >> (r % 64) & 1) regs.push_back(r);
+  return regs;
+}
+
 unsigned live_register_units(const std::vector<Instr>& code, const ControlFlowGraph& g,
                              const std::vector<std::uint8_t>& program_bits) {
   const std::size_t regs = program_bits.size();
@@ -570,6 +623,7 @@ Kernel::Kernel(std::shared_ptr<const Module> module, const std::string& entry)
     const Instr& in = k.code[i];
     InstrMeta& mt = k.meta[i];
     mt.cost = cost_of(in);
+    mt.fast = fast_compute_of(in);
     auto add = [&](std::uint32_t r) {
       if (r < k.vars && mt.nreads < mt.reads.size()) mt.reads[mt.nreads++] = r;
     };
@@ -580,6 +634,7 @@ Kernel::Kernel(std::shared_ptr<const Module> module, const std::string& entry)
     mt.reconverge =
         (in.op == Op::kBra || in.op == Op::kRet) ? k.cfg.reconvergence_pc(static_cast<std::uint32_t>(i)) : 0;
   }
+  k.zeroed_registers = registers_to_zero(k.code, k.cfg, k.vars);
   const unsigned units = live_register_units(k.code, k.cfg, fl.program_registers_);
   // Registers are allocated to a warp in units of 256 (8 a thread) on Volta and Turing; a thread has at most
   // 255 (ptxas spills beyond). docs/cuda.md, "Registers per thread".

@@ -670,3 +670,83 @@ TEST(PtxExecutor, CarryChainsAddSubtractAndMultiplyAcrossWords) {
 
 }  // namespace
 }  // namespace numagpu::ptx::test
+
+namespace numagpu::ptx::test {
+namespace {
+
+// A register read before any write (here: written only under a guard) reads 0 in every CTA, also after a CTA
+// of the same host thread wrote it (a CTA zeroes only such registers; the others it writes before reading).
+TEST(PtxExecutor, ARegisterReadBeforeWrittenStartsAtZeroInEveryCta) {
+  auto m = parse_module(
+      program("  mov.u32 %r2, %ctaid.x;\n  setp.eq.u32 %p1, %r2, 0;\n"
+              "  @%p1 mov.u32 %r5, 7;\n  cvt.u64.u32 %rd4, %r5;\n  st.global.u64 [%rd3], %rd4;\n"),
+      "k.ptx");
+  Kernel k(m, "k");
+  VectorMemory mem;
+  const std::uint64_t out = mem.add(std::vector<std::uint64_t>(32, 0));
+  LaunchSpec launch;
+  launch.grid = {2, 1, 1};
+  launch.block = {32, 1, 1};
+  launch.params = Params().add(k, 0, out).bytes;
+  RecordingSink sink;
+  k.execute_cta(launch, {0, 0, 0}, mem, sink, {});
+  EXPECT_EQ(mem.get<std::uint64_t>(out)[5], 7u);  // CTA 0: the guard holds
+  k.execute_cta(launch, {1, 0, 0}, mem, sink, {});
+  EXPECT_EQ(mem.get<std::uint64_t>(out)[5], 0u);  // CTA 1: never written, so 0 (not CTA 0's 7)
+}
+
+// What a sink sees, in order: one line per compute instruction (a run counted as its instructions) and per
+// global access.
+struct LoggingSink : RecordingSink {
+  bool latencies = true;
+  unsigned run_calls = 0;
+  std::vector<std::string> log;
+  bool models_latencies() const override { return latencies; }
+  std::uint32_t compute(unsigned w, InstrClass cls, std::uint32_t lanes, std::uint32_t,
+                        unsigned latency) override {
+    log.push_back("c " + std::to_string(w) + " " + std::to_string(int(cls)) + " " + std::to_string(lanes) +
+                  " " + std::to_string(latency));
+    return 0;
+  }
+  void compute_run(unsigned w, InstrClass cls, std::uint32_t lanes, unsigned n) override {
+    ++run_calls;
+    for (unsigned i = 0; i < n; ++i)
+      compute(w, cls, lanes, 0, ~0u);
+  }
+  void global_access(unsigned w, Step::Kind, std::uint32_t lanes, const std::uint64_t*, unsigned,
+                     std::uint32_t) override {
+    log.push_back("g " + std::to_string(w) + " " + std::to_string(lanes));
+  }
+};
+
+// A sink without latencies gets runs of compute instructions (fewer calls) standing for exactly the calls a
+// sink with latencies gets, in the same order around the memory accesses: 64 threads (2 warps), a divergent
+// branch (half the lanes), three int adds before and after a store.
+TEST(PtxExecutor, RunsOfComputeInstructionsStandForTheSameCalls) {
+  const std::string body =
+      "  add.s32 %r1, %r0, 1;\n  add.s32 %r2, %r1, 1;\n  add.s32 %r3, %r2, 1;\n"
+      "  st.global.u32 [%rd3], %r3;\n  setp.lt.u32 %p1, %r0, 16;\n  @%p1 bra DONE;\n"
+      "  add.s32 %r4, %r3, 1;\n  add.s32 %r5, %r4, 1;\n  st.global.u32 [%rd3], %r5;\nDONE:\n";
+  auto m = parse_module(program(body), "k.ptx");
+  Kernel k(m, "k");
+  LaunchSpec launch;
+  launch.block = {64, 1, 1};
+  auto run_with = [&](bool latencies) {
+    VectorMemory mem;
+    const std::uint64_t out = mem.add(std::vector<std::uint64_t>(64, 0));
+    launch.params = Params().add(k, 0, out).bytes;
+    LoggingSink sink;
+    sink.latencies = latencies;
+    k.execute_cta(launch, {0, 0, 0}, mem, sink, {});
+    return sink;
+  };
+  const LoggingSink one_by_one = run_with(true), runs = run_with(false);
+  EXPECT_EQ(one_by_one.run_calls, 0u);
+  EXPECT_GT(runs.run_calls, 0u);
+  ASSERT_EQ(runs.log.size(), one_by_one.log.size());
+  for (std::size_t i = 0; i < runs.log.size(); ++i)
+    EXPECT_EQ(runs.log[i], one_by_one.log[i]) << i;
+}
+
+}  // namespace
+}  // namespace numagpu::ptx::test
