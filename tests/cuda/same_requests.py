@@ -31,6 +31,8 @@ CASES = [
                            {"kernel": "rodinia/backprop_adjust_weights", "args": "in=256 hid=16"}]),
     ("sgemm", ["128", "32", "64"], [{"kernel": "parboil/sgemm_mysgemmNT", "args": "m=128 n=32 k=64"}]),
     ("btree", ["100000", "20"], [{"kernel": "rodinia/btree_findK", "args": "size=100000 count=20"}]),
+    ("btree_range", ["100000", "20", "6000"], [{"kernel": "rodinia/btree_findRangeK",
+                                                "args": "size=100000 count=20 range=6000"}]),
     ("kmeans", ["3000", "34", "5"], [{"kernel": "rodinia/kmeans_kmeansPoint",
                                       "args": "points=3000 features=34 clusters=5"}]),
     ("histogram", ["65536", "2009"], [{"kernel": "cuda-samples/histogram64", "args": "bytes=65536 seed=2009"}]),
