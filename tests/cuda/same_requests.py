@@ -33,6 +33,8 @@ CASES = [
     ("btree", ["100000", "20"], [{"kernel": "rodinia/btree_findK", "args": "size=100000 count=20"}]),
     ("btree_range", ["100000", "20", "6000"], [{"kernel": "rodinia/btree_findRangeK",
                                                 "args": "size=100000 count=20 range=6000"}]),
+    ("dct8x8", ["64", "32"], [{"kernel": "cuda-samples/dct8x8_CUDAkernel1DCT", "args": "width=64 height=32"},
+                              {"kernel": "cuda-samples/dct8x8_CUDAkernel2DCT", "args": "width=64 height=32"}]),
     ("kmeans", ["3000", "34", "5"], [{"kernel": "rodinia/kmeans_kmeansPoint",
                                       "args": "points=3000 features=34 clusters=5"}]),
     ("histogram", ["65536", "2009"], [{"kernel": "cuda-samples/histogram64", "args": "bytes=65536 seed=2009"}]),
