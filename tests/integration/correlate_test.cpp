@@ -129,9 +129,16 @@ TEST(StudyKernelMap, CudaVersionsTranslateTheLibraryArguments) {
   EXPECT_EQ(backprop->cuda->kernel, "bpnn_layerforward");
   EXPECT_EQ(cuda_program_args(*backprop), std::vector<std::string>{"65536"});
   EXPECT_FALSE(map.counter_row("any", "_Z1hv")->cuda);
-  // The built-in map: 7 of the 10 training kernels have a CUDA version (not findRangeK, nor dct8x8's two).
+  // The built-in map: all 10 training kernels have a CUDA version (dct8x8.cu's third argument picks the
+  // kernel), the blind set's none.
   EXPECT_TRUE(study_kernel("srad_v1-rodinia-3.1", "_Z4sradfiilPiS_S_S_PfS0_S0_S0_fS0_S0_")->cuda);
-  EXPECT_FALSE(study_kernel("b+tree-rodinia-3.1", "findRangeK")->cuda);
+  const auto range = study_kernel("b+tree-rodinia-3.1", "findRangeK");
+  ASSERT_TRUE(range && range->cuda);
+  EXPECT_EQ(cuda_program_args(*range), (std::vector<std::string>{"1000000", "6000", "6000"}));
+  const auto dct2 = study_kernel("dct8x8", "_Z14CUDAkernel2DCTPfS_i");
+  ASSERT_TRUE(dct2 && dct2->cuda);
+  EXPECT_EQ(cuda_program_args(*dct2), (std::vector<std::string>{"512", "512", "2"}));
+  EXPECT_FALSE(study_kernel("any", "_Z14dynproc_kerneliPiS_S_iiiii")->cuda);
   try {
     StudyKernelMap::load(
         {"map.yaml",
