@@ -94,8 +94,9 @@ inline bool with_int(Type t, F&& f) {
       return false;
   }
 }
+// Calls f(T{}) with T float or double for f32 and f64.
 template <class F>
-inline bool with_number(Type t, F&& f) {
+inline bool with_float(Type t, F&& f) {
   if (t == Type::kF32) {
     f(float{});
     return true;
@@ -104,7 +105,12 @@ inline bool with_number(Type t, F&& f) {
     f(double{});
     return true;
   }
-  return with_int(t, f);
+  return false;
+}
+// Calls f(T{}) for a float or an integer PTX type.
+template <class F>
+inline bool with_number(Type t, F&& f) {
+  return with_float(t, f) || with_int(t, f);
 }
 
 int fe_mode(Round r) {
@@ -512,18 +518,6 @@ inline bool with_wide_int(Type t, F&& f) {
     default:
       return false;
   }
-}
-template <class F>
-inline bool with_float(Type t, F&& f) {
-  if (t == Type::kF32) {
-    f(float{});
-    return true;
-  }
-  if (t == Type::kF64) {
-    f(double{});
-    return true;
-  }
-  return false;
 }
 
 struct Entry {
