@@ -79,6 +79,12 @@ def parse_tokens(path, tokens):
             j = tokens.index("$end", i)
             width, code, name = int(tokens[i + 2]), tokens[i + 3], tokens[i + 4]
             rng = tokens[i + 5] if j > i + 5 else ""
+            # A parameter is a constant of the RTL, not a net of the netlist: a power tool given it as a net
+            # reports it as unmatched. (numagpu's Verilated blocks are built with --no-trace-params, so
+            # their dumps hold none; other simulators declare them with the type `parameter`.)
+            if tokens[i + 1] == "parameter":
+                i = j + 1
+                continue
             # Only the block's own scope and its instances: the wrapper scope Verilator adds holds the same
             # ports again.
             if len(scopes) >= 2 and (top is None or scopes[1] == top):

@@ -167,8 +167,17 @@ int numagpu_main(int argc, char* argv[]) {
   CLI::App* export_cmd = app.add_subcommand(
       "export",
       "Write a run's activity.json as an energy tool's action counts (docs/power.md, \"Exporting\")");
-  export_cmd->add_option("--format", export_options.format, "accelergy (action counts YAML) or mcpat (XML)")
+  export_cmd
+      ->add_option(
+          "--format", export_options.format,
+          "accelergy (action counts YAML), accelergy-arch (architecture and compound components YAML) "
+          "or mcpat (McPAT input XML)")
       ->required();
+  export_cmd
+      ->add_option(
+          "--technology-nm", export_options.technology_nm,
+          "Process node of the accelergy-arch and mcpat descriptions (McPAT: 22, 32, 45, 65, 90, 180)")
+      ->capture_default_str();
   export_cmd->add_option("--activity", export_options.activity_file, "activity.json of a run")->required();
   export_cmd->add_option("-o,--out", export_options.out_file, "File to write")->required();
   export_cmd->add_flag("-q,--quiet", export_options.quiet, "Nothing on stdout");

@@ -77,6 +77,14 @@ def saif_nets(text):
 
 check(all(t0 + t1 == CYCLES * 1000 for t0, t1, _ in saif_nets(saif).values()),
       "SAIF: T0 + T1 != DURATION for some net")
+# Issue 47: no RTL parameter (parameter or localparam of the block or of its primitives) is listed as a net:
+# Verilator dumps them as wires unless built with --no-trace-params (models/CMakeLists.txt).
+rtl_params = set()
+for sv in [f"{src}/rtl/link_balancer.sv"] + [f"{src}/rtl/prim/{f}" for f in os.listdir(f"{src}/rtl/prim")]:
+    if sv.endswith(".sv"):
+        rtl_params |= set(re.findall(r"\b(?:parameter|localparam)\b[^=;]*?\b([A-Za-z_]\w*)\s*=", open(sv).read()))
+listed = {re.sub(r"\\\[\d+\\\]$", "", n) for n in saif_nets(saif)}
+check(rtl_params and not (rtl_params & listed), f"SAIF lists RTL parameters as nets: {sorted(rtl_params & listed)}")
 # The block's own nets come before its first instance; the window position counter is the instance u_win_cnt
 # of rtl/prim/prim_window_counter.sv, its count register cnt_q.
 blocks = saif.split("(INSTANCE ")

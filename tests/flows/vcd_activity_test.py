@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """scripts/vcd_activity.py on a hand-written VCD whose counts are derived by hand below: a 2-bit counter
 dumped under two names (Verilator names every signal that carries a net; the SAIF must list both), a vector
-value written without its leading zero, an input port, and a clock of period 10 ps; and a malformed VCD is
-one line and exit status 2.
+value written without its leading zero, an input port, a clock of period 10 ps, and a parameter (not a net:
+the SAIF must not list it); and a malformed VCD is one line and exit status 2.
 
 Usage: vcd_activity_test.py SOURCE_DIR WORKDIR
 """
@@ -23,6 +23,7 @@ $var wire 1 ! clk_i $end
 $var wire 2 " cnt_q [1:0] $end
 $var wire 2 " cnt_o [1:0] $end
 $var wire 1 # in_i $end
+$var parameter 32 $ WINDOW [31:0] $end
 $upscope $end
 $upscope $end
 $enddefinitions $end
@@ -30,6 +31,7 @@ $enddefinitions $end
 0!
 b0 "
 0#
+b1010 $
 #5
 1!
 b1 "
