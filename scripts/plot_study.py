@@ -125,7 +125,7 @@ def speedup_study(results, out_dir, axis, base, labels, title, ylabel, file_name
     names, series_m = with_mean(t, workloads, series)
     fig, ax = plt.subplots(figsize=(min(12, max(7, 0.25 * len(names) * max(1, len(labels)))), 4.5))
     bars(ax, names, series_m, colors)
-    ax.set_ylabel(ylabel)
+    ax.set_ylabel(f"{ylabel} (×)")
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8)
     save(fig, out_dir, file_name)
@@ -153,7 +153,7 @@ def figure3(results, out_dir):
         if v is not None:
             ax.plot([k - 0.4, k + 0.4], [v, v], color="red", linewidth=2,
                     label="4x larger single GPU" if k == 0 else None)
-    ax.set_ylabel("speedup over 1 socket")
+    ax.set_ylabel("speedup over 1 socket (×)")
     ax.set_title("4-socket NUMA GPU vs 1 socket and a 4x larger GPU (sorted by the gap to 4x)", fontsize=10)
     ax.legend(fontsize=8)
     save(fig, out_dir, "figure3.png")
@@ -204,33 +204,34 @@ def figure5_panels(ok, out_dir, file_name):
             ends.append(total)
         for r, s in enumerate(sockets):
             ax = axes[r][c]
-            for direction, name, color in (("to_switch0", "egress", "#e41a1c"), (f"to_gpu{s}", "ingress", "#377eb8")):
+            for direction, name, color, style, lane_style in (
+                    ("to_switch0", "egress", "#e41a1c", "-", ":"), (f"to_gpu{s}", "ingress", "#377eb8", "--", "-.")):
                 key = f"system.link_gpu{s}_switch0.{direction}.utilization"
                 series = util.get(key)
                 if not series:
                     continue
                 w = series.get("window_cycles", 1)
                 xs = [(i + 1) * w for i in range(len(series["values"]))]
-                ax.step(xs, [(v or 0) for v in series["values"]], where="post", color=color,  # percent
-                        label=f"{name} utilization")
+                ax.step(xs, [(v or 0) for v in series["values"]], where="post", color=color, linestyle=style,
+                        label=f"{name} utilization")  # percent
                 lane_series = lanes.get(key.replace(".utilization", ".lanes"))
                 if lane_series:
                     ax2 = ax.twinx() if not hasattr(ax, "_lanes_axis") else ax._lanes_axis
                     ax._lanes_axis = ax2
                     lw = lane_series.get("window_cycles", 1)
                     ax2.step([(i + 1) * lw for i in range(len(lane_series["values"]))],
-                             lane_series["values"], where="post", color=color, linestyle=":", linewidth=1)
+                             lane_series["values"], where="post", color=color, linestyle=lane_style, linewidth=1)
                     ax2.set_ylim(0, 16)
-                    ax2.set_ylabel("lanes (dotted)", fontsize=7)
+                    ax2.set_ylabel("lanes (thin: egress :, ingress -.)", fontsize=7)
             if len(ends) <= 60:  # kernel boundaries, unless they would blacken the plot
                 for e in ends[:-1]:
                     ax.axvline(e, color="black", linestyle=":", linewidth=0.7)
             ax.set_ylim(0, 105)
-            ax.set_ylabel(f"GPU{s} util %", fontsize=8)
+            ax.set_ylabel(f"GPU{s} link utilization (%)", fontsize=8)
             if r == 0:
                 ax.set_title(f"{p['id']} ({p['stats'].get('cycles')} cycles)", fontsize=9)
                 ax.legend(fontsize=7, loc="upper right")
-        axes[-1][c].set_xlabel("cycle")
+        axes[-1][c].set_xlabel("simulated cycle (cycles)")
     save(fig, out_dir, file_name)
 
 
@@ -272,7 +273,7 @@ def caches(results, out_dir):
                                       ("write-back over write-through L2", wb)])
     fig, ax = plt.subplots(figsize=(8, 4))
     bars(ax, names, series, ["#fdae6b", "#756bb1"])
-    ax.set_ylabel("speedup")
+    ax.set_ylabel("speedup (×)")
     ax.set_title("NUMA-aware L2: coherence cost and write policy", fontsize=10)
     ax.legend(fontsize=8)
     save(fig, out_dir, "caches_coherence_write.png")
@@ -339,7 +340,7 @@ def scaling(results, out_dir):
             if v is not None:
                 a1.plot([k - 0.4, k + 0.4], [v, v], color=color, linewidth=1.5,
                         label=f"single GPU {n}x" if k == 0 else None)
-    a1.set_ylabel("speedup over 1 socket")
+    a1.set_ylabel("speedup over 1 socket (×)")
     a1.set_title("NUMA-aware GPU, 1-8 sockets, vs scaled single GPU", fontsize=10)
     a1.legend(fontsize=7)
     counts = [1, 2, 4, 8]
@@ -348,10 +349,10 @@ def scaling(results, out_dir):
     a2.plot(counts, mean_numa, "o-", label="NUMA GPU (mean)")
     a2.plot([c for c, v in zip(counts, mean_single) if v], [v for v in mean_single if v], "s--",
             label="single GPU scaled (mean)")
-    a2.plot(counts, counts, color="grey", linewidth=0.8, label="linear")
+    a2.plot(counts, counts, color="grey", linewidth=0.8, linestyle=":", label="linear")
     a2.plot([2, 4, 8], [1.5, 2.3, 3.2], "x", color="red", label="paper (NUMA GPU)")
     a2.set_xlabel("sockets / scale factor")
-    a2.set_ylabel("mean speedup")
+    a2.set_ylabel("mean speedup (×)")
     a2.set_xticks(counts)
     a2.grid(alpha=0.3)
     a2.legend(fontsize=7)

@@ -7,8 +7,10 @@ Columns are those of results.csv: `point`, `workload`, `grid`, every axis of the
 every statistic of the spec whose value is one number per point (a statistic with wildcards and no
 reduction is a table, not a column: reduce it in the spec). Only the points that ran (`status: ok`) are
 drawn. X is numeric when every drawn value is a number (points joined in order of X), otherwise categorical
-(values in order of first appearance); each value of GROUP is one line. Bad input is one line on stderr and
-exit status 2.
+(values in order of first appearance); each value of GROUP is one line, with its own marker and line style
+(and smaller markers for later lines), so that lines lying on each other stay apart. An axis of a numeric
+column is labelled with the column's unit, read from its name or its statistic's path (`energy_j`: J,
+`power.total.power_w`: W, `cycles`: cycles; UNITS). Bad input is one line on stderr and exit status 2.
 """
 import json
 import math
@@ -46,8 +48,58 @@ def columns(results):
     return cols
 
 
+# Name endings and their units (the statistics' paths in stats.json and power.json follow them).
+UNITS = [("_pj", "pJ"), ("_nj", "nJ"), ("_uj", "µJ"), ("_mj", "mJ"), ("_j", "J"), ("_mw", "mW"), ("_w", "W"),
+         ("_ns", "ns"), ("_us", "µs"), ("_ms", "ms"), ("_seconds", "s"), ("_s", "s"), ("_mhz", "MHz"),
+         ("_gbps", "GB/s"), ("_bytes", "bytes"), ("_bits", "bits"), ("_percent", "%"), ("_pct", "%"),
+         ("cycles", "cycles"), ("_fraction", "fraction"), ("_ratio", "ratio")]
+STYLES = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", "-"), ("P", "--"), ("X", "-."), ("*", ":")]
+
+
+def unit_of(results, column):
+    """The unit of a column, from its name or, for a statistic, the last part of its path; None if neither
+    says."""
+    names = [column]
+    for stat in results.get("stats", []):
+        if stat.get("name") == column and isinstance(stat.get("path"), str):
+            names.append(stat["path"].split(".")[-1])
+    for name in names:
+        low = name.lower()
+        for ending, unit in UNITS:
+            if low.endswith(ending) or low == ending.lstrip("_"):
+                return unit
+    return None
+
+
+def axis_label(results, column, numeric):
+    unit = unit_of(results, column) if numeric else None
+    return f"{column} ({unit})" if unit else column
+
+
 def number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def draw(plt, results, series, categories, numeric_x, x, y, group):
+    """The figure: one line per group, each with its own marker and line style, the axes with units."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for k, (name, pts) in enumerate(series.items()):
+        pts.sort(key=lambda t: t[0])
+        marker, style = STYLES[k % len(STYLES)]
+        size = max(3.0, 8.0 - 1.5 * (k % 4))  # later lines smaller: points on each other stay visible
+        ax.plot([t[0] for t in pts], [t[1] for t in pts], marker=marker, linestyle=style, markersize=size,
+                markerfacecolor="none" if k % 2 else None, label=name or None)
+    if not numeric_x:
+        ax.set_xticks(range(len(categories)))
+        ax.set_xticklabels(categories, rotation=30 if len(categories) > 4 else 0, ha="right"
+                           if len(categories) > 4 else "center")
+    ax.set_xlabel(axis_label(results, x, numeric_x))
+    ax.set_ylabel(axis_label(results, y, True))
+    ax.set_title(f"{results.get('sweep', '')}: {y} by {x}" + (f", per {group}" if group else ""))
+    ax.grid(True, alpha=0.3)
+    if group:
+        ax.legend(title=group, fontsize="small")
+    return fig
 
 
 def main():
@@ -93,20 +145,7 @@ def main():
             xv = categories.index(json.dumps(xv) if not isinstance(xv, str) else xv)
         series.setdefault("" if g is None else str(g), []).append((xv, yv))
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name, pts in series.items():
-        pts.sort(key=lambda t: t[0])
-        ax.plot([t[0] for t in pts], [t[1] for t in pts], marker="o", label=name or None)
-    if not numeric_x:
-        ax.set_xticks(range(len(categories)))
-        ax.set_xticklabels(categories, rotation=30 if len(categories) > 4 else 0, ha="right"
-                           if len(categories) > 4 else "center")
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
-    ax.set_title(f"{results.get('sweep', '')}: {y} by {x}" + (f", per {group}" if group else ""))
-    ax.grid(True, alpha=0.3)
-    if group:
-        ax.legend(title=group, fontsize="small")
+    fig = draw(plt, results, series, categories, numeric_x, x, y, group)
     fig.tight_layout()
     # Whole or not at all: written beside the target, then renamed over it.
     tmp = f"{out}.tmp.{os.getpid()}"
