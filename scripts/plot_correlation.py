@@ -7,7 +7,7 @@ what the table's correlation counts (one kernel at zero can turn a Pearson coeff
 others lie on y = x): a kernel that is zero on an axis is drawn on that axis (at its lower limit) with its
 own marker, and the legend says how many are. Kernel names are demangled (`_Z9mysgemmNTPKfiS0_iPfiiff` ->
 `mysgemmNT`) and placed where they overlap no other; a name that finds no free place is numbered on the plot
-and listed beside it.
+and listed beside it (points closer together than a label share one number).
 
 Usage: plot_correlation.py CORRELATION.csv OUT_DIR
 """
@@ -113,40 +113,44 @@ def _free(bbox, taken, fig_bbox):
 
 def place_labels(fig, ax, points, texts, avoid=()):
     """Annotates each point with its text where it overlaps no label placed before, no point, nothing in
-    `avoid` (display boxes: the legend, the title, the key's column) and stays in the figure; returns
-    (annotations, [(number, text)] of the texts that found no place and were numbered instead)."""
+    `avoid` (display boxes: the legend, the title, the key's column) and stays in the figure. A text that
+    finds no such place is numbered there instead and named in the key; where not even the number fits
+    (points closer than a label), the text joins the key entry of the nearest numbered point. Returns
+    (annotations, {number: [texts]})."""
     renderer = fig.canvas.get_renderer()
     fig_bbox = fig.bbox
     r = 2.0 * fig.dpi / 72  # a marker's half width
-    taken = list(avoid) + [Bbox.from_extents(px - r, py - r, px + r, py + r)
-                           for px, py in ax.transData.transform(points)]
-    placed, keyed = [], []
-    order = sorted(range(len(points)), key=lambda i: (points[i][0], points[i][1]))
-    for i in order:
-        x, y = points[i]
-        for text in (texts[i], None):
-            if text is None:  # no free place for the name: a number here, the name in the key
-                keyed.append((len(keyed) + 1, texts[i]))
-                text = f"[{len(keyed)}]"
-            for dx, dy, ha, va in CANDIDATES:
-                a = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha, va=va,
-                                fontsize=LABEL_FONT, annotation_clip=False)
-                bbox = a.get_window_extent(renderer).expanded(1.04, 1.08)
-                if _free(bbox, taken, fig_bbox):
-                    taken.append(bbox)
-                    placed.append(a)
-                    break
-                a.remove()
-            else:
-                if not text.startswith("["):
-                    continue  # try the number
-                # Not even a number fits: the number goes where the name would have (rare; stated).
-                a = ax.annotate(text, (x, y), xytext=CANDIDATES[0][:2], textcoords="offset points",
-                                fontsize=LABEL_FONT, annotation_clip=False)
+    shown = ax.transData.transform(points)
+    taken = list(avoid) + [Bbox.from_extents(px - r, py - r, px + r, py + r) for px, py in shown]
+    placed, key, numbered_at = [], {}, []  # numbered_at: (display x, y, number)
+
+    def try_place(i, text):
+        for dx, dy, ha, va in CANDIDATES:
+            a = ax.annotate(text, points[i], xytext=(dx, dy), textcoords="offset points", ha=ha, va=va,
+                            fontsize=LABEL_FONT, annotation_clip=False)
+            bbox = a.get_window_extent(renderer).expanded(1.04, 1.08)
+            if _free(bbox, taken, fig_bbox):
+                taken.append(bbox)
                 placed.append(a)
-                taken.append(a.get_window_extent(renderer))
-            break
-    return placed, keyed
+                return True
+            a.remove()
+        return False
+
+    for i in sorted(range(len(points)), key=lambda k: (points[k][0], points[k][1])):
+        if try_place(i, texts[i]):
+            continue
+        number = len(key) + 1
+        if try_place(i, f"[{number}]") or not numbered_at:
+            if not placed or placed[-1].get_text() != f"[{number}]":  # the very first number, forced
+                placed.append(ax.annotate(f"[{number}]", points[i], xytext=CANDIDATES[0][:2],
+                                          textcoords="offset points", fontsize=LABEL_FONT, annotation_clip=False))
+            key[number] = [texts[i]]
+            numbered_at.append((shown[i][0], shown[i][1], number))
+            continue
+        x, y = shown[i]
+        nearest = min(numbered_at, key=lambda n: (n[0] - x) ** 2 + (n[1] - y) ** 2)[2]
+        key[nearest].append(texts[i])
+    return placed, key
 
 
 def draw(counter, rows):
@@ -181,12 +185,14 @@ def draw(counter, rows):
     renderer = fig.canvas.get_renderer()
     key_column = Bbox.from_extents(0.69 * fig.bbox.width, 0, fig.bbox.width, 0.72 * fig.bbox.height)
     drawn = [(max(h, lo), max(s, lo)) for h, s in pts]
-    labels, keyed = place_labels(fig, ax, drawn, texts, avoid=[legend.get_window_extent(renderer),
-                                                               title.get_window_extent(renderer), key_column])
-    if keyed:
-        fig.text(0.70, 0.70, "\n".join(f"[{n}] {t}" for n, t in keyed[:40]) +
-                 (f"\n... {len(keyed) - 40} more" if len(keyed) > 40 else ""), fontsize=LABEL_FONT, va="top",
-                 family="monospace")
+    labels, key = place_labels(fig, ax, drawn, texts, avoid=[legend.get_window_extent(renderer),
+                                                             title.get_window_extent(renderer), key_column])
+    if key:
+        lines = [f"[{n}] " + ("\n     ".join(names)) for n, names in key.items()]
+        text = "\n".join(lines).split("\n")
+        fig.text(0.70, 0.70, "\n".join(text[:44]) + (f"\n... {len(text) - 44} more" if len(text) > 44 else ""),
+                 fontsize=LABEL_FONT, va="top", family="monospace")
+    keyed = [(n, t) for n, names in key.items() for t in names]
     return fig, {"zero": len(zero), "labels": labels, "keyed": keyed, "lo": lo}
 
 

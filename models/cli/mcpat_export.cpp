@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "cli/export_common.hpp"
@@ -33,9 +35,26 @@ class XmlWriter {
     --depth_;
     line("</component>");
   }
-  void param(const std::string& name, const std::string& value) { entry("param", name, value); }
-  void param(const std::string& name, double value) { entry("param", name, num(value)); }
-  void stat(const std::string& name, double value) { entry("stat", name, num(value)); }
+  // A field's value as McPAT reads it: a text, or a number written by num().
+  struct Value {
+    std::string text;
+    Value(const char* t) : text(t) {}
+    Value(std::string t) : text(std::move(t)) {}
+    Value(int v) : text(num(v)) {}
+    Value(double v) : text(num(v)) {}
+    Value(std::uint64_t v) : text(num(static_cast<double>(v))) {}
+  };
+  using Fields = std::initializer_list<std::pair<const char*, Value>>;
+  void param(const std::string& name, const Value& value) { entry("param", name, value.text); }
+  void stat(const std::string& name, const Value& value) { entry("stat", name, value.text); }
+  void params(Fields fields) {
+    for (const auto& [name, value] : fields)
+      param(name, value);
+  }
+  void stats(Fields fields) {
+    for (const auto& [name, value] : fields)
+      stat(name, value);
+  }
   void comment(const std::string& text) { line("<!-- " + xml_comment_text(text) + " -->"); }
   std::string text() const { return os_.str(); }
 
@@ -155,34 +174,32 @@ std::string mcpat_xml(const power::Activity& a, std::string_view source, int tec
   x.open("system", "system");
   x.comment(
       "The simulated GPU (all sockets) as one McPAT chip: docs/power.md, \"McPAT\", explains every field.");
-  x.param("number_of_cores", cores);
-  x.param("number_of_L1Directories", 0);
-  x.param("number_of_L2Directories", 0);
-  x.param("number_of_L2s", l2s);
-  x.param("Private_L2", 0);
-  x.param("number_of_L3s", 0);
-  x.param("number_of_NoCs", nocs);
+  x.params({{"number_of_cores", cores},
+            {"number_of_L1Directories", 0},
+            {"number_of_L2Directories", 0},
+            {"number_of_L2s", l2s},
+            {"Private_L2", 0},
+            {"number_of_L3s", 0},
+            {"number_of_NoCs", nocs}});
   for (const char* h :
        {"homogeneous_cores", "homogeneous_L2s", "homogeneous_L1Directories", "homogeneous_L2Directories",
         "homogeneous_L3s", "homogeneous_ccs", "homogeneous_NoCs"})
     x.param(h, 1);
-  x.param("core_tech_node", technology_nm);
-  x.param("target_core_clockrate", clock);
-  x.param("temperature", 340);
-  x.param("number_cache_levels", 2);
-  x.param("interconnect_projection_type", 0);
-  x.param("device_type", 0);
-  x.param("longer_channel_device", 1);
-  x.param("power_gating", 0);
-  x.param("Embedded", 0);
-  x.param("opt_clockrate", 1);
-  x.param("machine_bits", 64);
-  x.param("virtual_address_width", 64);
-  x.param("physical_address_width", static_cast<double>(address_bits));
-  x.param("virtual_memory_page_size", static_cast<double>(page_bytes));
-  x.stat("total_cycles", cycles);
-  x.stat("idle_cycles", 0);
-  x.stat("busy_cycles", cycles);
+  x.params({{"core_tech_node", technology_nm},
+            {"target_core_clockrate", clock},
+            {"temperature", 340},
+            {"number_cache_levels", 2},
+            {"interconnect_projection_type", 0},
+            {"device_type", 0},
+            {"longer_channel_device", 1},
+            {"power_gating", 0},
+            {"Embedded", 0},
+            {"opt_clockrate", 1},
+            {"machine_bits", 64},
+            {"virtual_address_width", 64},
+            {"physical_address_width", address_bits},
+            {"virtual_memory_page_size", page_bytes}});
+  x.stats({{"total_cycles", cycles}, {"idle_cycles", 0}, {"busy_cycles", cycles}});
 
   // The SM as an in-order, multithreaded McPAT core (one hardware thread per warp); its stats are the
   // average per SM. A warp instruction is one instruction; its lanes are the ALU/FPU accesses.
@@ -190,92 +207,89 @@ std::string mcpat_xml(const power::Activity& a, std::string_view source, int tec
                     k.sum("sm", "instructions_sfu", cores) + k.sum("sm", "instructions_tensor", cores);
   const double insts = k.sum("sm", "instructions", cores);
   x.open("system.core0", "core0");
-  x.param("clock_rate", clock);
-  x.param("opt_local", 0);
-  x.param("instruction_length", 128);
-  x.param("opcode_width", 16);
-  x.param("x86", 0);
-  x.param("micro_opcode_width", 16);
-  x.param("machine_type", 1);
-  x.param("number_hardware_threads", static_cast<double>(max_warps));
-  x.param("fetch_width", static_cast<double>(issue));
-  x.param("number_instruction_fetch_ports", 1);
-  x.param("decode_width", static_cast<double>(issue));
-  x.param("issue_width", static_cast<double>(issue));
-  x.param("peak_issue_width", static_cast<double>(issue));
-  x.param("commit_width", static_cast<double>(issue));
-  x.param("fp_issue_width", static_cast<double>(issue));
-  x.param("prediction_width", 0);
-  x.param("pipelines_per_core", "1,1");
-  x.param("pipeline_depth", "4,4");
-  x.param("ALU_per_core", static_cast<double>(int_lanes));
-  x.param("MUL_per_core", static_cast<double>(int_lanes));
-  x.param("FPU_per_core", static_cast<double>(fp32_lanes));
-  x.param("instruction_buffer_size", static_cast<double>(max_warps));
-  x.param("decoded_stream_buffer_size", 0);
-  x.param("instruction_window_scheme", 0);
-  x.param("instruction_window_size", static_cast<double>(max_warps));
-  x.param("fp_instruction_window_size", static_cast<double>(max_warps));
-  x.param("ROB_size", 0);
+  x.params({{"clock_rate", clock},
+            {"opt_local", 0},
+            {"instruction_length", 128},
+            {"opcode_width", 16},
+            {"x86", 0},
+            {"micro_opcode_width", 16},
+            {"machine_type", 1},
+            {"number_hardware_threads", max_warps},
+            {"fetch_width", issue},
+            {"number_instruction_fetch_ports", 1},
+            {"decode_width", issue},
+            {"issue_width", issue},
+            {"peak_issue_width", issue},
+            {"commit_width", issue},
+            {"fp_issue_width", issue},
+            {"prediction_width", 0},
+            {"pipelines_per_core", "1,1"},
+            {"pipeline_depth", "4,4"},
+            {"ALU_per_core", int_lanes},
+            {"MUL_per_core", int_lanes},
+            {"FPU_per_core", fp32_lanes},
+            {"instruction_buffer_size", max_warps},
+            {"decoded_stream_buffer_size", 0},
+            {"instruction_window_scheme", 0},
+            {"instruction_window_size", max_warps},
+            {"fp_instruction_window_size", max_warps},
+            {"ROB_size", 0}});
   // McPAT's register file holds archi_Regs_IRF_size registers of machine_bits per thread: sized to the
   // SM's 32-bit registers.
-  const double irf =
-      std::max(1.0, static_cast<double>(registers) * 32 / (64.0 * static_cast<double>(max_warps)));
-  x.param("archi_Regs_IRF_size", std::floor(irf));
-  x.param("archi_Regs_FRF_size", 32);
-  x.param("phy_Regs_IRF_size", std::floor(irf));
-  x.param("phy_Regs_FRF_size", 32);
-  x.param("rename_scheme", 0);
-  x.param("register_windows_size", 0);
-  x.param("LSU_order", "inorder");
-  x.param("store_buffer_size", static_cast<double>(outstanding));
-  x.param("load_buffer_size", static_cast<double>(outstanding));
-  x.param("memory_ports", 1);
-  x.param("RAS_size", 0);
-  x.param("number_of_BPT", 0);
-  x.param("number_of_BTB", 0);
-  x.stat("total_instructions", insts);
-  x.stat("int_instructions", insts - fp);
-  x.stat("fp_instructions", fp);
-  x.stat("branch_instructions", k.sum("sm", "instructions_branch", cores));
-  x.stat("branch_mispredictions", 0);
-  x.stat("load_instructions", k.sum("sm", "loads", cores));
-  x.stat("store_instructions", k.sum("sm", "stores", cores));
-  x.stat("committed_instructions", insts);
-  x.stat("committed_int_instructions", insts - fp);
-  x.stat("committed_fp_instructions", fp);
-  x.stat("pipeline_duty_cycle", cycles > 0 ? std::min(1.0, k.sum("sm", "issue_cycles", cores) / cycles) : 0);
-  x.stat("total_cycles", cycles);
-  x.stat("idle_cycles", k.sum("sm", "idle_cycles", cores));
-  x.stat("busy_cycles", k.sum("sm", "issue_cycles", cores));
-  x.stat("int_regfile_reads", 2 * insts);
-  x.stat("int_regfile_writes", insts);
-  x.stat("float_regfile_reads", 0);
-  x.stat("float_regfile_writes", 0);
-  x.stat("function_calls", 0);
-  x.stat("context_switches", 0);
-  x.stat("ialu_accesses", 32 * (insts - fp));
-  x.stat("fpu_accesses", 32 * fp);
-  x.stat("mul_accesses", 0);
+  const double irf = std::max(1.0, static_cast<double>(registers) * 32 / (64.0 * max_warps));
+  x.params({{"archi_Regs_IRF_size", std::floor(irf)},
+            {"archi_Regs_FRF_size", 32},
+            {"phy_Regs_IRF_size", std::floor(irf)},
+            {"phy_Regs_FRF_size", 32},
+            {"rename_scheme", 0},
+            {"register_windows_size", 0},
+            {"LSU_order", "inorder"},
+            {"store_buffer_size", outstanding},
+            {"load_buffer_size", outstanding},
+            {"memory_ports", 1},
+            {"RAS_size", 0},
+            {"number_of_BPT", 0},
+            {"number_of_BTB", 0}});
+  x.stats(
+      {{"total_instructions", insts},
+       {"int_instructions", insts - fp},
+       {"fp_instructions", fp},
+       {"branch_instructions", k.sum("sm", "instructions_branch", cores)},
+       {"branch_mispredictions", 0},
+       {"load_instructions", k.sum("sm", "loads", cores)},
+       {"store_instructions", k.sum("sm", "stores", cores)},
+       {"committed_instructions", insts},
+       {"committed_int_instructions", insts - fp},
+       {"committed_fp_instructions", fp},
+       {"pipeline_duty_cycle", cycles > 0 ? std::min(1.0, k.sum("sm", "issue_cycles", cores) / cycles) : 0},
+       {"total_cycles", cycles},
+       {"idle_cycles", k.sum("sm", "idle_cycles", cores)},
+       {"busy_cycles", k.sum("sm", "issue_cycles", cores)},
+       {"int_regfile_reads", 2 * insts},
+       {"int_regfile_writes", insts},
+       {"float_regfile_reads", 0},
+       {"float_regfile_writes", 0},
+       {"function_calls", 0},
+       {"context_switches", 0},
+       {"ialu_accesses", 32 * (insts - fp)},
+       {"fpu_accesses", 32 * fp},
+       {"mul_accesses", 0}});
   counter_stats(x, k, "sm", cores);
   x.open("system.core0.predictor", "PBT");
-  x.param("local_predictor_size", "10,3");
-  x.param("local_predictor_entries", 1024);
-  x.param("global_predictor_entries", 4096);
-  x.param("global_predictor_bits", 2);
-  x.param("chooser_predictor_entries", 4096);
-  x.param("chooser_predictor_bits", 2);
+  x.params({{"local_predictor_size", "10,3"},
+            {"local_predictor_entries", 1024},
+            {"global_predictor_entries", 4096},
+            {"global_predictor_bits", 2},
+            {"chooser_predictor_entries", 4096},
+            {"chooser_predictor_bits", 2}});
   x.close();
   x.open("system.core0.itlb", "itlb");
   x.param("number_entries", 64);
-  x.stat("total_accesses", insts);
-  x.stat("total_misses", 0);
+  x.stats({{"total_accesses", insts}, {"total_misses", 0}});
   x.close();
   x.open("system.core0.icache", "icache");
-  x.param("icache_config", cache_config(16384, 128, 4, 1, false));
-  x.param("buffer_sizes", four(16));
-  x.stat("read_accesses", insts);
-  x.stat("read_misses", 0);
+  x.params({{"icache_config", cache_config(16384, 128, 4, 1, false)}, {"buffer_sizes", four(16)}});
+  x.stats({{"read_accesses", insts}, {"read_misses", 0}});
   x.close();
   x.open("system.core0.dtlb", "dtlb");
   x.param("number_entries", 64);
@@ -294,25 +308,24 @@ std::string mcpat_xml(const power::Activity& a, std::string_view source, int tec
   x.close();
   x.open("system.core0.BTB", "BTB");
   x.param("BTB_config", "2048,4,2,1,1,3");
-  x.stat("read_accesses", 0);
-  x.stat("write_accesses", 0);
+  x.stats({{"read_accesses", 0}, {"write_accesses", 0}});
   x.close();
   x.close();  // core0
 
   // Placeholders McPAT's parser expects at their positions (numbers of 0: McPAT skips them).
   for (const char* dir : {"L1Directory0", "L2Directory0"}) {
     x.open(std::string("system.") + dir, dir);
-    x.param("Directory_type", 0);
-    x.param("Dir_config", "4096,2,0,1,100,100,8");
-    x.param("buffer_sizes", four(8));
-    x.param("clockrate", clock);
-    x.param("ports", "1,1,1");
-    x.param("device_type", 0);
-    x.stat("read_accesses", 0);
-    x.stat("write_accesses", 0);
-    x.stat("read_misses", 0);
-    x.stat("write_misses", 0);
-    x.stat("conflicts", 0);
+    x.params({{"Directory_type", 0},
+              {"Dir_config", "4096,2,0,1,100,100,8"},
+              {"buffer_sizes", four(8)},
+              {"clockrate", clock},
+              {"ports", "1,1,1"},
+              {"device_type", 0}});
+    x.stats({{"read_accesses", 0},
+             {"write_accesses", 0},
+             {"read_misses", 0},
+             {"write_misses", 0},
+             {"conflicts", 0}});
     x.close();
   }
 
@@ -322,46 +335,45 @@ std::string mcpat_xml(const power::Activity& a, std::string_view source, int tec
   x.param("L2_config", cache_config(property(k, "l2", "size_bytes", 262144),
                                     property(k, "l2", "line_bytes", 128), property(k, "l2", "ways", 16),
                                     config_number(a, "l2", "hit_latency_cycles", 30), write_back));
-  x.param("buffer_sizes", four(config_number(a, "l2", "max_in_process", 64)));
-  x.param("clockrate", clock);
-  x.param("ports", "1,1,1");
-  x.param("device_type", 0);
-  x.stat("write_misses", 0);
-  x.stat("duty_cycle", 1);
+  x.params({{"buffer_sizes", four(config_number(a, "l2", "max_in_process", 64))},
+            {"clockrate", clock},
+            {"ports", "1,1,1"},
+            {"device_type", 0}});
+  x.stats({{"write_misses", 0}, {"duty_cycle", 1}});
   counter_stats(x, k, "l2", l2s);
   x.close();
 
   x.open("system.L30", "L30");
-  x.param("L3_config", "1048576,128,16,1,1,40,128,1");
-  x.param("clockrate", clock);
-  x.param("ports", "1,1,1");
-  x.param("device_type", 0);
-  x.param("buffer_sizes", four(16));
-  x.stat("read_accesses", 0);
-  x.stat("write_accesses", 0);
-  x.stat("read_misses", 0);
-  x.stat("write_misses", 0);
-  x.stat("conflicts", 0);
-  x.stat("duty_cycle", 0);
+  x.params({{"L3_config", "1048576,128,16,1,1,40,128,1"},
+            {"clockrate", clock},
+            {"ports", "1,1,1"},
+            {"device_type", 0},
+            {"buffer_sizes", four(16)}});
+  x.stats({{"read_accesses", 0},
+           {"write_accesses", 0},
+           {"read_misses", 0},
+           {"write_misses", 0},
+           {"conflicts", 0},
+           {"duty_cycle", 0}});
   x.close();
 
   // A socket's crossbar as one router with a port per SM and per L2 bank; stats are the average per crossbar.
   x.open("system.NoC0", "noc0");
-  x.param("clockrate", clock);
-  x.param("type", 1);
-  x.param("horizontal_nodes", 1);
-  x.param("vertical_nodes", 1);
-  x.param("has_global_link", 0);
-  x.param("link_throughput", 1);
-  x.param("link_latency", static_cast<double>(config_number(a, "crossbar", "latency_cycles", 1)));
-  x.param("input_ports", static_cast<double>(config_number(a, "sm", "per_socket", 1)));
-  x.param("output_ports", static_cast<double>(config_number(a, "l2", "banks", 1)));
-  x.param("virtual_channel_per_port", 1);
-  x.param("flit_bits", static_cast<double>(8 * config_number(a, "crossbar", "port_bytes_per_cycle", 32)));
+  x.params(
+      {{"clockrate", clock},
+       {"type", 1},
+       {"horizontal_nodes", 1},
+       {"vertical_nodes", 1},
+       {"has_global_link", 0},
+       {"link_throughput", 1},
+       {"link_latency", static_cast<double>(config_number(a, "crossbar", "latency_cycles", 1))},
+       {"input_ports", static_cast<double>(config_number(a, "sm", "per_socket", 1))},
+       {"output_ports", static_cast<double>(config_number(a, "l2", "banks", 1))},
+       {"virtual_channel_per_port", 1},
+       {"flit_bits", static_cast<double>(8 * config_number(a, "crossbar", "port_bytes_per_cycle", 32))}});
   x.param("input_buffer_entries_per_vc",
           static_cast<double>(config_number(a, "crossbar", "queue_depth", 16)));
-  x.param("chip_coverage", 1);
-  x.param("link_routing_over_percentage", 0.5);
+  x.params({{"chip_coverage", 1}, {"link_routing_over_percentage", 0.5}});
   x.stat("duty_cycle", 1);
   counter_stats(x, k, "crossbar", nocs);
   x.close();
@@ -370,50 +382,38 @@ std::string mcpat_xml(const power::Activity& a, std::string_view source, int tec
   // socket's DRAM, each with that DRAM's channels. Its stats are the totals over all of them.
   const std::uint64_t channels = property(k, "dram", "channels", config_number(a, "dram", "channels", 8));
   const double bus_bits = 128;
-  const double mbps_per_channel = static_cast<double>(config_number(a, "dram", "bandwidth_gbps", 768)) *
-                                  1000.0 / static_cast<double>(channels);
+  const double mbps_per_channel =
+      static_cast<double>(config_number(a, "dram", "bandwidth_gbps", 768)) * 1000.0 / channels;
   x.open("system.mc", "mc");
-  x.param("type", 0);
-  x.param("mc_clock", std::round(mbps_per_channel / (2 * bus_bits / 8)));
-  x.param("peak_transfer_rate", std::round(mbps_per_channel));
-  x.param("block_size", static_cast<double>(property(k, "l2", "line_bytes", 128)));
-  x.param("llc_line_length", static_cast<double>(property(k, "l2", "line_bytes", 128)));
-  x.param("number_mcs", mcs);
-  x.param("memory_channels_per_mc", static_cast<double>(channels));
-  x.param("number_ranks", 1);
-  x.param("withPHY", 1);
-  x.param("req_window_size_per_channel", static_cast<double>(config_number(a, "dram", "queue_depth", 32)));
-  x.param("IO_buffer_size_per_channel", static_cast<double>(config_number(a, "dram", "queue_depth", 32)));
-  x.param("databus_width", bus_bits);
-  x.param("addressbus_width", static_cast<double>(address_bits));
-  x.param("LVDS", 0);
+  x.params({{"type", 0},
+            {"mc_clock", std::round(mbps_per_channel / (2 * bus_bits / 8))},
+            {"peak_transfer_rate", std::round(mbps_per_channel)},
+            {"block_size", static_cast<double>(property(k, "l2", "line_bytes", 128))},
+            {"llc_line_length", static_cast<double>(property(k, "l2", "line_bytes", 128))},
+            {"number_mcs", mcs},
+            {"memory_channels_per_mc", channels},
+            {"number_ranks", 1},
+            {"withPHY", 1},
+            {"req_window_size_per_channel", static_cast<double>(config_number(a, "dram", "queue_depth", 32))},
+            {"IO_buffer_size_per_channel", static_cast<double>(config_number(a, "dram", "queue_depth", 32))},
+            {"databus_width", bus_bits},
+            {"addressbus_width", address_bits},
+            {"LVDS", 0}});
   x.stat("memory_accesses", k.sum("dram", "reads") + k.sum("dram", "writes"));
   counter_stats(x, k, "dram", 1);
   x.close();
 
   x.open("system.niu", "niu");
-  x.param("type", 0);
-  x.param("clockrate", 350);
-  x.param("number_units", 0);
-  x.stat("duty_cycle", 0);
-  x.stat("total_load_perc", 0);
+  x.params({{"type", 0}, {"clockrate", 350}, {"number_units", 0}});
+  x.stats({{"duty_cycle", 0}, {"total_load_perc", 0}});
   x.close();
   x.open("system.pcie", "pcie");
-  x.param("type", 0);
-  x.param("withPHY", 1);
-  x.param("clockrate", 350);
-  x.param("number_units", 0);
-  x.param("num_channels", 8);
-  x.stat("duty_cycle", 0);
-  x.stat("total_load_perc", 0);
+  x.params({{"type", 0}, {"withPHY", 1}, {"clockrate", 350}, {"number_units", 0}, {"num_channels", 8}});
+  x.stats({{"duty_cycle", 0}, {"total_load_perc", 0}});
   x.close();
   x.open("system.flashc", "flashc");
-  x.param("number_flashcs", 0);
-  x.param("type", 1);
-  x.param("withPHY", 1);
-  x.param("peak_transfer_rate", 200);
-  x.stat("duty_cycle", 0);
-  x.stat("total_load_perc", 0);
+  x.params({{"number_flashcs", 0}, {"type", 1}, {"withPHY", 1}, {"peak_transfer_rate", 200}});
+  x.stats({{"duty_cycle", 0}, {"total_load_perc", 0}});
   x.close();
 
   x.close();  // system

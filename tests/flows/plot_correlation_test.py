@@ -15,7 +15,7 @@ import shutil
 import sys
 
 try:
-    import matplotlib  # noqa: F401
+    from matplotlib.transforms import Bbox
 except ImportError:
     if os.environ.get("CI") == "true":
         sys.exit("plot_correlation_test: CI=true and python3-matplotlib is missing")
@@ -87,13 +87,25 @@ for i in range(len(boxes)):
     for j in range(i + 1, len(boxes)):
         check(not boxes[i].overlaps(boxes[j]), f"labels {texts[i]!r} and {texts[j]!r} overlap")
 r = 2.0 * fig.dpi / 72
-for (x, y) in ax.transData.transform(drawn):
+others = [(f"the point at ({x:.0f}, {y:.0f})", Bbox.from_extents(x - r, y - r, x + r, y + r))
+          for x, y in ax.transData.transform(drawn)]
+others += [("the legend", ax.get_legend().get_window_extent(renderer)),
+           ("the title", ax.title.get_window_extent(renderer))]
+for what, other in others:
     for t, b in zip(texts, boxes):
-        check(not (b.x0 < x + r and x - r < b.x1 and b.y0 < y + r and y - r < b.y1),
-              f"label {t!r} covers a point at ({x:.0f}, {y:.0f})")
-for other in (ax.get_legend().get_window_extent(renderer), ax.title.get_window_extent(renderer)):
-    for t, b in zip(texts, boxes):
-        check(not b.overlaps(other), f"label {t!r} covers the legend or the title")
+        check(not b.overlaps(other), f"label {t!r} covers {what}")
+
+# Forty kernels on one spot: most names find no free place; they are numbered there and named in the key.
+crowd = [{"benchmark": "b", "kernel": f"kernel_number_{i}", "counter": "X", "hardware": str(1000 + i),
+          "simulated": str(1000 + i)} for i in range(40)]
+fig2, info2 = pc.draw("X", crowd)
+named2 = [a.get_text() for a in info2["labels"] if not a.get_text().startswith("[")] + [t for _, t in info2["keyed"]]
+check(sorted(named2) == sorted(r["kernel"] for r in crowd), "crowded: a name is missing")
+check(info2["keyed"] and any(f"[{info2['keyed'][0][0]}] {info2['keyed'][0][1]}" in t.get_text() for t in fig2.texts),
+      "crowded: no key beside the plot")
+boxes2 = [a.get_window_extent(fig2.canvas.get_renderer()) for a in info2["labels"]]
+check(not any(boxes2[i].overlaps(boxes2[j]) for i in range(len(boxes2)) for j in range(i + 1, len(boxes2))),
+      "crowded: labels overlap")
 
 # The script as correlate runs it: one PNG per counter, none left out.
 with open(f"{work}/correlation.csv", "w", newline="") as f:
