@@ -31,20 +31,12 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-try:
-    import yaml
-except ImportError:  # python3-yaml (scripts/setup.sh)
-    if os.environ.get("CI") == "true":
-        sys.exit("export_formats_test: CI=true and python3-yaml is missing")
-    print("export_formats_test: python3-yaml missing (scripts/setup.sh installs it): skipped")
-    sys.exit(77)
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flows_check import Checks, require  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
+yaml = require("yaml", "export_formats_test", "python3-yaml")
+check = Checks("export_formats_test")
 
 
 def run(cmd, ok=True):
@@ -386,11 +378,7 @@ def main():
          f"{work}/arch12.yaml", "-q"])
     check('technology: "12nm"' in open(f"{work}/arch12.yaml").read(), "accelergy-arch --technology-nm 12")
 
-    if failures:
-        for f in failures:
-            print("FAIL:", f)
-        sys.exit(1)
-    print(f"export_formats_test: {len(inst)} instances; Accelergy names, classes and McPAT positions as the tools read them")
+    check.finish(f"{len(inst)} instances; Accelergy names, classes and McPAT positions as the tools read them")
 
 
 if __name__ == "__main__":

@@ -14,13 +14,12 @@ import os
 import shutil
 import sys
 
-try:
-    from matplotlib.transforms import Bbox
-except ImportError:
-    if os.environ.get("CI") == "true":
-        sys.exit("plot_correlation_test: CI=true and python3-matplotlib is missing")
-    print("plot_correlation_test: python3-matplotlib missing (scripts/setup.sh installs it): skipped")
-    sys.exit(77)
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flows_check import Checks, require  # noqa: E402
+
+Bbox = require("matplotlib.transforms", "plot_correlation_test", "python3-matplotlib").Bbox
+check = Checks("plot_correlation_test")
 
 src, work = sys.argv[1], sys.argv[2]
 shutil.rmtree(work, ignore_errors=True)
@@ -28,14 +27,6 @@ os.makedirs(work)
 spec = importlib.util.spec_from_file_location("plot_correlation", f"{src}/scripts/plot_correlation.py")
 pc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(pc)
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-
 
 # (benchmark, mangled kernel, hardware, simulated) and the label expected.
 KERNELS = [
@@ -118,9 +109,5 @@ for counter in ("L1_RM", "CC_ACC"):
     png = f"{work}/correlation_{counter}.png"
     check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", f"{png} not written")
 
-if failures:
-    for f in failures:
-        print("FAIL:", f)
-    sys.exit(1)
-print(f"plot_correlation_test: {len(KERNELS)} kernels drawn, 3 at zero, {len(info['keyed'])} names in the key, "
-      "no overlap")
+check.finish(f"{len(KERNELS)} kernels drawn, 3 at zero; a crowd of 40 with {len(info2['keyed'])} names in the key; "
+             "no overlap")

@@ -13,16 +13,14 @@ import os
 import shutil
 import sys
 
-try:
-    import matplotlib
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flows_check import Checks, require  # noqa: E402
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    if os.environ.get("CI") == "true":
-        sys.exit("plot_styles_test: CI=true and python3-matplotlib is missing")
-    print("plot_styles_test: python3-matplotlib missing (scripts/setup.sh installs it): skipped")
-    sys.exit(77)
+require("matplotlib", "plot_styles_test", "python3-matplotlib").use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+check = Checks("plot_styles_test")
 
 src, work = sys.argv[1], sys.argv[2]
 shutil.rmtree(work, ignore_errors=True)
@@ -34,14 +32,6 @@ def load(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 # plot_sweep: units from the column's name or its statistic's path.
@@ -90,8 +80,4 @@ check(len(lane_lines) == 2 and lane_lines[0].get_linestyle() != lane_lines[1].ge
 check(ax.get_ylabel() == "GPU0 link utilization (%)", f"ylabel {ax.get_ylabel()!r}")
 check(ax.get_xlabel() == "simulated cycle (cycles)", f"xlabel {ax.get_xlabel()!r}")
 
-if failures:
-    for f in failures:
-        print("FAIL:", f)
-    sys.exit(1)
-print("plot_styles_test: lines on each other distinguishable, axes with units")
+check.finish("lines on each other distinguishable, axes with units")
