@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/report.hpp"
 #include "kernels/application.hpp"
 #include "kernels/cpp_program.hpp"
 #include "stats/atomic_write.hpp"
@@ -35,6 +36,14 @@ std::unique_ptr<Impl> rtl_or_throw(std::unique_ptr<Impl> impl) {
   return impl;
 }
 #endif
+
+// The clock's period must be a whole number of ticks of the SystemC time resolution the host chose
+// (common/time.hpp): refused here, at elaboration, by the key's name.
+std::uint64_t clock_at_this_resolution(std::uint64_t mhz) {
+  const std::string error = GpuClock::period_error(mhz);
+  if (!error.empty()) report::fail(report::kConfig, "system.clock_mhz: " + error);
+  return mhz;
+}
 
 // Banks are a power of two (checked by the configuration): log2 of their number.
 unsigned bank_index_bits(unsigned banks) {
@@ -130,7 +139,7 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
 System::System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
                Workload workload, std::ostream& diag)
     : sc_module(name),
-      ctx_(config.spec().clock_mhz),
+      ctx_(clock_at_this_resolution(config.spec().clock_mhz)),
       spec_(config.spec()),
       rtl_waves_(spec_.rtl_waves, ctx_.clock.period_ps()),
       stats_(stats),

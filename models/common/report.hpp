@@ -1,0 +1,23 @@
+// Errors and warnings of a machine go through SystemC's report handler (sc_core::sc_report_handler), with a
+// message type per kind, so that a platform's own handler, actions and limits apply to them as to its own
+// (docs/embedding.md, "Errors and warnings"). With SystemC's default actions an error throws sc_report (a
+// std::exception whose what() holds the message) and a warning is printed.
+#pragma once
+
+#include <string>
+
+namespace numagpu::report {
+
+// The message types: one per kind of problem, so that a platform can set actions per type.
+inline constexpr const char* kConfig = "numagpu/config";  // a configuration the machine cannot be built from
+inline constexpr const char* kPort = "numagpu/port";      // a port or plug point: unbound, unknown, misused
+inline constexpr const char* kStats = "numagpu/stats";    // statistics: names, registries
+inline constexpr const char* kRun = "numagpu/run";        // the run: watchdog, audit, trace warnings
+
+// An error after which the caller cannot go on. Reported as SC_ERROR; if the handler returns (a platform
+// that set the action to log only), the same message is then thrown as std::runtime_error.
+[[noreturn]] void fail(const char* type, const std::string& message);
+// A warning (SC_WARNING): the run goes on.
+void warn(const char* type, const std::string& message);
+
+}  // namespace numagpu::report
