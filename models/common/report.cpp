@@ -16,4 +16,9 @@ void warn(const char* type, const std::string& message) {
   sc_core::sc_report_handler::report(sc_core::SC_WARNING, type, message.c_str(), "", 0);
 }
 
+void leave_run_reports_to_the_caller() {
+  for (const char* type : {kProtocol, kAudit, kWatchdog})
+    sc_core::sc_report_handler::set_actions(type, sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+}
+
 }  // namespace numagpu::report

@@ -12,7 +12,15 @@ namespace numagpu::report {
 inline constexpr const char* kConfig = "numagpu/config";  // a configuration the machine cannot be built from
 inline constexpr const char* kPort = "numagpu/port";      // a port or plug point: unbound, unknown, misused
 inline constexpr const char* kStats = "numagpu/stats";    // statistics: names, registries
-inline constexpr const char* kRun = "numagpu/run";        // the run: watchdog, audit, trace warnings
+// What a run finds wrong (RunHealth, common/health.hpp): warnings, the run goes on and the System is then
+// not healthy(). A platform that wants one to stop the simulation sets its actions (SC_STOP, SC_THROW).
+inline constexpr const char* kProtocol = "numagpu/protocol";  // a TLM protocol violation at a hop
+inline constexpr const char* kAudit = "numagpu/audit";        // a transaction lost or completed twice
+inline constexpr const char* kWatchdog = "numagpu/watchdog";  // no progress for checks.watchdog_cycles
+
+// For a program that prints the run's reports itself (RunHealth::set_echo): the handler does nothing with
+// the run's warnings (process-wide, as SystemC's report actions are).
+void leave_run_reports_to_the_caller();
 
 // An error after which the caller cannot go on. Reported as SC_ERROR; if the handler returns (a platform
 // that set the action to log only), the same message is then thrown as std::runtime_error.

@@ -152,6 +152,11 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
       config_resolved_(config.resolved()),
       config_hash_(config.hash()) {
   const SystemSpec& spec = spec_;
+  try {
+    stats_.claim_owner(this->name());
+  } catch (const std::logic_error& e) {
+    report::fail(report::kStats, e.what());
+  }
   topology_.compute_routes();
   if (spec.functional_memory) memory_ = std::make_unique<FunctionalMemory>();
   ctx_.edge = EdgeFacts{memory_.get(), spec.facts.line_bytes, spec.address_bits, spec.facts.sectored};
@@ -337,23 +342,43 @@ void System::build_switch_initiators() {
   }
 }
 
+namespace {
+// "no external initiator port named 'x' in system (its initiator ports: cpu, nic)", for a wrong name.
+[[noreturn]] void no_plug_point(const char* kind, const std::string& name, const std::string& system,
+                                const std::vector<std::string>& valid) {
+  std::string list;
+  for (const std::string& v : valid)
+    list += (list.empty() ? "" : ", ") + v;
+  report::fail(report::kPort,
+               "no external " + std::string(kind) + " port named '" + name + "' in " + system +
+                   (valid.empty() ? " (it has none; SystemSpec::external, configuration key external)"
+                                  : " (its " + std::string(kind) + " ports: " + list + ")"));
+}
+}  // namespace
+
 HostInitiatorPort::TargetSocket& System::external_initiator(const std::string& name) {
-  for (auto& host : switch_initiators_) {
-    if (host->basename() == name) return host->target;
-  }
+  std::vector<std::string> valid;
   for (auto& socket : sockets_) {
     for (auto& host : socket->host_initiators) {
       if (host->basename() == name) return host->target;
+      valid.push_back(host->basename());
     }
   }
-  throw std::out_of_range("no external initiator port named '" + name + "' (SystemSpec::external)");
+  for (auto& host : switch_initiators_) {
+    if (host->basename() == name) return host->target;
+    valid.push_back(host->basename());
+  }
+  no_plug_point("initiator", name, this->name(), valid);
 }
 
 HostTargetPort::InitiatorSocket& System::external_target(const std::string& name) {
+  std::vector<std::string> valid;
   for (auto& socket : sockets_) {
-    if (socket->host_dram && socket->host_dram->basename() == name) return socket->host_dram->initiator;
+    if (!socket->host_dram) continue;
+    if (socket->host_dram->basename() == name) return socket->host_dram->initiator;
+    valid.push_back(socket->host_dram->basename());
   }
-  throw std::out_of_range("no external target port named '" + name + "' (SystemSpec::external)");
+  no_plug_point("target", name, this->name(), valid);
 }
 
 std::vector<std::string> System::unbound_external_ports() const {
@@ -378,12 +403,16 @@ std::vector<std::string> System::unbound_external_ports() const {
   return unbound;
 }
 
-// Bindings are complete now: an external port nobody bound is the host's mistake, named by its key.
+// Bindings are complete now: an external port nobody bound is the host's mistake, each named by its key.
 void System::end_of_elaboration() {
   const std::vector<std::string> unbound = unbound_external_ports();
-  if (!unbound.empty()) {
-    throw std::invalid_argument(unbound.front());  // "external.N: <port> is not bound (...)"
-  }
+  if (unbound.empty()) return;
+  std::string message = unbound.size() == 1
+                            ? unbound.front()  // "external.N: <port> is not bound (...)"
+                            : std::to_string(unbound.size()) + " external ports are not bound:";
+  for (std::size_t i = 0; unbound.size() > 1 && i < unbound.size(); ++i)
+    message += "\n  " + unbound[i];
+  report::fail(report::kPort, message);
 }
 
 std::uint64_t System::fabric_bytes_out(unsigned gpu) const {
@@ -511,6 +540,10 @@ void System::run() {
   drained_cycle_ = ctx_.clock.now();
   audit();
   done_ = true;
+}
+
+std::string System::summary_prefix() const {
+  return stats_.owners() > 1 ? std::string(name()) + "." : std::string();
 }
 
 const RunFacts& System::summary() {
