@@ -6,14 +6,13 @@
 
 namespace numagpu::report {
 
-void fail(const char* type, const std::string& message) {
-  // No file and line of numagpu's sources: the message names what is wrong (a key, a port) itself.
-  sc_core::sc_report_handler::report(sc_core::SC_ERROR, type, message.c_str(), "", 0);
+void fail(const char* type, const std::string& message, const char* file, int line) {
+  sc_core::sc_report_handler::report(sc_core::SC_ERROR, type, message.c_str(), file, line);
   throw std::runtime_error(std::string(type) + ": " + message);
 }
 
-void warn(const char* type, const std::string& message) {
-  sc_core::sc_report_handler::report(sc_core::SC_WARNING, type, message.c_str(), "", 0);
+void warn(const char* type, const std::string& message, const char* file, int line) {
+  sc_core::sc_report_handler::report(sc_core::SC_WARNING, type, message.c_str(), file, line);
 }
 
 void leave_run_reports_to_the_caller() {

@@ -23,9 +23,12 @@ inline constexpr const char* kWatchdog = "numagpu/watchdog";  // no progress for
 void leave_run_reports_to_the_caller();
 
 // An error after which the caller cannot go on. Reported as SC_ERROR; if the handler returns (a platform
-// that set the action to log only), the same message is then thrown as std::runtime_error.
-[[noreturn]] void fail(const char* type, const std::string& message);
+// that set the action to log only), the same message is then thrown as std::runtime_error. The report's
+// file and line are the caller's, as SC_REPORT_ERROR's are.
+[[noreturn]] void fail(const char* type, const std::string& message, const char* file = __builtin_FILE(),
+                       int line = __builtin_LINE());
 // A warning (SC_WARNING): the run goes on.
-void warn(const char* type, const std::string& message);
+void warn(const char* type, const std::string& message, const char* file = __builtin_FILE(),
+          int line = __builtin_LINE());
 
 }  // namespace numagpu::report
