@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/health.hpp"
+#include "common/report.hpp"  // the message types of its SystemC reports (numagpu::report::kPort, ...)
 #include "stats/registry.hpp"
 #include "system/configuration.hpp"
 #include "system/fresh_kernel.hpp"

@@ -14,7 +14,7 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const C
       out("out", ctx, *this),
       clock_(ctx.clock),
       spec_(spec),
-      latency_(ctx.clock.cycles(spec.latency)),
+      latency_ps_(ctx.clock.cycles_ps(spec.latency)),
       gpu_side_l2_(ports.gpu_side_l2),
       inputs_(ports.inputs(this->name())),
       outputs_(ports.outputs(this->name())),
@@ -89,7 +89,7 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   a.push_return_port(static_cast<std::uint16_t>(port));
   const std::uint64_t bytes = facts_.request_bytes(a);
   bytes_.add(bytes);
-  out.send(o, gp, pipe_of_output_[o]->reserve_delay(sim_now().value(), bytes, latency_.value()));
+  out.send(o, gp, pipe_of_output_[o]->reserve_delay(clock_.now_ps(), bytes, latency_ps_));
 }
 
 void Crossbar::on_request_accepted(unsigned port, Payload&) {
@@ -102,7 +102,7 @@ void Crossbar::on_response(unsigned, Payload& gp) {
   const unsigned back = a.pop_return_port();
   const std::uint64_t bytes = facts_.response_bytes(a);
   bytes_.add(bytes);
-  in.respond(back, gp, pipe_of_input_[back]->reserve_delay(sim_now().value(), bytes, latency_.value()));
+  in.respond(back, gp, pipe_of_input_[back]->reserve_delay(clock_.now_ps(), bytes, latency_ps_));
 }
 
 void Crossbar::report_queues(std::ostream& os) const {

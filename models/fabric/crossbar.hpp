@@ -83,7 +83,7 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   RequestOutputs out;
   const GpuClock& clock_;
   CrossbarSpec spec_;
-  sc_core::sc_time latency_;  // spec_.latency, converted once: a conversion is a library call per hop
+  std::uint64_t latency_ps_;  // spec_.latency, converted once
   bool gpu_side_l2_;
   PortMap<XbarIn> inputs_;
   PortMap<XbarOut> outputs_;

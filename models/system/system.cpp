@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/report.hpp"
 #include "kernels/application.hpp"
 #include "kernels/cpp_program.hpp"
 #include "stats/atomic_write.hpp"
@@ -35,6 +36,14 @@ std::unique_ptr<Impl> rtl_or_throw(std::unique_ptr<Impl> impl) {
   return impl;
 }
 #endif
+
+// The clock's period must be a whole number of ticks of the SystemC time resolution the host chose
+// (common/time.hpp): refused here, at elaboration, by the key's name.
+std::uint64_t clock_at_this_resolution(std::uint64_t mhz) {
+  const std::string error = GpuClock::period_error(mhz);
+  if (!error.empty()) report::fail(report::kConfig, "system.clock_mhz: " + error);
+  return mhz;
+}
 
 // Banks are a power of two (checked by the configuration): log2 of their number.
 unsigned bank_index_bits(unsigned banks) {
@@ -130,7 +139,7 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
 System::System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
                Workload workload, std::ostream& diag)
     : sc_module(name),
-      ctx_(config.spec().clock_mhz),
+      ctx_(clock_at_this_resolution(config.spec().clock_mhz)),
       spec_(config.spec()),
       rtl_waves_(spec_.rtl_waves, ctx_.clock.period_ps()),
       stats_(stats),
@@ -143,6 +152,11 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
       config_resolved_(config.resolved()),
       config_hash_(config.hash()) {
   const SystemSpec& spec = spec_;
+  try {
+    stats_.claim_owner(this->name());
+  } catch (const std::logic_error& e) {
+    report::fail(report::kStats, e.what());
+  }
   topology_.compute_routes();
   if (spec.functional_memory) memory_ = std::make_unique<FunctionalMemory>();
   ctx_.edge = EdgeFacts{memory_.get(), spec.facts.line_bytes, spec.address_bits, spec.facts.sectored};
@@ -328,23 +342,43 @@ void System::build_switch_initiators() {
   }
 }
 
+namespace {
+// "no external initiator port named 'x' in system (its initiator ports: cpu, nic)", for a wrong name.
+[[noreturn]] void no_plug_point(const char* kind, const std::string& name, const std::string& system,
+                                const std::vector<std::string>& valid) {
+  std::string list;
+  for (const std::string& v : valid)
+    list += (list.empty() ? "" : ", ") + v;
+  report::fail(report::kPort,
+               "no external " + std::string(kind) + " port named '" + name + "' in " + system +
+                   (valid.empty() ? " (it has none; SystemSpec::external, configuration key external)"
+                                  : " (its " + std::string(kind) + " ports: " + list + ")"));
+}
+}  // namespace
+
 HostInitiatorPort::TargetSocket& System::external_initiator(const std::string& name) {
-  for (auto& host : switch_initiators_) {
-    if (host->basename() == name) return host->target;
-  }
+  std::vector<std::string> valid;
   for (auto& socket : sockets_) {
     for (auto& host : socket->host_initiators) {
       if (host->basename() == name) return host->target;
+      valid.push_back(host->basename());
     }
   }
-  throw std::out_of_range("no external initiator port named '" + name + "' (SystemSpec::external)");
+  for (auto& host : switch_initiators_) {
+    if (host->basename() == name) return host->target;
+    valid.push_back(host->basename());
+  }
+  no_plug_point("initiator", name, this->name(), valid);
 }
 
 HostTargetPort::InitiatorSocket& System::external_target(const std::string& name) {
+  std::vector<std::string> valid;
   for (auto& socket : sockets_) {
-    if (socket->host_dram && socket->host_dram->basename() == name) return socket->host_dram->initiator;
+    if (!socket->host_dram) continue;
+    if (socket->host_dram->basename() == name) return socket->host_dram->initiator;
+    valid.push_back(socket->host_dram->basename());
   }
-  throw std::out_of_range("no external target port named '" + name + "' (SystemSpec::external)");
+  no_plug_point("target", name, this->name(), valid);
 }
 
 std::vector<std::string> System::unbound_external_ports() const {
@@ -369,12 +403,16 @@ std::vector<std::string> System::unbound_external_ports() const {
   return unbound;
 }
 
-// Bindings are complete now: an external port nobody bound is the host's mistake, named by its key.
+// Bindings are complete now: an external port nobody bound is the host's mistake, each named by its key.
 void System::end_of_elaboration() {
   const std::vector<std::string> unbound = unbound_external_ports();
-  if (!unbound.empty()) {
-    throw std::invalid_argument(unbound.front());  // "external.N: <port> is not bound (...)"
-  }
+  if (unbound.empty()) return;
+  std::string message = unbound.size() == 1
+                            ? unbound.front()  // "external.N: <port> is not bound (...)"
+                            : std::to_string(unbound.size()) + " external ports are not bound:";
+  for (std::size_t i = 0; unbound.size() > 1 && i < unbound.size(); ++i)
+    message += "\n  " + unbound[i];
+  report::fail(report::kPort, message);
 }
 
 std::uint64_t System::fabric_bytes_out(unsigned gpu) const {
@@ -502,6 +540,10 @@ void System::run() {
   drained_cycle_ = ctx_.clock.now();
   audit();
   done_ = true;
+}
+
+std::string System::summary_prefix() const {
+  return stats_.owners() > 1 ? std::string(name()) + "." : std::string();
 }
 
 const RunFacts& System::summary() {

@@ -109,6 +109,10 @@ class System : public sc_core::sc_module {
   // its statistics (summary.*, placement.*, *.ipc), later calls return the same facts. Throws
   // std::logic_error before done().
   const RunFacts& summary();
+  // Where the summary's own statistics go: "" (summary.*, placement.*) when this System is the only one
+  // in its registry, else its name and a dot (gpu0.summary.*), so that Systems can share a registry
+  // (stats::Registry::claim_owner).
+  std::string summary_prefix() const;
   // Ends the simulation now, from inside it (an interrupted run): run() returns at once and skips the audit,
   // since work still in flight is expected rather than lost.
   void stop_early();
@@ -157,8 +161,9 @@ class System : public sc_core::sc_module {
 
   // Plug points (SystemSpec::external, docs/tlm-edges.md), by name: the socket a host's initiator binds to
   // (HostInitiatorPort::target), and the one a host's target is bound to (HostTargetPort::initiator). Bind
-  // before elaboration ends: an external port still unbound then is an error naming its configuration key.
-  // Throws std::out_of_range naming `name` when there is no such port.
+  // before elaboration ends: the external ports still unbound then are one error (SC_REPORT, numagpu/port)
+  // listing each with its configuration key. A name there is no such port of is an error (numagpu/port)
+  // listing the valid names (common/report.hpp).
   HostInitiatorPort::TargetSocket& external_initiator(const std::string& name);
   HostTargetPort::InitiatorSocket& external_target(const std::string& name);
   // The unbound external ports, as "key: what", one per port (empty when all are bound or there are none).
