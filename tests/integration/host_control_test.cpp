@@ -371,6 +371,41 @@ std::string error_of_start() {
   return "";
 }
 
+// The host's own clock port (an sc_in<bool> of its top module, bound to its clock) bound to the System's:
+// the System reads the sc_clock behind it, and a 2 ns clock against a 1 GHz System is refused the same way.
+struct PortedHost : sc_core::sc_module {
+  PortedHost(const sc_core::sc_module_name& name, const Configuration& config)
+      : sc_module(name), gpu("gpu", config, stats, std::vector<std::unique_ptr<KernelProgram>>{}, diag) {
+    gpu.clock_in.bind(clk);
+  }
+  sc_core::sc_in<bool> clk{"clk"};
+  std::ostringstream diag;
+  stats::Registry stats;
+  System gpu;
+};
+
+TEST(HostClock, AClockThroughTheHostsOwnPortIsFollowed) {
+  const std::string setting = System::clock_setting(sc_time(2, SC_NS));
+  const Cycles alone = finish_alone(setting);
+  {
+    FreshSystemCKernel kernel;
+    sc_core::sc_clock clock("clock", sc_time(2, SC_NS));
+    PortedHost host("host", Configuration::from_yaml(kStream, {setting}));
+    host.clk.bind(clock);
+    sc_core::sc_start(100, SC_US);
+    ASSERT_TRUE(host.gpu.done()) << host.diag.str();
+    EXPECT_EQ(host.gpu.finish_cycle(), alone);
+  }
+  {
+    FreshSystemCKernel kernel;
+    sc_core::sc_clock clock("clock", sc_time(4, SC_NS));
+    PortedHost host("host", Configuration::from_yaml(kStream, {setting}));
+    host.clk.bind(clock);
+    const std::string message = error_of_start();
+    EXPECT_NE(message.find("4 ns"), std::string::npos) << message;
+  }
+}
+
 TEST(HostClock, AClockOfAnotherPeriodIsAnErrorNamingBoth) {
   FreshSystemCKernel kernel;
   ClockedHost host("host", Configuration::from_yaml(kStream), sc_time(2, SC_NS));  // the System: 1 GHz
