@@ -207,4 +207,30 @@ void HostControl::reset(bool held) {
   irq_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+namespace {
+// Bytes from `address` up to its page's end, at most `left`: what one call of the store moves.
+unsigned page_chunk(std::uint64_t address, std::uint64_t left) {
+  const std::uint64_t page_left = FunctionalMemory::kPageBytes - address % FunctionalMemory::kPageBytes;
+  return static_cast<unsigned>(std::min(left, page_left));
+}
+}  // namespace
+
+void FunctionalStoreView::read(std::uint64_t address, void* dst, std::uint64_t bytes) const {
+  auto* out = static_cast<unsigned char*>(dst);
+  for (std::uint64_t done = 0; done < bytes;) {
+    const unsigned n = page_chunk(address + done, bytes - done);
+    memory_.read(address + done, out + done, n);
+    done += n;
+  }
+}
+
+void FunctionalStoreView::write(std::uint64_t address, const void* src, std::uint64_t bytes) {
+  const auto* in = static_cast<const unsigned char*>(src);
+  for (std::uint64_t done = 0; done < bytes;) {
+    const unsigned n = page_chunk(address + done, bytes - done);
+    memory_.write(address + done, in + done, n);
+    done += n;
+  }
+}
+
 }  // namespace numagpu

@@ -32,6 +32,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/tlm_edge.hpp"
 #include "workload/program.hpp"
 
 namespace numagpu {
@@ -111,6 +112,18 @@ class HostControl : public sc_core::sc_module, private tlm::tlm_fw_transport_if<
   sc_core::sc_event ring_event_;
   sc_core::sc_event irq_event_;
   sc_core::sc_event completed_event_;
+};
+
+// The functional store (memory.functional) as a kernel's data sees it (KernelProgram::load_data): reads and
+// writes of any length, moved a page at a time.
+class FunctionalStoreView : public DataStore {
+ public:
+  explicit FunctionalStoreView(FunctionalMemory& memory) : memory_(memory) {}
+  void read(std::uint64_t address, void* dst, std::uint64_t bytes) const override;
+  void write(std::uint64_t address, const void* src, std::uint64_t bytes) override;
+
+ private:
+  FunctionalMemory& memory_;
 };
 
 }  // namespace numagpu

@@ -38,36 +38,6 @@ std::unique_ptr<Impl> rtl_or_throw(std::unique_ptr<Impl> impl) {
 }
 #endif
 
-// The functional store as a kernel's data sees it (KernelProgram::load_data): the store moves at most a
-// page per call.
-class StoreView : public DataStore {
- public:
-  explicit StoreView(FunctionalMemory& memory) : memory_(memory) {}
-  void read(std::uint64_t address, void* dst, std::uint64_t bytes) const override {
-    auto* out = static_cast<unsigned char*>(dst);
-    for (std::uint64_t done = 0; done < bytes;) {
-      const unsigned n = chunk(address + done, bytes - done);
-      memory_.read(address + done, out + done, n);
-      done += n;
-    }
-  }
-  void write(std::uint64_t address, const void* src, std::uint64_t bytes) override {
-    const auto* in = static_cast<const unsigned char*>(src);
-    for (std::uint64_t done = 0; done < bytes;) {
-      const unsigned n = chunk(address + done, bytes - done);
-      memory_.write(address + done, in + done, n);
-      done += n;
-    }
-  }
-
- private:
-  static unsigned chunk(std::uint64_t address, std::uint64_t left) {
-    const std::uint64_t page_left = FunctionalMemory::kPageBytes - address % FunctionalMemory::kPageBytes;
-    return static_cast<unsigned>(std::min(left, page_left));
-  }
-  FunctionalMemory& memory_;
-};
-
 // Banks are a power of two (checked by the configuration): log2 of their number.
 unsigned bank_index_bits(unsigned banks) {
   unsigned bits = 0;
@@ -162,8 +132,6 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
 System::System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
                Workload workload, std::ostream& diag)
     : sc_module(name),
-      clock_in("clock_in"),
-      reset_n("reset_n"),
       ctx_(config.spec().clock_mhz),
       spec_(config.spec()),
       rtl_waves_(spec_.rtl_waves, ctx_.clock.period_ps()),
@@ -228,7 +196,7 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
     };
   }
   if (memory_) {
-    store_view_ = std::make_unique<StoreView>(*memory_);
+    store_view_ = std::make_unique<FunctionalStoreView>(*memory_);
     dispatcher_->on_kernel_start = [this](const KernelProgram& k) { k.load_data(*store_view_); };
     dispatcher_->on_kernel_end = [this](const KernelProgram& k) { k.store_data(*store_view_); };
   }

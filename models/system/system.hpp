@@ -205,8 +205,8 @@ class System : public sc_core::sc_module {
   // System stops handing out CTAs, aborts every command and kernel not finished (those resident on SMs run
   // to their end), clears its registers and drops its interrupt; doorbells and launch() are refused until it
   // goes high again, when the System is idle and takes new kernels.
-  sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> clock_in;
-  sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> reset_n;
+  sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> clock_in{"clock_in"};
+  sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> reset_n{"reset_n"};
   // "system.clock_mhz=<MHz>" for a clock of `period` (a --set for Configuration); throws
   // std::invalid_argument when the period is not a whole number of MHz with a whole-picosecond period.
   static std::string clock_setting(const sc_core::sc_time& period);
