@@ -7,12 +7,12 @@
 //   0x00 ID          read only   0x4e475055 ("NGPU")
 //   0x04 CONTROL     read/write  bit 0: interrupt enable
 //   0x08 STATUS      read only   bit 0: busy (a command queued or running), bit 1: held in reset
-//   0x0c IRQ_STATUS  read, write 1 to clear   bit 0: a command completed, bit 1: one was aborted or refused
+//   0x0c IRQ_STATUS  read, write 1 to clear   bit 0: a command completed, bit 1: a doorbell was refused
 //   0x10 DOORBELL    write only  any value: launch the descriptor below
 //   0x14 KERNEL      read/write  the kernel's index in the host's table (register_kernel)
 //   0x18 SUBMITTED   read only   doorbells accepted
-//   0x1c COMPLETED   read only   of those, ended (completed or aborted)
-//   0x20 LAST        read only   how the last one ended: 0 none yet, 1 completed, 2 aborted (reset),
+//   0x1c COMPLETED   read only   of those, ended (completed or refused)
+//   0x20 LAST        read only   how the last one ended: 0 none yet, 1 completed,
 //                                3 refused (no such kernel, its factory threw, or the System is in reset)
 //   0x40 + 8 i       read/write  ARG i (i = 0..7), 64 bits (two 32-bit halves, or one 8-byte access)
 //
@@ -63,6 +63,7 @@ class HostControl : public sc_core::sc_module, private tlm::tlm_fw_transport_if<
     kEnd = 0x80,
   };
   static constexpr std::uint32_t kIdValue = 0x4e475055;
+  // kAborted is not seen through the registers: a reset, the one thing that aborts a kernel, clears them.
   enum Last : std::uint32_t { kNone = 0, kDone = 1, kAborted = 2, kRefused = 3 };
 
   // `access`: the time one register access takes (annotated on the caller's delay).

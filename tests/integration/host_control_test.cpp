@@ -288,6 +288,10 @@ TEST(HostControl, ResetAbortsWorkAndTheSystemTakesNewKernelsAfterIt) {
     wait(1, SC_NS);
     EXPECT_TRUE(h.gpu.in_reset());
     EXPECT_THROW(h.gpu.launch(synthetic("refused", 1, 1, 1), note), std::logic_error);
+    EXPECT_EQ(h.read(HostControl::kStatus), 2u);  // held in reset, nothing queued through the registers
+    h.write(HostControl::kDoorbell, 1);
+    wait(1, SC_NS);
+    EXPECT_EQ(h.read(HostControl::kLast), HostControl::kRefused);
     while (ended.size() < 2)
       wait(h.gpu.launch_ended());
     while (!h.gpu.done())
@@ -295,6 +299,8 @@ TEST(HostControl, ResetAbortsWorkAndTheSystemTakesNewKernelsAfterIt) {
     loads_at_reset = sum_over_sms(h.stats, "host.gpu.socket0", 4, "loads");
     h.rst_n.write(true);
     wait(1, SC_NS);
+    EXPECT_EQ(h.read(HostControl::kStatus), 0u);
+    EXPECT_EQ(h.read(HostControl::kLast), HostControl::kNone);  // cleared again as the reset ends
     h.gpu.launch(synthetic("after", 4, 1, 2), note);  // 8 loads
     while (ended.size() < 3)
       wait(h.gpu.launch_ended());
