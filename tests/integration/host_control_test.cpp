@@ -269,6 +269,43 @@ TEST(HostControl, RegistersLaunchThroughTheDoorbellAndRaiseTheInterrupt) {
   EXPECT_TRUE(p.gpu.healthy()) << p.diag.str();
 }
 
+// With interrupts disabled a completion sets IRQ_STATUS and control().completed() fires, but the line stays
+// low; enabling them then raises it (the line is a level: IRQ_STATUS and the enable). nb_transport works too:
+// a register answers on the forward call (TLM_COMPLETED, one cycle of delay at 1 GHz).
+TEST(HostControl, TheInterruptLineIsTheStatusAndTheEnable) {
+  FreshSystemCKernel kernel;
+  Platform p("host", functional_spec());
+  p.gpu.control().register_kernel(1, [](const HostControl::Args&) { return synthetic("k", 4, 1, 2); });
+  std::vector<std::uint64_t> seen;
+  p.script = [&](Platform& h) {
+    h.write(HostControl::kKernel, 1);
+    h.write(HostControl::kDoorbell, 1);
+    wait(h.gpu.control().completed());
+    wait(1, SC_NS);
+    seen.push_back(h.read(HostControl::kIrqStatus));
+    seen.push_back(h.irq.read());
+    h.write(HostControl::kControl, 1);
+    wait(1, SC_NS);
+    seen.push_back(h.irq.read());
+    tlm::tlm_generic_payload gp;
+    std::uint32_t value = 0;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(HostControl::kCompleted);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    EXPECT_EQ(h.bus->nb_transport_fw(gp, phase, delay), tlm::TLM_COMPLETED);
+    EXPECT_EQ(delay, sc_time(1, SC_NS));
+    seen.push_back(value);
+  };
+  sc_core::sc_start(1000, SC_US);
+  ASSERT_TRUE(p.finished) << p.diag.str();
+  const std::vector<std::uint64_t> expected = {1, 0, 1, 1};
+  EXPECT_EQ(seen, expected);
+}
+
 // Reset low in the middle of a long kernel with a second queued: no more CTAs are handed out, both end
 // aborted, launches are refused while it is held; released, the System runs a new kernel to its end. The
 // long kernel would issue 64 x 4 x 32 = 8192 loads; 4 SMs of 16 warps hold 16 of its 64 CTAs at a time,
@@ -301,7 +338,7 @@ TEST(HostControl, ResetAbortsWorkAndTheSystemTakesNewKernelsAfterIt) {
     wait(1, SC_NS);
     EXPECT_EQ(h.read(HostControl::kStatus), 0u);
     EXPECT_EQ(h.read(HostControl::kLast), HostControl::kNone);  // cleared again as the reset ends
-    h.gpu.launch(synthetic("after", 4, 1, 2), note);  // 8 loads
+    h.gpu.launch(synthetic("after", 4, 1, 2), note);            // 8 loads
     while (ended.size() < 3)
       wait(h.gpu.launch_ended());
   };
