@@ -1,0 +1,52 @@
+"""Builds numagpu_policy._reference from the checkout's C++ (tb/python/pyproject.toml) and copies the RTL into
+the package (numagpu_policy/rtl), where numagpu_policy.rtl finds it."""
+
+import shutil
+from pathlib import Path
+
+from pybind11.setup_helpers import Pybind11Extension
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent  # the checkout: models/, rtl/
+
+class BuildPyWithRtl(build_py):
+    """Adds the RTL the RTL classes Verilate: rtl/*.sv, *.svh, *.f and rtl/prim/*.sv."""
+
+    def run(self):
+        super().run()
+        dest = Path(self.build_lib) / "numagpu_policy" / "rtl"
+        (dest / "prim").mkdir(parents=True, exist_ok=True)
+        for pattern in ["*.sv", "*.svh", "*.f"]:
+            for f in (ROOT / "rtl").glob(pattern):
+                shutil.copy2(f, dest / f.name)
+        for f in (ROOT / "rtl" / "prim").glob("*.sv"):
+            shutil.copy2(f, dest / "prim" / f.name)
+
+def checkout_sources():
+    """The reference models' C++ from the checkout (models/policy), copied under build/ (setuptools takes only
+    paths relative to setup.py, and objects of ../ paths would land outside build/)."""
+    dest = Path("build") / "numagpu_src"
+    (dest / "policy").mkdir(parents=True, exist_ok=True)
+    for f in (ROOT / "models" / "policy").glob("*.?pp"):
+        if not (dest / "policy" / f.name).exists() or (dest / "policy" / f.name).read_bytes() != f.read_bytes():
+            shutil.copy2(f, dest / "policy" / f.name)
+    return dest
+
+
+SRC = checkout_sources()
+
+setup(
+    ext_modules=[
+        Pybind11Extension(
+            "numagpu_policy._reference",
+            ["numagpu_policy/_reference.cpp", str(SRC / "policy" / "link_balancer.cpp"),
+             str(SRC / "policy" / "partition_controller.cpp")],
+            include_dirs=[str(SRC)],
+            cxx_std=17,
+        )
+    ],
+    package_data={"numagpu_policy": ["rtl_capi.cpp"]},
+    cmdclass={"build_py": BuildPyWithRtl},
+)
