@@ -2,12 +2,15 @@
 # The verification kit as `cmake --install` lays it out (docs/rtl.md, "The installed kit"): installs the `kit`
 # component of BUILD_DIR into WORK_DIR, then uses only the installed files: every filelist elaborates on
 # Verilator (lint, -Wall) and on Icarus (when installed) through $NUMAGPU_RTL, the filelists name every
-# primitive of the source tree, the SystemVerilog package lints, and the DPI-C library exports its C API.
+# primitive of the source tree, the SystemVerilog package lints, the DPI-C library exports its C API, the
+# installed Python package imports and runs its reference models and (from RTL_CACHE, the build's cache of
+# Verilated parameter sets) its RTL classes with the installed RTL, and the installed cocotb bench runs a short
+# smoke test on Icarus when the cocotb venv (VENV) and iverilog are there.
 #
-# Usage: kit_install_test.sh BUILD_DIR REPO_ROOT WORK_DIR
+# Usage: kit_install_test.sh BUILD_DIR REPO_ROOT WORK_DIR [VENV RTL_CACHE]
 # Exit 0 on success, 1 on a failure.
 set -euo pipefail
-build=$1 root=$2 work=$3
+build=$1 root=$2 work=$3 venv=${4:-} rtl_cache=${5:-}
 rm -rf "$work"
 cmake --install "$build" --component kit --prefix "$work" >"$work.install.log" 2>&1 || {
   cat "$work.install.log"
@@ -66,6 +69,41 @@ if verilator --lint-only -Wall "$share/sv/numagpu_policy_pkg.sv" >"$work/lint_pk
 else
   fail "numagpu_policy_pkg.sv:"
   cat "$work/lint_pkg.log"
+fi
+
+# The Python package, from the install only (its own copy of the RTL; RTL classes from the build's cache).
+pkg=$(find "$work" -type d -name numagpu_policy -path '*-packages/*' | head -1)
+if [ -z "$pkg" ]; then
+  fail "the Python package numagpu_policy is not installed"
+else
+  pypath=$(dirname "$pkg")
+  if PYTHONPATH=$pypath NUMAGPU_RTL_CACHE=${rtl_cache:-$work/rtl_cache} /usr/bin/python3 -c "
+import numagpu_policy as n
+assert n.__file__.startswith('$pkg'), n.__file__
+params = dict(lanes=4, sample_cycles=64, switch_cycles=5)
+ref, rtl = n.LinkBalancer(**params), n.LinkBalancerRtl(**params)
+assert str(rtl.library).startswith('${rtl_cache:-$work/rtl_cache}'), rtl.library
+for cycle in range(3000):  # A saturated, B a third busy: turns toward A until B is at its floor
+    assert rtl.outputs() == ref.outputs(), cycle
+    inputs = dict(busy_a=True, busy_b=cycle % 3 == 0, drained=True)
+    rtl.step(**inputs)
+    ref.step(**inputs)
+assert ref.outputs().lanes_b == 1, ref.outputs()
+print('PASS     the installed numagpu_policy: LinkBalancerRtl = LinkBalancer for 3000 cycles,', ref.outputs())
+"; then :; else fail "the installed Python package"; fi
+  if [ -n "$venv" ] && [ -x "$venv/bin/cocotb-config" ] && command -v iverilog >/dev/null; then
+    mkdir -p "$work/cocotb"
+    (cd "$work/cocotb" && PATH="$venv/bin:$PATH" PYTHONPATH=$pypath NUMAGPU_COCOTB_CYCLES=1500 \
+      NUMAGPU_COCOTB_COVERAGE_GOAL=0 make -f "$share/cocotb/Makefile" SIM=icarus BLOCK=link_balancer \
+      >"$work/cocotb/run.log" 2>&1) || true
+    if [ -f "$work/cocotb/results.xml" ] && ! grep -q "<failure" "$work/cocotb/results.xml" &&
+      grep -q "Running tests with cocotb" "$work/cocotb/run.log"; then
+      echo "PASS     share/numagpu/cocotb/Makefile on Icarus with the installed RTL and package (1500 cycles)"
+    else
+      fail "the installed cocotb bench, see $work/cocotb/run.log"
+      tail -20 "$work/cocotb/run.log"
+    fi
+  fi
 fi
 
 if [ "$failures" -ne 0 ]; then

@@ -258,11 +258,11 @@ def python_testbench(npol, args):
             # Any other parameter set is one construction away: lb_l8's (8 lanes, S = 100, switch 10, 9/10),
             # neither of the two above, in lockstep with the reference at the same parameters.
             l8 = dict(lanes=8, sample_cycles=100, switch_cycles=10, sat_num=9, sat_den=10)
-            l8_lines, l8_coverage = lb_python_vectors(npol, random.Random(3), 30000, l8)
+            l8_lines, l8_coverage = lb_python_vectors(npol, random.Random(3), 15000, l8)
             err = lockstep_in_python(npol.LinkBalancerRtl(**l8), l8_lines, n_inputs, outputs, apply)
             check(err is None and all(c > 0 for c in l8_coverage), f"LinkBalancerRtl(**{l8}): {err} {l8_coverage}")
             if err is None:
-                print(f"PASS LinkBalancerRtl(**{l8}) = python reference in lockstep (30000 cycles)")
+                print(f"PASS LinkBalancerRtl(**{l8}) = python reference in lockstep (15000 cycles)")
         path = os.path.join(args.work, f"python_{block}.vec")
         with open(path + ".tmp", "w") as f:
             f.write("\n".join(lines) + "\n")

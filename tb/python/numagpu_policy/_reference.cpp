@@ -1,9 +1,10 @@
 // numagpu_policy._reference: Python bindings of the policy blocks' reference models (models/policy:
 // LinkBalancer, PartitionController), for cocotb or plain-Python testbenches; the package's rtl.py gives the
-// Verilated RTL the same interface at any parameter set (LinkBalancerRtl, PartitionControllerRtl). The timing is the RTL's: outputs() are the
-// registered outputs of the current cycle, step() is one rising edge and returns the outputs of the next
-// cycle, reset() is one rising edge with rst_ni low. Decision codes are the RTL's decision_o values.
-// Usage: docs/rtl.md, "Python bindings"; tests: tests/rtl/python_bindings_test.py, tb/cocotb/.
+// Verilated RTL the same interface at any parameter set (LinkBalancerRtl, PartitionControllerRtl). The timing
+// is the RTL's: outputs() are the registered outputs of the current cycle, step() is one rising edge and
+// returns the outputs of the next cycle, reset() is one rising edge with rst_ni low. Decision codes are the
+// RTL's decision_o values. Usage: docs/rtl.md, "Python bindings"; tests: tests/rtl/python_bindings_test.py,
+// tb/cocotb/.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 

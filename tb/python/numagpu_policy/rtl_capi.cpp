@@ -6,8 +6,8 @@
 //   NUMAGPU_RTL_MODEL       the Verilated class (Vlink_balancer, Vcache_partition_ctrl)
 //   NUMAGPU_RTL_INPUTS(X)   X(port) for every input but clk_i and rst_ni, in the order of step()'s array
 //   NUMAGPU_RTL_OUTPUTS(X)  X(port) for every output, in the order of outputs()'s array
-// The clocking is tb/verilated_dut.hpp's: reset() and step() are one cycle each (inputs applied with clk_i low,
-// then the rising edge); a VCD, when open, has cycle n at 10n .. 10n+9 with the rising edge at 10n+5.
+// The clocking is tb/verilated_dut.hpp's: reset() and step() are one cycle each (inputs applied with clk_i
+// low, then the rising edge); a VCD, when open, has cycle n at 10n .. 10n+9 with the rising edge at 10n+5.
 #include <cstdint>
 #include <memory>
 
@@ -51,8 +51,12 @@ struct Block {
 
 extern "C" {
 
-void* numagpu_rtl_new() { return new Block(); }
-void numagpu_rtl_free(void* h) { delete static_cast<Block*>(h); }
+void* numagpu_rtl_new() {
+  return new Block();
+}
+void numagpu_rtl_free(void* h) {
+  delete static_cast<Block*>(h);
+}
 
 // One rising edge with rst_ni low and every other input 0.
 void numagpu_rtl_reset(void* h) {
@@ -85,7 +89,9 @@ void numagpu_rtl_outputs(void* h, std::uint64_t* out) {
 }
 
 // Non-zero once an RTL assertion failed (the message went to stderr).
-int numagpu_rtl_got_error(void* h) { return static_cast<Block*>(h)->ctx.gotError() ? 1 : 0; }
+int numagpu_rtl_got_error(void* h) {
+  return static_cast<Block*>(h)->ctx.gotError() ? 1 : 0;
+}
 
 // A VCD of every signal from the current cycle on (0 when the file cannot be written).
 int numagpu_rtl_open_vcd(void* h, const char* path) {

@@ -1,0 +1,100 @@
+"""Shared pieces of the cocotb testbenches of the policy blocks (test_link_balancer.py,
+test_cache_partition_ctrl.py): the clock and the first reset, and the scoreboard that runs the C++ reference
+model (the numagpu_policy package) in lockstep with the DUT. docs/rtl.md, "cocotb testbenches".
+
+Timing (the RTL's, docs/policies.md): every output is registered. In each cycle the scoreboard compares all
+outputs at the falling edge of clk_i (half a cycle after the rising edge that produced them), then the stimulus
+picks the inputs from the reference's state, drives them, and the reference takes the same rising edge
+(step() with these inputs, or reset() when rst_ni is low) right away: its outputs are those of the next cycle.
+"""
+
+import os
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import FallingEdge, RisingEdge
+
+import numagpu_policy
+
+
+def parameter(dut, name):
+    """An RTL parameter of the DUT, read through the simulator (VPI), as an int."""
+    return int(getattr(dut, name).value)
+
+
+def cycles_to_run(default):
+    """The cycle count: $NUMAGPU_COCOTB_CYCLES, else the test's default."""
+    return int(os.environ.get("NUMAGPU_COCOTB_CYCLES", default))
+
+
+def coverage_goal():
+    """The coverage goal in percent: every bin (100), unless $NUMAGPU_COCOTB_COVERAGE_GOAL lowers it for a short
+    smoke run (0: report only)."""
+    return int(os.environ.get("NUMAGPU_COCOTB_COVERAGE_GOAL", 100))
+
+
+def reference_fault():
+    """Keyword overrides for the reference model from $NUMAGPU_COCOTB_REF_FAULT ("switch_cycles=6"): a
+    deliberately wrong scoreboard, which the test must catch (the self-test of the scoreboard)."""
+    fault = os.environ.get("NUMAGPU_COCOTB_REF_FAULT", "")
+    return {k: int(v) for k, v in (kv.split("=") for kv in fault.split())}
+
+
+class Scoreboard:
+    """The reference model stepped with the DUT; `check()` compares every output of the current cycle."""
+
+    def __init__(self, dut, reference, ports):
+        self.dut = dut
+        self.ref = reference
+        self.ports = ports  # (reference field, DUT output port)
+        self.cycle = 0
+
+    def check(self):
+        expected = self.ref.outputs()
+        diffs = []
+        for field, port in self.ports:
+            handle = getattr(self.dut, port)
+            if not handle.value.is_resolvable:
+                diffs.append(f"{port}: rtl={handle.value.binstr} ref={int(getattr(expected, field))}")
+                continue
+            rtl, ref = int(handle.value), int(getattr(expected, field))
+            if rtl != ref:
+                diffs.append(f"{port}: rtl={rtl} ref={ref}")
+        if diffs:
+            raise AssertionError(f"scoreboard mismatch at cycle {self.cycle}: " + ", ".join(diffs))
+
+    def step(self, reset=False, **inputs):
+        """The reference takes the rising edge the DUT is about to take with the inputs just driven."""
+        if reset:
+            self.ref.reset()
+        else:
+            self.ref.step(**inputs)
+        self.cycle += 1
+
+
+async def start(dut, inputs):
+    """Starts a 10 ns clock and gives the DUT its first rising edge with rst_ni low (all `inputs` 0): the
+    registers are defined from then on, like the reference's freshly constructed state."""
+    dut.rst_ni.value = 0
+    for port in inputs:
+        getattr(dut, port).value = 0
+    cocotb.start_soon(Clock(dut.clk_i, 10, units="ns").start())
+    await RisingEdge(dut.clk_i)
+
+
+def coverage_report(name):
+    """Writes the cocotb-coverage database to $NUMAGPU_COCOTB_COVERAGE_DIR/<name>.yml (when set)."""
+    from cocotb_coverage.coverage import coverage_db
+
+    out = os.environ.get("NUMAGPU_COCOTB_COVERAGE_DIR")
+    if out:
+        os.makedirs(out, exist_ok=True)
+        coverage_db.export_to_yaml(filename=os.path.join(out, f"{name}.yml"))
+
+
+async def falling_edge(dut):
+    await FallingEdge(dut.clk_i)
+
+
+__all__ = ["numagpu_policy", "parameter", "cycles_to_run", "coverage_goal", "reference_fault", "Scoreboard",
+           "start", "coverage_report", "falling_edge"]

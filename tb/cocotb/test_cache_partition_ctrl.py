@@ -1,0 +1,130 @@
+"""cocotb testbench of rtl/cache_partition_ctrl.sv: constrained-random traffic, the C++ reference
+(numagpu_policy.PartitionController, at the DUT's own parameters) as scoreboard on every output in every cycle,
+and functional coverage with cocotb-coverage, whose goal (every bin of every cover point) the test asserts.
+Runs on Icarus and on Verilator (tb/cocotb/Makefile); docs/rtl.md, "cocotb testbenches".
+
+Stimulus, per window: the DRAM busy cycles and the read requests are planned below, one below, on or above
+their thresholds and placed exactly (selection sampling, at most 2^ReqW - 1 requests a cycle); launches and
+resets now and then, some in a window's last cycle.
+"""
+
+import random
+
+import cocotb
+from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_db
+
+from numagpu_cocotb import (Scoreboard, coverage_goal, coverage_report, cycles_to_run, falling_edge,
+                            numagpu_policy, parameter, reference_fault, start)
+
+INPUTS = ("kernel_launch_i", "dram_busy_i", "read_reqs_i")
+OUTPUTS = (("remote_ways", "remote_ways_o"), ("local_ways", "local_ways_o"), ("remote_mask", "remote_mask_o"),
+           ("decision_valid", "decision_valid_o"), ("decision", "decision_o"))
+DECISIONS = ("none", "to_remote", "to_local", "equalize_to_remote", "equalize_to_local", "balanced",
+             "blocked_to_remote", "blocked_to_local")
+EVENTS = ("launch_mid_window", "launch_at_window_end", "reset_mid_window", "max_requests")
+
+
+def window_class(count, threshold):
+    """Where a window's count lies against its threshold."""
+    if count == threshold:
+        return "on"
+    if count == threshold - 1:
+        return "one_below"
+    return "below" if count < threshold else "above"
+
+
+def define_coverage(ways, dram_classes, req_classes):
+    @CoverPoint("cache_partition_ctrl.decision",
+                xf=lambda o: DECISIONS[o.decision] if o.decision_valid else None, bins=list(DECISIONS))
+    @CoverPoint("cache_partition_ctrl.remote_ways", xf=lambda o: o.remote_ways, bins=list(range(1, ways)))
+    def sample_cycle(outputs):
+        pass
+
+    @CoverPoint("cache_partition_ctrl.window.dram", xf=lambda d, r: d, bins=dram_classes)
+    @CoverPoint("cache_partition_ctrl.window.reqs", xf=lambda d, r: r, bins=req_classes)
+    @CoverCross("cache_partition_ctrl.window.dram_x_reqs",
+                items=["cache_partition_ctrl.window.dram", "cache_partition_ctrl.window.reqs"])
+    def sample_window(dram_class, req_class):
+        pass
+
+    @CoverPoint("cache_partition_ctrl.event", xf=lambda e: e, bins=list(EVENTS))
+    def sample_event(event):
+        pass
+
+    return sample_cycle, sample_window, sample_event
+
+
+@cocotb.test()
+async def random_traffic_against_reference(dut):
+    params = dict(ways=parameter(dut, "Ways"), sample_cycles=parameter(dut, "SampleCycles"),
+                  sat_num=parameter(dut, "SatNum"), sat_den=parameter(dut, "SatDen"),
+                  resp_bytes=parameter(dut, "RespBytes"),
+                  ingress_bytes_per_cycle=parameter(dut, "IngressBytesPerCycle"))
+    req_w = parameter(dut, "ReqW")
+    ref = numagpu_policy.PartitionController(**dict(params, **reference_fault()))
+    board = Scoreboard(dut, ref, OUTPUTS)
+    window, max_reqs = params["sample_cycles"], (1 << req_w) - 1
+    # A threshold above what a window can hold is never reached: the class "on" and "above" do not exist then.
+    dthr, lthr = ref.dram_threshold, ref.link_threshold
+    classes = lambda thr, most: (["below", "one_below"] if thr - 1 <= most else ["below"]) + \
+        (["on"] if thr <= most else []) + (["above"] if thr < most else [])
+    sample_cycle, sample_window, sample_event = define_coverage(params["ways"], classes(dthr, window),
+                                                                classes(lthr, window * max_reqs))
+    rng = random.Random(int(cocotb.RANDOM_SEED))
+    cycles = cycles_to_run(12000)
+    dut._log.info("cache_partition_ctrl %s ReqW %d, thresholds %d/%d, %d cycles, seed %d", params, req_w, dthr,
+                  lthr, cycles, cocotb.RANDOM_SEED)
+
+    await start(dut, INPUTS)
+    dram_target = req_target = 0
+    seen = [0, 0]
+    for _ in range(cycles):
+        await falling_edge(dut)
+        board.check()
+        out = ref.outputs()
+        sample_cycle(out)
+        pos = ref.window_cycle
+        if pos == 0:
+            dram_target = rng.choice([rng.randint(0, dthr - 1), dthr - 1, dthr, rng.randint(dthr, window)])
+            req_target = rng.choice([rng.randint(0, lthr - 1), lthr - 1, lthr,
+                                     rng.randint(lthr, window * max_reqs)])
+            seen = [0, 0]
+        left = window - pos
+        dram = seen[0] < dram_target and rng.randrange(left) < dram_target - seen[0]
+        need = max(req_target - seen[1], 0)
+        hi = min(max_reqs, need)
+        lo = min(hi, max(need - max_reqs * (left - 1), 0))
+        reqs = rng.randint(lo, hi)
+        at_end = pos == window - 1
+        launch = rng.random() < (0.05 if at_end else 1 / (10 * window))
+        reset = rng.random() < 1 / (40 * window)
+
+        if reset:
+            if pos != 0:
+                sample_event("reset_mid_window")
+        else:
+            if launch:
+                sample_event("launch_at_window_end" if at_end else "launch_mid_window")
+            if reqs == max_reqs:
+                sample_event("max_requests")
+            seen[0] += dram
+            seen[1] += reqs
+            if at_end and not launch:
+                sample_window(window_class(seen[0], dthr), window_class(seen[1], lthr))
+        dut.rst_ni.value = int(not reset)
+        dut.kernel_launch_i.value = int(launch and not reset)
+        dut.dram_busy_i.value = int(dram)
+        dut.read_reqs_i.value = reqs
+        board.step(reset=reset, kernel_launch=launch, dram_busy=dram, read_reqs=reqs)
+
+    coverage_report("cache_partition_ctrl")
+    missed = {}
+    for name in ("cache_partition_ctrl.decision", "cache_partition_ctrl.remote_ways",
+                 "cache_partition_ctrl.window.dram", "cache_partition_ctrl.window.reqs",
+                 "cache_partition_ctrl.window.dram_x_reqs", "cache_partition_ctrl.event"):
+        point = coverage_db[name]
+        dut._log.info("coverage %-42s %3d/%3d bins", name, point.coverage, point.size)
+        if point.coverage * 100 < coverage_goal() * point.size:
+            missed[name] = [b for b, hits in point.detailed_coverage.items() if hits == 0]
+    assert not missed, f"coverage goal ({coverage_goal()} % of the bins of every point) not reached: {missed}"
+    dut._log.info("cache_partition_ctrl: %d cycles, 0 mismatches, decisions %s", cycles, list(ref.coverage))
