@@ -134,6 +134,11 @@ if(TARGET numagpu_policy_py)
     VERBATIM)
   add_custom_target(numagpu_policy_rtl_cache ALL DEPENDS ${_rtl_cache}/warm.stamp)
   set_tests_properties(rtl_python_bindings PROPERTIES LABELS rtl TIMEOUT 300 ENVIRONMENT "NUMAGPU_RTL_CACHE=${_rtl_cache}")
+  # `pip install ./tb/python` into a fresh venv, offline; the installed package's RTL class loads from the cache.
+  add_test(NAME rtl_python_pip_install
+           COMMAND bash ${NUMAGPU_RTL_TESTS}/python_pip_install_test.sh ${PROJECT_SOURCE_DIR}
+                   ${CMAKE_CURRENT_BINARY_DIR}/rtl_python_pip ${_rtl_cache})
+  set_tests_properties(rtl_python_pip_install PROPERTIES LABELS rtl TIMEOUT 300 SKIP_RETURN_CODE 77)
 else()
   # Without pybind11 the test still exists: it fails in CI and is skipped elsewhere (tests/CMakeLists.txt's rule).
   add_test(NAME rtl_python_bindings

@@ -3,9 +3,10 @@
 and functional coverage with cocotb-coverage, whose goal (every bin of every cover point) the test asserts.
 Runs on Icarus and on Verilator (tb/cocotb/Makefile); docs/rtl.md, "cocotb testbenches".
 
-Stimulus, per window: the DRAM busy cycles and the read requests are planned below, one below, on or above
-their thresholds and placed exactly (selection sampling, at most 2^ReqW - 1 requests a cycle); launches and
-resets now and then, some in a window's last cycle.
+Stimulus: traffic phases of several windows (the link or DRAM saturated, both, the thresholds straddled, ...);
+per window the DRAM busy cycles and the read requests are planned below, one below, on or above their
+thresholds and placed exactly (selection sampling, at most 2^ReqW - 1 requests a cycle); launches and resets
+now and then, some in a window's last cycle.
 """
 
 import random
@@ -22,6 +23,28 @@ OUTPUTS = (("remote_ways", "remote_ways_o"), ("local_ways", "local_ways_o"), ("r
 DECISIONS = ("none", "to_remote", "to_local", "equalize_to_remote", "equalize_to_local", "balanced",
              "blocked_to_remote", "blocked_to_local")
 EVENTS = ("launch_mid_window", "launch_at_window_end", "reset_mid_window", "max_requests")
+
+
+# Traffic phases of several windows each: the link saturated long enough to walk the split to one floor (and be
+# blocked there), DRAM saturated for the other, both, the thresholds straddled, both below, idle, unconstrained.
+PHASES = ("link_saturated", "dram_saturated", "both_saturated", "straddle", "below", "idle", "free")
+
+
+def plan_window(phase, rng, dthr, lthr, window, most_reqs):
+    """DRAM busy cycles and read requests to place in the next window."""
+    def plan(thr, most):
+        below = lambda: rng.choice([rng.randint(0, max(thr - 2, 0)), thr - 1])
+        above = lambda: rng.choice([thr, rng.randint(thr, most), most])
+        straddle = lambda: rng.choice([thr - 1, thr])
+        return {"below": below, "above": above, "straddle": straddle,
+                "free": lambda: rng.choice([below(), straddle(), above()])}
+    d, r = plan(dthr, window), plan(lthr, most_reqs)
+    kind = {"link_saturated": ("below", "above"), "dram_saturated": ("above", "below"),
+            "both_saturated": ("above", "above"), "straddle": ("straddle", "straddle"),
+            "below": ("below", "below"), "free": ("free", "free")}
+    if phase == "idle":
+        return 0, 0
+    return d[kind[phase][0]](), r[kind[phase][1]]()
 
 
 def window_class(count, threshold):
@@ -78,6 +101,7 @@ async def random_traffic_against_reference(dut):
     await start(dut, INPUTS)
     dram_target = req_target = 0
     seen = [0, 0]
+    phase, phase_left = "free", 0
     for _ in range(cycles):
         await falling_edge(dut)
         board.check()
@@ -85,9 +109,10 @@ async def random_traffic_against_reference(dut):
         sample_cycle(out)
         pos = ref.window_cycle
         if pos == 0:
-            dram_target = rng.choice([rng.randint(0, dthr - 1), dthr - 1, dthr, rng.randint(dthr, window)])
-            req_target = rng.choice([rng.randint(0, lthr - 1), lthr - 1, lthr,
-                                     rng.randint(lthr, window * max_reqs)])
+            if phase_left == 0:
+                phase, phase_left = rng.choice(PHASES), rng.randint(1, 3 * params["ways"] + 4)
+            phase_left -= 1
+            dram_target, req_target = plan_window(phase, rng, dthr, lthr, window, window * max_reqs)
             seen = [0, 0]
         left = window - pos
         dram = seen[0] < dram_target and rng.randrange(left) < dram_target - seen[0]

@@ -1,6 +1,7 @@
 """Builds numagpu_policy._reference from the checkout's C++ (tb/python/pyproject.toml) and copies the RTL into
 the package (numagpu_policy/rtl), where numagpu_policy.rtl finds it."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -10,6 +11,9 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent  # the checkout: models/, rtl/
+# setuptools' scratch files (objects, the copied sources, the egg-info) go to build/ beside this file, or to
+# $NUMAGPU_PIP_BUILD_DIR (ctest's rtl_python_pip_install keeps the source tree clean with it).
+BUILD = Path(os.environ.get("NUMAGPU_PIP_BUILD_DIR", "build"))
 
 class BuildPyWithRtl(build_py):
     """Adds the RTL the RTL classes Verilate: rtl/*.sv, *.svh, *.f and rtl/prim/*.sv."""
@@ -27,7 +31,7 @@ class BuildPyWithRtl(build_py):
 def checkout_sources():
     """The reference models' C++ from the checkout (models/policy), copied under build/ (setuptools takes only
     paths relative to setup.py, and objects of ../ paths would land outside build/)."""
-    dest = Path("build") / "numagpu_src"
+    dest = BUILD / "numagpu_src"
     (dest / "policy").mkdir(parents=True, exist_ok=True)
     for f in (ROOT / "models" / "policy").glob("*.?pp"):
         if not (dest / "policy" / f.name).exists() or (dest / "policy" / f.name).read_bytes() != f.read_bytes():
@@ -49,4 +53,5 @@ setup(
     ],
     package_data={"numagpu_policy": ["rtl_capi.cpp"]},
     cmdclass={"build_py": BuildPyWithRtl},
+    options={"build": {"build_base": str(BUILD)}, "egg_info": {"egg_base": str(BUILD)}},
 )
