@@ -13,6 +13,7 @@ import os
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
+from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_db
 
 import numagpu_policy
 
@@ -84,8 +85,6 @@ async def start(dut, inputs):
 
 def coverage_report(name):
     """Writes the cocotb-coverage database to $NUMAGPU_COCOTB_COVERAGE_DIR/<name>.yml (when set)."""
-    from cocotb_coverage.coverage import coverage_db
-
     out = os.environ.get("NUMAGPU_COCOTB_COVERAGE_DIR")
     if out:
         os.makedirs(out, exist_ok=True)
@@ -96,5 +95,72 @@ async def falling_edge(dut):
     await FallingEdge(dut.clk_i)
 
 
-__all__ = ["numagpu_policy", "parameter", "cycles_to_run", "coverage_goal", "reference_fault", "Scoreboard",
-           "start", "coverage_report", "falling_edge"]
+# --- Windows planned around a threshold, and their coverage ------------------------------------------------------
+def count_planner(rng, threshold, most):
+    """Counts of events to place in a window with the given threshold (at most `most`): below it, on it or one
+    below (straddling), at or above it, or any of these."""
+    below = lambda: rng.choice([rng.randint(0, max(threshold - 2, 0)), threshold - 1])
+    above = lambda: rng.choice([threshold, rng.randint(threshold, most), most])
+    straddle = lambda: rng.choice([threshold - 1, threshold])
+    return {"below": below, "above": above, "straddle": straddle,
+            "free": lambda: rng.choice([below(), straddle(), above()])}
+
+
+def window_class(count, threshold):
+    """Where a window's count lies against its threshold: below, one_below, on, above."""
+    if count == threshold:
+        return "on"
+    if count == threshold - 1:
+        return "one_below"
+    return "below" if count < threshold else "above"
+
+
+def count_in_class(rng, cls, threshold, most):
+    """A count of the given class (window_class) for a window of at most `most` events."""
+    return {"below": lambda: rng.randint(0, max(threshold - 2, 0)), "one_below": lambda: threshold - 1,
+            "on": lambda: threshold, "above": lambda: rng.randint(threshold + 1, most)}[cls]()
+
+
+def empty_bins(name):
+    """The bins of a cover point (or cross) not hit yet: what a coverage-driven stimulus aims at next."""
+    return [b for b, hits in coverage_db[name].detailed_coverage.items() if hits == 0]
+
+
+def window_classes(threshold, most):
+    """The classes a window of at most `most` events can reach (the bins of its cover point)."""
+    return (["below", "one_below"] if threshold - 1 <= most else ["below"]) + \
+        (["on"] if threshold <= most else []) + (["above"] if threshold < most else [])
+
+
+def window_coverage(first, first_bins, second, second_bins):
+    """Cover points of the classes of two counts per window, and their cross; returns the sampling function
+    (called with both classes at a window's end) and the points' names."""
+    cross = f"{first}_x_{second.rsplit('.', 1)[-1]}"
+
+    @CoverPoint(first, xf=lambda a, b: a, bins=first_bins)
+    @CoverPoint(second, xf=lambda a, b: b, bins=second_bins)
+    @CoverCross(cross, items=[first, second])
+    def sample(first_class, second_class):
+        pass
+
+    return sample, [first, second, cross]
+
+
+def event_coverage(name, events):
+    """A cover point with one bin per named event; returns the sampling function (called with an event)."""
+    @CoverPoint(name, xf=lambda e: e, bins=list(events))
+    def sample(event):
+        pass
+
+    return sample
+
+
+def assert_coverage_goal(dut, names):
+    """Logs every point's bins and fails the test when one is below the goal (coverage_goal())."""
+    missed = {}
+    for name in names:
+        point = coverage_db[name]
+        dut._log.info("coverage %-44s %3d/%3d bins", name, point.coverage, point.size)
+        if point.coverage * 100 < coverage_goal() * point.size:
+            missed[name] = [b for b, hits in point.detailed_coverage.items() if hits == 0]
+    assert not missed, f"coverage goal ({coverage_goal()} % of the bins of every point) not reached: {missed}"

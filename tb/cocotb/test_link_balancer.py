@@ -13,10 +13,11 @@ that a turn is cut short by both.
 import random
 
 import cocotb
-from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_db
+from cocotb_coverage.coverage import CoverPoint
 
-from numagpu_cocotb import (Scoreboard, coverage_goal, coverage_report, cycles_to_run, falling_edge,
-                            numagpu_policy, parameter, reference_fault, start)
+from numagpu_cocotb import (Scoreboard, assert_coverage_goal, count_in_class, count_planner, coverage_report,
+                            cycles_to_run, empty_bins, event_coverage, falling_edge, numagpu_policy, parameter,
+                            reference_fault, start, window_class, window_classes, window_coverage)
 
 INPUTS = ("kernel_launch_i", "busy_a_i", "busy_b_i", "drained_i")
 OUTPUTS = (("lanes_a", "lanes_a_o"), ("lanes_b", "lanes_b_o"), ("lane_dir", "lane_dir_o"),
@@ -27,57 +28,36 @@ DECISIONS = ("none", "turn_to_a", "turn_to_b", "rebalance_to_a", "rebalance_to_b
 EVENTS = ("drained_while_quiescing", "drained_ignored", "launch_while_quiescing", "launch_while_switching",
           "reset_while_turning")
 
-
 # Traffic phases of several windows each, as the SystemVerilog and lockstep benches have them: one direction
 # saturated long enough to walk the other to its floor (and be blocked there), both, the threshold straddled,
-# both below it in any combination, idle, or unconstrained.
-PHASES = ("a_saturated", "b_saturated", "both_saturated", "straddle", "below", "idle", "free")
+# both below it in any combination, idle, or unconstrained. Each maps to the plans of (A, B).
+PHASES = {"a_saturated": ("above", "below"), "b_saturated": ("below", "above"),
+          "both_saturated": ("above", "above"), "straddle": ("straddle", "straddle"), "below": ("below", "below"),
+          "idle": None, "free": ("free", "free")}
 
-
-def plan_window(phase, rng, threshold, window):
-    """Busy cycles (A, B) to place in the next window."""
-    below = lambda: rng.choice([rng.randint(0, max(threshold - 2, 0)), threshold - 1])
-    above = lambda: rng.choice([threshold, rng.randint(threshold, window), window])
-    straddle = lambda: rng.choice([threshold - 1, threshold])
-    free = lambda: rng.choice([below(), straddle(), above()])
-    return {"a_saturated": (above(), below()), "b_saturated": (below(), above()),
-            "both_saturated": (above(), above()), "straddle": (straddle(), straddle()),
-            "below": (below(), below()), "idle": (0, 0),
-            "free": (free(), free())}[phase]
-
-
-def window_class(count, threshold, window):
-    """Where a window's busy count lies against the saturation threshold."""
-    if count == threshold:
-        return "on"
-    if count == threshold - 1:
-        return "one_below"
-    return "below" if count < threshold else "above"
+# The phase that leads to each decision (docs/policies.md): a saturated direction takes lanes from the other until
+# it is at its floor (then blocked), both saturated rebalance or are balanced, a window during a turn is busy.
+PHASE_FOR_DECISION = {"none": "below", "turn_to_a": "a_saturated", "turn_to_b": "b_saturated",
+                      "rebalance_to_a": "both_saturated", "rebalance_to_b": "both_saturated",
+                      "balanced": "both_saturated", "blocked_to_a": "a_saturated", "blocked_to_b": "b_saturated",
+                      "busy_turning": "a_saturated"}
 
 
 def define_coverage(lanes, threshold, window):
     """The cover points, with bins for these parameters (a class that cannot occur is not a bin: with the
-    threshold equal to the window, no count lies above it)."""
-    classes = ["below", "one_below", "on"] + (["above"] if threshold < window else [])
-
-    @CoverPoint("link_balancer.decision", xf=lambda o, *_: DECISIONS[o.decision] if o.decision_valid else None,
+    threshold equal to the window, no count lies above it). Returns the sampling functions and the names."""
+    @CoverPoint("link_balancer.decision", xf=lambda o: DECISIONS[o.decision] if o.decision_valid else None,
                 bins=list(DECISIONS))
-    @CoverPoint("link_balancer.lanes_a", xf=lambda o, *_: o.lanes_a, bins=list(range(1, lanes)))
+    @CoverPoint("link_balancer.lanes_a", xf=lambda o: o.lanes_a, bins=list(range(1, lanes)))
     def sample_cycle(outputs):
         pass
 
-    @CoverPoint("link_balancer.window.busy_a", xf=lambda a, b: a, bins=classes)
-    @CoverPoint("link_balancer.window.busy_b", xf=lambda a, b: b, bins=classes)
-    @CoverCross("link_balancer.window.busy_a_x_busy_b",
-                items=["link_balancer.window.busy_a", "link_balancer.window.busy_b"])
-    def sample_window(busy_a_class, busy_b_class):
-        pass
-
-    @CoverPoint("link_balancer.event", xf=lambda e: e, bins=list(EVENTS))
-    def sample_event(event):
-        pass
-
-    return sample_cycle, sample_window, sample_event
+    classes = window_classes(threshold, window)
+    sample_window, window_names = window_coverage("link_balancer.window.busy_a", classes,
+                                                  "link_balancer.window.busy_b", classes)
+    sample_event = event_coverage("link_balancer.event", EVENTS)
+    names = ["link_balancer.decision", "link_balancer.lanes_a", *window_names, "link_balancer.event"]
+    return sample_cycle, sample_window, sample_event, names
 
 
 @cocotb.test()
@@ -86,10 +66,11 @@ async def random_traffic_against_reference(dut):
                   switch_cycles=parameter(dut, "SwitchCycles"), sat_num=parameter(dut, "SatNum"),
                   sat_den=parameter(dut, "SatDen"))
     ref = numagpu_policy.LinkBalancer(**dict(params, **reference_fault()))
+    rng = random.Random(int(cocotb.RANDOM_SEED))
     board = Scoreboard(dut, ref, OUTPUTS)
     window, threshold = params["sample_cycles"], ref.saturation_threshold
-    sample_cycle, sample_window, sample_event = define_coverage(params["lanes"], threshold, window)
-    rng = random.Random(int(cocotb.RANDOM_SEED))
+    sample_cycle, sample_window, sample_event, names = define_coverage(params["lanes"], threshold, window)
+    plan = count_planner(rng, threshold, window)
     cycles = cycles_to_run(12000)
     dut._log.info("link_balancer %s, threshold %d, %d cycles, seed %d", params, threshold, cycles, cocotb.RANDOM_SEED)
 
@@ -104,9 +85,27 @@ async def random_traffic_against_reference(dut):
         pos = ref.window_cycle
         if pos == 0:
             if phase_left == 0:
-                phase, phase_left = rng.choice(PHASES), rng.randint(1, 3 * params["lanes"] + 4)
+                # Both directions saturated after the lanes were walked apart, often: that is when the
+                # balancer rebalances (otherwise the rarest decisions).
+                # Coverage-driven otherwise: half the time, a phase that leads to a decision not taken yet, for
+                # as long as a phase lasts at most (walking a direction to its floor and blocking there).
+                missing = empty_bins("link_balancer.decision")
+                unequal = out.lanes_a != out.lanes_b and (rng.random() < 0.5 or
+                                                          {"rebalance_to_a", "rebalance_to_b"} & set(missing))
+                phase_left = rng.randint(1, params["lanes"] + 4)
+                if unequal:
+                    phase = "both_saturated"
+                elif missing and rng.random() < 0.5:
+                    phase, phase_left = PHASE_FOR_DECISION[rng.choice(missing)], params["lanes"] + 4
+                else:
+                    phase = rng.choice(list(PHASES))
             phase_left -= 1
-            target, seen = plan_window(phase, rng, threshold, window), [0, 0]
+            target = tuple(plan[k]() for k in PHASES[phase]) if PHASES[phase] else (0, 0)
+            # Coverage-driven: now and then a window aims at a class pair of the cross not seen yet.
+            aim = empty_bins("link_balancer.window.busy_a_x_busy_b")
+            if aim and phase in ("free", "below", "straddle") and rng.random() < 0.5:
+                target = tuple(count_in_class(rng, c, threshold, window) for c in rng.choice(aim))
+            seen = [0, 0]
         left = window - pos
         busy_a = seen[0] < target[0] and rng.randrange(left) < target[0] - seen[0]
         busy_b = seen[1] < target[1] and rng.randrange(left) < target[1] - seen[1]
@@ -114,13 +113,19 @@ async def random_traffic_against_reference(dut):
         if out.lane_quiesce:
             if drain_wait is None:  # at once, soon, or after up to two windows (windows end during turns)
                 drain_wait = rng.choice([0, rng.randint(1, 8), rng.randint(9, 2 * window)])
+                if "busy_turning" in empty_bins("link_balancer.decision"):
+                    drain_wait = rng.randint(window, 2 * window)  # a window must end during this turn
             drained, drain_wait = drain_wait == 0, max(drain_wait - 1, 0)
         else:
             drain_wait, drained = None, rng.random() < 0.05
         # A switch lasts SwitchCycles: launches are likelier then, so that some land in it; rarer while a lane
         # quiesces (a quiesce can span windows, and a window ending during a turn is its own decision).
-        launch = rng.random() < (0.03 if out.lane_switch else 0.003 if out.lane_quiesce else 1 / (8 * window))
-        reset = rng.random() < (0.002 if turning else 1 / (60 * window))
+        # Coverage-driven: an event not seen yet is made likelier while its condition holds.
+        missing = empty_bins("link_balancer.event")
+        boost = lambda event, p: 0.05 if event in missing else p
+        launch = rng.random() < (boost("launch_while_switching", 0.06) if out.lane_switch else
+                                 boost("launch_while_quiescing", 0.006) if out.lane_quiesce else 1 / (8 * window))
+        reset = rng.random() < (boost("reset_while_turning", 0.004) if turning else 1 / (60 * window))
 
         if reset:
             if turning:
@@ -135,7 +140,7 @@ async def random_traffic_against_reference(dut):
             seen[0] += busy_a
             seen[1] += busy_b
             if pos == window - 1 and not launch:
-                sample_window(window_class(seen[0], threshold, window), window_class(seen[1], threshold, window))
+                sample_window(window_class(seen[0], threshold), window_class(seen[1], threshold))
         dut.rst_ni.value = int(not reset)
         dut.kernel_launch_i.value = int(launch and not reset)
         dut.busy_a_i.value = int(busy_a)
@@ -146,12 +151,5 @@ async def random_traffic_against_reference(dut):
         board.step(reset=reset, kernel_launch=launch, busy_a=busy_a, busy_b=busy_b, drained=drained)
 
     coverage_report("link_balancer")
-    missed = {}
-    for name in ("link_balancer.decision", "link_balancer.lanes_a", "link_balancer.window.busy_a",
-                 "link_balancer.window.busy_b", "link_balancer.window.busy_a_x_busy_b", "link_balancer.event"):
-        point = coverage_db[name]
-        dut._log.info("coverage %-40s %3d/%3d bins", name, point.coverage, point.size)
-        if point.coverage * 100 < coverage_goal() * point.size:
-            missed[name] = [b for b, hits in point.detailed_coverage.items() if hits == 0]
-    assert not missed, f"coverage goal ({coverage_goal()} % of the bins of every point) not reached: {missed}"
+    assert_coverage_goal(dut, names)
     dut._log.info("link_balancer: %d cycles, 0 mismatches, decisions %s", cycles, list(ref.coverage))

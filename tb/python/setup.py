@@ -16,7 +16,7 @@ ROOT = HERE.parent.parent  # the checkout: models/, rtl/
 BUILD = Path(os.environ.get("NUMAGPU_PIP_BUILD_DIR", "build"))
 
 class BuildPyWithRtl(build_py):
-    """Adds the RTL the RTL classes Verilate: rtl/*.sv, *.svh, *.f and rtl/prim/*.sv."""
+    """Adds the RTL the RTL classes Verilate (rtl/*.sv, *.svh, *.f, rtl/prim/*.sv) and tb/verilated_dut.hpp."""
 
     def run(self):
         super().run()
@@ -27,6 +27,8 @@ class BuildPyWithRtl(build_py):
                 shutil.copy2(f, dest / f.name)
         for f in (ROOT / "rtl" / "prim").glob("*.sv"):
             shutil.copy2(f, dest / "prim" / f.name)
+        # The clocking the C shim (rtl_capi.cpp) shares with the lockstep tests.
+        shutil.copy2(ROOT / "tb" / "verilated_dut.hpp", dest.parent / "verilated_dut.hpp")
 
 def checkout_sources():
     """The reference models' C++ from the checkout (models/policy), copied under build/ (setuptools takes only

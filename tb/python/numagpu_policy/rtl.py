@@ -55,12 +55,13 @@ def _build(top, gparams, inputs, outputs):
     rtl = _rtl_dir()
     sources = sorted((rtl / "prim").glob("*.sv")) + [rtl / f"{top}.sv"]
     capi = _PACKAGE_DIR / "rtl_capi.cpp"
+    dut_header = _PACKAGE_DIR / "verilated_dut.hpp"
     verilator = _verilator()
     version = subprocess.run([verilator, "--version"], capture_output=True, text=True, check=True).stdout
     key = hashlib.sha256()
     for part in [top, repr(sorted(gparams.items())), repr(inputs), repr(outputs), version]:
         key.update(part.encode())
-    for f in sources + [rtl / "numagpu_assert.svh", capi]:
+    for f in sources + [rtl / "numagpu_assert.svh", capi, dut_header]:
         key.update(f.read_bytes())
     name = "_".join([top] + [f"{k}{v}" for k, v in gparams.items()])
     target = _cache_dir() / f"{name}-{key.hexdigest()[:16]}" / f"lib{top}.so"
@@ -79,7 +80,7 @@ def _build(top, gparams, inputs, outputs):
         (work / "numagpu_rtl_ports.h").write_text(ports)
         cmd = [verilator, "--cc", "--exe", "--build", "-j", "1", "-Wall", "--assert", "+define+NUMAGPU_ASSERTIONS",
                "--trace", f"-I{rtl}", "--top-module", top, "--Mdir", str(work / "obj"), "-o", f"lib{top}.so",
-               "-CFLAGS", f"-fPIC -I{work}", "-LDFLAGS", "-shared -Wl,-Bsymbolic"]
+               "-CFLAGS", f"-fPIC -I{work} -I{_PACKAGE_DIR}", "-LDFLAGS", "-shared -Wl,-Bsymbolic"]
         cmd += [f"-G{k}={v}" for k, v in gparams.items()]
         cmd += [str(s) for s in sources] + [str(capi)]
         env = dict(os.environ)

@@ -9,106 +9,76 @@
 // The clocking is tb/verilated_dut.hpp's: reset() and step() are one cycle each (inputs applied with clk_i
 // low, then the rising edge); a VCD, when open, has cycle n at 10n .. 10n+9 with the rising edge at 10n+5.
 #include <cstdint>
-#include <memory>
+#include <fstream>
 
 #include "numagpu_rtl_ports.h"
-#include "verilated.h"
-#include "verilated_vcd_c.h"
+#include "verilated_dut.hpp"
 
 namespace {
 
-struct Block {
-  VerilatedContext ctx;
-  std::unique_ptr<NUMAGPU_RTL_MODEL> top;
-  std::unique_ptr<VerilatedVcdC> vcd;
-  std::uint64_t cycle = 0;
+using Dut = numagpu::tb::VerilatedDut<NUMAGPU_RTL_MODEL>;
 
-  Block() {
-    ctx.traceEverOn(true);  // before the model is built; free until a file is attached
-    // A failing assertion is reported to Python (numagpu_rtl_got_error) instead of ending the interpreter.
-    ctx.fatalOnError(false);
-    top = std::make_unique<NUMAGPU_RTL_MODEL>(&ctx, "dut");
-    top->clk_i = 0;
-    top->rst_ni = 0;
-    top->eval();
-  }
-  ~Block() {
-    if (vcd) vcd->close();
-    top->final();
-  }
-  void tick() {
-    top->clk_i = 0;
-    top->eval();
-    if (vcd) vcd->dump(10 * cycle);
-    top->clk_i = 1;
-    top->eval();
-    if (vcd) vcd->dump(10 * cycle + 5);
-    ++cycle;
-  }
-};
+Dut& dut(void* h) {
+  return *static_cast<Dut*>(h);
+}
 
 }  // namespace
 
 extern "C" {
 
 void* numagpu_rtl_new() {
-  return new Block();
+  auto* d = new Dut();
+  // A failing assertion is reported to Python (numagpu_rtl_got_error) instead of ending the interpreter.
+  d->context().fatalOnError(false);
+  return d;
 }
 void numagpu_rtl_free(void* h) {
-  delete static_cast<Block*>(h);
+  delete &dut(h);
 }
 
 // One rising edge with rst_ni low and every other input 0.
 void numagpu_rtl_reset(void* h) {
-  Block& b = *static_cast<Block*>(h);
-  b.top->rst_ni = 0;
-#define NUMAGPU_ZERO(port) b.top->port = 0;
+  auto& top = dut(h).top();
+  top.rst_ni = 0;
+#define NUMAGPU_ZERO(port) top.port = 0;
   NUMAGPU_RTL_INPUTS(NUMAGPU_ZERO)
 #undef NUMAGPU_ZERO
-  b.tick();
+  dut(h).tick();
 }
 
 // One rising edge with rst_ni high and in[i] on the i-th input (truncated to the port's width).
 void numagpu_rtl_step(void* h, const std::uint64_t* in) {
-  Block& b = *static_cast<Block*>(h);
-  b.top->rst_ni = 1;
+  auto& top = dut(h).top();
+  top.rst_ni = 1;
   int i = 0;
-#define NUMAGPU_DRIVE(port) b.top->port = static_cast<decltype(b.top->port + 0)>(in[i++]);
+#define NUMAGPU_DRIVE(port) top.port = static_cast<decltype(top.port + 0)>(in[i++]);
   NUMAGPU_RTL_INPUTS(NUMAGPU_DRIVE)
 #undef NUMAGPU_DRIVE
-  b.tick();
+  dut(h).tick();
 }
 
 // The registered outputs of the current cycle, in the order of NUMAGPU_RTL_OUTPUTS.
 void numagpu_rtl_outputs(void* h, std::uint64_t* out) {
-  Block& b = *static_cast<Block*>(h);
+  const auto& top = dut(h).top();
   int i = 0;
-#define NUMAGPU_SAMPLE(port) out[i++] = static_cast<std::uint64_t>(b.top->port);
+#define NUMAGPU_SAMPLE(port) out[i++] = static_cast<std::uint64_t>(top.port);
   NUMAGPU_RTL_OUTPUTS(NUMAGPU_SAMPLE)
 #undef NUMAGPU_SAMPLE
 }
 
 // Non-zero once an RTL assertion failed (the message went to stderr).
 int numagpu_rtl_got_error(void* h) {
-  return static_cast<Block*>(h)->ctx.gotError() ? 1 : 0;
+  return dut(h).context().gotError() ? 1 : 0;
 }
 
 // A VCD of every signal from the current cycle on (0 when the file cannot be written).
 int numagpu_rtl_open_vcd(void* h, const char* path) {
-  Block& b = *static_cast<Block*>(h);
-  b.vcd = std::make_unique<VerilatedVcdC>();
-  b.top->trace(b.vcd.get(), 99);
-  b.vcd->open(path);
-  if (!b.vcd->isOpen()) {
-    b.vcd.reset();
-    return 0;
-  }
+  if (!std::ofstream(path)) return 0;
+  dut(h).open_vcd(path);
   return 1;
 }
 void numagpu_rtl_close_vcd(void* h) {
-  Block& b = *static_cast<Block*>(h);
-  if (b.vcd) b.vcd->close();
-  b.vcd.reset();
+  dut(h).close_vcd();
 }
 
 }  // extern "C"
