@@ -64,6 +64,12 @@ class Scoreboard:
         if diffs:
             raise AssertionError(f"scoreboard mismatch at cycle {self.cycle}: " + ", ".join(diffs))
 
+    async def next_cycle(self):
+        """Waits for the falling edge of the next cycle, checks its outputs, and returns the reference's."""
+        await FallingEdge(self.dut.clk_i)
+        self.check()
+        return self.ref.outputs()
+
     def step(self, reset=False, **inputs):
         """The reference takes the rising edge the DUT is about to take with the inputs just driven."""
         if reset:
@@ -89,10 +95,6 @@ def coverage_report(name):
     if out:
         os.makedirs(out, exist_ok=True)
         coverage_db.export_to_yaml(filename=os.path.join(out, f"{name}.yml"))
-
-
-async def falling_edge(dut):
-    await FallingEdge(dut.clk_i)
 
 
 # --- Windows planned around a threshold, and their coverage ------------------------------------------------------

@@ -6,7 +6,8 @@ Runs on Icarus and on Verilator (tb/cocotb/Makefile); docs/rtl.md, "cocotb testb
 Stimulus: traffic phases of several windows (the link or DRAM saturated, both, the thresholds straddled, ...);
 per window the DRAM busy cycles and the read requests are planned below, one below, on or above their
 thresholds and placed exactly (selection sampling, at most 2^ReqW - 1 requests a cycle); launches and resets
-now and then, some in a window's last cycle.
+now and then, some in a window's last cycle. Where randomness alone closes slowly the stimulus is coverage-driven:
+it reads the coverage database and aims at bins not hit yet (docs/rtl.md, "cocotb testbenches").
 """
 
 import random
@@ -15,7 +16,7 @@ import cocotb
 from cocotb_coverage.coverage import CoverPoint
 
 from numagpu_cocotb import (Scoreboard, assert_coverage_goal, count_in_class, count_planner, coverage_report,
-                            cycles_to_run, empty_bins, event_coverage, falling_edge, numagpu_policy, parameter,
+                            cycles_to_run, empty_bins, event_coverage, numagpu_policy, parameter,
                             reference_fault, start, window_class, window_classes, window_coverage)
 
 INPUTS = ("kernel_launch_i", "dram_busy_i", "read_reqs_i")
@@ -74,9 +75,7 @@ async def random_traffic_against_reference(dut):
     seen = [0, 0]
     phase, phase_left = "free", 0
     for _ in range(cycles):
-        await falling_edge(dut)
-        board.check()
-        out = ref.outputs()
+        out = await board.next_cycle()
         sample_cycle(out)
         pos = ref.window_cycle
         if pos == 0:

@@ -7,7 +7,8 @@ Stimulus, per window: the busy cycles of each direction are planned below, one b
 saturation threshold and placed exactly (selection sampling against the reference's position in the window);
 a quiescing lane drains at once, after 1-8 cycles or after up to two windows, and `drained_i` pulses at random
 while nothing quiesces (it must be ignored); launches and resets now and then, more often during a turn, so
-that a turn is cut short by both.
+that a turn is cut short by both. Where randomness alone closes slowly the stimulus is coverage-driven:
+it reads the coverage database and aims at bins not hit yet (docs/rtl.md, "cocotb testbenches").
 """
 
 import random
@@ -16,7 +17,7 @@ import cocotb
 from cocotb_coverage.coverage import CoverPoint
 
 from numagpu_cocotb import (Scoreboard, assert_coverage_goal, count_in_class, count_planner, coverage_report,
-                            cycles_to_run, empty_bins, event_coverage, falling_edge, numagpu_policy, parameter,
+                            cycles_to_run, empty_bins, event_coverage, numagpu_policy, parameter,
                             reference_fault, start, window_class, window_classes, window_coverage)
 
 INPUTS = ("kernel_launch_i", "busy_a_i", "busy_b_i", "drained_i")
@@ -78,9 +79,7 @@ async def random_traffic_against_reference(dut):
     target, seen, drain_wait = (0, 0), [0, 0], None
     phase, phase_left = "free", 0
     for _ in range(cycles):
-        await falling_edge(dut)
-        board.check()
-        out = ref.outputs()
+        out = await board.next_cycle()
         sample_cycle(out)
         pos = ref.window_cycle
         if pos == 0:

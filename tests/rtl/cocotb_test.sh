@@ -32,7 +32,8 @@ esac
 mkdir -p "$work"
 cd "$work"
 rm -f results.xml
-export PATH="$venv/bin:$PATH" PYTHONPATH="$pypath${PYTHONPATH:+:$PYTHONPATH}"
+# No bytecode files written into the source tree (the test modules are imported from tb/cocotb).
+export PATH="$venv/bin:$PATH" PYTHONPATH="$pypath${PYTHONPATH:+:$PYTHONPATH}" PYTHONDONTWRITEBYTECODE=1
 export NUMAGPU_COCOTB_COVERAGE_DIR="$work/coverage"
 if $expect_mismatch; then
   export NUMAGPU_COCOTB_REF_FAULT="${NUMAGPU_COCOTB_REF_FAULT:-switch_cycles=6}" NUMAGPU_COCOTB_CYCLES=3000
