@@ -33,7 +33,7 @@ packages=(
 # cocotb 1.9.2 accepts it (and Icarus 11), and cocotb-coverage 1.2.0 is the release for cocotb 1.x. The venv is
 # $NUMAGPU_VENV, by default ~/.local/share/numagpu/venv (CMake's NUMAGPU_VENV has the same default).
 pip_packages=(cocotb==1.9.2 cocotb-coverage==1.2.0 find_libpython==0.5.1 python-constraint==1.4.0)
-venv=${NUMAGPU_VENV:-$HOME/.local/share/numagpu/venv}
+venv=${NUMAGPU_VENV:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.local/share/numagpu/venv}
 
 missing=()
 for p in "${packages[@]}"; do
