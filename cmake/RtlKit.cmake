@@ -160,7 +160,8 @@ set_tests_properties(rtl_lint_kit_numagpu_policy_pkg rtl_lint_kit_link_balancer_
 # prefix, then the filelists, the package and the DPI library are used from there.
 add_test(NAME rtl_kit_install
          COMMAND bash ${NUMAGPU_RTL_TESTS}/kit_install_test.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
-                 ${CMAKE_CURRENT_BINARY_DIR}/rtl_kit_install ${NUMAGPU_VENV} ${CMAKE_CURRENT_BINARY_DIR}/rtl_python_cache)
+                 ${CMAKE_CURRENT_BINARY_DIR}/rtl_kit_install ${NUMAGPU_VENV} ${CMAKE_CURRENT_BINARY_DIR}/rtl_python_cache
+                 $<IF:$<TARGET_EXISTS:numagpu_policy_py>,1,0>)
 set_tests_properties(rtl_kit_install PROPERTIES LABELS rtl TIMEOUT 120)
 
 # --- cocotb testbenches (tb/cocotb) ----------------------------------------------------------------------------
