@@ -1,0 +1,35 @@
+// ubench/empty: a kernel whose threads do nothing, for the launch's and the grid's own cost (Accel-Sim's
+// kernel_lat microbenchmark; the empty kernels of the AMALI model's micro_benchmark). `numagpu bench-sm` runs
+// it (docs/microbenchmarks.md).
+#include "kernels/library.hpp"
+
+namespace numagpu::kernels {
+namespace {
+
+class Empty : public Kernel {
+ public:
+  explicit Empty(const Args& a) : Kernel(a), threads_(a["threads"]), ctas_(a["ctas"]) {}
+
+  Launch launch() override {
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>(ctas_), 1, 1};
+    l.block = {static_cast<std::uint32_t>(threads_), 1, 1};
+    l.regs_per_thread = 32;
+    l.body = [](Cta&) {};
+    return l;
+  }
+
+ private:
+  std::int64_t threads_, ctas_;
+};
+
+}  // namespace
+
+LibraryEntry ubench_empty() {
+  return {"ubench/empty",
+          "microbenchmark: an empty kernel (launch overhead; docs/microbenchmarks.md)",
+          {{"threads", 32, 1, 1024, "threads per CTA"}, {"ctas", 1, 1, 1 << 20, "CTAs"}},
+          [](const Args& a) { return std::make_unique<Empty>(a); }};
+}
+
+}  // namespace numagpu::kernels
