@@ -46,7 +46,8 @@ std::string quoted(const std::string& s) {
 std::string number(double v) {
   if (std::isnan(v)) return "";
   char b[32];
-  std::snprintf(b, sizeof b, std::fabs(v) >= 100 ? "%.1f" : "%.3g", v);
+  const bool whole = std::fabs(v - std::round(v)) < 1e-9;
+  std::snprintf(b, sizeof b, whole ? "%.0f" : std::fabs(v) >= 100 ? "%.1f" : "%.3g", v);
   return b;
 }
 

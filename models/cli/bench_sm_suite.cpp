@@ -26,6 +26,7 @@ struct OpSpec {
   unsigned op;        // ubench/ops' op argument
   unsigned per_step;  // operations a step is (two conversions for a round trip)
   const char* what;
+  bool latency = true;  // false: two independent chains a step (the mix), no latency to speak of
 };
 
 // ubench/ops' operations (models/kernels/ubench/ops.cpp).
@@ -46,6 +47,7 @@ const OpSpec kOps[] = {
     {"idiv", 13, 1, "32-bit integer division by a run-time value (nvcc's sequence)"},
     {"fdiv", 14, 1, "fp32 division (nvcc's IEEE sequence)"},
     {"ddiv", 15, 1, "fp64 division (nvcc's sequence)"},
+    {"ffma_iadd3", 16, 2, "FFMA and IADD3 interleaved (two pipes: the issue width), per instruction", false},
 };
 
 }  // namespace
@@ -59,13 +61,14 @@ BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
   // ---- compute: latency by one warp, throughput at full occupancy ----
   for (const OpSpec& o : kOps) {
     const std::string op = arg("op", o.op);
-    add({std::string(o.id) + "_latency",
-         "compute",
-         "cycles",
-         std::string(o.what) + ": dependent chain by one warp, cycles per operation",
-         {{"ubench/ops", op + arg("length", kShortChain)}, {"ubench/ops", op + arg("length", kLongChain)}},
-         per_step(kLongChain - kShortChain, o.per_step),
-         ""});
+    if (o.latency)
+      add({std::string(o.id) + "_latency",
+           "compute",
+           "cycles",
+           std::string(o.what) + ": dependent chain by one warp, cycles per operation",
+           {{"ubench/ops", op + arg("length", kShortChain)}, {"ubench/ops", op + arg("length", kLongChain)}},
+           per_step(kLongChain - kShortChain, o.per_step),
+           ""});
     const std::string full =
         op + arg("chains", kChains) + arg("threads", kFullThreads) + arg("ctas", full_ctas);
     const double ops = full_warps * kChains * (kLongRun - kShortRun) * o.per_step;
@@ -151,17 +154,17 @@ BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
          ""});
   }
   {
-    // L2: one CTA an SM reads 256 KiB (twice the L1: in a cyclic walk every line misses the L1) held in the
-    // L2; passes 2 and 4.
+    // L2: 2 CTAs an SM (full occupancy) each read 256 KiB (twice the L1: in a cyclic walk every line misses
+    // the L1) held in the L2; passes 2 and 3.
     const std::uint64_t kib = 256;
     const std::string a =
-        arg("footprint_kib", kib) + arg("threads", kFullThreads) + arg("ctas", f.sms) + arg("per_cta", 1);
-    const double bytes = double(f.sms) * kib * 1024 * 2;
+        arg("footprint_kib", kib) + arg("threads", kFullThreads) + arg("ctas", full_ctas) + arg("per_cta", 1);
+    const double bytes = double(full_ctas) * kib * 1024;
     add({"l2_bandwidth",
          "l2",
          "B/clk",
-         "coalesced loads, every SM walking 256 KiB held in the L2 (whole GPU)",
-         {{"ubench/stream", a + arg("passes", 2)}, {"ubench/stream", a + arg("passes", 4)}},
+         "coalesced loads at full occupancy, every CTA walking 256 KiB held in the L2 (whole GPU)",
+         {{"ubench/stream", a + arg("passes", 2)}, {"ubench/stream", a + arg("passes", 3)}},
          [bytes](const std::vector<double>& c) { return bytes / (c[1] - c[0]); },
          ""});
   }

@@ -45,6 +45,9 @@ CHECKED = {
     "i2f_f2i_throughput": (TARGET, "Guide: other type conversions 16 = 0.5"),
     "f2f_throughput": (TARGET, "Guide: conversions to and from 64-bit types 16 on 7.0 = 0.5"),
     "hmma_throughput": (TARGET, "whitepaper: 8 Tensor Cores x 64 FMA = 512 FMA a clock = 2 HMMA steps of 256"),
+    # FFMA and IADD3 chains interleaved: two pipes of 2 a clock each, so the four processing blocks' one
+    # dispatch a clock each (whitepaper) is the limit: 4.
+    "ffma_iadd3_throughput": (TARGET, "whitepaper: 4 schedulers x 1 warp instruction a clock"),
     # The L1's peak return bandwidth, 128 B a clock per SM (NVIDIA's forum answer): 64 warps each reading a
     # 128 B line of 32 KiB held in the L1.
     "l1_bandwidth": (TARGET, "NVIDIA forum: L1 return bandwidth 128 B a cycle (a peak)"),

@@ -54,7 +54,7 @@ done
 [ "$(ls -A "$scratch/run" | wc -l)" -eq 3 ] || fail "run: more than the three outputs: $(ls -A "$scratch/run")"
 grep -q '^| benchmark | unit | published | source (paper, table/figure, page) | model | error % |$' \
   "$scratch/run/bench_sm.md" || fail "run: the table's header"
-grep -q '^| ffma_latency | cycles | 4 | \[VTG\], Section 4.1.1 (vendor) | 4 | 0 |$' "$scratch/run/bench_sm.md" \
+grep -q '^| ffma_latency | cycles | 4 | NVIDIA Volta Tuning Guide, Section 4.1.1 (vendor) | 4 | 0 |$' "$scratch/run/bench_sm.md" \
   || fail "run: the ffma_latency row: $(grep ffma "$scratch/run/bench_sm.md")"
 grep -q '^| texture_latency | cycles |  |  | not modelled' "$scratch/run/bench_sm.md" || fail "run: texture row"
 echo "ok"

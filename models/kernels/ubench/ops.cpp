@@ -37,6 +37,7 @@ enum class Op : int {
   kIdiv,
   kFdiv,
   kDdiv,
+  kFfmaIadd3,  // a step is an FFMA on a float chain and an IADD3 on an int chain: two pipes, two instructions
   kCount
 };
 
@@ -117,6 +118,9 @@ class Ops : public Kernel {
         case Op::kDdiv:
           run<double>(c, [&c](const V<double>& x) { return x / V<double>(c, 1.5); });
           break;
+        case Op::kFfmaIadd3:
+          run_mixed(c);
+          break;
         case Op::kCount:
           break;
       }
@@ -142,6 +146,23 @@ class Ops : public Kernel {
         v = step(v);
   }
 
+  // `chains` pairs of chains, a float one of FFMAs and an int one of IADD3s, interleaved: instructions of two
+  // classes that no dependency orders, for the issue width.
+  void run_mixed(Cta& c) {
+    std::vector<V<float>> f;
+    std::vector<V<std::int64_t>> i;
+    for (std::int64_t k = 0; k < chains_; ++k) {
+      f.emplace_back(c, 1.0f);
+      i.emplace_back(c, k);
+    }
+    for (std::int64_t n = 0; n < length_; ++n) {
+      for (std::int64_t k = 0; k < chains_; ++k) {
+        f[k] = fma(f[k], V<float>(c, 1.0f), V<float>(c, 0.5f));
+        i[k] = i[k] + 3;
+      }
+    }
+  }
+
   Op op_;
   std::int64_t length_, chains_, threads_, ctas_;
 };
@@ -155,7 +176,7 @@ LibraryEntry ubench_ops() {
           "docs/microbenchmarks.md)",
           {{"op", 0, 0, static_cast<std::int64_t>(Op::kCount) - 1,
             "0 ffma, 1 fadd, 2 fmul, 3 imad, 4 iadd3, 5 lop3, 6 shift, 7 mufu, 8 dfma, 9 hmma, 10 i2f+f2i, "
-            "11 f2f pair, 12 shfl, 13 idiv, 14 fdiv, 15 ddiv"},
+            "11 f2f pair, 12 shfl, 13 idiv, 14 fdiv, 15 ddiv, 16 ffma+iadd3 pair"},
            {"length", 64, 1, 1 << 16, "steps per chain"},
            {"chains", 1, 1, 64, "independent chains per thread"},
            {"threads", 32, 32, 1024, "threads per CTA (a multiple of 32)"},

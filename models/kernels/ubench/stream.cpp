@@ -4,8 +4,10 @@
 //
 // `per_cta` 1: each CTA reads the whole array, `passes` times (a small array then stays in each SM's L1: its
 // hit bandwidth; one larger than the L1 but within the L2 makes every SM read the L2). `per_cta` 0: the grid
-// reads the array once between all its threads, `passes` times (an array past the L2: DRAM bandwidth). With
-// `warm` a first pass is not timed by bench-sm: it takes the difference of two pass counts.
+// reads the array once between all its threads, `passes` times (an array past the L2: DRAM bandwidth).
+// bench-sm takes the difference of two pass counts, so the first pass (cold misses) and the launch cancel.
+// The array's size is a multiple of a CTA's (per_cta) or the grid's threads x 4 B, or the last loads reach
+// past its end (addresses only: the model reads no data of it).
 #include "kernels/library.hpp"
 
 namespace numagpu::kernels {
@@ -37,9 +39,12 @@ class Stream : public Kernel {
       const V<std::int64_t> tid = c.threadIdx_x() + first;
       // A thread's elements are tid, tid + span, ...: each an immediate offset of its first address (an
       // unrolled loop), so the loads issue no address arithmetic of their own.
+      // With per_cta, CTA b starts its walk at chunk b (modulo the chunks): the SMs do not all ask the same
+      // L2 slice for the same line at once, as a walk in lockstep would.
+      const std::uint64_t chunks = (count_ + span - 1) / span, start = per_cta_ ? c.blockIdx.x % chunks : 0;
       for (std::int64_t p = 0; p < passes_; ++p)
-        for (std::uint64_t k = 0; k * span < count_; ++k)
-          c.load(data_, tid, static_cast<std::int64_t>(k * span));
+        for (std::uint64_t k = 0; k < chunks; ++k)
+          c.load(data_, tid, static_cast<std::int64_t>((start + k) % chunks * span));
     };
     return l;
   }
