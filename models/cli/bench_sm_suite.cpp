@@ -271,23 +271,27 @@ BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
 
   // ---- warp scheduler: a latency-bound benchmark under the two policies ----
   {
-    // 8 warps, each a dependent FFMA chain: two warps a processing block, fewer than the FFMA latency needs
-    // to cover it, so the order the scheduler picks warps in shows.
-    const std::string a = arg("op", 0) + arg("threads", 256);
+    // Rogers et al. (MICRO 2012) and Narasiman et al. (MICRO 2011): loose round-robin brings warps to their
+    // long-latency loads together, greedy-then-oldest staggers them. One CTA of 8 warps (two a processing
+    // block on a GV100), each alternating an L2-hit load (a 256 KiB walk, past the L1) with 32 FFMAs that use
+    // it; 512 and 768 iterations (the first 256 warm the L2 and cancel). The value: cycles per iteration
+    // under loose round-robin over those under greedy-then-oldest.
+    const std::string a = arg("work", 32) + arg("threads", 256) + arg("ctas", 1) + arg("footprint_kib", 256);
     Benchmark b{"scheduler_lrr_over_gto",
                 "scheduler",
                 "ratio",
-                "8 warps of dependent FFMA chains: cycles under loose round-robin over greedy-then-oldest",
+                "8 warps alternating an L2-hit load and 32 FFMAs: cycles under loose round-robin over "
+                "greedy-then-oldest",
                 {},
                 [](const std::vector<double>& c) { return (c[3] - c[2]) / (c[1] - c[0]); },
                 ""};
     if (scheduler_key_known) {
       s.variants.push_back({kGreedyThenOldest, {std::string(kSchedulerKey) + "=" + kGreedyThenOldest}});
       s.variants.push_back({kLooseRoundRobin, {std::string(kSchedulerKey) + "=" + kLooseRoundRobin}});
-      b.launches = {{"ubench/ops", a + arg("length", kShortChain), kGreedyThenOldest},
-                    {"ubench/ops", a + arg("length", kLongChain), kGreedyThenOldest},
-                    {"ubench/ops", a + arg("length", kShortChain), kLooseRoundRobin},
-                    {"ubench/ops", a + arg("length", kLongChain), kLooseRoundRobin}};
+      b.launches = {{"ubench/interleave", a + arg("iterations", 512), kGreedyThenOldest},
+                    {"ubench/interleave", a + arg("iterations", 768), kGreedyThenOldest},
+                    {"ubench/interleave", a + arg("iterations", 512), kLooseRoundRobin},
+                    {"ubench/interleave", a + arg("iterations", 768), kLooseRoundRobin}};
     } else {
       b.value = nullptr;
       b.not_run = std::string("pending: the configuration has no ") + kSchedulerKey;

@@ -4,6 +4,7 @@
 //
 // Shared-memory atomics are not modelled (kernels/simt.hpp has none): docs/microbenchmarks.md lists them so.
 #include "kernels/library.hpp"
+#include "kernels/ubench/grid.hpp"
 
 namespace numagpu::kernels {
 namespace {
@@ -14,19 +15,13 @@ class Atomic : public Kernel {
       : Kernel(a),
         distinct_(a["distinct"] != 0),
         length_(a["length"]),
-        threads_(a["threads"]),
+        threads_(ubench::whole_warps(a["threads"])),
         ctas_(a["ctas"]),
-        counters_(
-            array<std::int32_t>("counters", distinct_ ? std::uint64_t(threads_) * std::uint64_t(ctas_) : 1)) {
-    if (threads_ % kWarpSize)
-      throw KernelError("threads must be a multiple of 32, got " + std::to_string(threads_));
-  }
+        counters_(array<std::int32_t>("counters",
+                                      distinct_ ? std::uint64_t(threads_) * std::uint64_t(ctas_) : 1)) {}
 
   Launch launch() override {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>(ctas_), 1, 1};
-    l.block = {static_cast<std::uint32_t>(threads_), 1, 1};
-    l.regs_per_thread = 32;
+    Launch l = ubench::grid_launch(ctas_, threads_);
     l.body = [this](Cta& c) {
       const V<std::int64_t> index =
           distinct_ ? c.threadIdx_x() + std::int64_t(c.blockIdx.x) * threads_ : c.uniform(0);
@@ -50,8 +45,8 @@ LibraryEntry ubench_atomic() {
           "microbenchmark: global atomicAdd on one address or one per thread (docs/microbenchmarks.md)",
           {{"distinct", 0, 0, 1, "0: every thread adds to one address; 1: each thread to its own"},
            {"length", 16, 1, 1 << 16, "atomics per thread"},
-           {"threads", 1024, 32, 1024, "threads per CTA (a multiple of 32)"},
-           {"ctas", 1, 1, 1 << 20, "CTAs"}},
+           ubench::threads_arg(1024),
+           ubench::ctas_arg()},
           [](const Args& a) { return std::make_unique<Atomic>(a); }};
 }
 

@@ -6,6 +6,7 @@
 // Lane l reads entry l % distinct; each entry holds its own index, so a thread reads the same entry again and
 // again, each read waiting for the one before. 1 distinct address: a broadcast.
 #include "kernels/library.hpp"
+#include "kernels/ubench/grid.hpp"
 
 namespace numagpu::kernels {
 namespace {
@@ -13,18 +14,17 @@ namespace {
 class Constant : public Kernel {
  public:
   explicit Constant(const Args& a)
-      : Kernel(a), distinct_(a["distinct"]), length_(a["length"]), threads_(a["threads"]), ctas_(a["ctas"]) {
-    if (threads_ % kWarpSize)
-      throw KernelError("threads must be a multiple of 32, got " + std::to_string(threads_));
+      : Kernel(a),
+        distinct_(a["distinct"]),
+        length_(a["length"]),
+        threads_(ubench::whole_warps(a["threads"])),
+        ctas_(a["ctas"]) {
     for (std::int64_t i = 0; i < std::int64_t(kWarpSize); ++i)
       table_.push_back(i);
   }
 
   Launch launch() override {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>(ctas_), 1, 1};
-    l.block = {static_cast<std::uint32_t>(threads_), 1, 1};
-    l.regs_per_thread = 32;
+    Launch l = ubench::grid_launch(ctas_, threads_);
     l.body = [this](Cta& c) {
       V<std::int64_t> j(c, 0);
       for (unsigned t = 0; t < c.threads(); ++t)
@@ -48,8 +48,8 @@ LibraryEntry ubench_constant() {
           "(docs/microbenchmarks.md)",
           {{"distinct", 1, 1, 32, "distinct addresses a warp reads (1: a broadcast)"},
            {"length", 64, 1, 1 << 16, "dependent reads per thread"},
-           {"threads", 32, 32, 1024, "threads per CTA (a multiple of 32)"},
-           {"ctas", 1, 1, 1 << 20, "CTAs"}},
+           ubench::threads_arg(32),
+           ubench::ctas_arg()},
           [](const Args& a) { return std::make_unique<Constant>(a); }};
 }
 

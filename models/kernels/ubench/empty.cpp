@@ -2,6 +2,7 @@
 // kernel_lat microbenchmark; the empty kernels of the AMALI model's micro_benchmark). `numagpu bench-sm` runs
 // it (docs/microbenchmarks.md).
 #include "kernels/library.hpp"
+#include "kernels/ubench/grid.hpp"
 
 namespace numagpu::kernels {
 namespace {
@@ -11,10 +12,7 @@ class Empty : public Kernel {
   explicit Empty(const Args& a) : Kernel(a), threads_(a["threads"]), ctas_(a["ctas"]) {}
 
   Launch launch() override {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>(ctas_), 1, 1};
-    l.block = {static_cast<std::uint32_t>(threads_), 1, 1};
-    l.regs_per_thread = 32;
+    Launch l = ubench::grid_launch(ctas_, threads_);
     l.body = [](Cta&) {};
     return l;
   }
@@ -28,7 +26,7 @@ class Empty : public Kernel {
 LibraryEntry ubench_empty() {
   return {"ubench/empty",
           "microbenchmark: an empty kernel (launch overhead; docs/microbenchmarks.md)",
-          {{"threads", 32, 1, 1024, "threads per CTA"}, {"ctas", 1, 1, 1 << 20, "CTAs"}},
+          {{"threads", 32, 1, 1024, "threads per CTA"}, ubench::ctas_arg()},
           [](const Args& a) { return std::make_unique<Empty>(a); }};
 }
 

@@ -15,6 +15,7 @@
 // unit); MUFU and the int-float conversions are sfu (the XU); F2F and DFMA are fp64; an HMMA step is tensor.
 // The divisions issue nvcc's sequences (docs/kernels.md, "Timing"), so one division is one step of a chain.
 #include "kernels/library.hpp"
+#include "kernels/ubench/grid.hpp"
 
 namespace numagpu::kernels {
 namespace {
@@ -48,17 +49,11 @@ class Ops : public Kernel {
         op_(static_cast<Op>(a["op"])),
         length_(a["length"]),
         chains_(a["chains"]),
-        threads_(a["threads"]),
-        ctas_(a["ctas"]) {
-    if (threads_ % kWarpSize)
-      throw KernelError("threads must be a multiple of 32, got " + std::to_string(threads_));
-  }
+        threads_(ubench::whole_warps(a["threads"])),
+        ctas_(a["ctas"]) {}
 
   Launch launch() override {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>(ctas_), 1, 1};
-    l.block = {static_cast<std::uint32_t>(threads_), 1, 1};
-    l.regs_per_thread = 32;  // 64 K registers / 2048 threads: full occupancy on a GV100
+    Launch l = ubench::grid_launch(ctas_, threads_);
     l.body = [this](Cta& c) {
       switch (op_) {
         case Op::kFfma:
@@ -179,8 +174,8 @@ LibraryEntry ubench_ops() {
             "11 f2f pair, 12 shfl, 13 idiv, 14 fdiv, 15 ddiv, 16 ffma+iadd3 pair"},
            {"length", 64, 1, 1 << 16, "steps per chain"},
            {"chains", 1, 1, 64, "independent chains per thread"},
-           {"threads", 32, 32, 1024, "threads per CTA (a multiple of 32)"},
-           {"ctas", 1, 1, 1 << 20, "CTAs"}},
+           ubench::threads_arg(32),
+           ubench::ctas_arg()},
           [](const Args& a) { return std::make_unique<Ops>(a); }};
 }
 

@@ -10,6 +10,7 @@
 // new line is cold. The timed part is `steps` loads; bench-sm takes the difference of two step counts, so the
 // launch, the warm-up and the kernel's end cancel.
 #include "kernels/library.hpp"
+#include "kernels/ubench/grid.hpp"
 
 namespace numagpu::kernels {
 namespace {
@@ -35,10 +36,7 @@ class Pchase : public Kernel {
   }
 
   Launch launch() override {
-    Launch l;
-    l.grid = {1, 1, 1};
-    l.block = {kWarpSize, 1, 1};
-    l.regs_per_thread = 32;
+    Launch l = ubench::grid_launch(1, kWarpSize);
     l.body = [this](Cta& c) {
       c.exit_if(c.threadIdx_x() != 0);  // one thread walks
       V<std::int64_t> j(c, 0);

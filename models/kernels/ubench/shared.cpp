@@ -9,6 +9,7 @@
 // lane in bank 0). Each word holds its own index, so a thread chases the same word: the loads depend on one
 // another and the pattern stays.
 #include "kernels/library.hpp"
+#include "kernels/ubench/grid.hpp"
 
 namespace numagpu::kernels {
 namespace {
@@ -18,17 +19,16 @@ constexpr unsigned kWords = kWarpSize * kWarpSize;  // 32 banks x 32 words deep:
 class Shared : public Kernel {
  public:
   explicit Shared(const Args& a)
-      : Kernel(a), ways_(a["ways"]), length_(a["length"]), threads_(a["threads"]), ctas_(a["ctas"]) {
-    if (threads_ % kWarpSize)
-      throw KernelError("threads must be a multiple of 32, got " + std::to_string(threads_));
+      : Kernel(a),
+        ways_(a["ways"]),
+        length_(a["length"]),
+        threads_(ubench::whole_warps(a["threads"])),
+        ctas_(a["ctas"]) {
     if (kWarpSize % ways_) throw KernelError("ways must divide 32, got " + std::to_string(ways_));
   }
 
   Launch launch() override {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>(ctas_), 1, 1};
-    l.block = {static_cast<std::uint32_t>(threads_), 1, 1};
-    l.regs_per_thread = 32;
+    Launch l = ubench::grid_launch(ctas_, threads_);
     l.shared_bytes = kWords * sizeof(std::int32_t);
     l.body = [this](Cta& c) {
       Cta::Shared<std::int32_t> words(c, kWords);
@@ -69,8 +69,8 @@ LibraryEntry ubench_shared() {
           "docs/microbenchmarks.md)",
           {{"ways", 1, 1, 32, "lanes of a warp that share a bank on distinct words (1, 2, 4, 8, 16 or 32)"},
            {"length", 64, 1, 1 << 16, "dependent loads per thread"},
-           {"threads", 32, 32, 1024, "threads per CTA (a multiple of 32)"},
-           {"ctas", 1, 1, 1 << 20, "CTAs"}},
+           ubench::threads_arg(32),
+           ubench::ctas_arg()},
           [](const Args& a) { return std::make_unique<Shared>(a); }};
 }
 

@@ -9,6 +9,7 @@
 // The array's size is a multiple of a CTA's (per_cta) or the grid's threads x 4 B, or the last loads reach
 // past its end (addresses only: the model reads no data of it).
 #include "kernels/library.hpp"
+#include "kernels/ubench/grid.hpp"
 
 namespace numagpu::kernels {
 namespace {
@@ -19,19 +20,13 @@ class Stream : public Kernel {
       : Kernel(a),
         count_(static_cast<std::uint64_t>(a["footprint_kib"]) * 1024 / sizeof(float)),
         passes_(a["passes"]),
-        threads_(a["threads"]),
+        threads_(ubench::whole_warps(a["threads"])),
         ctas_(a["ctas"]),
         per_cta_(a["per_cta"] != 0),
-        data_(array<float>("data", count_)) {
-    if (threads_ % kWarpSize)
-      throw KernelError("threads must be a multiple of 32, got " + std::to_string(threads_));
-  }
+        data_(array<float>("data", count_)) {}
 
   Launch launch() override {
-    Launch l;
-    l.grid = {static_cast<std::uint32_t>(ctas_), 1, 1};
-    l.block = {static_cast<std::uint32_t>(threads_), 1, 1};
-    l.regs_per_thread = 32;
+    Launch l = ubench::grid_launch(ctas_, threads_);
     l.body = [this](Cta& c) {
       const std::uint64_t span =
           per_cta_ ? std::uint64_t(threads_) : std::uint64_t(threads_) * std::uint64_t(ctas_);
@@ -64,8 +59,8 @@ LibraryEntry ubench_stream() {
       "microbenchmark: coalesced reads by a full grid (L1, L2 or DRAM bandwidth; docs/microbenchmarks.md)",
       {{"footprint_kib", 64, 1, 1 << 22, "the array's size in KiB"},
        {"passes", 1, 1, 1 << 16, "times the array is read"},
-       {"threads", 1024, 32, 1024, "threads per CTA (a multiple of 32)"},
-       {"ctas", 1, 1, 1 << 20, "CTAs"},
+       ubench::threads_arg(1024),
+       ubench::ctas_arg(),
        {"per_cta", 0, 0, 1, "1: every CTA reads the whole array; 0: the grid reads it once between them"}},
       [](const Args& a) { return std::make_unique<Stream>(a); }};
 }

@@ -102,6 +102,19 @@ TEST(Ubench, AtomicsHitOneAddressOrOneAThread) {
   EXPECT_EQ(distinct.atomic.size(), 4u);
 }
 
+// interleave: each warp a load and `work` FFMAs an iteration. 2 warps, 3 iterations of 5: 6 loads, 30 fp32.
+// Without a footprint the CTA reads its own 64 floats (2 lines) each time; with 1 KiB it walks 1024 / 256 = 4
+// chunks of 64 floats, 8 lines, and 8 iterations go around twice: 16 loads, 8 distinct lines.
+TEST(Ubench, InterleaveAlternatesALoadAndItsWork) {
+  const auto own = walk("ubench/interleave", "iterations=3 work=5 threads=64 footprint_kib=0");
+  EXPECT_EQ(own.load_steps, 6u);
+  EXPECT_EQ(own.loaded.size(), 2u);
+  EXPECT_EQ(own.of(InstrClass::kFp32), 30u);
+  const auto walked = walk("ubench/interleave", "iterations=8 work=0 threads=64 footprint_kib=1");
+  EXPECT_EQ(walked.load_steps, 16u);
+  EXPECT_EQ(walked.loaded.size(), 8u);
+}
+
 // barrier: `count` barrier steps for every warp; empty: nothing at all.
 TEST(Ubench, BarrierAndEmptyKernels) {
   EXPECT_EQ(walk("ubench/barrier", "count=5 threads=64").barrier_counts(), std::set<unsigned>{5});
