@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "cli/bench_sm_published.hpp"
 #include "cli/bench_sm_suite.hpp"
 #include "cli/embedded_scripts.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/python_script.hpp"
 #include "cli/run.hpp"
 #include "cli/subprocess.hpp"
@@ -127,6 +129,9 @@ std::vector<double> kernel_cycles(const fs::path& stats_json, std::size_t kernel
 }  // namespace
 
 int bench_sm_command(const BenchSmOptions& o, std::ostream& out, std::ostream& err) {
+  // SIGINT and SIGTERM as `run` takes them: a Ctrl-C reaches the simulation too, which stops; bench-sm then
+  // writes nothing (a partial suite is no table) and exits with 128 + the signal.
+  interrupt::install_handlers();
   auto bad = [&err](const std::string& what) {
     err << "numagpu: error: bench-sm: " << what << "\n";
     return kExitBadInput;
@@ -246,6 +251,11 @@ int bench_sm_command(const BenchSmOptions& o, std::ostream& out, std::ostream& e
       err << "numagpu: error: bench-sm: " << e.what() << "; nothing written\n";
       return kExitRunFailed;
     }
+    if (const int signal_number = interrupt::pending()) {
+      err << "numagpu: bench-sm interrupted by " << (signal_number == SIGINT ? "SIGINT" : "SIGTERM")
+          << "; nothing written\n";
+      return interrupt::exit_status(signal_number);
+    }
     if (!r.status.ok()) {
       std::string first = r.err.substr(0, r.err.find('\n'));
       err << "numagpu: error: bench-sm: the simulation failed (" << r.status.text() << ")"
@@ -280,7 +290,8 @@ int bench_sm_command(const BenchSmOptions& o, std::ostream& out, std::ostream& e
       run_python_script(embedded::kPlotBenchSm, {(stage / "bench_sm.csv").string(), stage.string()}, false);
   const bool plotted = plot.exit_code == 0;
   if (!plotted) fs::remove(stage / "bench_sm.png", ec);  // all figures or none
-  // The table last: an interrupted move leaves no report of a mixed set.
+  // The table last: an interrupted move leaves no report of a mixed set; a signal now is taken after.
+  const interrupt::DeferSignals held;
   for (const char* name : {"bench_sm.csv", "bench_sm.png", "bench_sm.md"}) {
     if (!fs::exists(stage / name)) continue;
     if (std::rename((stage / name).c_str(), (dir / name).c_str()) != 0)
