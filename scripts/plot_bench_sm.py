@@ -10,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 
 
 def number(text):
@@ -39,15 +40,22 @@ def main(csv_path, out_dir):
     left.set_title("numagpu bench-sm: model vs published (band: +-10 %)")
     if compared:
         left.set_xscale("symlog", linthresh=10)
-    for g in groups:
-        left.barh([], [], color=colours[g], label=g)
     if groups:
-        left.legend(fontsize="small", loc="lower right")
+        left.legend(handles=[Patch(color=colours[g], label=g) for g in groups], fontsize="small", loc="lower right")
 
     if chase:
-        right.plot([c[0] for c in chase], [c[1] for c in chase], marker="o")
+        right.plot([c[0] for c in chase], [c[1] for c in chase], marker="o", label="model")
         right.set_xscale("log", base=2)
-        right.set_yscale("log")
+    # The published load latencies of the levels the plateaus stand for, as dashed lines.
+    levels = {"l1_hit_latency": "L1 hit", "l2_hit_latency": "L2 hit", "dram_latency": "DRAM (L2 miss)"}
+    marks = [r for r in rows if r["benchmark"] in levels and number(r["published"]) is not None]
+    top = max([c[1] for c in chase] + [number(r["published"]) for r in marks] + [1])
+    right.set_ylim(0, 1.1 * top)
+    for r in marks:
+        right.axhline(number(r["published"]), linestyle="--", color="0.5", linewidth=0.8)
+        right.annotate(f'{levels[r["benchmark"]]} published {number(r["published"]):g}',
+                       (0.02, number(r["published"])), xycoords=("axes fraction", "data"),
+                       fontsize="small", va="bottom", color="0.3")
     right.set_xlabel("pointer-chase footprint (KiB), warmed, 128 B stride")
     right.set_ylabel("cycles per load (model)")
     right.set_title("load latency plateaus")
