@@ -1,6 +1,8 @@
 #include "cli/bench_sm_suite.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 namespace numagpu {
 
@@ -55,6 +57,25 @@ const OpSpec kOps[] = {
 BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
   BenchSuite s;
   auto add = [&s](Benchmark b) { s.benchmarks.push_back(std::move(b)); };
+  // A benchmark that is the ratio of two already added (their launches, run once each): `over` / `under`.
+  auto ratio = [&s, &add](const std::string& id, const std::string& group, const std::string& what,
+                          const std::string& over, const std::string& under) {
+    auto find = [&s](const std::string& name) {
+      for (const Benchmark& b : s.benchmarks)
+        if (b.id == name) return b;
+      throw std::logic_error("bench-sm suite: no benchmark " + name);
+    };
+    const Benchmark a = find(over), b = find(under);
+    std::vector<BenchLaunch> launches = a.launches;
+    launches.insert(launches.end(), b.launches.begin(), b.launches.end());
+    const std::size_t split = a.launches.size();
+    add({id, group, "ratio", what, launches,
+         [split, va = a.value, vb = b.value](const std::vector<double>& c) {
+           return va({c.begin(), c.begin() + std::ptrdiff_t(split)}) /
+                  vb({c.begin() + std::ptrdiff_t(split), c.end()});
+         },
+         ""});
+  };
   const unsigned full_ctas = kCtasPerSm * f.sms;
   const double full_warps = double(full_ctas) * (kFullThreads / 32);
 
@@ -107,6 +128,10 @@ BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
          [bytes, sms](const std::vector<double>& c) { return bytes / (c[1] - c[0]) / sms; },
          ""});
   }
+
+  ratio("shared_conflict32_slowdown", "shared",
+        "shared-memory bandwidth without a conflict over that with a 32-way conflict (the serialization)",
+        "shared_bandwidth_1way", "shared_bandwidth_32way");
 
   // ---- global memory latency: pointer chase over growing footprints (warm), and cold ----
   const unsigned kShortChase = 64, kLongChase = 576;
@@ -215,6 +240,9 @@ BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
          [reads, sms](const std::vector<double>& c) { return reads / (c[1] - c[0]) / sms; },
          ""});
   }
+  ratio("constant_divergent32_slowdown", "constant",
+        "__constant__ throughput with one address a warp over that with 32 distinct (the serialization)",
+        "constant_throughput_broadcast", "constant_throughput_divergent32");
   add({"constant_miss_latency",
        "constant",
        "cycles",

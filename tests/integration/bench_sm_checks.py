@@ -48,6 +48,10 @@ CHECKED = {
     # FFMA and IADD3 chains interleaved: two pipes of 2 a clock each, so the four processing blocks' one
     # dispatch a clock each (whitepaper) is the limit: 4.
     "ffma_iadd3_throughput": (TARGET, "whitepaper: 4 schedulers x 1 warp instruction a clock"),
+    # NVIDIA's serialization rules as ratios of two throughputs at full occupancy: an n-way bank conflict, and a
+    # constant read of n distinct addresses, are n requests, dividing throughput by n (Programming Guide).
+    "shared_conflict32_slowdown": (TARGET, "Guide: a 32-way conflict is 32 requests, 1/32 of the throughput"),
+    "constant_divergent32_slowdown": (TARGET, "Guide: 32 distinct constant addresses are 32 requests, 1/32"),
     # The L1's peak return bandwidth, 128 B a clock per SM (NVIDIA's forum answer): 64 warps each reading a
     # 128 B line of 32 KiB held in the L1.
     "l1_bandwidth": (TARGET, "NVIDIA forum: L1 return bandwidth 128 B a cycle (a peak)"),
