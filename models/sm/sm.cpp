@@ -103,7 +103,8 @@ std::uint32_t Sm::prepare_kernel(const KernelProgram& program, std::uint32_t ker
   const std::uint32_t slots =
       spec_.cta_slots({warps_per_cta_, program.registers_per_thread(), program.shared_bytes_per_cta()});
   warps_.assign(std::size_t(slots) * warps_per_cta_, Warp{});
-  schedule_.reset(static_cast<unsigned>(warps_.size()), pipes_.blocks());
+  schedule_.reset(static_cast<unsigned>(warps_.size()), pipes_.blocks(),
+                  spec_.scheduler == WarpScheduler::kLrr);
   in_state_ = {};
   warps_left_in_slot_.assign(slots, 0);
   at_barrier_in_slot_.assign(slots, 0);
@@ -195,17 +196,62 @@ void Sm::settle(Warp& w, unsigned before, Cycles now) {
   if (can_issue && w.ready_at != kNever && w.ready_at > now) schedule_.ready_at(index_of(w), w.ready_at);
 }
 
-Sm::Warp* Sm::pick_ready(Cycles now, unsigned block) {
-  int w;
-  if (spec_.scheduler == WarpScheduler::kLrr) {
-    // Loose round-robin: the next ready warp of the block after the one that issued last.
-    w = schedule_.next_ready_after(block, last_issued_[block]);
-  } else {
-    // Greedy: keep issuing from the same warp while it is ready; otherwise the oldest ready warp.
-    if (greedy_[block] && ready(*greedy_[block], now)) return greedy_[block];
-    w = schedule_.oldest_ready(block);
-  }
+Sm::Warp* Sm::pick_not_greedy(unsigned block) {
+  // Loose round-robin: the next ready warp of the block after the one that issued last; greedy-then-oldest,
+  // once its greedy warp is not ready: the oldest ready warp.
+  const int w = spec_.scheduler == WarpScheduler::kLrr
+                    ? schedule_.next_ready_after(block, last_issued_[block])
+                    : schedule_.oldest_ready(block);
   return w < 0 ? nullptr : &warps_[static_cast<unsigned>(w)];
+}
+
+// Issues from processing block `block` while it has a slot this cycle and a ready warp; says why it stopped
+// (the outstanding-request limit: a response will wake the SM).
+inline Sm::BlockStop Sm::issue_block(unsigned block, Cycles now) {
+  while (pipes_.can_issue(now, block)) {
+    Warp* w = pick_ready(now, block);
+    if (!w) return BlockStop::kNoWarpReady;
+    step_.instructions = 1;                        // programs that bundle no instructions leave it so
+    step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
+    step_.shared_replays = step_.constant_passes = step_.fp64_passes = 0;  // and those with no passes, these
+    if (!program_->step(w->cta, w->index, w->next_step, step_)) {
+      const unsigned before = state_of(*w);
+      w->issued_all = true;
+      settle(*w, before, now);
+      retire_if_done(*w);
+      continue;
+    }
+    const bool is_memory = step_.kind == Step::Kind::kLoad || step_.kind == Step::Kind::kStore ||
+                           step_.kind == Step::Kind::kAtomic;
+    if (is_memory && outstanding_ + step_.line_count > spec_.max_outstanding && outstanding_ > 0) {
+      mem_stall_events_.add();  // a response will wake us
+      return BlockStop::kOutstandingLimit;
+    }
+    // A compute bundle takes one issue slot per instruction and its classes' pipes; the warp goes on when
+    // the last of them has issued (sm/issue_pipes.hpp). Anything else takes one slot.
+    Cycles issued_by = now;
+    if (step_.kind == Step::Kind::kCompute)
+      issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
+                                      step_.constant_passes, step_.fp64_passes, block);
+    else
+      pipes_.issue_one(now, block);
+    // Issue cycles: every cycle from now through the last one whose slots the block has taken (a cycle in
+    // which any block issues counts once: each block's span starts now, after every span counted before).
+    const Cycles busy_through = pipes_.last_busy_cycle(block);
+    const Cycles count_from =
+        issue_counted_through_ == kNever ? now : std::max(now, issue_counted_through_ + 1);
+    if (busy_through >= count_from) {
+      issue_cycles_.add(busy_through - count_from + 1);
+      issue_counted_through_ = busy_through;
+    }
+    last_issue_cycle_ =
+        last_issue_cycle_ == kNever ? busy_through : std::max(last_issue_cycle_, busy_through);
+    greedy_[block] = w;
+    last_issued_[block] = index_of(*w);
+    ++w->next_step;
+    execute(*w, step_, issued_by);
+  }
+  return BlockStop::kSlotsRanOut;
 }
 
 void Sm::issue() {
@@ -235,71 +281,26 @@ void Sm::issue() {
     if (ready(warps_[i], now)) schedule_.set_ready(i, true);
   });
   bool limited = false;
+  unsigned slots_ran_out = 0;  // bit b: block b stopped with no slot left this cycle, not for want of a warp
   for (unsigned b = 0; b < blocks && !limited; ++b) {
-    limited = issue_block(b, now);
+    const BlockStop stop = issue_block(b, now);
+    limited = stop == BlockStop::kOutstandingLimit;
+    if (stop == BlockStop::kSlotsRanOut) slots_ran_out |= 1u << b;
   }
   stall_reason_ = limited ? Stall::kOutstandingLimit : why_idle();
   if (limited) return;
-  // The earliest cycle a warp may issue again: for a block with a warp ready now (its issue slots ran out),
-  // the next cycle with a free slot of its own; else the earliest future ready cycle (waking no earlier
-  // than some block has a slot free: if that warp's block has none, that activation waits for it).
+  // The earliest cycle a warp may issue again: for a block with a warp still ready now (its issue slots ran
+  // out), the next cycle with a free slot of its own; else the earliest future ready cycle (waking no
+  // earlier than some block has a slot free: if that warp's block has none, that activation waits for it).
   Cycles next = kNever;
-  for (unsigned b = 0; b < blocks; ++b) {
-    if (pick_ready(now, b)) next = std::min(next, std::max(now + 1, pipes_.next_free_cycle(now, b)));
+  for (unsigned b = 0; slots_ran_out != 0; ++b, slots_ran_out >>= 1) {
+    if ((slots_ran_out & 1u) && pick_ready(now, b))
+      next = std::min(next, std::max(now + 1, pipes_.next_free_cycle(now, b)));
   }
   const Cycles ready = schedule_.next_ready_cycle(
       [&](unsigned i, Cycles t) { return eligible(warps_[i]) && warps_[i].ready_at == t; });
   if (ready != kNever) next = std::min(next, std::max({ready, now + 1, pipes_.next_free_cycle_any(now)}));
   if (next != kNever) wake_at(next);
-}
-
-// Issues from processing block `block` while it has a slot this cycle and a ready warp. Returns true when
-// the outstanding-request limit stopped it (a response will wake the SM).
-bool Sm::issue_block(unsigned block, Cycles now) {
-  while (pipes_.can_issue(now, block)) {
-    Warp* w = pick_ready(now, block);
-    if (!w) return false;
-    step_.instructions = 1;                        // programs that bundle no instructions leave it so
-    step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
-    step_.shared_replays = step_.constant_passes = step_.fp64_passes = 0;  // and those with no passes, these
-    if (!program_->step(w->cta, w->index, w->next_step, step_)) {
-      const unsigned before = state_of(*w);
-      w->issued_all = true;
-      settle(*w, before, now);
-      retire_if_done(*w);
-      continue;
-    }
-    const bool is_memory = step_.kind == Step::Kind::kLoad || step_.kind == Step::Kind::kStore ||
-                           step_.kind == Step::Kind::kAtomic;
-    if (is_memory && outstanding_ + step_.line_count > spec_.max_outstanding && outstanding_ > 0) {
-      mem_stall_events_.add();  // a response will wake us
-      return true;
-    }
-    // A compute bundle takes one issue slot per instruction and its classes' pipes; the warp goes on when
-    // the last of them has issued (sm/issue_pipes.hpp). Anything else takes one slot.
-    Cycles issued_by = now;
-    if (step_.kind == Step::Kind::kCompute)
-      issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
-                                      step_.constant_passes, step_.fp64_passes, block);
-    else
-      pipes_.issue_one(now, block);
-    // Issue cycles: every cycle from now through the last one whose slots the block has taken (a cycle in
-    // which any block issues counts once: each block's span starts now, after every span counted before).
-    const Cycles busy_through = pipes_.last_busy_cycle(block);
-    const Cycles count_from =
-        issue_counted_through_ == kNever ? now : std::max(now, issue_counted_through_ + 1);
-    if (busy_through >= count_from) {
-      issue_cycles_.add(busy_through - count_from + 1);
-      issue_counted_through_ = busy_through;
-    }
-    last_issue_cycle_ =
-        last_issue_cycle_ == kNever ? busy_through : std::max(last_issue_cycle_, busy_through);
-    greedy_[block] = w;
-    last_issued_[block] = index_of(*w);
-    ++w->next_step;
-    execute(*w, step_, issued_by);
-  }
-  return false;
 }
 
 // Why no warp may issue next cycle, by priority: one waits on memory, one at a barrier, one computing; or

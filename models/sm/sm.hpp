@@ -118,7 +118,8 @@ class Sm : public sc_core::sc_module,
   // per-state counts and the schedule current.
   void settle(Warp& w, unsigned before, Cycles now);
   void issue();
-  bool issue_block(unsigned block, Cycles now);
+  enum class BlockStop { kSlotsRanOut, kNoWarpReady, kOutstandingLimit };
+  [[gnu::always_inline]] BlockStop issue_block(unsigned block, Cycles now);  // hot: one call per block
   Stall why_idle() const;
   void on_response(unsigned port, Payload& gp) override;
   bool launch_cta(std::uint32_t slot);
@@ -129,7 +130,14 @@ class Sm : public sc_core::sc_module,
   void retire_if_done(Warp& w);
   void wake_at(Cycles cycle);
   void deliver(Payload* wake_up) override;  // a wake-up from the delivery scheduler
-  Warp* pick_ready(Cycles now, unsigned block);
+  // The warp processing block `block` issues next: greedy-then-oldest keeps the warp that issued last while
+  // it is ready (inline: the common case), else pick_not_greedy.
+  Warp* pick_ready(Cycles now, unsigned block) {
+    Warp* greedy = greedy_[block];
+    if (spec_.scheduler == WarpScheduler::kGto && greedy && ready(*greedy, now)) return greedy;
+    return pick_not_greedy(block);
+  }
+  Warp* pick_not_greedy(unsigned block);
   unsigned index_of(const Warp& w) const { return static_cast<unsigned>(&w - warps_.data()); }
 
   const GpuClock& clock_;

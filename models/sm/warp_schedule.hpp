@@ -6,7 +6,7 @@
 // - ready warps: a bit per warp, kept in an array ordered by age, so the oldest ready warp is the first set
 //   bit (at most 256 warps: four words). Ages change only when a CTA is launched into a slot, and then its
 //   warps become the youngest, so the order is updated only at launches (`relaunched`). The same bits are
-//   kept by warp number too (`by_number_`), for a round-robin pick.
+//   kept by warp number too (`by_number_`) when a round-robin pick asks for them (reset's `by_number`).
 // - processing blocks: warp w belongs to block w mod blocks (sm/issue_pipes.hpp); a pick looks at one block's
 //   warps through a mask per block, in age order (recomputed at launches) and by number (fixed).
 // - future ready cycles: a min-heap of (cycle, warp). An entry is not removed when the warp's ready cycle
@@ -35,11 +35,13 @@ class WarpSchedule {
   static constexpr unsigned kMaxBlocks = 8;
 
   // Forgets everything; warps are numbered 0 .. warps-1 and, until relaunched, ordered by number. Warp w
-  // belongs to processing block w mod `blocks` (1..kMaxBlocks).
-  void reset(unsigned warps, unsigned blocks = 1) {
+  // belongs to processing block w mod `blocks` (1..kMaxBlocks). `by_number`: keep the ready warps by number
+  // too, for next_ready_after (a cost on every change that greedy-then-oldest does not need).
+  void reset(unsigned warps, unsigned blocks = 1, bool by_number = false) {
     if (warps > kMaxWarps) throw std::invalid_argument("WarpSchedule: at most 256 warps");
     if (blocks < 1 || blocks > kMaxBlocks) throw std::invalid_argument("WarpSchedule: 1 to 8 blocks");
     blocks_ = blocks;
+    track_numbers_ = by_number;
     order_.resize(warps);
     position_.resize(warps);
     for (unsigned w = 0; w < warps; ++w)
@@ -88,7 +90,7 @@ class WarpSchedule {
     ready_[w] = static_cast<std::uint8_t>(ready);
     const unsigned p = position_[w];
     bits_[p >> 6] ^= std::uint64_t(1) << (p & 63);
-    by_number_[w >> 6] ^= std::uint64_t(1) << (w & 63);
+    if (track_numbers_) by_number_[w >> 6] ^= std::uint64_t(1) << (w & 63);
   }
   bool is_ready(unsigned w) const { return ready_[w] != 0; }
 
@@ -103,7 +105,7 @@ class WarpSchedule {
   }
 
   // Loose round-robin: the first ready warp of `block` numbered after `last`, wrapping around to the lowest
-  // (`last` itself only when it is the one ready), or -1.
+  // (`last` itself only when it is the one ready), or -1. Needs reset(..., by_number = true).
   int next_ready_after(unsigned block, unsigned last) const {
     const std::uint64_t* mask = number_mask_[block];
     const unsigned from = last + 1;  // the first number to look at; kMaxWarps: wrap at once
@@ -169,7 +171,8 @@ class WarpSchedule {
   std::vector<std::uint16_t> position_;  // inverse of order_
   std::vector<std::uint8_t> ready_;  // per warp, 0 or 1 (bytes: a bit vector's proxies cost on every change)
   std::uint64_t bits_[kWords] = {};  // bit p: order_[p] is ready
-  std::uint64_t by_number_[kWords] = {};  // bit w: warp w is ready
+  std::uint64_t by_number_[kWords] = {};  // bit w: warp w is ready (when track_numbers_)
+  bool track_numbers_ = false;
   unsigned blocks_ = 1;
   std::uint64_t age_mask_[kMaxBlocks][kWords] = {};     // bit p: order_[p] is in the block
   std::uint64_t number_mask_[kMaxBlocks][kWords] = {};  // bit w: warp w is in the block

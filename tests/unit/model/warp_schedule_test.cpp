@@ -121,7 +121,7 @@ TEST(WarpSchedule, EachBlockPicksAmongItsOwnWarps) {
 // Loose round-robin: the first ready warp of the block numbered after the last one issued, wrapping around.
 TEST(WarpSchedule, RoundRobinStartsAfterTheLastIssued) {
   WarpSchedule s;
-  s.reset(200, 2);  // block 0: the even warps; beyond one word of 64
+  s.reset(200, 2, true);  // block 0: the even warps; beyond one word of 64
   for (unsigned w : {2u, 10u, 70u, 150u, 151u})
     s.set_ready(w, true);
   EXPECT_EQ(s.next_ready_after(0, WarpSchedule::kMaxWarps - 1), 2);  // none issued yet: the lowest
