@@ -4,9 +4,10 @@
 // A compute step of a C++ kernel bundles N warp instructions (kernels/simt.hpp). Without this model the
 // bundle took one issue slot and its warp was busy for its cycles while other warps issued: an SM with 64
 // warps computing could retire 64 instructions a cycle, where a Volta SM issues at most 4 (one per
-// processing block). Here a bundle of N instructions takes N issue slots (issue_width a cycle, SM-wide), and
-// the instructions of each class occupy that class's pipe: a pipe of L lanes accepts L/32 warp instructions
-// a cycle (a Volta SM's 64 FP32 lanes: 2 a cycle; its 32 FP64 lanes: 1; its 16 SFU lanes: 1 every 2 cycles).
+// processing block). Here a bundle of N instructions takes N issue slots (issue_width a cycle, split over the
+// processing blocks below), and the instructions of each class occupy that class's pipe: a pipe of L lanes
+// accepts L/32 warp instructions a cycle (a Volta SM's 64 FP32 lanes: 2 a cycle; its 32 FP64 lanes: 1; its 16
+// SFU lanes: 1 every 2 cycles).
 // The bundle has issued when the last of its instructions has had both its slot and its pipe.
 //
 // Three structures are held by passes rather than instructions: the shared pipe takes one more pass per

@@ -281,20 +281,25 @@ void Sm::issue() {
     if (ready(warps_[i], now)) schedule_.set_ready(i, true);
   });
   bool limited = false;
-  unsigned slots_ran_out = 0;  // bit b: block b stopped with no slot left this cycle, not for want of a warp
+  // Bit b: block b may still have a warp ready now, because it stopped with no slot left this cycle. A
+  // block that stopped for want of a ready warp has none, unless a CTA launched since (a warp that retired
+  // made room): its warps are ready at once, in whichever blocks, so then every block is looked at.
+  unsigned maybe_ready = 0;
+  const std::uint64_t ages_before = next_age_;
   for (unsigned b = 0; b < blocks && !limited; ++b) {
     const BlockStop stop = issue_block(b, now);
     limited = stop == BlockStop::kOutstandingLimit;
-    if (stop == BlockStop::kSlotsRanOut) slots_ran_out |= 1u << b;
+    if (stop == BlockStop::kSlotsRanOut) maybe_ready |= 1u << b;
   }
   stall_reason_ = limited ? Stall::kOutstandingLimit : why_idle();
   if (limited) return;
-  // The earliest cycle a warp may issue again: for a block with a warp still ready now (its issue slots ran
-  // out), the next cycle with a free slot of its own; else the earliest future ready cycle (waking no
-  // earlier than some block has a slot free: if that warp's block has none, that activation waits for it).
+  if (next_age_ != ages_before) maybe_ready = (1u << blocks) - 1;
+  // The earliest cycle a warp may issue again: for a block with a warp still ready now, the next cycle with a
+  // free slot of its own; else the earliest future ready cycle (waking no earlier than some block has a slot
+  // free: if that warp's block has none, that activation waits for it).
   Cycles next = kNever;
-  for (unsigned b = 0; slots_ran_out != 0; ++b, slots_ran_out >>= 1) {
-    if ((slots_ran_out & 1u) && pick_ready(now, b))
+  for (unsigned b = 0; maybe_ready != 0; ++b, maybe_ready >>= 1) {
+    if ((maybe_ready & 1u) && pick_ready(now, b))
       next = std::min(next, std::max(now + 1, pipes_.next_free_cycle(now, b)));
   }
   const Cycles ready = schedule_.next_ready_cycle(
