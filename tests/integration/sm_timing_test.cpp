@@ -36,6 +36,24 @@ class Steps : public KernelProgram {
   std::vector<std::vector<Step>> warps_;
 };
 
+// CTAs whose warp w of CTA c runs `ctas[c][w]`, then exits (every CTA of as many warps).
+class CtaSteps : public KernelProgram {
+ public:
+  explicit CtaSteps(std::vector<std::vector<std::vector<Step>>> ctas) : ctas_(std::move(ctas)) {}
+  const std::string& name() const override { return name_; }
+  std::uint32_t ctas() const override { return static_cast<std::uint32_t>(ctas_.size()); }
+  std::uint32_t warps_per_cta() const override { return static_cast<std::uint32_t>(ctas_[0].size()); }
+  bool step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const override {
+    if (index >= ctas_[cta][warp].size()) return false;
+    out = ctas_[cta][warp][index];
+    return true;
+  }
+
+ private:
+  std::string name_ = "cta_steps";
+  std::vector<std::vector<std::vector<Step>>> ctas_;
+};
+
 // A compute step of `n` FP32 instructions that the warp's own clock issues one a cycle.
 Step fp32_bundle(std::uint32_t n) {
   Step s;
@@ -65,6 +83,7 @@ class SmTiming : public ::testing::Test {
     System sys("system", Configuration(spec), reg, std::move(programs), diag);
     sys.run();
     EXPECT_TRUE(sys.context().health.ok()) << diag.str();
+    EXPECT_TRUE(sys.dispatcher().finished());
     std::vector<double> cycles;
     for (std::size_t k = 0; k < n; ++k) {
       const auto* c = reg.find_scalar("system.runtime.kernel" + std::to_string(k) + ".cycles");
@@ -129,6 +148,26 @@ TEST_F(SmTiming, TheSharedPipeStaysSmWide) {
   p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>(2, {shared})));
   const std::vector<double> c = run(spec, std::move(p));
   EXPECT_EQ(c[1] - c[0], 32.0);
+}
+
+// A CTA launched in the middle of an activation, after some blocks have found no ready warp, is ready at
+// once in those blocks too, and the SM must wake for it. One CTA slot (sm.max_ctas 1) of 2 warps: warp 0 in
+// block 0, warp 1 in block 1. CTA 0's warp 0 has nothing to do, its warp 1 one instruction; CTA 1's warps
+// have nothing to do. Cycle 0 (of the kernel's first issue): block 0 retires CTA 0's warp 0, block 1 issues
+// warp 1's instruction. Cycle 1: block 0 has no ready warp; block 1 finds warp 1 done and retires it, CTA 0
+// ends and CTA 1 takes the slot: block 1 retires its warp 1 at once, and its warp 0, in block 0, waits for
+// cycle 2, when it retires and the kernel ends: 2 cycles more than one warp with nothing to do. (Had the SM
+// not woken for block 0, the kernel would never end: the run stops at max_cycles with it unfinished.)
+TEST_F(SmTiming, ACtaLaunchedMidCycleWakesTheBlocksAlreadyPassed) {
+  SystemSpec spec = volta_like(4);
+  spec.sm.max_ctas = 1;
+  spec.max_cycles = 100000;  // a lost wake-up leaves the kernel unfinished here
+  std::vector<std::unique_ptr<KernelProgram>> p;
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{{}}));
+  p.push_back(std::make_unique<CtaSteps>(
+      std::vector<std::vector<std::vector<Step>>>{{{}, {one_instruction()}}, {{}, {}}}));
+  const std::vector<double> c = run(spec, std::move(p));
+  EXPECT_EQ(c[1] - c[0], 2.0);
 }
 
 // Greedy-then-oldest against loose round-robin, one issue slot a cycle. Warp 0 runs 100 one-cycle
