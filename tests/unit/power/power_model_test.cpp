@@ -224,12 +224,12 @@ TEST(PowerModel, ClassesSectorsResidentSmsChannelsAndTheBoardByHand) {
 }
 
 // After a clock change the activity carries the run's time (duration_ps) and static power is integrated over
-// it. One SM, 3000 instructions at 1000 pJ (3 uJ) and 1 W static, nothing else: 3000 cycles at 1 GHz are 3 us,
-// 6 uJ, 2 W; at 500 MHz 6 us, 9 uJ, 1.5 W; 1000 cycles at 1 GHz then 2000 at 500 MHz are 1 + 4 = 5 us,
-// 8 uJ, 1.6 W: between the two, and the activity file keeps the time.
+// it. One SM, 3000 instructions at 1000 pJ (3 uJ) and 1 W static, nothing else:
+// - 3000 cycles at 1 GHz: 3 us, 6 uJ, 2 W; at 500 MHz: 6 us, 9 uJ, 1.5 W;
+// - 1000 cycles at 1 GHz then 2000 at 500 MHz: 1 + 4 = 5 us, 8 uJ, 1.6 W, between the two.
 TEST(PowerModel, AfterAClockChangeStaticPowerFollowsTheSimulatedTime) {
-  const EnergyTable t = table({"energy.sm.instruction_pj=1000", "energy.sm.static_w=1", "energy.sm.resident_w=0",
-                               "energy.board.constant_w=0"});
+  const EnergyTable t = table({"energy.sm.instruction_pj=1000", "energy.sm.static_w=1",
+                               "energy.sm.resident_w=0", "energy.board.constant_w=0"});
   auto run = [&](std::uint64_t mhz, std::uint64_t duration_ps) {
     Activity a = one_microsecond(1);
     a.clock_mhz = mhz;
