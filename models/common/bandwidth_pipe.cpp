@@ -6,7 +6,7 @@
 namespace numagpu {
 
 BandwidthPipe::BandwidthPipe(const GpuClock& clock, std::uint64_t bytes_num, std::uint64_t den)
-    : clock_(&clock), num_(bytes_num), ps_per_byte_scaled_(clock.period_ps() * den) {
+    : clock_(&clock), num_(bytes_num), den_(den), ps_per_byte_scaled_(clock.period_ps() * den) {
   if (bytes_num == 0 || den == 0) throw std::invalid_argument("BandwidthPipe: rate must be positive");
 }
 

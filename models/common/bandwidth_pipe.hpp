@@ -36,10 +36,14 @@ class BandwidthPipe {
   sc_core::sc_time free_at() const;
   std::uint64_t free_at_ps() const { return (free_at_scaled_ + num_ - 1) / num_; }  // the same, in ps
   std::uint64_t bytes_moved() const { return bytes_moved_; }
+  // A run-time clock change (GpuClock::retime) for a pipe whose rate is per cycle of the core clock: from now
+  // on `den` cycles are of `period_ps`. What is already booked stays as booked.
+  void follow_period(std::uint64_t period_ps) { ps_per_byte_scaled_ = period_ps * den_; }
 
  private:
   const GpuClock* clock_;
   std::uint64_t num_;
+  std::uint64_t den_;
   std::uint64_t ps_per_byte_scaled_;  // period_ps * den: time of one byte, in units of 1/num_ ps
   std::uint64_t free_at_scaled_ = 0;  // ps * num_
   std::uint64_t bytes_moved_ = 0;

@@ -24,7 +24,7 @@ struct SimContext {
   SimContext(const SimContext&) = delete;  // components keep references into it
   SimContext& operator=(const SimContext&) = delete;
 
-  const GpuClock clock;  // fixed for the machine's lifetime (system.clock_mhz)
+  GpuClock clock;  // system.clock_mhz, changed at run time only by System::set_clock_mhz
   // Every arrival at a component and every component wake-up of this machine (common/delivery_scheduler.hpp).
   DeliveryScheduler deliveries;
   RunHealth health;

@@ -27,16 +27,35 @@ std::string GpuClock::period_error(std::uint64_t mhz) {
   return {};
 }
 
-GpuClock::GpuClock(std::uint64_t mhz) {
-  const std::string error = period_error(mhz);
-  if (!error.empty()) throw std::invalid_argument("clock: " + error);
-  period_ps_ = 1000000 / mhz;
+GpuClock::GpuClock(std::uint64_t mhz) : first_mhz_(mhz) {
   const std::uint64_t res_fs = resolution_fs();
   if (res_fs < 1000)
     ticks_per_ps_ = 1000 / res_fs;
   else
     ps_per_tick_ = res_fs / 1000;
+  set_period(mhz);
+}
+
+void GpuClock::set_period(std::uint64_t mhz) {
+  const std::string error = period_error(mhz);
+  if (!error.empty()) throw std::invalid_argument("clock: " + error);
+  mhz_ = mhz;
+  period_ps_ = 1000000 / mhz;
   period_ticks_ = period_ps_ * ticks_per_ps_ / ps_per_tick_;
+}
+
+Cycles GpuClock::retime(std::uint64_t mhz) {
+  const std::string error = period_error(mhz);
+  if (!error.empty()) throw std::invalid_argument("clock: " + error);
+  // The first boundary not before now, in the old period.
+  const Cycles boundary = to_cycles_ceil(sim_now());
+  const std::uint64_t boundary_ticks = epoch_ticks_ + (boundary - epoch_cycle_) * period_ticks_;
+  epoch_cycle_ = boundary;
+  epoch_ticks_ = boundary_ticks;
+  epoch_ps_ = ps_of_ticks(boundary_ticks);
+  set_period(mhz);
+  now_ticks_ = ~std::uint64_t(0);  // now()'s kept answer was in the old period
+  return boundary;
 }
 
 }  // namespace numagpu

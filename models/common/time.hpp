@@ -40,6 +40,23 @@ class GpuClock {
   static std::string period_error(std::uint64_t mhz);
 
   std::uint64_t period_ps() const { return period_ps_; }
+  std::uint64_t mhz() const { return mhz_; }
+
+  // A run-time clock change (docs/embedding.md, "Changing the clock during the run"): the period becomes that
+  // of `mhz` from the first cycle boundary not before now, the clock's epoch. Cycle counts go on from there:
+  // cycle = epoch cycle + (t - epoch time) / new period. Returns the epoch cycle. Delays asked from now on
+  // (cycles(), cycles_ps(), cycles_fraction()) are in the new period; what a component computed from the
+  // period when it was built (a bandwidth pipe's bytes per picosecond) stays as it was.
+  Cycles retime(std::uint64_t mhz);
+  // Whether retime() has been called: the period has not been the same since time 0.
+  bool retimed() const { return epoch_ticks_ != 0 || epoch_cycle_ != 0 || mhz_ != first_mhz_; }
+  // The time, in picoseconds, at which cycle `c` starts: c x period without a change. A cycle before the
+  // epoch is counted back in the new period (callers ask it only to compare with now, sm.cpp).
+  std::uint64_t cycle_start_ps(Cycles c) const {
+    if (c >= epoch_cycle_) return epoch_ps_ + (c - epoch_cycle_) * period_ps_;
+    const std::uint64_t back = (epoch_cycle_ - c) * period_ps_;
+    return back < epoch_ps_ ? epoch_ps_ - back : 0;
+  }
 
   sc_core::sc_time cycles(Cycles n) const { return sc_core::sc_time::from_value(n * period_ticks_); }
   // The same in picoseconds, without making an sc_time (sc_time::from_value is an out-of-line call).
@@ -62,16 +79,27 @@ class GpuClock {
     const std::uint64_t ticks = sim_now().value();
     if (ticks != now_ticks_) {
       now_ticks_ = ticks;
-      now_cycle_ = ticks / period_ticks_;
+      now_cycle_ = cycle_of_ticks(ticks);
     }
     return now_cycle_;
   }
-  Cycles to_cycles(const sc_core::sc_time& t) const { return t.value() / period_ticks_; }  // rounded down
+  Cycles to_cycles(const sc_core::sc_time& t) const { return cycle_of_ticks(t.value()); }  // rounded down
   Cycles to_cycles_ceil(const sc_core::sc_time& t) const {
-    return (t.value() + period_ticks_ - 1) / period_ticks_;
+    const std::uint64_t ticks = t.value();
+    if (ticks < epoch_ticks_) return epoch_cycle_;  // within the last cycle of the old period
+    return epoch_cycle_ + (ticks - epoch_ticks_ + period_ticks_ - 1) / period_ticks_;
   }
 
  private:
+  // Since the epoch, whole periods; before it (only within the last cycle of the old period: the epoch is the
+  // first boundary after the change), that last cycle. Without a change the epoch is 0 and this is t /
+  // period.
+  Cycles cycle_of_ticks(std::uint64_t ticks) const {
+    if (ticks < epoch_ticks_) return epoch_cycle_ - 1;
+    return epoch_cycle_ + (ticks - epoch_ticks_) / period_ticks_;
+  }
+  void set_period(std::uint64_t mhz);
+
   // One of the two is 1: at 1 ps both, and the conversions are a multiplication by 1 (no division on a hop).
   std::uint64_t ticks_of_ps(std::uint64_t ps) const {
     return ps_per_tick_ == 1 ? ps * ticks_per_ps_ : (ps + ps_per_tick_ - 1) / ps_per_tick_;
@@ -81,6 +109,11 @@ class GpuClock {
   }
 
   std::uint64_t period_ps_;
+  std::uint64_t mhz_;
+  std::uint64_t first_mhz_;
+  std::uint64_t epoch_ticks_ = 0;  // the last retime()'s first cycle boundary, in ticks and ps, and its cycle
+  std::uint64_t epoch_ps_ = 0;
+  Cycles epoch_cycle_ = 0;
   std::uint64_t ticks_per_ps_ = 1;  // resolution finer than 1 ps: 10, 100 or 1000 ticks per ps
   std::uint64_t ps_per_tick_ = 1;   // resolution coarser than 1 ps: 10, 100, 1000, ... ps per tick
   std::uint64_t period_ticks_;

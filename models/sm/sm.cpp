@@ -173,7 +173,7 @@ void Sm::wake_at(Cycles cycle) {
   // The scheduler cannot take back the later wake-up this one replaces: that one finds wake_cycle_ moved
   // and is ignored (deliver()). Waking in the current cycle from an event between cycle edges (a response
   // arriving at a fraction of a cycle) means now.
-  const std::uint64_t at = std::max<std::uint64_t>(clock_.cycles_ps(cycle), clock_.now_ps());
+  const std::uint64_t at = std::max<std::uint64_t>(clock_.cycle_start_ps(cycle), clock_.now_ps());
   scheduler_.schedule(at, *this, nullptr);
 }
 

@@ -520,6 +520,10 @@ std::string System::clock_setting(const sc_core::sc_time& period) {
   return "system.clock_mhz=" + std::to_string(1000000 / whole);
 }
 
+Cycles System::set_clock_mhz(std::uint64_t mhz) {
+  return ctx_.clock.retime(mhz);
+}
+
 void System::check_clock(const sc_core::sc_time& period, const sc_core::sc_time& first_rise) const {
   const sc_core::sc_time mine = ctx_.clock.cycles(1);
   std::string problem;
@@ -664,7 +668,7 @@ void System::begin() {
 }
 
 void System::start_of_simulation() {
-  if (started_) return;  // run() started it
+  if (started_) return;                          // run() started it
   if (reset_n.size() > 0 && !reset_n->read()) {  // held in reset from the start: begins when released
     in_reset_ = true;
     control_->reset(true);

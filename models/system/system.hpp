@@ -215,6 +215,12 @@ class System : public sc_core::sc_module {
   // "system.clock_mhz=<MHz>" for a clock of `period` (a --set for Configuration); throws
   // std::invalid_argument when the period is not a whole number of MHz with a whole-picosecond period.
   static std::string clock_setting(const sc_core::sc_time& period);
+  // A run-time clock change (docs/embedding.md, "Changing the clock during the run"): from the next cycle
+  // boundary the System's cycles are `mhz`'s period long (GpuClock::retime). The SMs, caches, crossbar and
+  // every delay counted in cycles follow; DRAM, links and switches keep the latency and bytes per second
+  // they were built with. Returns the cycle from which the new period applies; throws
+  // std::invalid_argument for a frequency GpuClock refuses.
+  Cycles set_clock_mhz(std::uint64_t mhz);
   bool in_reset() const { return in_reset_; }
 
   // Binds initiator -> target, through a protocol checker when checks are enabled (else directly:

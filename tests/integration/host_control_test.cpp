@@ -405,6 +405,66 @@ TEST(HostClock, ASystemFollowingAnScClockRunsAsOnItsOwn) {
   EXPECT_TRUE(host.gpu.healthy()) << host.diag.str();
 }
 
+// A run-time clock change (docs/embedding.md, "Changing the clock during the run"). The System idles 1000 ns
+// at 1 GHz (cycle 1000), goes to 500 MHz at that boundary, idles 2000 ns more: 1000 cycles, cycle 2000 at
+// 3000 ns. A stream kernel launched then (8 CTAs x 2 warps x 4 accesses: 64 loads) ends at cycle e, which
+// is 3000 ns + (e - 2000) x 2 ns into the run (the end may come between two edges: within one 2 ns cycle).
+TEST(HostClock, AClockChangeMidRunCountsEachSpanInItsOwnPeriod) {
+  FreshSystemCKernel kernel;
+  Platform p("host", functional_spec());
+  System::LaunchRecord record;
+  sc_time end_time;
+  p.script = [&](Platform& h) {
+    const GpuClock& clock = h.gpu.context().clock;
+    wait(1000, SC_NS);
+    EXPECT_EQ(clock.now(), 1000u);
+    EXPECT_EQ(h.gpu.set_clock_mhz(500), 1000u);  // on a boundary: from now
+    EXPECT_EQ(clock.cycles(1), sc_time(2, SC_NS));
+    wait(2000, SC_NS);
+    EXPECT_EQ(clock.now(), 2000u);
+    bool ended = false;
+    h.gpu.launch(synthetic("stream", 8, 2, 4), [&](const System::LaunchRecord& r) {
+      record = r;
+      ended = true;
+    });
+    while (!ended)
+      wait(h.gpu.launch_ended());
+    end_time = sc_core::sc_time_stamp();
+  };
+  sc_core::sc_start(1000, SC_US);
+  ASSERT_TRUE(p.finished) << p.diag.str();
+  EXPECT_EQ(record.submitted, 2000u);
+  ASSERT_GT(record.ended, record.submitted);
+  const sc_time edge = sc_time(3000, SC_NS) + sc_time(2.0 * double(record.ended - 2000), SC_NS);
+  EXPECT_GE(end_time, edge);
+  EXPECT_LT(end_time, edge + sc_time(2, SC_NS));
+  EXPECT_EQ(sum_over_sms(p.stats, "host.gpu.socket0", 4, "loads"), 64u);
+  EXPECT_TRUE(p.gpu.healthy()) << p.diag.str();
+}
+
+// A change asked between two edges applies from the next one: at 1.5 ns (cycle 1 at 1 GHz) a change to
+// 250 MHz starts at cycle 2, 2 ns; cycle 3 then starts at 2 + 4 = 6 ns.
+TEST(HostClock, AClockChangeBetweenEdgesAppliesFromTheNextEdge) {
+  FreshSystemCKernel kernel;
+  Platform p("host", functional_spec());
+  p.script = [&](Platform& h) {
+    const GpuClock& clock = h.gpu.context().clock;
+    wait(1500, sc_core::SC_PS);
+    EXPECT_EQ(h.gpu.set_clock_mhz(250), 2u);
+    EXPECT_EQ(clock.now(), 1u);  // still the last 1 ns cycle
+    wait(500, sc_core::SC_PS);
+    EXPECT_EQ(clock.now(), 2u);
+    wait(3999, sc_core::SC_PS);
+    EXPECT_EQ(clock.now(), 2u);
+    wait(1, sc_core::SC_PS);
+    EXPECT_EQ(clock.now(), 3u);
+    EXPECT_EQ(clock.cycle_start_ps(3), 6000u);
+    EXPECT_THROW(h.gpu.set_clock_mhz(3), std::invalid_argument);  // 333333.3 ps: not a whole picosecond
+  };
+  sc_core::sc_start(1, SC_US);
+  EXPECT_TRUE(p.finished) << p.diag.str();
+}
+
 std::string error_of_start() {
   try {
     sc_core::sc_start(100, SC_US);
