@@ -156,11 +156,20 @@ endforeach()
 set_tests_properties(rtl_lint_kit_numagpu_policy_pkg rtl_lint_kit_link_balancer_cover
                      rtl_lint_kit_cache_partition_ctrl_cover PROPERTIES LABELS rtl TIMEOUT 60)
 
+# The venv with cocotb and cocotb-coverage (scripts/setup.sh), set before the first test that takes it: an
+# empty argument would shift the ones after it.
+if(DEFINED ENV{NUMAGPU_VENV})
+  set(_venv_default $ENV{NUMAGPU_VENV})
+else()
+  set(_venv_default $ENV{HOME}/.local/share/numagpu/venv)
+endif()
+set(NUMAGPU_VENV ${_venv_default} CACHE PATH "The Python venv with cocotb and cocotb-coverage (scripts/setup.sh)")
+
 # The installed kit (tb/CMakeLists.txt, rtl/CMakeLists.txt): `cmake --install --component kit` into a scratch
 # prefix, then the filelists, the package and the DPI library are used from there.
 add_test(NAME rtl_kit_install
          COMMAND bash ${NUMAGPU_RTL_TESTS}/kit_install_test.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
-                 ${CMAKE_CURRENT_BINARY_DIR}/rtl_kit_install ${NUMAGPU_VENV} ${CMAKE_CURRENT_BINARY_DIR}/rtl_python_cache
+                 ${CMAKE_CURRENT_BINARY_DIR}/rtl_kit_install "${NUMAGPU_VENV}" ${CMAKE_CURRENT_BINARY_DIR}/rtl_python_cache
                  $<IF:$<TARGET_EXISTS:numagpu_policy_py>,1,0>)
 set_tests_properties(rtl_kit_install PROPERTIES LABELS rtl TIMEOUT 120)
 
@@ -169,12 +178,6 @@ set_tests_properties(rtl_kit_install PROPERTIES LABELS rtl TIMEOUT 120)
 # scoreboard and a cocotb-coverage goal; cocotb and cocotb-coverage come from the venv scripts/setup.sh makes
 # (pinned: cocotb 1.9.2, the last line that supports Debian 12's Verilator 5.006). Without the venv or a
 # simulator a test skips (fails in CI).
-if(DEFINED ENV{NUMAGPU_VENV})
-  set(_venv_default $ENV{NUMAGPU_VENV})
-else()
-  set(_venv_default $ENV{HOME}/.local/share/numagpu/venv)
-endif()
-set(NUMAGPU_VENV ${_venv_default} CACHE PATH "The Python venv with cocotb and cocotb-coverage (scripts/setup.sh)")
 set(NUMAGPU_COCOTB_DIR ${CMAKE_CURRENT_BINARY_DIR}/cocotb)
 foreach(block link_balancer cache_partition_ctrl)
   foreach(sim icarus verilator)
