@@ -1,0 +1,129 @@
+// The applications added for the rest of the paper's Table 2 (issue 49): their launch sequences decided on
+// executed data, CTA counts, traffic of tiny instances counted by hand, and the values they compute.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "app_walk.hpp"
+
+namespace numagpu::kernels {
+namespace {
+
+using testing::AppWalk;
+using testing::TempGraph;
+using testing::Traffic;
+using testing::walk_app;
+
+// The triangle of apps_test.cpp: 1-2 (weight 1), 2-3 (1), 1-3 (5); vertex lines list 2 then 3, 1 then 3,
+// 1 then 2.
+const char* const kTriangle = "3 3 1\n2 1 3 5\n1 1 3 1\n1 5 2 1\n";
+
+// sssp_wln with one block of 256 threads. Iteration 1: the worklist {0}; thread 0 relaxes 0->1 (alt 1) and
+// 0->2 (alt 5), both lower than infinity: pushes 1 and 2. Iteration 2: {1, 2}, one item a thread; thread 0
+// (vertex 1, dist 1) finds 1->2 at 2 < 5 and pushes 2; thread 1 (vertex 2, dist 5) improves nothing.
+// Iteration 3: {2} improves nothing: the host stops after 3 launches, distances {0, 1, 2}.
+TEST(AppsTable2, SsspWlnRelaxesItsWorklistUntilNothingIsPushed) {
+  const TempGraph triangle(kTriangle);
+  std::vector<std::int32_t> dist;
+  const AppWalk w = walk_app("lonestar/sssp_wln", "layers=1 blocks=1", triangle.path(),
+                             [&](const Application& a) { dist = *a.contents<std::int32_t>("dist"); });
+  EXPECT_EQ(w.names(), (std::vector<std::string>{"drelax", "drelax", "drelax"}));
+  EXPECT_EQ(dist, (std::vector<std::int32_t>{0, 1, 2}));
+  // Iteration 1: 1 CTA of 8 warps, each loading the worklist's size (8 steps); warp 0 alone has an item: the
+  // item, its two row bounds (3), and per edge (2) the destination, dist[src], the weight, dist[dst] (4 x 2);
+  // per edge an atomicMin and the push's atomicAdd (2 x 2), and the pushed item's store (2).
+  const Traffic& t = w.launches[0].traffic;
+  EXPECT_EQ(t.ctas, 1u);
+  EXPECT_EQ(t.load_steps, 8u + 3u + 8u);
+  EXPECT_EQ(t.atomic_steps, 4u);
+  EXPECT_EQ(t.store_steps, 2u);
+}
+
+// The default grid is LonestarGPU's MAXNBLOCKS for a 15-SM GPU: 60 CTAs, whatever the worklist holds.
+TEST(AppsTable2, SsspWlnRunsAFixedGrid) {
+  const TempGraph triangle(kTriangle);
+  const AppWalk w = walk_app("lonestar/sssp_wln", "layers=1", triangle.path());
+  for (const auto& l : w.launches)
+    EXPECT_EQ(l.traffic.ctas, 60u);
+}
+
+// sssp_wlc: initialize, the source's push, then the iterations of sssp_wln's example (the same relaxations,
+// every thread of a step reading before any atomic of it): 3, so 5 launches and distances {0, 1, 2}.
+TEST(AppsTable2, SsspWlcBalancesEdgesOverTheCtaAndPushesOncePerCta) {
+  const TempGraph triangle(kTriangle);
+  std::vector<std::int32_t> dist;
+  const AppWalk w = walk_app("lonestar/sssp_wlc", "layers=1", triangle.path(),
+                             [&](const Application& a) { dist = *a.contents<std::int32_t>("dist"); });
+  EXPECT_EQ(w.names(), (std::vector<std::string>{"initialize", "drelax3", "drelax3", "drelax3", "drelax3"}));
+  EXPECT_EQ(dist, (std::vector<std::int32_t>{0, 1, 2}));
+  // Iteration 1 (launch 2): ceil(1 / 512) = 1 CTA of 16 warps, each loading the size (16 steps); warp 0
+  // pops the item and its row bounds (3); its threads 0 and 1 take the two edges of the window: column,
+  // weight, dist[dst], dist[src] (4 steps). One atomicMin step (warp 0), one atomicAdd for the CTA's two
+  // pushes (thread 511, warp 15), one store step of the two items (warp 0). Barriers per warp: the degrees'
+  // scan (2), the window's fill (2), the pushes' scan (2) and the base's broadcast (1).
+  const Traffic& t = w.launches[2].traffic;
+  EXPECT_EQ(t.ctas, 1u);
+  EXPECT_EQ(t.load_steps, 16u + 3u + 4u);
+  EXPECT_EQ(t.atomic_steps, 2u);
+  EXPECT_EQ(t.store_steps, 1u);
+  EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{7}));
+  // The second iteration pushes one item: 2 items in, 4 edges in the window; still one CTA.
+  EXPECT_EQ(w.launches[3].traffic.ctas, 1u);
+}
+
+// A vertex that is not reached stays at infinity in both variants; a second component is never pushed.
+TEST(AppsTable2, SsspWorklistVariantsLeaveUnreachedVerticesInfinite) {
+  const TempGraph two("4 2 1\n2 3\n1 3\n4 2\n3 2\n");  // 1-2 (3), 3-4 (2)
+  for (const std::string app : {"lonestar/sssp_wln", "lonestar/sssp_wlc"}) {
+    std::vector<std::int32_t> dist;
+    walk_app(app, "layers=1", two.path(),
+             [&](const Application& a) { dist = *a.contents<std::int32_t>("dist"); });
+    EXPECT_EQ(dist, (std::vector<std::int32_t>{0, 3, (1 << 30) - 1, (1 << 30) - 1})) << app;
+  }
+}
+
+// RSBench with one pole and one window a nuclide: the window's range is [0, 0], and the original's loop
+// (i < end) visits no pole, so the poles are never read and each lookup's cross sections are E times the
+// concentration-weighted window backgrounds: elastic = total - absorption is below total, so the verification
+// value (the largest's index, 1..4) is never 4. 300 lookups: ceil(300 / 256) = 2 CTAs; the verification
+// array (8 B a lookup, 2,400 B) is 19 lines stored; the 12 materials' counts (48 B) one line loaded.
+TEST(AppsTable2, RsbenchWithoutPolesStoresOneVerificationValuePerLookup) {
+  std::vector<std::int64_t> verification;
+  const AppWalk w =
+      walk_app("proxy/rsbench", "lookups=300 nuclides=68 poles=1 windows=1", "",
+               [&](const Application& a) { verification = *a.contents<std::int64_t>("verification"); });
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"xs_lookup_kernel_baseline"}));
+  const Traffic& t = w.launches[0].traffic;
+  EXPECT_EQ(t.ctas, 2u);
+  EXPECT_EQ(t.in(t.stored, "verification"), 19u);
+  EXPECT_EQ(t.stored.size(), 19u);
+  EXPECT_EQ(t.in(t.loaded, "num_nucs"), 1u);
+  EXPECT_EQ(t.in(t.loaded, "poles"), 0u);
+  ASSERT_EQ(verification.size(), 300u);
+  for (std::int64_t v : verification) {
+    EXPECT_GE(v, 1);
+    EXPECT_LE(v, 3);
+  }
+}
+
+// With poles in the windows the pole loop runs: the poles are read, and every verification value is 1..4.
+TEST(AppsTable2, RsbenchReadsThePolesOfEachWindow) {
+  std::vector<std::int64_t> verification;
+  const AppWalk w =
+      walk_app("proxy/rsbench", "lookups=64 nuclides=68 poles=8 windows=2", "",
+               [&](const Application& a) { verification = *a.contents<std::int64_t>("verification"); });
+  const Traffic& t = w.launches[0].traffic;
+  EXPECT_EQ(t.ctas, 1u);
+  EXPECT_GT(t.in(t.loaded, "poles"), 0u);
+  for (std::int64_t v : verification) {
+    EXPECT_GE(v, 1);
+    EXPECT_LE(v, 4);
+  }
+}
+
+TEST(AppsTable2, RsbenchRefusesAnotherNuclideCount) {
+  EXPECT_THROW(make_app("proxy/rsbench", "nuclides=100", "", testing::kTrafficBase), KernelError);
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
