@@ -127,3 +127,57 @@ TEST(AppsTable2, RsbenchRefusesAnotherNuclideCount) {
 
 }  // namespace
 }  // namespace numagpu::kernels
+
+namespace numagpu::kernels {
+namespace {
+
+// MCB-like transport, 300 particles: ceil(300 / 128) = 3 CTAs a launch. The source writes each particle's
+// five doubles (x, y, ux, uy, weight: 2,400 B, 19 lines each), two int32 (zone, alive: 1,200 B, 10 lines
+// each) and its random-number state (8 B: 19 lines): 5 x 19 + 2 x 10 + 19 = 134 lines.
+TEST(AppsTable2, McbSourcesEveryParticleOnce) {
+  const AppWalk w = walk_app("proxy/mcb", "particles=300 nx=8 ny=8 steps=1");
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"source", "track"}));
+  const Traffic& t = w.launches[0].traffic;
+  EXPECT_EQ(t.ctas, 3u);
+  EXPECT_EQ(t.in(t.stored, "x"), 19u);
+  EXPECT_EQ(t.in(t.stored, "zone"), 10u);
+  EXPECT_EQ(t.stored.size(), 134u);
+  EXPECT_EQ(w.launches[1].traffic.ctas, 3u);
+}
+
+// Without absorption and with reflecting edges no particle dies, so every one travels the census distance
+// (8 zones) each step and the track-length tallies sum to particles x steps x 8 = 300 x 2 x 8 = 4,800.
+TEST(AppsTable2, McbTalliesConserveTrackLength) {
+  std::vector<double> tally;
+  std::vector<std::int32_t> alive;
+  walk_app("proxy/mcb", "particles=300 nx=8 ny=8 steps=2 absorb_in=0 absorb_out=0 reflect=1", "",
+           [&](const Application& a) {
+             tally = *a.contents<double>("tally");
+             alive = *a.contents<std::int32_t>("alive");
+           });
+  double total = 0;
+  for (double t : tally)
+    total += t;
+  EXPECT_NEAR(total, 4800.0, 1e-6);
+  EXPECT_EQ(std::count(alive.begin(), alive.end(), 1), 300);
+}
+
+// On a 2 x 2 mesh (the particles start inside it) without reflection, a particle that has not collided
+// leaves it within 2 sqrt(2) < 8 zones of travel: some escape (alive 0) and the tallies sum to less.
+TEST(AppsTable2, McbParticlesEscapeAnOpenMesh) {
+  std::vector<double> tally;
+  std::vector<std::int32_t> alive;
+  walk_app("proxy/mcb", "particles=300 nx=2 ny=2 steps=1 absorb_in=0 absorb_out=0", "",
+           [&](const Application& a) {
+             tally = *a.contents<double>("tally");
+             alive = *a.contents<std::int32_t>("alive");
+           });
+  double total = 0;
+  for (double t : tally)
+    total += t;
+  EXPECT_LT(total, 2400.0);
+  EXPECT_GT(std::count(alive.begin(), alive.end(), 0), 0);
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
