@@ -181,3 +181,46 @@ TEST(AppsTable2, McbParticlesEscapeAnOpenMesh) {
 
 }  // namespace
 }  // namespace numagpu::kernels
+
+namespace numagpu::kernels {
+namespace {
+
+// CoMD with EAM on 5^3 FCC unit cells (500 atoms; 5 x 3.615 / 4.95 = 3.65: 3 link cells a side): the force
+// is three kernels, at the start and in the step. Every atom's density sums its first three shells (12 at
+// the nearest-neighbour distance r0 with rho 1, 6 at sqrt(2) r0 with e^-0.83 = 0.44, 24 at sqrt(3) r0 with
+// e^-1.46 = 0.23: 12 + 2.6 + 5.5 = 20.1; the fourth shell, at 5.11, is beyond the cutoff), moved a little by
+// the displacements (up to 0.05 a coordinate): between 18 and 22. Pair and embedding forces are equal and
+// opposite for the two atoms of a pair, so the forces sum to zero (to rounding).
+TEST(AppsTable2, ComdEamComputesDensitiesAndBalancedForces) {
+  std::vector<double> rhobar, f;
+  std::vector<std::int32_t> gid;
+  const AppWalk w = walk_app("proxy/comd", "nx=5 steps=1 eam=1", "", [&](const Application& a) {
+    rhobar = *a.contents<double>("rhobar");
+    f = *a.contents<double>("f");
+    gid = *a.contents<std::int32_t>("gid1");  // the step's re-bin moved the atoms into set 1
+  });
+  EXPECT_EQ(w.names(),
+            (std::vector<std::string>{"EAM_Force_1", "EAM_Force_2", "EAM_Force_3", "advance_velocity",
+                                      "advance_position", "clear_counts", "redistribute", "EAM_Force_1",
+                                      "EAM_Force_2", "EAM_Force_3", "advance_velocity"}));
+  EXPECT_EQ(w.launches[0].traffic.ctas, 27u);
+  double sum[3] = {0, 0, 0}, magnitude = 0;
+  int atoms = 0;
+  for (std::size_t s = 0; s < gid.size(); ++s) {
+    if (gid[s] < 0) continue;
+    ++atoms;
+    EXPECT_GT(rhobar[s], 18.0);
+    EXPECT_LT(rhobar[s], 22.0);
+    for (int k = 0; k < 3; ++k) {
+      sum[k] += f[3 * s + k];
+      magnitude += std::abs(f[3 * s + k]);
+    }
+  }
+  EXPECT_EQ(atoms, 500);
+  EXPECT_GT(magnitude, 0.0);
+  for (double s : sum)
+    EXPECT_LT(std::abs(s), 1e-9 * magnitude);
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
