@@ -224,3 +224,41 @@ TEST(AppsTable2, ComdEamComputesDensitiesAndBalancedForces) {
 
 }  // namespace
 }  // namespace numagpu::kernels
+
+namespace numagpu::kernels {
+namespace {
+
+// RabbitCT on 32^3 voxels of 8 mm (origin -124 mm), one projection (angle 0: the source at x = 750 mm):
+// (1, 1, 32) = 32 CTAs of 32 x 32. Voxel (16, 16, 16) sits at (4, 4, 4) mm: w' = 750 - 4 = 746, u = 1200 /
+// 0.32 x 4 / 746 + 623.5 = 643.6, v = 499.6, on the detector; the images hold 1, so it gets 1 / 746^2. Voxel
+// (0, 0, 0) at (-124, -124, -124): w' = 874, v = 3750 x -124 / 874 + 479.5 = -52.5, below the detector:
+// nothing. Every voxel the launch stores it also loaded first (a read-modify-write).
+TEST(AppsTable2, RabbitctBackProjectsOneProjection) {
+  std::vector<float> volume;
+  const AppWalk w = walk_app("proxy/rabbitct", "L=32 projections=1", "",
+                             [&](const Application& a) { volume = *a.contents<float>("volume"); });
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"backproject"}));
+  const Traffic& t = w.launches[0].traffic;
+  EXPECT_EQ(t.ctas, 32u);
+  EXPECT_EQ(t.warps_per_cta, 32u);
+  EXPECT_NEAR(volume[16 + (16 + 16 * 32) * 32], 1.0 / (746.0 * 746.0), 1e-12);
+  EXPECT_EQ(volume[0], 0.0f);
+  EXPECT_EQ(t.in(t.stored, "volume"), t.in(t.loaded, "volume"));
+  EXPECT_GT(t.in(t.stored, "volume"), 0u);
+}
+
+// Two projections add up: the central voxel gets the weights of both angles (the second 200 / 496 degrees
+// on, where it still projects onto the detector).
+TEST(AppsTable2, RabbitctAccumulatesProjections) {
+  std::vector<float> one, two;
+  walk_app("proxy/rabbitct", "L=32 projections=1", "",
+           [&](const Application& a) { one = *a.contents<float>("volume"); });
+  const AppWalk w = walk_app("proxy/rabbitct", "L=32 projections=2", "",
+                             [&](const Application& a) { two = *a.contents<float>("volume"); });
+  EXPECT_EQ(w.launches.size(), 2u);
+  const std::size_t centre = 16 + (16 + 16 * 32) * 32;
+  EXPECT_GT(two[centre], one[centre] * 1.9f);
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
