@@ -262,3 +262,36 @@ TEST(AppsTable2, RabbitctAccumulatesProjections) {
 
 }  // namespace
 }  // namespace numagpu::kernels
+
+namespace numagpu::kernels {
+namespace {
+
+// The miner on Bitcoin's genesis header: nonce 2083236893 is the genesis block's, whose hash ends in
+// 40 zero bits (000000000019d6...e26f read backwards), so hash[7] == 0; any other nonce passes with
+// probability 2^-32. One CTA of 256 threads, 1 nonce each, from 2083236893 - 100: thread 100 finds it,
+// stores the flag and the nonce (2 store steps of one warp: thread 100 is in warp 3), and nothing else is
+// stored or loaded.
+TEST(AppsTable2, BitcoinFindsTheGenesisNonce) {
+  std::vector<std::uint32_t> results;
+  const AppWalk w = walk_app("other/bitcoin", "blocks=1 hashes=1 launches=1 base=2083236793", "",
+                             [&](const Application& a) { results = *a.contents<std::uint32_t>("results"); });
+  ASSERT_EQ(w.names(), (std::vector<std::string>{"search"}));
+  const Traffic& t = w.launches[0].traffic;
+  EXPECT_EQ(t.ctas, 1u);
+  EXPECT_EQ(results, (std::vector<std::uint32_t>{1, 2083236893u}));
+  EXPECT_EQ(t.store_steps, 2u);
+  EXPECT_EQ(t.load_steps, 0u);
+  // Two compressions a nonce, 1,384 integer instructions each, in each of the 8 warps.
+  EXPECT_GE(t.of(InstrClass::kInt), 8u * 2u * 1384u);
+}
+
+// Without the genesis nonce in range nothing is found (the 2^-32 chance aside: 256 x 4 nonces checked).
+TEST(AppsTable2, BitcoinFindsNothingElseNearby) {
+  std::vector<std::uint32_t> results;
+  walk_app("other/bitcoin", "blocks=1 hashes=4 launches=1 base=1000", "",
+           [&](const Application& a) { results = *a.contents<std::uint32_t>("results"); });
+  EXPECT_EQ(results, (std::vector<std::uint32_t>{0, 0}));
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
