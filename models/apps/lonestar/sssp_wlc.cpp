@@ -24,14 +24,9 @@ namespace {
 
 constexpr std::int64_t kBlock = 512;
 
-class SsspWlcApp : public Application {
+class SsspWlcApp : public worklist::SsspApp {
  public:
-  SsspWlcApp(const Args& a, const std::string& input)
-      : Application(a, input), graph_(sssp::weighted_graph(a, input, "lonestar/sssp_wlc")) {
-    row_.values.assign(graph_.row_ptr.begin(), graph_.row_ptr.end());
-    col_.values.assign(graph_.col.begin(), graph_.col.end());
-    weight_.values = std::move(graph_.weight);
-    graph_ = CsrGraph{};
+  SsspWlcApp(const Args& a, const std::string& input) : SsspApp(a, input, "lonestar/sssp_wlc", 2) {
     set_launch_bound(std::uint64_t(n_) + 2,
                      "initialize, the source's push, and n iterations (each settles every vertex one edge "
                      "further, so n - 1 push and the n-th finds the worklist empty)");
@@ -140,16 +135,6 @@ class SsspWlcApp : public Application {
       c.store(wl_[out], slot, convert<std::int32_t>(item));
     });
   }
-
-  CsrGraph graph_;  // the input, until the arrays hold it
-  std::int64_t n_ = graph_.vertices;
-  Data<std::int32_t> row_{this, "row_ptr", graph_.row_ptr.size()};
-  Data<std::int32_t> col_{this, "col", graph_.edges()};
-  Data<std::int32_t> weight_{this, "weight", graph_.edges()};
-  Data<std::int32_t> dist_{this, "dist", std::uint64_t(n_), sssp::kInfinity};
-  Data<std::int32_t> wl_[2] = {{this, "wl_in", 2 * std::max<std::uint64_t>(graph_.edges(), 1)},
-                               {this, "wl_out", 2 * std::max<std::uint64_t>(graph_.edges(), 1)}};
-  Data<std::int32_t> size_{this, "wl_size", 2};  // the two worklists' ends (dindex)
 };
 
 }  // namespace

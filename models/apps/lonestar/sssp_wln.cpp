@@ -27,16 +27,10 @@ namespace {
 
 constexpr std::int64_t kThreads = 256;
 
-class SsspWlnApp : public Application {
+class SsspWlnApp : public worklist::SsspApp {
  public:
   SsspWlnApp(const Args& a, const std::string& input)
-      : Application(a, input),
-        blocks_(a["blocks"]),
-        graph_(sssp::weighted_graph(a, input, "lonestar/sssp_wln")) {
-    row_.values.assign(graph_.row_ptr.begin(), graph_.row_ptr.end());
-    col_.values.assign(graph_.col.begin(), graph_.col.end());
-    weight_.values = std::move(graph_.weight);
-    graph_ = CsrGraph{};
+      : SsspApp(a, input, "lonestar/sssp_wln", 1), blocks_(a["blocks"]) {
     set_launch_bound(
         std::uint64_t(n_),
         "an iteration settles every vertex one edge further, so n - 1 iterations push and the n-th "
@@ -94,15 +88,6 @@ class SsspWlnApp : public Application {
   }
 
   std::int64_t blocks_;
-  CsrGraph graph_;  // the input, until the arrays hold it
-  std::int64_t n_ = graph_.vertices;
-  Data<std::int32_t> row_{this, "row_ptr", graph_.row_ptr.size()};
-  Data<std::int32_t> col_{this, "col", graph_.edges()};
-  Data<std::int32_t> weight_{this, "weight", graph_.edges()};
-  Data<std::int32_t> dist_{this, "dist", std::uint64_t(n_), sssp::kInfinity};
-  Data<std::int32_t> wl_[2] = {{this, "wl_in", std::max<std::uint64_t>(graph_.edges(), 1)},
-                               {this, "wl_out", std::max<std::uint64_t>(graph_.edges(), 1)}};
-  Data<std::int32_t> size_{this, "wl_size", 2};  // the two worklists' ends
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kernels/simt.hpp"
+#include "sssp_input.hpp"
 
 namespace numagpu::kernels::worklist {
 
@@ -62,5 +63,29 @@ inline BlockSum block_exclusive_sum(Cta& c, const V<std::int64_t>& x) {
   c.syncthreads();
   return {std::move(offset), running};
 }
+
+// What LonestarGPU's two worklist SSSPs share: the weighted graph in CSR arrays, the distances, and two
+// worklists (in and out, swapped each iteration) of `per_edge` items an edge entry, with their ends.
+class SsspApp : public Application {
+ protected:
+  SsspApp(const Args& a, const std::string& input, const std::string& name, std::uint64_t per_edge)
+      : Application(a, input), graph_(sssp::weighted_graph(a, input, name)), per_edge_(per_edge) {
+    row_.values.assign(graph_.row_ptr.begin(), graph_.row_ptr.end());
+    col_.values.assign(graph_.col.begin(), graph_.col.end());
+    weight_.values = std::move(graph_.weight);
+    graph_ = CsrGraph{};  // the arrays hold it now
+  }
+
+  CsrGraph graph_;  // the input, until the arrays hold it
+  std::uint64_t per_edge_;
+  std::int64_t n_ = graph_.vertices;
+  Data<std::int32_t> row_{this, "row_ptr", graph_.row_ptr.size()};
+  Data<std::int32_t> col_{this, "col", graph_.edges()};
+  Data<std::int32_t> weight_{this, "weight", graph_.edges()};
+  Data<std::int32_t> dist_{this, "dist", std::uint64_t(n_), sssp::kInfinity};
+  Data<std::int32_t> wl_[2] = {{this, "wl_in", per_edge_* std::max<std::uint64_t>(graph_.edges(), 1)},
+                               {this, "wl_out", per_edge_* std::max<std::uint64_t>(graph_.edges(), 1)}};
+  Data<std::int32_t> size_{this, "wl_size", 2};  // the two worklists' ends
+};
 
 }  // namespace numagpu::kernels::worklist

@@ -145,38 +145,36 @@ TEST(AppsTable2, McbSourcesEveryParticleOnce) {
   EXPECT_EQ(w.launches[1].traffic.ctas, 3u);
 }
 
+// An MCB run's tallies summed and its living particles counted.
+struct McbEnd {
+  double tally = 0;
+  std::int64_t alive = 0;
+};
+McbEnd run_mcb(const std::string& args) {
+  McbEnd r;
+  walk_app("proxy/mcb", args, "", [&](const Application& a) {
+    for (double t : *a.contents<double>("tally"))
+      r.tally += t;
+    const std::vector<std::int32_t>& alive = *a.contents<std::int32_t>("alive");
+    r.alive = std::count(alive.begin(), alive.end(), 1);
+  });
+  return r;
+}
+
 // Without absorption and with reflecting edges no particle dies, so every one travels the census distance
 // (8 zones) each step and the track-length tallies sum to particles x steps x 8 = 300 x 2 x 8 = 4,800.
 TEST(AppsTable2, McbTalliesConserveTrackLength) {
-  std::vector<double> tally;
-  std::vector<std::int32_t> alive;
-  walk_app("proxy/mcb", "particles=300 nx=8 ny=8 steps=2 absorb_in=0 absorb_out=0 reflect=1", "",
-           [&](const Application& a) {
-             tally = *a.contents<double>("tally");
-             alive = *a.contents<std::int32_t>("alive");
-           });
-  double total = 0;
-  for (double t : tally)
-    total += t;
-  EXPECT_NEAR(total, 4800.0, 1e-6);
-  EXPECT_EQ(std::count(alive.begin(), alive.end(), 1), 300);
+  const McbEnd r = run_mcb("particles=300 nx=8 ny=8 steps=2 absorb_in=0 absorb_out=0 reflect=1");
+  EXPECT_NEAR(r.tally, 4800.0, 1e-6);
+  EXPECT_EQ(r.alive, 300);
 }
 
 // On a 2 x 2 mesh (the particles start inside it) without reflection, a particle that has not collided
 // leaves it within 2 sqrt(2) < 8 zones of travel: some escape (alive 0) and the tallies sum to less.
 TEST(AppsTable2, McbParticlesEscapeAnOpenMesh) {
-  std::vector<double> tally;
-  std::vector<std::int32_t> alive;
-  walk_app("proxy/mcb", "particles=300 nx=2 ny=2 steps=1 absorb_in=0 absorb_out=0", "",
-           [&](const Application& a) {
-             tally = *a.contents<double>("tally");
-             alive = *a.contents<std::int32_t>("alive");
-           });
-  double total = 0;
-  for (double t : tally)
-    total += t;
-  EXPECT_LT(total, 2400.0);
-  EXPECT_GT(std::count(alive.begin(), alive.end(), 0), 0);
+  const McbEnd r = run_mcb("particles=300 nx=2 ny=2 steps=1 absorb_in=0 absorb_out=0");
+  EXPECT_LT(r.tally, 2400.0);
+  EXPECT_LT(r.alive, 300);
 }
 
 }  // namespace
