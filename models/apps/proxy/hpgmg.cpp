@@ -7,12 +7,14 @@
 // box-major, each box's (d + 2)^3 cells with its ghosts): x, the other x of the smoother's pair, rhs,
 // residual, alpha, beta_i, beta_j, beta_k, Dinv (the diagonal's inverse): 9 per level.
 //
-// A V-cycle, as HPGMG-FV's: on each level from the finest down, `smooths` Chebyshev sweeps (each: the ghost
-// exchange of x, then x' = x + c1 (x - x_prev) + c2 Dinv (rhs - A x) into the other buffer, which becomes
-// x), the exchange and the residual rhs - A x, its restriction to the coarser level's rhs (each coarse cell
-// the average of its 8 fine cells, box by box) and the coarser x zeroed (zero_vector); at the coarsest
-// 4 x smooths sweeps (HPGMG-FV's bottom solver is iterative too); on the way up the piecewise-constant
-// interpolation (each fine cell adds its coarse parent's x) and `smooths` sweeps.
+// Before the solve, one `initialize` launch a level writes its grids box by box (HPGMG-FV's problem set-up
+// and operator rebuild), so each box's pages are first touched where its CTAs run. A V-cycle, as HPGMG-FV's:
+// on each level from the finest down, `smooths` Chebyshev sweeps (each: the ghost exchange of x, then x' = x
+// + c1 (x - x_prev) + c2 Dinv (rhs - A x) into the other buffer, which becomes x), the exchange and the
+// residual rhs - A x, its restriction to the coarser level's rhs (each coarse cell the average of its 8 fine
+// cells, box by box) and the coarser x zeroed (zero_vector); at the coarsest 4 x smooths sweeps (HPGMG-FV's
+// bottom solver is iterative too); on the way up the piecewise-constant interpolation (each fine cell adds
+// its coarse parent's x) and `smooths` sweeps.
 //
 // The ghost exchange (exchange_boundary) is one launch of one CTA of 256 threads per box and neighbour (6
 // faces, 12 edges, 8 corners; the box grid periodic): the CTA copies the neighbour's boundary layer (a face
@@ -71,6 +73,10 @@ class HpgmgApp : public Application {
   }
 
   void host() override {
+    // HPGMG-FV's problem set-up before the solve (initialize_problem, rebuild_operator): every level's
+    // grids written box by box, by the CTAs that later smooth the box, so its pages are placed there.
+    for (Level& lv : levels_)
+      launch("initialize", initialize(lv));
     const std::size_t coarsest = levels_.size() - 1;
     for (std::int64_t cycle = 0; cycle < cycles_; ++cycle) {
       for (std::size_t l = 0; l < coarsest; ++l) {
@@ -180,6 +186,21 @@ class HpgmgApp : public Application {
             for (std::int64_t di = 0; di < 2; ++di)
               sum = sum + c.load(f.res, child, di + dj * f.stride_j + dk * f.stride_k);
         c.store(cl.rhs, base + std::int64_t(k) * cl.stride_k, sum * 0.125);
+      });
+    };
+    return l;
+  }
+
+  // The set-up: x, rhs, alpha, the betas and Dinv of each cell written (their values steer nothing).
+  Launch initialize(Level& lv) {
+    Launch l = columns(lv, 24);
+    l.body = [&lv](Cta& c) {
+      const V<std::int64_t> base = column(c, lv).at;
+      c.uniform_loop(std::uint64_t(lv.d), [&](std::uint64_t k) {
+        const V<std::int64_t> at = base + std::int64_t(k) * lv.stride_k;
+        for (const Array<double>* a :
+             {&lv.x[0], &lv.rhs, &lv.alpha, &lv.beta[0], &lv.beta[1], &lv.beta[2], &lv.dinv})
+          c.store(*a, at, V<double>(c, 1.0));
       });
     };
     return l;
