@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <set>
 
 #include "app_walk.hpp"
 
@@ -347,6 +349,124 @@ TEST(AppsTable2, HpgmgVCycleExchangesGhostsBetweenBoxes) {
 TEST(AppsTable2, HpgmgRefusesBoxesThatDoNotTile) {
   EXPECT_THROW(make_app("proxy/hpgmg", "n=24 box=16", "", testing::kTrafficBase), KernelError);
   EXPECT_THROW(make_app("proxy/hpgmg", "n=24 box=12", "", testing::kTrafficBase), KernelError);
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
+
+namespace numagpu::kernels {
+namespace {
+
+// Lulesh-Unstruct: LULESH on an unstructured mesh's numbering. With s = 4 and mesh = 2 the cube is 8 blocks
+// of 2 x 2 x 2 elements; the first block taken is numbered first: its 8 elements are elements 0..7, and
+// their corners, first met there, are the block's 3 x 3 x 3 = 27 nodes, numbered 0..26.
+TEST(AppsTable2, LuleshUnstructNumbersABlockAtATime) {
+  std::vector<std::int32_t> nodelist;
+  walk_app("proxy/lulesh", "s=4 iterations=1 mesh=2", "",
+           [&](const Application& a) { nodelist = *a.contents<std::int32_t>("nodelist"); });
+  const std::size_t ne = 64;
+  ASSERT_EQ(nodelist.size(), 8 * ne);
+  std::set<std::int32_t> first;
+  for (std::size_t c = 0; c < 8; ++c)
+    for (std::size_t e = 0; e < 8; ++e)
+      first.insert(nodelist[c * ne + e]);
+  EXPECT_EQ(first.size(), 27u);
+  EXPECT_EQ(*first.begin(), 0);
+  EXPECT_EQ(*first.rbegin(), 26);
+  // The lattice's numbering has corner 1 at corner 0 + 1 for every element; an unstructured one does not.
+  std::size_t lattice = 0;
+  for (std::size_t e = 0; e < ne; ++e)
+    lattice += nodelist[ne + e] == nodelist[e] + 1;
+  EXPECT_LT(lattice, ne);
+}
+
+// The numbering moves data, not physics: two steps of the Sedov problem on both numberings give the same
+// node positions and element relative volumes (as sets: each run numbers them differently), to rounding (the
+// node gather sums a node's corners in another order).
+TEST(AppsTable2, LuleshUnstructComputesTheSameStepsAsTheLattice) {
+  struct End {
+    std::vector<std::array<double, 3>> nodes;
+    std::vector<double> e;  // the relative volumes
+  };
+  auto run = [](const std::string& args) {
+    End r;
+    walk_app("proxy/lulesh", args, "", [&](const Application& a) {
+      const auto &x = *a.contents<double>("x"), &y = *a.contents<double>("y"), &z = *a.contents<double>("z");
+      for (std::size_t n = 0; n < x.size(); ++n)
+        r.nodes.push_back({x[n], y[n], z[n]});
+      r.e = *a.contents<double>("v");
+    });
+    std::sort(r.nodes.begin(), r.nodes.end());
+    std::sort(r.e.begin(), r.e.end());
+    return r;
+  };
+  const End lattice = run("s=6 iterations=2"), unstruct = run("s=6 iterations=2 mesh=2 seed=7");
+  ASSERT_EQ(lattice.nodes.size(), unstruct.nodes.size());
+  for (std::size_t n = 0; n < lattice.nodes.size(); ++n)
+    for (std::size_t d = 0; d < 3; ++d)
+      EXPECT_NEAR(lattice.nodes[n][d], unstruct.nodes[n][d], 1e-12);
+  ASSERT_EQ(lattice.e.size(), unstruct.e.size());
+  EXPECT_GT(lattice.e.back(), 1.0);  // the blast's element has expanded
+  for (std::size_t i = 0; i < lattice.e.size(); ++i)
+    EXPECT_NEAR(lattice.e[i], unstruct.e[i], 1e-12);
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
+
+namespace numagpu::kernels {
+namespace {
+
+struct ContactEnd {
+  std::vector<std::int32_t> face, contacts;
+  std::vector<double> gap;
+};
+ContactEnd run_minicontact(const std::string& args, AppWalk* walk = nullptr) {
+  ContactEnd r;
+  const AppWalk w = walk_app("proxy/minicontact", args, "", [&](const Application& a) {
+    r.face = *a.contents<std::int32_t>("contact_face");
+    r.gap = *a.contents<double>("contact_gap");
+    r.contacts = *a.contents<std::int32_t>("contacts");
+  });
+  if (walk) *walk = w;
+  return r;
+}
+
+// Two cubes of 2 x 2 x 2 faces, 0.2 apart (tolerance 0.25), body 1 offset by half a face in y and z. Body
+// 1's -x side has nodes at y, z in {0.5, 1.5, 2.5}: the 4 with y, z <= 2 face the interior of one face each
+// of body 0's +x side (its faces 4 + v n + u: the second side of the first axis, after the 4 of x = 0), so
+// 4 contacts onto faces 4, 5, 6, 7. Body 0's +x side has nodes at y, z in {0, 1, 2}: the 4 with y, z >= 1
+// face one face each of body 1's -x side (faces 24..27, body 1's first side), so 4 more. Every other node
+// is at least half a face from the other body. Each contact's gap is 0.2.
+TEST(AppsTable2, MiniContactFindsTheFacingNodesOnce) {
+  AppWalk w;
+  const ContactEnd r = run_minicontact("n=2 steps=1 gap=20 tol=25 closing=0", &w);
+  EXPECT_EQ(w.names(), (std::vector<std::string>{"update_nodes", "clear_buckets", "face_bounds",
+                                                 "scan_buckets", "scatter_faces", "search"}));
+  EXPECT_EQ(r.contacts, (std::vector<std::int32_t>{8}));
+  std::multiset<std::int32_t> faces;
+  for (std::size_t n = 0; n < r.face.size(); ++n)
+    if (r.face[n] >= 0) {
+      faces.insert(r.face[n]);
+      EXPECT_NEAR(r.gap[n], 0.2, 1e-12);
+    }
+  EXPECT_EQ(faces, (std::multiset<std::int32_t>{4, 5, 6, 7, 24, 25, 26, 27}));
+  // face_bounds: 12 x 4 = 48 faces, one CTA. It reads the 48 x 4 node indices (768 B: 6 lines) and every
+  // node's coordinates (each of the 2 x (6 x 4 + 2) = 52 nodes is a corner of a face: 416 B, 4 lines an
+  // axis); it stores 6 doubles a face (2,304 B: 18 lines) and a bucket a face (192 B: 2 lines).
+  const testing::Traffic& t = w.launches[2].traffic;
+  EXPECT_EQ(t.ctas, 1u);
+  EXPECT_EQ(t.in(t.loaded, "face_nodes"), 6u);
+  EXPECT_EQ(t.in(t.loaded, "x"), 4u);
+  EXPECT_EQ(t.in(t.stored, "box"), 18u);
+  EXPECT_EQ(t.in(t.stored, "face_bucket"), 2u);
+}
+
+// 0.4 apart and closing by 0.1 a step: after the first step's motion 0.3 (beyond the tolerance), after the
+// second's 0.2: no contact, then the 8 above.
+TEST(AppsTable2, MiniContactFindsContactsOnceTheBodiesAreWithinTheTolerance) {
+  const ContactEnd r = run_minicontact("n=2 steps=2 gap=40 tol=25 closing=10");
+  EXPECT_EQ(r.contacts, (std::vector<std::int32_t>{0, 8}));
 }
 
 }  // namespace
