@@ -7,16 +7,17 @@
 // [n + gap, 2n + gap] x [1/2, n + 1/2]^2 (offset half a face in y and z, so that a node of one body faces the
 // interior of one face of the other). Every node is a slave of the other body's faces (a symmetric search).
 //
-// The host program runs `steps` search cycles, each six launches of one thread a node, face or bucket
-// (blocks of 128), as a GPU contact search is organized:
+// The host program runs `steps` search cycles, each eight launches of one thread a node, face or bucket
+// (blocks of 128; 1,024 for the scan), as a GPU contact search is organized:
 //   update_nodes (per node): the node moves by its body's velocity (the bodies close by `closing` a step);
 //   clear_buckets (per bucket): the spatial hash table's counts and fill pointers zeroed;
 //   face_bounds (per face): gathers its 4 nodes' coordinates through the face-node connectivity, stores its
 //     bounding box grown by the search tolerance, hashes the cell of its centre (unit cells; Teschner et
 //     al.'s spatial hash of the three cell coordinates into a power-of-two table) and counts itself in the
 //     bucket (atomicAdd);
-//   scan_buckets (one CTA of 1,024 threads): the buckets' exclusive prefix sum, each thread a contiguous
-//     run of buckets (read, block scan, read again and write the starts);
+//   scan_buckets, scan_block_sums, add_block_offsets: the buckets' exclusive prefix sum, their starts (a
+//     device-wide scan as three launches: per-CTA block scans, one CTA's scan of their totals, the offsets
+//     added);
 //   scatter_faces (per face): its slot in its bucket (atomicAdd on the bucket's fill pointer, the old value)
 //     and its index written there;
 //   search (per node): the 27 cells around the node's, each cell's bucket walked; a face of the other body
@@ -95,6 +96,8 @@ class MiniContactApp : public Application {
       launch("clear_buckets", clear_buckets());
       launch("face_bounds", face_bounds());
       launch("scan_buckets", scan_buckets());
+      launch("scan_block_sums", scan_block_sums());
+      launch("add_block_offsets", add_block_offsets());
       launch("scatter_faces", scatter_faces());
       launch("search", search(step));
     }
@@ -166,28 +169,59 @@ class MiniContactApp : public Application {
     return l;
   }
 
+  // The buckets' exclusive prefix sum in three launches (the scan-then-propagate form of a device-wide
+  // scan): each CTA of 1,024 scans its 1,024 buckets (block scan) and stores its total; one CTA scans the
+  // totals (each thread a contiguous run of them); every bucket adds its CTA's offset.
   Launch scan_buckets() {
+    Launch l = one_thread_per_item(buckets_, kScanThreads, 16);
+    l.shared_bytes = (kScanThreads / 32) * sizeof(std::int64_t);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> b = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kScanThreads;
+      V<std::int64_t> n(c, 0);
+      c.if_(b < buckets_, [&] { n = convert<std::int64_t>(c.load(count_, b)); });
+      const worklist::BlockSum sum = worklist::block_exclusive_sum(c, n);
+      c.if_(b < buckets_, [&] { c.store(start_, b, convert<std::int32_t>(sum.offset)); });
+      c.if_(c.threadIdx_x() == kScanThreads - 1, [&] {
+        c.store(block_sum_, c.uniform(c.blockIdx.x), V<std::int32_t>(c, std::int32_t(sum.total)));
+      });
+    };
+    return l;
+  }
+
+  Launch scan_block_sums() {
     Launch l;
     l.grid = {1, 1, 1};
     l.block = {kScanThreads, 1, 1};
     l.regs_per_thread = 24;
     l.shared_bytes = (kScanThreads / 32) * sizeof(std::int64_t);
     l.body = [this](Cta& c) {
-      const std::int64_t run = (buckets_ + kScanThreads - 1) / kScanThreads;
+      const std::int64_t sums = scan_blocks_, run = (sums + kScanThreads - 1) / kScanThreads;
       const V<std::int64_t> first = c.threadIdx_x() * run;
-      V<std::int64_t> i = first, sum(c, 0);
-      auto in_run = [&] { return i < first + run && i < buckets_; };
+      V<std::int64_t> i = first, total(c, 0);
+      auto in_run = [&] { return i < first + run && i < sums; };
       c.while_(in_run, [&] {
-        sum = sum + convert<std::int64_t>(c.load(count_, i));
+        total = total + convert<std::int64_t>(c.load(block_sum_, i));
         i = i + 1;
       });
-      V<std::int64_t> at = worklist::block_exclusive_sum(c, sum).offset;
+      V<std::int64_t> at = worklist::block_exclusive_sum(c, total).offset;
       i = first;
       c.while_(in_run, [&] {
-        c.store(start_, i, convert<std::int32_t>(at));
-        at = at + convert<std::int64_t>(c.load(count_, i));
+        const V<std::int64_t> mine = convert<std::int64_t>(c.load(block_sum_, i));
+        c.store(block_sum_, i, convert<std::int32_t>(at));
+        at = at + mine;
         i = i + 1;
       });
+    };
+    return l;
+  }
+
+  Launch add_block_offsets() {
+    Launch l = one_thread_per_item(buckets_, kScanThreads, 12);
+    l.body = [this](Cta& c) {
+      const V<std::int64_t> b = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kScanThreads;
+      c.exit_if(b >= buckets_);
+      const V<std::int32_t> offset = c.load(block_sum_, c.uniform(c.blockIdx.x));
+      c.store(start_, b, c.load(start_, b) + offset);
     };
     return l;
   }
@@ -315,6 +349,8 @@ class MiniContactApp : public Application {
   Data<std::int32_t> count_{this, "bucket_count", bucket_count_}, start_{this, "bucket_start", bucket_count_},
       fill_{this, "bucket_fill", bucket_count_};
   Data<std::int32_t> bucket_faces_{this, "bucket_faces", face_count_};
+  std::int64_t scan_blocks_ = (buckets_ + kScanThreads - 1) / kScanThreads;
+  Data<std::int32_t> block_sum_{this, "block_sums", std::uint64_t(scan_blocks_)};  // totals, then offsets
   // Nodes in contact, a count per step (what the host reads back).
   Data<std::int32_t> contacts_{this, "contacts", std::uint64_t(steps_)};
 };
@@ -328,7 +364,7 @@ ApplicationEntry app_proxy_minicontact() {
       "unit faces): node motion, face bounding boxes binned in a spatial hash (count, scan, scatter), and "
       "a node-to-face search over the 27 cells around each node with a projection onto each candidate",
       {{"n", 405, 1, 2000, "faces along a cube's edge (12 n^2 faces and 12 n^2 + 4 nodes in all)"},
-       {"steps", 1, 1, 1000, "search cycles (6 launches each)"},
+       {"steps", 1, 1, 1000, "search cycles (8 launches each)"},
        {"gap", 20, 0, 1000, "the bodies' initial distance, in hundredths of a face"},
        {"tol", 25, 1, 49, "the search tolerance, in hundredths of a face (below half a face: the 27 cells)"},
        {"closing", 5, 0, 100, "how much closer the bodies come each step, in hundredths of a face"}},

@@ -441,8 +441,9 @@ ContactEnd run_minicontact(const std::string& args, AppWalk* walk = nullptr) {
 TEST(AppsTable2, MiniContactFindsTheFacingNodesOnce) {
   AppWalk w;
   const ContactEnd r = run_minicontact("n=2 steps=1 gap=20 tol=25 closing=0", &w);
-  EXPECT_EQ(w.names(), (std::vector<std::string>{"update_nodes", "clear_buckets", "face_bounds",
-                                                 "scan_buckets", "scatter_faces", "search"}));
+  EXPECT_EQ(w.names(),
+            (std::vector<std::string>{"update_nodes", "clear_buckets", "face_bounds", "scan_buckets",
+                                      "scan_block_sums", "add_block_offsets", "scatter_faces", "search"}));
   EXPECT_EQ(r.contacts, (std::vector<std::int32_t>{8}));
   std::multiset<std::int32_t> faces;
   for (std::size_t n = 0; n < r.face.size(); ++n)
@@ -467,6 +468,126 @@ TEST(AppsTable2, MiniContactFindsTheFacingNodesOnce) {
 TEST(AppsTable2, MiniContactFindsContactsOnceTheBodiesAreWithinTheTolerance) {
   const ContactEnd r = run_minicontact("n=2 steps=2 gap=40 tol=25 closing=10");
   EXPECT_EQ(r.contacts, (std::vector<std::int32_t>{0, 8}));
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
+
+namespace numagpu::kernels {
+namespace {
+
+// DMR on the bare square (points=0): its two triangles are right isosceles (45, 45, 90 degrees), none bad,
+// so the first marking finds no work and the host stops after one launch. One CTA of 8 warps: each loads
+// the triangle count (8 steps); warp 0's threads 0 and 1 hold triangles 0 and 1 and load their bad flags
+// (1 step); neither is bad, so no deleted flag is read, and every thread exits before marking.
+TEST(AppsTable2, DmrStopsWhenNoTriangleIsBad) {
+  const AppWalk w = walk_app("lonestar/dmr", "points=0 blocks=1");
+  EXPECT_EQ(w.names(), (std::vector<std::string>{"refine_mark"}));
+  const testing::Traffic& t = w.launches[0].traffic;
+  EXPECT_EQ(t.load_steps, 9u);
+  EXPECT_EQ(t.atomic_steps, 0u);
+  EXPECT_EQ(t.store_steps, 0u);
+}
+
+// The refined mesh, checked against what a refined Delaunay mesh of the unit square is: every triangle
+// counter-clockwise with all angles at least 30 degrees, their areas summing to the square's 1, neighbour
+// pointers that agree both ways, boundary edges on the square's sides, and each edge locally Delaunay (the
+// vertex across it outside the circumcircle).
+void check_refined(const std::string& args, std::size_t* rounds = nullptr) {
+  std::vector<double> px, py;
+  std::vector<std::int32_t> v, n, count;
+  const AppWalk w = walk_app("lonestar/dmr", args, "", [&](const Application& a) {
+    px = *a.contents<double>("px");
+    py = *a.contents<double>("py");
+    v = *a.contents<std::int32_t>("tri_vertices");
+    n = *a.contents<std::int32_t>("tri_neighbours");
+    count = *a.contents<std::int32_t>("counts");
+  });
+  if (rounds) *rounds = w.launches.size() / 2;
+  ASSERT_GE(w.launches.size(), 3u) << "the input has bad triangles";
+  EXPECT_EQ(w.names().back(), "refine_mark");
+  const double cos30 = std::sqrt(3.0) / 2;
+  double area = 0;
+  std::size_t live = 0;
+  auto vx = [&](std::int64_t t, int e) { return px[std::size_t(v[std::size_t(t * 3 + e % 3)])]; };
+  auto vy = [&](std::int64_t t, int e) { return py[std::size_t(v[std::size_t(t * 3 + e % 3)])]; };
+  for (std::int64_t t = 0; t < count[0]; ++t) {
+    ++live;
+    const double a2 =
+        (vx(t, 1) - vx(t, 0)) * (vy(t, 2) - vy(t, 0)) - (vy(t, 1) - vy(t, 0)) * (vx(t, 2) - vx(t, 0));
+    ASSERT_GT(a2, 0) << "triangle " << t;
+    area += a2 / 2;
+    for (int i = 0; i < 3; ++i) {
+      const double ux = vx(t, i + 1) - vx(t, i), uy = vy(t, i + 1) - vy(t, i), wx = vx(t, i + 2) - vx(t, i),
+                   wy = vy(t, i + 2) - vy(t, i);
+      EXPECT_LE(ux * wx + uy * wy, cos30 * std::sqrt((ux * ux + uy * uy) * (wx * wx + wy * wy)) + 1e-12)
+          << "triangle " << t << " has an angle under 30 degrees";
+    }
+    for (int e = 0; e < 3; ++e) {
+      const std::int32_t nb = n[std::size_t(t * 3 + e)];
+      const std::int32_t a = v[std::size_t(t * 3 + e)], b = v[std::size_t(t * 3 + (e + 1) % 3)];
+      if (nb < 0) {  // on the square's boundary: both ends on one side
+        const bool side = (px[a] == 0 && px[b] == 0) || (px[a] == 1 && px[b] == 1) ||
+                          (py[a] == 0 && py[b] == 0) || (py[a] == 1 && py[b] == 1);
+        EXPECT_TRUE(side) << "triangle " << t << " edge " << e;
+        continue;
+      }
+      ASSERT_LT(nb, count[0]) << "triangle " << t;
+      int back = -1;
+      for (int f = 0; f < 3; ++f)
+        if (v[std::size_t(nb * 3 + f)] == b && v[std::size_t(nb * 3 + (f + 1) % 3)] == a) back = f;
+      ASSERT_GE(back, 0);
+      EXPECT_EQ(n[std::size_t(nb * 3 + back)], t);
+      // Local Delaunay: nb's third vertex is not strictly inside t's circumcircle.
+      const std::int32_t o = v[std::size_t(nb * 3 + (back + 2) % 3)];
+      const double ax = vx(t, 0) - px[o], ay = vy(t, 0) - py[o], bx = vx(t, 1) - px[o], by = vy(t, 1) - py[o],
+                   cx = vx(t, 2) - px[o], cy = vy(t, 2) - py[o];
+      const double det = (ax * ax + ay * ay) * (bx * cy - cx * by) -
+                         (bx * bx + by * by) * (ax * cy - cx * ay) +
+                         (cx * cx + cy * cy) * (ax * by - bx * ay);
+      EXPECT_LE(det, 1e-12) << "edge " << e << " of triangle " << t;
+    }
+  }
+  EXPECT_NEAR(area, 1.0, 1e-9);
+  EXPECT_GT(live, 0u);
+}
+
+TEST(AppsTable2, DmrRefinesRandomPointsToAQualityMesh) {
+  std::size_t rounds = 0;
+  check_refined("points=300 blocks=1", &rounds);
+  EXPECT_GT(rounds, 1u);
+}
+
+// With more threads than bad triangles, cavities overlap and the marks decide: the result is still a
+// refined Delaunay mesh.
+TEST(AppsTable2, DmrResolvesOverlappingCavitiesByMarking) {
+  check_refined("points=300 blocks=4 seed=3");
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
+
+namespace numagpu::kernels {
+namespace {
+
+// n = 20: 4,800 faces in 8,192 buckets, so the scan spans 8 CTAs and the offsets of 7 of them matter; the
+// facing nodes are 2 n^2 = 800 as in the 2 x 2 case, and each bucket's start is the sum of the counts before.
+TEST(AppsTable2, MiniContactScansBucketsAcrossCtas) {
+  std::vector<std::int32_t> count, start;
+  std::vector<std::int32_t> contacts;
+  walk_app("proxy/minicontact", "n=20 steps=1 gap=20 tol=25 closing=0", "", [&](const Application& a) {
+    count = *a.contents<std::int32_t>("bucket_count");
+    start = *a.contents<std::int32_t>("bucket_start");
+    contacts = *a.contents<std::int32_t>("contacts");
+  });
+  EXPECT_EQ(contacts, (std::vector<std::int32_t>{800}));
+  ASSERT_EQ(count.size(), 8192u);
+  std::int32_t sum = 0;
+  for (std::size_t b = 0; b < count.size(); ++b) {
+    ASSERT_EQ(start[b], sum) << "bucket " << b;
+    sum += count[b];
+  }
+  EXPECT_EQ(sum, 4800);
 }
 
 }  // namespace
