@@ -547,10 +547,10 @@ ApplicationEntry app_lonestar_dmr() {
           "claims a bad triangle's cavity by marking (atomicMin), the winners retriangulate (new triangles "
           "appended), rounds until no triangle has an angle under 30 degrees; on a Delaunay triangulation "
           "of random points in the unit square",
-          {{"points", 100000, 0, 20000000, "random points of the input (2 points + 2 triangles)"},
+          {{"points", 5000, 0, 20000000, "random points of the input (its triangles: 2 x points + 2)"},
            {"seed", 1, 0, 1000000, "the points' random sequence"},
            {"blocks", 82, 1, 100000, "the fixed grid's CTAs of 256 threads (Table 2's DMR: 82)"},
-           {"rounds", 1000, 1, 1000000, "the most rounds (2 launches each) the host runs"},
+           {"rounds", 100000, 1, 1000000, "the most rounds (2 launches each) the host runs"},
            {"capacity", 10, 1, 64, "triangle slots, as a multiple of the input's triangles"}},
           "",
           [](const Args& a, const std::string& input) { return std::make_unique<DmrApp>(a, input); }};
