@@ -61,11 +61,13 @@ class ComdApp : public Application {
   ComdApp(const Args& a, const std::string& input)
       : Application(a, input),
         eam_(a["eam"] != 0),
+        warp_(a["warp"] != 0),
         lattice_(eam_ ? kEamLattice : kLattice),
         cutoff_(eam_ ? kEamCutoff : kCutoff),
         steps_(a["steps"]),
         box_(double(a["nx"]) * lattice_) {
     const std::int64_t nx = a["nx"];
+    if (warp_ && !eam_) throw KernelError("argument 'warp': warp_atom is a form of the EAM force (eam=1)");
     if (cells_ < 3) throw KernelError("argument 'nx': the box must hold at least 3 link cells a side");
     cell_size_ = box_ / double(cells_);
     // The FCC lattice: 4 atoms a unit cell, binned on the host as CoMD's initialization does (putAtomInBox).
@@ -112,6 +114,7 @@ class ComdApp : public Application {
   }
 
   void host() override {
+    if (warp_) launch("build_atom_list", build_atom_list());
     force();
     for (std::int64_t step = 0; step < steps_; ++step) {
       launch("advance_velocity", advance_velocity());
@@ -125,6 +128,7 @@ class ComdApp : public Application {
         total += n;
       }
       if (total != atoms_) throw KernelError("comd: atoms were lost in re-binning");
+      if (warp_) launch("build_atom_list", build_atom_list());
       force();
       launch("advance_velocity", advance_velocity());
     }
@@ -187,9 +191,9 @@ class ComdApp : public Application {
       launch("compute_force", compute_force());
       return;
     }
-    launch("EAM_Force_1", eam_pair_and_density());
+    launch("EAM_Force_1", warp_ ? warp_atom_force(1) : eam_pair_and_density());
     launch("EAM_Force_2", eam_embedding());
-    launch("EAM_Force_3", eam_embedding_force());
+    launch("EAM_Force_3", warp_ ? warp_atom_force(3) : eam_embedding_force());
   }
 
   Launch compute_force() {
@@ -291,6 +295,122 @@ class ComdApp : public Application {
     });
   }
 
+  // warp_atom (`warp=1`, CoMD-CUDA's -Wa method): the atom list, each atom's cell and slot in cell order (a
+  // slot taken by atomicAdd on the list's length), which the warp-per-atom kernels walk.
+  Launch build_atom_list() {
+    return per_atom(16, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
+      const V<std::int64_t> at = convert<std::int64_t>(fetch_add(c, list_n_, c.uniform(0)));
+      c.store(list_cells_, at, V<std::int32_t>(c, std::int32_t(box)));
+      c.store(list_atoms_, at, convert<std::int32_t>(i - box * kMaxAtoms));
+    });
+  }
+
+  // The sum of v over each warp's lanes, in every lane: a 5-step butterfly of shuffles and adds.
+  static V<double> warp_sum(const V<double>& v) {
+    Cta& c = v.cta();
+    V<double> r = v;
+    for (unsigned w = 0; w < c.warps(); ++w) {
+      double sum = 0;
+      const unsigned first = w * kWarpSize, last = std::min(c.threads(), first + kWarpSize);
+      for (unsigned t = first; t < last; ++t)
+        sum += v[t];
+      for (unsigned t = first; t < last; ++t)
+        r[t] = sum;
+    }
+    c.charge(InstrClass::kInt, 5);   // SHFL.BFLY
+    c.charge(InstrClass::kFp64, 5);  // DADD
+    return r;
+  }
+
+  // EAM_Force_1 (`step` 1) or EAM_Force_3 (3) as warp_atom: a warp an atom of the list (4 warps a CTA of
+  // 128), its lanes over each neighbour cell's slots (lane and lane + 32: whole cells read coalesced where
+  // thread_atom broadcasts one atom at a time), the terms of atom_force's per-pair work, the warp's sums
+  // reduced by shuffles and stored by lane 0.
+  Launch warp_atom_force(int step) {
+    constexpr std::int64_t kWarps = 4;
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>((atoms_ + kWarps - 1) / kWarps), 1, 1};
+    l.block = {kWarps * kWarpSize, 1, 1};
+    l.regs_per_thread = 64;
+    l.body = [this, step](Cta& c) {
+      const Array<double>& r = set_[cur_].r;
+      const Array<std::int32_t>& count = set_[cur_].count;
+      const V<std::int64_t> lane = c.threadIdx_x() - (c.threadIdx_x() / kWarpSize) * kWarpSize;
+      const V<std::int64_t> id = c.threadIdx_x() / kWarpSize + std::int64_t(c.blockIdx.x) * kWarps;
+      c.exit_if(id >= atoms_);
+      const V<std::int64_t> box = convert<std::int64_t>(c.load(list_cells_, id));
+      const V<std::int64_t> i = box * kMaxAtoms + convert<std::int64_t>(c.load(list_atoms_, id));
+      const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
+      const V<double> dfi = step == 3 ? c.load(dfembed_, i) : V<double>(c, 0.0);
+      V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0), e(c, 0.0), rho(c, 0.0);
+      const double rc2 = cutoff_ * cutoff_;
+      const std::int64_t n = cells_;
+      for (std::int64_t dz = -1; dz <= 1; ++dz)
+        for (std::int64_t dy = -1; dy <= 1; ++dy)
+          for (std::int64_t dx = -1; dx <= 1; ++dx) {
+            // The neighbour cell, wrapped, and its image shift: per warp (each warp's atom has its cell).
+            const std::int64_t d[3] = {dx, dy, dz};
+            V<std::int64_t> nbox(c, 0);
+            V<double> shift[3] = {V<double>(c, 0.0), V<double>(c, 0.0), V<double>(c, 0.0)};
+            for (int k = 2; k >= 0; --k) {
+              const V<std::int64_t> at = map(box, InstrClass::kInt, [n, k, dk = d[k]](std::int64_t b) {
+                const std::int64_t axis[3] = {b % n, b / n % n, b / (n * n)};
+                return axis[k] + dk;
+              });
+              shift[k] = map(at, InstrClass::kInt, [n, this](std::int64_t a) {
+                return a < 0 ? -box_ : a >= n ? box_ : 0.0;
+              });
+              nbox = nbox * n + map(at, InstrClass::kInt, [n](std::int64_t a) { return (a + n) % n; });
+            }
+            const V<std::int64_t> in_cell = convert<std::int64_t>(c.load(count, nbox));
+            for (std::int64_t pass = 0; pass < kMaxAtoms / kWarpSize; ++pass) {
+              const V<std::int64_t> slot = lane + pass * kWarpSize;
+              c.if_(slot < in_cell, [&] {
+                const V<std::int64_t> j = nbox * kMaxAtoms + slot;
+                const V<double> ddx = x - (c.load(r, j * 3) + shift[0]);
+                const V<double> ddy = y - (c.load(r, j * 3 + 1) + shift[1]);
+                const V<double> ddz = z - (c.load(r, j * 3 + 2) + shift[2]);
+                const V<double> r2 = fma(ddx, ddx, fma(ddy, ddy, ddz * ddz));
+                c.if_(r2 <= rc2 && r2 > 0.0, [&] {
+                  const V<double> rr = sqrt(r2);
+                  const auto [rho_r, drho] = interpolate(c, rho_, kTable / cutoff_, rr);
+                  V<double> dphi(c, 0.0);
+                  if (step == 1) {
+                    const auto [phi, dp] = interpolate(c, phi_, kTable / cutoff_, rr);
+                    dphi = dp;
+                    e = e + phi * 0.5;
+                    rho = rho + rho_r;
+                  } else {
+                    dphi = (dfi + c.load(dfembed_, j)) * drho;
+                  }
+                  const V<double> fr = (V<double>(c, 0.0) - dphi) / rr;
+                  fx = fma(fr, ddx, fx);
+                  fy = fma(fr, ddy, fy);
+                  fz = fma(fr, ddz, fz);
+                });
+              });
+            }
+          }
+      fx = warp_sum(fx);
+      fy = warp_sum(fy);
+      fz = warp_sum(fz);
+      if (step == 1) {
+        e = warp_sum(e);
+        rho = warp_sum(rho);
+      }
+      c.if_(lane == 0, [&] {
+        const V<double> sum[3] = {fx, fy, fz};
+        for (std::int64_t k = 0; k < 3; ++k)
+          c.store(f_, i * 3 + k, step == 1 ? sum[k] : c.load(f_, i * 3 + k) + sum[k]);
+        if (step == 1) {
+          c.store(u_, i, e);
+          c.store(rhobar_, i, rho);
+        }
+      });
+    };
+    return l;
+  }
+
   // p += dt / 2 * f (CoMD's advanceVelocity with dt / 2).
   Launch advance_velocity() {
     return per_atom(24, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
@@ -319,6 +439,7 @@ class ComdApp : public Application {
       const V<std::int64_t> k = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * 256;
       c.exit_if(k >= ncells_);
       c.store(set_[1 - cur_].count, k, V<std::int32_t>(c, 0));
+      if (warp_) c.if_(k == 0, [&] { c.store(list_n_, k, V<std::int32_t>(c, 0)); });  // the list rebuilt next
     };
     return l;
   }
@@ -378,7 +499,7 @@ class ComdApp : public Application {
     Data<std::int32_t> count;  // atoms a cell
   };
 
-  bool eam_;
+  bool eam_, warp_;
   double lattice_, cutoff_;
   std::int64_t steps_;
   double box_;
@@ -394,6 +515,11 @@ class ComdApp : public Application {
   Data<double> phi_{this, "phi_table", eam_table_}, rho_{this, "rho_table", eam_table_},
       embed_{this, "F_table", eam_table_};
   Data<double> rhobar_{this, "rhobar", eam_slots_}, dfembed_{this, "dfEmbed", eam_slots_};
+  // warp_atom only (one element otherwise): the atom list (cell and slot an atom) and its length.
+  std::uint64_t list_slots_ = warp_ ? slots_ : 1;
+  Data<std::int32_t> list_cells_{this, "atom_list_cells", list_slots_},
+      list_atoms_{this, "atom_list_atoms", list_slots_};
+  Data<std::int32_t> list_n_{this, "atom_list_n", 1};
 };
 
 }  // namespace
@@ -407,7 +533,8 @@ ApplicationEntry app_proxy_comd() {
       {{"nx", 24, 4, 64, "FCC unit cells per side (4 atoms each)"},
        {"steps", 2, 1, 10000, "time steps"},
        {"seed", 1, 0, std::int64_t(1) << 62, "seed of the displacements and velocities"},
-       {"eam", 0, 0, 1, "1: CoMD's EAM potential (copper, three force kernels) instead of Lennard-Jones"}},
+       {"eam", 0, 0, 1, "1: CoMD's EAM potential (copper, three force kernels) instead of Lennard-Jones"},
+       {"warp", 0, 0, 1, "1 (with eam=1): CoMD-CUDA's warp_atom, a warp an atom of an atom list (CoMD-Wa)"}},
       "",
       [](const Args& a, const std::string& input) { return std::make_unique<ComdApp>(a, input); }};
 }

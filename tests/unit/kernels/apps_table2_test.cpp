@@ -592,3 +592,47 @@ TEST(AppsTable2, MiniContactScansBucketsAcrossCtas) {
 
 }  // namespace
 }  // namespace numagpu::kernels
+
+namespace numagpu::kernels {
+namespace {
+
+// CoMD-Wa (warp_atom) against CoMD-Ta (thread_atom) on the 500-atom lattice of the EAM test above: the atom
+// list is built before each force (the start's and the step's), EAM_Force_1 and 3 run a warp an atom, 4 a
+// CTA of 128: ceil(500 / 4) = 125 CTAs. The same pairs are summed in another order, so every density, force
+// and energy equals thread_atom's to rounding.
+TEST(AppsTable2, ComdWarpAtomComputesWhatThreadAtomDoes) {
+  struct End {
+    std::vector<double> rhobar, f, p;
+  };
+  auto run = [](const std::string& args, AppWalk& w) {
+    End r;
+    w = walk_app("proxy/comd", args, "", [&](const Application& a) {
+      r.rhobar = *a.contents<double>("rhobar");
+      r.f = *a.contents<double>("f");
+      r.p = *a.contents<double>("p1");
+    });
+    return r;
+  };
+  AppWalk ta, wa;
+  const End thread_atom = run("nx=5 steps=1 eam=1", ta), warp_atom = run("nx=5 steps=1 eam=1 warp=1", wa);
+  EXPECT_EQ(wa.names(),
+            (std::vector<std::string>{"build_atom_list", "EAM_Force_1", "EAM_Force_2", "EAM_Force_3",
+                                      "advance_velocity", "advance_position", "clear_counts", "redistribute",
+                                      "build_atom_list", "EAM_Force_1", "EAM_Force_2", "EAM_Force_3",
+                                      "advance_velocity"}));
+  EXPECT_EQ(wa.launches[1].traffic.ctas, 125u);
+  ASSERT_EQ(thread_atom.f.size(), warp_atom.f.size());
+  for (std::size_t i = 0; i < thread_atom.rhobar.size(); ++i)
+    EXPECT_NEAR(thread_atom.rhobar[i], warp_atom.rhobar[i], 1e-9) << "slot " << i;
+  for (std::size_t i = 0; i < thread_atom.f.size(); ++i) {
+    EXPECT_NEAR(thread_atom.f[i], warp_atom.f[i], 1e-9) << "component " << i;
+    EXPECT_NEAR(thread_atom.p[i], warp_atom.p[i], 1e-9) << "component " << i;
+  }
+}
+
+TEST(AppsTable2, ComdWarpAtomNeedsEam) {
+  EXPECT_THROW(make_app("proxy/comd", "nx=5 warp=1", "", testing::kTrafficBase), KernelError);
+}
+
+}  // namespace
+}  // namespace numagpu::kernels
