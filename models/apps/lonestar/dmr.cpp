@@ -9,7 +9,7 @@
 // The host program is the refinement's rounds, two launches a round of a fixed grid (`blocks` CTAs of 256;
 // Table 2's DMR runs 82), topology-driven: every thread walks the triangles t = its index, + the grid's
 // threads, ... up to the triangle count:
-//   refine_mark: the thread takes the first live bad triangle of its walk, locates its circumcentre by
+//   refine_mark: the thread takes the first bad triangle of its walk, locates its circumcentre by
 //     walking from it across the edges that face the point (through the neighbour arrays), and builds the
 //     cavity: the triangles whose circumcircle holds the point, reached breadth-first from the one holding
 //     it, and the frontier (the cavity's outside neighbours, whose neighbour pointers will change). A walk
@@ -23,9 +23,9 @@
 //     are disjoint) retriangulates: the new point and one new triangle per cavity boundary edge appended
 //     (atomicAdd on the counts), linked to each other and to the frontier, their badness computed. The
 //     cavity's slots take the first new triangles (an insertion adds 2 triangles, or 1 splitting a boundary
-//     edge, to the cavity's count): the GPU code as published appends every new triangle and flags the
-//     cavity deleted, which keeps deleted slots in the arrays; reusing them keeps the arrays at the mesh's
-//     size. A thread that lost a mark retries in a later round.
+//     edge, to the cavity's count): LonestarGPU's code flags the cavity deleted and appends every new
+//     triangle, which keeps deleted slots in the arrays (and reads their flags in every walk); reusing them
+//     keeps the arrays at the mesh's size. A thread that lost a mark retries in a later round.
 // The host stops when a round's marking finds no bad triangle (or, as a safety, at `rounds` rounds or when
 // the triangle arrays' capacity, `capacity` x the input's triangles, would be exceeded: the original
 // reallocates on the host instead). Triangles: vertex and neighbour triples (edge e joins vertex e and
@@ -195,7 +195,6 @@ Claim claim(const Mesh& m, std::int64_t t) {
 // neighbour across (a, b) (-1 on the boundary).
 struct Fan {
   std::vector<std::int32_t> a, b, outside;
-  std::vector<std::int64_t> from_tri;  // the cavity triangle whose edge it is
 };
 Fan fan_of(const Mesh& m, const Claim& c) {
   Fan f;
@@ -207,7 +206,6 @@ Fan fan_of(const Mesh& m, const Claim& c) {
       f.a.push_back(m.vert(t, e));
       f.b.push_back(m.vert(t, e + 1));
       f.outside.push_back(nb);
-      f.from_tri.push_back(t);
     }
   return f;
 }
