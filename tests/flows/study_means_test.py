@@ -7,28 +7,20 @@ expected numbers derived by hand below.
 Usage: study_means_test.py SOURCE_DIR WORKDIR
 """
 import contextlib
-import importlib.util
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the tests in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from flows_check import Checks, require  # noqa: E402
+from flows_check import Checks, fresh_dir, require, script_module  # noqa: E402
 
 require("matplotlib", "study_means_test", "python3-matplotlib").use("Agg")
-
+src, work = sys.argv[1], fresh_dir(sys.argv[2])
 check = Checks("study_means_test")
-src, work = sys.argv[1], sys.argv[2]
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-
-spec = importlib.util.spec_from_file_location("plot_study", f"{src}/scripts/plot_study.py")
-study = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(study)
+study = script_module(src, "plot_study")
 study.save = lambda fig, out_dir, name: None
 
 
