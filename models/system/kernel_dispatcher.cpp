@@ -107,7 +107,8 @@ void KernelDispatcher::start() {
 
 void KernelDispatcher::launch() {
   const KernelProgram& k = *kernel_;
-  schedule_ = std::make_unique<runtime::CtaSchedule>(k.grid(), machine_, schedule_params_);
+  schedule_ = std::make_unique<runtime::CtaSchedule>(k.grid(), machine_,
+                                                     schedule_for ? schedule_for(k) : schedule_params_);
   next_cta_.assign(sockets_, 0);
   kernel_start_ = clock_.now();
   if (items_[item_]->is_application()) {

@@ -193,6 +193,38 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
       return carveout;
     };
   }
+  if (spec_.kernel_policy != SystemSpec::KernelPolicy::kFixed || spec_.lasp_placement || spec_.crb) {
+    // LADM's per-kernel decisions at each launch (runtime/lasp.hpp), from the index terms the kernel states:
+    // the CTA schedule (lasp, hcoda), the placement of arrays no earlier kernel placed (memory.placement
+    // lasp) and the L2s' remote insertion (runtime.crb).
+    dispatcher_->schedule_for = [this](const KernelProgram& k) {
+      const runtime::KernelShape shape{
+          k.grid(), runtime::Machine{spec_.sockets / spec_.chiplets_per_gpu, spec_.chiplets_per_gpu},
+          spec_.page_bytes};
+      const std::vector<runtime::Allocation>& allocations = homes_.policy().allocations();
+      runtime::KernelDecision d = runtime::decide_kernel(k.accesses(), allocations, shape);
+      d.schedule.chiplet_batch = spec_.cta.chiplet_batch;  // runtime.chiplet_batch, for hierarchical
+      if (spec_.lasp_placement) {
+        for (std::size_t i = 0; i < d.arrays.size(); ++i)
+          homes_.place_once(d.allocations[i]->base, d.arrays[i].placement, d.arrays[i].stride_bytes);
+      }
+      if (spec_.crb) {
+        for (auto& socket : sockets_) {
+          for (auto& l2 : socket->l2_banks)
+            l2->set_insert_remote_requests(d.remote_insert == runtime::RemoteInsert::kTwice);
+        }
+      }
+      switch (spec_.kernel_policy) {
+        case SystemSpec::KernelPolicy::kLasp:
+          return d.schedule;
+        case SystemSpec::KernelPolicy::kHcoda:
+          return runtime::hcoda_schedule(k.accesses(), allocations, shape);
+        case SystemSpec::KernelPolicy::kFixed:
+          break;
+      }
+      return spec_.cta;
+    };
+  }
   dispatcher_->on_finish = [this] { on_workload_finished(); };
   dispatcher_->on_boundary = [this](std::function<void()> proceed) { kernel_boundary(std::move(proceed)); };
   dispatcher_->on_launch = [this] {

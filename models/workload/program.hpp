@@ -11,6 +11,7 @@
 
 #include "common/instr_class.hpp"
 #include "runtime/cta_schedule.hpp"
+#include "runtime/lasp.hpp"
 #include "workload/kernel.hpp"
 
 namespace numagpu {
@@ -70,6 +71,11 @@ class KernelProgram {
   virtual std::uint64_t shared_bytes_per_cta() const { return 0; }
   // Host time spent making steps beyond reading them (C++ kernels run their CTAs' bodies), for --bench.
   virtual double generation_seconds() const { return 0.0; }
+  // Each array's index terms as the kernel states them (LASP, runtime/lasp.hpp); empty: not stated.
+  virtual const std::vector<runtime::ArrayAccess>& accesses() const {
+    static const std::vector<runtime::ArrayAccess> none;
+    return none;
+  }
 };
 
 // One item of the workload as the dispatcher runs it: one kernel (SingleKernel), or an application that

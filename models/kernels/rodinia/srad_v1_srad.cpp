@@ -63,6 +63,13 @@ class Srad : public Kernel {
     l.regs_per_thread = 28;
     l.shared_bytes = 0;
     l.body = [this](Cta& c) { body(c); };
+    // LASP's index terms: ei = tx + bx * 512, invariant in bx, no loop: I[ei] and the five outputs have no
+    // datablock locality (a stencil). The neighbours' reads I[iN[row] + col * nr] are data-dependent
+    // (unclassified); the same array's own-element read classifies it. iN, iS, jE, jW: small tables.
+    const runtime::IndexTerms own{true, false, false, runtime::LoopVariant::kNone, 0};
+    l.accesses = {lasp_access(image_, own, kThreads * 4), lasp_access(d_n_, own, kThreads * 4),
+                  lasp_access(d_s_, own, kThreads * 4),   lasp_access(d_w_, own, kThreads * 4),
+                  lasp_access(d_e_, own, kThreads * 4),   lasp_access(c_, own, kThreads * 4)};
     return l;
   }
 
