@@ -13,6 +13,13 @@ bool moves_down_columns(LocalityClass c) {
   return c == LocalityClass::kRowSharedMoveCol || c == LocalityClass::kColSharedMoveCol;
 }
 
+// Equation 1: pages are interleaved round-robin at stride / sockets, in whole pages. A stride (or data row)
+// narrower than a page per socket has a granularity of one page: plain page interleaving (the element-level
+// split of stride_aware or col_based would put every page on the socket of its first byte's band).
+bool narrower_than_pages(std::uint64_t stride_bytes, const KernelShape& kernel) {
+  return stride_bytes < kernel.machine.sockets() * kernel.page_bytes;
+}
+
 // Row- or column-binding, recursively over the hierarchy when a GPU has several chiplets (§III-D2,
 // "Hierarchical-aware Scheduling": a GPU takes a chunk of contiguous rows or columns, its chiplets take
 // them round-robin).
@@ -83,7 +90,10 @@ ArrayDecision decide_array(const ArrayAccess& access, const Allocation& allocati
       d.schedule.policy = CtaPolicy::kBatch;
       d.schedule.batch = static_cast<std::uint32_t>((chunk + min_batch - 1) / min_batch * min_batch);
       d.stride_bytes = access.index.stride_elements * allocation.element_bytes;
-      d.placement = d.stride_bytes ? PlacementPolicy::kStrideAware : PlacementPolicy::kKernelWide;
+      d.placement = !d.stride_bytes                               ? PlacementPolicy::kKernelWide
+                    : narrower_than_pages(d.stride_bytes, kernel) ? PlacementPolicy::kPageInterleave
+                                                                  : PlacementPolicy::kStrideAware;
+      if (d.placement != PlacementPolicy::kStrideAware) d.stride_bytes = 0;
       break;
     }
     case LocalityClass::kRowSharedMoveRow:
@@ -93,9 +103,14 @@ ArrayDecision decide_array(const ArrayAccess& access, const Allocation& allocati
       // The sharing picks the binding, the motion the placement (Table II rows 2-5); a data structure
       // without a 2-D shape cannot be placed by rows or columns and is partitioned kernel-wide.
       d.schedule = binding(row_shared(d.locality), kernel.machine);
-      d.placement = !allocation.shape                ? PlacementPolicy::kKernelWide
-                    : moves_down_columns(d.locality) ? PlacementPolicy::kColBased
-                                                     : PlacementPolicy::kRowBased;
+      if (!allocation.shape) {
+        d.placement = PlacementPolicy::kKernelWide;
+      } else if (!moves_down_columns(d.locality)) {
+        d.placement = PlacementPolicy::kRowBased;
+      } else {  // column bands of a row, in whole pages (Equation 1 with the row as the stride)
+        const bool narrow = narrower_than_pages(allocation.shape->cols * allocation.element_bytes, kernel);
+        d.placement = narrow ? PlacementPolicy::kPageInterleave : PlacementPolicy::kColBased;
+      }
       break;
     case LocalityClass::kIntraThread:
     case LocalityClass::kUnclassified:

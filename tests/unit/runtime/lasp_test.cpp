@@ -62,7 +62,8 @@ constexpr std::uint64_t kMiB = std::uint64_t(1) << 20;
 
 TEST(Table2, ActionsPerRow) {
   const KernelShape k{Grid{8, 8, 1}, Machine{4, 1}, 4096};
-  const Allocation a = matrix("A", 0, 1024, 1024);
+  // Rows of 4096 floats = 16 KiB: a page per socket (4 sockets x 4 KiB), wide enough for column bands.
+  const Allocation a = matrix("A", 0, 256, 4096);
   // Row 2: row binding, row-based placement, RTWICE.
   ArrayDecision d = decide_array({"A", 0, matmul_a(), 0}, a, k);
   EXPECT_EQ(d.schedule.policy, CtaPolicy::kRowBinding);
@@ -79,6 +80,11 @@ TEST(Table2, ActionsPerRow) {
   d = decide_array({"X", 0, {false, true, false, LoopVariant::kMGridDimX, 4096}, 0}, a, k);
   EXPECT_EQ(d.schedule.policy, CtaPolicy::kRowBinding);
   EXPECT_EQ(d.placement, PlacementPolicy::kColBased);
+  // Rows of 1024 floats (4 KiB) are narrower than a page per socket: Equation 1's granularity is one page,
+  // so the column-based placement is plain page interleaving (bands of 1 KiB would leave every page on the
+  // socket of its first byte, socket 0).
+  EXPECT_EQ(decide_array({"B", 0, matmul_b(), 0}, matrix("B", 0, 1024, 1024), k).placement,
+            PlacementPolicy::kPageInterleave);
   // The same array without a 2-D shape cannot be placed by rows: kernel-wide.
   Allocation flat = a;
   flat.shape.reset();
@@ -110,6 +116,12 @@ TEST(Table2, NoLocalityIsAlignAwareAndStrideAware) {
   EXPECT_EQ(d.schedule.batch, 16u);
   EXPECT_EQ(d.placement, PlacementPolicy::kStrideAware);
   EXPECT_EQ(d.stride_bytes, 65536u);
+  // A stride of 2048 floats (8 KiB) is narrower than a page per socket (16 KiB): one page at a time,
+  // round-robin (Equation 1 in whole pages), that is page interleaving.
+  d = decide_array({"x", 0, {true, false, false, LoopVariant::kM, 2048}, 1024}, x,
+                   KernelShape{Grid{64, 1, 1}, Machine{4, 1}, 4096});
+  EXPECT_EQ(d.placement, PlacementPolicy::kPageInterleave);
+  EXPECT_EQ(d.stride_bytes, 0u);
   // 10 CTAs on 4 sockets: chunks of ceil(10 / 4) = 3 would split pages; rounded up to MinTBBatch 4, the
   // sockets get CTAs 0-3, 4-7, 8-9 and none.
   d = decide_array({"x", 0, {true, false, false, LoopVariant::kNone, 0}, 1024}, x,
@@ -124,13 +136,13 @@ TEST(Table2, NoLocalityIsAlignAwareAndStrideAware) {
 
 TEST(KernelDecision, TheLargerArrayChoosesTheSchedulerAndCrbFollowsIt) {
   const KernelShape k{Grid{8, 8, 1}, Machine{4, 1}, 4096};
-  // A is 2048 x 1024 floats (8 MiB), B 1024 x 1024 (4 MiB), C 2048 x 1024: A and C tie at 8 MiB, A is
-  // stated first and wins: row binding (§III-D2, the larger structure's scheduler). Each array keeps its own
-  // placement.
-  const std::vector<Allocation> allocs{matrix("A", 0, 2048, 1024), matrix("B", 8 * kMiB, 1024, 1024),
-                                       matrix("C", 12 * kMiB, 2048, 1024)};
+  // A is 4096 x 1024 floats, B 1024 x 4096, C 4096 x 1024: all 16 MiB, A is stated first and wins the tie:
+  // row binding (§III-D2, the larger structure's scheduler). Each array keeps its own placement (B's rows,
+  // 16 KiB, take column bands on 4 sockets).
+  const std::vector<Allocation> allocs{matrix("A", 0, 4096, 1024), matrix("B", 16 * kMiB, 1024, 4096),
+                                       matrix("C", 32 * kMiB, 4096, 1024)};
   const std::vector<ArrayAccess> gemm{
-      {"A", 0, matmul_a(), 0}, {"B", 8 * kMiB, matmul_b(), 0}, {"C", 12 * kMiB, matmul_c(), 0}};
+      {"A", 0, matmul_a(), 0}, {"B", 16 * kMiB, matmul_b(), 0}, {"C", 32 * kMiB, matmul_c(), 0}};
   KernelDecision d = decide_kernel(gemm, allocs, k);
   EXPECT_EQ(d.winner, "A");
   EXPECT_EQ(d.schedule.policy, CtaPolicy::kRowBinding);
