@@ -117,6 +117,10 @@ install(FILES ${PROJECT_BINARY_DIR}/numagpuConfig.cmake ${PROJECT_BINARY_DIR}/nu
 
 # pkg-config: the shared library (pkg-config --cflags --libs numagpu).
 if(NUMAGPU_SHARED_LIBRARY)
+  # The prefix from the .pc file's own folder (lib/pkgconfig or lib/<multiarch>/pkgconfig): a prefix moved
+  # or unpacked elsewhere (dpkg-deb -x) still finds itself.
+  file(RELATIVE_PATH NUMAGPU_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+  string(REGEX REPLACE "/$" "" NUMAGPU_PC_TO_PREFIX "${NUMAGPU_PC_TO_PREFIX}")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/numagpu.pc.in ${PROJECT_BINARY_DIR}/numagpu.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/numagpu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endif()

@@ -7,15 +7,7 @@
 set(NUMAGPU_TB_DIR ${PROJECT_SOURCE_DIR}/tb)
 set(NUMAGPU_SV_BUILD_DIR ${CMAKE_CURRENT_BINARY_DIR}/sv_tb)
 
-# --- DPI-C scoreboard library ----------------------------------------------------------------------------------
-# Built from the policy sources directly: numagpu_policy is a static library without -fPIC.
-add_library(numagpu_policy_dpi SHARED
-  ${NUMAGPU_TB_DIR}/dpi/numagpu_policy_dpi.cpp
-  ${PROJECT_SOURCE_DIR}/models/policy/link_balancer.cpp
-  ${PROJECT_SOURCE_DIR}/models/policy/partition_controller.cpp
-)
-target_include_directories(numagpu_policy_dpi PUBLIC ${NUMAGPU_TB_DIR}/dpi ${PROJECT_SOURCE_DIR}/models)
-target_link_libraries(numagpu_policy_dpi PRIVATE numagpu_warnings)
+# The DPI-C scoreboard library (numagpu_policy_dpi) is defined in tb/CMakeLists.txt, with the kit's install rules.
 
 # --- Vector files: the lockstep stimulus with the reference's outputs ------------------------------------------
 add_executable(rtl_vectors ${NUMAGPU_TB_DIR}/vectors/rtl_vectors.cpp)
@@ -119,50 +111,34 @@ add_test(NAME rtl_coverage
                  $<TARGET_FILE:test_rtl_lockstep>)
 set_tests_properties(rtl_coverage PROPERTIES LABELS rtl TIMEOUT 300)
 
-# --- Python bindings (pybind11 from Debian) --------------------------------------------------------------------
-# The module is built for /usr/bin/python3 (Debian's python3-pybind11 and python3-dev), which the tests use.
-if(NOT DEFINED PYTHON_EXECUTABLE AND EXISTS /usr/bin/python3)
-  set(PYTHON_EXECUTABLE /usr/bin/python3)
-endif()
-find_package(pybind11 CONFIG QUIET)
-if(pybind11_FOUND)
-  # Built from the policy sources directly: a Python module needs position-independent code.
-  pybind11_add_module(numagpu_policy_py
-    ${NUMAGPU_TB_DIR}/python/numagpu_policy_py.cpp
-    ${PROJECT_SOURCE_DIR}/models/policy/link_balancer.cpp
-    ${PROJECT_SOURCE_DIR}/models/policy/partition_controller.cpp)
-  set_target_properties(numagpu_policy_py PROPERTIES OUTPUT_NAME numagpu_policy
-                        LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python)
-  target_include_directories(numagpu_policy_py PRIVATE ${PROJECT_SOURCE_DIR}/models ${PROJECT_SOURCE_DIR})
-  target_link_libraries(numagpu_policy_py PRIVATE numagpu_warnings)
-  # The RTL of both blocks at the parameters of lb_l4 and pc_w5, with the RTL's assertions, for LinkBalancerRtl
-  # and PartitionControllerRtl: Verilated into a position-independent static library (numagpu_rtl_models is
-  # not), which the project's warnings do not apply to (generated code; Verilator's headers are SYSTEM below).
-  add_library(numagpu_py_rtl_models STATIC)
-  set_target_properties(numagpu_py_rtl_models PROPERTIES POSITION_INDEPENDENT_CODE ON)
-  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/link_balancer.sv
-    TOP_MODULE link_balancer
-    PREFIX Vpy_link_balancer DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python_rtl/lb TRACE
-    VERILATOR_ARGS -Wall -I${NUMAGPU_RTL_DIR} --assert +define+NUMAGPU_ASSERTIONS -GLanes=4 -GSampleCycles=64
-                   -GSwitchCycles=5)
-  verilate(numagpu_py_rtl_models SOURCES ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv
-    TOP_MODULE cache_partition_ctrl
-    PREFIX Vpy_cache_partition_ctrl DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/python_rtl/pc TRACE
-    VERILATOR_ARGS -Wall -I${NUMAGPU_RTL_DIR} --assert +define+NUMAGPU_ASSERTIONS -GWays=5 -GSampleCycles=40
-                   -GSatNum=3 -GSatDen=4)
-  get_target_property(_py_rtl_includes numagpu_py_rtl_models INCLUDE_DIRECTORIES)
-  set_property(TARGET numagpu_py_rtl_models APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${_py_rtl_includes})
-  target_link_libraries(numagpu_policy_py PRIVATE numagpu_py_rtl_models)
-  target_compile_definitions(numagpu_policy_py PRIVATE VM_TRACE=1 NUMAGPU_PY_LB_LANES=4
-    NUMAGPU_PY_LB_SAMPLE_CYCLES=64 NUMAGPU_PY_LB_SWITCH_CYCLES=5 NUMAGPU_PY_PC_WAYS=5
-    NUMAGPU_PY_PC_SAMPLE_CYCLES=40 NUMAGPU_PY_PC_SAT_NUM=3 NUMAGPU_PY_PC_SAT_DEN=4)
+# --- Python package (tb/python/CMakeLists.txt) -----------------------------------------------------------------
+if(TARGET numagpu_policy_py)
   add_test(NAME rtl_python_bindings
-           COMMAND ${PYTHON_EXECUTABLE} ${NUMAGPU_RTL_TESTS}/python_bindings_test.py
-                   --module-dir ${CMAKE_CURRENT_BINARY_DIR}/python --rtl-vectors $<TARGET_FILE:rtl_vectors>
+           COMMAND ${NUMAGPU_PYTHON_EXECUTABLE} ${NUMAGPU_RTL_TESTS}/python_bindings_test.py
+                   --module-dir ${NUMAGPU_PYTHON_DIR} --rtl-vectors $<TARGET_FILE:rtl_vectors>
                    --sv-vectors-lb ${NUMAGPU_SV_TB_sv_vectors_link_balancer}
                    --sv-vectors-pc ${NUMAGPU_SV_TB_sv_vectors_cache_partition_ctrl}
                    --repo ${PROJECT_SOURCE_DIR} --work ${CMAKE_CURRENT_BINARY_DIR}/rtl_python)
-  set_tests_properties(rtl_python_bindings PROPERTIES LABELS rtl TIMEOUT 300)
+  # The RTL classes Verilate into a cache inside the build tree, filled with the project's build (the three
+  # parameter sets the test constructs: Verilator's C++ build is most of a cold run), so the test only loads.
+  set(_rtl_cache ${CMAKE_CURRENT_BINARY_DIR}/rtl_python_cache)
+  add_custom_command(
+    OUTPUT ${_rtl_cache}/warm.stamp
+    COMMAND ${CMAKE_COMMAND} -E env NUMAGPU_RTL_CACHE=${_rtl_cache} PYTHONPATH=${NUMAGPU_PYTHON_DIR}
+            ${NUMAGPU_PYTHON_EXECUTABLE} -c "import numagpu_policy as n; n.LinkBalancerRtl(lanes=4, sample_cycles=64, switch_cycles=5); n.LinkBalancerRtl(lanes=8, sample_cycles=100, switch_cycles=10, sat_num=9, sat_den=10); n.PartitionControllerRtl(ways=5, sample_cycles=40, sat_num=3, sat_den=4)"
+    COMMAND ${CMAKE_COMMAND} -E touch ${_rtl_cache}/warm.stamp
+    DEPENDS numagpu_policy_py numagpu_policy_py_files ${NUMAGPU_RTL_DIR}/link_balancer.sv
+            ${NUMAGPU_RTL_DIR}/cache_partition_ctrl.sv ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/numagpu_assert.svh
+            ${NUMAGPU_TB_DIR}/python/numagpu_policy/rtl.py ${NUMAGPU_TB_DIR}/python/numagpu_policy/rtl_capi.cpp
+    COMMENT "Verilating the Python package's RTL classes for rtl_python_bindings"
+    VERBATIM)
+  add_custom_target(numagpu_policy_rtl_cache ALL DEPENDS ${_rtl_cache}/warm.stamp)
+  set_tests_properties(rtl_python_bindings PROPERTIES LABELS rtl TIMEOUT 300 ENVIRONMENT "NUMAGPU_RTL_CACHE=${_rtl_cache}")
+  # `pip install ./tb/python` into a fresh venv, offline; the installed package's RTL class loads from the cache.
+  add_test(NAME rtl_python_pip_install
+           COMMAND bash ${NUMAGPU_RTL_TESTS}/python_pip_install_test.sh ${PROJECT_SOURCE_DIR}
+                   ${CMAKE_CURRENT_BINARY_DIR}/rtl_python_pip ${_rtl_cache})
+  set_tests_properties(rtl_python_pip_install PROPERTIES LABELS rtl TIMEOUT 300 SKIP_RETURN_CODE 77)
 else()
   # Without pybind11 the test still exists: it fails in CI and is skipped elsewhere (tests/CMakeLists.txt's rule).
   add_test(NAME rtl_python_bindings
@@ -179,3 +155,65 @@ foreach(block link_balancer cache_partition_ctrl)
 endforeach()
 set_tests_properties(rtl_lint_kit_numagpu_policy_pkg rtl_lint_kit_link_balancer_cover
                      rtl_lint_kit_cache_partition_ctrl_cover PROPERTIES LABELS rtl TIMEOUT 60)
+
+# The venv with cocotb and cocotb-coverage (scripts/setup.sh), set before the first test that takes it: an
+# empty argument would shift the ones after it.
+if(DEFINED ENV{NUMAGPU_VENV})
+  set(_venv_default $ENV{NUMAGPU_VENV})
+else()
+  set(_venv_default $ENV{HOME}/.local/share/numagpu/venv)
+endif()
+set(NUMAGPU_VENV ${_venv_default} CACHE PATH "The Python venv with cocotb and cocotb-coverage (scripts/setup.sh)")
+
+# The installed kit (tb/CMakeLists.txt, rtl/CMakeLists.txt): `cmake --install --component kit` into a scratch
+# prefix, then the filelists, the package and the DPI library are used from there.
+add_test(NAME rtl_kit_install
+         COMMAND bash ${NUMAGPU_RTL_TESTS}/kit_install_test.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_CURRENT_BINARY_DIR}/rtl_kit_install "${NUMAGPU_VENV}" ${CMAKE_CURRENT_BINARY_DIR}/rtl_python_cache
+                 $<IF:$<TARGET_EXISTS:numagpu_policy_py>,1,0>)
+set_tests_properties(rtl_kit_install PROPERTIES LABELS rtl TIMEOUT 120)
+
+# --- cocotb testbenches (tb/cocotb) ----------------------------------------------------------------------------
+# Each block on Icarus and on Verilator, with the C++ reference (numagpu_policy from the build tree) as
+# scoreboard and a cocotb-coverage goal; cocotb and cocotb-coverage come from the venv scripts/setup.sh makes
+# (pinned: cocotb 1.9.2, the last line that supports Debian 12's Verilator 5.006). Without the venv or a
+# simulator a test skips (fails in CI).
+set(NUMAGPU_COCOTB_DIR ${CMAKE_CURRENT_BINARY_DIR}/cocotb)
+foreach(block link_balancer cache_partition_ctrl)
+  foreach(sim icarus verilator)
+    set(name rtl_cocotb_${sim}_${block})
+    if(TARGET numagpu_policy_py)
+      add_test(NAME ${name}
+               COMMAND bash ${NUMAGPU_RTL_TESTS}/cocotb_test.sh ${sim} ${block} ${PROJECT_SOURCE_DIR}
+                       ${NUMAGPU_COCOTB_DIR}/${sim}_${block} ${NUMAGPU_VENV} ${NUMAGPU_PYTHON_DIR})
+    else()
+      add_test(NAME ${name} COMMAND sh -c "echo 'pybind11 not found (run scripts/setup.sh)'; [ \"$CI\" != true ] && exit 77; exit 1")
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS rtl TIMEOUT 300 SKIP_RETURN_CODE 77)
+  endforeach()
+  # The Verilator simulation is built with the project (Verilator's C++ build is most of a cold run), into the
+  # folder the test's `make` then finds up to date.
+  if(EXISTS ${NUMAGPU_VENV}/bin/cocotb-config AND TARGET numagpu_policy_py)
+    set(build_dir ${NUMAGPU_COCOTB_DIR}/verilator_${block}/sim_build)
+    file(GLOB _cocotb_sources CONFIGURE_DEPENDS ${NUMAGPU_TB_DIR}/cocotb/*)
+    file(MAKE_DIRECTORY ${NUMAGPU_COCOTB_DIR}/verilator_${block})
+    add_custom_command(
+      OUTPUT ${build_dir}/Vtop
+      COMMAND ${CMAKE_COMMAND} -E env PATH=${NUMAGPU_VENV}/bin:$ENV{PATH}
+              sh -c "make -f ${NUMAGPU_TB_DIR}/cocotb/Makefile SIM=verilator BLOCK=${block} SIM_BUILD=${build_dir} ${build_dir}/Vtop > ${build_dir}.log 2>&1 || { cat ${build_dir}.log; exit 1; }"
+      WORKING_DIRECTORY ${NUMAGPU_COCOTB_DIR}/verilator_${block}
+      DEPENDS ${NUMAGPU_RTL_DIR}/${block}.sv ${NUMAGPU_RTL_PRIM_SOURCES} ${NUMAGPU_RTL_DIR}/numagpu_assert.svh
+              ${NUMAGPU_TB_DIR}/cocotb/Makefile
+      COMMENT "Verilating ${block} for its cocotb testbench"
+      VERBATIM)
+    add_custom_target(cocotb_verilator_${block} ALL DEPENDS ${build_dir}/Vtop)
+  endif()
+endforeach()
+# The scoreboard can fail: a reference whose lanes switch for 6 cycles (the RTL: 5) must be caught.
+if(TARGET numagpu_policy_py)
+  add_test(NAME rtl_cocotb_icarus_link_balancer_catches_divergence
+           COMMAND bash ${NUMAGPU_RTL_TESTS}/cocotb_test.sh --expect-mismatch icarus link_balancer ${PROJECT_SOURCE_DIR}
+                   ${NUMAGPU_COCOTB_DIR}/icarus_link_balancer_fault ${NUMAGPU_VENV} ${NUMAGPU_PYTHON_DIR})
+  set_tests_properties(rtl_cocotb_icarus_link_balancer_catches_divergence PROPERTIES LABELS rtl TIMEOUT 120
+                       SKIP_RETURN_CODE 77)
+endif()

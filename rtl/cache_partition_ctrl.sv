@@ -227,7 +227,7 @@ module cache_partition_ctrl #(
   logic [Ways-1:0] f_local_mask;
   assign f_local_mask = ~remote_mask_o;
 
-  always_comb begin
+  `NUMAGPU_ASSERT_PROCESS(clk_i) begin
     if (f_checked) begin
       // Each group keeps at least one way.
       `NUMAGPU_ASSERT(RemoteFloor_A, remote_ways_o >= WayCntW'(1))

@@ -293,7 +293,7 @@ module link_balancer #(
   assign f_active_b = lane_dir_o & ~lane_quiesce_o & ~lane_switch_o;
   assign f_turning  = lane_quiesce_o | lane_switch_o;
 
-  always_comb begin
+  `NUMAGPU_ASSERT_PROCESS(clk_i) begin
     if (f_checked) begin
       // The turn FSM never holds its unused encoding.
       `NUMAGPU_ASSERT(TurnStateValid_A, turn_q == TurnIdle || turn_q == TurnQuiesce || turn_q == TurnSwitch)

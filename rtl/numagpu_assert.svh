@@ -7,10 +7,13 @@
 //
 // - yosys `read_verilog -formal` (FORMAL defined) proves the assertions: scripts/rtl_formal.sh.
 // - Verilator with --assert +define+NUMAGPU_ASSERTIONS checks them in every cycle (the lockstep models).
-// - Icarus Verilog 11 parses them (-DNUMAGPU_ASSERTIONS; tests/rtl/icarus_vectors_test.sh compiles them) but
-//   the Icarus runs leave them off: an event-driven simulator evaluates an always_comb assertion between the
-//   nonblocking updates of one clock edge and sees transient states (e.g. the first reset edge, where
-//   f_checked rises before the other registers leave X). Verilator evaluates settled values.
+// - Icarus Verilog 11 checks them too (-DNUMAGPU_ASSERTIONS; tests/rtl/icarus_vectors_test.sh and the cocotb
+//   benches run with them), at each rising edge of the clock: an event-driven simulator evaluates an
+//   always_comb process between the nonblocking updates of one clock edge and would see transient states (at
+//   the first reset edge f_checked rises before the other registers leave X: "LanesSum_A violated" at time 5,
+//   falsely). NUMAGPU_ASSERT_PROCESS(clk) is therefore `always @(posedge clk)` there: the process runs in the
+//   edge's active region, before any nonblocking update, so it sees the settled values of the cycle that the
+//   edge ends (SVA's sampling), the same values Verilator's always_comb checks once per cycle.
 // - Everything else (synthesis, lint at the defaults, the in-loop models) defines neither and sees no
 //   assertion logic at all.
 //
@@ -39,6 +42,15 @@
   initial f_reset_seen_q = 1'b0; \
   always_ff @(posedge clk) if (!rst_n) f_reset_seen_q <= 1'b1; \
   assign f_checked = f_reset_seen_q;
+`endif
+
+// The process the assertions are written in: `NUMAGPU_ASSERT_PROCESS(clk_i) begin ... end`. An always_comb
+// for Verilator (settled values) and yosys (the proof checks every step); on Icarus a process at the rising
+// edge, which reads the cycle's settled values before the edge's nonblocking updates (see the header).
+`ifdef __ICARUS__
+`define NUMAGPU_ASSERT_PROCESS(clk) always @(posedge clk)
+`else
+`define NUMAGPU_ASSERT_PROCESS(clk) always_comb
 `endif
 
 // A named immediate assertion. Verilator and yosys take the labelled form (the label names the assertion

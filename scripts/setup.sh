@@ -23,9 +23,17 @@ packages=(
   opensta                 # gate-level power from the in-loop RTL's switching activity (tests/flows, docs/power.md)
   iverilog                # the RTL on a second simulator: tests/rtl/icarus_vectors_test.sh (ctest rtl_icarus_vectors)
   python3-dev python3-pybind11 pybind11-dev  # Python bindings of the policy reference models (tb/python/)
+  python3-venv            # the venv of the cocotb testbenches (below)
   libmetis-doc            # METIS's example meshes, the application suite's graph inputs (configs/workloads/apps)
   strace                  # tests/integration: each trace file is opened once (program_opens_each_trace_once)
 )
+
+# From PyPI, into a venv of Debian's python3 (which sees Debian's pybind11 and PyYAML): the cocotb testbenches
+# (tb/cocotb, ctest rtl_cocotb_*). Pinned: cocotb 2.x requires Verilator >= 5.036 and Debian 12 ships 5.006;
+# cocotb 1.9.2 accepts it (and Icarus 11), and cocotb-coverage 1.2.0 is the release for cocotb 1.x. The venv is
+# $NUMAGPU_VENV, by default ~/.local/share/numagpu/venv (CMake's NUMAGPU_VENV has the same default).
+pip_packages=(cocotb==1.9.2 cocotb-coverage==1.2.0 find_libpython==0.5.1 python-constraint==1.4.0)
+venv=${NUMAGPU_VENV:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.local/share/numagpu/venv}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -34,11 +42,27 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
-  exit 0
+else
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup: installing ${missing[*]}"
-$SUDO apt-get update -q
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+pip_missing=()
+if [ -x "$venv/bin/python" ]; then
+  installed=$("$venv/bin/python" -m pip freeze --local 2>/dev/null | tr 'A-Z_' 'a-z-')
+  for p in "${pip_packages[@]}"; do
+    grep -qxF "$(tr 'A-Z_' 'a-z-' <<<"$p")" <<<"$installed" || pip_missing+=("$p")
+  done
+else
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  pip_missing=("${pip_packages[@]}")
+fi
+if [ ${#pip_missing[@]} -eq 0 ]; then
+  echo "setup: the venv $venv has ${pip_packages[*]}"
+else
+  echo "setup: installing ${pip_missing[*]} into $venv"
+  "$venv/bin/python" -m pip install -q "${pip_missing[@]}"
+fi

@@ -37,6 +37,8 @@ class VerilatedDut {
 
   Model& top() { return *top_; }
   const Model& top() const { return *top_; }
+  // The model's context: error handling (fatalOnError, gotError) for a host that must not exit on $error.
+  VerilatedContext& context() { return *ctx_; }
 
   // Starts writing a VCD of every signal from the current cycle on.
   void open_vcd(const std::string& path) {

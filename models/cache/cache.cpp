@@ -113,10 +113,10 @@ sc_time Cache::tag_access_done() {
   const Cycles start = std::max(now, next_tag_cycle_);
   if (start > now) bank_conflicts_.add();  // the tag port was taken this cycle: wait
   next_tag_cycle_ = start + 1;
-  const std::uint64_t delay_ps = clock_.cycles_ps(start + spec_.hit_latency) - sim_now().value();
+  const std::uint64_t delay_ps = clock_.cycle_start_ps(start + spec_.hit_latency) - clock_.now_ps();
   // Most accesses start at a cycle edge with the port free: the same delay each time, made once
   // (sc_time::from_value is an out-of-line call on every hop, docs/performance.md).
-  return delay_ps == hit_delay_.value() ? hit_delay_ : sc_time::from_value(delay_ps);
+  return delay_ps == hit_delay_ps_ ? hit_delay_ : clock_.ps_time(delay_ps);
 }
 
 void Cache::finish(Payload& gp, const sc_time& delay) {

@@ -151,6 +151,7 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   std::size_t in_process_[2] = {0, 0};  // per input binding (request network)
   Cycles next_tag_cycle_ = 0;
   const sc_core::sc_time hit_delay_ = clock_.cycles(spec_.hit_latency);  // tag_access_done()'s usual answer
+  const std::uint64_t hit_delay_ps_ = clock_.cycles_ps(spec_.hit_latency);
 
   struct ClassCounters {
     stats::Counter* read_hits;

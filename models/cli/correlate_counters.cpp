@@ -38,17 +38,17 @@ struct PipeWork {
 // The two counters of the table that AccelWattch computes per SM sub-partition (its
 // gen_hw_perf_csv.py): Num_Idle_SMs = 80 x (1 - smsp__cycles_active.avg / elapsed), and Pipeline_Duty = the
 // alu, fma, fp64, shared and tensor pipes' sm__pipe_*_cycles_active summed over the sub-partitions, over
-// the SMs' elapsed cycles and 5. A sub-partition is a processing block (one per sm.issue_width); its pipe
-// of a class has lanes / issue_width lanes, so a warp instruction keeps it active 32 / that many cycles
-// (GV100: 2 for the fma and alu pipes of 16 lanes, as NVIDIA gives them, 4 for fp64's 8). On the GV100
-// the fp64, fp16 and tensor pipes share one dispatch port, the "shared pipe" (NVIDIA's developer forum,
+// the SMs' elapsed cycles and 5. A sub-partition is a processing block (sm.processing_blocks, or one per
+// issue slot); its pipe of a class has lanes / blocks lanes, so a warp instruction keeps it active 32 / that
+// many cycles (GV100: 2 for the fma and alu pipes of 16 lanes, as NVIDIA gives them, 4 for fp64's 8). On the
+// GV100 the fp64, fp16 and tensor pipes share one dispatch port, the "shared pipe" (NVIDIA's developer forum,
 // "INT32 and FP64 can be used concurrently in the Volta architecture"): an fp64 or tensor instruction keeps
 // the shared pipe active as long as its own. fp32 and int instructions are the fma and alu pipes' (which of
 // the two takes an instruction does not change the sum). A class with instructions but no pipe lanes (the
 // paper system sets none) leaves no Pipeline_Duty figure. Num_Idle_SMs is in the configuration's SMs (the
 // table's 80 on the GV100). A run of several launches gives the ratios over its whole time, gaps between
 // kernels included (every kernel of the study table is one launch).
-// It reads the SM and block counts from r (set before the call): one reading of sm.issue_width.
+// It reads the SM and block counts from r (set before the call): one reading of the blocks.
 void add_sub_partition_counters(const nlohmann::json& config, const std::map<std::string, double>& flat,
                                 double block_active_cycles, const PipeWork& work, SimulatedCounters& r) {
   const auto cycles = flat.find("summary.sim_cycles");
@@ -226,8 +226,13 @@ SimulatedCounters simulated_counters(const std::string& stats_json_path) {
   if (counts_constant_passes) r.values["CC_ACC"] = constant_passes;
   r.values["SHRD_ACC"] = shared_instructions;
   r.sms = sms;
-  if (doc.at("config").contains("sm"))
-    r.blocks = std::max(1.0, doc.at("config").at("sm").value("issue_width", 1.0));
+  if (doc.at("config").contains("sm")) {
+    // The processing blocks (sm.processing_blocks), or with one block (the SM-wide issue model) one per
+    // issue slot, as the SM counts block_active_cycles.
+    const nlohmann::json& sm = doc.at("config").at("sm");
+    const double blocks = sm.value("processing_blocks", 1.0);
+    r.blocks = std::max(1.0, blocks > 1 ? blocks : sm.value("issue_width", 1.0));
+  }
   add_sub_partition_counters(doc.at("config"), flat, block_active_cycles,
                              {fp32_instructions, int_instructions, fp64_passes, tensor_instructions}, r);
   return r;
@@ -333,7 +338,7 @@ ReportPart counters_report(const CorrelateOptions& o, const std::vector<CounterJ
           "From `Elapsed_Cycles`, `Num_Idle_SMs` and `Pipeline_Duty` (docs/correlation.md): the cycles "
           "with no warp resident (`Num_Idle_SMs` / SMs x elapsed; the hardware's script counts 80 SMs), "
           "the rest, and the cycles its five pipes were active, summed (`Pipeline_Duty` x 5 / 4 x "
-          "elapsed; the model's sub-partitions are its sm.issue_width).\n\n"
+          "elapsed; the model's sub-partitions are its processing blocks).\n\n"
           "| benchmark | kernel | cycles: hw / sim | no warp resident: hw / sim | with a warp: hw / sim | "
           "pipe work: hw / sim / ratio |\n|---|---|---|---|---|---|\n"
        << time_split.str();

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/bench_fabric.hpp"
+#include "cli/bench_sm.hpp"
 #include "cli/correlate.hpp"
 #include "cli/cuda_run.hpp"
 #include "cli/export_activity.hpp"
@@ -115,6 +116,25 @@ int numagpu_main(int argc, char* argv[]) {
       ->capture_default_str();
   fabric->add_flag("--plot", bench.plot,
                    "Also write PNG curves and a pair-by-pair heat map (python3-matplotlib)");
+
+  numagpu::BenchSmOptions bench_sm;
+  CLI::App* bench_sm_cmd = app.add_subcommand(
+      "bench-sm",
+      "Run the Volta microbenchmark suite on a configuration and compare it with published measurements "
+      "(bench_sm.csv, bench_sm.md, bench_sm.png; docs/microbenchmarks.md)");
+  bench_sm_cmd
+      ->add_option("-c,--config", bench_sm.config, "System configuration YAML (configs/gpus/qv100.yaml)")
+      ->required();
+  bench_sm_cmd->add_option("-s,--set", bench_sm.sets, "Override one parameter, KEY.PATH=VALUE (repeatable)")
+      ->type_name("KEY=VALUE");
+  bench_sm_cmd->add_option("-o,--out", bench_sm.out_dir, "Output directory")->required();
+  bench_sm_cmd
+      ->add_option("--only", bench_sm.only, "Only the benchmarks whose id matches this regular expression")
+      ->type_name("REGEX");
+  bench_sm_cmd->add_option(
+      "--published", bench_sm.published,
+      "Published values (default: the built-in configs/published/volta_microbenchmarks.yaml)");
+  bench_sm_cmd->add_flag("-q,--quiet", bench_sm.quiet, "No table on stdout");
 
   CLI::App* config = app.add_subcommand("config", "Inspect configurations");
   config->require_subcommand(1);
@@ -278,6 +298,7 @@ int numagpu_main(int argc, char* argv[]) {
   if (plot_sweep_cmd->parsed()) return numagpu::plot_sweep_command(plot_sweep, std::cout, std::cerr);
   if (plot_study_cmd->parsed()) return numagpu::plot_command(plot_options, std::cout, std::cerr);
   if (fabric->parsed()) return numagpu::bench_fabric_command(bench, std::cout, std::cerr);
+  if (bench_sm_cmd->parsed()) return numagpu::bench_sm_command(bench_sm, std::cout, std::cerr);
   if (export_cmd->parsed()) return numagpu::export_command(export_options, std::cout, std::cerr);
   if (power_cmd->parsed()) return numagpu::power_command(power, std::cout, std::cerr);
   if (plot_power_cmd->parsed()) return numagpu::plot_power_command(plot_power, std::cout, std::cerr);

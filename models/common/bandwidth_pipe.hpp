@@ -17,9 +17,8 @@ class BandwidthPipe {
   BandwidthPipe(const GpuClock& clock, std::uint64_t bytes_num, std::uint64_t den);
 
   // Occupies the pipe for `bytes`, starting no earlier than `arrival` and after everything reserved before.
-  // Returns the time the last byte leaves (rounded up to the picosecond).
+  // Returns the time the last byte leaves (rounded up to the picosecond, then to the SystemC tick).
   sc_core::sc_time reserve(const sc_core::sc_time& arrival, std::uint64_t bytes);
-  // When the pipe is next free (rounded up to the picosecond).
   // reserve() from `now_ps` for a caller that wants a delay: from now until the last byte leaves, plus
   // `extra_ps` (a latency after the pipe). The last answer is kept: an uncontended pipe gives the same delay
   // transfer after transfer, and sc_time::from_value is an out-of-line call on every hop.
@@ -27,19 +26,29 @@ class BandwidthPipe {
     free_at_scaled_ = std::max(free_at_scaled_, now_ps * num_) + bytes * ps_per_byte_scaled_;
     bytes_moved_ += bytes;
     const std::uint64_t delay_ps = free_at_ps() - now_ps + extra_ps;
-    if (delay_ps != last_delay_.value()) last_delay_ = sc_core::sc_time::from_value(delay_ps);
+    if (delay_ps != last_delay_ps_) {
+      last_delay_ps_ = delay_ps;
+      last_delay_ = clock_->ps_time(delay_ps);
+    }
     return last_delay_;
   }
+  // When the pipe is next free (rounded up to the picosecond, then to the SystemC tick).
   sc_core::sc_time free_at() const;
   std::uint64_t free_at_ps() const { return (free_at_scaled_ + num_ - 1) / num_; }  // the same, in ps
   std::uint64_t bytes_moved() const { return bytes_moved_; }
+  // A run-time clock change (GpuClock::retime) for a pipe whose rate is per cycle of the core clock: from now
+  // on `den` cycles are of `period_ps`. What is already booked stays as booked.
+  void follow_period(std::uint64_t period_ps) { ps_per_byte_scaled_ = period_ps * den_; }
 
  private:
+  const GpuClock* clock_;
   std::uint64_t num_;
+  std::uint64_t den_;
   std::uint64_t ps_per_byte_scaled_;  // period_ps * den: time of one byte, in units of 1/num_ ps
   std::uint64_t free_at_scaled_ = 0;  // ps * num_
   std::uint64_t bytes_moved_ = 0;
-  sc_core::sc_time last_delay_;  // reserve_delay()'s last answer
+  std::uint64_t last_delay_ps_ = 0;  // reserve_delay()'s last answer, in ps and as an sc_time
+  sc_core::sc_time last_delay_;
 };
 
 }  // namespace numagpu

@@ -5,8 +5,8 @@
 
 namespace numagpu {
 
-DeliveryScheduler::DeliveryScheduler(const sc_core::sc_module_name& name, std::uint64_t cycle_ps)
-    : sc_module(name), queue_(cycle_ps) {
+DeliveryScheduler::DeliveryScheduler(const sc_core::sc_module_name& name, const GpuClock& clock)
+    : sc_module(name), clock_(clock), queue_(clock.period_ps()) {
   SC_HAS_PROCESS(DeliveryScheduler);
   SC_METHOD(fire);
   sensitive << wake_;
@@ -18,7 +18,7 @@ void DeliveryScheduler::schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_
   // A pending later notification is replaced by an earlier one; an earlier pending one is kept. One that is
   // due now is delivered by the loop in fire() when it is running, else in the next delta cycle.
   if (at_ps < wake_at_ps_) {
-    const std::uint64_t now = sim_now().value();
+    const std::uint64_t now = clock_.now_ps();
     if (at_ps < now) throw std::logic_error("a delivery scheduled in the past");
     wake_at_ps_ = at_ps;
     wake_in(at_ps - now);
@@ -28,12 +28,15 @@ void DeliveryScheduler::schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_
 void DeliveryScheduler::wake_in(std::uint64_t delay_ps) {
   // The next instant is mostly the same distance away (a cycle, a latency): the last delay is kept, since
   // sc_time::from_value is an out-of-line call.
-  if (delay_ps != last_wake_delay_.value()) last_wake_delay_ = sc_core::sc_time::from_value(delay_ps);
+  if (delay_ps != last_wake_delay_ps_) {
+    last_wake_delay_ps_ = delay_ps;
+    last_wake_delay_ = clock_.ps_time(delay_ps);
+  }
   wake_.notify(last_wake_delay_);
 }
 
 void DeliveryScheduler::fire() {
-  const std::uint64_t now = sim_now().value();
+  const std::uint64_t now = clock_.now_ps();
   ++fired_;
   // Items scheduled for now from inside a delivery join this loop; later ones may not move the wake-up.
   wake_at_ps_ = now;

@@ -36,15 +36,17 @@ class DeliveryScheduler : public sc_core::sc_module, public HostActivitySource {
  public:
   static constexpr const char* kChildName = "deliveries";
 
-  // `cycle_ps`: the clock period, the width of the queue's buckets (any positive value is correct; the
-  // period is the fast one: a power of two of picoseconds near it, to divide by a shift, mixed the instants
-  // of two cycles in most buckets and doubled the work of draining them, docs/performance.md).
-  DeliveryScheduler(const sc_core::sc_module_name& name, std::uint64_t cycle_ps);
+  // `clock`: the machine's, which converts between the queue's picoseconds and SystemC time; its period is
+  // the width of the queue's buckets (any positive value is correct; the period is the fast one: a power of
+  // two of picoseconds near it, to divide by a shift, mixed the instants of two cycles in most buckets and
+  // doubled the work of draining them, docs/performance.md).
+  DeliveryScheduler(const sc_core::sc_module_name& name, const GpuClock& clock);
 
-  // Delivers `gp` (null: a wake-up) to `to` at absolute time `at_ps` (not before now).
+  // Delivers `gp` (null: a wake-up) to `to` at absolute time `at_ps` (not before now). At a SystemC time
+  // resolution coarser than 1 ps, a time between two ticks is delivered at the later one.
   void schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_generic_payload* gp);
   void schedule_in(const sc_core::sc_time& delay, Deliverable& to, tlm::tlm_generic_payload* gp) {
-    schedule(sim_now().value() + delay.value(), to, gp);
+    schedule(clock_.now_ps() + clock_.ps_of(delay), to, gp);
   }
   std::size_t pending() const { return queue_.size(); }
   void add_host_activity(HostActivity& total) const override {
@@ -56,12 +58,14 @@ class DeliveryScheduler : public sc_core::sc_module, public HostActivitySource {
   void fire();
   void wake_in(std::uint64_t delay_ps);  // notifies wake_ delay_ps from now
 
+  const GpuClock& clock_;
   CalendarQueue queue_;                           // items: to = Deliverable*, what = payload (or null)
   std::uint64_t wake_at_ps_ = ~std::uint64_t(0);  // when wake_ is due (none: all ones)
   std::uint64_t delivered_ = 0;
   std::uint64_t fired_ = 0;
   sc_core::sc_event wake_;
-  sc_core::sc_time last_wake_delay_;  // wake_in()'s last delay
+  std::uint64_t last_wake_delay_ps_ = 0;  // wake_in()'s last delay, in ps and as an sc_time
+  sc_core::sc_time last_wake_delay_;
 };
 
 }  // namespace numagpu

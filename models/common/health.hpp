@@ -1,6 +1,8 @@
 // Run health: the one place where the protocol checker, the transaction audit and the watchdog record what
 // went wrong in one simulated machine (it lives in the machine's SimContext). A run with any entry here fails
-// (non-zero exit), after writing its outputs.
+// (non-zero exit), after writing its outputs. Each report (the first kKeptMessages of a kind) also goes to
+// SystemC's report handler as a warning of type numagpu/protocol, numagpu/audit or numagpu/watchdog
+// (common/report.hpp).
 #pragma once
 
 #include <array>
@@ -19,8 +21,9 @@ class RunHealth {
   std::uint64_t count(Kind kind) const { return counts_[index(kind)]; }
   const std::vector<std::string>& messages(Kind kind) const { return messages_[index(kind)]; }
   bool ok() const { return count(Kind::kProtocol) + count(Kind::kAudit) + count(Kind::kWatchdog) == 0; }
-  // Echo each report to stderr as it happens (the command-line run does).
-  void set_echo(bool echo) { echo_ = echo; }
+  // Echo each report to stderr as it happens (the command-line run does); SystemC's report handler is then
+  // told to do nothing with them (report::leave_run_reports_to_the_caller), so they are printed once.
+  void set_echo(bool echo);
 
  private:
   static std::size_t index(Kind kind) { return static_cast<std::size_t>(kind); }

@@ -20,11 +20,11 @@ struct SimContext {
   // Builds the scheduler as a SystemC module: as the child `deliveries` of the module under construction (a
   // System, a test bench), or at the top level. The context is made before the components that use it.
   explicit SimContext(std::uint64_t clock_mhz = 1000)
-      : clock(clock_mhz), deliveries(DeliveryScheduler::kChildName, clock.period_ps()) {}
+      : clock(clock_mhz), deliveries(DeliveryScheduler::kChildName, clock) {}
   SimContext(const SimContext&) = delete;  // components keep references into it
   SimContext& operator=(const SimContext&) = delete;
 
-  const GpuClock clock;  // fixed for the machine's lifetime (system.clock_mhz)
+  GpuClock clock;  // system.clock_mhz, changed at run time only by System::set_clock_mhz
   // Every arrival at a component and every component wake-up of this machine (common/delivery_scheduler.hpp).
   DeliveryScheduler deliveries;
   RunHealth health;

@@ -4,10 +4,58 @@
 
 namespace numagpu {
 
-GpuClock::GpuClock(std::uint64_t mhz) {
+namespace {
+
+// The SystemC time resolution, in femtoseconds (1 for 1 fs, 1000 for 1 ps, 1000000 for 1 ns, ...): always a
+// power of ten of femtoseconds (sc_set_time_resolution refuses anything else).
+std::uint64_t resolution_fs() {
+  return static_cast<std::uint64_t>(sc_core::sc_get_time_resolution().to_seconds() * 1e15 + 0.5);
+}
+
+}  // namespace
+
+std::string GpuClock::period_error(std::uint64_t mhz) {
   if (mhz == 0 || 1000000 % mhz != 0)
-    throw std::invalid_argument("clock period must be a whole number of ps");
+    return std::to_string(mhz) + " MHz has a period that is not a whole number of picoseconds";
+  const std::uint64_t period_ps = 1000000 / mhz;
+  const std::uint64_t res_fs = resolution_fs();
+  if (res_fs > 1000 && (period_ps * 1000) % res_fs != 0)
+    return std::to_string(mhz) + " MHz has a period of " + std::to_string(period_ps) +
+           " ps, not a whole number of ticks of the SystemC time resolution (" +
+           sc_core::sc_get_time_resolution().to_string() +
+           "): choose a clock whose period it divides, or a finer resolution";
+  return {};
+}
+
+GpuClock::GpuClock(std::uint64_t mhz) : first_mhz_(mhz) {
+  const std::uint64_t res_fs = resolution_fs();
+  if (res_fs < 1000)
+    ticks_per_ps_ = 1000 / res_fs;
+  else
+    ps_per_tick_ = res_fs / 1000;
+  set_period(mhz);
+}
+
+void GpuClock::set_period(std::uint64_t mhz) {
+  const std::string error = period_error(mhz);
+  if (!error.empty()) throw std::invalid_argument("clock: " + error);
+  mhz_ = mhz;
   period_ps_ = 1000000 / mhz;
+  period_ticks_ = period_ps_ * ticks_per_ps_ / ps_per_tick_;
+}
+
+Cycles GpuClock::retime(std::uint64_t mhz) {
+  const std::string error = period_error(mhz);
+  if (!error.empty()) throw std::invalid_argument("clock: " + error);
+  // The first boundary not before now, in the old period.
+  const Cycles boundary = to_cycles_ceil(sim_now());
+  const std::uint64_t boundary_ticks = epoch_ticks_ + (boundary - epoch_cycle_) * period_ticks_;
+  epoch_cycle_ = boundary;
+  epoch_ticks_ = boundary_ticks;
+  epoch_ps_ = ps_of_ticks(boundary_ticks);
+  set_period(mhz);
+  now_ticks_ = ~std::uint64_t(0);  // now()'s kept answer was in the old period
+  return boundary;
 }
 
 }  // namespace numagpu

@@ -11,16 +11,37 @@ bool enabled(const unsigned char* enables, unsigned enable_length, unsigned i) {
 }
 }  // namespace
 
+unsigned char* FunctionalMemory::locate(std::uint64_t a, unsigned length, unsigned& chunk,
+                                        bool allocate) const {
+  for (const Span& r : regions_) {
+    if (a < r.start || a > r.end) continue;
+    chunk = static_cast<unsigned>(std::min<std::uint64_t>(length, r.end - a + 1));
+    return r.bytes + (a - r.start);
+  }
+  const std::uint64_t offset = a % kPageBytes;
+  chunk = static_cast<unsigned>(std::min<std::uint64_t>(length, kPageBytes - offset));
+  for (const Span& r : regions_) {  // a page's bytes stop where a mapped region starts
+    if (r.start > a && r.start - a < chunk) chunk = static_cast<unsigned>(r.start - a);
+  }
+  if (!allocate) {
+    const auto it = pages_.find(a / kPageBytes);
+    return it == pages_.end() ? nullptr : it->second.get() + offset;
+  }
+  auto& page = pages_[a / kPageBytes];
+  if (!page) {
+    page.reset(new unsigned char[kPageBytes]);
+    std::memset(page.get(), 0, kPageBytes);
+  }
+  return page.get() + offset;
+}
+
 void FunctionalMemory::read(std::uint64_t address, unsigned char* dst, unsigned length,
                             const unsigned char* enables, unsigned enable_length) const {
   for (unsigned done = 0; done < length;) {
-    const std::uint64_t a = address + done;
-    const std::uint64_t offset = a % kPageBytes;
-    const unsigned chunk = static_cast<unsigned>(std::min<std::uint64_t>(length - done, kPageBytes - offset));
-    const auto it = pages_.find(a / kPageBytes);
+    unsigned chunk = 0;
+    const unsigned char* from = locate(address + done, length - done, chunk, false);
     for (unsigned i = 0; i < chunk; ++i) {
-      if (enabled(enables, enable_length, done + i))
-        dst[done + i] = it == pages_.end() ? 0 : it->second[offset + i];
+      if (enabled(enables, enable_length, done + i)) dst[done + i] = from ? from[i] : 0;
     }
     done += chunk;
   }
@@ -29,19 +50,33 @@ void FunctionalMemory::read(std::uint64_t address, unsigned char* dst, unsigned 
 void FunctionalMemory::write(std::uint64_t address, const unsigned char* src, unsigned length,
                              const unsigned char* enables, unsigned enable_length) {
   for (unsigned done = 0; done < length;) {
-    const std::uint64_t a = address + done;
-    const std::uint64_t offset = a % kPageBytes;
-    const unsigned chunk = static_cast<unsigned>(std::min<std::uint64_t>(length - done, kPageBytes - offset));
-    auto& page = pages_[a / kPageBytes];
-    if (!page) {
-      page.reset(new unsigned char[kPageBytes]);
-      std::memset(page.get(), 0, kPageBytes);
-    }
+    unsigned chunk = 0;
+    unsigned char* to = locate(address + done, length - done, chunk, true);
     for (unsigned i = 0; i < chunk; ++i) {
-      if (enabled(enables, enable_length, done + i)) page[offset + i] = src[done + i];
+      if (enabled(enables, enable_length, done + i)) to[i] = src[done + i];
     }
     done += chunk;
   }
+}
+
+FunctionalMemory::Span FunctionalMemory::span(std::uint64_t address) {
+  for (const Span& r : regions_) {
+    if (address >= r.start && address <= r.end) return r;
+  }
+  unsigned chunk = 0;
+  unsigned char* bytes = locate(address, kPageBytes, chunk, true);
+  return {bytes, address, address + chunk - 1};  // up to the page's end, or a mapped region's start
+}
+
+void FunctionalMemory::map(std::uint64_t start, std::uint64_t end, unsigned char* bytes) {
+  unmap(start, end);
+  regions_.push_back({bytes, start, end});
+}
+
+void FunctionalMemory::unmap(std::uint64_t start, std::uint64_t end) {
+  regions_.erase(std::remove_if(regions_.begin(), regions_.end(),
+                                [&](const Span& r) { return r.start <= end && start <= r.end; }),
+                 regions_.end());
 }
 
 namespace {

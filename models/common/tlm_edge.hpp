@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include <tlm>
 
@@ -31,8 +32,27 @@ class FunctionalMemory {
              const unsigned char* enables = nullptr, unsigned enable_length = 0);
   std::size_t pages() const { return pages_.size(); }
 
+  // Direct memory interface (docs/tlm-edges.md, "DMI"). A contiguous run of bytes holding `address`:
+  // [start, end] (inclusive, as tlm_dmi has it) at `bytes` (the byte at `start`). Its page, allocated if
+  // never written, or the host memory mapped there. Pointers stay valid for the store's lifetime (pages are
+  // never freed) or, for a mapped region, until it is unmapped.
+  struct Span {
+    unsigned char* bytes = nullptr;
+    std::uint64_t start = 0, end = 0;
+  };
+  Span span(std::uint64_t address);
+  // The bytes of [start, end] are a host target's own memory at `bytes` (the DMI pointer it granted): reads
+  // and writes there go to it instead of the store's pages. unmap() ends that (the host invalidated it).
+  void map(std::uint64_t start, std::uint64_t end, unsigned char* bytes);
+  void unmap(std::uint64_t start, std::uint64_t end);
+  bool mapped() const { return !regions_.empty(); }
+
  private:
-  std::unordered_map<std::uint64_t, std::unique_ptr<unsigned char[]>> pages_;
+  // Where `a` lives, and how many bytes from it are contiguous there (at most `length`): a mapped region's
+  // bytes, the page's (allocated when `allocate`), or null (a page never written).
+  unsigned char* locate(std::uint64_t a, unsigned length, unsigned& chunk, bool allocate) const;
+  mutable std::unordered_map<std::uint64_t, std::unique_ptr<unsigned char[]>> pages_;
+  std::vector<Span> regions_;  // mapped host memory, looked at only when there is some
 };
 
 // What an edge needs to know of the machine to judge a foreign payload (set by the System in its SimContext).

@@ -14,7 +14,8 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const C
       out("out", ctx, *this),
       clock_(ctx.clock),
       spec_(spec),
-      latency_(ctx.clock.cycles(spec.latency)),
+      latency_ps_(ctx.clock.cycles_ps(spec.latency)),
+      period_ps_(ctx.clock.period_ps()),
       gpu_side_l2_(ports.gpu_side_l2),
       inputs_(ports.inputs(this->name())),
       outputs_(ports.outputs(this->name())),
@@ -37,9 +38,10 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const C
     return port_pipes_.back().get();
   };
   for (unsigned i = sm_side_.first; i < sm_side_.end(); ++i)
-    pipe_of_input_[i] = pipe(spec.port_bytes_per_cycle, 1);
+    core_pipes_.push_back(pipe_of_input_[i] = pipe(spec.port_bytes_per_cycle, 1));
   for (unsigned b = 0; b < ports.l2_banks; ++b) {
     BandwidthPipe* bank = pipe(spec.port_bytes_per_cycle, 1);
+    core_pipes_.push_back(bank);
     for (XbarOut network : {XbarOut::kBankNet0, XbarOut::kBankNet1}) {
       if (b < outputs_[network].count) pipe_of_output_[outputs_[network].first + b] = bank;
     }
@@ -50,6 +52,13 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, SimContext& ctx, const C
     pipe_of_output_[outputs_[XbarOut::kLink].first + l] = pipe_of_input_[inputs_[XbarIn::kLink].first + l] =
         pipe(r.num, r.den);
   }
+}
+
+void Crossbar::refollow_clock() {
+  period_ps_ = clock_.period_ps();
+  latency_ps_ = clock_.cycles_ps(spec_.latency);
+  for (BandwidthPipe* p : core_pipes_)
+    p->follow_period(period_ps_);
 }
 
 void Crossbar::end_of_elaboration() {
@@ -89,7 +98,8 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   a.push_return_port(static_cast<std::uint16_t>(port));
   const std::uint64_t bytes = facts_.request_bytes(a);
   bytes_.add(bytes);
-  out.send(o, gp, pipe_of_output_[o]->reserve_delay(sim_now().value(), bytes, latency_.value()));
+  follow_clock();
+  out.send(o, gp, pipe_of_output_[o]->reserve_delay(clock_.now_ps(), bytes, latency_ps_));
 }
 
 void Crossbar::on_request_accepted(unsigned port, Payload&) {
@@ -102,7 +112,8 @@ void Crossbar::on_response(unsigned, Payload& gp) {
   const unsigned back = a.pop_return_port();
   const std::uint64_t bytes = facts_.response_bytes(a);
   bytes_.add(bytes);
-  in.respond(back, gp, pipe_of_input_[back]->reserve_delay(sim_now().value(), bytes, latency_.value()));
+  follow_clock();
+  in.respond(back, gp, pipe_of_input_[back]->reserve_delay(clock_.now_ps(), bytes, latency_ps_));
 }
 
 void Crossbar::report_queues(std::ostream& os) const {

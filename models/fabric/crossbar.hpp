@@ -83,7 +83,15 @@ class Crossbar : public sc_core::sc_module, public InputOwner, public OutputOwne
   RequestOutputs out;
   const GpuClock& clock_;
   CrossbarSpec spec_;
-  sc_core::sc_time latency_;  // spec_.latency, converted once: a conversion is a library call per hop
+  std::uint64_t latency_ps_;  // spec_.latency, converted once, and again after a clock change
+  std::uint64_t period_ps_;   // the clock's period latency_ps_ and core_pipes_ were made with
+  // A run-time clock change (System::set_clock_mhz): the crossbar is in the core clock domain, so its latency
+  // and its SM-side and L2-bank ports follow the new period; its link ports keep the links' rate.
+  void follow_clock() {
+    if (clock_.period_ps() != period_ps_) refollow_clock();
+  }
+  void refollow_clock();
+  std::vector<BandwidthPipe*> core_pipes_;
   bool gpu_side_l2_;
   PortMap<XbarIn> inputs_;
   PortMap<XbarOut> outputs_;

@@ -92,7 +92,7 @@ void Link::on_lanes_free(int dir) {
 
 void Link::serve(int dir) {
   Direction& d = dirs_[dir];
-  const std::uint64_t now_ps = sc_time_stamp().value();
+  const std::uint64_t now_ps = clock_.now_ps();
   while (d.free_ps <= now_ps) {
     const bool requests = !d.waiting[kRequests].empty(), responses = !d.waiting[kResponses].empty();
     if (!requests && !responses) return;
@@ -117,7 +117,7 @@ void Link::serve(int dir) {
 
 sc_time Link::transmit(int dir, std::uint64_t bytes) {
   const std::uint64_t period = clock_.period_ps();
-  const std::uint64_t now_ps = sim_now().value();
+  const std::uint64_t now_ps = clock_.now_ps();
   catch_up(now_ps / period);
   Direction& d = dirs_[dir];
   const std::uint64_t lanes = split_.lanes[dir];
@@ -128,7 +128,7 @@ sc_time Link::transmit(int dir, std::uint64_t bytes) {
   d.busy.book(now_ps, d.free_ps);
   d.bytes->add(bytes);
   d.packets->add();
-  return sc_time::from_value(d.free_ps - now_ps);
+  return clock_.ps_time(d.free_ps - now_ps);
 }
 
 Link::~Link() = default;
@@ -182,7 +182,7 @@ void Link::record_change(Cycles cycle, const LaneSplit& before, const LaneSplit&
 
 void Link::sample_window(Cycles window) {
   if (!dirs_[0].utilization) return;
-  const std::uint64_t now_ps = sc_time_stamp().value();
+  const std::uint64_t now_ps = clock_.now_ps();
   catch_up(clock_.now());
   const std::uint64_t window_ps = window * clock_.period_ps();
   for (int i = 0; i < 2; ++i) {

@@ -98,4 +98,14 @@ bool CppKernelProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t
   return false;
 }
 
+void CppKernelProgram::load_data(const DataStore& store) const {
+  for (const Kernel::StoreArray& a : kernel_->store_arrays())
+    store.read(a.base, a.values, a.bytes);
+}
+
+void CppKernelProgram::store_data(DataStore& store) const {
+  for (const Kernel::StoreArray& a : kernel_->store_arrays())
+    store.write(a.base, a.values, a.bytes);
+}
+
 }  // namespace numagpu::kernels

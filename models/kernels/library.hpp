@@ -70,6 +70,10 @@ struct BoundArray {
   std::uint64_t bytes = 0;
   std::size_t element_bytes = 0;
   void* data = nullptr;  // a std::vector<T>* of the element type, or null (the kernel's own values, if any)
+  // The values live in the System's functional store (memory.functional): the kernel holds them in an array
+  // of its own, read from the store at its launch and written back at its end (KernelProgram::load_data).
+  // With element_bytes 0, the array has the kernel's element type and count (a host gives its address only).
+  bool in_store = false;
 };
 using Bindings = std::map<std::string, BoundArray>;
 
@@ -131,6 +135,14 @@ class Kernel {
   const std::vector<T>* contents(const std::string& name) const {
     return space_.contents<T>(name);
   }
+  // The arrays bound with BoundArray::in_store: where they are and their values' bytes.
+  struct StoreArray {
+    std::string name;
+    std::uint64_t base = 0;
+    std::uint64_t bytes = 0;
+    void* values = nullptr;
+  };
+  const std::vector<StoreArray>& store_arrays() const { return store_arrays_; }
 
  protected:
   // An array of `count` elements, placed in the kernel's address space (AddressSpace::place). `rows`/`cols`
@@ -142,7 +154,8 @@ class Kernel {
     const auto bound = bindings_.find(name);
     if (bound == bindings_.end()) return space_.place<T>(name, count, rows, cols, data);
     const BoundArray& b = bound->second;
-    if (b.element_bytes != sizeof(T) || b.bytes < count * sizeof(T)) {
+    const bool sized_by_kernel = b.in_store && b.element_bytes == 0;  // a host's address alone
+    if (!sized_by_kernel && (b.element_bytes != sizeof(T) || b.bytes < count * sizeof(T))) {
       throw KernelError("array '" + name + "' is bound to one of " + std::to_string(b.bytes) + " B of " +
                         std::to_string(b.element_bytes) + "-byte elements; the kernel needs " +
                         std::to_string(count * sizeof(T)) + " B of " + std::to_string(sizeof(T)) + "-byte");
@@ -152,6 +165,12 @@ class Kernel {
     a.base = b.base;
     a.count = count;
     a.data = b.data ? static_cast<std::vector<T>*>(b.data) : data;
+    if (b.in_store) {
+      auto values = std::make_shared<std::vector<T>>(count);
+      store_arrays_.push_back({name, b.base, count * sizeof(T), values->data()});
+      a.data = values.get();
+      held_.push_back(std::move(values));
+    }
     if (a.data) space_.keep_contents(name, a.data);
     return a;
   }
@@ -159,6 +178,8 @@ class Kernel {
  private:
   AddressSpace space_;
   Bindings bindings_;
+  std::vector<StoreArray> store_arrays_;
+  std::vector<std::shared_ptr<void>> held_;  // the values of store_arrays_
 };
 
 struct LibraryEntry {

@@ -39,9 +39,11 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
                                                         spec.bandwidth_den * spec.channels));
   }
   busy_.resize(spec.channels);
-  line_time_ =
-      clock_.cycles_fraction(facts.line_bytes * spec.bandwidth_den * spec.channels, spec.bandwidth_bytes_num);
-  backlog_limit_ps_ = backlog_limit().value();
+  // One line on one channel, rounded up to the picosecond.
+  const std::uint64_t line_num = facts.line_bytes * spec.bandwidth_den * spec.channels;
+  const std::uint64_t line_time_ps =
+      (line_num * clock_.period_ps() + spec.bandwidth_bytes_num - 1) / spec.bandwidth_bytes_num;
+  backlog_limit_ps_ = line_time_ps * spec.queue_depth;
   SC_HAS_PROCESS(Dram);
   SC_METHOD(unblock);
   sensitive << unblock_event_;
@@ -52,18 +54,14 @@ unsigned Dram::channel_of(const Payload& gp) const {
   return static_cast<unsigned>(channel_count_.remainder(line_size_.quotient(gp.get_address())));
 }
 
-sc_time Dram::backlog_limit() const {
-  return line_time_ * double(spec_.queue_depth);
-}
-
 bool Dram::try_accept(unsigned, Payload& gp) {
   if (spec_.inject_stuck && in_service_ >= spec_.queue_depth) return false;
   // In picoseconds: asked for every request, where sc_time conversions are out-of-line calls.
   const std::uint64_t free_ps = channels_[channel_of(gp)]->free_at_ps();
-  const std::uint64_t now_ps = sim_now().value();
+  const std::uint64_t now_ps = clock_.now_ps();
   if (free_ps <= now_ps || free_ps - now_ps <= backlog_limit_ps_) return true;
   // Full: look again when this channel's backlog has drained to the limit.
-  unblock_event_.notify(sc_time::from_value(free_ps - now_ps - backlog_limit_ps_));
+  unblock_event_.notify(clock_.ps_time(free_ps - now_ps - backlog_limit_ps_));
   return false;
 }
 
@@ -84,9 +82,9 @@ void Dram::on_request(unsigned port, Payload& gp) {
   }
   const unsigned ch = channel_of(gp);
   BandwidthPipe& channel = *channels_[ch];
-  const std::uint64_t now_ps = sim_now().value();
+  const std::uint64_t now_ps = clock_.now_ps();
   const std::uint64_t start_ps = std::max<std::uint64_t>(now_ps, channel.free_at_ps());
-  const sc_time delay = channel.reserve_delay(now_ps, bytes, latency_.value());
+  const sc_time delay = channel.reserve_delay(now_ps, bytes, latency_ps_);
   busy_[ch].book(start_ps, channel.free_at_ps());
   in.respond(port, gp, delay);
 }
@@ -109,9 +107,11 @@ bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
   if (facts_.sectored) (write ? write_sectors_ : read_sectors_)->add(bytes / MachineFacts::kSectorBytes);
   const unsigned ch = channel_of(gp);
   const sc_time at = sim_now() + delay;
-  const std::uint64_t start_ps = std::max<std::uint64_t>(at.value(), channels_[ch]->free_at_ps());
-  const sc_time done = channels_[ch]->reserve(at, bytes);
-  busy_[ch].book(start_ps, done.value());
+  const std::uint64_t start_ps = std::max<std::uint64_t>(clock_.ps_of(at), channels_[ch]->free_at_ps());
+  channels_[ch]->reserve(at, bytes);
+  const std::uint64_t done_ps = channels_[ch]->free_at_ps();
+  const sc_time done = clock_.ps_time(done_ps);
+  busy_[ch].book(start_ps, done_ps);
   delay = done - sim_now() + latency_;
   return true;
 }
@@ -141,7 +141,7 @@ Cycles Dram::first_busy_cycle(Cycles from, Cycles limit) const {
 // booked beyond now are left out until their window comes).
 void Dram::sample_window(Cycles window) {
   if (!utilization_) return;
-  const std::uint64_t now_ps = sc_time_stamp().value();
+  const std::uint64_t now_ps = clock_.now_ps();
   std::uint64_t busy_until_now = 0;
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);

@@ -73,7 +73,6 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   // caller's time (now + delay) and delay grows by the wait for the channel, the transfer and the latency.
   bool serve_blocking(Payload& gp, sc_core::sc_time& delay) override;
   unsigned channel_of(const Payload& gp) const;
-  sc_core::sc_time backlog_limit() const;
   void unblock() {
     ++activations_;
     in.retry_blocked();
@@ -86,10 +85,11 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   Divider line_size_;      // facts_.line_bytes
   Divider channel_count_;  // spec_.channels
   std::vector<std::unique_ptr<BandwidthPipe>> channels_;
-  sc_core::sc_time line_time_;          // one line transfer on one channel
-  std::uint64_t backlog_limit_ps_ = 0;  // backlog_limit(), in ps
+  // The backlog a channel may hold before requests wait: queue_depth line transfers on one channel.
+  std::uint64_t backlog_limit_ps_ = 0;
   const sc_core::sc_time latency_ =
       clock_.cycles(spec_.latency);  // the access latency, made once (a hop's cost)
+  const std::uint64_t latency_ps_ = clock_.cycles_ps(spec_.latency);
   sc_core::sc_event unblock_event_;
   std::uint64_t in_service_ = 0;
   bool dropped_one_ = false;

@@ -86,18 +86,20 @@ json activity_to_json(const Activity& a) {
     if (!a.windows.empty()) j["windows"] = std::move(series);
     instances.push_back(std::move(j));
   }
-  return json{{"schema", "numagpu-activity"},
-              {"schema_version", kActivitySchemaVersion},
-              {"generator", {{"name", "numagpu"}, {"version", a.generator_version}}},
-              {"machine_hash", a.machine_hash},
-              {"clock_mhz", a.clock_mhz},
-              {"duration_cycles", a.duration_cycles},
-              {"sim_cycles", a.sim_cycles},
-              {"window_cycles", a.window_cycles},
-              {"sockets", a.sockets},
-              {"windows", std::move(windows)},
-              {"instances", std::move(instances)},
-              {"config", a.config}};
+  json doc{{"schema", "numagpu-activity"},
+           {"schema_version", kActivitySchemaVersion},
+           {"generator", {{"name", "numagpu"}, {"version", a.generator_version}}},
+           {"machine_hash", a.machine_hash},
+           {"clock_mhz", a.clock_mhz},
+           {"duration_cycles", a.duration_cycles},
+           {"sim_cycles", a.sim_cycles},
+           {"window_cycles", a.window_cycles},
+           {"sockets", a.sockets},
+           {"windows", std::move(windows)},
+           {"instances", std::move(instances)},
+           {"config", a.config}};
+  if (a.duration_ps) doc["duration_ps"] = a.duration_ps;
+  return doc;
 }
 
 Activity activity_from_json(const json& doc) {
@@ -117,6 +119,10 @@ Activity activity_from_json(const json& doc) {
   a.clock_mhz = count_field(doc, "(document)", "clock_mhz");
   if (a.clock_mhz == 0) fail("clock_mhz", "expected a positive integer");
   a.duration_cycles = count_field(doc, "(document)", "duration_cycles");
+  if (doc.contains("duration_ps")) {
+    a.duration_ps = count_field(doc, "(document)", "duration_ps");
+    if (a.duration_ps == 0) fail("duration_ps", "expected a positive integer");
+  }
   a.sim_cycles = count_field(doc, "(document)", "sim_cycles");
   a.window_cycles = count_field(doc, "(document)", "window_cycles");
   const std::uint64_t sockets = count_field(doc, "(document)", "sockets");

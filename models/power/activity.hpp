@@ -53,8 +53,11 @@ struct Activity {
   nlohmann::json config = nlohmann::json::object();  // that configuration
   std::uint64_t clock_mhz = 1000;
   std::uint64_t duration_cycles = 0;  // simulated time, from 0 to the end of the run (drained)
-  std::uint64_t sim_cycles = 0;       // when the last kernel completed (0 if it did not)
-  std::uint64_t window_cycles = 0;    // sample window; 0: no windows
+  // The same in picoseconds when the clock changed during the run (System::set_clock_mhz), so that cycles
+  // are not all clock_mhz's (clock_mhz is then the first clock); 0, and absent from the file, otherwise.
+  std::uint64_t duration_ps = 0;
+  std::uint64_t sim_cycles = 0;     // when the last kernel completed (0 if it did not)
+  std::uint64_t window_cycles = 0;  // sample window; 0: no windows
   unsigned sockets = 0;
   std::vector<Window> windows;  // consecutive, from cycle 0 to duration_cycles
   std::vector<Instance> instances;

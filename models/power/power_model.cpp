@@ -174,7 +174,10 @@ InstanceEnergy instance_energy(const Instance& inst, long window, double seconds
 }
 
 json power_document(const Activity& a, const EnergyTable& t, const std::string& version) {
-  const double seconds = seconds_of(a.duration_cycles, a.clock_mhz);
+  // After a clock change (activity duration_ps) static power is integrated over the simulated time, and a
+  // cycle count (resident cycles, windows) is turned into time by the run's average period.
+  const double seconds =
+      a.duration_ps ? double(a.duration_ps) * kPico : seconds_of(a.duration_cycles, a.clock_mhz);
   Group total;
   std::vector<Group> sockets(a.sockets);
   Group fabric;
@@ -182,7 +185,8 @@ json power_document(const Activity& a, const EnergyTable& t, const std::string& 
   json instances = json::array();
   json blocks = json::array();
   double block_cells = 0, block_flops = 0, block_transistors = 0;
-  const double clock_hz = double(a.clock_mhz) * 1e6;
+  const double clock_hz =
+      a.duration_ps && a.duration_cycles ? double(a.duration_cycles) / seconds : double(a.clock_mhz) * 1e6;
   // Each socket's constant power: a kind of its own, with no instance in the activity.
   auto add_boards = [&](double span_s, Group& all, std::vector<Group>& per_socket) {
     for (Group& g : per_socket) {
@@ -241,7 +245,8 @@ json power_document(const Activity& a, const EnergyTable& t, const std::string& 
   std::map<std::string, json> kinds_w;
   std::vector<json> sockets_w(a.sockets, json::array());
   for (std::size_t w = 0; w < a.windows.size(); ++w) {
-    const double ws = seconds_of(a.windows[w].cycles, a.clock_mhz);
+    const double ws =
+        a.duration_ps ? double(a.windows[w].cycles) / clock_hz : seconds_of(a.windows[w].cycles, a.clock_mhz);
     Group all, fab;
     std::vector<Group> per_socket(a.sockets);
     double comm = 0;

@@ -4,9 +4,10 @@
 // A compute step of a C++ kernel bundles N warp instructions (kernels/simt.hpp). Without this model the
 // bundle took one issue slot and its warp was busy for its cycles while other warps issued: an SM with 64
 // warps computing could retire 64 instructions a cycle, where a Volta SM issues at most 4 (one per
-// processing block). Here a bundle of N instructions takes N issue slots (issue_width a cycle, SM-wide), and
-// the instructions of each class occupy that class's pipe: a pipe of L lanes accepts L/32 warp instructions
-// a cycle (a Volta SM's 64 FP32 lanes: 2 a cycle; its 32 FP64 lanes: 1; its 16 SFU lanes: 1 every 2 cycles).
+// processing block). Here a bundle of N instructions takes N issue slots (issue_width a cycle, split over the
+// processing blocks below), and the instructions of each class occupy that class's pipe: a pipe of L lanes
+// accepts L/32 warp instructions a cycle (a Volta SM's 64 FP32 lanes: 2 a cycle; its 32 FP64 lanes: 1; its 16
+// SFU lanes: 1 every 2 cycles).
 // The bundle has issued when the last of its instructions has had both its slot and its pipe.
 //
 // Three structures are held by passes rather than instructions: the shared pipe takes one more pass per
@@ -14,6 +15,13 @@
 // pipe one more pass per conversion between float and double (half a DFMA's rate), and the SM's constant
 // cache serves `constant_ports` distinct addresses a cycle, however many of its warps read constants (a
 // warp's constant read takes one pass per distinct address it reads).
+//
+// Processing blocks (sm.processing_blocks, P): a Volta SM is four processing blocks, each with its own warp
+// scheduler, dispatch unit and execution lanes (16 FP32, 16 INT32, 8 FP64, its tensor cores and MUFU); a warp
+// is bound to one block. With P blocks each block has issue_width / P issue slots a cycle and lanes / P of
+// each pipe, and a bundle takes its block's slots and pipes only. The shared-memory pipe (the SM's banks,
+// behind the MIO that the blocks share) and the constant cache stay SM-wide, taken by every block's bundles.
+// P = 1: one block of the SM's whole width and lanes, the model before blocks existed.
 //
 // Time is kept in ticks, kTicks to a cycle, so that 1/issue_width and 32/lanes of a cycle are whole numbers
 // for every issue width and constant-cache port count 1..8 (840 = lcm(1..8)) and lane count dividing 32 x 840
@@ -37,43 +45,70 @@ class IssuePipes {
   using Cycle = std::uint64_t;
   static constexpr std::uint64_t kTicks = 840 * 32;
 
-  // issue_width: warp instructions a cycle; lanes[c]: the lanes of class c's pipe (0: no limit);
-  // constant_ports: constant-cache passes a cycle (0: no limit).
+  static constexpr unsigned kMaxBlocks = 8;
+
+  // issue_width: warp instructions a cycle (SM-wide); lanes[c]: the SM's lanes of class c's pipe (0: no
+  // limit); constant_ports: constant-cache passes a cycle (0: no limit); blocks: processing blocks, each with
+  // issue_width / blocks slots and lanes / blocks of each pipe but the shared one (1..kMaxBlocks; the
+  // configuration checks that it divides issue_width).
   IssuePipes(unsigned issue_width, const std::array<std::uint32_t, kInstrClasses>& lanes,
-             unsigned constant_ports = 0)
-      : issue_cost_(kTicks / std::max(1u, issue_width)),
+             unsigned constant_ports = 0, unsigned blocks = 1)
+      : blocks_(std::clamp(blocks, 1u, kMaxBlocks)),
+        issue_cost_(kTicks * blocks_ / std::max(blocks_, issue_width)),
         constant_cost_(constant_ports ? (kTicks + constant_ports - 1) / constant_ports : 0) {
-    for (unsigned c = 0; c < kInstrClasses; ++c)
-      pipe_cost_[c] = lanes[c] ? (32 * kTicks + lanes[c] - 1) / lanes[c] : 0;
+    for (unsigned c = 0; c < kInstrClasses; ++c) {
+      // A block's share of the lanes: 32 lanes' time over lanes / blocks, rounded up to a tick. The
+      // shared pipe is the SM's.
+      const std::uint64_t share = c == kShared ? 1 : blocks_;
+      pipe_cost_[c] = lanes[c] ? (32 * kTicks * share + lanes[c] - 1) / lanes[c] : 0;
+    }
   }
 
-  // True when an instruction may issue in cycle `now` (a slot of that cycle is free).
-  bool can_issue(Cycle now) const { return issue_free_ < (now + 1) * kTicks; }
-  // The first cycle with a free issue slot, at or after `now`.
-  Cycle next_free_cycle(Cycle now) const { return std::max(now, issue_free_ / kTicks); }
+  unsigned blocks() const { return blocks_; }
 
-  // One instruction with no pipe of its own (memory, barrier, unclassified compute): one issue slot.
-  void issue_one(Cycle now) { issue_free_ = std::max(issue_free_, now * kTicks) + issue_cost_; }
+  // True when an instruction may issue in cycle `now` in `block` (a slot of that cycle is free).
+  bool can_issue(Cycle now, unsigned block = 0) const {
+    return block_[block].issue_free < (now + 1) * kTicks;
+  }
+  // The first cycle with a free issue slot in `block`, at or after `now`.
+  Cycle next_free_cycle(Cycle now, unsigned block = 0) const {
+    return std::max(now, block_[block].issue_free / kTicks);
+  }
+  // The first cycle with a free issue slot in any block, at or after `now`.
+  Cycle next_free_cycle_any(Cycle now) const {
+    std::uint64_t first = block_[0].issue_free;
+    for (unsigned b = 1; b < blocks_; ++b)
+      first = std::min(first, block_[b].issue_free);
+    return std::max(now, first / kTicks);
+  }
+
+  // One instruction with no pipe of its own (memory, barrier, unclassified compute): one issue slot of
+  // `block`.
+  void issue_one(Cycle now, unsigned block = 0) {
+    std::uint64_t& free = block_[block].issue_free;
+    free = std::max(free, now * kTicks) + issue_cost_;
+  }
 
   // A bundle of `instructions` instructions, `classes[c]` of them of class c (the rest unclassified), issued
   // from cycle `now`, with `shared_replays` extra passes of the shared pipe, `fp64_passes` extra passes of
-  // the FP64 pipe and `constant_passes` passes of the constant cache. Returns the cycle after its last
-  // instruction issued (when its warp may go on, at the earliest).
+  // the FP64 pipe and `constant_passes` passes of the constant cache, in processing block `block`. Returns
+  // the cycle after its last instruction issued (when its warp may go on, at the earliest).
   Cycle issue_bundle(Cycle now, std::uint32_t instructions,
                      const std::array<std::uint32_t, kInstrClasses>& classes,
                      std::uint32_t shared_replays = 0, std::uint32_t constant_passes = 0,
-                     std::uint32_t fp64_passes = 0) {
+                     std::uint32_t fp64_passes = 0, unsigned block = 0) {
     const std::uint64_t start = now * kTicks;
-    issue_free_ = std::max(issue_free_, start) + std::uint64_t(instructions) * issue_cost_;
-    std::uint64_t end = issue_free_;
-    constexpr unsigned kShared = static_cast<unsigned>(InstrClass::kShared);
+    Block& blk = block_[block];
+    blk.issue_free = std::max(blk.issue_free, start) + std::uint64_t(instructions) * issue_cost_;
+    std::uint64_t end = blk.issue_free;
     constexpr unsigned kFp64 = static_cast<unsigned>(InstrClass::kFp64);
     for (unsigned c = 0; c < kInstrClasses; ++c) {
       const std::uint64_t passes =
           classes[c] + (c == kShared ? shared_replays : 0) + (c == kFp64 ? fp64_passes : 0);
       if (!pipe_cost_[c] || !passes) continue;
-      pipe_free_[c] = std::max(pipe_free_[c], start) + passes * pipe_cost_[c];
-      end = std::max(end, pipe_free_[c]);
+      std::uint64_t& free = c == kShared ? shared_free_ : blk.pipe_free[c];
+      free = std::max(free, start) + passes * pipe_cost_[c];
+      end = std::max(end, free);
     }
     if (constant_cost_ && constant_passes) {
       constant_free_ = std::max(constant_free_, start) + std::uint64_t(constant_passes) * constant_cost_;
@@ -82,15 +117,24 @@ class IssuePipes {
     return (end + kTicks - 1) / kTicks;
   }
 
-  // The last cycle in which an issue slot is taken (for counting issue cycles).
-  Cycle last_busy_cycle() const { return issue_free_ == 0 ? 0 : (issue_free_ - 1) / kTicks; }
+  // The last cycle in which an issue slot of `block` is taken (for counting issue cycles).
+  Cycle last_busy_cycle(unsigned block = 0) const {
+    const std::uint64_t free = block_[block].issue_free;
+    return free == 0 ? 0 : (free - 1) / kTicks;
+  }
 
  private:
-  std::uint64_t issue_cost_;
-  std::uint64_t constant_cost_;  // ticks a constant-cache pass takes (0: no limit)
-  std::array<std::uint64_t, kInstrClasses> pipe_cost_{};
-  std::uint64_t issue_free_ = 0;  // the first free issue slot, in ticks
-  std::array<std::uint64_t, kInstrClasses> pipe_free_{};
+  static constexpr unsigned kShared = static_cast<unsigned>(InstrClass::kShared);
+  struct Block {
+    std::uint64_t issue_free = 0;                          // the first free issue slot, in ticks
+    std::array<std::uint64_t, kInstrClasses> pipe_free{};  // per pipe (the shared pipe's is shared_free_)
+  };
+  unsigned blocks_;
+  std::uint64_t issue_cost_;                              // ticks a block's issue slot takes
+  std::uint64_t constant_cost_;                           // ticks a constant-cache pass takes (0: no limit)
+  std::array<std::uint64_t, kInstrClasses> pipe_cost_{};  // ticks a warp instruction holds its block's pipe
+  std::array<Block, kMaxBlocks> block_{};
+  std::uint64_t shared_free_ = 0;    // the SM's shared pipe's first free pass, in ticks
   std::uint64_t constant_free_ = 0;  // the constant cache's first free pass, in ticks
 };
 

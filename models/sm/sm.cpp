@@ -22,6 +22,15 @@ std::array<std::uint32_t, kInstrClasses> pipe_lanes(const SmSpec& spec) {
   lanes[static_cast<unsigned>(InstrClass::kShared)] = spec.shared_lanes;
   return lanes;
 }
+
+unsigned issue_blocks(const SmSpec& spec) {
+  return std::clamp(spec.processing_blocks, 1u, IssuePipes::kMaxBlocks);
+}
+// The blocks block_active_cycles counts: the processing blocks, or (one block, the SM-wide issue model) one
+// per issue slot, as Nsight's sub-partitions of an SM that issues issue_width a cycle.
+unsigned counted_blocks(const SmSpec& spec) {
+  return spec.processing_blocks > 1 ? spec.processing_blocks : std::max(1u, spec.issue_width);
+}
 }  // namespace
 
 Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec, const MachineFacts& facts,
@@ -38,7 +47,7 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
       pool_(pool),
       homes_(homes),
       source_(source),
-      pipes_(spec.issue_width, pipe_lanes(spec), spec.constant_cache_ports),
+      pipes_(spec.issue_width, pipe_lanes(spec), spec.constant_cache_ports, issue_blocks(spec)),
       scheduler_(ctx.deliveries),
       instructions_(stats.counter(stat(*this, "instructions"), "instructions", "Warp instructions issued")),
       loads_(stats.counter(stat(*this, "loads"), "requests", "Global load line requests issued")),
@@ -64,13 +73,13 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
                                         "Second passes of the FP64 pipe: a conversion between float and "
                                         "double takes two (C++ library kernels with dependent latencies)")),
       block_active_cycles_(stats.counter(stat(*this, "block_active_cycles"), "cycles",
-                                         "Cycles summed over the SM's processing blocks (one per issue slot) "
-                                         "in which the block had a resident, unfinished warp; warp slot i "
-                                         "belongs to block i mod sm.issue_width (Nsight's "
-                                         "smsp__cycles_active; a run stopped early leaves the warps still "
-                                         "resident uncounted)")),
-      block_warps_(std::max(1u, spec.issue_width), 0),
-      block_since_(std::max(1u, spec.issue_width), 0) {
+                                         "Cycles summed over the SM's processing blocks in which the block "
+                                         "had a resident, unfinished warp; warp slot i belongs to block i "
+                                         "mod sm.processing_blocks (with one block: i mod sm.issue_width, a "
+                                         "block per issue slot) (Nsight's smsp__cycles_active; a run stopped "
+                                         "early leaves the warps still resident uncounted)")),
+      block_warps_(counted_blocks(spec), 0),
+      block_since_(counted_blocks(spec), 0) {
   for (unsigned c = 0; c < kInstrClasses; ++c) {
     class_instructions_[c] =
         &stats.counter(stat(*this, "instructions_") + to_string(static_cast<InstrClass>(c)), "instructions",
@@ -94,12 +103,14 @@ std::uint32_t Sm::prepare_kernel(const KernelProgram& program, std::uint32_t ker
   const std::uint32_t slots =
       spec_.cta_slots({warps_per_cta_, program.registers_per_thread(), program.shared_bytes_per_cta()});
   warps_.assign(std::size_t(slots) * warps_per_cta_, Warp{});
-  schedule_.reset(static_cast<unsigned>(warps_.size()));
+  schedule_.reset(static_cast<unsigned>(warps_.size()), pipes_.blocks(),
+                  spec_.scheduler == WarpScheduler::kLrr);
   in_state_ = {};
   warps_left_in_slot_.assign(slots, 0);
   at_barrier_in_slot_.assign(slots, 0);
   resident_ctas_ = 0;
-  greedy_ = nullptr;
+  greedy_.fill(nullptr);
+  last_issued_.fill(WarpSchedule::kMaxWarps - 1);  // round-robin starts at each block's lowest warp
   idle_reported_ = false;
   return slots;
 }
@@ -162,7 +173,7 @@ void Sm::wake_at(Cycles cycle) {
   // The scheduler cannot take back the later wake-up this one replaces: that one finds wake_cycle_ moved
   // and is ignored (deliver()). Waking in the current cycle from an event between cycle edges (a response
   // arriving at a fraction of a cycle) means now.
-  const std::uint64_t at = std::max<std::uint64_t>(clock_.cycles_ps(cycle), sim_now().value());
+  const std::uint64_t at = std::max<std::uint64_t>(clock_.cycle_start_ps(cycle), clock_.now_ps());
   scheduler_.schedule(at, *this, nullptr);
 }
 
@@ -185,11 +196,62 @@ void Sm::settle(Warp& w, unsigned before, Cycles now) {
   if (can_issue && w.ready_at != kNever && w.ready_at > now) schedule_.ready_at(index_of(w), w.ready_at);
 }
 
-Sm::Warp* Sm::pick_ready(Cycles now) {
-  // Greedy: keep issuing from the same warp while it is ready; otherwise the oldest ready warp.
-  if (greedy_ && ready(*greedy_, now)) return greedy_;
-  const int w = schedule_.oldest_ready();
+Sm::Warp* Sm::pick_not_greedy(unsigned block) {
+  // Loose round-robin: the next ready warp of the block after the one that issued last; greedy-then-oldest,
+  // once its greedy warp is not ready: the oldest ready warp.
+  const int w = spec_.scheduler == WarpScheduler::kLrr
+                    ? schedule_.next_ready_after(block, last_issued_[block])
+                    : schedule_.oldest_ready(block);
   return w < 0 ? nullptr : &warps_[static_cast<unsigned>(w)];
+}
+
+// Issues from processing block `block` while it has a slot this cycle and a ready warp; says why it stopped
+// (the outstanding-request limit: a response will wake the SM).
+inline Sm::BlockStop Sm::issue_block(unsigned block, Cycles now) {
+  while (pipes_.can_issue(now, block)) {
+    Warp* w = pick_ready(now, block);
+    if (!w) return BlockStop::kNoWarpReady;
+    step_.instructions = 1;                        // programs that bundle no instructions leave it so
+    step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
+    step_.shared_replays = step_.constant_passes = step_.fp64_passes = 0;  // and those with no passes, these
+    if (!program_->step(w->cta, w->index, w->next_step, step_)) {
+      const unsigned before = state_of(*w);
+      w->issued_all = true;
+      settle(*w, before, now);
+      retire_if_done(*w);
+      continue;
+    }
+    const bool is_memory = step_.kind == Step::Kind::kLoad || step_.kind == Step::Kind::kStore ||
+                           step_.kind == Step::Kind::kAtomic;
+    if (is_memory && outstanding_ + step_.line_count > spec_.max_outstanding && outstanding_ > 0) {
+      mem_stall_events_.add();  // a response will wake us
+      return BlockStop::kOutstandingLimit;
+    }
+    // A compute bundle takes one issue slot per instruction and its classes' pipes; the warp goes on when
+    // the last of them has issued (sm/issue_pipes.hpp). Anything else takes one slot.
+    Cycles issued_by = now;
+    if (step_.kind == Step::Kind::kCompute)
+      issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
+                                      step_.constant_passes, step_.fp64_passes, block);
+    else
+      pipes_.issue_one(now, block);
+    // Issue cycles: every cycle from now through the last one whose slots the block has taken (a cycle in
+    // which any block issues counts once: each block's span starts now, after every span counted before).
+    const Cycles busy_through = pipes_.last_busy_cycle(block);
+    const Cycles count_from =
+        issue_counted_through_ == kNever ? now : std::max(now, issue_counted_through_ + 1);
+    if (busy_through >= count_from) {
+      issue_cycles_.add(busy_through - count_from + 1);
+      issue_counted_through_ = busy_through;
+    }
+    last_issue_cycle_ =
+        last_issue_cycle_ == kNever ? busy_through : std::max(last_issue_cycle_, busy_through);
+    greedy_[block] = w;
+    last_issued_[block] = index_of(*w);
+    ++w->next_step;
+    execute(*w, step_, issued_by);
+  }
+  return BlockStop::kSlotsRanOut;
 }
 
 void Sm::issue() {
@@ -205,8 +267,12 @@ void Sm::issue() {
       stalls_charged_until_ = now;
     }
   }
-  if (!pipes_.can_issue(now)) {  // this cycle's issue slots are taken (by a bundle issued earlier, too)
-    wake_at(pipes_.next_free_cycle(now));
+  const unsigned blocks = pipes_.blocks();
+  bool slot_free = false;
+  for (unsigned b = 0; b < blocks && !slot_free; ++b)
+    slot_free = pipes_.can_issue(now, b);
+  if (!slot_free) {  // this cycle's issue slots are taken (by bundles issued earlier, too)
+    wake_at(pipes_.next_free_cycle_any(now));
     return;
   }
   // Warps whose program has ended are retired as they are found (they may still wait for loads). A warp
@@ -215,63 +281,31 @@ void Sm::issue() {
     if (ready(warps_[i], now)) schedule_.set_ready(i, true);
   });
   bool limited = false;
-  bool none_ready = false;
-  while (pipes_.can_issue(now)) {
-    Warp* w = pick_ready(now);
-    if (!w) {
-      none_ready = true;
-      break;
-    }
-    step_.instructions = 1;                        // programs that bundle no instructions leave it so
-    step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
-    step_.shared_replays = step_.constant_passes = step_.fp64_passes = 0;  // and those with no passes, these
-    if (!program_->step(w->cta, w->index, w->next_step, step_)) {
-      const unsigned before = state_of(*w);
-      w->issued_all = true;
-      settle(*w, before, now);
-      retire_if_done(*w);
-      continue;
-    }
-    const bool is_memory = step_.kind == Step::Kind::kLoad || step_.kind == Step::Kind::kStore ||
-                           step_.kind == Step::Kind::kAtomic;
-    if (is_memory && outstanding_ + step_.line_count > spec_.max_outstanding && outstanding_ > 0) {
-      mem_stall_events_.add();  // a response will wake us
-      limited = true;
-      break;
-    }
-    // A compute bundle takes one issue slot per instruction and its classes' pipes; the warp goes on when
-    // the last of them has issued (sm/issue_pipes.hpp). Anything else takes one slot.
-    Cycles issued_by = now;
-    if (step_.kind == Step::Kind::kCompute)
-      issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
-                                      step_.constant_passes, step_.fp64_passes);
-    else
-      pipes_.issue_one(now);
-    // Issue cycles: every cycle from now through the last one whose slots the SM has taken.
-    const Cycles busy_through = pipes_.last_busy_cycle();
-    const Cycles count_from =
-        issue_counted_through_ == kNever ? now : std::max(now, issue_counted_through_ + 1);
-    if (busy_through >= count_from) {
-      issue_cycles_.add(busy_through - count_from + 1);
-      issue_counted_through_ = busy_through;
-    }
-    last_issue_cycle_ = busy_through;
-    greedy_ = w;
-    ++w->next_step;
-    execute(*w, step_, issued_by);
+  // Bit b: block b may still have a warp ready now, because it stopped with no slot left this cycle. A
+  // block that stopped for want of a ready warp has none, unless a CTA launched since (a warp that retired
+  // made room): its warps are ready at once, in whichever blocks, so then every block is looked at.
+  unsigned maybe_ready = 0;
+  const std::uint64_t ages_before = next_age_;
+  for (unsigned b = 0; b < blocks && !limited; ++b) {
+    const BlockStop stop = issue_block(b, now);
+    limited = stop == BlockStop::kOutstandingLimit;
+    if (stop == BlockStop::kSlotsRanOut) maybe_ready |= 1u << b;
   }
   stall_reason_ = limited ? Stall::kOutstandingLimit : why_idle();
   if (limited) return;
-  // The earliest cycle a warp may issue again: next cycle if one is ready now (issue slots ran out), else the
-  // earliest future ready cycle.
+  if (next_age_ != ages_before) maybe_ready = (1u << blocks) - 1;
+  // The earliest cycle a warp may issue again: for a block with a warp still ready now, the next cycle with a
+  // free slot of its own; else the earliest future ready cycle (waking no earlier than some block has a slot
+  // free: if that warp's block has none, that activation waits for it).
   Cycles next = kNever;
-  if (!none_ready && pick_ready(now)) {
-    next = now;
-  } else {
-    next = schedule_.next_ready_cycle(
-        [&](unsigned i, Cycles t) { return eligible(warps_[i]) && warps_[i].ready_at == t; });
+  for (unsigned b = 0; maybe_ready != 0; ++b, maybe_ready >>= 1) {
+    if ((maybe_ready & 1u) && pick_ready(now, b))
+      next = std::min(next, std::max(now + 1, pipes_.next_free_cycle(now, b)));
   }
-  if (next != kNever) wake_at(std::max({next, now + 1, pipes_.next_free_cycle(now)}));
+  const Cycles ready = schedule_.next_ready_cycle(
+      [&](unsigned i, Cycles t) { return eligible(warps_[i]) && warps_[i].ready_at == t; });
+  if (ready != kNever) next = std::min(next, std::max({ready, now + 1, pipes_.next_free_cycle_any(now)}));
+  if (next != kNever) wake_at(next);
 }
 
 // Why no warp may issue next cycle, by priority: one waits on memory, one at a barrier, one computing; or

@@ -1,7 +1,8 @@
-// A streaming multiprocessor at foundation detail: resident CTAs up to the warp limit, one instruction issued
-// per cycle by a greedy-then-oldest pick among ready warps, loads that block their warp, stores that do not,
-// and a limit on outstanding memory requests. Event-driven: when no warp is ready the SM schedules nothing
-// and wakes on the next response or compute completion.
+// A streaming multiprocessor at foundation detail: resident CTAs up to the warp limit, processing blocks that
+// each issue from their own warps (greedy-then-oldest or loose round-robin) through their own slots and
+// pipes, loads that block their warp, stores that do not, and a limit on outstanding memory requests.
+// Event-driven: when no warp is ready the SM schedules nothing and wakes on the next response or compute
+// completion.
 #pragma once
 
 #include <array>
@@ -117,6 +118,8 @@ class Sm : public sc_core::sc_module,
   // per-state counts and the schedule current.
   void settle(Warp& w, unsigned before, Cycles now);
   void issue();
+  enum class BlockStop { kSlotsRanOut, kNoWarpReady, kOutstandingLimit };
+  [[gnu::always_inline]] BlockStop issue_block(unsigned block, Cycles now);  // hot: one call per block
   Stall why_idle() const;
   void on_response(unsigned port, Payload& gp) override;
   bool launch_cta(std::uint32_t slot);
@@ -127,7 +130,14 @@ class Sm : public sc_core::sc_module,
   void retire_if_done(Warp& w);
   void wake_at(Cycles cycle);
   void deliver(Payload* wake_up) override;  // a wake-up from the delivery scheduler
-  Warp* pick_ready(Cycles now);
+  // The warp processing block `block` issues next: greedy-then-oldest keeps the warp that issued last while
+  // it is ready (inline: the common case), else pick_not_greedy.
+  Warp* pick_ready(Cycles now, unsigned block) {
+    Warp* greedy = greedy_[block];
+    if (spec_.scheduler == WarpScheduler::kGto && greedy && ready(*greedy, now)) return greedy;
+    return pick_not_greedy(block);
+  }
+  Warp* pick_not_greedy(unsigned block);
   unsigned index_of(const Warp& w) const { return static_cast<unsigned>(&w - warps_.data()); }
 
   const GpuClock& clock_;
@@ -152,7 +162,8 @@ class Sm : public sc_core::sc_module,
   std::uint32_t resident_ctas_ = 0;
   std::uint32_t outstanding_ = 0;
   std::uint64_t next_age_ = 0;
-  Warp* greedy_ = nullptr;
+  std::array<Warp*, IssuePipes::kMaxBlocks> greedy_{};  // per processing block: the warp that issued last
+  std::array<unsigned, IssuePipes::kMaxBlocks> last_issued_{};  // the same by index, for round-robin
   bool idle_reported_ = true;
   Cycles wake_cycle_ = kNever;
   Cycles last_issue_cycle_ = kNever;
@@ -182,9 +193,9 @@ class Sm : public sc_core::sc_module,
   bool resident_open_ = false;  // a CTA is resident since resident_since_
   Cycles resident_since_ = 0;
   std::uint64_t resident_cycles_ = 0;  // closed spans with a resident CTA
-  // Processing blocks (one per issue slot): warp slot i belongs to block i mod issue_width, as Volta binds a
-  // warp to one block's scheduler. Counted only, for Nsight's smsp__cycles_active (a block with a resident
-  // warp); the issue model stays SM-wide.
+  // Processing blocks as counted for Nsight's smsp__cycles_active (a block with a resident warp): warp slot i
+  // belongs to block i mod sm.processing_blocks, as Volta binds a warp to one block's scheduler (the blocks
+  // the issue model has: IssuePipes), or with one processing block i mod issue_width, one per issue slot.
   unsigned block_of(const Warp& w) const { return index_of(w) % static_cast<unsigned>(block_warps_.size()); }
   void warp_joins_block(const Warp& w, Cycles now);
   void warp_leaves_block(const Warp& w, Cycles now);

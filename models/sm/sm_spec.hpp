@@ -16,9 +16,19 @@ struct CtaFootprint {
   std::uint64_t shared_bytes = 0;
 };
 
+// Which ready warp a processing block's scheduler issues (sm.scheduler).
+enum class WarpScheduler : std::uint8_t {
+  kGto,  // greedy-then-oldest: the warp that issued last while it is ready, else the oldest ready one
+  kLrr,  // loose round-robin: the first ready warp after the one that issued last, by warp number
+};
+
 struct SmSpec {
   unsigned max_warps = 64;
-  unsigned issue_width = 1;        // warp instructions issued per cycle, from different warps
+  unsigned issue_width = 1;  // warp instructions issued per cycle, from different warps
+  // Processing blocks (sub-cores): each has issue_width / processing_blocks issue slots and its share of the
+  // lanes; warp slot w is bound to block w mod processing_blocks (sm/issue_pipes.hpp). 1: SM-wide issue.
+  unsigned processing_blocks = 1;
+  WarpScheduler scheduler = WarpScheduler::kGto;
   unsigned max_outstanding = 128;  // memory requests in flight (MSHR-like limit)
   unsigned max_ctas = 0;           // resident CTAs; 0: only max_warps limits them
   std::uint32_t registers = 0;     // 32-bit registers per SM; 0: no register limit
@@ -129,6 +139,18 @@ struct SmSpec {
     k.integer("issue_width", issue_width,
               "Warp instructions an SM issues per cycle (greedy-then-oldest, different warps)")
         .range(1, 8);
+    k.integer("processing_blocks", processing_blocks,
+              "Processing blocks (sub-cores) per SM, each with its own warp scheduler, "
+              "sm.issue_width / processing_blocks issue slots a cycle and 1 / processing_blocks of every "
+              "pipe's lanes (sm.*_lanes; the shared-memory pipe and the constant cache stay SM-wide); warp "
+              "slot w is bound to block w mod processing_blocks, so a warp issues only through its block's "
+              "slots and pipes (docs/kernels.md, Timing). Must divide sm.issue_width. 1: one block, issue "
+              "and pipes SM-wide")
+        .range(1, 8);
+    k.choice("scheduler", scheduler, {{"gto", WarpScheduler::kGto}, {"lrr", WarpScheduler::kLrr}},
+             "Each processing block's choice among its ready warps: gto (greedy-then-oldest: the warp that "
+             "issued last while it stays ready, else the oldest) or lrr (loose round-robin: the first ready "
+             "warp after the one that issued last, by warp slot)");
     k.integer("max_outstanding", max_outstanding,
               "Memory requests an SM may have in flight before issue stalls")
         .range(1, 4096);

@@ -139,6 +139,12 @@ struct TextLines {
 
 }  // namespace
 
+void Registry::claim_owner(const std::string& name) {
+  if (!owners_.insert(name).second)
+    throw std::logic_error("statistics registry: two machines named '" + name +
+                           "' share it (give each a name of its own)");
+}
+
 template <typename T, typename Make>
 T& Registry::add(const std::string& path, Kind kind, const std::string& unit, const std::string& desc,
                  Make make) {

@@ -67,6 +67,13 @@ class Registry {
   // Number of registered statistics.
   std::size_t size() const { return entries_.size(); }
 
+  // The simulated machines that register here, by name (a System claims its hierarchical name when it is
+  // built). Their components' statistics are under their names anyway; what a machine registers under
+  // names of its own (its run summary) is put under its name when more than one shares the registry
+  // (docs/embedding.md, "Statistics"). Throws std::logic_error when the name is claimed already.
+  void claim_owner(const std::string& name);
+  std::size_t owners() const { return owners_.size(); }
+
   // All statistics as nested objects, one level per path component, leaves shaped by kind:
   //   counter   -> unsigned integer
   //   scalar    -> number (null if NaN or infinite, e.g. never set)
@@ -129,6 +136,7 @@ class Registry {
   std::unordered_map<std::string, Description> descriptions_;  // generic path -> description
   std::unordered_set<std::string> groups_;                     // every proper prefix of a registered path
   std::unordered_set<std::string> generic_groups_;             // the same for generic paths
+  std::unordered_set<std::string> owners_;                     // claim_owner()
   // The parent of the last statistic registered, and its generic form (see add()).
   std::string last_parent_;
   std::string last_generic_parent_;

@@ -64,7 +64,10 @@ void ActivityRecorder::sum(Tracked& t, const char* counter, std::vector<const st
 
 void ActivityRecorder::build() {
   const SystemSpec& spec = system_.spec();
-  const std::uint64_t period = system_.context().clock.period_ps();
+  // Busy picoseconds become cycles of the clock the machine was built with (DRAM and links keep their own
+  // time after a clock change); the end of a window is asked of the clock, which knows its epoch.
+  const GpuClock* clock = &system_.context().clock;
+  const std::uint64_t period = clock->period_ps();
   for (unsigned s = 0; s < spec.sockets; ++s) {
     Socket& socket = system_.socket(s);
     const int sid = static_cast<int>(s);
@@ -145,9 +148,10 @@ void ActivityRecorder::build() {
       // transferred for 2.5 cycles counts 2.5 (floored over the run, not per cycle), and idle is the rest
       // of the channels' time.
       const unsigned channels = d->channels();
-      probe(t, "busy_channel_cycles", [this, d, period] { return d->busy_ps_until(now_ * period) / period; });
-      probe(t, "idle_channel_cycles", [this, d, period, channels] {
-        return now_ * channels - d->busy_ps_until(now_ * period) / period;
+      probe(t, "busy_channel_cycles",
+            [this, d, clock, period] { return d->busy_ps_until(clock->cycle_start_ps(now_)) / period; });
+      probe(t, "idle_channel_cycles", [this, d, clock, period, channels] {
+        return now_ * channels - d->busy_ps_until(clock->cycle_start_ps(now_)) / period;
       });
       t.instance.properties = {{"channels", d->channels()}};
     }
@@ -190,9 +194,12 @@ void ActivityRecorder::build() {
     for (int dir : {0, 1}) {
       const char* busy = dir == 0 ? "busy_cycles_a_to_b" : "busy_cycles_b_to_a";
       const char* idle = dir == 0 ? "idle_cycles_a_to_b" : "idle_cycles_b_to_a";
-      probe(t, busy, [this, link, period, dir] { return link->busy_ps_until(dir, now_ * period) / period; });
-      probe(t, idle,
-            [this, link, period, dir] { return now_ - link->busy_ps_until(dir, now_ * period) / period; });
+      probe(t, busy, [this, link, clock, period, dir] {
+        return link->busy_ps_until(dir, clock->cycle_start_ps(now_)) / period;
+      });
+      probe(t, idle, [this, link, clock, period, dir] {
+        return now_ - link->busy_ps_until(dir, clock->cycle_start_ps(now_)) / period;
+      });
     }
     counter(t, "turnarounds", c.turnarounds);
     counter(t, "turnaround_cycles", c.turnaround_cycles);
@@ -285,6 +292,8 @@ power::Activity ActivityRecorder::finish() {
   power::Activity a;
   a.clock_mhz = system_.spec().clock_mhz;
   a.duration_cycles = end;
+  // After a clock change cycles are not all one period long: the time itself, for power (power_model.cpp).
+  if (system_.context().clock.retimed()) a.duration_ps = system_.context().clock.now_ps();
   a.sim_cycles = system_.finish_cycle();
   a.window_cycles = window_ ? system_.window_cycles() : 0;  // the last window length, after coarsening
   a.sockets = system_.spec().sockets;

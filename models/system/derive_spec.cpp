@@ -34,6 +34,10 @@ void derive_machine(const SystemParams& p, SystemSpec& s) {
          str(s.clock_mhz) + " MHz has no whole-picosecond period (use a divisor of 1000000)");
   s.sms_per_socket = p.sms_per_socket;
   s.sm = p.sm;
+  if (p.sm.issue_width % p.sm.processing_blocks != 0) {
+    fail("sm.processing_blocks", str(p.sm.processing_blocks) + " does not divide sm.issue_width (" +
+                                     str(p.sm.issue_width) + "): each block has as many issue slots");
+  }
 }
 
 // What every component shares: one line size (given at both cache levels, which must agree), the packet

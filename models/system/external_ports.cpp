@@ -98,6 +98,10 @@ tlm::tlm_sync_enum HostInitiatorPort::nb_transport_fw(tlm::tlm_generic_payload& 
 void HostInitiatorPort::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   blocking_requests_.add();
   if (!admit(gp)) return;
+  if (decoupled()) {
+    post(gp, delay);
+    return;
+  }
   Payload& s = stand_in_for(gp);
   BlockingCall call;
   blocking_[&s] = &call;
@@ -105,6 +109,41 @@ void HostInitiatorPort::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay
   while (!call.done)
     sc_core::wait(call.done_event);
   delay = SC_ZERO_TIME;  // the time has passed in the wait
+}
+
+void HostInitiatorPort::post(tlm::tlm_generic_payload& gp, sc_time& delay) {
+  apply_data(gp, ctx_.edge);  // the host's core reads what every earlier access of its own left
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (posted_free_.empty()) {
+    posted_all_.push_back(std::make_unique<Posted>());
+    posted_free_.push_back(posted_all_.back().get());
+  }
+  Posted* copy = posted_free_.back();
+  posted_free_.pop_back();
+  copy->gp.set_command(gp.get_command());
+  copy->gp.set_address(gp.get_address());
+  copy->gp.set_data_ptr(copy->data);
+  copy->gp.set_data_length(gp.get_data_length());
+  copy->gp.set_streaming_width(gp.get_data_length());
+  copy->gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  Payload& s = stand_in_for(copy->gp);
+  posted_[&s] = copy;
+  out.send(0, s, delay);          // enters the model at the caller's local time, whatever the quantum
+  delay += ctx_.clock.cycles(1);  // the port's acceptance; the request's own latency stays inside
+}
+
+bool HostInitiatorPort::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  FunctionalMemory* memory = ctx_.edge.memory;
+  const unsigned bits = ctx_.edge.address_bits;
+  if (!memory || (bits < 64 && gp.get_address() >> bits != 0)) return false;  // no data, or outside memory
+  const FunctionalMemory::Span span = memory->span(gp.get_address());
+  dmi.set_dmi_ptr(span.bytes);
+  dmi.set_start_address(span.start);
+  dmi.set_end_address(span.end);
+  dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
+  dmi.set_read_latency(ctx_.clock.cycles(1));
+  dmi.set_write_latency(ctx_.clock.cycles(1));
+  return true;
 }
 
 unsigned HostInitiatorPort::transport_dbg(tlm::tlm_generic_payload& gp) {
@@ -123,6 +162,13 @@ void HostInitiatorPort::on_request_accepted(unsigned, Payload& s) {
 void HostInitiatorPort::on_response(unsigned, Payload& s) {
   complete_once(s, name(), ctx_.health);
   --outstanding_;
+  const auto posted = posted_.find(&s);
+  if (posted != posted_.end()) {  // the host has its answer already
+    posted_free_.push_back(posted->second);
+    posted_.erase(posted);
+    close_stand_in(s);
+    return;
+  }
   tlm::tlm_generic_payload& gp = answer_foreign(s, ctx_.edge);
   const auto blocking = blocking_.find(&s);
   close_stand_in(s);
@@ -174,6 +220,20 @@ HostTargetPort::HostTargetPort(const sc_core::sc_module_name& name, SimContext& 
                             "Of those, answered by the host's target with a TLM error status (passed on to "
                             "the L2 bank, which goes on)")) {
   initiator.bind(static_cast<tlm::tlm_bw_transport_if<>&>(*this));
+}
+
+void HostTargetPort::start_of_simulation() {
+  if (!ctx_.edge.memory || !bound()) return;
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(0);
+  tlm::tlm_dmi dmi;
+  if (!initiator->get_direct_mem_ptr(gp, dmi) || !dmi.is_read_write_allowed() || !dmi.get_dmi_ptr()) return;
+  ctx_.edge.memory->map(dmi.get_start_address(), dmi.get_end_address(), dmi.get_dmi_ptr());
+}
+
+void HostTargetPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (ctx_.edge.memory) ctx_.edge.memory->unmap(start, end);
 }
 
 bool HostTargetPort::try_accept(unsigned, Payload&) {

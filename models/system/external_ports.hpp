@@ -13,8 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -54,9 +56,16 @@ class HostInitiatorPort : public sc_core::sc_module,
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay) override;
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  // DMI to the functional store (memory.functional), read and write, a page (or a mapped host region) at a
+  // time; refused without it. Accesses through the pointer are functional only: the timed model sees none.
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) override;
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) override;
   void on_response(unsigned port, Payload& gp) override;
+  // Temporal decoupling (a global quantum is set, tlm_utils::tlm_quantumkeeper): b_transport moves the data
+  // at once and posts the request into the timed model at the caller's local time, returning without a
+  // wait(); its response is absorbed here.
+  static bool decoupled() { return tlm::tlm_global_quantum::instance().get() != sc_core::SC_ZERO_TIME; }
+  void post(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void on_request_accepted(unsigned port, Payload& gp) override;
   // Checks a host payload: false (and its error status set) when it may not enter the model.
   bool admit(tlm::tlm_generic_payload& gp);
@@ -80,6 +89,15 @@ class HostInitiatorPort : public sc_core::sc_module,
   Payload* awaiting_end_req_ = nullptr;  // the stand-in of the host's request in its request phase
   bool in_send_ = false;                 // inside out.send() from nb_transport_fw
   std::unordered_map<const Payload*, BlockingCall*> blocking_;  // stand-ins of b_transport calls
+  // What a posted request's stand-in stands for: the host's payload returns at once, so a copy of its
+  // command, address and length of the port's own does (recycled; the data has moved already).
+  struct Posted {
+    tlm::tlm_generic_payload gp;
+    unsigned char data[8] = {};
+  };
+  std::vector<std::unique_ptr<Posted>> posted_all_;
+  std::vector<Posted*> posted_free_;
+  std::unordered_map<const Payload*, Posted*> posted_;          // stand-ins of posted requests
   RingQueue<tlm::tlm_generic_payload*> responses_;              // answered, BEGIN_RESP not yet sent
   tlm::tlm_generic_payload* resp_in_flight_ = nullptr;          // BEGIN_RESP sent, END_RESP awaited
   std::uint64_t outstanding_ = 0;
@@ -113,7 +131,11 @@ class HostTargetPort : public sc_core::sc_module,
   void on_request(unsigned port, Payload& gp) override;
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay) override;
-  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+  // DMI from the host's target (memory.functional): asked once at the start of simulation, for address 0;
+  // the region it grants (read and write) holds the functional store's bytes there, so that what numagpu
+  // writes the host's memory holds and what the host's memory holds numagpu reads. Invalidated: unmapped.
+  void start_of_simulation() override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) override;
   void pump();
   void accepted();
   void answer(Payload& gp, const sc_core::sc_time& delay);

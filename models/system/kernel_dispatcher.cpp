@@ -24,18 +24,8 @@ KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimConte
                                       "Cycles spent on coherence actions at kernel boundaries")),
       ctas_dispatched_(
           stats.counter(std::string(this->name()) + ".ctas_dispatched", "ctas", "CTAs handed to SMs")) {
-  for (std::size_t k = 0; k < items_.size(); ++k) {
-    if (items_[k]->is_application()) {
-      kernel_cycles_.push_back(
-          &stats.scalar(std::string(this->name()) + ".app" + std::to_string(k) + ".cycles", "cycles",
-                        "Cycles from an application's first kernel launch to its last "
-                        "kernel's completion"));
-    } else {
-      kernel_cycles_.push_back(
-          &stats.scalar(std::string(this->name()) + ".kernel" + std::to_string(k) + ".cycles", "cycles",
-                        "Cycles from a kernel's launch to its last completion"));
-    }
-  }
+  for (std::size_t k = 0; k < items_.size(); ++k)
+    register_item_stats(k);
   SC_HAS_PROCESS(KernelDispatcher);
   SC_METHOD(launch);
   sensitive << launch_event_;
@@ -43,6 +33,51 @@ KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimConte
   SC_METHOD(dispatch);
   sensitive << dispatch_event_;
   dont_initialize();
+}
+
+void KernelDispatcher::register_item_stats(std::size_t k) {
+  if (items_[k]->is_application()) {
+    kernel_cycles_.push_back(&stats_.scalar(std::string(name()) + ".app" + std::to_string(k) + ".cycles",
+                                            "cycles",
+                                            "Cycles from an application's first kernel launch to its last "
+                                            "kernel's completion"));
+  } else {
+    kernel_cycles_.push_back(&stats_.scalar(std::string(name()) + ".kernel" + std::to_string(k) + ".cycles",
+                                            "cycles",
+                                            "Cycles from a kernel's launch to its last completion"));
+  }
+}
+
+std::size_t KernelDispatcher::append(std::unique_ptr<KernelSequence> item) {
+  items_.push_back(std::move(item));
+  const std::size_t k = items_.size() - 1;
+  register_item_stats(k);
+  if (started_ && finished_) {  // idle: the new item starts now
+    finished_ = false;
+    kernel_ = next_kernel();
+    if (kernel_) launch_event_.notify(sc_core::SC_ZERO_TIME);
+  }
+  return k;
+}
+
+void KernelDispatcher::abort() {
+  if (!started_ || finished_) return;
+  abort_before_ = items_.size();
+  // The current kernel's CTAs not yet handed out stay where they are (dispatch() and launch() look too).
+  if (schedule_) {
+    for (std::uint16_t s = 0; s < next_cta_.size(); ++s)
+      next_cta_[s] = schedule_->ctas_of(s).size();
+  }
+}
+
+const KernelProgram* KernelDispatcher::skip_aborted() {
+  for (std::size_t k = item_; k < abort_before_; ++k) {
+    if (on_item_end) on_item_end(k, true);
+  }
+  item_ = abort_before_;
+  abort_before_ = 0;
+  item_start_ = kNoStart;
+  return next_kernel();
 }
 
 void KernelDispatcher::attach(std::vector<std::vector<Sm*>> sms_by_socket,
@@ -96,6 +131,7 @@ std::vector<KernelDispatcher::AppLaunches> KernelDispatcher::app_launches() cons
 }
 
 void KernelDispatcher::start() {
+  started_ = true;
   kernel_ = next_kernel();
   if (!kernel_) {
     finished_ = true;
@@ -106,7 +142,18 @@ void KernelDispatcher::start() {
 }
 
 void KernelDispatcher::launch() {
+  if (item_ < abort_before_) {  // aborted between the last kernel's end and this launch
+    kernel_ = skip_aborted();
+    if (!kernel_) {
+      finished_ = true;
+      if (on_finish) on_finish();
+    } else {
+      launch_event_.notify(sc_core::SC_ZERO_TIME);
+    }
+    return;
+  }
   const KernelProgram& k = *kernel_;
+  if (on_kernel_start) on_kernel_start(k);
   schedule_ = std::make_unique<runtime::CtaSchedule>(k.grid(), machine_,
                                                      schedule_for ? schedule_for(k) : schedule_params_);
   next_cta_.assign(sockets_, 0);
@@ -128,6 +175,7 @@ void KernelDispatcher::launch() {
 void KernelDispatcher::dispatch() {
   const KernelProgram& k = *kernel_;
   const std::uint32_t id = kernel_id_;
+  if (item_ < abort_before_) abort();  // aborted during the launch overhead: no CTA is placed
   busy_sms_ = 0;
   for (const auto& socket : sms_)
     busy_sms_ += socket.size();
@@ -171,6 +219,7 @@ void KernelDispatcher::sm_idle(std::uint16_t, std::uint16_t) {
     kernel_cycles_[item_]->set(double(clock_.now() - kernel_start_));
   }
   ++kernels_done_;
+  if (on_kernel_end) on_kernel_end(*kernel_);
   if (invalidate_l1s_) l1_invalidations_.add(invalidate_l1s_());
   // Coherence actions of the memory system (write-back and invalidation of remote L2 lines) come next; the
   // following kernel, or the end of the run, waits for them.
@@ -180,8 +229,13 @@ void KernelDispatcher::sm_idle(std::uint16_t, std::uint16_t) {
     // The next kernel is asked for only now: an application's host program decides on the data its
     // kernels computed (every CTA of this one has executed).
     const std::size_t item = item_;
-    kernel_ = next_kernel();
-    if (item_ != item) item_start_ = kNoStart;
+    if (item_ < abort_before_) {
+      kernel_ = skip_aborted();
+    } else {
+      kernel_ = next_kernel();
+      if (item_ != item) item_start_ = kNoStart;
+      if ((item_ != item || !kernel_) && on_item_end) on_item_end(item, false);
+    }
     if (!kernel_) {
       finished_ = true;
       if (on_finish) on_finish();

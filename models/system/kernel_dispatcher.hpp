@@ -36,6 +36,14 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   // Called once, at time zero.
   void start();
   bool finished() const { return finished_; }
+  bool started() const { return started_; }
+  // A workload item added while the simulation runs (a host's command queue, docs/embedding.md): it runs
+  // after the items before it; a dispatcher that had finished starts again with it, at once. Returns its
+  // index (on_item_end's argument).
+  std::size_t append(std::unique_ptr<KernelSequence> item);
+  // Reset: no more CTAs are handed out (those resident on the SMs run to their end: an issued transaction
+  // cannot be taken back) and every item not yet finished ends, reported aborted.
+  void abort();
   // Why the workload finished before its end (an application at its launch bound, KernelSequence::cut_short),
   // or "".
   const std::string& cut_short() const { return cut_short_; }
@@ -52,6 +60,12 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   std::vector<AppLaunches> app_launches() const;
   std::function<void()> on_finish;  // called at the end of the last kernel
   std::function<void()> on_launch;  // called as each kernel launches (links return to symmetric)
+  // Called when an item has ended (its last kernel, the boundary's coherence actions done), or was aborted.
+  std::function<void(std::size_t item, bool aborted)> on_item_end;
+  // Called at each kernel's launch before any of its CTAs runs, and at its end (every CTA executed): where
+  // the System moves the kernel's data in and out of the functional store (memory.functional).
+  std::function<void(const KernelProgram&)> on_kernel_start;
+  std::function<void(const KernelProgram&)> on_kernel_end;
   // Per-kernel shared-memory carveouts (sm.shared_carveouts; null without): called as each kernel launches,
   // before its CTAs are placed, to give the L1s the kernel's carveout; returns it (bytes), which is recorded
   // as the kernel's `shared_carveout_bytes`.
@@ -78,6 +92,9 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   void dispatch();
   // The next kernel of the workload (moving on to the next item when one has no more); null at the end.
   const KernelProgram* next_kernel();
+  // After abort(): the items up to abort_before_ end, reported aborted; the next kernel is the first after.
+  const KernelProgram* skip_aborted();
+  void register_item_stats(std::size_t k);
   // Per application item and kernel name: launches and cycles (registered at the first launch).
   struct AppKernelStats {
     stats::Counter* launches;
@@ -112,6 +129,8 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   std::uint32_t kernels_done_ = 0;
   Cycles kernel_start_ = 0;
   bool finished_ = false;
+  bool started_ = false;
+  std::size_t abort_before_ = 0;  // abort(): items before this index end without running further
   std::string cut_short_;
   sc_core::sc_event launch_event_;
   sc_core::sc_event dispatch_event_;

@@ -36,6 +36,7 @@ void add_read_hits(HitMiss& hm, const Cache& cache) {
 RunFacts collect_facts(System& system, double wall_seconds) {
   const SystemSpec& spec = system.spec();
   stats::Registry& registry = system.stats();
+  const std::string prefix = system.summary_prefix();
   RunFacts f;
   f.sim_cycles = system.finish_cycle() ? system.finish_cycle() : system.drained_cycle();
   f.drained_cycles = system.drained_cycle();
@@ -87,7 +88,7 @@ RunFacts collect_facts(System& system, double wall_seconds) {
     sf.remote_requests = socket.xbar->counters().requests_to_link.value();
     f.sockets.push_back(sf);
 
-    const std::string sum = "summary.socket" + std::to_string(s);
+    const std::string sum = prefix + "summary.socket" + std::to_string(s);
     registry.scalar(sum + ".l1_read_hit_percent", "percent", "L1 read hit rate over the run")
         .set(sf.l1_read_hit_percent);
     registry.scalar(sum + ".l2_read_hit_percent", "percent", "L2 read hit rate over the run")
@@ -99,7 +100,7 @@ RunFacts collect_facts(System& system, double wall_seconds) {
     registry.scalar(sum + ".link_ingress_gbps", "GB/s", "Fabric bandwidth entering the socket, all its links")
         .set(sf.link_ingress_gbps);
   }
-  registry.scalar("summary.sim_cycles", "cycles", "Cycle at which the last kernel completed")
+  registry.scalar(prefix + "summary.sim_cycles", "cycles", "Cycle at which the last kernel completed")
       .set(double(f.sim_cycles));
   // Placement of each declared allocation: its pages per socket (for first touch: pages touched so far).
   for (const runtime::AllocationReport& r : system.homes().policy().report()) {
@@ -108,12 +109,12 @@ RunFacts collect_facts(System& system, double wall_seconds) {
       name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     for (std::size_t s = 0; s < r.pages.size(); ++s) {
       registry
-          .scalar("placement." + name + ".pages.socket" + std::to_string(s), "pages",
+          .scalar(prefix + "placement." + name + ".pages.socket" + std::to_string(s), "pages",
                   "Whole pages of the allocation homed at the socket")
           .set(double(r.pages[s]));
     }
   }
-  registry.scalar("summary.ipc", "instructions/cycle", "Warp instructions per cycle, whole system")
+  registry.scalar(prefix + "summary.ipc", "instructions/cycle", "Warp instructions per cycle, whole system")
       .set(f.sim_cycles ? double(f.instructions) / double(f.sim_cycles) : 0.0);
   return f;
 }

@@ -1,6 +1,7 @@
 #include "system/system.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <new>
@@ -9,8 +10,10 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/report.hpp"
 #include "kernels/application.hpp"
 #include "kernels/cpp_program.hpp"
+#include "kernels/library.hpp"
 #include "stats/atomic_write.hpp"
 #include "stats/document.hpp"
 #include "system/derived_params.hpp"
@@ -35,6 +38,14 @@ std::unique_ptr<Impl> rtl_or_throw(std::unique_ptr<Impl> impl) {
   return impl;
 }
 #endif
+
+// The clock's period must be a whole number of ticks of the SystemC time resolution the host chose
+// (common/time.hpp): refused here, at elaboration, by the key's name.
+std::uint64_t clock_at_this_resolution(std::uint64_t mhz) {
+  const std::string error = GpuClock::period_error(mhz);
+  if (!error.empty()) report::fail(report::kConfig, "system.clock_mhz: " + error);
+  return mhz;
+}
 
 // Banks are a power of two (checked by the configuration): log2 of their number.
 unsigned bank_index_bits(unsigned banks) {
@@ -130,7 +141,7 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
 System::System(const sc_core::sc_module_name& name, const Configuration& config, stats::Registry& stats,
                Workload workload, std::ostream& diag)
     : sc_module(name),
-      ctx_(config.spec().clock_mhz),
+      ctx_(clock_at_this_resolution(config.spec().clock_mhz)),
       spec_(config.spec()),
       rtl_waves_(spec_.rtl_waves, ctx_.clock.period_ps()),
       stats_(stats),
@@ -143,6 +154,11 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
       config_resolved_(config.resolved()),
       config_hash_(config.hash()) {
   const SystemSpec& spec = spec_;
+  try {
+    stats_.claim_owner(this->name());
+  } catch (const std::logic_error& e) {
+    report::fail(report::kStats, e.what());
+  }
   topology_.compute_routes();
   if (spec.functional_memory) memory_ = std::make_unique<FunctionalMemory>();
   ctx_.edge = EdgeFacts{memory_.get(), spec.facts.line_bytes, spec.address_bits, spec.facts.sectored};
@@ -225,6 +241,23 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
       return spec_.cta;
     };
   }
+  if (memory_) {
+    store_view_ = std::make_unique<FunctionalStoreView>(*memory_);
+    dispatcher_->on_kernel_start = [this](const KernelProgram& k) { k.load_data(*store_view_); };
+    dispatcher_->on_kernel_end = [this](const KernelProgram& k) { k.store_data(*store_view_); };
+  }
+  dispatcher_->on_item_end = [this](std::size_t item, bool aborted) { item_ended(item, aborted); };
+  control_ = std::make_unique<HostControl>(
+      "control",
+      [this](std::unique_ptr<KernelProgram> program, std::function<void(bool)> done) {
+        return launch_from_registers(std::move(program), std::move(done));
+      },
+      ctx_.clock.cycles(1));
+  SC_HAS_PROCESS(System);
+  // Each runs once at the start and then only when needed: the reset on its changes when it is bound, the
+  // clock only when it is a signal to measure (an sc_clock is read at once).
+  SC_METHOD(reset_changed);
+  SC_METHOD(measure_clock);
   dispatcher_->on_finish = [this] { on_workload_finished(); };
   dispatcher_->on_boundary = [this](std::function<void()> proceed) { kernel_boundary(std::move(proceed)); };
   dispatcher_->on_launch = [this] {
@@ -360,23 +393,43 @@ void System::build_switch_initiators() {
   }
 }
 
+namespace {
+// "no external initiator port named 'x' in system (its initiator ports: cpu, nic)", for a wrong name.
+[[noreturn]] void no_plug_point(const char* kind, const std::string& name, const std::string& system,
+                                const std::vector<std::string>& valid) {
+  std::string list;
+  for (const std::string& v : valid)
+    list += (list.empty() ? "" : ", ") + v;
+  report::fail(report::kPort,
+               "no external " + std::string(kind) + " port named '" + name + "' in " + system +
+                   (valid.empty() ? " (it has none; SystemSpec::external, configuration key external)"
+                                  : " (its " + std::string(kind) + " ports: " + list + ")"));
+}
+}  // namespace
+
 HostInitiatorPort::TargetSocket& System::external_initiator(const std::string& name) {
-  for (auto& host : switch_initiators_) {
-    if (host->basename() == name) return host->target;
-  }
+  std::vector<std::string> valid;
   for (auto& socket : sockets_) {
     for (auto& host : socket->host_initiators) {
       if (host->basename() == name) return host->target;
+      valid.push_back(host->basename());
     }
   }
-  throw std::out_of_range("no external initiator port named '" + name + "' (SystemSpec::external)");
+  for (auto& host : switch_initiators_) {
+    if (host->basename() == name) return host->target;
+    valid.push_back(host->basename());
+  }
+  no_plug_point("initiator", name, this->name(), valid);
 }
 
 HostTargetPort::InitiatorSocket& System::external_target(const std::string& name) {
+  std::vector<std::string> valid;
   for (auto& socket : sockets_) {
-    if (socket->host_dram && socket->host_dram->basename() == name) return socket->host_dram->initiator;
+    if (!socket->host_dram) continue;
+    if (socket->host_dram->basename() == name) return socket->host_dram->initiator;
+    valid.push_back(socket->host_dram->basename());
   }
-  throw std::out_of_range("no external target port named '" + name + "' (SystemSpec::external)");
+  no_plug_point("target", name, this->name(), valid);
 }
 
 std::vector<std::string> System::unbound_external_ports() const {
@@ -401,11 +454,160 @@ std::vector<std::string> System::unbound_external_ports() const {
   return unbound;
 }
 
-// Bindings are complete now: an external port nobody bound is the host's mistake, named by its key.
+// Bindings are complete now: an external port nobody bound is the host's mistake, each named by its key.
 void System::end_of_elaboration() {
   const std::vector<std::string> unbound = unbound_external_ports();
-  if (!unbound.empty()) {
-    throw std::invalid_argument(unbound.front());  // "external.N: <port> is not bound (...)"
+  if (unbound.empty()) return;
+  std::string message = unbound.size() == 1
+                            ? unbound.front()  // "external.N: <port> is not bound (...)"
+                            : std::to_string(unbound.size()) + " external ports are not bound:";
+  for (std::size_t i = 0; unbound.size() > 1 && i < unbound.size(); ++i)
+    message += "\n  " + unbound[i];
+  report::fail(report::kPort, message);
+}
+
+// Host control (docs/embedding.md, "Host control").
+
+std::uint64_t System::launch(std::unique_ptr<KernelProgram> program, LaunchCallback on_end) {
+  if (!program) throw std::invalid_argument(std::string(name()) + ": launch() of a null KernelProgram");
+  if (in_reset_) throw std::logic_error(std::string(name()) + ": launch() while reset_n is held low");
+  const std::string why = spec_.sm.misfit(
+      {program->warps_per_cta(), program->registers_per_thread(), program->shared_bytes_per_cta()});
+  if (!why.empty()) throw std::invalid_argument("kernel '" + program->name() + "': " + why);
+  if (auto* cpp = dynamic_cast<kernels::CppKernelProgram*>(program.get())) cpp->bound_by(record_bounds_);
+  const bool was_idle = dispatcher_->started() && dispatcher_->finished();
+  Command command;
+  command.record.id = ++commands_launched_;
+  command.record.kernel = program->name();
+  command.record.submitted = ctx_.clock.now();
+  command.on_end = std::move(on_end);
+  const std::size_t item = dispatcher_->append(std::make_unique<SingleKernel>(std::move(program)));
+  commands_.emplace(item, std::move(command));
+  if (sc_core::sc_is_running()) {
+    if (!started_) {  // a passive System until now: it starts with this kernel
+      host_owned_ = true;
+      begin();
+    } else if (was_idle) {  // the periodic activities stopped when the last kernel ended: they go on
+      done_ = false;
+      watchdog_->start();
+      windows_->start();
+    }
+  }
+  return commands_launched_;
+}
+
+void System::item_ended(std::size_t item, bool aborted) {
+  const auto it = commands_.find(item);
+  if (it == commands_.end()) return;  // one of the configuration's kernels
+  Command command = std::move(it->second);
+  commands_.erase(it);
+  command.record.ended = ctx_.clock.now();
+  command.record.aborted = aborted;
+  launch_ended_event_.notify(sc_core::SC_ZERO_TIME);
+  if (command.on_end) command.on_end(command.record);
+}
+
+bool System::launch_from_registers(std::unique_ptr<KernelProgram> program, std::function<void(bool)> done) {
+  if (in_reset_) return false;
+  try {
+    launch(std::move(program), [done = std::move(done)](const LaunchRecord& r) { done(r.aborted); });
+  } catch (const std::exception&) {
+    return false;  // a CTA that never fits: the doorbell is refused (LAST = 3)
+  }
+  return true;
+}
+
+std::unique_ptr<KernelProgram> System::library_kernel(const std::string& kernel, const std::string& args,
+                                                      const std::map<std::string, std::uint64_t>& arrays,
+                                                      std::uint64_t base) const {
+  kernels::Bindings bindings;
+  for (const auto& [array, address] : arrays) {
+    kernels::BoundArray bound;
+    bound.base = address;
+    bound.in_store = true;
+    bindings[array] = bound;
+  }
+  auto made = kernels::make_kernel(kernel, args, base, bindings);
+  for (const auto& [array, address] : arrays) {
+    const auto& used = made->store_arrays();
+    if (std::none_of(used.begin(), used.end(), [&](const auto& a) { return a.name == array; }))
+      throw kernels::KernelError(kernel + " has no array '" + array + "' (given at address " +
+                                 std::to_string(address) + ")");
+  }
+  auto program = std::make_unique<kernels::CppKernelProgram>(kernel, std::move(made), spec_.facts.line_bytes,
+                                                             sm_latencies(spec_.sm));
+  program->bound_by(record_bounds_);
+  return program;
+}
+
+// Clock and reset (docs/embedding.md, "Clock and reset").
+
+std::string System::clock_setting(const sc_core::sc_time& period) {
+  const double ps = period.to_seconds() * 1e12;
+  const auto whole = static_cast<std::uint64_t>(ps + 0.5);
+  if (whole == 0 || std::abs(ps - double(whole)) > 1e-6 || 1000000 % whole != 0)
+    throw std::invalid_argument("a clock of " + period.to_string() +
+                                " has no whole-MHz frequency with a whole-picosecond period "
+                                "(system.clock_mhz must divide 1000000)");
+  return "system.clock_mhz=" + std::to_string(1000000 / whole);
+}
+
+Cycles System::set_clock_mhz(std::uint64_t mhz) {
+  return ctx_.clock.retime(mhz);
+}
+
+void System::check_clock(const sc_core::sc_time& period, const sc_core::sc_time& first_rise) const {
+  const sc_core::sc_time mine = ctx_.clock.cycles(1);
+  std::string problem;
+  if (period != mine) {
+    problem = "its period is " + period.to_string() + ", the System's " + mine.to_string() +
+              " (system.clock_mhz: load the configuration with System::clock_setting(period))";
+  } else if (first_rise.value() % mine.value() != 0) {
+    problem = "its rising edges (the first at " + first_rise.to_string() +
+              ") are not on the System's cycle boundaries (multiples of " + mine.to_string() + " from 0)";
+  }
+  if (!problem.empty())
+    SC_REPORT_ERROR("numagpu/clock_in", (std::string(name()) + ".clock_in: " + problem).c_str());
+}
+
+void System::measure_clock() {
+  if (clock_in.size() == 0) return;
+  if (clock_rises_ == 0) {
+    if (const auto* clock = dynamic_cast<const sc_core::sc_clock*>(clock_in.get_interface())) {
+      sc_core::sc_time rise = clock->start_time();
+      if (!clock->posedge_first()) rise += clock->period() * (1.0 - clock->duty_cycle());
+      check_clock(clock->period(), rise);
+      return;  // read once: nothing of the System wakes on its edges
+    }
+    ++clock_rises_;
+    if (clock_in->posedge()) {
+      clock_rise_ = sc_core::sc_time_stamp();
+      ++clock_rises_;
+    }
+    next_trigger(clock_in->posedge_event());
+    return;
+  }
+  if (clock_rises_ == 1) {
+    clock_rise_ = sc_core::sc_time_stamp();
+    ++clock_rises_;
+    next_trigger(clock_in->posedge_event());
+    return;
+  }
+  check_clock(sc_core::sc_time_stamp() - clock_rise_, clock_rise_);  // then never again
+}
+
+void System::reset_changed() {
+  if (reset_n.size() == 0) return;
+  next_trigger(reset_n->value_changed_event());
+  const bool held = !reset_n->read();
+  if (held == in_reset_) return;
+  in_reset_ = held;
+  control_->reset(held);
+  if (held) {
+    dispatcher_->abort();
+  } else if (!started_ && dispatcher_->items_total() > 0) {  // held from the start: the System starts now
+    host_owned_ = true;
+    begin();
   }
 }
 
@@ -498,7 +700,12 @@ void System::begin() {
 }
 
 void System::start_of_simulation() {
-  if (started_) return;  // run() started it
+  if (started_) return;                          // run() started it
+  if (reset_n.size() > 0 && !reset_n->read()) {  // held in reset from the start: begins when released
+    in_reset_ = true;
+    control_->reset(true);
+    return;
+  }
   // A System without kernels is passive: what drives it (bench-fabric's copy engines, a host's own
   // initiators) ends the simulation, and it starts nothing periodic that would keep it going.
   if (dispatcher_->items_total() == 0) return;
@@ -534,6 +741,10 @@ void System::run() {
   drained_cycle_ = ctx_.clock.now();
   audit();
   done_ = true;
+}
+
+std::string System::summary_prefix() const {
+  return stats_.owners() > 1 ? std::string(name()) + "." : std::string();
 }
 
 const RunFacts& System::summary() {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,7 @@
 #include "stats/registry.hpp"
 #include "system/configuration.hpp"
 #include "system/external_ports.hpp"
+#include "system/host_control.hpp"
 #include "system/kernel_dispatcher.hpp"
 #include "system/run_summary.hpp"
 #include "system/system_spec.hpp"
@@ -109,6 +111,10 @@ class System : public sc_core::sc_module {
   // its statistics (summary.*, placement.*, *.ipc), later calls return the same facts. Throws
   // std::logic_error before done().
   const RunFacts& summary();
+  // Where the summary's own statistics go: "" (summary.*, placement.*) when this System is the only one
+  // in its registry, else its name and a dot (gpu0.summary.*), so that Systems can share a registry
+  // (stats::Registry::claim_owner).
+  std::string summary_prefix() const;
   // Ends the simulation now, from inside it (an interrupted run): run() returns at once and skips the audit,
   // since work still in flight is expected rather than lost.
   void stop_early();
@@ -157,14 +163,65 @@ class System : public sc_core::sc_module {
 
   // Plug points (SystemSpec::external, docs/tlm-edges.md), by name: the socket a host's initiator binds to
   // (HostInitiatorPort::target), and the one a host's target is bound to (HostTargetPort::initiator). Bind
-  // before elaboration ends: an external port still unbound then is an error naming its configuration key.
-  // Throws std::out_of_range naming `name` when there is no such port.
+  // before elaboration ends: the external ports still unbound then are one error (SC_REPORT, numagpu/port)
+  // listing each with its configuration key. A name there is no such port of is an error (numagpu/port)
+  // listing the valid names (common/report.hpp).
   HostInitiatorPort::TargetSocket& external_initiator(const std::string& name);
   HostTargetPort::InitiatorSocket& external_target(const std::string& name);
   // The unbound external ports, as "key: what", one per port (empty when all are bound or there are none).
   std::vector<std::string> unbound_external_ports() const;
   // The memory's data (memory.functional), or null.
   FunctionalMemory* functional_memory() { return memory_.get(); }
+
+  // Host control (docs/embedding.md, "Host control"). A command queue: `program` runs after everything
+  // launched or configured before it (at once when the System is idle, which then is no longer done()), and
+  // `on_end` is called when it has ended (its CTAs executed and the kernel boundary's coherence actions
+  // done) or was aborted by a reset; `launch_ended()` is notified then. With memory.functional, a kernel's
+  // data is read from the store at its launch and written back at its end (KernelProgram::load_data).
+  // Returns the command's number (1, 2, ...). Throws std::invalid_argument for a CTA that never fits on an
+  // SM, std::logic_error while reset_n is held low.
+  struct LaunchRecord {
+    std::uint64_t id = 0;
+    std::string kernel;
+    Cycles submitted = 0, ended = 0;
+    bool aborted = false;
+  };
+  using LaunchCallback = std::function<void(const LaunchRecord&)>;
+  std::uint64_t launch(std::unique_ptr<KernelProgram> program, LaunchCallback on_end = {});
+  const sc_core::sc_event& launch_ended() const { return launch_ended_event_; }
+  std::size_t launches_pending() const { return commands_.size(); }
+  // A library kernel (kernels/library.hpp: `kernel` as `numagpu kernels` lists it, `args` as its
+  // name=value text) whose arrays named in `arrays` are the host's, at those addresses, their values in the
+  // store (memory.functional): what the host wrote there is what the kernel reads, and what it stores is what
+  // the host reads back after its end. Its other arrays are placed from `base` on. Throws
+  // kernels::KernelError naming what is wrong.
+  std::unique_ptr<KernelProgram> library_kernel(const std::string& kernel, const std::string& args,
+                                                const std::map<std::string, std::uint64_t>& arrays,
+                                                std::uint64_t base = std::uint64_t(1) << 40) const;
+  // The memory-mapped registers (system/host_control.hpp): a TLM target socket for the host's bus, the
+  // interrupt signal, the completion event; kernels the doorbell can launch are registered there.
+  HostControl& control() { return *control_; }
+
+  // Clock and reset (docs/embedding.md, "Clock and reset"). Both optional. `clock_in`, bound to the host's
+  // clock, is checked once: its period must be the System's (system.clock_mhz: load the configuration with
+  // clock_setting(period)) and its rising edges on the System's cycle boundaries; an sc_clock is read at
+  // the end of elaboration, another clock signal measured over its first two rising edges. No process of
+  // the System wakes on the clock's edges afterwards: the System stays event-driven. `reset_n` low: the
+  // System stops handing out CTAs, aborts every command and kernel not finished (those resident on SMs run
+  // to their end), clears its registers and drops its interrupt; doorbells and launch() are refused until it
+  // goes high again, when the System is idle and takes new kernels.
+  sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> clock_in{"clock_in"};
+  sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> reset_n{"reset_n"};
+  // "system.clock_mhz=<MHz>" for a clock of `period` (a --set for Configuration); throws
+  // std::invalid_argument when the period is not a whole number of MHz with a whole-picosecond period.
+  static std::string clock_setting(const sc_core::sc_time& period);
+  // A run-time clock change (docs/embedding.md, "Changing the clock during the run"): from the next cycle
+  // boundary the System's cycles are `mhz`'s period long (GpuClock::retime). The SMs, caches, crossbar and
+  // every delay counted in cycles follow; DRAM, links and switches keep the latency and bytes per second
+  // they were built with. Returns the cycle from which the new period applies; throws
+  // std::invalid_argument for a frequency GpuClock refuses.
+  Cycles set_clock_mhz(std::uint64_t mhz);
+  bool in_reset() const { return in_reset_; }
 
   // Binds initiator -> target, through a protocol checker when checks are enabled (else directly:
   // bind_direct, common/ports.hpp).
@@ -189,6 +246,11 @@ class System : public sc_core::sc_module {
   void begin();      // arms the runtime, watchdog and statistics windows (once)
   void mark_done();  // host-owned: the workload finished and drained, or the watchdog fired
   void start_of_simulation() override;
+  void item_ended(std::size_t item, bool aborted);  // a launch()'s command, if it was one
+  void reset_changed();
+  void measure_clock();  // a clock_in that is not an sc_clock: its first two rising edges
+  void check_clock(const sc_core::sc_time& period, const sc_core::sc_time& first_rise) const;
+  bool launch_from_registers(std::unique_ptr<KernelProgram> program, std::function<void(bool)> done);
 
   SimContext ctx_;  // made first (its DeliveryScheduler too): every component below uses it
   SystemSpec spec_;
@@ -220,6 +282,19 @@ class System : public sc_core::sc_module {
   std::shared_ptr<kernels::RecordBounds> record_bounds_;
   std::function<bool()> stop_requested_;
   sc_core::sc_event finished_event_{"finished"};
+  // launch(): the commands not ended yet, by their workload item.
+  struct Command {
+    LaunchRecord record;
+    LaunchCallback on_end;
+  };
+  std::map<std::size_t, Command> commands_;
+  std::uint64_t commands_launched_ = 0;
+  sc_core::sc_event launch_ended_event_{"launch_ended"};
+  std::unique_ptr<DataStore> store_view_;  // memory_ as the kernels' data see it
+  std::unique_ptr<HostControl> control_;
+  bool in_reset_ = false;
+  sc_core::sc_time clock_rise_;  // measure_clock(): the first rising edge seen
+  unsigned clock_rises_ = 0;
   nlohmann::json config_resolved_;  // what write_stats() records (null: a spec made in code)
   std::string config_hash_;
 };

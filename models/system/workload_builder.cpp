@@ -132,6 +132,10 @@ Workload build_workload(const SystemSpec& spec, const config::Config* loaded,
   return w;
 }
 
+kernels::Latencies sm_latencies(const SmSpec& sm) {
+  return latencies_of(sm);
+}
+
 Workload build_workload(std::vector<std::unique_ptr<KernelProgram>> programs, const SystemSpec& spec) {
   Workload w = empty_workload(spec);
   for (auto& p : programs) {

@@ -47,6 +47,9 @@ using CudaProgramSource =
 Workload build_workload(const SystemSpec& spec, const config::Config* loaded = nullptr,
                         const CudaProgramSource& cuda_program = {});
 
+// The SM's dependent-instruction latencies by class (kernels/simt.hpp), for the C++ kernels' CTAs.
+kernels::Latencies sm_latencies(const SmSpec& sm);
+
 // A host program's own kernels, in order (docs/embedding.md), checked the same way.
 Workload build_workload(std::vector<std::unique_ptr<KernelProgram>> programs, const SystemSpec& spec);
 

@@ -56,6 +56,15 @@ struct Step {
 // of 32 B or less: 0, the whole line). The SM's coalescer.
 void coalesce(const std::vector<std::uint64_t>& addresses, unsigned bytes, unsigned line_bytes, Step& step);
 
+// The memory's bytes as a kernel's data sees them (memory.functional: the System's functional store,
+// docs/embedding.md "Functional data"): read at a kernel's launch, written at its end.
+class DataStore {
+ public:
+  virtual ~DataStore() = default;
+  virtual void read(std::uint64_t address, void* dst, std::uint64_t bytes) const = 0;
+  virtual void write(std::uint64_t address, const void* src, std::uint64_t bytes) = 0;
+};
+
 class KernelProgram {
  public:
   virtual ~KernelProgram() = default;
@@ -76,6 +85,11 @@ class KernelProgram {
     static const std::vector<runtime::ArrayAccess> none;
     return none;
   }
+  // With memory.functional, the kernel's data: called at its launch, before any CTA runs, to take its
+  // inputs from the store, and at its end, every CTA executed, to put its results there. A C++ kernel moves
+  // the arrays the host bound to the store (kernels/library.hpp, BoundArray::in_store); by default nothing.
+  virtual void load_data(const DataStore&) const {}
+  virtual void store_data(DataStore&) const {}
 };
 
 // One item of the workload as the dispatcher runs it: one kernel (SingleKernel), or an application that

@@ -185,12 +185,7 @@ TEST(Embedding, TwoSystemsInOneKernelEachGetTheirOwnResults) {
 // network per bank deadlocks across two sockets) under a host: its watchdog reports and the System is done
 // and unhealthy, but the host's simulation is not stopped (no sc_stop): its clock runs on.
 TEST(Embedding, AStuckSystemEndsAloneAndTheHostRunsOn) {
-  SystemSpec spec = small_spec(2);
-  spec.l2.gpu_side = true;
-  spec.l2.max_in_process = 4;
-  spec.crossbar.shared_request_network = true;
-  spec.watchdog_cycles = 20000;
-  spec.kernels = {stream_kernel("cross", 64, 4, 64)};
+  const SystemSpec spec = testing::deadlocking_spec();
   stats::Registry reg;
   Host host("host", [&](Host& h) { h.add("gpu", Configuration(spec), reg); });
   System& gpu = *host.systems[0];

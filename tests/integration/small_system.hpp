@@ -78,6 +78,19 @@ inline SystemSpec small_spec(unsigned sockets) {
   return s;
 }
 
+// Two sockets of small_spec that deadlock: GPU-side L2 banks of 4 requests in process with the fabric's
+// requests sharing the socket's request network, under 64 CTAs of cross-socket streams: the watchdog fires
+// (after 20000 cycles without a completion).
+inline SystemSpec deadlocking_spec() {
+  SystemSpec spec = small_spec(2);
+  spec.l2.gpu_side = true;
+  spec.l2.max_in_process = 4;
+  spec.crossbar.shared_request_network = true;
+  spec.watchdog_cycles = 20000;
+  spec.kernels = {stream_kernel("cross", 64, 4, 64)};
+  return spec;
+}
+
 // Runs a system built from `spec` to completion. `ok` is false when the
 // protocol checker, the audit or the watchdog reported something; `diagnostics` holds what they printed.
 struct CheckedRun {

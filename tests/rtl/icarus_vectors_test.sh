@@ -5,6 +5,7 @@
 # (a mutant of rtl/link_balancer.sv, the floor check of scripts/rtl_formal.sh's lb_mut_floor) must make the
 # replay fail, so a silent pass would be noticed. docs/rtl.md, "More than one simulator".
 #
+# The replays run with the RTL's assertions on (checked at each rising edge on Icarus, rtl/numagpu_assert.svh).
 # Usage: icarus_vectors_test.sh RTL_VECTORS REPO_ROOT WORK_DIR [RANDOM_CYCLES]
 # Exit 0 on success, 1 on a failure, 77 (skipped) when iverilog is missing outside CI.
 set -euo pipefail
@@ -22,17 +23,20 @@ fi
 rm -rf "$work"
 mkdir -p "$work"
 failures=0
+run_plusargs=""  # extra plusargs of one replay (run_plusargs=... run ...)
 prims=("$root"/rtl/prim/*.sv)  # the shared primitives, read with every block
 
-# run NAME TOP RTL_FILE "Param=value ..." -> replays NAME.vec on RTL_FILE; returns vvp's status, log in NAME.log.
+# run NAME TOP RTL_FILE "Param=value ..." [DEFINES...] -> replays NAME.vec on RTL_FILE; returns vvp's status, log
+# in NAME.log. The replays run with the RTL's assertions (-DNUMAGPU_ASSERTIONS), checked at every rising edge.
 run() {
   local name=$1 top=$2 rtl=$3 params=$4 pargs=""
+  shift 4
   for kv in $params; do pargs+=" -P${top}_vectors_tb.${kv}"; done
   # shellcheck disable=SC2086  # pargs is a list of options
-  iverilog -g2012 -I"$root/rtl" $pargs -s "${top}_vectors_tb" -o "$work/$name.vvp" "${prims[@]}" "$rtl" \
+  iverilog -g2012 -I"$root/rtl" "$@" $pargs -s "${top}_vectors_tb" -o "$work/$name.vvp" "${prims[@]}" "$rtl" \
     "$root/tb/sv/${top}_vectors_tb.sv" \
     >"$work/$name.compile.log" 2>&1 || { cat "$work/$name.compile.log"; return 1; }
-  vvp -n "$work/$name.vvp" "+vectors=$work/${name%%_mut*}.vec" >"$work/$name.log" 2>&1
+  vvp -n "$work/$name.vvp" "+vectors=$work/${name%%_mut*}.vec" $run_plusargs >"$work/$name.log" 2>&1
 }
 
 # The parameter sets of the lockstep tests (cmake/Rtl.cmake). The two with the paper's 5000-cycle windows run
@@ -55,23 +59,11 @@ for v in "${variants[@]}"; do
   start=$SECONDS
   # shellcheck disable=SC2086  # params and options are lists of arguments
   "$vectors_bin" "$top" $params $options --cycles "$cycles" --seed 1 --out "$work/$name.vec"
-  if run "$name" "$top" "$root/rtl/$top.sv" "$params" && grep -q "cycles of .* match" "$work/$name.log"; then
+  if run "$name" "$top" "$root/rtl/$top.sv" "$params" -DNUMAGPU_ASSERTIONS && grep -q "cycles of .* match" "$work/$name.log"; then
     printf 'PASS     %-8s %s (%ds)\n' "$name" "$(tail -1 "$work/$name.log" | sed 's/.*: //')" $((SECONDS - start))
   else
     printf 'FAIL     %-8s see %s\n' "$name" "$work/$name.log"
     tail -5 "$work/$name.log"
-    failures=$((failures + 1))
-  fi
-done
-
-# The assertion section must parse on Icarus too (the NUMAGPU_ASSERT macros); it is not run (see
-# rtl/numagpu_assert.svh for why).
-for top in link_balancer cache_partition_ctrl; do
-  if ! iverilog -g2012 -DNUMAGPU_ASSERTIONS -I"$root/rtl" -s "$top" -o "$work/${top}_assertions.vvp" "${prims[@]}" \
-      "$root/rtl/$top.sv" \
-      >"$work/${top}_assertions.log" 2>&1; then
-    echo "FAIL     $top with NUMAGPU_ASSERTIONS does not compile on Icarus:"
-    cat "$work/${top}_assertions.log"
     failures=$((failures + 1))
   fi
 done
@@ -94,6 +86,18 @@ else
     echo "CAUGHT   mutant lb_l4_mut_floor: $(grep -m1 -o 'vector mismatch at cycle.*' "$work/lb_l4_mut_floor.log")"
   else
     echo "FAIL     mutant lb_l4_mut_floor failed without a vector mismatch, see $work/lb_l4_mut_floor.log"
+    failures=$((failures + 1))
+  fi
+  # With the assertions on, the same mutant is stopped by the floor invariant itself (B's count reaches 0), not
+  # by the comparison (+inputs_only: the outputs are not compared): the assertions are live on Icarus.
+  if run_plusargs=+inputs_only run lb_l4_mut_floor_assert link_balancer "$work/link_balancer_mut_floor.sv" \
+       "Lanes=4 SampleCycles=64 SwitchCycles=5" -DNUMAGPU_ASSERTIONS; then
+    echo "FAIL     mutant lb_l4_mut_floor_assert: the replay passed with a broken floor check"
+    failures=$((failures + 1))
+  elif grep -q "LanesBFloor_A violated" "$work/lb_l4_mut_floor_assert.log"; then
+    echo "CAUGHT   mutant lb_l4_mut_floor_assert: $(grep -m1 -o 'LanesBFloor_A violated' "$work/lb_l4_mut_floor_assert.log") ($(grep -m1 -o 'Time: [0-9]*' "$work/lb_l4_mut_floor_assert.log"))"
+  else
+    echo "FAIL     mutant lb_l4_mut_floor_assert failed without LanesBFloor_A, see $work/lb_l4_mut_floor_assert.log"
     failures=$((failures + 1))
   fi
 fi

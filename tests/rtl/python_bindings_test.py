@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The Python bindings of the policy reference models (tb/python/numagpu_policy_py.cpp), checked three ways:
+"""The Python package numagpu_policy (tb/python: the reference models' bindings, the RTL classes), checked:
 
 1. directed: hand-derived outputs of short scripted sequences (the derivations are in the comments);
 2. against the C++: rtl_vectors writes the lockstep stimulus with the C++ reference's outputs; the Python
    model replays the same inputs and must produce the same outputs in every cycle;
 3. as a plain-Python testbench driving the RTL: Python constrained-random stimulus with the Python model
-   as reference, run in lockstep with the Verilated RTL inside the same module (LinkBalancerRtl,
-   PartitionControllerRtl: every output compared every cycle), then written as a vector file and replayed
+   as reference, run in lockstep with the RTL Verilated by the package at the testbench's parameters
+   (LinkBalancerRtl, PartitionControllerRtl: every output compared every cycle), then written as a vector file and replayed
    on the RTL by the Verilator vector testbenches (tb/sv/*_vectors_tb.sv, --binary --timing) and on Icarus
    Verilog when it is installed.
 
@@ -220,17 +220,25 @@ def python_testbench(npol, args):
     icarus = shutil.which("iverilog") and shutil.which("vvp")
     if not icarus and os.environ.get("CI") == "true":
         check(False, "iverilog not found, and CI=true requires it (run scripts/setup.sh)")
-    # The RTL in the module is Verilated at the parameters the Python testbench uses.
-    check(npol.LinkBalancerRtl.params == LB_PARAMS, f"LinkBalancerRtl.params {npol.LinkBalancerRtl.params}")
-    check(npol.PartitionControllerRtl.params == PC_PARAMS,
-          f"PartitionControllerRtl.params {npol.PartitionControllerRtl.params}")
+    # The RTL classes are Verilated at the parameters given at construction (the testbench's), and say so.
+    lb_rtl = lambda: npol.LinkBalancerRtl(**LB_PARAMS)
+    pc_rtl = lambda: npol.PartitionControllerRtl(**PC_PARAMS)
+    check(lb_rtl().params == LB_PARAMS, f"LinkBalancerRtl.params {lb_rtl().params}")
+    check(pc_rtl().params == PC_PARAMS, f"PartitionControllerRtl.params {pc_rtl().params}")
+    # A parameter out of range is the reference's ValueError, raised before Verilator runs.
+    try:
+        npol.LinkBalancerRtl(lanes=1)
+        check(False, "LinkBalancerRtl(lanes=1) was accepted")
+    except ValueError as e:
+        check("lanes" in str(e), f"LinkBalancerRtl(lanes=1): {e}")
+        print(f"PASS LinkBalancerRtl(lanes=1) refused: {e}")
     lb_apply = lambda m, i: m.step(kernel_launch=bool(i[0]), busy_a=bool(i[1]), busy_b=bool(i[2]),
                                    drained=bool(i[3]))
     pc_apply = lambda m, i: m.step(kernel_launch=bool(i[0]), dram_busy=bool(i[1]), read_reqs=i[2])
     for block, gen, rtl, n_inputs, outputs, apply, sv_bin, params in (
-            ("link_balancer", lb_python_vectors, npol.LinkBalancerRtl, 5, lb_outputs, lb_apply,
+            ("link_balancer", lb_python_vectors, lb_rtl, 5, lb_outputs, lb_apply,
              args.sv_vectors_lb, ["Lanes=4", "SampleCycles=64", "SwitchCycles=5"]),
-            ("cache_partition_ctrl", pc_python_vectors, npol.PartitionControllerRtl, 4, pc_outputs, pc_apply,
+            ("cache_partition_ctrl", pc_python_vectors, pc_rtl, 4, pc_outputs, pc_apply,
              args.sv_vectors_pc, ["Ways=5", "SampleCycles=40", "SatNum=3", "SatDen=4"])):
         lines, coverage = gen(npol, rng, cycles)
         # Every decision code must occur, or the run would not exercise the RTL's decision paths.
@@ -238,7 +246,7 @@ def python_testbench(npol, args):
         err = lockstep_in_python(rtl(), lines, n_inputs, outputs, apply)
         check(err is None, f"Verilated RTL in Python vs python reference ({block}): {err}")
         if err is None:
-            print(f"PASS {rtl.__name__} = python reference in lockstep ({cycles} cycles)")
+            print(f"PASS {block} RTL = python reference in lockstep ({cycles} cycles)")
         if block == "link_balancer":
             # The comparison can fail: a reference whose lanes switch for 6 cycles instead of the RTL's 5 must
             # be caught (at the end of the first completed turn).
@@ -247,6 +255,14 @@ def python_testbench(npol, args):
             check(err is not None, "a reference with switch_cycles=6 matched the RTL (built with 5)")
             if err is not None:
                 print(f"CAUGHT switch_cycles=6 reference vs the RTL: {err}")
+            # Any other parameter set is one construction away: lb_l8's (8 lanes, S = 100, switch 10, 9/10),
+            # neither of the two above, in lockstep with the reference at the same parameters.
+            l8 = dict(lanes=8, sample_cycles=100, switch_cycles=10, sat_num=9, sat_den=10)
+            l8_lines, l8_coverage = lb_python_vectors(npol, random.Random(3), 15000, l8)
+            err = lockstep_in_python(npol.LinkBalancerRtl(**l8), l8_lines, n_inputs, outputs, apply)
+            check(err is None and all(c > 0 for c in l8_coverage), f"LinkBalancerRtl(**{l8}): {err} {l8_coverage}")
+            if err is None:
+                print(f"PASS LinkBalancerRtl(**{l8}) = python reference in lockstep (15000 cycles)")
         path = os.path.join(args.work, f"python_{block}.vec")
         with open(path + ".tmp", "w") as f:
             f.write("\n".join(lines) + "\n")

@@ -35,6 +35,18 @@ TEST(BandwidthPipe, ReserveDelayIsFromNowPlusTheExtra) {
   EXPECT_EQ(pipe.bytes_moved(), 384u);
 }
 
+// A pipe of the core clock after a change to 500 MHz (Crossbar follows GpuClock::retime): 64 B/cycle is now
+// 64 B per 2000 ps. Booked at 1 GHz: 128 B from 0, free at 2000 ps. Then 128 B at 2000 ps: 2 cycles of 2 ns,
+// free at 6000 ps; what was booked before is not moved.
+TEST(BandwidthPipe, FollowingANewPeriodChangesOnlyWhatIsBookedAfter) {
+  BandwidthPipe pipe(k1GHz, 64, 1);
+  EXPECT_EQ(pipe.reserve_delay(0, 128, 0), sc_time(2, SC_NS));
+  pipe.follow_period(2000);
+  EXPECT_EQ(pipe.free_at_ps(), 2000u);
+  EXPECT_EQ(pipe.reserve_delay(2000, 128, 0), sc_time(4, SC_NS));
+  EXPECT_EQ(pipe.free_at_ps(), 6000u);
+}
+
 TEST(BandwidthPipe, FractionalRateDoesNotDrift) {
   // 768 B/cycle over 8 channels = 96 B/cycle per channel: one 128 B line takes 4/3 cycle = 1333.33 ps.
   BandwidthPipe pipe(k1GHz, 768, 8);

@@ -89,6 +89,17 @@ TEST(DeriveSpec, RtlWavesNeedVerilatedBlocks) {
 #endif
 }
 
+TEST(DeriveSpec, ProcessingBlocksDivideTheIssueWidth) {
+  // Each block has issue_width / processing_blocks slots: 4 blocks of an SM issuing 2 a cycle would have
+  // half a slot each.
+  SystemParams p = one_kernel();
+  p.sm.issue_width = 2;
+  p.sm.processing_blocks = 4;
+  EXPECT_EQ(blamed(p), "sm.processing_blocks");
+  p.sm.issue_width = 4;
+  EXPECT_EQ(derive_system_spec(p).sm.processing_blocks, 4u);
+}
+
 TEST(DeriveSpec, LanesAreCheckedAndDoubledOnce) {
   SystemParams p = one_kernel();
   p.link.lanes = 15;

@@ -130,5 +130,40 @@ TEST(IssuePipes, ConstantPortsLimitPassesAcrossWarps) {
   EXPECT_EQ(unlimited.issue_bundle(0, 1, classes(InstrClass::kInt, 1), 0, 32), 1u);
 }
 
+TEST(IssuePipes, ProcessingBlocksHaveTheirOwnSlotsAndLanes) {
+  // Width 4 in 4 blocks: one slot a cycle each. A single instruction in block 0 at cycle 10 fills block 0's
+  // cycle; block 1 still has its slot, and block 0 has one again at 11.
+  std::array<std::uint32_t, kInstrClasses> lanes{};
+  lanes[static_cast<unsigned>(InstrClass::kFp32)] = 64;  // 16 a block: a warp instruction every 2 cycles
+  lanes[static_cast<unsigned>(InstrClass::kSfu)] = 16;   // 4 a block: one every 8 cycles
+  IssuePipes p(4, lanes, 0, 4);
+  EXPECT_EQ(p.blocks(), 4u);
+  p.issue_one(10, 0);
+  EXPECT_FALSE(p.can_issue(10, 0));
+  EXPECT_TRUE(p.can_issue(10, 1));
+  EXPECT_EQ(p.next_free_cycle(10, 0), 11u);
+  EXPECT_EQ(p.next_free_cycle_any(10), 10u);
+  // Block 1: 4 FP32 at cycle 20 issue in cycles 20..23 (one slot a cycle) and hold its 16 lanes 4 x 2 = 8
+  // cycles: done by 28. Block 2's 4 FP32 in the same cycle do not wait for block 1's: done by 28 too.
+  EXPECT_EQ(p.issue_bundle(20, 4, classes(InstrClass::kFp32, 4), 0, 0, 0, 1), 28u);
+  EXPECT_EQ(p.issue_bundle(20, 4, classes(InstrClass::kFp32, 4), 0, 0, 0, 2), 28u);
+  EXPECT_EQ(p.last_busy_cycle(1), 23u);
+  // Block 3: 2 SFU instructions at cycle 0: its 4 SFU lanes take 8 cycles each: done by 16.
+  EXPECT_EQ(p.issue_bundle(0, 2, classes(InstrClass::kSfu, 2), 0, 0, 0, 3), 16u);
+}
+
+TEST(IssuePipes, TheSharedPipeAndConstantCacheStaySmWide) {
+  // 4 blocks, 32 shared lanes (one warp access a cycle for the SM), one constant port. Block 0's 4 shared
+  // accesses at cycle 0 hold the banks for cycles 0..3; block 1's 2 at cycle 0 queue behind them: done by 6.
+  // Block 2's constant read of 3 addresses at 0 (3 passes, done by 3) delays block 3's of 1: done by 4.
+  std::array<std::uint32_t, kInstrClasses> lanes{};
+  lanes[static_cast<unsigned>(InstrClass::kShared)] = 32;
+  IssuePipes p(4, lanes, 1, 4);
+  EXPECT_EQ(p.issue_bundle(0, 4, classes(InstrClass::kShared, 4), 0, 0, 0, 0), 4u);
+  EXPECT_EQ(p.issue_bundle(0, 2, classes(InstrClass::kShared, 2), 0, 0, 0, 1), 6u);
+  EXPECT_EQ(p.issue_bundle(0, 1, classes(InstrClass::kInt, 1), 0, 3, 0, 2), 3u);
+  EXPECT_EQ(p.issue_bundle(0, 1, classes(InstrClass::kInt, 1), 0, 1, 0, 3), 4u);
+}
+
 }  // namespace
 }  // namespace numagpu

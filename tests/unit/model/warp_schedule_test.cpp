@@ -101,5 +101,39 @@ TEST(WarpSchedule, AStaleTimerDoesNotGiveTheNextCycle) {
   EXPECT_EQ(s.next_ready_cycle(ws.current()), WarpSchedule::kNever);
 }
 
+// Processing blocks: warp w belongs to block w mod 4. Each block's pick sees only its own warps, in age
+// order, and a relaunch moves the block's warps to the young end as before.
+TEST(WarpSchedule, EachBlockPicksAmongItsOwnWarps) {
+  WarpSchedule s;
+  s.reset(8, 4);  // block 0: warps 0, 4; block 1: 1, 5; block 2: 2, 6; block 3: 3, 7
+  s.set_ready(4, true);
+  s.set_ready(5, true);
+  s.set_ready(1, true);
+  EXPECT_EQ(s.oldest_ready(0), 4);
+  EXPECT_EQ(s.oldest_ready(1), 1);
+  EXPECT_EQ(s.oldest_ready(2), -1);
+  // Slot 0 of 2 warps (0, 1) relaunched: order 2 3 4 5 6 7 0 1; block 1's oldest ready is now 5.
+  s.relaunched(0, 2);
+  EXPECT_EQ(s.oldest_ready(1), 5);
+  EXPECT_EQ(s.oldest_ready(0), 4);
+}
+
+// Loose round-robin: the first ready warp of the block numbered after the last one issued, wrapping around.
+TEST(WarpSchedule, RoundRobinStartsAfterTheLastIssued) {
+  WarpSchedule s;
+  s.reset(200, 2, true);  // block 0: the even warps; beyond one word of 64
+  for (unsigned w : {2u, 10u, 70u, 150u, 151u})
+    s.set_ready(w, true);
+  EXPECT_EQ(s.next_ready_after(0, WarpSchedule::kMaxWarps - 1), 2);  // none issued yet: the lowest
+  EXPECT_EQ(s.next_ready_after(0, 2), 10);
+  EXPECT_EQ(s.next_ready_after(0, 10), 70);    // into the second word
+  EXPECT_EQ(s.next_ready_after(0, 70), 150);   // the third
+  EXPECT_EQ(s.next_ready_after(0, 150), 2);    // wraps around
+  EXPECT_EQ(s.next_ready_after(1, 0), 151);    // block 1 sees only warp 151
+  EXPECT_EQ(s.next_ready_after(1, 151), 151);  // itself again when it is the only one
+  s.set_ready(151, false);
+  EXPECT_EQ(s.next_ready_after(1, 151), -1);
+}
+
 }  // namespace
 }  // namespace numagpu

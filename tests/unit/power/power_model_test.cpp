@@ -223,6 +223,29 @@ TEST(PowerModel, ClassesSectorsResidentSmsChannelsAndTheBoardByHand) {
   EXPECT_NEAR(p.at("sockets").at(0).at("static_j").get<double>(), (2.2 + 20 + 10) * 1e-6, 1e-15);
 }
 
+// After a clock change the activity carries the run's time (duration_ps) and static power is integrated over
+// it. One SM, 3000 instructions at 1000 pJ (3 uJ) and 1 W static, nothing else:
+// - 3000 cycles at 1 GHz: 3 us, 6 uJ, 2 W; at 500 MHz: 6 us, 9 uJ, 1.5 W;
+// - 1000 cycles at 1 GHz then 2000 at 500 MHz: 1 + 4 = 5 us, 8 uJ, 1.6 W, between the two.
+TEST(PowerModel, AfterAClockChangeStaticPowerFollowsTheSimulatedTime) {
+  const EnergyTable t = table({"energy.sm.instruction_pj=1000", "energy.sm.static_w=1",
+                               "energy.sm.resident_w=0", "energy.board.constant_w=0"});
+  auto run = [&](std::uint64_t mhz, std::uint64_t duration_ps) {
+    Activity a = one_microsecond(1);
+    a.clock_mhz = mhz;
+    a.duration_cycles = 3000;
+    a.duration_ps = duration_ps;
+    a.instances.push_back(instance("s.sm0", "sm", 0, {{"instructions", 3000}}));
+    return power_document(activity_from_json(activity_to_json(a)), t, "test");
+  };
+  const json fast = run(1000, 0), slow = run(500, 0), changed = run(1000, 5000000);
+  EXPECT_DOUBLE_EQ(fast.at("total").at("power_w").get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(slow.at("total").at("power_w").get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(changed.at("duration_seconds").get<double>(), 5e-6);
+  EXPECT_NEAR(changed.at("total").at("energy_j").get<double>(), 8e-6, 1e-18);
+  EXPECT_NEAR(changed.at("total").at("power_w").get<double>(), 1.6, 1e-12);
+}
+
 // energy.board.power_limit_w flags a socket above it, without changing its power: a socket of only its
 // board's 10 W constant power (every other static power off) over 1 us averages 10 W: above a 9.5 W limit,
 // not above 10.5 W, nor with no limit (0).

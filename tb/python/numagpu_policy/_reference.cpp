@@ -1,10 +1,10 @@
-// numagpu_policy: Python bindings of the policy blocks' reference models (models/policy: LinkBalancer,
-// PartitionController), for cocotb or plain-Python testbenches, and of the Verilated RTL of both blocks at
-// one parameter set each (LinkBalancerRtl, PartitionControllerRtl), with the same interface, so a Python
-// testbench can run the RTL and the reference in lockstep. The timing is the RTL's: outputs() are the
-// registered outputs of the current cycle, step() is one rising edge and returns the outputs of the next
-// cycle, reset() is one rising edge with rst_ni low. Decision codes are the RTL's decision_o values.
-// Usage: docs/rtl.md, "Python bindings"; test: tests/rtl/python_bindings_test.py.
+// numagpu_policy._reference: Python bindings of the policy blocks' reference models (models/policy:
+// LinkBalancer, PartitionController), for cocotb or plain-Python testbenches; the package's rtl.py gives the
+// Verilated RTL the same interface at any parameter set (LinkBalancerRtl, PartitionControllerRtl). The timing
+// is the RTL's: outputs() are the registered outputs of the current cycle, step() is one rising edge and
+// returns the outputs of the next cycle, reset() is one rising edge with rst_ni low. Decision codes are the
+// RTL's decision_o values. Usage: docs/rtl.md, "Python bindings"; tests: tests/rtl/python_bindings_test.py,
+// tb/cocotb/.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -12,12 +12,8 @@
 #include <sstream>
 #include <string>
 
-#include "Vpy_cache_partition_ctrl.h"
-#include "Vpy_link_balancer.h"
 #include "policy/link_balancer.hpp"
 #include "policy/partition_controller.hpp"
-#include "rtl_loop/rtl_ports.hpp"
-#include "tb/verilated_dut.hpp"
 
 namespace py = pybind11;
 using numagpu::policy::LinkBalancer;
@@ -56,7 +52,23 @@ void bind_link_balancer(py::module_& m) {
       .value("BLOCKED_TO_B", LinkBalancer::Decision::kBlockedToB)
       .value("BUSY_TURNING", LinkBalancer::Decision::kBusyTurning);
   // Field values as Python ints (the decision as its code, what decision_o carries).
+  // Constructible from field values, so a testbench can build expected outputs or wrap another model's.
   py::class_<LinkBalancer::Outputs>(lb, "Outputs")
+      .def(py::init([](std::uint32_t lanes_a, std::uint32_t lanes_b, std::uint64_t lane_dir,
+                       std::uint64_t lane_quiesce, std::uint64_t lane_switch, bool decision_valid,
+                       unsigned decision) {
+             LinkBalancer::Outputs o;
+             o.lanes_a = lanes_a;
+             o.lanes_b = lanes_b;
+             o.lane_dir = lane_dir;
+             o.lane_quiesce = lane_quiesce;
+             o.lane_switch = lane_switch;
+             o.decision_valid = decision_valid;
+             o.decision = static_cast<LinkBalancer::Decision>(decision);
+             return o;
+           }),
+           py::arg("lanes_a"), py::arg("lanes_b"), py::arg("lane_dir"), py::arg("lane_quiesce"),
+           py::arg("lane_switch"), py::arg("decision_valid"), py::arg("decision"))
       .def_readonly("lanes_a", &LinkBalancer::Outputs::lanes_a)
       .def_readonly("lanes_b", &LinkBalancer::Outputs::lanes_b)
       .def_readonly("lane_dir", &LinkBalancer::Outputs::lane_dir)
@@ -117,6 +129,18 @@ void bind_partition_controller(py::module_& m) {
       .value("BLOCKED_TO_REMOTE", PartitionController::Decision::kBlockedToRemote)
       .value("BLOCKED_TO_LOCAL", PartitionController::Decision::kBlockedToLocal);
   py::class_<PartitionController::Outputs>(pc, "Outputs")
+      .def(py::init([](std::uint32_t remote_ways, std::uint32_t local_ways, std::uint64_t remote_mask,
+                       bool decision_valid, unsigned decision) {
+             PartitionController::Outputs o;
+             o.remote_ways = remote_ways;
+             o.local_ways = local_ways;
+             o.remote_mask = remote_mask;
+             o.decision_valid = decision_valid;
+             o.decision = static_cast<PartitionController::Decision>(decision);
+             return o;
+           }),
+           py::arg("remote_ways"), py::arg("local_ways"), py::arg("remote_mask"), py::arg("decision_valid"),
+           py::arg("decision"))
       .def_readonly("remote_ways", &PartitionController::Outputs::remote_ways)
       .def_readonly("local_ways", &PartitionController::Outputs::local_ways)
       .def_readonly("remote_mask", &PartitionController::Outputs::remote_mask)
@@ -163,107 +187,12 @@ void bind_partition_controller(py::module_& m) {
       });
 }
 
-// A Verilated block behind the reference's interface: the port mapping is the lockstep tests' and the in-loop
-// adapter's (rtl_loop/rtl_ports.hpp), the clocking VerilatedDut's (one tick per step).
-template <class Model, class Ports>
-class RtlBlock {
- public:
-  using Block = typename Ports::Block;
-
-  RtlBlock() { reset(); }  // out of the power-up state: one rising edge with rst_ni low
-
-  void reset() {
-    dut_.top().rst_ni = 0;
-    Ports::drive(dut_.top(), typename Block::Inputs{});
-    dut_.tick();
-  }
-  typename Block::Outputs step(const typename Block::Inputs& in) {
-    dut_.top().rst_ni = 1;
-    Ports::drive(dut_.top(), in);
-    dut_.tick();
-    return outputs();
-  }
-  typename Block::Outputs outputs() const { return Ports::outputs(dut_.top()); }
-  // A VCD of every RTL signal from now on (time 10 n per cycle n, rising edge at 10 n + 5).
-  void open_vcd(const std::string& path) { dut_.open_vcd(path); }
-  void close_vcd() { dut_.close_vcd(); }
-
- private:
-  numagpu::tb::VerilatedDut<Model> dut_;
-};
-
-using LinkBalancerRtl = RtlBlock<Vpy_link_balancer, numagpu::rtl_ports::LinkBalancerPorts>;
-using PartitionControllerRtl = RtlBlock<Vpy_cache_partition_ctrl, numagpu::rtl_ports::PartitionCtrlPorts>;
-
-// The parameters the RTL was Verilated with (cmake/RtlKit.cmake), as keyword arguments for the reference.
-py::dict lb_rtl_params() {
-  py::dict d;
-  d["lanes"] = NUMAGPU_PY_LB_LANES;
-  d["sample_cycles"] = NUMAGPU_PY_LB_SAMPLE_CYCLES;
-  d["switch_cycles"] = NUMAGPU_PY_LB_SWITCH_CYCLES;
-  d["sat_num"] = 99;
-  d["sat_den"] = 100;
-  return d;
-}
-py::dict pc_rtl_params() {
-  py::dict d;
-  d["ways"] = NUMAGPU_PY_PC_WAYS;
-  d["sample_cycles"] = NUMAGPU_PY_PC_SAMPLE_CYCLES;
-  d["sat_num"] = NUMAGPU_PY_PC_SAT_NUM;
-  d["sat_den"] = NUMAGPU_PY_PC_SAT_DEN;
-  d["resp_bytes"] = 144;
-  d["ingress_bytes_per_cycle"] = 64;
-  return d;
-}
-
-void bind_rtl(py::module_& m) {
-  py::class_<LinkBalancerRtl>(m, "LinkBalancerRtl",
-                              "Verilated rtl/link_balancer.sv (parameters: LinkBalancerRtl.params).")
-      .def(py::init<>())
-      .def_property_readonly_static("params", [](py::object) { return lb_rtl_params(); })
-      .def("reset", &LinkBalancerRtl::reset, "One rising edge with rst_ni low.")
-      .def(
-          "step",
-          [](LinkBalancerRtl& self, bool kernel_launch, bool busy_a, bool busy_b, bool drained) {
-            LinkBalancer::Inputs in;
-            in.kernel_launch = kernel_launch;
-            in.busy_a = busy_a;
-            in.busy_b = busy_b;
-            in.drained = drained;
-            return self.step(in);
-          },
-          py::arg("kernel_launch") = false, py::arg("busy_a") = false, py::arg("busy_b") = false,
-          py::arg("drained") = false)
-      .def("outputs", &LinkBalancerRtl::outputs)
-      .def("open_vcd", &LinkBalancerRtl::open_vcd)
-      .def("close_vcd", &LinkBalancerRtl::close_vcd);
-  py::class_<PartitionControllerRtl>(m, "PartitionControllerRtl",
-                                     "Verilated rtl/cache_partition_ctrl.sv (parameters: .params).")
-      .def(py::init<>())
-      .def_property_readonly_static("params", [](py::object) { return pc_rtl_params(); })
-      .def("reset", &PartitionControllerRtl::reset, "One rising edge with rst_ni low.")
-      .def(
-          "step",
-          [](PartitionControllerRtl& self, bool kernel_launch, bool dram_busy, std::uint16_t read_reqs) {
-            PartitionController::Inputs in;
-            in.kernel_launch = kernel_launch;
-            in.dram_busy = dram_busy;
-            in.read_reqs = read_reqs;
-            return self.step(in);
-          },
-          py::arg("kernel_launch") = false, py::arg("dram_busy") = false, py::arg("read_reqs") = 0)
-      .def("outputs", &PartitionControllerRtl::outputs)
-      .def("open_vcd", &PartitionControllerRtl::open_vcd)
-      .def("close_vcd", &PartitionControllerRtl::close_vcd);
-}
-
 }  // namespace
 
-PYBIND11_MODULE(numagpu_policy, m) {
+PYBIND11_MODULE(_reference, m) {
   m.doc() =
       "numagpu's policy reference models (link balancer, cache partition controller), cycle-exact with the "
       "RTL";
   bind_link_balancer(m);
   bind_partition_controller(m);
-  bind_rtl(m);
 }
