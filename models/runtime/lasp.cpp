@@ -1,7 +1,10 @@
 #include "runtime/lasp.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
+
+#include "runtime/hcoda.hpp"
 
 namespace numagpu::runtime {
 namespace {
@@ -152,6 +155,26 @@ CtaScheduleParams hcoda_schedule(const std::vector<ArrayAccess>& accesses,
   const ArrayAccess* winner = largest(accesses, allocations, &allocation);
   if (winner && winner->datablock_bytes) p.batch = min_tb_batch(kernel.page_bytes, winner->datablock_bytes);
   return p;
+}
+
+std::vector<HcodaPlacement> hcoda_placement(const std::vector<ArrayAccess>& accesses,
+                                            const std::vector<Allocation>& allocations,
+                                            const KernelShape& kernel) {
+  std::vector<HcodaPlacement> r;
+  for (const ArrayAccess& a : accesses) {
+    if (!allocation_based_at(allocations, a.base)) continue;
+    HcodaPlacement p;
+    p.base = a.base;
+    const std::uint64_t page = kernel.page_bytes;
+    const std::uint64_t unit =
+        a.datablock_bytes ? page / std::gcd(page, a.datablock_bytes) * a.datablock_bytes : page;
+    if (unit > page) {
+      p.policy = PlacementPolicy::kStrideAware;
+      p.stride_bytes = unit * kernel.machine.sockets();
+    }
+    r.push_back(p);
+  }
+  return r;
 }
 
 const char* name(LocalityClass c) {

@@ -25,6 +25,7 @@
 #include "kernels/application.hpp"
 #include "kernels/csr_frontier.hpp"
 #include "kernels/generate.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -125,6 +126,17 @@ class SsspApp : public Application {
         });
       });
     };
+    // LASP's index terms: mask[v], cost[v], row_ptr[v]: row 1, no loop; col[e] and weight[e] for e from
+    // row_ptr[v], one per step: intra-thread locality (row 6, the paper's SSSP); updating_cost at a
+    // neighbour's id: gathered (row 7). col, the largest (first of the two equal edge arrays), chooses:
+    // kernel-wide, and RONCE under CRB.
+    using runtime::terms::kOwnRun, runtime::terms::kPerThread;
+    l.accesses = {lasp_access(mask_, kPerThread, kThreads),
+                  lasp_access(cost_, kPerThread, kThreads * 4),
+                  lasp_access(row_, kPerThread, kThreads * 4),
+                  lasp_access(col_, kOwnRun),
+                  lasp_access(weight_, kOwnRun),
+                  lasp_access(updating_, runtime::terms::kGathered)};
     return l;
   }
 
@@ -143,6 +155,10 @@ class SsspApp : public Application {
       });
       c.store(updating_, v, cost);
     };
+    // LASP's index terms: every array at v, no loop (row 1).
+    using runtime::terms::kPerThread;
+    l.accesses = {lasp_access(cost_, kPerThread, kThreads * 4),
+                  lasp_access(updating_, kPerThread, kThreads * 4), lasp_access(mask_, kPerThread, kThreads)};
     return l;
   }
 

@@ -3,6 +3,8 @@
 // expectation is derived by hand in the comments.
 #include "runtime/lasp.hpp"
 
+#include "runtime/hcoda.hpp"
+
 #include <gtest/gtest.h>
 
 namespace numagpu::runtime {
@@ -208,6 +210,35 @@ TEST(Hcoda, FillsAGpusChipletsBeforeTheNext) {
   }
   // Nothing stated: batches of one CTA (CTA i on socket i mod 4), pages as ever.
   EXPECT_EQ(hcoda_schedule({}, {x}, k).batch, 1u);
+}
+
+TEST(Hcoda, InterleavesInWholeDatablocksWhenOneSpansPages) {
+  // 4 sockets, 4 KiB pages. x: 16 CTAs of 1536 floats, datablock 6 KiB: lcm(4 KiB, 6 KiB) = 12 KiB = 3 pages
+  // = 2 datablocks, so MinTBBatch = 2 (batch b = CTAs 2b, 2b + 1 on socket b mod 4) and H-CODA interleaves
+  // x in 12 KiB units (stride_aware, stride 12 KiB x 4 = 48 KiB): pages 3u to 3u + 2 on socket u mod 4. CTA
+  // c reads [6 KiB c, 6 KiB c + 6 KiB), inside unit c / 2: its own socket. (Round-robin pages would put
+  // CTA 1's two pages, 1 and 2, on sockets 1 and 2, while it runs on 0.) y, a 2 KiB datablock within a
+  // page: plain page interleaving.
+  Allocation x = matrix("x", 0, 1, 16 * 1536);
+  Allocation y = matrix("y", 2 * kMiB, 1, 4096);
+  const KernelShape k{Grid{16, 1, 1}, Machine{4, 1}, 4096};
+  const std::vector<ArrayAccess> stated{{"x", 0, {true, false, false, LoopVariant::kNone, 0}, 6144},
+                                        {"y", 2 * kMiB, {true, false, false, LoopVariant::kNone, 0}, 2048}};
+  const std::vector<HcodaPlacement> p = hcoda_placement(stated, {x, y}, k);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].policy, PlacementPolicy::kStrideAware);
+  EXPECT_EQ(p[0].stride_bytes, 48u * 1024);
+  EXPECT_EQ(p[1].policy, PlacementPolicy::kPageInterleave);
+  const CtaSchedule s(k.grid, k.machine, hcoda_schedule(stated, {x, y}, k));
+  Placement pages(4, PlacementParams{PlacementPolicy::kPageInterleave, 4096}, {x, y});
+  ASSERT_TRUE(pages.place_once(0, p[0].policy, p[0].stride_bytes));
+  for (std::uint64_t page = 0; page < 24; ++page)
+    EXPECT_EQ(pages.home(page * 4096, 0), (page / 3) % 4) << "page " << page;
+  for (std::uint64_t c = 0; c < 16; ++c) {
+    EXPECT_EQ(s.socket_of(c), (c / 2) % 4) << "CTA " << c;
+    EXPECT_EQ(pages.home(c * 6144, 0), s.socket_of(c)) << "CTA " << c << "'s first byte";
+    EXPECT_EQ(pages.home(c * 6144 + 6143, 0), s.socket_of(c)) << "CTA " << c << "'s last byte";
+  }
 }
 
 TEST(PlaceOnce, TheFirstStatingLaunchPlacesAnArray) {
