@@ -74,6 +74,31 @@ TEST(LaspStatements, StreamIsNoLocalityAndItsDotIsStrided) {
   EXPECT_EQ(dot.decision.schedule.batch, 16u);
 }
 
+TEST(LaspStatements, StencilMovesAPlaneAndBackpropSharesAGridRow) {
+  // parboil/stencil at 128 x 128 x 8: a grid of 2 x 32 CTAs (64 x 4 points each). x + (y + k ny) nx moves
+  // a whole 128 x 128 plane (64 KiB) per z step: row 1 strided, stride-aware (64 KiB is 16 sockets x 4 KiB).
+  // A CTA reads 64 floats (256 B) of a row: MinTBBatch 4096 / 256 = 16, and ceil(64 / 16) = 4 CTAs a socket
+  // round up to one batch of 16.
+  const Stated& stencil =
+      first_launches("parboil/stencil", "nx=128 ny=128 nz=8 iterations=1").at("block2D_hybrid_coarsen_x");
+  EXPECT_EQ(stencil["A0"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(stencil["A0"].placement, PlacementPolicy::kStrideAware);
+  EXPECT_EQ(stencil["Anext"].stride_bytes, 64u << 10);
+  EXPECT_EQ(stencil.decision.schedule.batch, 16u);
+  // rodinia/backprop with 1,024 inputs: a grid of 1 x 64 CTAs; the weights' index holds blockIdx.y only and
+  // no loop: row 2 (a grid row shares, no motion): row-based placement of the 1,025 x 17 weights and, on
+  // 4 GPUs of 4 chiplets, the hierarchical row binding. hidden_delta[tx + 1] holds no block id: unclassified.
+  const auto backprop = first_launches("rodinia/backprop", "in=1024 epochs=1");
+  const Stated& forward = backprop.at("layerforward");
+  EXPECT_EQ(forward.decision.winner, "input_hidden_cuda");
+  EXPECT_EQ(forward["input_hidden_cuda"].locality, LocalityClass::kRowSharedMoveRow);
+  EXPECT_EQ(forward["input_hidden_cuda"].placement, PlacementPolicy::kRowBased);
+  EXPECT_EQ(forward.decision.schedule.policy, CtaPolicy::kHierarchical);
+  EXPECT_EQ(forward.decision.schedule.hierarchy_unit, runtime::HierarchyUnit::kRows);
+  EXPECT_EQ(backprop.at("adjust_weights")["hidden_delta_cuda"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(backprop.at("adjust_weights").decision.remote_insert, RemoteInsert::kTwice);
+}
+
 TEST(LaspStatements, GraphKernelsWalkTheirEdgesWithinAThread) {
   testing::TempGraph k4(kK4);
   // pagerank's pull: col[e] from row_ptr[v] to row_ptr[v + 1], one edge a step: ITL (row 6); it is the
