@@ -5,6 +5,7 @@
 // expression by hand (comments); the decisions follow from Table II (docs/runtime-policies.md).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 
 #include "app_walk.hpp"
@@ -97,6 +98,28 @@ TEST(LaspStatements, StencilMovesAPlaneAndBackpropSharesAGridRow) {
   EXPECT_EQ(forward.decision.schedule.hierarchy_unit, runtime::HierarchyUnit::kRows);
   EXPECT_EQ(backprop.at("adjust_weights")["hidden_delta_cuda"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(backprop.at("adjust_weights").decision.remote_insert, RemoteInsert::kTwice);
+}
+
+TEST(LaspStatements, CfdReadsItsArraysByVariableAndItsNeighboursGathered) {
+  // rodinia/cfd on its reference mesh (mdual.graph: 258,569 elements, nelr = 258,624, 1,347 CTAs of 192).
+  // Every per-element array is read at i + v * nelr (v a variable, a neighbour or a normal's component):
+  // row 1 strided by nelr floats (1,034,496 B, at least 16 sockets x 4 KiB): stride-aware. compute_flux's
+  // largest array is the normals (12 floats an element): align-aware, RTWICE; the variables it reads mostly
+  // at the neighbours' numbers are gathered. initialize_variables states the variables first, so they are
+  // placed stride-aware there.
+  const std::string mesh = "/usr/share/doc/libmetis-dev/examples/graphs/mdual.graph";
+  if (!std::ifstream(mesh)) GTEST_SKIP() << mesh << " is missing (Debian package libmetis-dev)";
+  const auto cfd = first_launches("rodinia/cfd", "iterations=1", mesh);
+  EXPECT_EQ(cfd.at("initialize_variables")["variables"].placement, PlacementPolicy::kStrideAware);
+  EXPECT_EQ(cfd.at("initialize_variables")["variables"].stride_bytes, 258624u * 4);
+  const Stated& flux = cfd.at("compute_flux");
+  EXPECT_EQ(flux.decision.winner, "normals");
+  EXPECT_EQ(flux["normals"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(flux["normals"].placement, PlacementPolicy::kStrideAware);
+  EXPECT_EQ(flux["variables"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(flux.decision.schedule.policy, CtaPolicy::kBatch);
+  EXPECT_EQ(flux.decision.remote_insert, RemoteInsert::kTwice);
+  EXPECT_EQ(cfd.at("time_step")["step_factors"].placement, PlacementPolicy::kKernelWide);
 }
 
 TEST(LaspStatements, GraphKernelsWalkTheirEdgesWithinAThread) {
