@@ -22,6 +22,7 @@ using runtime::RemoteInsert;
 
 struct Stated {
   runtime::KernelDecision decision;
+  runtime::CtaScheduleParams hcoda;  // H-CODA's batches for the same statement
   std::map<std::string, runtime::ArrayDecision> by_array;
   const runtime::ArrayDecision& operator[](const std::string& array) const {
     const auto it = by_array.find(array);
@@ -42,6 +43,7 @@ std::map<std::string, Stated> first_launches(const std::string& app, const std::
     const runtime::KernelShape shape{runtime::Grid{l.grid.x, l.grid.y, l.grid.z}, machine, 4096};
     Stated s;
     s.decision = runtime::decide_kernel(l.accesses, a->allocations(), shape);
+    s.hcoda = runtime::hcoda_schedule(l.accesses, a->allocations(), shape);
     for (const runtime::ArrayDecision& d : s.decision.arrays)
       s.by_array[d.array] = d;
     r[name] = s;
@@ -120,6 +122,18 @@ TEST(LaspStatements, CfdReadsItsArraysByVariableAndItsNeighboursGathered) {
   EXPECT_EQ(flux.decision.schedule.policy, CtaPolicy::kBatch);
   EXPECT_EQ(flux.decision.remote_insert, RemoteInsert::kTwice);
   EXPECT_EQ(cfd.at("time_step")["step_factors"].placement, PlacementPolicy::kKernelWide);
+}
+
+TEST(LaspStatements, SradsElementWiseKernelsGiveHcodaItsPageAlignedBatches) {
+  // rodinia/srad's own element-wise kernels read 512 floats (2 KiB) of each array per CTA at ei = tx + 512
+  // bx: row 1, no loop. Stated, H-CODA runs them in batches of 4096 / 2048 = 2 CTAs, a page each (unstated,
+  // batches of one CTA would put the two halves of every page on two sockets).
+  const auto srad = first_launches("rodinia/srad", "rows=64 cols=64 iterations=1");
+  for (const char* kernel : {"extract", "prepare", "srad2", "compress"}) {
+    EXPECT_EQ(srad.at(kernel)["I"].locality, LocalityClass::kNoLocality) << kernel;
+    EXPECT_EQ(srad.at(kernel).hcoda.batch, 2u) << kernel;
+  }
+  EXPECT_EQ(srad.at("srad2")["c"].locality, LocalityClass::kNoLocality);
 }
 
 TEST(LaspStatements, GraphKernelsWalkTheirEdgesWithinAThread) {
