@@ -170,6 +170,18 @@ TEST(LaspStatements, GraphKernelsWalkTheirEdgesWithinAThread) {
   EXPECT_EQ(sssp.at("SSSP1")["updating_cost"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(sssp.at("SSSP1").decision.remote_insert, RemoteInsert::kOnce);
   EXPECT_EQ(sssp.at("SSSP2").decision.remote_insert, RemoteInsert::kTwice);
+
+  // mst's find_min walks col, weight and edge_id by edge: ITL, RONCE; take_edge reads them at the chosen
+  // edge only: gathered, so the kernel is unclassified: kernel-wide, RTWICE. (The walk runs no CTA, so the
+  // host stops after take_edge: nothing raised its flag.)
+  const auto mst = first_launches("lonestar/mst", "layers=1", k4.path());
+  EXPECT_EQ(mst.at("find_min").decision.winner, "col");
+  EXPECT_EQ(mst.at("find_min")["edge_id"].locality, LocalityClass::kIntraThread);
+  EXPECT_EQ(mst.at("find_min").decision.remote_insert, RemoteInsert::kOnce);
+  EXPECT_EQ(mst.at("take_edge").decision.winner, "src");
+  EXPECT_EQ(mst.at("take_edge")["src"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(mst.at("take_edge").decision.schedule.policy, CtaPolicy::kContiguous);
+  EXPECT_EQ(mst.at("take_edge").decision.remote_insert, RemoteInsert::kTwice);
 }
 
 TEST(LaspStatements, KmeansInvertMappingIsIntraThreadOverTheStridedCopy) {
