@@ -399,12 +399,24 @@ def scaling(results, out_dir):
 
 
 def ladm(results, out_dir):
-    labels = [("kernel_wide", "kernel-wide partitioning"), ("ladm_twice", "LADM, remote insert twice"),
-              ("ladm_once", "LADM, remote insert once")]
-    t, ws = speedup_study(results, out_dir, "policy", "batch_ft", labels,
-                          "LADM on 4x4 chiplets vs Batch+FT", "speedup over Batch+FT", "ladm.png",
-                          ["#bdbdbd", "#6baed6", "#08519c"])
-    policies = [("batch_ft", "Batch+FT")] + labels
+    # The policies a sweep ran, in this order: the baselines (Batch+FT; H-CODA, the LADM paper's), then the
+    # LADM variants (hand-assigned classes in ladm.yaml; Algorithm 1 per kernel in apps_ladm.yaml).
+    known = [("batch_ft", "Batch+FT"), ("h_coda", "H-CODA"), ("kernel_wide", "kernel-wide partitioning"),
+             ("ladm_twice", "LADM, remote insert twice"), ("ladm_once", "LADM, remote insert once"),
+             ("lasp_twice", "LASP + RTWICE"), ("lasp_once", "LASP + RONCE"), ("ladm", "LADM (LASP + CRB)")]
+    ran = {p["labels"].get("policy", "") for p in results["points"]}
+    present = [(lab, pretty) for lab, pretty in known if lab in ran]
+    baselines = [(lab, pretty) for lab, pretty in present if lab in ("batch_ft", "h_coda")]
+    labels = [(lab, pretty) for lab, pretty in present if lab not in ("batch_ft", "h_coda")]
+    colors = ["#bdbdbd", "#6baed6", "#08519c", "#31a354"][:len(labels)]
+    t, ws = None, []
+    for base, pretty in baselines:
+        file_name = "ladm.png" if base == "batch_ft" else f"ladm_vs_{base}.png"
+        t, ws = speedup_study(results, out_dir, "policy", base, labels, f"LADM on 4x4 chiplets vs {pretty}",
+                              f"speedup over {pretty}", file_name, colors)
+    if t is None:
+        return
+    policies = baselines + labels
     mib = lambda v: None if v is None else v / 2**20  # noqa: E731
     inter = [(pretty, [mib(t.stat(w, lab, "inter_gpu_bytes")) for w in ws]) for lab, pretty in policies]
     every = [(pretty, [mib(t.stat(w, lab, "link_bytes")) for w in ws]) for lab, pretty in policies]
@@ -414,7 +426,8 @@ def ladm(results, out_dir):
     print_table("LADM: MiB on every link (intra-GPU ring and switch)", [p for p, _ in policies],
                 [(w, [s[1][k] for s in every]) for k, w in enumerate(ws)])
     fig, ax = plt.subplots(figsize=(9, 4))
-    bars(ax, ws, inter, ["#fdae6b", "#bdbdbd", "#6baed6", "#08519c"], bottom_line=None)
+    bars(ax, ws, inter, ["#fdae6b", "#fd8d3c", "#bdbdbd", "#6baed6", "#08519c", "#31a354"][:len(inter)],
+         bottom_line=None)
     ax.set_ylabel("inter-GPU traffic (MiB)")
     ax.set_title("Inter-GPU traffic: bytes over the links to the switch", fontsize=10)
     ax.legend(fontsize=8)

@@ -66,6 +66,9 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
     spec_.local_quota = local_ways;
     spec_.remote_quota = remote_ways;
   }
+  // runtime.crb: whether requests from other sockets allocate here (twice) or not (once), from the next
+  // request on (lines already cached stay).
+  void set_insert_remote_requests(bool twice) { spec_.insert_remote_requests = twice; }
   std::size_t in_process() const { return in_process_[0] + in_process_[1]; }
   void report_queues(std::ostream& os) const override;
 

@@ -228,32 +228,35 @@ unsigned RequestInputs::next_waiting(unsigned key, unsigned from, unsigned to) c
 void RequestInputs::retry_blocked() {
   if (held_ == 0) return;
   const unsigned n = static_cast<unsigned>(ports_.size());
+  const unsigned start = retry_start(0);
   for (unsigned k = 0; k < n; ++k) {
-    const unsigned port = (retry_start_ + k) % n;
-    if (ports_[port].held) retry_port(port);
+    const unsigned port = (start + k) % n;
+    if (ports_[port].held && retry_port(port)) granted(0, port, n);
   }
-  advance_retry_start(n);
 }
 
 void RequestInputs::retry_blocked(unsigned key) {
   if (held_ == 0) return;
+  if (key >= waiting_count_.size() || waiting_count_[key] == 0) return;
   const unsigned n = static_cast<unsigned>(ports_.size());
-  // The same round-robin order as retry_blocked(): [start, n), then [0, start). Waiting bits are read afresh
-  // at each step, since granting one request may let its initiator send (and have held) the next.
-  // The first refusal ends the retry: the owner would refuse the others waiting on the key too (wait_key).
-  // A crossbar output that frees one place used to be offered to every input waiting for it, each request
-  // read from memory again to be refused (two in three crossbar try_accept calls, docs/performance.md).
-  const unsigned start = retry_start_;
-  if (key < waiting_count_.size() && waiting_count_[key] > 0) {
-    bool refused = false;
-    for (unsigned port = next_waiting(key, start, n); port < n && !refused;
-         port = next_waiting(key, port + 1, n))
-      refused = !retry_port(port);
-    for (unsigned port = next_waiting(key, 0, start); port < start && !refused;
-         port = next_waiting(key, port + 1, start))
-      refused = !retry_port(port);
+  // Round-robin from the port after the one this key granted last: [start, n), then [0, start). Waiting
+  // bits are read afresh at each step, since granting one request may let its initiator send (and have
+  // held) the next. The first refusal ends the retry: the owner would refuse the others waiting on the key
+  // too (wait_key). A crossbar output that frees one place used to be offered to every input waiting for
+  // it, each request read from memory again to be refused (two in three crossbar try_accept calls,
+  // docs/performance.md).
+  const unsigned start = retry_start(key);
+  bool refused = false;
+  for (unsigned port = next_waiting(key, start, n); port < n && !refused;
+       port = next_waiting(key, port + 1, n)) {
+    refused = !retry_port(port);
+    if (!refused) granted(key, port, n);
   }
-  advance_retry_start(n);
+  for (unsigned port = next_waiting(key, 0, start); port < start && !refused;
+       port = next_waiting(key, port + 1, start)) {
+    refused = !retry_port(port);
+    if (!refused) granted(key, port, n);
+  }
 }
 
 bool RequestInputs::retry_port(unsigned port) {

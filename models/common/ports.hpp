@@ -93,11 +93,14 @@ class RequestInputs {
 
   // Sends the response for a request that arrived on `port`, `delay` from now.
   void respond(unsigned port, Payload& gp, const sc_core::sc_time& delay);
-  // The owner has room again: grant END_REQ to held requests (round-robin across ports).
+  // The owner has room again: grant END_REQ to held requests, round-robin across ports: the offer starts at
+  // the port after the one granted last and goes once around; a retry that grants nothing leaves the start
+  // where it was. For owners with one key for all (the default wait_key): the start is key 0's.
   void retry_blocked();
   // The same, for the requests waiting on `key` only, up to the first refusal (InputOwner::wait_key: an
-  // owner that keys its refusals refuses the others then too); the round-robin start moves exactly as with
-  // retry_blocked(), so the two grant in the same order. Only for owners that key their refusals.
+  // owner that keys its refusals refuses the others then too). Each key is an arbiter of its own (a
+  // crossbar output, a link side) with its own start, after the port it granted last. Only for owners that
+  // key their refusals.
   void retry_blocked(unsigned key);
 
   std::size_t held_requests() const { return held_; }
@@ -145,7 +148,9 @@ class RequestInputs {
   // Grown as ports are first used; each port stays where it is (references to it survive growth).
   PortTable<PortState> ports_;
   std::size_t held_ = 0;  // ports holding a request: retry_blocked() is free when none is
-  unsigned retry_start_ = 0;
+  // retry_start_[key]: where the next retry of `key` starts offering room (the port after the one it
+  // granted last; 0 before its first grant).
+  std::vector<unsigned> retry_start_;
   // waiting_[key]: bit p set when port p holds a request waiting on key. Retrying one key then visits only
   // its waiters instead of every port (a crossbar has ~90 inputs and ~40 output queues).
   std::vector<std::vector<std::uint64_t>> waiting_;
@@ -153,9 +158,11 @@ class RequestInputs {
   unsigned probed_port_ = 0;                // the port the last binding probe arrived on
   SimContext& ctx_;                         // the edge facts, for foreign payloads
   std::unique_ptr<ForeignInputs> foreign_;  // made at the first foreign payload
-  // The next round-robin start (a retry with nothing held leaves it; one with anything held moves it).
-  void advance_retry_start(unsigned n) {
-    if (n && ++retry_start_ >= n) retry_start_ = 0;
+  unsigned retry_start(unsigned key) const { return key < retry_start_.size() ? retry_start_[key] : 0; }
+  // `port` of `n` was granted on `key`: the next retry of `key` starts after it.
+  void granted(unsigned key, unsigned port, unsigned n) {
+    if (key >= retry_start_.size()) retry_start_.resize(key + 1, 0);
+    retry_start_[key] = port + 1 >= n ? 0 : port + 1;
   }
 };
 

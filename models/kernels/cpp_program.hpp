@@ -41,6 +41,7 @@ class CppKernelProgram : public KernelProgram {
   double generation_seconds() const override { return totals_.generation_seconds; }
   std::uint32_t registers_per_thread() const override { return launch_.regs_per_thread; }
   std::uint64_t shared_bytes_per_cta() const override { return launch_.shared_bytes; }
+  const std::vector<runtime::ArrayAccess>& accesses() const override { return launch_.accesses; }
   // The arrays bound to the store (BoundArray::in_store) are read at the launch and written at the end.
   void load_data(const DataStore& store) const override;
   void store_data(DataStore& store) const override;

@@ -15,6 +15,7 @@
 #include "kernels/address_space.hpp"
 #include "kernels/metis_graph.hpp"
 #include "kernels/simt.hpp"
+#include "runtime/lasp.hpp"
 #include "runtime/placement.hpp"
 
 namespace numagpu::kernels {
@@ -102,7 +103,18 @@ struct Launch {
   unsigned regs_per_thread = 32;
   std::uint64_t shared_bytes = 0;  // per CTA
   std::function<void(Cta&)> body;
+  // LASP (runtime/lasp.hpp): each array's index terms, as the body's index expressions decompose into
+  // prime variables (LADM §III-C), at this launch's sizes; made with lasp_access(). Empty: not stated (the
+  // runtime's default, kernel-wide, applies to the kernel).
+  std::vector<runtime::ArrayAccess> accesses;
 };
+
+// `a` accessed with `index`, each CTA touching `datablock_bytes` of it per iteration (LADM §III-B).
+template <class T>
+runtime::ArrayAccess lasp_access(const Array<T>& a, const runtime::IndexTerms& index,
+                                 std::uint64_t datablock_bytes = 0) {
+  return runtime::ArrayAccess{a.name, a.base, index, datablock_bytes};
+}
 
 // A kernel with its arguments applied: the arrays it uses (placed as workload allocations, so every
 // placement policy applies) and its launch. Arrays whose values matter are filled by prepare(), which runs

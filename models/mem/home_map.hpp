@@ -15,7 +15,7 @@ namespace numagpu {
 class HomeMap {
  public:
   HomeMap(std::uint16_t sockets, const runtime::PlacementParams& params,
-            std::vector<runtime::Allocation> allocations = {})
+          std::vector<runtime::Allocation> allocations = {})
       : impl_(std::make_unique<runtime::Placement>(sockets, params, std::move(allocations))),
         sockets_(sockets),
         params_(params) {}
@@ -44,6 +44,10 @@ class HomeMap {
     return ((offset / granule) * sockets_ + socket) * granule + offset % granule;
   }
   const runtime::Placement& policy() const { return *impl_; }
+  // LASP's placement of an allocation at its first stating launch (runtime::Placement::place_once).
+  bool place_once(std::uint64_t base, runtime::PlacementPolicy policy, std::uint64_t stride_bytes) {
+    return impl_->place_once(base, policy, stride_bytes);
+  }
   std::uint64_t migration_cycles() const { return params_.migration_cycles; }
 
  private:

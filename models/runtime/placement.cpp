@@ -82,6 +82,27 @@ Placement::Placement(std::uint32_t sockets, const PlacementParams& params,
   for (const Allocation& a : allocations_)
     validate_allocation(a);
   index_allocations();
+  // An allocation given its own policy is placed by it: place_once() leaves it.
+  for (const Allocation& a : allocations_)
+    placed_once_.push_back(a.policy.has_value());
+}
+
+bool Placement::place_once(std::uint64_t base, PlacementPolicy policy, std::uint64_t stride_bytes) {
+  for (std::size_t i = 0; i < allocations_.size(); ++i) {
+    Allocation& a = allocations_[i];
+    if (a.base != base) continue;
+    if (placed_once_[i]) return false;
+    if ((policy == PlacementPolicy::kRowBased || policy == PlacementPolicy::kColBased) && !a.shape)
+      return false;
+    if (policy == PlacementPolicy::kStrideAware && (stride_bytes == 0 || stride_bytes % a.element_bytes != 0))
+      return false;
+    if (policy == PlacementPolicy::kFirstTouch) return false;
+    placed_once_[i] = true;
+    a.policy = policy;
+    if (policy == PlacementPolicy::kStrideAware) a.stride_bytes = stride_bytes;
+    return true;
+  }
+  return false;
 }
 
 void Placement::validate_allocation(const Allocation& a) const {

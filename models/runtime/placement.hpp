@@ -108,6 +108,13 @@ class Placement {
   // Throws std::invalid_argument for an unknown name.
   AllocationReport report(const std::string& allocation) const;
 
+  // Places the allocation whose first byte is `base` by `policy` (LASP's placement at a kernel's launch,
+  // runtime/lasp.hpp), `stride_bytes` its stride for stride_aware, unless an earlier call placed it: the
+  // first kernel that states an array decides (LADM §III-D1). A policy the allocation cannot take (a
+  // row/column placement without a shape, stride_aware without a stride) leaves it as it is. False when
+  // nothing changed. Only before any of its pages is accessed, or homes already decided would move.
+  bool place_once(std::uint64_t base, PlacementPolicy policy, std::uint64_t stride_bytes = 0);
+
   // The policy `allocation` is placed by.
   PlacementPolicy policy_of(const Allocation& allocation) const;
   // The allocation containing `address`, or nullptr.
@@ -138,6 +145,7 @@ class Placement {
   std::vector<Allocation> allocations_;  // as given
   std::vector<std::size_t> by_base_;     // indices into allocations_, by ascending base (copy-safe)
   std::unordered_map<std::uint64_t, SocketId> first_touch_;  // page number -> home
+  std::vector<bool> placed_once_;                            // per allocation: place_once() decided it
 };
 
 // Configuration names: line_interleave, page_interleave, first_touch, kernel_wide, stride_aware, row_based,

@@ -193,14 +193,25 @@ auto parsed(const std::string& key, const std::string& text, Parse parse) {
 }
 
 void derive_runtime_and_memory(const SystemParams& p, SystemSpec& s) {
-  s.placement = parsed("memory.placement", p.memory.placement, runtime::parse_placement_policy);
+  // lasp: every allocation kernel-wide (LADM's default) until the first kernel that states it places it.
+  s.lasp_placement = p.memory.placement == "lasp";
+  s.placement = s.lasp_placement
+                    ? runtime::PlacementPolicy::kKernelWide
+                    : parsed("memory.placement", p.memory.placement, runtime::parse_placement_policy);
   s.migration_cycles = p.memory.migration_cycles;
   s.chiplets_per_gpu = p.runtime.chiplets_per_gpu;
   if (s.sockets % s.chiplets_per_gpu != 0) {
     fail("runtime.chiplets_per_gpu",
          str(s.chiplets_per_gpu) + " does not divide system.sockets (" + str(s.sockets) + ")");
   }
-  s.cta.policy = parsed("runtime.cta_schedule", p.runtime.cta_schedule, runtime::parse_cta_policy);
+  // lasp and hcoda decide per kernel (runtime/lasp.hpp); a kernel that states nothing gets their default.
+  s.kernel_policy = p.runtime.cta_schedule == "lasp"    ? SystemSpec::KernelPolicy::kLasp
+                    : p.runtime.cta_schedule == "hcoda" ? SystemSpec::KernelPolicy::kHcoda
+                                                        : SystemSpec::KernelPolicy::kFixed;
+  s.crb = p.runtime.crb;
+  s.cta.policy = s.kernel_policy != SystemSpec::KernelPolicy::kFixed
+                     ? runtime::CtaPolicy::kContiguous
+                     : parsed("runtime.cta_schedule", p.runtime.cta_schedule, runtime::parse_cta_policy);
   s.cta.batch = p.runtime.batch_ctas;
   s.cta.hierarchy_unit =
       parsed("runtime.hierarchy_unit", p.runtime.hierarchy_unit, runtime::parse_hierarchy_unit);

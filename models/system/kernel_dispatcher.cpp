@@ -154,7 +154,8 @@ void KernelDispatcher::launch() {
   }
   const KernelProgram& k = *kernel_;
   if (on_kernel_start) on_kernel_start(k);
-  schedule_ = std::make_unique<runtime::CtaSchedule>(k.grid(), machine_, schedule_params_);
+  schedule_ = std::make_unique<runtime::CtaSchedule>(k.grid(), machine_,
+                                                     schedule_for ? schedule_for(k) : schedule_params_);
   next_cta_.assign(sockets_, 0);
   kernel_start_ = clock_.now();
   if (items_[item_]->is_application()) {

@@ -70,6 +70,9 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   // before its CTAs are placed, to give the L1s the kernel's carveout; returns it (bytes), which is recorded
   // as the kernel's `shared_carveout_bytes`.
   std::function<std::uint64_t(const KernelProgram&)> shared_carveout;
+  // Per-kernel CTA schedules (runtime.cta_schedule lasp, hcoda; null: the configured schedule for every
+  // kernel): called as each kernel launches, before its CTAs are assigned.
+  std::function<runtime::CtaScheduleParams(const KernelProgram&)> schedule_for;
   // Called at each kernel's end; must call its argument once the memory system's coherence actions are done.
   std::function<void(std::function<void()>)> on_boundary;
 

@@ -1,6 +1,7 @@
 #include "system/system.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "kernels/application.hpp"
 #include "kernels/cpp_program.hpp"
 #include "kernels/library.hpp"
+#include "runtime/hcoda.hpp"
 #include "stats/atomic_write.hpp"
 #include "stats/document.hpp"
 #include "system/derived_params.hpp"
@@ -207,6 +209,57 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
           l1->set_usable_ways(ways);
       }
       return carveout;
+    };
+  }
+  if (spec_.kernel_policy != SystemSpec::KernelPolicy::kFixed || spec_.lasp_placement || spec_.crb) {
+    // LADM's per-kernel decisions at each launch (runtime/lasp.hpp), from the index terms the kernel states:
+    // the CTA schedule (lasp, hcoda), the placement of arrays no earlier kernel placed (memory.placement
+    // lasp) and the L2s' remote insertion (runtime.crb), whose choices are counted per launch.
+    std::array<stats::Counter*, 2> crb_launches{};  // [RemoteInsert]: RTWICE, RONCE
+    if (spec_.crb) {
+      const std::string base = std::string(this->name()) + ".runtime.crb_";
+      crb_launches = {
+          &stats_.counter(base + "twice_launches", "kernels",
+                          "Kernel launches run with remote requests inserted at the home L2 too "
+                          "(CRB's RTWICE: the kernel's largest stated array is not intra-thread)"),
+          &stats_.counter(base + "once_launches", "kernels",
+                          "Kernel launches run with remote requests not inserted at the home L2 "
+                          "(CRB's RONCE: the kernel's largest stated array is intra-thread)")};
+    }
+    dispatcher_->schedule_for = [this, crb_launches](const KernelProgram& k) {
+      const runtime::KernelShape shape{
+          k.grid(), runtime::Machine{spec_.sockets / spec_.chiplets_per_gpu, spec_.chiplets_per_gpu},
+          spec_.page_bytes};
+      const std::vector<runtime::Allocation>& allocations = homes_.policy().allocations();
+      runtime::KernelDecision d = runtime::decide_kernel(k.accesses(), allocations, shape);
+      d.schedule.chiplet_batch = spec_.cta.chiplet_batch;  // runtime.chiplet_batch, for hierarchical
+      if (spec_.lasp_placement) {
+        for (std::size_t i = 0; i < d.arrays.size(); ++i)
+          homes_.place_once(d.allocations[i]->base, d.arrays[i].placement, d.arrays[i].stride_bytes);
+      }
+      if (spec_.crb) {
+        crb_launches[d.remote_insert == runtime::RemoteInsert::kOnce]->add();
+        for (auto& socket : sockets_) {
+          for (auto& l2 : socket->l2_banks)
+            l2->set_insert_remote_requests(d.remote_insert == runtime::RemoteInsert::kTwice);
+        }
+      }
+      switch (spec_.kernel_policy) {
+        case SystemSpec::KernelPolicy::kLasp:
+          return d.schedule;
+        case SystemSpec::KernelPolicy::kHcoda:
+          // With H-CODA's page interleaving, an array whose datablock spans pages interleaves in whole
+          // datablocks (runtime/hcoda.hpp), placed at the first launch that states it, as LASP's.
+          if (!spec_.lasp_placement && spec_.placement == runtime::PlacementPolicy::kPageInterleave) {
+            for (const runtime::HcodaPlacement& p :
+                 runtime::hcoda_placement(k.accesses(), allocations, shape))
+              homes_.place_once(p.base, p.policy, p.stride_bytes);
+          }
+          return runtime::hcoda_schedule(k.accesses(), allocations, shape);
+        case SystemSpec::KernelPolicy::kFixed:
+          break;
+      }
+      return spec_.cta;
     };
   }
   if (memory_) {

@@ -37,10 +37,13 @@ struct MemoryParams {
               {"kernel_wide", "kernel_wide"},
               {"stride_aware", "stride_aware"},
               {"row_based", "row_based"},
-              {"col_based", "col_based"}},
+              {"col_based", "col_based"},
+              {"lasp", "lasp"}},
              "Home socket of an address (docs/runtime-policies.md): round-robin pages or lines; the socket "
-             "that touches a page first (the paper's locality-optimized baseline); or LADM's placements of "
-             "each workload allocation");
+             "that touches a page first (the paper's locality-optimized baseline); LADM's placements of "
+             "each workload allocation; or lasp: each allocation placed by LADM's Table II from the index "
+             "terms of the first kernel that states it (kernel_wide until then, and for arrays no kernel "
+             "states)");
     k.integer("migration_cycles", migration_cycles,
               "first_touch: the request that touches a page first waits this long (fault and migration)")
         .range(0, 100000000)
@@ -97,6 +100,7 @@ struct RuntimeParams {
   std::uint32_t chiplet_batch = 1;
   Cycles launch_cycles = 0;
   Cycles kernel_overhead_cycles = 0;
+  bool crb = false;
 
   template <class Keys>
   void keys(Keys& k) {
@@ -106,10 +110,14 @@ struct RuntimeParams {
               {"batch", "batch"},
               {"row_binding", "row_binding"},
               {"col_binding", "col_binding"},
-              {"hierarchical", "hierarchical"}},
+              {"hierarchical", "hierarchical"},
+              {"lasp", "lasp"},
+              {"hcoda", "hcoda"}},
              "Which socket runs each CTA (docs/runtime-policies.md): CTA i on socket i mod N; N contiguous "
              "blocks (the paper's locality-optimized baseline); batches round-robin; LADM's row or column "
-             "binding; a block per GPU, round-robin over its chiplets");
+             "binding; a block per GPU, round-robin over its chiplets; lasp: per kernel, LADM's Algorithm 1 "
+             "on the arrays' index terms the kernel states (the largest array's scheduler); hcoda: per "
+             "kernel, H-CODA's page-aligned batches (LADM's baseline; pair with page_interleave)");
     k.integer("batch_ctas", batch_ctas, "batch: CTAs per batch").range(1, 1 << 20);
     k.integer("chiplets_per_gpu", chiplets_per_gpu,
               "Sockets that form one GPU (hierarchical scheduling); must divide system.sockets")
@@ -119,6 +127,11 @@ struct RuntimeParams {
              "than GPUs is cut by CTAs)");
     k.integer("chiplet_batch", chiplet_batch, "hierarchical: consecutive CTAs a chiplet takes in its turn")
         .range(1, 1 << 20);
+    k.boolean(
+        "crb", crb,
+        "LADM's compiler-assisted remote request bypassing: per kernel, the L2s insert remote requests "
+        "once (RONCE) when the kernel's largest stated array has intra-thread locality, twice otherwise "
+        "(RTWICE), in place of l2.remote_insert");
     k.integer("launch_cycles", launch_cycles,
               "Idle cycles between a kernel's end and the next kernel's start")
         .range(0, 100000000)

@@ -65,6 +65,11 @@ struct SystemSpec {
   unsigned address_bits = 48;                    // memory.address_bits
   std::vector<ExternalPortSpec> external;        // plug points the host binds
   runtime::CtaScheduleParams cta{runtime::CtaPolicy::kInterleave};
+  // Per-kernel runtime decisions (runtime/lasp.hpp): kFixed uses `cta` for every kernel.
+  enum class KernelPolicy { kFixed, kLasp, kHcoda };
+  KernelPolicy kernel_policy = KernelPolicy::kFixed;
+  bool lasp_placement = false;    // memory.placement lasp: allocations placed at their first stating launch
+  bool crb = false;               // runtime.crb: the L2s' remote insertion chosen per kernel
   unsigned chiplets_per_gpu = 1;  // sockets = GPUs x chiplets (hierarchical scheduling)
   Cycles launch_cycles = 0;
   Cycles kernel_overhead_cycles = 0;               // runtime.kernel_overhead_cycles

@@ -11,6 +11,7 @@
 
 #include "common/instr_class.hpp"
 #include "runtime/cta_schedule.hpp"
+#include "runtime/lasp.hpp"
 #include "workload/kernel.hpp"
 
 namespace numagpu {
@@ -79,6 +80,11 @@ class KernelProgram {
   virtual std::uint64_t shared_bytes_per_cta() const { return 0; }
   // Host time spent making steps beyond reading them (C++ kernels run their CTAs' bodies), for --bench.
   virtual double generation_seconds() const { return 0.0; }
+  // Each array's index terms as the kernel states them (LASP, runtime/lasp.hpp); empty: not stated.
+  virtual const std::vector<runtime::ArrayAccess>& accesses() const {
+    static const std::vector<runtime::ArrayAccess> none;
+    return none;
+  }
   // With memory.functional, the kernel's data: called at its launch, before any CTA runs, to take its
   // inputs from the store, and at its end, every CTA executed, to put its results there. A C++ kernel moves
   // the arrays the host bound to the store (kernels/library.hpp, BoundArray::in_store); by default nothing.

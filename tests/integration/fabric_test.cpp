@@ -33,6 +33,23 @@ std::uint64_t counter(const stats::Registry& r, const std::string& path) {
 // 16 B ack per packet in 1 cycle (78 % busy, not saturated). With 15/1 the single egress lane needs 2 cycles
 // per ack against 1.2 per packet and saturates, so the balancer settles around 14/2.
 //
+// The link must be the only narrow point on the way. At socket 0 a store crosses the crossbar port of its
+// L2 bank (line mod 4), 64 B/cycle: as fast as the static link, shared by the socket's own stores and the
+// link's. So the kernel has one warp per CTA: CTA c's stores are lines 256 a + c (stream order, 256 warps),
+// all in bank c mod 4, and CTA c runs on socket c mod 4, so socket s's stores all go to bank s. Socket 0's
+// own stores have bank 0 to themselves; each remote socket's third of the link (21 B/cycle static, 37 B/cycle
+// at 14 lanes) has a bank port of 64 B/cycle of its own. (With 4 warps per CTA, warp w's lines were all in
+// bank w, and the SM issues greedily: stores do not block, so one warp keeps the issue slot for its 256
+// stores. Every SM of the three symmetric remote sockets sent the same warp index at once, and the link
+// carried one bank's lines at a time, in runs of up to 3,070 packets (a whole window): that bank's port then
+// moved the link's packets at the link's own rate and socket 0's local stores to the same bank too. The
+// static link was 58-68 % busy until the local stores ended (120,395 cycles against the 110,592 floor; in
+// window 4, 1,298 remote and 940 local stores into bank 2: 2,238 x 2.25 = 5,036 cycles, the whole window),
+// and dynamic ingress stayed at 9 lanes, 91 % busy = 65.5 B/cycle, one bank port, short of the 99 % that
+// turns a 10th lane.)
+// The concurrency is the 4-warp kernel's: 16 one-warp CTAs per SM (sm.max_warps 16), all 256 resident at
+// once, each SM with up to 64 stores in flight.
+//
 // Ramp-up: the writers start with empty queues and need the first windows to fill the path (at most 3
 // windows, docs/fabric.md); turns start only once ingress is saturated, one lane per 5000-cycle window, so
 // socket 0 reaches 14 lanes about 6 windows later. Even so the whole kernel beats the static floor by 1.2x.
@@ -42,7 +59,7 @@ SystemSpec reduction_spec(SystemSpec::LinkMode mode) {
   spec.page_bytes = std::uint64_t(1) << 30;
   spec.sm.max_outstanding = 64;
   spec.link_mode = mode;
-  KernelSpec k = stream_kernel("reduce", 64, 4, 256);  // 64 CTAs x 4 warps x 256 stores = 65536 stores
+  KernelSpec k = stream_kernel("reduce", 256, 1, 256);  // 256 CTAs x 1 warp x 256 stores = 65536 stores
   k.write_percent = 100;
   k.footprint_bytes = 1 << 20;
   spec.kernels = {k};

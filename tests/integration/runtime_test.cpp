@@ -4,11 +4,16 @@
 // report names that socket, and no request ever crosses a link.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "common/health.hpp"
 #include "small_system.hpp"
+#include "system/builtin_configs.hpp"
 #include "system/system.hpp"
+#include "system/system_config.hpp"
 
 namespace numagpu {
 namespace {
@@ -97,6 +102,77 @@ TEST(Runtime, FirstTouchChargesTheMigrationCost) {
   }
   EXPECT_EQ(charged, 8000u);
   EXPECT_GE(sys.finish_cycle(), 1000u + 173u);
+}
+
+// The paper system cut to 4 SMs a socket, running one application item (`app`, `args`) with `sets`; run
+// to its end and checked healthy.
+std::unique_ptr<System> run_app(const std::string& app, const std::string& args,
+                                std::vector<std::string> sets, stats::Registry& reg) {
+  const std::vector<config::Layer> layers = {
+      {"<built-in paper system>", std::string(embedded::kPaperSystem)},
+      {"<test workload>",
+       "workload: {name: app, kernels: [{name: it, app: " + app + ", args: '" + args + "'}]}\n"}};
+  sets.push_back("sm.per_socket=4");
+  std::ostringstream diag;
+  auto sys = std::make_unique<System>("system", to_system_spec(config::load(system_schema(), layers, sets)),
+                                      reg, diag);
+  sys->run();
+  EXPECT_TRUE(sys->context().health.ok()) << diag.str();
+  return sys;
+}
+
+// LADM in the simulator: rodinia/kmeans (4,096 points x 34 features, 1 iteration) on the paper system cut
+// to 4 SMs a socket, with runtime.cta_schedule lasp, memory.placement lasp and runtime.crb. Its first kernel,
+// invert_mapping, states feature_d[p * 34 + i] (intra-thread) and feature_flipped_d[p + i * 4096] (no
+// locality, strided by 4,096 floats = 16 KiB; tests/unit/kernels/lasp_statements_test.cpp), so at that launch
+// each is placed by its own Table II row: feature_flipped_d stride-aware, Equation 1's granularity 16 KiB /
+// 4 sockets = one 4 KiB page, page p on socket p mod 4; feature_d kernel-wide, its 557,056 B = 136 pages in
+// 4 chunks of 34, page p on socket p / 34. CRB counts one RONCE launch (invert_mapping, whose largest array,
+// feature_d stated first of two equal ones, is intra-thread) and one RTWICE (kmeansPoint, whose features
+// array is strided).
+TEST(Runtime, LaspPlacesEachArrayAtItsFirstStatingLaunchAndCrbFollowsTheKernel) {
+  stats::Registry reg;
+  const std::unique_ptr<System> sys =
+      run_app("rodinia/kmeans", "points=4096 features=34 clusters=5 iterations=1",
+              {"runtime.cta_schedule=lasp", "memory.placement=lasp", "runtime.crb=true"}, reg);
+  const HomeMap& homes = sys->homes();
+  auto base_of = [&](const std::string& name) {
+    for (const runtime::Allocation& a : homes.policy().allocations()) {
+      if (a.name == name) return a.base;
+    }
+    ADD_FAILURE() << "no allocation " << name;
+    return std::uint64_t(0);
+  };
+  const std::uint64_t flipped = base_of("it.feature_flipped_d"), features = base_of("it.feature_d");
+  for (std::uint64_t page = 0; page < 136; ++page) {
+    EXPECT_EQ(homes.decided_home(flipped + page * 4096), page % 4) << "feature_flipped_d page " << page;
+    EXPECT_EQ(homes.decided_home(features + page * 4096), page / 34) << "feature_d page " << page;
+  }
+  const stats::Counter* once = reg.find_counter("system.runtime.crb_once_launches");
+  const stats::Counter* twice = reg.find_counter("system.runtime.crb_twice_launches");
+  ASSERT_TRUE(once && twice) << "runtime.crb registers its launch counts";
+  EXPECT_EQ(once->value(), 1u);
+  EXPECT_EQ(twice->value(), 1u);
+}
+
+// H-CODA in the simulator: other/stream with 16,384 doubles an array (16 CTAs of TBSIZE 1,024 threads, each
+// reading 8 KiB of an array: two 4 KiB pages) on the paper system cut to 4 SMs a socket, with
+// runtime.cta_schedule hcoda and memory.placement page_interleave. MinTBBatch = 4 KiB / gcd(4 KiB, 8 KiB) =
+// 1: CTA c on socket c mod 4; each array copy states (a, c; b at mul) is interleaved in units of lcm(4 KiB,
+// 8 KiB) = 8 KiB, pages 2u and 2u + 1 on socket u mod 4, so CTA c's two pages are on its socket (page
+// interleaving would put page 2c + 1 on the next socket). The sums of dot, 256 doubles read one per CTA,
+// stay page-interleaved.
+TEST(Runtime, HcodaInterleavesArraysInWholeDatablocks) {
+  stats::Registry reg;
+  const std::unique_ptr<System> sys =
+      run_app("other/stream", "elements=16384 iterations=1",
+              {"runtime.cta_schedule=hcoda", "memory.placement=page_interleave"}, reg);
+  const HomeMap& homes = sys->homes();
+  for (const runtime::Allocation& a : homes.policy().allocations()) {
+    if (a.name == "it.sums") continue;
+    for (std::uint64_t page = 0; page < 32; ++page)  // 16,384 doubles: 128 KiB, 32 pages
+      EXPECT_EQ(homes.decided_home(a.base + page * 4096), (page / 2) % 4) << a.name << " page " << page;
+  }
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include "kernels/application.hpp"
 #include "kernels/csr_frontier.hpp"
 #include "kernels/generate.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -151,6 +152,8 @@ class MstApp : public Application {
       const V<std::int64_t> v = vertex(c);
       c.store(min_, v, V<std::uint64_t>(c, kNone));
     };
+    // LASP's index terms: min_key[v], v = tx + 256 bx: row 1, no loop.
+    l.accesses = {lasp_access(min_, runtime::terms::kPerThread, kThreads * 8)};
     return l;
   }
 
@@ -171,6 +174,16 @@ class MstApp : public Application {
         });
       });
     };
+    // LASP's index terms: col, weight and edge_id[e] for e from row_ptr[v], one per step: intra-thread
+    // locality (row 6); comp is read mostly at a neighbour's number and min_key written at the component's:
+    // gathered (row 7); row_ptr[v]: row 1. col, the first of the three largest, chooses: kernel-wide, RONCE.
+    using runtime::terms::kGathered, runtime::terms::kOwnRun;
+    l.accesses = {lasp_access(row_, runtime::terms::kPerThread, kThreads * 4),
+                  lasp_access(col_, kOwnRun),
+                  lasp_access(weight_, kOwnRun),
+                  lasp_access(eid_, kOwnRun),
+                  lasp_access(comp_, kGathered),
+                  lasp_access(min_, kGathered)};
     return l;
   }
 
@@ -193,6 +206,15 @@ class MstApp : public Application {
           },
           [&] { c.store(partner_, v, V<std::int32_t>(c, -1)); });
     };
+    // LASP's index terms: min_key[v], partner[v]: row 1; src, col and in_mst at the chosen edge, comp at its
+    // ends: gathered (row 7). src, the largest stated first, chooses: kernel-wide, RTWICE.
+    using runtime::terms::kGathered, runtime::terms::kPerThread;
+    l.accesses = {lasp_access(src_, kGathered),
+                  lasp_access(col_, kGathered),
+                  lasp_access(mst_, kGathered),
+                  lasp_access(comp_, kGathered),
+                  lasp_access(min_, kPerThread, kThreads * 8),
+                  lasp_access(partner_, kPerThread, kThreads * 4)};
     return l;
   }
 
@@ -208,6 +230,10 @@ class MstApp : public Application {
         c.if_(!(mutual && v < s64), [&] { c.store(comp_, v, s); });
       });
     };
+    // LASP's index terms: partner and comp at v (row 1; partner is read once more at the partner's number).
+    using runtime::terms::kPerThread;
+    l.accesses = {lasp_access(partner_, kPerThread, kThreads * 4),
+                  lasp_access(comp_, kPerThread, kThreads * 4)};
     return l;
   }
 
@@ -222,6 +248,8 @@ class MstApp : public Application {
         c.store(flag_, V<std::int64_t>(c, 0), V<std::uint8_t>(c, 1));
       });
     };
+    // LASP's index terms: comp at v (row 1; read once more at the parent's number).
+    l.accesses = {lasp_access(comp_, runtime::terms::kPerThread, kThreads * 4)};
     return l;
   }
 

@@ -9,6 +9,7 @@
 // 443,808 vertices, 6,412,472 edge entries).
 #include "kernels/application.hpp"
 #include "kernels/csr_frontier.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -29,19 +30,32 @@ class PagerankApp : public Application {
 
   void host() override {
     for (std::int64_t it = 0; it < iterations_; ++it) {
-      launch("contrib", per_vertex(12, [this](Cta& c, const V<std::int64_t>& v) {
-               const V<std::int32_t> degree = c.load(row_, v + 1) - c.load(row_, v);
-               c.store(contrib_, v, c.load(rank_, v) / convert<float>(degree));
-             }));
-      launch("pull", per_vertex(20, [this](Cta& c, const V<std::int64_t>& v) {
-               V<std::int64_t> e = convert<std::int64_t>(c.load(row_, v));
-               const V<std::int64_t> end = convert<std::int64_t>(c.load(row_, v + 1));
-               V<float> sum(c, 0.0f);
-               for_each_edge(c, std::move(e), end, [&](const V<std::int64_t>& edge) {
-                 sum = sum + c.load(contrib_, convert<std::int64_t>(c.load(col_, edge)));
-               });
-               c.store(rank_, v, sum * 0.85f + 0.15f / float(n_));
-             }));
+      Launch contrib = per_vertex(12, [this](Cta& c, const V<std::int64_t>& v) {
+        const V<std::int32_t> degree = c.load(row_, v + 1) - c.load(row_, v);
+        c.store(contrib_, v, c.load(rank_, v) / convert<float>(degree));
+      });
+      // LASP's index terms: every array at v = tx + bx * 256, no loop (Table II row 1).
+      contrib.accesses = {lasp_access(row_, runtime::terms::kPerThread, kThreads * 4),
+                          lasp_access(rank_, runtime::terms::kPerThread, kThreads * 4),
+                          lasp_access(contrib_, runtime::terms::kPerThread, kThreads * 4)};
+      launch("contrib", std::move(contrib));
+      Launch pull = per_vertex(20, [this](Cta& c, const V<std::int64_t>& v) {
+        V<std::int64_t> e = convert<std::int64_t>(c.load(row_, v));
+        const V<std::int64_t> end = convert<std::int64_t>(c.load(row_, v + 1));
+        V<float> sum(c, 0.0f);
+        for_each_edge(c, std::move(e), end, [&](const V<std::int64_t>& edge) {
+          sum = sum + c.load(contrib_, convert<std::int64_t>(c.load(col_, edge)));
+        });
+        c.store(rank_, v, sum * 0.85f + 0.15f / float(n_));
+      });
+      // LASP's index terms: col[e] for e from row[v] to row[v + 1], one per step: intra-thread locality
+      // (row 6, the paper's PageRank); contrib[col[e]]: gathered (row 7); row[v], rank[v]: row 1. col, the
+      // largest, chooses: kernel-wide, and RONCE under CRB.
+      pull.accesses = {lasp_access(row_, runtime::terms::kPerThread, kThreads * 4),
+                       lasp_access(col_, runtime::terms::kOwnRun),
+                       lasp_access(contrib_, runtime::terms::kGathered),
+                       lasp_access(rank_, runtime::terms::kPerThread, kThreads * 4)};
+      launch("pull", std::move(pull));
     }
   }
 

@@ -18,6 +18,7 @@
 // n - 1 iterations and sees no change in the next: at most 2 n launches (the launch bound,
 // checks.max_launches).
 #include "kernels/csr_frontier.hpp"
+#include "runtime/lasp_terms.hpp"
 #include "sssp_input.hpp"
 
 namespace numagpu::kernels {
@@ -67,6 +68,17 @@ class SsspApp : public Application {
         });
       });
     };
+    // LASP's index terms: mask[v], cost[v], row_ptr[v]: row 1, no loop; col[e] and weight[e] for e from
+    // row_ptr[v], one per step: intra-thread locality (row 6, the paper's SSSP); updating_cost at a
+    // neighbour's id: gathered (row 7). col, the largest (first of the two equal edge arrays), chooses:
+    // kernel-wide, and RONCE under CRB.
+    using runtime::terms::kOwnRun, runtime::terms::kPerThread;
+    l.accesses = {lasp_access(mask_, kPerThread, kThreads),
+                  lasp_access(cost_, kPerThread, kThreads * 4),
+                  lasp_access(row_, kPerThread, kThreads * 4),
+                  lasp_access(col_, kOwnRun),
+                  lasp_access(weight_, kOwnRun),
+                  lasp_access(updating_, runtime::terms::kGathered)};
     return l;
   }
 
@@ -85,6 +97,10 @@ class SsspApp : public Application {
       });
       c.store(updating_, v, cost);
     };
+    // LASP's index terms: every array at v, no loop (row 1).
+    using runtime::terms::kPerThread;
+    l.accesses = {lasp_access(cost_, kPerThread, kThreads * 4),
+                  lasp_access(updating_, kPerThread, kThreads * 4), lasp_access(mask_, kPerThread, kThreads)};
     return l;
   }
 

@@ -6,7 +6,11 @@
 // the four streaming kernels; dot uses 256 CTAs (DOT_NUM_BLOCKS). Values steer nothing.
 //
 // Reference: 2^23 doubles an array (64 MiB; BabelStream's default is 2^25), so 192 MiB in all.
+#include <functional>
+#include <initializer_list>
+
 #include "kernels/application.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -24,13 +28,15 @@ class StreamApp : public Application {
 
   void host() override {
     for (std::int64_t k = 0; k < iterations_; ++k) {
-      launch("copy", streaming([this](Cta& c, const V<std::int64_t>& i) { c.store(c_, i, c.load(a_, i)); }));
-      launch("mul",
-             streaming([this](Cta& c, const V<std::int64_t>& i) { c.store(b_, i, c.load(c_, i) * 0.4); }));
-      launch("add", streaming([this](Cta& c, const V<std::int64_t>& i) {
+      launch("copy", streaming({a_, c_},
+                               [this](Cta& c, const V<std::int64_t>& i) { c.store(c_, i, c.load(a_, i)); }));
+      launch("mul", streaming({c_, b_}, [this](Cta& c, const V<std::int64_t>& i) {
+               c.store(b_, i, c.load(c_, i) * 0.4);
+             }));
+      launch("add", streaming({a_, b_, c_}, [this](Cta& c, const V<std::int64_t>& i) {
                c.store(c_, i, c.load(a_, i) + c.load(b_, i));
              }));
-      launch("triad", streaming([this](Cta& c, const V<std::int64_t>& i) {
+      launch("triad", streaming({c_, b_, a_}, [this](Cta& c, const V<std::int64_t>& i) {
                c.store(a_, i, fma(V<double>(c, 0.4), c.load(c_, i), c.load(b_, i)));
              }));
       launch("dot", dot());
@@ -38,12 +44,18 @@ class StreamApp : public Application {
   }
 
  private:
-  Launch streaming(std::function<void(Cta&, const V<std::int64_t>&)> f) {
+  // `arrays`: the ones `f` reads and writes, each at i = tx + bx * TBSIZE (LASP's index terms: invariant in
+  // bx, no loop: no datablock locality, LADM Table II row 1, as its VecAdd), a CTA's datablock TBSIZE
+  // doubles.
+  Launch streaming(std::initializer_list<std::reference_wrapper<const Array<double>>> arrays,
+                   std::function<void(Cta&, const V<std::int64_t>&)> f) {
     Launch l;
     l.grid = {static_cast<std::uint32_t>(n_ / kTb), 1, 1};
     l.block = {kTb, 1, 1};
     l.regs_per_thread = 16;
     l.body = [f = std::move(f)](Cta& c) { f(c, c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kTb); };
+    for (const Array<double>& a : arrays)
+      l.accesses.push_back(lasp_access(a, runtime::terms::kPerThread, kTb * 8));
     return l;
   }
 
@@ -53,6 +65,14 @@ class StreamApp : public Application {
     l.block = {kTb, 1, 1};
     l.regs_per_thread = 24;
     l.shared_bytes = kTb * 8;
+    // LASP's index terms: a[i] and b[i] at i = tx + bx * TBSIZE + m * TBSIZE * gridDim.x (the grid-stride
+    // loop): invariant in bx, a whole grid's elements per m: no datablock locality strided by TBSIZE x
+    // DOT_NUM_BLOCKS doubles (Table II row 1, as the paper's ScalarProd); sums[bx]: no loop.
+    using runtime::LoopVariant;
+    const std::uint64_t stride = std::uint64_t(kTb * kDotBlocks);
+    l.accesses = {lasp_access(a_, {true, false, false, LoopVariant::kMGridDimX, stride}, kTb * 8),
+                  lasp_access(b_, {true, false, false, LoopVariant::kMGridDimX, stride}, kTb * 8),
+                  lasp_access(sums_, runtime::terms::kPerThread, 8)};
     l.body = [this](Cta& c) {
       const V<std::int64_t> tx = c.threadIdx_x();
       V<double> sum(c, 0.0);

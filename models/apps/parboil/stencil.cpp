@@ -38,6 +38,11 @@ class StencilApp : public Application {
     l.block = {kTx, kTy, 1};
     l.regs_per_thread = 32;
     l.shared_bytes = 2 * kTx * kTy * 4;
+    // LASP's index terms: x + (y + k * ny) * nx with x = tx + 64 bx, y = ty + 4 by: invariant in bx and by,
+    // the z loop moves a whole nx x ny plane per step: no datablock locality strided by a plane (Table II
+    // row 1, the paper's Hotspot3D: NL-Ystride), stride-aware; a CTA reads 64 consecutive floats of a row.
+    const runtime::IndexTerms plane{true, true, false, runtime::LoopVariant::kM, std::uint64_t(nx_ * ny_)};
+    l.accesses = {lasp_access(a0, plane, 2 * kTx * 4), lasp_access(next, plane, 2 * kTx * 4)};
     l.body = [this, &a0, &next](Cta& c) {
       const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
       const V<std::int64_t> i = tx + std::int64_t(c.blockIdx.x) * 2 * kTx, i2 = i + kTx;

@@ -14,6 +14,7 @@
 // masks bools (bytes), costs ints.
 #include "kernels/application.hpp"
 #include "kernels/csr_frontier.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -65,6 +66,17 @@ class BfsApp : public Application {
         });
       });
     };
+    // LASP's index terms: graph_nodes[2 tid], graph_mask[tid]: one element (pair) per thread, no loop
+    // (Table II row 1); graph_edges[e] for e from the node's start, one per step: intra-thread locality
+    // (row 6, the paper's BFS); the flags and costs at a neighbour's id: gathered (row 7). The edges, the
+    // largest, choose: kernel-wide, and RONCE under CRB.
+    using runtime::terms::kGathered, runtime::terms::kPerThread;
+    l.accesses = {lasp_access(nodes_, kPerThread, kThreads * 8),
+                  lasp_access(mask_, kPerThread, kThreads),
+                  lasp_access(edges_, runtime::terms::kOwnRun),
+                  lasp_access(visited_, kGathered),
+                  lasp_access(cost_, kGathered),
+                  lasp_access(updating_, kGathered)};
     return l;
   }
 
@@ -80,6 +92,10 @@ class BfsApp : public Application {
         c.store(updating_, tid, V<std::uint8_t>(c, 0));
       });
     };
+    // LASP's index terms: every mask at tid, no loop (row 1): 512 one-byte flags per CTA.
+    using runtime::terms::kPerThread;
+    l.accesses = {lasp_access(updating_, kPerThread, kThreads), lasp_access(mask_, kPerThread, kThreads),
+                  lasp_access(visited_, kPerThread, kThreads)};
     return l;
   }
 

@@ -21,6 +21,7 @@
 // 12 MiB, neighbours 4 MiB) exceed the paper system's L2 without scaling. `elements` keeps only the first
 // elements (faces to the rest become walls): the small variant.
 #include "kernels/application.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -52,10 +53,12 @@ class CfdApp : public Application {
   }
 
   void host() override {
-    launch("initialize_variables", per_element(8, [this](Cta& c, const V<std::int64_t>& i) {
-             for (std::int64_t v = 0; v < kNvar; ++v)
-               c.store(variables_, i + v * nelr_, V<float>(c, 1.0f));
-           }));
+    Launch init = per_element(8, [this](Cta& c, const V<std::int64_t>& i) {
+      for (std::int64_t v = 0; v < kNvar; ++v)
+        c.store(variables_, i + v * nelr_, V<float>(c, 1.0f));
+    });
+    init.accesses = {lasp_access(variables_, by_variable(), kBlock * 4)};
+    launch("initialize_variables", std::move(init));
     for (std::int64_t it = 0; it < iterations_; ++it) {
       launch("copy", copy_variables());
       launch("compute_step_factor", per_element(24, [this](Cta& c, const V<std::int64_t>& i) {
@@ -67,13 +70,18 @@ class CfdApp : public Application {
              }));
       for (std::int64_t j = 0; j < kRk; ++j) {
         launch("compute_flux", compute_flux());
-        launch("time_step", per_element(20, [this, j](Cta& c, const V<std::int64_t>& i) {
-                 const V<float> factor = c.load(step_factors_, i) / float(kRk + 1 - j);
-                 for (std::int64_t v = 0; v < kNvar; ++v) {
-                   const V<std::int64_t> at = i + v * nelr_;
-                   c.store(variables_, at, fma(factor, c.load(fluxes_, at), c.load(old_variables_, at)));
-                 }
-               }));
+        Launch step = per_element(20, [this, j](Cta& c, const V<std::int64_t>& i) {
+          const V<float> factor = c.load(step_factors_, i) / float(kRk + 1 - j);
+          for (std::int64_t v = 0; v < kNvar; ++v) {
+            const V<std::int64_t> at = i + v * nelr_;
+            c.store(variables_, at, fma(factor, c.load(fluxes_, at), c.load(old_variables_, at)));
+          }
+        });
+        step.accesses = {lasp_access(variables_, by_variable(), kBlock * 4),
+                         lasp_access(fluxes_, by_variable(), kBlock * 4),
+                         lasp_access(old_variables_, by_variable(), kBlock * 4),
+                         lasp_access(step_factors_, runtime::terms::kPerThread, kBlock * 4)};
+        launch("time_step", std::move(step));
       }
     }
   }
@@ -87,6 +95,13 @@ class CfdApp : public Application {
     l.regs_per_thread = regs;
     l.body = [f = std::move(f)](Cta& c) { f(c, c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kBlock); };
     return l;
+  }
+
+  // LASP's index terms of a per-element array read as a[i + v * nelr] for v = 0, 1, ...: i = tx + 192 bx is
+  // invariant in bx, and each step moves nelr = blockDim.x x gridDim.x elements: no datablock locality
+  // strided by nelr (Table II row 1, X-stride), stride-aware.
+  runtime::IndexTerms by_variable() const {
+    return {true, false, false, runtime::LoopVariant::kMGridDimX, std::uint64_t(nelr_)};
   }
 
   // The 5 variables of the elements `i` loaded (their sum stands for the values computed from them).
@@ -113,7 +128,7 @@ class CfdApp : public Application {
   }
 
   Launch compute_flux() {
-    return per_element(64, [this](Cta& c, const V<std::int64_t>& i) {
+    Launch l = per_element(64, [this](Cta& c, const V<std::int64_t>& i) {
       V<float> flux = variables(c, variables_, i);
       c.charge(InstrClass::kFp32, 20);  // velocity, pressure, speed of sound, the element's flux contribution
       c.charge(InstrClass::kSfu, 1);    // its speed: sqrtf
@@ -140,6 +155,13 @@ class CfdApp : public Application {
       for (std::int64_t v = 0; v < kNvar; ++v)
         c.store(fluxes_, i + v * nelr_, flux);
     });
+    // LASP's index terms: the normals (the largest array, 12 per element) and the neighbours' numbers at
+    // i + j * nelr, the fluxes at i + v * nelr: row 1 strided by nelr; the variables are read mostly at the
+    // neighbours' numbers (4 of 5 reads): gathered (row 7).
+    l.accesses = {
+        lasp_access(normals_, by_variable(), kBlock * 4), lasp_access(ese_, by_variable(), kBlock * 4),
+        lasp_access(fluxes_, by_variable(), kBlock * 4), lasp_access(variables_, runtime::terms::kGathered)};
+    return l;
   }
 
   std::int64_t iterations_;

@@ -59,6 +59,15 @@ class KmeansApp : public Application {
           c.store(flipped_, p + i * points_, c.load(feature_d_, p * features_ + i));
       });
     };
+    // LASP's index terms, p = tx + (gridDim.x * by + bx) * 256 invariant in bx and by: feature_d[p *
+    // features + i] walks a thread's own point one feature per step, intra-thread locality (Table II row 6,
+    // the paper's Kmeans-noTex); feature_flipped_d[p + i * points] moves a whole data row per step, no
+    // datablock locality strided by `points` (row 1). The two are equal in size: feature_d, stated first,
+    // chooses (kernel-wide, RONCE under CRB).
+    using runtime::LoopVariant;
+    l.accesses = {
+        lasp_access(feature_d_, {true, true, false, LoopVariant::kUnitM, 0}),
+        lasp_access(flipped_, {true, true, false, LoopVariant::kM, std::uint64_t(points_)}, kThreads * 4)};
     return l;
   }
 

@@ -11,7 +11,11 @@
 //
 // Reference: the GV100 study's `srad 100 0.5 502 458`; the suite scales the image to 2048 x 2048 (16 MiB an
 // array, 10 arrays) with fewer iterations.
+#include <functional>
+#include <initializer_list>
+
 #include "kernels/application.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -30,11 +34,11 @@ class SradApp : public Application {
   }
 
   void host() override {
-    launch("extract", elementwise(4, [this](Cta& c, const V<std::int64_t>& ei) {
+    launch("extract", elementwise(4, {image_}, [this](Cta& c, const V<std::int64_t>& ei) {
              c.store(image_, ei, exp(c.load(image_, ei) / 255.0f));
            }));
     for (std::int64_t it = 0; it < iterations_; ++it) {
-      launch("prepare", elementwise(8, [this](Cta& c, const V<std::int64_t>& ei) {
+      launch("prepare", elementwise(8, {image_, sums_, sums2_}, [this](Cta& c, const V<std::int64_t>& ei) {
                const V<float> v = c.load(image_, ei);
                c.store(sums_, ei, v);
                c.store(sums2_, ei, v * v);
@@ -65,15 +69,20 @@ class SradApp : public Application {
                                      {"c", bind(derivatives_[4])}}));
       launch("srad2", srad2());
     }
-    launch("compress", elementwise(4, [this](Cta& c, const V<std::int64_t>& ei) {
+    launch("compress", elementwise(4, {image_}, [this](Cta& c, const V<std::int64_t>& ei) {
              c.store(image_, ei, c.load(image_, ei) * 255.0f);
              c.charge(InstrClass::kSfu);  // log
            }));
   }
 
  private:
-  Launch elementwise(unsigned regs, std::function<void(Cta&, const V<std::int64_t>&)> f) {
+  // `arrays`: the ones `f` reads and writes at ei = tx + 512 bx (LASP's index terms: invariant in bx, no
+  // loop: Table II row 1, each CTA 512 floats, 2 KiB, of each).
+  Launch elementwise(unsigned regs, std::initializer_list<std::reference_wrapper<const Array<float>>> arrays,
+                     std::function<void(Cta&, const V<std::int64_t>&)> f) {
     Launch l;
+    for (const Array<float>& a : arrays)
+      l.accesses.push_back(lasp_access(a, runtime::terms::kPerThread, kThreads * 4));
     l.grid = {static_cast<std::uint32_t>((ne_ + kThreads - 1) / kThreads), 1, 1};
     l.block = {kThreads, 1, 1};
     l.regs_per_thread = regs;
@@ -132,23 +141,29 @@ class SradApp : public Application {
   }
 
   Launch srad2() {
-    return elementwise(24, [this](Cta& c, const V<std::int64_t>& ei) {
-      const V<std::int64_t> e1 = ei + 1;
-      // Nr is a kernel argument: a division by a run-time value (idiv), and the remainder beside it from
-      // its quotient (one IMAD), as the compiler computes the source's / and % of the same operands.
-      V<std::int64_t> col = idiv(e1, nr_);
-      V<std::int64_t> row = remainder_of_quotient(e1, col, nr_) - 1;
-      c.if_(row == -1, [&] {  // (ei + 1) % Nr == 0: the last row
-        row = V<std::int64_t>(c, nr_ - 1);
-        col = col - 1;
-      });
-      const Array<float>& cc = derivatives_[4];
-      V<float> d = c.load(cc, ei) * c.load(derivatives_[0], ei);
-      d = d + c.load(cc, convert<std::int64_t>(c.load(i_s_, row)) + col * nr_) * c.load(derivatives_[1], ei);
-      d = d + c.load(cc, ei) * c.load(derivatives_[2], ei);
-      d = d + c.load(cc, row + convert<std::int64_t>(c.load(j_e_, col)) * nr_) * c.load(derivatives_[3], ei);
-      c.store(image_, ei, c.load(image_, ei) + d * 0.125f);
-    });
+    // The coefficients c are also read at a neighbour's index (iS[row] + col Nr, row + jE[col] Nr); their
+    // own element's two reads classify them (row 1), as srad's kernel states the image.
+    return elementwise(
+        24, {image_, derivatives_[4], derivatives_[0], derivatives_[1], derivatives_[2], derivatives_[3]},
+        [this](Cta& c, const V<std::int64_t>& ei) {
+          const V<std::int64_t> e1 = ei + 1;
+          // Nr is a kernel argument: a division by a run-time value (idiv), and the remainder beside it from
+          // its quotient (one IMAD), as the compiler computes the source's / and % of the same operands.
+          V<std::int64_t> col = idiv(e1, nr_);
+          V<std::int64_t> row = remainder_of_quotient(e1, col, nr_) - 1;
+          c.if_(row == -1, [&] {  // (ei + 1) % Nr == 0: the last row
+            row = V<std::int64_t>(c, nr_ - 1);
+            col = col - 1;
+          });
+          const Array<float>& cc = derivatives_[4];
+          V<float> d = c.load(cc, ei) * c.load(derivatives_[0], ei);
+          d = d +
+              c.load(cc, convert<std::int64_t>(c.load(i_s_, row)) + col * nr_) * c.load(derivatives_[1], ei);
+          d = d + c.load(cc, ei) * c.load(derivatives_[2], ei);
+          d = d +
+              c.load(cc, row + convert<std::int64_t>(c.load(j_e_, col)) * nr_) * c.load(derivatives_[3], ei);
+          c.store(image_, ei, c.load(image_, ei) + d * 0.125f);
+        });
   }
 
   // An array of the image's shape (nc x nr). Every array has a 2-D shape (the index arrays one row), so that

@@ -60,6 +60,19 @@ class SgemmNT : public Kernel {
     l.regs_per_thread = 40;                     // 16 accumulators, the pointers and indices
     l.shared_bytes = kTileHeight * kTileN * 4;  // b_s: 8 x 16 floats
     l.body = [this](Cta& c) { body(c); };
+    // LASP's index terms (the body's index expressions in prime variables; m is the k step, lda = m_ and
+    // ldb = n_ the data rows' widths, a whole row skipped per unit of m as gridDim.x is in Figure 6's B):
+    //  A[bx * 128 + ty * 16 + tx + (8 m + j) * lda]: invariant in bx only, 8 rows of A per m.
+    //  B[by * 16 + tx + (ty + 8 m) * ldb]: invariant in by only, 8 rows of B per m.
+    //  C[bx * 128 + ty * 16 + tx + (by * 16 + i) * ldc]: invariant in bx and by, no loop.
+    // Per iteration a CTA reads 128 consecutive floats of a row of A (512 B) and 16 of a row of B (64 B).
+    using runtime::LoopVariant;
+    l.accesses = {
+        lasp_access(a_, {true, false, false, LoopVariant::kMGridDimX, std::uint64_t(kTileHeight * m_)},
+                    kTileM * 4),
+        lasp_access(b_, {false, true, false, LoopVariant::kMGridDimX, std::uint64_t(kTileHeight * n_)},
+                    kTileN * 4),
+        lasp_access(c_, {true, true, false, LoopVariant::kNone, 0}, kTileM * 4)};
     return l;
   }
 

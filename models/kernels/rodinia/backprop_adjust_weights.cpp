@@ -42,6 +42,11 @@ class BackpropAdjustWeights : public Kernel {
     l.regs_per_thread = 22;  // an estimate (no sm_70 compile at hand): fp64 temporaries
     l.shared_bytes = 0;
     l.body = [this](Cta& c) { body(c); };
+    // LASP's index terms: the weights and their previous values at weight_index, the input units at
+    // unit_index (row 2, backprop_common.hpp); hidden_delta[tx + 1] holds no block id (unclassified).
+    l.accesses = {lasp_access(w_, backprop::kRowOfCta), lasp_access(oldw_, backprop::kRowOfCta),
+                  lasp_access(ly_, backprop::kRowOfCta),
+                  lasp_access(delta_, {false, false, false, runtime::LoopVariant::kNone, 0})};
     return l;
   }
 

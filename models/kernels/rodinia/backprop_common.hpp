@@ -35,6 +35,11 @@ inline V<std::int64_t> weight_index(const Cta& c, std::int64_t hid, const V<std:
   return (hid + 1) * ty + tx + ((hid + 1) * kHeight * c.blockIdx.y + 1 + (hid + 1));
 }
 
+// LASP's index terms of weight_index and unit_index: blockIdx.y and no loop (the grid is one column of
+// CTAs, blockIdx.x is always 0 and not in either): the CTAs of a grid row share a datablock, LADM Table II
+// row 2 without motion (row binding, row-based placement).
+inline constexpr runtime::IndexTerms kRowOfCta{false, true, false, runtime::LoopVariant::kNone, 0};
+
 // index_in / index_y = HEIGHT * by + ty + 1: the input unit of the thread's row.
 inline V<std::int64_t> unit_index(const Cta& c, const V<std::int64_t>& ty) {
   return ty + (kHeight * c.blockIdx.y + 1);

@@ -41,6 +41,10 @@ class BackpropLayerforward : public Kernel {
     l.regs_per_thread = 16;  // an estimate (no sm_70 compile at hand); occupancy is set by the threads
     l.shared_bytes = (kHeight + kHeight * kWidth) * 4;  // input_node[16], weight_matrix[16][16]
     l.body = [this](Cta& c) { body(c); };
+    // LASP's index terms: the weights at weight_index, the input units at unit_index, the partial sums at
+    // ty + by * hid: blockIdx.y only, no loop (row 2, backprop_common.hpp).
+    l.accesses = {lasp_access(weights_, backprop::kRowOfCta), lasp_access(input_, backprop::kRowOfCta),
+                  lasp_access(partial_, backprop::kRowOfCta)};
     return l;
   }
 

@@ -42,6 +42,12 @@ class Hotspot : public Kernel {
     l.regs_per_thread = 36;                    // nvcc for sm_70, as Accel-Sim's traces of it report
     l.shared_bytes = 3 * kBlock * kBlock * 4;  // three 16 x 16 float tiles
     l.body = [this, small](Cta& c) { body(c, small); };
+    // LASP's index terms: index = (ty + small * by - border) * cols + tx + small * bx - border for all three
+    // arrays: invariant in bx and by, no loop: no datablock locality (a stencil, LADM §III-B), each CTA
+    // reading 16 consecutive floats (64 B) of a data row.
+    const runtime::IndexTerms tile{true, true, false, runtime::LoopVariant::kNone, 0};
+    l.accesses = {lasp_access(power_, tile, kBlock * 4), lasp_access(temp_src_, tile, kBlock * 4),
+                  lasp_access(temp_dst_, tile, kBlock * 4)};
     return l;
   }
 

@@ -67,6 +67,14 @@ class KmeansPoint : public Kernel {
     l.regs_per_thread = 20;
     l.shared_bytes = 0;
     l.body = [this](Cta& c) { body(c); };
+    // LASP's index terms: point_id = tx + (by * gridDim.x + bx) * 256, invariant in bx and by.
+    // features[point_id + j * npoints] (feature-major): the loop over features moves a whole data row
+    // (npoints) per step: no datablock locality, strided by npoints. membership[point_id]: no loop.
+    using runtime::LoopVariant;
+    l.accesses = {
+        lasp_access(features_, {true, true, false, LoopVariant::kMGridDimX, std::uint64_t(npoints_)},
+                    kThreads * 4),
+        lasp_access(membership_, {true, true, false, LoopVariant::kNone, 0}, kThreads * 4)};
     return l;
   }
 

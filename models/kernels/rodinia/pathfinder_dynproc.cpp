@@ -54,6 +54,13 @@ class PathfinderDynproc : public Kernel {
     l.regs_per_thread = 16;           // nvcc for sm_70 (Accel-Sim's trace of dynproc_kernel)
     l.shared_bytes = 2 * kBlock * 4;  // prev[256], result[256] of int
     l.body = [this, border](Cta& c) { body(c, border); };
+    // LASP's index terms: x = tx + small * bx - border, invariant in bx. wall[x + cols * (step + i)]: the
+    // pyramid loop moves one data row (cols) per step: no datablock locality, strided by cols. src[x] and
+    // dst[x]: no loop. A CTA reads 256 consecutive ints of a row.
+    using runtime::LoopVariant;
+    l.accesses = {lasp_access(wall_, {true, false, false, LoopVariant::kM, std::uint64_t(cols_)}, kBlock * 4),
+                  lasp_access(src_, {true, false, false, LoopVariant::kNone, 0}, kBlock * 4),
+                  lasp_access(dst_, {true, false, false, LoopVariant::kNone, 0}, kBlock * 4)};
     return l;
   }
 

@@ -30,6 +30,7 @@
 
 #include "kernels/generate.hpp"
 #include "kernels/library.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -63,6 +64,13 @@ class Srad : public Kernel {
     l.regs_per_thread = 28;
     l.shared_bytes = 0;
     l.body = [this](Cta& c) { body(c); };
+    // LASP's index terms: ei = tx + bx * 512, invariant in bx, no loop: I[ei] and the five outputs have no
+    // datablock locality (a stencil). The neighbours' reads I[iN[row] + col * nr] are data-dependent
+    // (unclassified); the same array's own-element read classifies it. iN, iS, jE, jW: small tables.
+    const runtime::IndexTerms own = runtime::terms::kPerThread;
+    l.accesses = {lasp_access(image_, own, kThreads * 4), lasp_access(d_n_, own, kThreads * 4),
+                  lasp_access(d_s_, own, kThreads * 4),   lasp_access(d_w_, own, kThreads * 4),
+                  lasp_access(d_e_, own, kThreads * 4),   lasp_access(c_, own, kThreads * 4)};
     return l;
   }
 

@@ -1,5 +1,6 @@
 // Port groups: a keyed retry grants held requests in round-robin order and stops at the first refusal
-// (InputOwner::wait_key): an owner whose answer depends on the key alone would refuse the rest too.
+// (InputOwner::wait_key): an owner whose answer depends on the key alone would refuse the rest too. The
+// round-robin starts after the port granted last and stays put when a retry grants nothing.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -83,6 +84,52 @@ TEST(KeyedRetry, GrantsInRoundRobinOrderAndStopsAtTheFirstRefusal) {
   });
   sc_core::sc_start();
   EXPECT_EQ(bench.accepted, (Lines{"1", "2", "3"}));
+}
+
+// A grant sequence derived by hand. Ports 0, 1, 2 are a, b, c; `start` is where the next retry begins.
+//  t10 a, b, c send lines 1, 2, 3: all held.                       start 0
+//  t20 room 1: port 0 (line 1) granted, port 1 (line 2) refused.     start 1 (after port 0)
+//  t30 a sends line 4 (held); room 1: port 1 (2) granted, port 2 (3) refused.  start 2
+//  t40 room 0: port 2 (3) refused, nothing granted.                  start stays 2
+//  t50 room 1: port 2 (3) granted, then port 0 (4) refused.          start 0
+//      (a start that moved by one per retry would be at 0 here and grant line 4 before line 3.)
+//  t60 room 1: port 0 (4) granted.                                    start 1
+//  t70 c sends 6, a sends 7 (both held; port 1 holds nothing).
+//  t80 room 1: port 1 is skipped, port 2 (6) granted, port 0 (7) refused.  start 0
+//  t90 room 1: port 0 (7) granted.
+TEST(RoundRobin, StartsAfterThePortGrantedLastAndStaysWhenNothingIsGranted) {
+  Bench bench("bench");
+  auto send = [&](RequestOutputs& from, std::uint64_t line) {
+    from.send(0, bench.pool.allocate(MemOp::kRead, line * 128, 128), sc_core::SC_ZERO_TIME);
+  };
+  auto retry = [&](unsigned room, Lines asked) {
+    bench.asked.clear();
+    bench.room = room;
+    bench.in.retry_blocked(0);
+    EXPECT_EQ(bench.asked, asked);
+  };
+  bench.at(10, [&] {
+    send(bench.a, 1);
+    send(bench.b, 2);
+    send(bench.c, 3);
+  });
+  bench.at(20, [&] { retry(1, {"1", "2"}); });
+  bench.at(30, [&] {
+    send(bench.a, 4);
+    retry(1, {"2", "3"});
+  });
+  bench.at(40, [&] { retry(0, {"3"}); });
+  bench.at(50, [&] { retry(1, {"3", "4"}); });
+  bench.at(60, [&] { retry(1, {"4"}); });
+  bench.at(70, [&] {
+    send(bench.c, 6);
+    send(bench.a, 7);
+  });
+  bench.at(80, [&] { retry(1, {"6", "7"}); });
+  bench.at(90, [&] { retry(1, {"7"}); });
+  sc_core::sc_start();
+  EXPECT_EQ(bench.accepted, (Lines{"1", "2", "3", "4", "6", "7"}));
+  EXPECT_EQ(bench.in.held_requests(), 0u);
 }
 
 }  // namespace
