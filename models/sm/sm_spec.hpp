@@ -30,6 +30,10 @@ struct SmSpec {
   unsigned processing_blocks = 1;
   WarpScheduler scheduler = WarpScheduler::kGto;
   unsigned max_outstanding = 128;  // memory requests in flight (MSHR-like limit)
+  // A per-warp register scoreboard for global loads (docs/kernels.md, Timing): a warp goes past a load and
+  // waits only where an instruction reads the loaded value. C++ library kernels with dependent latencies
+  // (the kernels state their dependences); false: a warp waits at each load for its data.
+  bool nonblocking_loads = false;
   unsigned max_ctas = 0;           // resident CTAs; 0: only max_warps limits them
   std::uint32_t registers = 0;     // 32-bit registers per SM; 0: no register limit
   std::uint64_t shared_bytes = 0;  // shared memory per SM (the carveout); 0: no shared-memory limit
@@ -154,6 +158,11 @@ struct SmSpec {
     k.integer("max_outstanding", max_outstanding,
               "Memory requests an SM may have in flight before issue stalls")
         .range(1, 4096);
+    k.boolean("nonblocking_loads", nonblocking_loads,
+              "A warp goes past a global load and waits only where an instruction reads the loaded value "
+              "(a register scoreboard; C++ library kernels with dependent latencies, which state their "
+              "dependences; atomics, traces and PTX programs still wait at each load); false: a warp waits "
+              "at every global load for its data (docs/kernels.md, Timing)");
     k.integer("max_ctas", max_ctas, "Resident CTAs per SM; 0: only max_warps limits them").range(0, 1024);
     k.integer(
          "registers", registers,

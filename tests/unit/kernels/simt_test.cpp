@@ -376,6 +376,71 @@ TEST(Simt, MemoryInstructionsWaitForTheirOperandsAndLoadsSettleTheRest) {
   EXPECT_EQ(w[0].steps[4].cycles, 1u);
 }
 
+// With sm.nonblocking_loads (kNonblockingLoads) a warp goes past a load; its value's first reader is preceded
+// by a wait step naming the last load it needs. By hand, one warp of 32, int latency 4, a[i] = 10 i and
+// b[i] = -i:
+//   x = a[tid]     address 1 issues at 0 (ready 4), the load waits for it: a compute step of 1 instruction
+//                  and 4 cycles, then the load (scoreboarded), x pending on load 1
+//   y = b[tid]     address 2 issues at 4 (ready 8): 1 instruction, 4 cycles; the load, y pending on load 2
+//   k = tid + 1    reads no load: issues at 8 (ready 12), a compute step of 1 cycle
+//   s = x + y      needs load 2 (and so load 1): a wait step through load 2, which settles what is in flight
+//                  (k: the clock goes to 12); s issues at 12, ready 16
+//   t = x * 2      load 1 was waited through: no wait; issues at 13, ready 17, in s's step (2 instructions, 2
+//                  cycles)
+// Without the flag the same loads are waited at: no wait step, no scoreboarded load.
+TEST(Simt, ALoadTheWarpGoesPastIsWaitedForByItsFirstReader) {
+  std::vector<std::int32_t> a_data(64), b_data(64);
+  for (std::int32_t i = 0; i < 64; ++i) {
+    a_data[std::size_t(i)] = 10 * i;
+    b_data[std::size_t(i)] = -i;
+  }
+  Array<std::int32_t> a{"a", 1 << 20, 64, &a_data}, b{"b", 2 << 20, 64, &b_data};
+  Latencies l = volta_like();
+  l[kNonblockingLoads] = 1;
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, l);
+  ASSERT_TRUE(c.nonblocking_loads());
+  const V<std::int64_t> tid = c.threadIdx_x();
+  const V<std::int32_t> x = c.load(a, tid);
+  const V<std::int32_t> y = c.load(b, tid);
+  const V<std::int64_t> k = tid + std::int64_t(1);
+  const V<std::int32_t> sum = x + y;
+  const V<std::int32_t> t = x * 2;
+  EXPECT_EQ(sum[5], 45);
+  EXPECT_EQ(t[5], 100);
+  EXPECT_EQ(k.ready(0), 12u);
+  EXPECT_EQ(sum.ready(0), 16u);
+  EXPECT_EQ(t.ready(0), 17u);
+  const std::vector<PackedStep>& steps = c.records()[0].steps;
+  ASSERT_EQ(steps.size(), 7u);
+  const Step::Kind kinds[] = {Step::Kind::kCompute, Step::Kind::kLoad,    Step::Kind::kCompute,
+                              Step::Kind::kLoad,    Step::Kind::kCompute, Step::Kind::kWait,
+                              Step::Kind::kCompute};
+  const std::uint32_t instructions[] = {1, 1, 1, 1, 1, 2, 2};  // loads: scoreboarded; the wait: its load
+  const std::uint32_t cycles[] = {4, 0, 4, 0, 1, 0, 2};
+  for (std::size_t i = 0; i < 7; ++i) {
+    EXPECT_EQ(steps[i].kind, kinds[i]) << i;
+    EXPECT_EQ(steps[i].instructions, instructions[i]) << i;
+    EXPECT_EQ(steps[i].cycles, cycles[i]) << i;
+  }
+  Step s;
+  c.records()[0].unpack(1, s);
+  EXPECT_TRUE(s.scoreboarded);
+  c.records()[0].unpack(5, s);
+  EXPECT_EQ(s.kind, Step::Kind::kWait);
+  EXPECT_EQ(s.wait_through, 2u);
+
+  Cta blocking({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  EXPECT_FALSE(blocking.nonblocking_loads());
+  const V<std::int32_t> z = blocking.load(a, blocking.threadIdx_x());
+  const V<std::int32_t> w = z + z;
+  for (const PackedStep& p : blocking.records()[0].steps) {
+    EXPECT_NE(p.kind, Step::Kind::kWait);
+    if (p.kind == Step::Kind::kLoad) {
+      EXPECT_EQ(p.instructions, 0u);
+    }
+  }
+}
+
 // A global access's address, base + index x element size, is one integer instruction per warp (sm_70's
 // IMAD.WIDE) with dependent latencies, and a warp reuses an address it formed before (the compiler keeps
 // it in a register), a constant offset being an immediate on top of it (LDG [R + imm]). By hand, one warp
