@@ -30,6 +30,7 @@ CHECKED = {
     "iadd3_latency": (TARGET, "Jia et al. ch. 4: IADD3 4 cycles"),
     "l1_hit_latency": (TARGET, "Jia et al. Figure 3.2 (p. 20): L1 hit 28 cycles by p-chase"),
     "l2_hit_latency": (TARGET, "Jia et al. Figure 3.2 (p. 20): L2 hit 193 cycles by p-chase"),
+    "dram_latency": (TARGET, "Jia et al. Figure 3.2 (p. 20): L2 miss with a TLB hit, 375 cycles by p-chase"),
     "shared_latency_1way": (TARGET, "Jia et al. Table 3.1 (p. 19): shared memory, no conflict, 19 cycles"),
     # Full occupancy (64 warps an SM, 4 independent chains a thread): warp instructions a clock per SM is the
     # CUDA C Programming Guide's operations per clock per SM (compute capability 7.0) / 32 lanes.
@@ -72,7 +73,6 @@ PENDING = {
     "shfl_throughput": (TARGET, "Guide: shuffle 32 a clock = 1; the model issues it on the int pipe, 2"),
     "shared_bandwidth_1way": (TARGET, "Jia Table 3.1: 12,080 of 13,800 GiB/s = 112 B/clk/SM; the model 128"),
     "shared_bandwidth_32way": (TARGET, "112 / 32 (the Guide's serialization); the model 128 / 32"),
-    "dram_latency": (TARGET, "Jia Figure 3.2: L2 miss, TLB hit, 375 cycles; the model about 310"),
     "dram_bandwidth_fraction": (TARGET, "Jia Table 3.1: 750 of 900 GiB/s, 83.3 %; the model streams at ~100 %"),
 }
 
