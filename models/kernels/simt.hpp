@@ -55,10 +55,12 @@ using numagpu::InstrClass;
 // div is, and with the dependent latencies also the rest of nvcc's sequence for it
 // (charge_fp32_division_sequence, charge_fp64_division_sequence, charge_int_division_sequence).
 inline constexpr unsigned kDivLatency = kInstrClasses;
-// After the divisions, not a latency: 1 when global loads do not block their warp (sm.nonblocking_loads:
-// the register scoreboard of Cta::load; with dependent latencies only), 0 when a warp waits at each load.
-inline constexpr unsigned kNonblockingLoads = kInstrClasses + 3;
-using Latencies = std::array<std::uint16_t, kInstrClasses + 4>;
+// After the divisions, a warp shuffle's (Cta::shuffle_xor; 0: the int latency).
+inline constexpr unsigned kShuffleLatency = kInstrClasses + 3;
+// After it, not a latency: 1 when global loads do not block their warp (sm.nonblocking_loads: the register
+// scoreboard of Cta::load; with dependent latencies only), 0 when a warp waits at each load.
+inline constexpr unsigned kNonblockingLoads = kInstrClasses + 4;
+using Latencies = std::array<std::uint16_t, kInstrClasses + 5>;
 // Which latency an instruction's result takes: its class's, or a division's.
 inline constexpr unsigned kClassLatency = ~0u;
 
@@ -291,6 +293,15 @@ class Cta {
   // 1 sfu, 5 fp64, 1 int, 2 fp32 and 1 branch besides the result, from a public cuobjdump listing of an
   // sm_70 kernel. With the dependent latencies only, as charge_fp32_division_sequence.
   void charge_fp64_division_sequence();
+  // __shfl_xor_sync(full mask, x, mask): each active thread gets x of the lane (its lane ^ lane_mask) of its
+  // own warp (a lane past the warp's threads gives the thread its own x). One SHFL a warp: an int instruction
+  // (its count and energy, as the PTX front end classes shfl) that also takes one pass of the SM's shared
+  // pipe (sm.shared_lanes): Nsight Compute's Kernel Profiling Guide has the LSU pipe issue shuffles to the
+  // L1TEX unit, as it does shared-memory instructions, so they share its 32 lanes, one warp a clock (the CUDA
+  // C Programming Guide's 32 shuffles a clock per SM). Its result takes sm.shfl_latency (kShuffleLatency; 0:
+  // the int latency). The pass and the latency with dependent latencies only, as the constant cache's.
+  template <class T>
+  V<T> shuffle_xor(const V<T>& x, unsigned lane_mask);
   // One more pass of the FP64 pipe for each warp with an active thread, after its last instruction: an F2F
   // conversion's second (Step::fp64_passes).
   void hold_fp64_pipe_once_more();
@@ -1036,6 +1047,24 @@ template <class T>
 V<T> Cta::Shared<T>::broadcast(std::uint64_t index) {
   V<T> r(cta_, index < data_.size() ? data_[index] : T{});
   cta_.shared_broadcast(cta_.dependent() ? r.ready_data() : nullptr);
+  return r;
+}
+
+template <class T>
+V<T> Cta::shuffle_xor(const V<T>& x, unsigned lane_mask) {
+  V<T> r = Uninitialized<T>::make(*this);
+  for (unsigned t = 0; t < threads_; ++t) {
+    const unsigned source = (t / kWarpSize) * kWarpSize + ((t % kWarpSize) ^ (lane_mask % kWarpSize));
+    r[t] = source < threads_ ? x[source] : x[t];
+  }
+  for (unsigned w = 0; w < warps(); ++w) {
+    if (!mask_[w]) continue;
+    const std::uint32_t ready =
+        issue_one(w, InstrClass::kInt, 1, dependent_ ? x.ready(w) : 0, kShuffleLatency);
+    if (!dependent_) continue;
+    r.ready_data()[w] = ready;
+    add_passes(w, kSharedReplayRun, 1);  // the shared pipe's pass (the LSU to L1TEX)
+  }
   return r;
 }
 

@@ -54,6 +54,8 @@ struct SmSpec {
   // A division's (kernels/simt.hpp, kDivLatency): its result takes these cycles; 0: the class's latency.
   // fp64 and integer divisions are one instruction; an fp32 one also issues the rest of its sequence.
   std::uint32_t int_div_latency = 0, fp32_div_latency = 0, fp64_div_latency = 0;
+  // A warp shuffle's (kernels/simt.hpp, Cta::shuffle_xor): its result takes these cycles; 0: sm.int_latency.
+  std::uint32_t shfl_latency = 0;
 
   // Register and shared-memory allocation granules (NVIDIA's CUDA Occupancy Calculator, compute capability
   // 7.0: registers are allocated per warp in units of 256, shared memory per CTA in units of 256 bytes).
@@ -230,6 +232,10 @@ struct SmSpec {
     k.integer("fp64_div_latency", fp64_div_latency,
               NUMAGPU_LATENCY_DOC("an FP64 division (one instruction of class fp64; 0: as sm.fp64_latency)"))
         .range(0, 10000);
+    k.integer("shfl_latency", shfl_latency,
+              NUMAGPU_LATENCY_DOC("a warp shuffle (an int instruction that also takes a pass of the shared "
+                                  "pipe; 0: as sm.int_latency)"))
+        .range(0, 1000);
 #undef NUMAGPU_LATENCY_DOC
   }
 };

@@ -63,14 +63,16 @@ CHECKED = {
     "idiv_latency": (TARGET, "Accel-Sim: PTX div.s32 145"),
     "fdiv_latency": (TARGET, "Accel-Sim: PTX div.f32 39"),
     "ddiv_latency": (TARGET, "Accel-Sim: PTX div.f64 330"),
+    "shfl_latency": (TARGET, "Accel-Sim: -ptx_opcode_latency_int's SHFL field, 21"),
+    # A shuffle takes a pass of the SM-wide shared pipe (Nsight's LSU pipe issues shuffles to L1TEX): 32 lanes,
+    # one warp a clock, the Guide's 32 shuffles a clock per SM.
+    "shfl_throughput": (TARGET, "Guide: warp shuffle 32 a clock per SM = 1 warp instruction"),
     # An empty kernel's elapsed cycles are runtime.kernel_overhead_cycles (AMALI's 2,119) and nothing else.
     "launch_overhead": (TARGET, "AMALI: empty-kernel intercept 2,119 cycles (the configured key)"),
 }
 
 # The model misses these today (docs/microbenchmarks.md, "Gaps"); the gap as measured on 2026-11-29.
 PENDING = {
-    "shfl_latency": (TARGET, "Accel-Sim config 21; the model has no shuffle unit: SHFL is an int instruction, 4"),
-    "shfl_throughput": (TARGET, "Guide: shuffle 32 a clock = 1; the model issues it on the int pipe, 2"),
     "shared_bandwidth_1way": (TARGET, "Jia Table 3.1: 12,080 of 13,800 GiB/s = 112 B/clk/SM; the model 128"),
     "shared_bandwidth_32way": (TARGET, "112 / 32 (the Guide's serialization); the model 128 / 32"),
     "dram_bandwidth_fraction": (TARGET, "Jia Table 3.1: 750 of 900 GiB/s, 83.3 %; the model streams at ~100 %"),

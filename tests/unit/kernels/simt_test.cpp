@@ -441,6 +441,38 @@ TEST(Simt, ALoadTheWarpGoesPastIsWaitedForByItsFirstReader) {
   }
 }
 
+// A warp shuffle (Cta::shuffle_xor): thread t gets x of lane (t's lane ^ mask) of its own warp, or its own x
+// past the CTA's threads. By hand, 40 threads (warp 1 has lanes 0..7), x = tid, mask 1: y[0] = 1, y[1] = 0,
+// y[38] = 39, y[39] = 38. Timing, int latency 4 and sm.shfl_latency 21: y issues at 0 in each warp, one int
+// instruction and one pass of the shared pipe (Step::shared_replays), ready at 0 + 21; z = y + 1 waits for
+// it, issues at 21 (ready 25): the step is 2 instructions over 22 cycles. With the shuffle latency 0, the int
+// latency: y ready at 4, z issues at 4: 5 cycles.
+TEST(Simt, AShuffleReadsItsWarpsLanesAndTakesTheSharedPipe) {
+  for (const std::uint16_t latency : {std::uint16_t(21), std::uint16_t(0)}) {
+    Latencies l = volta_like();
+    l[kShuffleLatency] = latency;
+    Cta c({1, 1, 1}, {40, 1, 1}, {0, 0, 0}, kLine, l);
+    const V<std::int64_t> x = c.threadIdx_x();
+    const V<std::int64_t> y = c.shuffle_xor(x, 1);
+    const V<std::int64_t> z = y + std::int64_t(1);
+    EXPECT_EQ(y[0], 1);
+    EXPECT_EQ(y[1], 0);
+    EXPECT_EQ(y[38], 39);
+    EXPECT_EQ(y[39], 38);
+    const std::uint32_t ready = latency ? 21u : 4u;
+    EXPECT_EQ(y.ready(0), ready);
+    EXPECT_EQ(z.ready(1), ready + 4);
+    for (unsigned w = 0; w < 2; ++w) {
+      Step s;
+      c.records()[w].unpack(0, s);
+      EXPECT_EQ(s.instructions, 2u) << w;
+      EXPECT_EQ(s.classes[static_cast<unsigned>(InstrClass::kInt)], 2u) << w;
+      EXPECT_EQ(s.shared_replays, 1u) << w;
+      EXPECT_EQ(s.cycles, ready + 1) << w;
+    }
+  }
+}
+
 // A global access's address, base + index x element size, is one integer instruction per warp (sm_70's
 // IMAD.WIDE) with dependent latencies, and a warp reuses an address it formed before (the compiler keeps
 // it in a register), a constant offset being an immediate on top of it (LDG [R + imm]). By hand, one warp
