@@ -20,12 +20,16 @@ Cta::Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes, const Laten
       threads_(static_cast<unsigned>(block.count())),
       line_bytes_(line_bytes),
       latency_(latencies),
-      dependent_(std::any_of(latencies.begin(), latencies.end(), [](std::uint16_t l) { return l > 0; })),
+      dependent_(std::any_of(latencies.begin(), latencies.begin() + kNonblockingLoads,
+                             [](std::uint16_t l) { return l > 0; })),
+      nonblocking_loads_(dependent_ && latencies[kNonblockingLoads] != 0),
       mask_((threads_ + kWarpSize - 1) / kWarpSize),
       warps_(mask_.size()),
       tid_(make_tid()) {
   clock_.assign(mask_.size(), 0);
   settled_.assign(mask_.size(), 0);
+  loads_issued_.assign(mask_.size(), 0);
+  waited_through_.assign(mask_.size(), 0);
   passes_.assign(mask_.size(), 1);
   for (unsigned w = 0; w < mask_.size(); ++w)
     mask_[w] = full_mask(std::min(kWarpSize, threads_ - w * kWarpSize));
@@ -53,6 +57,14 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   const PackedStep& p = steps[index];
   out.kind = p.kind;
   out.cycles = p.cycles;
+  out.scoreboarded = p.kind == Step::Kind::kLoad && p.instructions != 0;
+  if (p.kind == Step::Kind::kWait) {
+    out.wait_through = p.instructions;
+    out.instructions = 0;
+    out.line_count = 0;
+    out.thread_instructions = 0;
+    return;
+  }
   out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
   out.classes.fill(0);
   out.shared_replays = out.constant_passes = out.fp64_passes = 0;
@@ -262,7 +274,7 @@ std::uint32_t Cta::issue_one(unsigned w, InstrClass cls, unsigned cycles, std::u
     clock_[w] += cycles;
     return 0;
   }
-  const std::uint32_t at = std::max(clock_[w], operands_ready);
+  const std::uint32_t at = std::max(clock_[w], resolve_pending(w, operands_ready));
   add_instructions(w, cls, 1, at + cycles - clock_[w]);  // the stall, then its issue cycles
   clock_[w] = at + cycles;
   const std::uint16_t own = latency != kClassLatency ? latency_[latency] : 0;
@@ -302,8 +314,26 @@ std::uint32_t Cta::form_warp_address(unsigned w, std::uint64_t base, std::uint64
 
 void Cta::wait_settles() {
   if (!dependent_) return;
-  for (unsigned w = 0; w < mask_.size(); ++w)
-    if (mask_[w]) clock_[w] = std::max(clock_[w], settled_[w]);
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    if (!mask_[w]) continue;
+    clock_[w] = std::max(clock_[w], settled_[w]);
+    waited_through_[w] = loads_issued_[w];  // the SM holds the warp until every line it asked for is back
+  }
+}
+
+std::uint32_t Cta::wait_for_load(unsigned w, std::uint32_t load) {
+  if (load <= waited_through_[w]) return 0;  // ready since that wait
+  WarpRecord& r = warps_[w];
+  PackedStep s;
+  s.kind = Step::Kind::kWait;
+  s.instructions = load;
+  s.first_line = static_cast<std::uint32_t>(r.lines.size());
+  r.steps.push_back(s);
+  recorded();
+  waited_through_[w] = load;
+  // Whatever the warp had in flight is taken as done when the load is back, as at a load it waits at.
+  clock_[w] = std::max(clock_[w], settled_[w]);
+  return clock_[w];
 }
 
 void Cta::branch_on(const V<bool>& cond) {
@@ -338,7 +368,9 @@ void Cta::warp_memory_step(unsigned w, Step::Kind kind, const std::uint64_t* lan
 }
 
 void Cta::await_one(unsigned w, std::uint32_t at) {
-  if (!dependent_ || at <= clock_[w]) return;
+  if (!dependent_) return;
+  at = resolve_pending(w, at);
+  if (at <= clock_[w]) return;
   // The stall belongs to the compute step before the memory instruction (a step of no instructions when
   // there is none).
   WarpRecord& r = warps_[w];

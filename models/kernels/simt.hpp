@@ -55,7 +55,12 @@ using numagpu::InstrClass;
 // div is, and with the dependent latencies also the rest of nvcc's sequence for it
 // (charge_fp32_division_sequence, charge_fp64_division_sequence, charge_int_division_sequence).
 inline constexpr unsigned kDivLatency = kInstrClasses;
-using Latencies = std::array<std::uint16_t, kInstrClasses + 3>;
+// After the divisions, a warp shuffle's (Cta::shuffle_xor; 0: the int latency).
+inline constexpr unsigned kShuffleLatency = kInstrClasses + 3;
+// After it, not a latency: 1 when global loads do not block their warp (sm.nonblocking_loads: the register
+// scoreboard of Cta::load; with dependent latencies only), 0 when a warp waits at each load.
+inline constexpr unsigned kNonblockingLoads = kInstrClasses + 4;
+using Latencies = std::array<std::uint16_t, kInstrClasses + 5>;
 // Which latency an instruction's result takes: its class's, or a division's.
 inline constexpr unsigned kClassLatency = ~0u;
 
@@ -100,7 +105,10 @@ class V {
   Cta& cta() const { return *cta_; }
   unsigned size() const { return n_; }
   // Per warp, the cycle (of the warp's own instruction clock, Cta::issue_one) from which the value may be
-  // read: kept only when the CTA models dependent latencies (Cta::dependent()).
+  // read: kept only when the CTA models dependent latencies (Cta::dependent()). A value that depends on a
+  // global load still in flight (sm.nonblocking_loads) holds kPendingLoad | n instead: the load numbered n
+  // of the warp (Cta::load), or a later one; such a value is above every cycle, so the ready cycle of an
+  // instruction's operands (their maximum) names the last load it needs.
   std::uint32_t ready(unsigned warp) const { return ready_[warp]; }
   std::uint32_t* ready_data() { return ready_; }
 
@@ -117,6 +125,10 @@ class V {
   T* v_;                  // a buffer of the CTA's (Cta::acquire): operations make many short-lived values
   std::uint32_t* ready_;  // in the same buffer, after the values: one per warp
 };
+
+// The mark of a ready cycle that is a global load in flight (V::ready): the load's number in its warp in
+// the bits below it.
+inline constexpr std::uint32_t kPendingLoad = 0x80000000u;
 
 // A value whose every thread is written by the caller next: skips the fill.
 template <class U>
@@ -136,6 +148,8 @@ struct PackedStep {
   std::uint8_t lanes = 0;
   std::uint16_t line_count = 0;
   std::uint32_t cycles = 0;
+  // A compute step: its instructions. A load: 1 when the warp goes past it (Step::scoreboarded). A wait
+  // step: the load it waits through (Step::wait_through).
   std::uint32_t instructions = 0;
   std::uint32_t first_line = 0;
 };
@@ -245,6 +259,11 @@ class Cta {
   // dependency model knows of (independent instructions).
   void charge(InstrClass cls, unsigned n = 1);
 
+  // With sm.nonblocking_loads (and dependent latencies): a global load does not stop its warp; its value
+  // is pending (kPendingLoad) until the first instruction or access that reads it, before which the warp's
+  // record gets a wait step (Step::Kind::kWait) naming the load. The SM holds the warp there until that
+  // load and every one before it have returned.
+  bool nonblocking_loads() const { return nonblocking_loads_; }
   // Dependent latencies (docs/kernels.md, "Timing"). Each warp keeps an instruction clock: an instruction
   // issues at the later of the clock and its operands' ready cycles, the clock then moves past it, and its
   // result is ready `latency` cycles after its issue. A compute step lasts the clock's advance over it,
@@ -274,6 +293,15 @@ class Cta {
   // 1 sfu, 5 fp64, 1 int, 2 fp32 and 1 branch besides the result, from a public cuobjdump listing of an
   // sm_70 kernel. With the dependent latencies only, as charge_fp32_division_sequence.
   void charge_fp64_division_sequence();
+  // __shfl_xor_sync(full mask, x, mask): each active thread gets x of the lane (its lane ^ lane_mask) of its
+  // own warp (a lane past the warp's threads gives the thread its own x). One SHFL a warp: an int instruction
+  // (its count and energy, as the PTX front end classes shfl) that also takes one pass of the SM's shared
+  // pipe (sm.shared_lanes): Nsight Compute's Kernel Profiling Guide has the LSU pipe issue shuffles to the
+  // L1TEX unit, as it does shared-memory instructions, so they share its 32 lanes, one warp a clock (the CUDA
+  // C Programming Guide's 32 shuffles a clock per SM). Its result takes sm.shfl_latency (kShuffleLatency; 0:
+  // the int latency). The pass and the latency with dependent latencies only, as the constant cache's.
+  template <class T>
+  V<T> shuffle_xor(const V<T>& x, unsigned lane_mask);
   // One more pass of the FP64 pipe for each warp with an active thread, after its last instruction: an F2F
   // conversion's second (Step::fp64_passes).
   void hold_fp64_pipe_once_more();
@@ -453,8 +481,16 @@ class Cta {
   // `operands_ready`; returns its result's ready cycle (0 without dependent latencies).
   std::uint32_t issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready,
                           unsigned latency = kClassLatency);
-  // After a step at which the active warps wait (load, atomic): their clocks pass everything in flight.
+  // After a step at which the active warps wait (load, atomic): their clocks pass everything in flight,
+  // and the loads they went past have returned.
   void wait_settles();
+  // The ready cycle `ready` of an operand of warp w's next instruction or access as a cycle: a pending
+  // load's mark (kPendingLoad) becomes the end of a wait step for it, recorded now unless the warp waited
+  // through that load already. The wait settles what the warp has in flight, as a blocking load does.
+  std::uint32_t resolve_pending(unsigned w, std::uint32_t ready) {
+    return (ready & kPendingLoad) ? wait_for_load(w, ready & ~kPendingLoad) : ready;
+  }
+  std::uint32_t wait_for_load(unsigned w, std::uint32_t load);
   // Before a global access with dependent latencies: each active warp forms the access's 64-bit address,
   // base + index x element size (a constant offset is an immediate on top of it), as one integer
   // instruction (sm_70's IMAD.WIDE) issued once the index is ready, and waits for it. Without dependent
@@ -504,7 +540,8 @@ class Cta {
   unsigned threads_;
   unsigned line_bytes_;
   Latencies latency_{};
-  bool dependent_ = false;  // any latency non-zero (before tid_: its values ask)
+  bool dependent_ = false;          // any latency non-zero (before tid_: its values ask)
+  bool nonblocking_loads_ = false;  // kNonblockingLoads set, with dependent latencies
   // Value buffers not in use. Declared before tid_, so it is destroyed after every V of the CTA has given
   // its buffer back.
   struct BufferPool {
@@ -528,6 +565,8 @@ class Cta {
   std::vector<unsigned> passes_;               // shared_access's passes per warp
   std::vector<std::uint32_t> clock_;           // per warp: the cycle its next instruction may issue at
   std::vector<std::uint32_t> settled_;         // per warp: every result it issued is ready by then
+  std::vector<std::uint32_t> loads_issued_;    // per warp: the loads it went past (nonblocking_loads_)
+  std::vector<std::uint32_t> waited_through_;  // per warp: the last of those a wait step covers
   // Addresses formed (form_warp_address), by a hash of the warp, the array's base and element size and
   // its lanes' indices: the lanes that hold each. Per CTA, for its whole body.
   std::unordered_map<std::uint64_t, std::uint32_t> addresses_formed_;
@@ -867,6 +906,14 @@ V<T> Cta::load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_
   if (forms_address) form_address(a, index);
   await([&](unsigned w) { return index.ready(w); });
   memory_step(Step::Kind::kLoad, scratch_, sizeof(T));
+  if (nonblocking_loads_) {  // the warp goes on; the value is pending until a reader waits for it
+    for (unsigned w = 0; w < warps(); ++w) {
+      if (!mask_[w]) continue;
+      warps_[w].steps.back().instructions = 1;  // Step::scoreboarded
+      r.ready_data()[w] = kPendingLoad | ++loads_issued_[w];
+    }
+    return r;
+  }
   wait_settles();
   if (dependent_) {
     for (unsigned w = 0; w < warps(); ++w)
@@ -1000,6 +1047,24 @@ template <class T>
 V<T> Cta::Shared<T>::broadcast(std::uint64_t index) {
   V<T> r(cta_, index < data_.size() ? data_[index] : T{});
   cta_.shared_broadcast(cta_.dependent() ? r.ready_data() : nullptr);
+  return r;
+}
+
+template <class T>
+V<T> Cta::shuffle_xor(const V<T>& x, unsigned lane_mask) {
+  V<T> r = Uninitialized<T>::make(*this);
+  for (unsigned t = 0; t < threads_; ++t) {
+    const unsigned source = (t / kWarpSize) * kWarpSize + ((t % kWarpSize) ^ (lane_mask % kWarpSize));
+    r[t] = source < threads_ ? x[source] : x[t];
+  }
+  for (unsigned w = 0; w < warps(); ++w) {
+    if (!mask_[w]) continue;
+    const std::uint32_t ready =
+        issue_one(w, InstrClass::kInt, 1, dependent_ ? x.ready(w) : 0, kShuffleLatency);
+    if (!dependent_) continue;
+    r.ready_data()[w] = ready;
+    add_passes(w, kSharedReplayRun, 1);  // the shared pipe's pass (the LSU to L1TEX)
+  }
   return r;
 }
 

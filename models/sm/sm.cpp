@@ -103,6 +103,7 @@ std::uint32_t Sm::prepare_kernel(const KernelProgram& program, std::uint32_t ker
   const std::uint32_t slots =
       spec_.cta_slots({warps_per_cta_, program.registers_per_thread(), program.shared_bytes_per_cta()});
   warps_.assign(std::size_t(slots) * warps_per_cta_, Warp{});
+  pending_loads_.assign(spec_.nonblocking_loads ? warps_.size() * kPendingLoads : 0, PendingLoad{});
   schedule_.reset(static_cast<unsigned>(warps_.size()), pipes_.blocks(),
                   spec_.scheduler != WarpScheduler::kGto);
   in_state_ = {};
@@ -215,6 +216,7 @@ inline Sm::BlockStop Sm::issue_block(unsigned block, Cycles now) {
     step_.instructions = 1;                        // programs that bundle no instructions leave it so
     step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
     step_.shared_replays = step_.constant_passes = step_.fp64_passes = 0;  // and those with no passes, these
+    step_.scoreboarded = false;  // and those whose warps wait at every load, this
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       const unsigned before = state_of(*w);
       w->issued_all = true;
@@ -222,11 +224,22 @@ inline Sm::BlockStop Sm::issue_block(unsigned block, Cycles now) {
       retire_if_done(*w);
       continue;
     }
+    if (step_.kind == Step::Kind::kWait) {  // the scoreboard: no instruction, no issue slot
+      ++w->next_step;
+      if (spec_.nonblocking_loads && w->loads_returned_through < step_.wait_through)
+        wait_for_memory(*w, step_.wait_through, now);
+      continue;
+    }
     const bool is_memory = step_.kind == Step::Kind::kLoad || step_.kind == Step::Kind::kStore ||
                            step_.kind == Step::Kind::kAtomic;
     if (is_memory && outstanding_ + step_.line_count > spec_.max_outstanding && outstanding_ > 0) {
       mem_stall_events_.add();  // a response will wake us
       return BlockStop::kOutstandingLimit;
+    }
+    step_.scoreboarded = step_.scoreboarded && spec_.nonblocking_loads;
+    if (step_.scoreboarded && w->loads_issued - w->loads_returned_through >= kPendingLoads) {
+      wait_for_memory(*w, w->loads_issued - kPendingLoads + 1, now);  // its ring is full: the step waits
+      continue;
     }
     // A compute bundle takes one issue slot per instruction and its classes' pipes; the warp goes on when
     // the last of them has issued (sm/issue_pipes.hpp). Anything else takes one slot.
@@ -371,9 +384,18 @@ void Sm::execute(Warp& w, const Step& step, Cycles issued_by) {
   if (op == MemOp::kWrite) {
     stores_.add(step.line_count);
     w.ready_at = now + 1;  // stores do not block their warp
+  } else if (step.scoreboarded) {
+    // The warp goes on; a kWait step before the value's first reader holds it (sm.nonblocking_loads).
+    loads_.add(step.line_count);
+    w.loads_waiting += step.line_count;
+    pending(w, ++w.loads_issued) = PendingLoad{now, step.line_count};
+    if (step.line_count == 0) scoreboard_response(w, now);
+    w.ready_at = now + 1;
   } else {
     (op == MemOp::kRead ? loads_ : atomics_).add(step.line_count);
     w.loads_waiting += step.line_count;
+    w.waits_memory = true;
+    w.wait_through = kEveryLine;
     w.ready_at = kNever;
   }
   settle(w, before, now);
@@ -394,6 +416,26 @@ void Sm::execute(Warp& w, const Step& step, Cycles issued_by) {
     if (fault) first_touch_cycles_.add(fault);
     out.send(0, gp, fault ? clock_.cycles(fault) : sc_core::SC_ZERO_TIME);
   }
+}
+
+void Sm::wait_for_memory(Warp& w, std::uint32_t load, Cycles now) {
+  const unsigned before = state_of(w);
+  w.waits_memory = true;
+  w.wait_through = load;
+  w.ready_at = kNever;
+  settle(w, before, now);
+}
+
+void Sm::scoreboard_response(Warp& w, Cycles issued) {
+  for (std::uint32_t n = w.loads_returned_through + 1; n <= w.loads_issued; ++n) {
+    PendingLoad& p = pending(w, n);
+    if (p.issued == issued && p.lines > 0) {
+      --p.lines;
+      break;
+    }
+  }
+  while (w.loads_returned_through < w.loads_issued && pending(w, w.loads_returned_through + 1).lines == 0)
+    ++w.loads_returned_through;
 }
 
 // A CTA barrier: the warp waits until every unfinished warp of its CTA has arrived.
@@ -454,11 +496,16 @@ void Sm::on_response(unsigned, Payload& gp) {
     load_latency_.sample(double(now - a.issue_cycle));
     Warp& w = warps_.at(a.origin_warp);
     const unsigned before = state_of(w);
-    if (--w.loads_waiting == 0) {  // otherwise its state bits do not change
+    --w.loads_waiting;
+    if (w.loads_issued != w.loads_returned_through) scoreboard_response(w, a.issue_cycle);
+    if (w.waits_memory && wait_over(w)) {
+      w.waits_memory = false;
       w.ready_at = now;
       settle(w, before, now);
-      retire_if_done(w);
+    } else if (state_of(w) != before) {  // a warp past its last step whose last line came back
+      settle(w, before, now);
     }
+    retire_if_done(w);
   }
   gp.release();
   if (resident_ctas_ == 0 && outstanding_ == 0 && !idle_reported_) {

@@ -1,6 +1,7 @@
 // A streaming multiprocessor at foundation detail: resident CTAs up to the warp limit, processing blocks that
 // each issue from their own warps (greedy-then-oldest or loose round-robin) through their own slots and
-// pipes, loads that block their warp, stores that do not, and a limit on outstanding memory requests.
+// pipes, loads that block their warp (or, with a register scoreboard, block only the instruction that reads
+// them), stores that do not, and a limit on outstanding memory requests.
 // Event-driven: when no warp is ready the SM schedules nothing and wakes on the next response or compute
 // completion.
 #pragma once
@@ -94,13 +95,36 @@ class Sm : public sc_core::sc_module,
     std::uint32_t index = 0;  // warp index within its CTA
     std::uint32_t slot = 0;   // CTA slot on this SM
     std::uint32_t next_step = 0;
-    std::uint32_t loads_waiting = 0;
+    std::uint32_t loads_waiting = 0;  // lines of loads and atomics in flight
+    // Scoreboarded loads (Step::scoreboarded) issued, and the last one up to which all have returned.
+    std::uint32_t loads_issued = 0;
+    std::uint32_t loads_returned_through = 0;
+    // While waits_memory: what the warp waits for: kEveryLine (a blocking load or atomic: every line it has
+    // in flight), or the scoreboarded load (with those before it) a kWait step names.
+    std::uint32_t wait_through = 0;
     Cycles ready_at = kNever;
     std::uint64_t age = 0;    // launch order, for "oldest"
     bool active = false;      // resident and not finished
     bool issued_all = false;  // its program has no more steps
     bool at_barrier = false;
+    bool waits_memory = false;
   };
+  static constexpr std::uint32_t kEveryLine = ~std::uint32_t(0);
+  // Scoreboarded loads a warp may have in flight (the size of its ring of PendingLoad): an implementation
+  // bound, not a modelled limit (the SM's max_outstanding binds long before 32 loads of every warp).
+  static constexpr std::uint32_t kPendingLoads = 32;
+  struct PendingLoad {
+    Cycles issued = 0;        // its issue cycle, which its responses carry (a warp issues once a cycle)
+    std::uint32_t lines = 0;  // lines still in flight
+  };
+  PendingLoad& pending(const Warp& w, std::uint32_t load) {
+    return pending_loads_[std::size_t(index_of(w)) * kPendingLoads + load % kPendingLoads];
+  }
+  static bool wait_over(const Warp& w) {
+    return w.wait_through == kEveryLine ? w.loads_waiting == 0 : w.loads_returned_through >= w.wait_through;
+  }
+  // A response to a scoreboarded load of warp w issued at `issued` (none: a blocking load's or an atomic's).
+  void scoreboard_response(Warp& w, Cycles issued);
 
   enum class Stall { kMemory, kBarrier, kCompute, kOutstandingLimit, kNoWarp };
   static constexpr int kStallKinds = 5;
@@ -111,7 +135,9 @@ class Sm : public sc_core::sc_module,
   static bool ready(const Warp& w, Cycles now) { return eligible(w) && w.ready_at <= now; }
   static unsigned state_of(const Warp& w) {
     if (!w.active) return 0;
-    return (w.loads_waiting > 0 ? kWaitsMemory : 0u) | (w.at_barrier ? kAtBarrier : 0u) |
+    // A warp past its last step with loads in flight waits for them too (retire_if_done).
+    const bool memory = w.waits_memory || (w.issued_all && w.loads_waiting > 0);
+    return (memory ? kWaitsMemory : 0u) | (w.at_barrier ? kAtBarrier : 0u) |
            (!w.issued_all && w.ready_at != kNever ? kComputing : 0u);
   }
   // Every change to a warp's state goes between state_of() before and settle() after, which keeps the
@@ -125,6 +151,9 @@ class Sm : public sc_core::sc_module,
   bool launch_cta(std::uint32_t slot);
   void execute(Warp& w, const Step& step, Cycles issued_by);
   void count_classes(const Step& step);
+  // Warp w waits for memory: every line it has in flight (kEveryLine) or its scoreboarded loads through
+  // `load`.
+  void wait_for_memory(Warp& w, std::uint32_t load, Cycles now);
   void arrive_at_barrier(Warp& w);
   void release_barrier(std::uint32_t slot);
   void retire_if_done(Warp& w);
@@ -154,7 +183,8 @@ class Sm : public sc_core::sc_module,
   std::uint32_t kernel_id_ = 0;
   std::uint32_t warps_per_cta_ = 1;
   std::vector<Warp> warps_;
-  WarpSchedule schedule_;                             // ready warps by age, future ready cycles
+  std::vector<PendingLoad> pending_loads_;  // per warp slot, kPendingLoads (scoreboarded loads in flight)
+  WarpSchedule schedule_;                   // ready warps by age, future ready cycles
   std::array<std::uint32_t, kStateBits> in_state_{};  // active warps with each state bit
   std::vector<std::uint32_t> warps_left_in_slot_;     // warps of the slot's CTA not finished
   std::vector<std::uint32_t> at_barrier_in_slot_;     // of those, waiting at a barrier

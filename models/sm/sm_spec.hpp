@@ -38,6 +38,10 @@ struct SmSpec {
   unsigned processing_blocks = 2;
   WarpScheduler scheduler = WarpScheduler::kGtrr;
   unsigned max_outstanding = 128;  // memory requests in flight (MSHR-like limit)
+  // A per-warp register scoreboard for global loads (docs/kernels.md, Timing): a warp goes past a load and
+  // waits only where an instruction reads the loaded value. C++ library kernels with dependent latencies
+  // (the kernels state their dependences); false: a warp waits at each load for its data.
+  bool nonblocking_loads = false;
   unsigned max_ctas = 0;           // resident CTAs; 0: only max_warps limits them
   std::uint32_t registers = 0;     // 32-bit registers per SM; 0: no register limit
   std::uint64_t shared_bytes = 0;  // shared memory per SM (the carveout); 0: no shared-memory limit
@@ -59,6 +63,8 @@ struct SmSpec {
   // A division's (kernels/simt.hpp, kDivLatency): its result takes these cycles; 0: the class's latency.
   // fp64 and integer divisions are one instruction; an fp32 one also issues the rest of its sequence.
   std::uint32_t int_div_latency = 0, fp32_div_latency = 0, fp64_div_latency = 0;
+  // A warp shuffle's (kernels/simt.hpp, Cta::shuffle_xor): its result takes these cycles; 0: sm.int_latency.
+  std::uint32_t shfl_latency = 0;
 
   // Register and shared-memory allocation granules (NVIDIA's CUDA Occupancy Calculator, compute capability
   // 7.0: registers are allocated per warp in units of 256, shared memory per CTA in units of 256 bytes).
@@ -166,6 +172,11 @@ struct SmSpec {
     k.integer("max_outstanding", max_outstanding,
               "Memory requests an SM may have in flight before issue stalls")
         .range(1, 4096);
+    k.boolean("nonblocking_loads", nonblocking_loads,
+              "A warp goes past a global load and waits only where an instruction reads the loaded value "
+              "(a register scoreboard; C++ library kernels with dependent latencies, which state their "
+              "dependences; atomics, traces and PTX programs still wait at each load); false: a warp waits "
+              "at every global load for its data (docs/kernels.md, Timing)");
     k.integer("max_ctas", max_ctas, "Resident CTAs per SM; 0: only max_warps limits them").range(0, 1024);
     k.integer(
          "registers", registers,
@@ -233,6 +244,10 @@ struct SmSpec {
     k.integer("fp64_div_latency", fp64_div_latency,
               NUMAGPU_LATENCY_DOC("an FP64 division (one instruction of class fp64; 0: as sm.fp64_latency)"))
         .range(0, 10000);
+    k.integer("shfl_latency", shfl_latency,
+              NUMAGPU_LATENCY_DOC("a warp shuffle (an int instruction that also takes a pass of the shared "
+                                  "pipe; 0: as sm.int_latency)"))
+        .range(0, 1000);
 #undef NUMAGPU_LATENCY_DOC
   }
 };

@@ -28,6 +28,8 @@ kernels::Latencies latencies_of(const SmSpec& sm) {
   set(kernels::kDivLatency + 0, sm.int_div_latency);
   set(kernels::kDivLatency + 1, sm.fp32_div_latency);
   set(kernels::kDivLatency + 2, sm.fp64_div_latency);
+  set(kernels::kShuffleLatency, sm.shfl_latency);
+  set(kernels::kNonblockingLoads, sm.nonblocking_loads ? 1 : 0);
   return latencies;
 }
 

@@ -273,6 +273,9 @@ void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigne
               out.push_back(in);
             }
             continue;
+          case Step::Kind::kWait:
+            // A trace has no scoreboard: its loads replay as loads their warp waits for (Step::scoreboarded).
+            continue;
           case Step::Kind::kBarrier:
             in.kind = trace::OpKind::kBarrier;
             break;

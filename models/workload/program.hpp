@@ -21,7 +21,9 @@ class KernelTraceReader;
 }
 
 struct Step {
-  enum class Kind : std::uint8_t { kCompute, kLoad, kStore, kAtomic, kBarrier };
+  // kWait: no instruction; the warp goes on once the loads it names have returned (a scoreboarded load's
+  // reader, below).
+  enum class Kind : std::uint8_t { kCompute, kLoad, kStore, kAtomic, kBarrier, kWait };
   static constexpr unsigned kWarpThreads = 32;
   static constexpr unsigned kMaxLines = 64;  // 32 threads, an access may straddle two lines
   Kind kind = Kind::kCompute;
@@ -44,6 +46,13 @@ struct Step {
   // programs that do not count threads): every instruction with all 32 threads.
   static constexpr std::uint32_t kFullWarps = ~std::uint32_t(0);
   std::uint32_t thread_instructions = kFullWarps;
+  // A load the warp goes past (sm.nonblocking_loads: a register scoreboard): its value's first reader is
+  // preceded by a kWait step. false: the warp waits for the load's lines before its next step (traces,
+  // synthetic patterns, PTX programs, which state no dependences). Loads the warp goes past are numbered
+  // 1, 2, ... in issue order per warp; a kWait step names in `wait_through` the last one it needs: it goes
+  // on once that load and every one before it have returned all their lines.
+  bool scoreboarded = false;
+  std::uint32_t wait_through = 0;
   unsigned line_count = 0;                       // memory: distinct lines, in first-touch order
   std::array<std::uint64_t, kMaxLines> lines{};  // line-aligned addresses
   // Per line, the 32 B sectors the threads' bytes touch (bit i: bytes [32 i, 32 i + 32) of the line); 0: all

@@ -30,6 +30,7 @@ CHECKED = {
     "iadd3_latency": (TARGET, "Jia et al. ch. 4: IADD3 4 cycles"),
     "l1_hit_latency": (TARGET, "Jia et al. Figure 3.2 (p. 20): L1 hit 28 cycles by p-chase"),
     "l2_hit_latency": (TARGET, "Jia et al. Figure 3.2 (p. 20): L2 hit 193 cycles by p-chase"),
+    "dram_latency": (TARGET, "Jia et al. Figure 3.2 (p. 20): L2 miss with a TLB hit, 375 cycles by p-chase"),
     "shared_latency_1way": (TARGET, "Jia et al. Table 3.1 (p. 19): shared memory, no conflict, 19 cycles"),
     # Full occupancy (64 warps an SM, 4 independent chains a thread): warp instructions a clock per SM is the
     # CUDA C Programming Guide's operations per clock per SM (compute capability 7.0) / 32 lanes.
@@ -62,17 +63,18 @@ CHECKED = {
     "idiv_latency": (TARGET, "Accel-Sim: PTX div.s32 145"),
     "fdiv_latency": (TARGET, "Accel-Sim: PTX div.f32 39"),
     "ddiv_latency": (TARGET, "Accel-Sim: PTX div.f64 330"),
+    "shfl_latency": (TARGET, "Accel-Sim: -ptx_opcode_latency_int's SHFL field, 21"),
+    # A shuffle takes a pass of the SM-wide shared pipe (Nsight's LSU pipe issues shuffles to L1TEX): 32 lanes,
+    # one warp a clock, the Guide's 32 shuffles a clock per SM.
+    "shfl_throughput": (TARGET, "Guide: warp shuffle 32 a clock per SM = 1 warp instruction"),
     # An empty kernel's elapsed cycles are runtime.kernel_overhead_cycles (AMALI's 2,119) and nothing else.
     "launch_overhead": (TARGET, "AMALI: empty-kernel intercept 2,119 cycles (the configured key)"),
 }
 
 # The model misses these today (docs/microbenchmarks.md, "Gaps"); the gap as measured on 2026-11-29.
 PENDING = {
-    "shfl_latency": (TARGET, "Accel-Sim config 21; the model has no shuffle unit: SHFL is an int instruction, 4"),
-    "shfl_throughput": (TARGET, "Guide: shuffle 32 a clock = 1; the model issues it on the int pipe, 2"),
     "shared_bandwidth_1way": (TARGET, "Jia Table 3.1: 12,080 of 13,800 GiB/s = 112 B/clk/SM; the model 128"),
     "shared_bandwidth_32way": (TARGET, "112 / 32 (the Guide's serialization); the model 128 / 32"),
-    "dram_latency": (TARGET, "Jia Figure 3.2: L2 miss, TLB hit, 375 cycles; the model about 310"),
     "dram_bandwidth_fraction": (TARGET, "Jia Table 3.1: 750 of 900 GiB/s, 83.3 %; the model streams at ~100 %"),
 }
 

@@ -74,6 +74,19 @@ Step load_line(std::uint64_t line) {
   return s;
 }
 
+// A load its warp goes past (sm.nonblocking_loads), and the wait before its value's first reader.
+Step scoreboarded_load(std::uint64_t line) {
+  Step s = load_line(line);
+  s.scoreboarded = true;
+  return s;
+}
+Step wait_through(std::uint32_t load) {
+  Step s;
+  s.kind = Step::Kind::kWait;
+  s.wait_through = load;
+  return s;
+}
+
 class SmTiming : public ::testing::Test {
  protected:
   // Runs `programs` in order on one SM; returns each kernel's cycles.
@@ -242,6 +255,76 @@ TEST_F(SmTiming, GreedyThenOldestTakesTheOldestWarpAfterTheStalledOne) {
   const std::vector<double> gto = run(one_slot(WarpScheduler::kGto), greedy_stall_kernels());
   ASSERT_GT(gto[0], 120.0);
   EXPECT_EQ(gto[1] - gto[0], 12.0);
+}
+
+// The register scoreboard (sm.nonblocking_loads). The reference kernel is one load of a cold line alone: it
+// issues at t0 and its data is back at t0 + L, when the warp ends. The kernel measured: a warp loads another
+// cold line, runs 100 one-cycle instructions that do not read it, waits for the load (a kWait step, no issue
+// slot) and runs one instruction that reads it. With the scoreboard the load issues at t0 and the 100
+// instructions at t0 + 1 .. t0 + 100; the wait at t0 + 101 holds the warp until t0 + L (L > 101), the reader
+// issues then and the warp ends at t0 + L + 1: 1 cycle more than the reference. Without it the warp waits at
+// the load: the 100 instructions issue at t0 + L .. t0 + L + 99, the reader at t0 + L + 100 (the wait step is
+// passed over: nothing is pending), and the warp ends at t0 + L + 101: 101 cycles more.
+std::vector<std::unique_ptr<KernelProgram>> scoreboard_kernels() {
+  std::vector<Step> warp{scoreboarded_load(2000)};
+  warp.insert(warp.end(), 100, one_instruction());
+  warp.push_back(wait_through(1));
+  warp.push_back(one_instruction());
+  std::vector<std::unique_ptr<KernelProgram>> p;
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{{load_line(1000)}}));
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{warp}));
+  return p;
+}
+
+TEST_F(SmTiming, AWarpGoesPastALoadUntilAnInstructionReadsIt) {
+  SystemSpec spec = small_spec(1);
+  spec.sm.nonblocking_loads = true;
+  const std::vector<double> c = run(spec, scoreboard_kernels());
+  ASSERT_GT(c[0], 101.0);  // the load's latency exceeds the independent work (the derivation's assumption)
+  EXPECT_EQ(c[1] - c[0], 1.0);
+}
+
+TEST_F(SmTiming, WithoutTheScoreboardAWarpWaitsAtEachLoad) {
+  SystemSpec spec = small_spec(1);
+  spec.sm.nonblocking_loads = false;
+  const std::vector<double> c = run(spec, scoreboard_kernels());
+  ASSERT_GT(c[0], 101.0);
+  EXPECT_EQ(c[1] - c[0], 101.0);
+}
+
+// A warp with more scoreboarded loads in flight than its ring holds (Sm::kPendingLoads, 32): 40 loads of
+// cold lines, a wait for the last and one instruction, against the same 40 loads each waited at. L is a
+// lone cold load's latency (the reference kernel's cycles less an empty kernel's). Loads 1..32 issue at t0 ..
+// t0 + 31; load 33 waits for load 1 (back at t0 + L or later), so the last load is back at t0 + 2L or
+// later: the kernel takes at least L + 1 more than the reference. Loads 33..40 issue as loads 1..8 come
+// back, so unless the memory delays each by a whole L it ends before t0 + 3L: less than 2L more. Waited at
+// one by one, the 40 loads take at least 40 L: 39 L more than the reference.
+std::vector<std::unique_ptr<KernelProgram>> many_loads_kernels(std::uint32_t loads) {
+  std::vector<Step> warp;
+  for (std::uint32_t i = 0; i < loads; ++i)
+    warp.push_back(scoreboarded_load(3000 + i));
+  warp.push_back(wait_through(loads));
+  warp.push_back(one_instruction());
+  std::vector<Step> blocking;
+  for (std::uint32_t i = 0; i < loads; ++i)
+    blocking.push_back(load_line(5000 + i));
+  std::vector<std::unique_ptr<KernelProgram>> p;
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{{load_line(1000)}}));
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{warp}));
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{blocking}));
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{{}}));
+  return p;
+}
+
+TEST_F(SmTiming, MoreLoadsInFlightThanTheRingHoldsWaitForTheOldest) {
+  SystemSpec spec = small_spec(1);
+  spec.sm.nonblocking_loads = true;
+  const std::vector<double> c = run(spec, many_loads_kernels(40));
+  const double latency = c[0] - c[3];
+  ASSERT_GT(latency, 40.0);  // the loads issue faster than they come back (the derivation's assumption)
+  EXPECT_GE(c[1] - c[0], latency + 1);
+  EXPECT_LT(c[1] - c[0], 2 * latency);
+  EXPECT_GE(c[2] - c[0], 39 * latency);
 }
 
 }  // namespace

@@ -96,8 +96,17 @@ class SgemmNT : public Kernel {
       const std::int64_t i = std::int64_t(step) * kTileHeight;
       b_s.store(b_cell, c.load(b_, n + (ty + i) * ldb));
       c.syncthreads();
-      for (std::int64_t j = 0; j < kTileHeight; ++j) {  // unrolled by nvcc: no branch
-        const V<float> a = c.load(a_, m + (i + j) * lda);
+      // The j loop is unrolled by nvcc (no branch), and its 8 loads of A, independent of each other and
+      // of the products, are issued first, the products after them: the order of the unrolled body that
+      // lets a warp have the 8 loads in flight at once (Volkov's instruction-level parallelism, the
+      // technique this kernel's register tiling is after). With sm.nonblocking_loads that overlap shows;
+      // with loads that block their warp the order changes nothing but which instruction waits.
+      std::vector<V<float>> a_row;
+      a_row.reserve(kTileHeight);
+      for (std::int64_t j = 0; j < kTileHeight; ++j)
+        a_row.push_back(c.load(a_, m + (i + j) * lda));
+      for (std::int64_t j = 0; j < kTileHeight; ++j) {
+        const V<float>& a = a_row[std::size_t(j)];
         // b_s[j][kk .. kk + 3]: one LDS.128, a broadcast; its four floats share its ready cycle (and, the
         // matrices carrying no data, its value).
         std::vector<V<float>> row;

@@ -11,8 +11,9 @@
 // issued.
 //
 // What the model can say about an opcode is its instruction class: FFMA, FADD and FMUL are fp32; IMAD, IADD3,
-// LOP3, shifts and SHFL are int (the PTX front end classes shfl so, ptx/flatten.cpp: there is no shuffle
-// unit); MUFU and the int-float conversions are sfu (the XU); F2F and DFMA are fp64; an HMMA step is tensor.
+// LOP3, shifts and SHFL are int (the PTX front end classes shfl so, ptx/flatten.cpp), SHFL also taking a
+// pass of the SM's shared pipe and its own latency (Cta::shuffle_xor); MUFU and the int-float conversions
+// are sfu (the XU); F2F and DFMA are fp64; an HMMA step is tensor.
 // The divisions issue nvcc's sequences (docs/kernels.md, "Timing"), so one division is one step of a chain.
 #include "kernels/library.hpp"
 #include "kernels/ubench/grid.hpp"
@@ -101,8 +102,7 @@ class Ops : public Kernel {
           run<float>(c, [](const V<float>& x) { return convert<float>(convert<double>(x)); });
           break;
         case Op::kShfl:
-          run<std::int64_t>(
-              c, [](const V<std::int64_t>& x) { return int_op(x, [](std::int64_t v) { return v; }); });
+          run<std::int64_t>(c, [&c](const V<std::int64_t>& x) { return c.shuffle_xor(x, 1); });
           break;
         case Op::kIdiv:
           run<std::int64_t>(c, [](const V<std::int64_t>& x) { return idiv(x, 3); });
@@ -124,7 +124,7 @@ class Ops : public Kernel {
   }
 
  private:
-  // One integer instruction the operators do not spell (a logic operation, a shift, a shuffle's move).
+  // One integer instruction the operators do not spell (a logic operation, a shift).
   template <class F>
   static V<std::int64_t> int_op(const V<std::int64_t>& x, F f) {
     return map(x, InstrClass::kInt, f);

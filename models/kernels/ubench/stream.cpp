@@ -6,6 +6,9 @@
 // hit bandwidth; one larger than the L1 but within the L2 makes every SM read the L2). `per_cta` 0: the grid
 // reads the array once between all its threads, `passes` times (an array past the L2: DRAM bandwidth).
 // bench-sm takes the difference of two pass counts, so the first pass (cold misses) and the launch cancel.
+// Each thread adds what it loads to a sum (one FADD a load), as the published benchmarks do so that the
+// compiler keeps the loads: with sm.nonblocking_loads a load no instruction read would never hold its warp,
+// and a warp would put all its loads in flight at once, which no compiled stream does.
 // The array's size is a multiple of a CTA's (per_cta) or the grid's threads x 4 B, or the last loads reach
 // past its end (addresses only: the model reads no data of it).
 #include "kernels/library.hpp"
@@ -37,9 +40,10 @@ class Stream : public Kernel {
       // With per_cta, CTA b starts its walk at chunk b (modulo the chunks): the SMs do not all ask the same
       // L2 slice for the same line at once, as a walk in lockstep would.
       const std::uint64_t chunks = (count_ + span - 1) / span, start = per_cta_ ? c.blockIdx.x % chunks : 0;
+      V<float> sum(c, 0.0f);
       for (std::int64_t p = 0; p < passes_; ++p)
         for (std::uint64_t k = 0; k < chunks; ++k)
-          c.load(data_, tid, static_cast<std::int64_t>((start + k) % chunks * span));
+          sum = sum + c.load(data_, tid, static_cast<std::int64_t>((start + k) % chunks * span));
     };
     return l;
   }

@@ -376,6 +376,103 @@ TEST(Simt, MemoryInstructionsWaitForTheirOperandsAndLoadsSettleTheRest) {
   EXPECT_EQ(w[0].steps[4].cycles, 1u);
 }
 
+// With sm.nonblocking_loads (kNonblockingLoads) a warp goes past a load; its value's first reader is preceded
+// by a wait step naming the last load it needs. By hand, one warp of 32, int latency 4, a[i] = 10 i and
+// b[i] = -i:
+//   x = a[tid]     address 1 issues at 0 (ready 4), the load waits for it: a compute step of 1 instruction
+//                  and 4 cycles, then the load (scoreboarded), x pending on load 1
+//   y = b[tid]     address 2 issues at 4 (ready 8): 1 instruction, 4 cycles; the load, y pending on load 2
+//   k = tid + 1    reads no load: issues at 8 (ready 12), a compute step of 1 cycle
+//   s = x + y      needs load 2 (and so load 1): a wait step through load 2, which settles what is in flight
+//                  (k: the clock goes to 12); s issues at 12, ready 16
+//   t = x * 2      load 1 was waited through: no wait; issues at 13, ready 17, in s's step (2 instructions, 2
+//                  cycles)
+// Without the flag the same loads are waited at: no wait step, no scoreboarded load.
+TEST(Simt, ALoadTheWarpGoesPastIsWaitedForByItsFirstReader) {
+  std::vector<std::int32_t> a_data(64), b_data(64);
+  for (std::int32_t i = 0; i < 64; ++i) {
+    a_data[std::size_t(i)] = 10 * i;
+    b_data[std::size_t(i)] = -i;
+  }
+  Array<std::int32_t> a{"a", 1 << 20, 64, &a_data}, b{"b", 2 << 20, 64, &b_data};
+  Latencies l = volta_like();
+  l[kNonblockingLoads] = 1;
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, l);
+  ASSERT_TRUE(c.nonblocking_loads());
+  const V<std::int64_t> tid = c.threadIdx_x();
+  const V<std::int32_t> x = c.load(a, tid);
+  const V<std::int32_t> y = c.load(b, tid);
+  const V<std::int64_t> k = tid + std::int64_t(1);
+  const V<std::int32_t> sum = x + y;
+  const V<std::int32_t> t = x * 2;
+  EXPECT_EQ(sum[5], 45);
+  EXPECT_EQ(t[5], 100);
+  EXPECT_EQ(k.ready(0), 12u);
+  EXPECT_EQ(sum.ready(0), 16u);
+  EXPECT_EQ(t.ready(0), 17u);
+  const std::vector<PackedStep>& steps = c.records()[0].steps;
+  ASSERT_EQ(steps.size(), 7u);
+  const Step::Kind kinds[] = {Step::Kind::kCompute, Step::Kind::kLoad,    Step::Kind::kCompute,
+                              Step::Kind::kLoad,    Step::Kind::kCompute, Step::Kind::kWait,
+                              Step::Kind::kCompute};
+  const std::uint32_t instructions[] = {1, 1, 1, 1, 1, 2, 2};  // loads: scoreboarded; the wait: its load
+  const std::uint32_t cycles[] = {4, 0, 4, 0, 1, 0, 2};
+  for (std::size_t i = 0; i < 7; ++i) {
+    EXPECT_EQ(steps[i].kind, kinds[i]) << i;
+    EXPECT_EQ(steps[i].instructions, instructions[i]) << i;
+    EXPECT_EQ(steps[i].cycles, cycles[i]) << i;
+  }
+  Step s;
+  c.records()[0].unpack(1, s);
+  EXPECT_TRUE(s.scoreboarded);
+  c.records()[0].unpack(5, s);
+  EXPECT_EQ(s.kind, Step::Kind::kWait);
+  EXPECT_EQ(s.wait_through, 2u);
+
+  Cta blocking({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  EXPECT_FALSE(blocking.nonblocking_loads());
+  const V<std::int32_t> z = blocking.load(a, blocking.threadIdx_x());
+  const V<std::int32_t> w = z + z;
+  for (const PackedStep& p : blocking.records()[0].steps) {
+    EXPECT_NE(p.kind, Step::Kind::kWait);
+    if (p.kind == Step::Kind::kLoad) {
+      EXPECT_EQ(p.instructions, 0u);
+    }
+  }
+}
+
+// A warp shuffle (Cta::shuffle_xor): thread t gets x of lane (t's lane ^ mask) of its own warp, or its own x
+// past the CTA's threads. By hand, 40 threads (warp 1 has lanes 0..7), x = tid, mask 1: y[0] = 1, y[1] = 0,
+// y[38] = 39, y[39] = 38. Timing, int latency 4 and sm.shfl_latency 21: y issues at 0 in each warp, one int
+// instruction and one pass of the shared pipe (Step::shared_replays), ready at 0 + 21; z = y + 1 waits for
+// it, issues at 21 (ready 25): the step is 2 instructions over 22 cycles. With the shuffle latency 0, the int
+// latency: y ready at 4, z issues at 4: 5 cycles.
+TEST(Simt, AShuffleReadsItsWarpsLanesAndTakesTheSharedPipe) {
+  for (const std::uint16_t latency : {std::uint16_t(21), std::uint16_t(0)}) {
+    Latencies l = volta_like();
+    l[kShuffleLatency] = latency;
+    Cta c({1, 1, 1}, {40, 1, 1}, {0, 0, 0}, kLine, l);
+    const V<std::int64_t> x = c.threadIdx_x();
+    const V<std::int64_t> y = c.shuffle_xor(x, 1);
+    const V<std::int64_t> z = y + std::int64_t(1);
+    EXPECT_EQ(y[0], 1);
+    EXPECT_EQ(y[1], 0);
+    EXPECT_EQ(y[38], 39);
+    EXPECT_EQ(y[39], 38);
+    const std::uint32_t ready = latency ? 21u : 4u;
+    EXPECT_EQ(y.ready(0), ready);
+    EXPECT_EQ(z.ready(1), ready + 4);
+    for (unsigned w = 0; w < 2; ++w) {
+      Step s;
+      c.records()[w].unpack(0, s);
+      EXPECT_EQ(s.instructions, 2u) << w;
+      EXPECT_EQ(s.classes[static_cast<unsigned>(InstrClass::kInt)], 2u) << w;
+      EXPECT_EQ(s.shared_replays, 1u) << w;
+      EXPECT_EQ(s.cycles, ready + 1) << w;
+    }
+  }
+}
+
 // A global access's address, base + index x element size, is one integer instruction per warp (sm_70's
 // IMAD.WIDE) with dependent latencies, and a warp reuses an address it formed before (the compiler keeps
 // it in a register), a constant offset being an immediate on top of it (LDG [R + imm]). By hand, one warp
