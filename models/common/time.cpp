@@ -54,7 +54,7 @@ Cycles GpuClock::retime(std::uint64_t mhz) {
   epoch_ticks_ = boundary_ticks;
   epoch_ps_ = ps_of_ticks(boundary_ticks);
   set_period(mhz);
-  now_ticks_ = ~std::uint64_t(0);  // now()'s kept answer was in the old period
+  now_ps_asked_ = ~std::uint64_t(0);  // now()'s kept answer was in the old period
   return boundary;
 }
 

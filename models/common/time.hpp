@@ -7,10 +7,18 @@
 // in picoseconds at every SystemC time resolution, so that its roundings, and so its results, do not depend
 // on the host's choice. An sc_time counts ticks of the resolution (sc_get_time_resolution(): 1 fs, 1 ps,
 // 1 ns, ...). GpuClock converts between them: at 1 ps and finer exactly; at coarser resolutions a time in
-// picoseconds that is not a whole tick becomes the next tick (never earlier than the model says), and the
-// clock period itself must be a whole number of ticks (period_error(), docs/embedding.md "Time resolution").
+// picoseconds that is not a whole tick is waited for until the next tick (never earlier than the model says),
+// and the clock period itself must be a whole number of ticks (period_error(), docs/embedding.md "Time
+// resolution").
+//
+// The model's "now" is exact too. Several picosecond instants can share one coarse tick: the delivery
+// scheduler hands each item over at the tick, but tells the clock the item's own instant first
+// (enter_instant), and now_ps()/now() answer that instant until the tick is left or another is entered. So a
+// delay computed during a delivery starts from the exact instant, and results do not depend on the
+// resolution. Absolute instants are rounded to ticks once, where SystemC must wait (until()).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -67,19 +75,49 @@ class GpuClock {
     return ps_time((num * period_ps_ + den - 1) / den);
   }
 
-  // Picoseconds <-> sc_time. A time in picoseconds becomes the first tick not before it.
+  // Picoseconds <-> sc_time. An absolute time in picoseconds becomes the first tick not before it.
   sc_core::sc_time ps_time(std::uint64_t ps) const { return sc_core::sc_time::from_value(ticks_of_ps(ps)); }
   std::uint64_t ps_of(const sc_core::sc_time& t) const { return ps_of_ticks(t.value()); }
-  // The current time in picoseconds.
-  std::uint64_t now_ps() const { return ps_of(sim_now()); }
+  // The SystemC delay from now until the tick of absolute time `at_ps` (not before now_ps()). Not the
+  // difference from now_ps() rounded up: now may lie inside the current tick (enter_instant).
+  sc_core::sc_time until(std::uint64_t at_ps) const {
+    return sc_core::sc_time::from_value(ticks_of_ps(at_ps) - sim_now().value());
+  }
+  // The tick (SystemC time value) that absolute time `at_ps` is waited for until.
+  std::uint64_t tick_of_ps(std::uint64_t at_ps) const { return ticks_of_ps(at_ps); }
+  // The current time in picoseconds: the instant entered within the current tick, else the tick's.
+  std::uint64_t now_ps() const {
+    const std::uint64_t ticks = sim_now().value();
+    return ticks == instant_tick_ ? instant_ps_ : ps_of_ticks(ticks);
+  }
+  // The model is at `at_ps`, which lies in the current tick (a delivery due then, handed over at the tick;
+  // a wake-up whose event could only fire at the tick). A no-op at 1 ps and finer, where a tick is exact.
+  // The clock is shared by the machine's components as const: the instant is a view of SystemC's time,
+  // like now()'s kept answer.
+  void enter_instant(std::uint64_t at_ps) const {
+    if (ps_per_tick_ == 1) return;
+    instant_tick_ = latest_tick_ = sim_now().value();
+    instant_ps_ = latest_ps_ = at_ps;
+  }
+  // The same for a process woken by an sc_event meant for `at_ps` (TimedEvent), which runs after some of the
+  // tick's deliveries may have: it resumes no earlier than the latest instant entered in the tick, so that
+  // nothing is scheduled before what was already delivered (times never go back, CalendarQueue).
+  void resume_at(std::uint64_t at_ps) const {
+    if (ps_per_tick_ == 1) return;
+    const std::uint64_t tick = sim_now().value();
+    if (latest_tick_ == tick && at_ps < latest_ps_) at_ps = latest_ps_;
+    enter_instant(std::min(at_ps, ps_of_ticks(tick)));
+  }
+  // Back to the tick's own time (the end of a delivery, of a wake-up).
+  void leave_instant() const { instant_tick_ = ~std::uint64_t(0); }
 
   // The current cycle, rounded down. Asked several times per hop at the same time: the last answer is kept,
   // since a 64-bit division by the period costs tens of cycles each time.
   Cycles now() const {
-    const std::uint64_t ticks = sim_now().value();
-    if (ticks != now_ticks_) {
-      now_ticks_ = ticks;
-      now_cycle_ = cycle_of_ticks(ticks);
+    const std::uint64_t ps = now_ps();
+    if (ps != now_ps_asked_) {
+      now_ps_asked_ = ps;
+      now_cycle_ = cycle_of_ps(ps);
     }
     return now_cycle_;
   }
@@ -97,6 +135,10 @@ class GpuClock {
   Cycles cycle_of_ticks(std::uint64_t ticks) const {
     if (ticks < epoch_ticks_) return epoch_cycle_ - 1;
     return epoch_cycle_ + (ticks - epoch_ticks_) / period_ticks_;
+  }
+  Cycles cycle_of_ps(std::uint64_t ps) const {
+    if (ps < epoch_ps_) return epoch_cycle_ - 1;
+    return epoch_cycle_ + (ps - epoch_ps_) / period_ps_;
   }
   void set_period(std::uint64_t mhz);
 
@@ -117,8 +159,12 @@ class GpuClock {
   std::uint64_t ticks_per_ps_ = 1;  // resolution finer than 1 ps: 10, 100 or 1000 ticks per ps
   std::uint64_t ps_per_tick_ = 1;   // resolution coarser than 1 ps: 10, 100, 1000, ... ps per tick
   std::uint64_t period_ticks_;
-  mutable std::uint64_t now_ticks_ = 0;  // now(): the time last asked about, and its cycle
+  mutable std::uint64_t now_ps_asked_ = 0;  // now(): the time last asked about, and its cycle
   mutable Cycles now_cycle_ = 0;
+  mutable std::uint64_t instant_tick_ = ~std::uint64_t(0);  // enter_instant(): the tick and the instant in it
+  mutable std::uint64_t instant_ps_ = 0;
+  mutable std::uint64_t latest_tick_ = ~std::uint64_t(0);  // the latest instant entered, and its tick
+  mutable std::uint64_t latest_ps_ = 0;
 };
 
 }  // namespace numagpu

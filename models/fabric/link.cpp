@@ -104,9 +104,9 @@ void Link::serve(int dir) {
     // initiator there whose request came in on input 1 - dir.
     const unsigned side = static_cast<unsigned>(1 - dir);
     if (c == kRequests) {
-      out.send(side, gp, transmit(dir, facts_.request_bytes(attr(gp))) + latency_);
+      out.send_ps(side, gp, transmit_ps(dir, facts_.request_bytes(attr(gp))) + latency_ps_);
     } else {
-      in.respond(side, gp, transmit(dir, facts_.response_bytes(attr(gp))) + latency_);
+      in.respond_ps(side, gp, transmit_ps(dir, facts_.response_bytes(attr(gp))) + latency_ps_);
     }
   }
   if (!d.wake_pending && waiting(dir) != 0) {
@@ -115,7 +115,7 @@ void Link::serve(int dir) {
   }
 }
 
-sc_time Link::transmit(int dir, std::uint64_t bytes) {
+std::uint64_t Link::transmit_ps(int dir, std::uint64_t bytes) {
   const std::uint64_t period = clock_.period_ps();
   const std::uint64_t now_ps = clock_.now_ps();
   catch_up(now_ps / period);
@@ -128,7 +128,7 @@ sc_time Link::transmit(int dir, std::uint64_t bytes) {
   d.busy.book(now_ps, d.free_ps);
   d.bytes->add(bytes);
   d.packets->add();
-  return clock_.ps_time(d.free_ps - now_ps);
+  return occupancy_ps;
 }
 
 Link::~Link() = default;

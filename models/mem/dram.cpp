@@ -46,7 +46,7 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
   backlog_limit_ps_ = line_time_ps * spec.queue_depth;
   SC_HAS_PROCESS(Dram);
   SC_METHOD(unblock);
-  sensitive << unblock_event_;
+  sensitive << unblock_event_.event();
   dont_initialize();
 }
 
@@ -61,7 +61,7 @@ bool Dram::try_accept(unsigned, Payload& gp) {
   const std::uint64_t now_ps = clock_.now_ps();
   if (free_ps <= now_ps || free_ps - now_ps <= backlog_limit_ps_) return true;
   // Full: look again when this channel's backlog has drained to the limit.
-  unblock_event_.notify(clock_.ps_time(free_ps - now_ps - backlog_limit_ps_));
+  unblock_event_.notify_at_ps(free_ps - backlog_limit_ps_);
   return false;
 }
 
@@ -84,9 +84,9 @@ void Dram::on_request(unsigned port, Payload& gp) {
   BandwidthPipe& channel = *channels_[ch];
   const std::uint64_t now_ps = clock_.now_ps();
   const std::uint64_t start_ps = std::max<std::uint64_t>(now_ps, channel.free_at_ps());
-  const sc_time delay = channel.reserve_delay(now_ps, bytes, latency_ps_);
+  const std::uint64_t delay_ps = channel.reserve_delay_ps(now_ps, bytes, latency_ps_);
   busy_[ch].book(start_ps, channel.free_at_ps());
-  in.respond(port, gp, delay);
+  in.respond_ps(port, gp, delay_ps);
 }
 
 bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
