@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -57,13 +58,35 @@ class GpuClock {
   // period when it was built (a bandwidth pipe's bytes per picosecond) stays as it was.
   Cycles retime(std::uint64_t mhz);
   // Whether retime() has been called: the period has not been the same since time 0.
-  bool retimed() const { return epoch_ticks_ != 0 || epoch_cycle_ != 0 || mhz_ != first_mhz_; }
-  // The time, in picoseconds, at which cycle `c` starts: c x period without a change. A cycle before the
-  // epoch is counted back in the new period (callers ask it only to compare with now, sm.cpp).
+  bool retimed() const { return steps_.size() > 1 || mhz_ != first_mhz_; }
+  // The clocks of the run so far: from cycle `cycle` (which starts at `start_ps`) on, `mhz`. One step
+  // without a change; a change is a step from its epoch. Power integrates over them (docs/power.md).
+  struct Step {
+    Cycles cycle;
+    std::uint64_t start_ps;
+    std::uint64_t mhz;
+  };
+  const std::vector<Step>& steps() const { return steps_; }
+  // The time, in picoseconds, at which cycle `c` starts: c x period without a change; a cycle before the
+  // last change in the period that was in force then.
   std::uint64_t cycle_start_ps(Cycles c) const {
     if (c >= epoch_cycle_) return epoch_ps_ + (c - epoch_cycle_) * period_ps_;
-    const std::uint64_t back = (epoch_cycle_ - c) * period_ps_;
-    return back < epoch_ps_ ? epoch_ps_ - back : 0;
+    const Step& s = step_of_cycle(c);
+    return s.start_ps + (c - s.cycle) * (1000000 / s.mhz);
+  }
+  // Cycle `c`'s length in picoseconds.
+  std::uint64_t cycle_length_ps(Cycles c) const {
+    if (c >= epoch_cycle_) return period_ps_;
+    return 1000000 / step_of_cycle(c).mhz;
+  }
+  // The first cycle that starts at or after `ps` (a busy interval's first whole cycle, BusyTracker).
+  Cycles first_cycle_from_ps(std::uint64_t ps) const {
+    if (ps >= epoch_ps_) return epoch_cycle_ + (ps - epoch_ps_ + period_ps_ - 1) / period_ps_;
+    std::size_t k = steps_.size() - 1;
+    while (k > 0 && steps_[k].start_ps > ps)
+      --k;
+    const std::uint64_t period = 1000000 / steps_[k].mhz;
+    return steps_[k].cycle + (ps - steps_[k].start_ps + period - 1) / period;
   }
 
   sc_core::sc_time cycles(Cycles n) const { return sc_core::sc_time::from_value(n * period_ticks_); }
@@ -140,6 +163,13 @@ class GpuClock {
     if (ps < epoch_ps_) return epoch_cycle_ - 1;
     return epoch_cycle_ + (ps - epoch_ps_) / period_ps_;
   }
+  // The step cycle `c` (before the epoch) lies in.
+  const Step& step_of_cycle(Cycles c) const {
+    std::size_t k = steps_.size() - 1;
+    while (k > 0 && steps_[k].cycle > c)
+      --k;
+    return steps_[k];
+  }
   void set_period(std::uint64_t mhz);
 
   // One of the two is 1: at 1 ps both, and the conversions are a multiplication by 1 (no division on a hop).
@@ -156,6 +186,7 @@ class GpuClock {
   std::uint64_t epoch_ticks_ = 0;  // the last retime()'s first cycle boundary, in ticks and ps, and its cycle
   std::uint64_t epoch_ps_ = 0;
   Cycles epoch_cycle_ = 0;
+  std::vector<Step> steps_;
   std::uint64_t ticks_per_ps_ = 1;  // resolution finer than 1 ps: 10, 100 or 1000 ticks per ps
   std::uint64_t ps_per_tick_ = 1;   // resolution coarser than 1 ps: 10, 100, 1000, ... ps per tick
   std::uint64_t period_ticks_;

@@ -122,10 +122,11 @@ void Dram::keep_busy_history() {
 }
 
 bool Dram::busy_in_cycle(Cycles cycle) {
-  const std::uint64_t period = clock_.period_ps();
+  // In the period of that cycle (a clock change, GpuClock::retime).
+  const std::uint64_t start = clock_.cycle_start_ps(cycle), length = clock_.cycle_length_ps(cycle);
   bool all = true;
   for (BusyTracker& b : busy_)
-    all = b.busy_in_cycle(cycle * period, period) && all;  // every channel consumes its past
+    all = b.busy_in_cycle(start, length) && all;  // every channel consumes its past
   return all;
 }
 
@@ -133,7 +134,7 @@ Cycles Dram::first_busy_cycle(Cycles from, Cycles limit) const {
   // No cycle before any channel's first busy one can have every channel busy: a safe (early) answer.
   Cycles first = limit;
   for (const BusyTracker& b : busy_)
-    first = std::min<Cycles>(first, b.first_busy_cycle(from, limit, clock_.period_ps()));
+    first = std::min<Cycles>(first, b.first_busy_cycle(from, limit, clock_));
   return first;
 }
 
@@ -145,7 +146,11 @@ void Dram::sample_window(Cycles window) {
   std::uint64_t busy_until_now = 0;
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);
-  const double window_ps = double(window) * double(clock_.period_ps()) * double(channels_.size());
+  // The window's own length: its cycles may have had another period (a clock change, GpuClock::retime).
+  const Cycles end = clock_.now();
+  const double window_ps =
+      double(clock_.cycle_start_ps(end) - clock_.cycle_start_ps(end - std::min(end, window))) *
+      double(channels_.size());
   utilization_->push(100.0 * double(busy_until_now - busy_ps_at_sample_) / window_ps);
   busy_ps_at_sample_ = busy_until_now;
 }

@@ -459,6 +459,16 @@ TEST(HostClock, AClockChangeBetweenEdgesAppliesFromTheNextEdge) {
     wait(1, sc_core::SC_PS);
     EXPECT_EQ(clock.now(), 3u);
     EXPECT_EQ(clock.cycle_start_ps(3), 6000u);
+    // Cycles before the change keep their own period (the policy blocks' busy views and power ask them):
+    // cycle 1 is [1000, 2000) ps, cycle 2 [2000, 6000).
+    EXPECT_EQ(clock.cycle_start_ps(1), 1000u);
+    EXPECT_EQ(clock.cycle_length_ps(1), 1000u);
+    EXPECT_EQ(clock.cycle_length_ps(2), 4000u);
+    EXPECT_EQ(clock.first_cycle_from_ps(1500), 2u);
+    EXPECT_EQ(clock.first_cycle_from_ps(2500), 3u);
+    ASSERT_EQ(clock.steps().size(), 2u);
+    EXPECT_EQ(clock.steps()[1].cycle, 2u);
+    EXPECT_EQ(clock.steps()[1].start_ps, 2000u);
     EXPECT_THROW(h.gpu.set_clock_mhz(3), std::invalid_argument);  // 333333.3 ps: not a whole picosecond
   };
   sc_core::sc_start(1, SC_US);
