@@ -45,6 +45,21 @@ void GpuClock::set_period(std::uint64_t mhz) {
   period_ticks_ = period_ps_ * ticks_per_ps_ / ps_per_tick_;
 }
 
+Cycles GpuClock::retime_at_now(std::uint64_t mhz) {
+  const std::string error = period_error(mhz);
+  if (!error.empty()) throw std::invalid_argument("clock: " + error);
+  const std::uint64_t now = now_ps();
+  if (now <= epoch_ps_ || cycle_start_ps(cycle_of_ps(now)) == now) return retime(mhz);  // on a boundary
+  const Cycles boundary = cycle_of_ps(now) + 1;
+  epoch_cycle_ = boundary;
+  epoch_ps_ = now;
+  epoch_ticks_ = ticks_of_ps(now);
+  set_period(mhz);
+  steps_.push_back(Step{boundary, now, mhz});
+  now_ps_asked_ = ~std::uint64_t(0);
+  return boundary;
+}
+
 Cycles GpuClock::retime(std::uint64_t mhz) {
   const std::string error = period_error(mhz);
   if (!error.empty()) throw std::invalid_argument("clock: " + error);

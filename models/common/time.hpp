@@ -57,6 +57,9 @@ class GpuClock {
   // (cycles(), cycles_ps(), cycles_fraction()) are in the new period; what a component computed from the
   // period when it was built (a bandwidth pipe's bytes per picosecond) stays as it was.
   Cycles retime(std::uint64_t mhz);
+  // The same from now, which becomes a cycle boundary: a cycle in progress ends now, shortened (a host
+  // clock's edge came early or late: System::follow_clock_edge). Returns the cycle that starts now.
+  Cycles retime_at_now(std::uint64_t mhz);
   // Whether retime() has been called: the period has not been the same since time 0.
   bool retimed() const { return steps_.size() > 1 || mhz_ != first_mhz_; }
   // The clocks of the run so far: from cycle `cycle` (which starts at `start_ps`) on, `mhz`. One step
@@ -77,7 +80,7 @@ class GpuClock {
   // Cycle `c`'s length in picoseconds.
   std::uint64_t cycle_length_ps(Cycles c) const {
     if (c >= epoch_cycle_) return period_ps_;
-    return 1000000 / step_of_cycle(c).mhz;
+    return cycle_start_ps(c + 1) - cycle_start_ps(c);  // the last before a change may have been cut short
   }
   // The first cycle that starts at or after `ps` (a busy interval's first whole cycle, BusyTracker).
   Cycles first_cycle_from_ps(std::uint64_t ps) const {

@@ -589,7 +589,32 @@ void System::measure_clock() {
     next_trigger(clock_in->posedge_event());
     return;
   }
-  check_clock(sc_core::sc_time_stamp() - clock_rise_, clock_rise_);  // then never again
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (clock_rises_ == 2) {
+    check_clock(now - clock_rise_, clock_rise_);
+    ++clock_rises_;
+  } else if (now - clock_rise_ != ctx_.clock.cycles(1)) {
+    // The host's generator changed its period: this edge ends the cycle in progress, the next cycles have
+    // the new one (a signal can change its spacing; an sc_clock cannot, and is read once above).
+    follow_clock_edge(now - clock_rise_);
+  }
+  clock_rise_ = now;
+  next_trigger(clock_in->posedge_event());
+}
+
+void System::follow_clock_edge(const sc_core::sc_time& period) {
+  const std::uint64_t ps = ctx_.clock.ps_of(period);
+  const std::string error = ps == 0 || 1000000 % ps != 0
+                                ? std::string("not the period of a whole number of MHz")
+                                : GpuClock::period_error(1000000 / ps);
+  if (!error.empty()) {
+    SC_REPORT_ERROR("numagpu/clock_in", (std::string(name()) + ".clock_in: its period changed to " +
+                                         period.to_string() + ", which the System cannot follow: " + error)
+                                            .c_str());
+    return;
+  }
+  ctx_.clock.retime_at_now(1000000 / ps);
+  windows_->follow_clock();
 }
 
 void System::reset_changed() {

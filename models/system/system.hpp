@@ -249,7 +249,10 @@ class System : public sc_core::sc_module {
   void start_of_simulation() override;
   void item_ended(std::size_t item, bool aborted);  // a launch()'s command, if it was one
   void reset_changed();
-  void measure_clock();  // a clock_in that is not an sc_clock: its first two rising edges
+  // A clock_in that is not an sc_clock: its first two rising edges, then every rising edge, to follow a
+  // change of its period (follow_clock_edge).
+  void measure_clock();
+  void follow_clock_edge(const sc_core::sc_time& period);
   // system.clock_steps: the next step is applied at its cycle's start, then the one after it is armed.
   void arm_clock_step();
   void apply_clock_step();
@@ -299,7 +302,7 @@ class System : public sc_core::sc_module {
   std::unique_ptr<DataStore> store_view_;  // memory_ as the kernels' data see it
   std::unique_ptr<HostControl> control_;
   bool in_reset_ = false;
-  sc_core::sc_time clock_rise_;  // measure_clock(): the first rising edge seen
+  sc_core::sc_time clock_rise_;  // measure_clock(): the last rising edge seen
   unsigned clock_rises_ = 0;
   nlohmann::json config_resolved_;  // what write_stats() records (null: a spec made in code)
   std::string config_hash_;
