@@ -612,6 +612,18 @@ TEST(HostClock, AClockSignalWhosePeriodChangesIsFollowed) {
   }
 }
 
+// A change to a spacing the System cannot count in (3 ns: 333.3 MHz, no whole-MHz clock) is an error naming
+// the port and the new period.
+TEST(HostClock, AClockSignalChangingToAPeriodItCannotFollowIsAnError) {
+  FreshSystemCKernel kernel;
+  ChangingToggler toggler("toggler", sc_time(2, SC_NS), 10, sc_time(3, SC_NS));
+  stats::Registry reg;
+  System gpu("gpu", Configuration::from_yaml(kStream, {System::clock_setting(sc_time(2, SC_NS))}), reg);
+  gpu.clock_in.bind(toggler.line);
+  const std::string message = error_of_start();
+  EXPECT_NE(message.find("gpu.clock_in: its period changed to 3 ns"), std::string::npos) << message;
+}
+
 TEST(HostClock, AClockSignalIsMeasuredOverTwoEdges) {
   const std::string setting = System::clock_setting(sc_time(2, SC_NS));
   {
