@@ -107,21 +107,18 @@ bool Cache::try_accept(unsigned port, Payload&) {
   return true;
 }
 
-sc_time Cache::tag_access_done() {
+std::uint64_t Cache::tag_access_done_ps() {
   // One tag access per cycle: a request that finds the port busy waits for the next free cycle.
   const Cycles now = clock_.now();
   const Cycles start = std::max(now, next_tag_cycle_);
   if (start > now) bank_conflicts_.add();  // the tag port was taken this cycle: wait
   next_tag_cycle_ = start + 1;
-  const std::uint64_t delay_ps = clock_.cycle_start_ps(start + spec_.hit_latency) - clock_.now_ps();
-  // Most accesses start at a cycle edge with the port free: the same delay each time, made once
-  // (sc_time::from_value is an out-of-line call on every hop, docs/performance.md).
-  return delay_ps == hit_delay_ps_ ? hit_delay_ : clock_.ps_time(delay_ps);
+  return clock_.cycle_start_ps(start + spec_.hit_latency) - clock_.now_ps();
 }
 
-void Cache::finish(Payload& gp, const sc_time& delay) {
+void Cache::finish(Payload& gp, std::uint64_t delay_ps) {
   const unsigned port = attr(gp).pop_return_port();
-  in.respond(port, gp, delay);
+  in.respond_ps(port, gp, delay_ps);
   --in_process_[port];
   in.retry_blocked(port);
 }
@@ -161,7 +158,7 @@ void Cache::on_request(unsigned port, Payload& gp) {
   auto& counters = by_class_[static_cast<int>(a.traffic_class(socket_))];
   const std::uint64_t line = line_of(gp);
   const std::uint64_t tl = tag_line(line);
-  const sc_time done = tag_access_done();
+  const std::uint64_t done = tag_access_done_ps();
   const TagArray::LineClass cls = class_of(a.home_socket);
   // remote_insert: once — a request from another socket is served here without allocating.
   const bool allocate = spec_.insert_remote_requests || a.origin_socket == socket_;
@@ -241,13 +238,13 @@ void Cache::on_request(unsigned port, Payload& gp) {
 // A miss (or a write passing through) goes on towards memory, keeping its slot until the answer comes back,
 // as an MSHR does. For a GPU-side L2 that may be across the fabric: the home bank takes it on its own request
 // network, whose slots never wait on the fabric, so holding this slot cannot close a cycle of waits.
-void Cache::forward(Payload& gp, const sc_time& delay, int sectors) {
+void Cache::forward(Payload& gp, std::uint64_t delay_ps, int sectors) {
   NumaAttr& a = attr(gp);
   if (facts_.sectored) {
     a.push_sectors(a.sectors);
     if (sectors >= 0) a.sectors = static_cast<std::uint8_t>(sectors);
   }
-  out.send(output_for(a.home_socket), gp, delay);
+  out.send_ps(output_for(a.home_socket), gp, delay_ps);
 }
 
 void Cache::on_response(unsigned, Payload& gp) {
@@ -284,13 +281,13 @@ void Cache::on_response(unsigned, Payload& gp) {
       fill(line, a.op == MemOp::kAtomic, class_of(a.home_socket));
     }
   }
-  finish(gp, sc_core::SC_ZERO_TIME);
+  finish(gp, 0);
   if (a.op != MemOp::kRead) return;
   if (sectored_) {
     pending_sectors_.erase(line);  // a merged read that still misses sectors opens the next miss
     mshrs_.close(line, [this, fetched](Payload* m) { retry_merged(*m, fetched); });
   } else {
-    mshrs_.close(line, [this](Payload* m) { finish(*m, sc_core::SC_ZERO_TIME); });
+    mshrs_.close(line, [this](Payload* m) { finish(*m, 0); });
   }
 }
 
@@ -301,13 +298,13 @@ void Cache::retry_merged(Payload& gp, std::uint32_t fetched) {
   const std::uint64_t line = line_of(gp);
   const std::uint32_t need = sectors_of(attr(gp).sectors) & ~(tags_.valid_sectors(tag_line(line)) | fetched);
   if (need == 0) {
-    finish(gp, sc_core::SC_ZERO_TIME);
+    finish(gp, 0);
     return;
   }
   // Its sectors count as asked for from now on, whether it goes for them or waits again (as on arrival).
   pending_sectors_[line] |= static_cast<std::uint8_t>(granules_of(need));
   if (mshrs_.merge_or_open(line, &gp)) return;  // another merged read already went for its sectors
-  forward(gp, sc_core::SC_ZERO_TIME, granules_of(need));
+  forward(gp, 0, granules_of(need));
 }
 
 void Cache::fill(std::uint64_t line, bool dirty, TagArray::LineClass cls, std::uint32_t sectors) {

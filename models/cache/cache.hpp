@@ -104,14 +104,15 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
 
   std::uint64_t line_of(const Payload& gp) const { return line_size_.quotient(gp.get_address()); }
   std::uint64_t tag_line(std::uint64_t line) const { return line >> bank_.index_bits; }
-  sc_core::sc_time tag_access_done();  // reserves the next free tag-access cycle, returns hit-latency end
+  // Reserves the next free tag-access cycle; returns the delay to the hit latency's end, in ps.
+  std::uint64_t tag_access_done_ps();
   TagArray::LineClass class_of(std::uint16_t home) const {
     return home == socket_ ? TagArray::LineClass::kLocal : TagArray::LineClass::kRemote;
   }
   unsigned output_for(std::uint16_t home) const { return spec_.gpu_side && home != socket_ ? 1 : 0; }
   // `sectors`: when the machine is sectored, the 32 B sectors the request asks the next level for (the ones
   // it carried are kept on its sector stack until the response); -1: those it carries.
-  void forward(Payload& gp, const sc_core::sc_time& delay, int sectors = -1);
+  void forward(Payload& gp, std::uint64_t delay_ps, int sectors = -1);
   void fill(std::uint64_t line, bool dirty, TagArray::LineClass cls, std::uint32_t sectors = ~0u);
   void write_back_line(std::uint64_t line, Issuer issuer, std::uint32_t dirty_sectors = ~0u);
   // Sectors: a request's 32 B sectors (NumaAttr::sectors, 0 = all) as this cache's sectors (1 when
@@ -129,7 +130,7 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   // A read merged with a miss that has now been answered with `fetched`: finished if its sectors are valid,
   // else sent on for the rest (sectored caches).
   void retry_merged(Payload& gp, std::uint32_t fetched);
-  void finish(Payload& gp, const sc_core::sc_time& delay);
+  void finish(Payload& gp, std::uint64_t delay_ps);
 
   const GpuClock& clock_;
   CacheSpec spec_;
@@ -151,8 +152,6 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   TagArray tags_;
   std::size_t in_process_[2] = {0, 0};  // per input binding (request network)
   Cycles next_tag_cycle_ = 0;
-  const sc_core::sc_time hit_delay_ = clock_.cycles(spec_.hit_latency);  // tag_access_done()'s usual answer
-  const std::uint64_t hit_delay_ps_ = clock_.cycles_ps(spec_.hit_latency);
 
   struct ClassCounters {
     stats::Counter* read_hits;

@@ -18,9 +18,8 @@ class ArrivalQueue : public Deliverable {
  public:
   explicit ArrivalQueue(DeliveryScheduler& scheduler) : scheduler_(scheduler) {}
 
-  void push(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
-    scheduler_.schedule_in(delay, *this, &gp);
-  }
+  // At absolute time `at_ps` (exact, not rounded to the SystemC resolution).
+  void push_at(tlm::tlm_generic_payload& gp, std::uint64_t at_ps) { scheduler_.schedule(at_ps, *this, &gp); }
 
  private:
   DeliveryScheduler& scheduler_;

@@ -20,17 +20,12 @@ class BandwidthPipe {
   // Returns the time the last byte leaves (rounded up to the picosecond, then to the SystemC tick).
   sc_core::sc_time reserve(const sc_core::sc_time& arrival, std::uint64_t bytes);
   // reserve() from `now_ps` for a caller that wants a delay: from now until the last byte leaves, plus
-  // `extra_ps` (a latency after the pipe). The last answer is kept: an uncontended pipe gives the same delay
-  // transfer after transfer, and sc_time::from_value is an out-of-line call on every hop.
-  sc_core::sc_time reserve_delay(std::uint64_t now_ps, std::uint64_t bytes, std::uint64_t extra_ps) {
+  // `extra_ps` (a latency after the pipe), in picoseconds (exact at every SystemC time resolution:
+  // RequestOutputs::send_ps).
+  std::uint64_t reserve_delay_ps(std::uint64_t now_ps, std::uint64_t bytes, std::uint64_t extra_ps) {
     free_at_scaled_ = std::max(free_at_scaled_, now_ps * num_) + bytes * ps_per_byte_scaled_;
     bytes_moved_ += bytes;
-    const std::uint64_t delay_ps = free_at_ps() - now_ps + extra_ps;
-    if (delay_ps != last_delay_ps_) {
-      last_delay_ps_ = delay_ps;
-      last_delay_ = clock_->ps_time(delay_ps);
-    }
-    return last_delay_;
+    return free_at_ps() - now_ps + extra_ps;
   }
   // When the pipe is next free (rounded up to the picosecond, then to the SystemC tick).
   sc_core::sc_time free_at() const;
@@ -47,8 +42,6 @@ class BandwidthPipe {
   std::uint64_t ps_per_byte_scaled_;  // period_ps * den: time of one byte, in units of 1/num_ ps
   std::uint64_t free_at_scaled_ = 0;  // ps * num_
   std::uint64_t bytes_moved_ = 0;
-  std::uint64_t last_delay_ps_ = 0;  // reserve_delay()'s last answer, in ps and as an sc_time
-  sc_core::sc_time last_delay_;
 };
 
 }  // namespace numagpu

@@ -58,13 +58,16 @@ class BusyTracker {
   }
 
   // The first cycle from `from` on (before `limit`) that busy_in_cycle() would call busy, or `limit`.
-  // Changes nothing: a driver uses it to know how long its policy's inputs stay quiet.
-  std::uint64_t first_busy_cycle(std::uint64_t from, std::uint64_t limit, std::uint64_t period_ps) const {
+  // Changes nothing: a driver uses it to know how long its policy's inputs stay quiet. `cycles` maps cycles
+  // and picoseconds (GpuClock, whose periods may have changed during the run): cycle_start_ps(c) and
+  // first_cycle_from_ps(ps).
+  template <class Cycles>
+  std::uint64_t first_busy_cycle(std::uint64_t from, std::uint64_t limit, const Cycles& cycles) const {
     for (const Interval& i : intervals_) {
-      if (i.end < (from + 1) * period_ps) continue;  // ends before covering any whole cycle from `from`
-      const std::uint64_t first = std::max(from, (i.start + period_ps - 1) / period_ps);
+      if (i.end < cycles.cycle_start_ps(from + 1)) continue;  // ends before covering any whole cycle
+      const std::uint64_t first = std::max<std::uint64_t>(from, cycles.first_cycle_from_ps(i.start));
       if (first >= limit) return limit;
-      if ((first + 1) * period_ps <= i.end) return first;
+      if (cycles.cycle_start_ps(first + 1) <= i.end) return first;
     }
     return limit;
   }

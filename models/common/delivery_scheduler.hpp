@@ -43,11 +43,9 @@ class DeliveryScheduler : public sc_core::sc_module, public HostActivitySource {
   DeliveryScheduler(const sc_core::sc_module_name& name, const GpuClock& clock);
 
   // Delivers `gp` (null: a wake-up) to `to` at absolute time `at_ps` (not before now). At a SystemC time
-  // resolution coarser than 1 ps, a time between two ticks is delivered at the later one.
+  // resolution coarser than 1 ps, a time between two ticks is handed over at the later one, in picosecond
+  // order, with the clock at the item's own instant (GpuClock::enter_instant).
   void schedule(std::uint64_t at_ps, Deliverable& to, tlm::tlm_generic_payload* gp);
-  void schedule_in(const sc_core::sc_time& delay, Deliverable& to, tlm::tlm_generic_payload* gp) {
-    schedule(clock_.now_ps() + clock_.ps_of(delay), to, gp);
-  }
   std::size_t pending() const { return queue_.size(); }
   void add_host_activity(HostActivity& total) const override {
     total.deliveries += delivered_;
@@ -56,15 +54,15 @@ class DeliveryScheduler : public sc_core::sc_module, public HostActivitySource {
 
  private:
   void fire();
-  void wake_in(std::uint64_t delay_ps);  // notifies wake_ delay_ps from now
+  void wake_at(std::uint64_t tick);  // notifies wake_ at SystemC time value `tick` (not before now)
 
   const GpuClock& clock_;
-  CalendarQueue queue_;                           // items: to = Deliverable*, what = payload (or null)
-  std::uint64_t wake_at_ps_ = ~std::uint64_t(0);  // when wake_ is due (none: all ones)
+  CalendarQueue queue_;                             // items: to = Deliverable*, what = payload (or null)
+  std::uint64_t wake_at_tick_ = ~std::uint64_t(0);  // the tick wake_ is due at (none: all ones)
   std::uint64_t delivered_ = 0;
   std::uint64_t fired_ = 0;
   sc_core::sc_event wake_;
-  std::uint64_t last_wake_delay_ps_ = 0;  // wake_in()'s last delay, in ps and as an sc_time
+  std::uint64_t last_wake_delay_ticks_ = 0;  // wake_at()'s last delay, in ticks and as an sc_time
   sc_core::sc_time last_wake_delay_;
 };
 

@@ -11,12 +11,27 @@ namespace numagpu {
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
+// Exact times through a socket. Inside the model a phase's time is exact picoseconds; a TLM annotated delay
+// is whole ticks of the SystemC resolution. Two port groups bound directly (bind_direct) hand each other the
+// exact time. Through a socket (a protocol checker or a host component in between), the sender annotates
+// the delay to the first tick not before the exact time and writes the exact time into the payload's
+// attributes; the receiver takes it when it rounds to the annotated tick (no one in between changed the
+// delay) and is not before now, and otherwise the annotated time.
 namespace {
-// Pass-through components queue a phase no earlier than anything they queued before on the same port:
-// the base protocol requires non-decreasing timing annotations per socket.
-sc_time not_before(const sc_time& wanted, const sc_time& last) {
-  return std::max(wanted, last);
+
+std::uint64_t exact_time(const GpuClock& clock, const Payload& gp, const sc_time& delay) {
+  const std::uint64_t now_ps = clock.now_ps();
+  const std::uint64_t exact = attr(gp).phase_at_ps;
+  if (exact >= now_ps && clock.tick_of_ps(exact) == sim_now().value() + delay.value()) return exact;
+  return now_ps + clock.ps_of(delay);
 }
+
+// The annotated delay for a phase at exact time `at_ps`, written beside it for the receiver.
+sc_time annotate(const GpuClock& clock, Payload& gp, std::uint64_t at_ps) {
+  attr(gp).phase_at_ps = at_ps;
+  return clock.until(at_ps);
+}
+
 }  // namespace
 
 void bind_direct(RequestOutputs& from, RequestInputs& to) {
@@ -65,13 +80,14 @@ class ForeignInputs {
       Payload& stand_in = open_stand_in(pool_, foreign, in_.ctx_.edge);
       attr(stand_in).home_socket = foreign_attr(foreign).home_socket;
       if (foreign.has_mm()) foreign.acquire();
-      return in_.nb_transport_fw(port, stand_in, phase, delay);  // END_REQ now, or later on the backward path
+      // END_REQ now, or later on the backward path.
+      return in_.forward_at(p, stand_in, phase, in_.ctx_.clock.now_ps() + in_.ctx_.clock.ps_of(delay));
     }
     NumaAttr* a = foreign.get_extension<NumaAttr>();
     if (phase == tlm::END_RESP && a && a->counterpart && p < in_.ports_.size() &&
         in_.ports_[p].resp_in_flight == a->counterpart) {
       Payload& stand_in = *a->counterpart;
-      const tlm::tlm_sync_enum status = in_.nb_transport_fw(port, stand_in, phase, delay);
+      const tlm::tlm_sync_enum status = in_.forward_at(p, stand_in, phase, in_.ctx_.clock.now_ps());
       finish(stand_in);
       return status;
     }
@@ -87,8 +103,9 @@ class ForeignInputs {
     return tlm::TLM_COMPLETED;
   }
 
-  tlm::tlm_sync_enum backward(unsigned port, Payload& stand_in, tlm::tlm_phase& phase, sc_time& delay) {
+  tlm::tlm_sync_enum backward(unsigned port, Payload& stand_in, tlm::tlm_phase& phase, std::uint64_t at_ps) {
     Payload& foreign = *attr(stand_in).counterpart;
+    sc_time delay = in_.ctx_.clock.until(at_ps);
     if (phase != tlm::BEGIN_RESP) return in_.socket[port]->nb_transport_bw(foreign, phase, delay);
     answer_foreign(stand_in, in_.ctx_.edge);
     const tlm::tlm_sync_enum status = in_.socket[port]->nb_transport_bw(foreign, phase, delay);
@@ -144,23 +161,28 @@ tlm::tlm_sync_enum RequestInputs::socket_transport_fw(int port, Payload& gp, tlm
 
 tlm::tlm_sync_enum RequestInputs::nb_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase,
                                                   sc_time& delay) {
-  auto& ps = port_state(static_cast<unsigned>(port));
+  return forward_at(static_cast<unsigned>(port), gp, phase, exact_time(ctx_.clock, gp, delay));
+}
+
+tlm::tlm_sync_enum RequestInputs::forward_at(unsigned port, Payload& gp, tlm::tlm_phase& phase,
+                                             std::uint64_t at_ps) {
+  auto& ps = port_state(port);
   if (phase == tlm::BEGIN_REQ) {
     if (ps.held) throw std::logic_error("BEGIN_REQ while a request is held on the same port");
     attr(gp).record_hop(component_id_);
-    if (owner_.try_accept(static_cast<unsigned>(port), gp)) {
+    if (owner_.try_accept(port, gp)) {
       attr(gp).arrival_port = static_cast<std::uint16_t>(port);
-      arrivals_.push(gp, delay);
+      arrivals_.push_at(gp, at_ps);
       phase = tlm::END_REQ;  // early END_REQ: same effective time as the BEGIN_REQ
       return tlm::TLM_UPDATED;
     }
-    hold(static_cast<unsigned>(port), gp, delay);
+    hold(port, gp, at_ps);
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::END_RESP) {
     if (ps.resp_in_flight != &gp) throw std::logic_error("END_RESP for a response not in flight");
     ps.resp_in_flight = nullptr;
-    send_responses(static_cast<unsigned>(port));
+    send_responses(port);
     return tlm::TLM_COMPLETED;
   }
   throw std::logic_error("unexpected phase on the forward path");
@@ -198,10 +220,10 @@ unsigned RequestInputs::transport_dbg(int port, Payload& gp) {
   return debug_access(gp, ctx_.edge);
 }
 
-void RequestInputs::hold(unsigned port, Payload& gp, const sc_time& delay) {
+void RequestInputs::hold(unsigned port, Payload& gp, std::uint64_t at_ps) {
   auto& ps = ports_[port];
   ps.held = &gp;
-  ps.held_at = sim_now() + delay;
+  ps.held_at = at_ps;
   ps.held_key = owner_.wait_key(port, gp);
   ++held_;
   if (ps.held_key >= waiting_.size()) {
@@ -267,28 +289,32 @@ bool RequestInputs::retry_port(unsigned port) {
   --held_;
   waiting_[ps.held_key][port / 64] &= ~(std::uint64_t(1) << (port % 64));
   --waiting_count_[ps.held_key];
-  const sc_time at = std::max(ps.held_at, sim_now());
-  sc_time delay = at - sim_now();
+  const std::uint64_t at = std::max(ps.held_at, ctx_.clock.now_ps());
   attr(gp).arrival_port = static_cast<std::uint16_t>(port);
-  arrivals_.push(gp, delay);
+  arrivals_.push_at(gp, at);
   tlm::tlm_phase phase = tlm::END_REQ;
   // The initiator may send its next BEGIN_REQ from inside this call; our state is already consistent.
-  send_backward(port, gp, phase, delay);
+  send_backward(port, gp, phase, at);
   return true;
 }
 
 tlm::tlm_sync_enum RequestInputs::send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase,
-                                                sc_time& delay) {
+                                                std::uint64_t at_ps) {
   const PortState& ps = ports_[port];
-  if (ps.peer) return ps.peer->nb_transport_bw(static_cast<int>(ps.peer_port), gp, phase, delay);
-  if (foreign_ && foreign_->owns(gp)) return foreign_->backward(port, gp, phase, delay);  // a stand-in
+  if (ps.peer) return ps.peer->backward_at(ps.peer_port, gp, phase, at_ps);
+  if (foreign_ && foreign_->owns(gp)) return foreign_->backward(port, gp, phase, at_ps);  // a stand-in
+  sc_time delay = annotate(ctx_.clock, gp, at_ps);
   return socket[port]->nb_transport_bw(gp, phase, delay);
 }
 
 void RequestInputs::respond(unsigned port, Payload& gp, const sc_time& delay) {
+  respond_ps(port, gp, ctx_.clock.ps_of(delay));
+}
+
+void RequestInputs::respond_ps(unsigned port, Payload& gp, std::uint64_t delay_ps) {
   if (gp.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) gp.set_response_status(tlm::TLM_OK_RESPONSE);
   auto& ps = port_state(port);
-  ps.responses.push_back({&gp, sim_now() + delay});
+  ps.responses.push_back({&gp, ctx_.clock.now_ps() + delay_ps});
   send_responses(port);
 }
 
@@ -297,11 +323,12 @@ void RequestInputs::send_responses(unsigned port) {
   while (!ps.resp_in_flight && !ps.responses.empty()) {
     auto [gp, at] = ps.responses.front();
     ps.responses.pop_front();
-    const sc_time when = not_before(std::max(at, sim_now()), ps.last_resp_at);
+    // Pass-through components queue a phase no earlier than anything they queued before on the same port:
+    // the base protocol requires non-decreasing timing annotations per socket.
+    const std::uint64_t when = std::max({at, ctx_.clock.now_ps(), ps.last_resp_at});
     ps.last_resp_at = when;
-    sc_time delay = when - sim_now();
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    const auto status = send_backward(port, *gp, phase, delay);
+    const auto status = send_backward(port, *gp, phase, when);
     if (status == tlm::TLM_ACCEPTED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
       ps.resp_in_flight = gp;  // wait for END_RESP before the next BEGIN_RESP on this port
     }
@@ -318,13 +345,17 @@ std::size_t RequestInputs::queued_responses() const {
 // --------------------------------------------------------------------------------------------- outputs
 
 RequestOutputs::RequestOutputs(const char* name, SimContext& ctx, OutputOwner& owner)
-    : socket(name), owner_(owner), arrivals_(ctx.deliveries, owner) {
+    : socket(name), owner_(owner), arrivals_(ctx.deliveries, owner), clock_(ctx.clock) {
   socket.register_nb_transport_bw(this, &RequestOutputs::nb_transport_bw);
   socket.register_invalidate_direct_mem_ptr(this, &RequestOutputs::invalidate_dmi);
 }
 
 void RequestOutputs::send(unsigned port, Payload& gp, const sc_time& delay) {
-  port_state(port).queue.push_back({&gp, sim_now() + delay});
+  send_ps(port, gp, clock_.ps_of(delay));
+}
+
+void RequestOutputs::send_ps(unsigned port, Payload& gp, std::uint64_t delay_ps) {
+  port_state(port).queue.push_back({&gp, clock_.now_ps() + delay_ps});
   pump(port);
 }
 
@@ -335,21 +366,28 @@ void RequestOutputs::pump(unsigned port) {
   while (!ps.in_request_phase && !ps.queue.empty()) {
     auto [gp, at] = ps.queue.front();
     ps.queue.pop_front();
-    const sc_time when = not_before(std::max(at, sim_now()), ps.last_req_at);
+    // Non-decreasing per port, as RequestInputs::send_responses.
+    const std::uint64_t when = std::max({at, clock_.now_ps(), ps.last_req_at});
     ps.last_req_at = when;
-    sc_time delay = when - sim_now();
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     ps.in_request_phase = gp;
     if (ps.peer && ps.peer_port == kUnresolved) resolve_peer(port);
-    const auto status = ps.peer ? ps.peer->nb_transport_fw(static_cast<int>(ps.peer_port), *gp, phase, delay)
-                                : socket[port]->nb_transport_fw(*gp, phase, delay);
+    tlm::tlm_sync_enum status;
+    std::uint64_t back_at = when;  // the time of a response the target answers with at once
+    if (ps.peer) {
+      status = ps.peer->forward_at(ps.peer_port, *gp, phase, when);
+    } else {
+      sc_time delay = annotate(clock_, *gp, when);
+      status = socket[port]->nb_transport_fw(*gp, phase, delay);
+      if (status != tlm::TLM_ACCEPTED) back_at = exact_time(clock_, *gp, delay);
+    }
     if (status == tlm::TLM_ACCEPTED) continue;  // END_REQ will come on the backward path
     if (phase == tlm::END_REQ) {
       request_accepted(port, *gp);
     } else if (phase == tlm::BEGIN_RESP || status == tlm::TLM_COMPLETED) {
       request_accepted(port, *gp);
       attr(*gp).arrival_port = static_cast<std::uint16_t>(port);
-      arrivals_.push(*gp, delay);
+      arrivals_.push_at(*gp, back_at);
     }
   }
   ps.sending = false;
@@ -362,7 +400,11 @@ void RequestOutputs::request_accepted(unsigned port, Payload& gp) {
 
 tlm::tlm_sync_enum RequestOutputs::nb_transport_bw(int port_id, Payload& gp, tlm::tlm_phase& phase,
                                                    sc_time& delay) {
-  const auto port = static_cast<unsigned>(port_id);
+  return backward_at(static_cast<unsigned>(port_id), gp, phase, exact_time(clock_, gp, delay));
+}
+
+tlm::tlm_sync_enum RequestOutputs::backward_at(unsigned port, Payload& gp, tlm::tlm_phase& phase,
+                                               std::uint64_t at_ps) {
   auto& ps = port_state(port);
   if (phase == tlm::END_REQ) {
     if (ps.in_request_phase != &gp) throw std::logic_error("END_REQ for a request not in its request phase");
@@ -376,7 +418,7 @@ tlm::tlm_sync_enum RequestOutputs::nb_transport_bw(int port_id, Payload& gp, tlm
       pump(port);
     }
     attr(gp).arrival_port = static_cast<std::uint16_t>(port);
-    arrivals_.push(gp, delay);
+    arrivals_.push_at(gp, at_ps);
     return tlm::TLM_COMPLETED;  // responses are always taken: the owner reserved room when it sent the
                                 // request
   }

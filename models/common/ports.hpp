@@ -91,8 +91,11 @@ class RequestInputs {
 
   Socket socket;
 
-  // Sends the response for a request that arrived on `port`, `delay` from now.
+  // Sends the response for a request that arrived on `port`, `delay` from now. A delay in picoseconds is
+  // kept exact at every SystemC time resolution (an sc_time is whole ticks: a cycle count is, a fraction of
+  // a cycle at a coarse resolution is not).
   void respond(unsigned port, Payload& gp, const sc_core::sc_time& delay);
+  void respond_ps(unsigned port, Payload& gp, std::uint64_t delay_ps);
   // The owner has room again: grant END_REQ to held requests, round-robin across ports: the offer starts at
   // the port after the one granted last and goes once around; a retry that grants nothing leaves the start
   // where it was. For owners with one key for all (the default wait_key): the start is key 0's.
@@ -114,17 +117,19 @@ class RequestInputs {
   friend class ForeignInputs;
   friend void bind_direct(RequestOutputs& from, RequestInputs& to);
   struct PortState {
-    RequestOutputs* peer = nullptr;  // bound directly (bind_direct): the initiator, and its port
-    unsigned peer_port = 0;          // (set when the initiator resolves the binding)
-    Payload* held = nullptr;         // request waiting for END_REQ
-    unsigned held_key = 0;           // what it waits for (InputOwner::wait_key)
-    sc_core::sc_time held_at;
-    Payload* resp_in_flight = nullptr;                           // BEGIN_RESP sent, END_RESP awaited
-    RingQueue<std::pair<Payload*, sc_core::sc_time>> responses;  // absolute send times
-    sc_core::sc_time last_resp_at;
+    RequestOutputs* peer = nullptr;     // bound directly (bind_direct): the initiator, and its port
+    unsigned peer_port = 0;             // (set when the initiator resolves the binding)
+    Payload* held = nullptr;            // request waiting for END_REQ
+    unsigned held_key = 0;              // what it waits for (InputOwner::wait_key)
+    std::uint64_t held_at = 0;          // its arrival time, ps
+    Payload* resp_in_flight = nullptr;  // BEGIN_RESP sent, END_RESP awaited
+    RingQueue<std::pair<Payload*, std::uint64_t>> responses;  // absolute send times, ps
+    std::uint64_t last_resp_at = 0;
   };
 
   tlm::tlm_sync_enum nb_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  // The same at exact time `at_ps` (a direct binding's call, or the socket's after exact_time()).
+  tlm::tlm_sync_enum forward_at(unsigned port, Payload& gp, tlm::tlm_phase& phase, std::uint64_t at_ps);
   // What the socket calls: pooled payloads go on to nb_transport_fw, foreign ones through foreign_.
   tlm::tlm_sync_enum socket_transport_fw(int port, Payload& gp, tlm::tlm_phase& phase,
                                          sc_core::sc_time& delay);
@@ -133,9 +138,8 @@ class RequestInputs {
   ForeignInputs& foreign();
   void send_responses(unsigned port);
   PortState& port_state(unsigned port) { return ports_.grow_to(port); }
-  tlm::tlm_sync_enum send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase,
-                                   sc_core::sc_time& delay);
-  void hold(unsigned port, Payload& gp, const sc_core::sc_time& delay);
+  tlm::tlm_sync_enum send_backward(unsigned port, Payload& gp, tlm::tlm_phase& phase, std::uint64_t at_ps);
+  void hold(unsigned port, Payload& gp, std::uint64_t at_ps);
   // Grants END_REQ to the held request of `port` if the owner now takes it (true).
   bool retry_port(unsigned port);
   // The first port in [from, to) holding a request that waits on `key`, or `to`.
@@ -175,8 +179,10 @@ class RequestOutputs {
 
   Socket socket;
 
-  // Sends a request on `port`, `delay` from now (later if the port is busy).
+  // Sends a request on `port`, `delay` from now (later if the port is busy); in picoseconds as
+  // RequestInputs::respond_ps.
   void send(unsigned port, Payload& gp, const sc_core::sc_time& delay);
+  void send_ps(unsigned port, Payload& gp, std::uint64_t delay_ps);
   std::size_t queued(unsigned port) const;
   std::size_t queued_total() const;
 
@@ -188,12 +194,14 @@ class RequestOutputs {
     RequestInputs* peer = nullptr;  // bound directly (bind_direct): the target, and its port
     unsigned peer_port = kUnresolved;
     Payload* in_request_phase = nullptr;
-    RingQueue<std::pair<Payload*, sc_core::sc_time>> queue;  // absolute earliest send times
-    sc_core::sc_time last_req_at;
+    RingQueue<std::pair<Payload*, std::uint64_t>> queue;  // absolute earliest send times, ps
+    std::uint64_t last_req_at = 0;
     bool sending = false;
   };
 
   tlm::tlm_sync_enum nb_transport_bw(int port, Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  // The same at exact time `at_ps` (a direct binding's call, or the socket's after exact_time()).
+  tlm::tlm_sync_enum backward_at(unsigned port, Payload& gp, tlm::tlm_phase& phase, std::uint64_t at_ps);
   void invalidate_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
   void pump(unsigned port);
   void resolve_peer(unsigned port);
@@ -202,8 +210,9 @@ class RequestOutputs {
 
   OutputOwner& owner_;                                              // with the arrivals, as in RequestInputs
   OwnerArrivals<OutputOwner, &OutputOwner::on_response> arrivals_;  // responses, at their arrival time
-  PortTable<PortState> ports_;                                      // as RequestInputs::ports_
-  unsigned direct_bindings_ = 0;                                    // bindings made by bind_direct
+  const GpuClock& clock_;
+  PortTable<PortState> ports_;    // as RequestInputs::ports_
+  unsigned direct_bindings_ = 0;  // bindings made by bind_direct
 };
 
 }  // namespace numagpu

@@ -34,6 +34,7 @@ GpuClock::GpuClock(std::uint64_t mhz) : first_mhz_(mhz) {
   else
     ps_per_tick_ = res_fs / 1000;
   set_period(mhz);
+  steps_.push_back(Step{0, 0, mhz});
 }
 
 void GpuClock::set_period(std::uint64_t mhz) {
@@ -44,17 +45,39 @@ void GpuClock::set_period(std::uint64_t mhz) {
   period_ticks_ = period_ps_ * ticks_per_ps_ / ps_per_tick_;
 }
 
+Cycles GpuClock::retime_at_now(std::uint64_t mhz) {
+  const std::string error = period_error(mhz);
+  if (!error.empty()) throw std::invalid_argument("clock: " + error);
+  const std::uint64_t now = now_ps();
+  if (now <= epoch_ps_ || cycle_start_ps(cycle_of_ps(now)) == now) return retime(mhz);  // on a boundary
+  const Cycles boundary = cycle_of_ps(now) + 1;
+  epoch_cycle_ = boundary;
+  epoch_ps_ = now;
+  epoch_ticks_ = ticks_of_ps(now);
+  set_period(mhz);
+  steps_.push_back(Step{boundary, now, mhz});
+  now_ps_asked_ = ~std::uint64_t(0);
+  return boundary;
+}
+
 Cycles GpuClock::retime(std::uint64_t mhz) {
   const std::string error = period_error(mhz);
   if (!error.empty()) throw std::invalid_argument("clock: " + error);
-  // The first boundary not before now, in the old period.
-  const Cycles boundary = to_cycles_ceil(sim_now());
-  const std::uint64_t boundary_ticks = epoch_ticks_ + (boundary - epoch_cycle_) * period_ticks_;
+  // The first boundary not before now (the exact now: within a delivery at a coarse resolution, the item's
+  // instant), in the old period. Every boundary is a whole tick: periods are.
+  const std::uint64_t now = now_ps();
+  const Cycles boundary = now <= epoch_ps_ ? epoch_cycle_ : first_cycle_from_ps(now);
+  const std::uint64_t boundary_ps = cycle_start_ps(boundary);
   epoch_cycle_ = boundary;
-  epoch_ticks_ = boundary_ticks;
-  epoch_ps_ = ps_of_ticks(boundary_ticks);
+  epoch_ps_ = boundary_ps;
+  epoch_ticks_ = ticks_of_ps(boundary_ps);
   set_period(mhz);
-  now_ticks_ = ~std::uint64_t(0);  // now()'s kept answer was in the old period
+  // Two changes before the same boundary: the later one is the clock from there.
+  if (steps_.back().cycle == boundary)
+    steps_.back().mhz = mhz;
+  else
+    steps_.push_back(Step{boundary, boundary_ps, mhz});
+  now_ps_asked_ = ~std::uint64_t(0);  // now()'s kept answer was in the old period
   return boundary;
 }
 

@@ -51,6 +51,10 @@ class NumaAttr : public tlm::tlm_extension<NumaAttr> {
   // Scratch written by a port group when it queues an arriving phase, read back in the same component's
   // callback: a transaction sits in exactly one event queue at a time.
   std::uint16_t arrival_port = 0;
+  // Scratch written by a port group that sends a phase through a socket (not a direct binding): the phase's
+  // exact time in picoseconds, which the annotated delay, in ticks, may have rounded up (common/ports.cpp,
+  // "Exact times through a socket").
+  std::uint64_t phase_at_ps = 0;
 
   // Inline: every hop of every request pushes, pops and records (docs/performance.md). A route deeper than
   // the stack, or a pop of an empty one, is a topology bug, not a workload property: it fails loudly.

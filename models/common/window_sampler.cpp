@@ -18,7 +18,15 @@ WindowSampler::WindowSampler(const sc_core::sc_module_name& name, SimContext& ct
 void WindowSampler::start() {
   if (window_ == 0 || samples_.empty()) return;
   running_ = true;
+  next_end_ = clock_.now() + window_;
   event_.notify(clock_.cycles(window_));
+}
+
+void WindowSampler::follow_clock() {
+  // A window that ends now has its tick due in this instant already (perhaps triggered): left as it is.
+  if (!running_ || next_end_ <= clock_.now()) return;
+  event_.cancel();
+  event_.notify(clock_.until(clock_.cycle_start_ps(next_end_)));
 }
 
 void WindowSampler::stop() {
@@ -37,6 +45,7 @@ void WindowSampler::tick() {
     windows_ /= 2;
     ++coarsenings_;
   }
+  next_end_ = clock_.now() + window_;
   event_.notify(clock_.cycles(window_));
 }
 

@@ -32,6 +32,9 @@ class WindowSampler : public sc_core::sc_module {
   std::uint64_t coarsenings() const { return coarsenings_; }
   void start();  // the first window ends `window` cycles from now
   void stop();   // no more windows (the workload is done)
+  // After a clock change (GpuClock::retime): the window still ends at its cycle, now at that cycle's new
+  // time (it was notified in the old period).
+  void follow_clock();
 
  private:
   void tick();
@@ -45,6 +48,7 @@ class WindowSampler : public sc_core::sc_module {
   std::vector<std::function<void()>> coarsens_;
   sc_core::sc_event event_;
   bool running_ = false;
+  Cycles next_end_ = 0;  // the cycle the current window ends at
 };
 
 }  // namespace numagpu

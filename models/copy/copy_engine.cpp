@@ -16,8 +16,8 @@ CopyEngine::CopyEngine(const sc_core::sc_module_name& name, SimContext& ctx, std
       homes_(homes),
       line_bytes_(line_bytes) {
   SC_HAS_PROCESS(CopyEngine);
-  SC_METHOD(issue);
-  sensitive << start_event_;
+  SC_METHOD(on_start_event);
+  sensitive << start_event_.event();
   dont_initialize();
 }
 
@@ -27,7 +27,7 @@ void CopyEngine::start(const Job& job, std::function<void()> done) {
   lines_issued_ = lines_done_ = 0;
   in_flight_ = 0;
   done_ = std::move(done);
-  start_event_.notify(clock_.cycles(job.startup));
+  start_event_.notify_in_ps(clock_.cycles_ps(job.startup));
 }
 
 void CopyEngine::issue() {

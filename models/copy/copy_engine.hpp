@@ -10,6 +10,7 @@
 
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
+#include "common/timed_event.hpp"
 #include "common/watchdog.hpp"
 
 namespace numagpu {
@@ -40,6 +41,10 @@ class CopyEngine : public sc_core::sc_module, public OutputOwner, public QueueRe
  private:
   void on_response(unsigned port, Payload& gp) override;
   void issue();
+  void on_start_event() {
+    const auto resumed = start_event_.resume();
+    issue();
+  }
 
   const GpuClock& clock_;
   RunHealth& health_;
@@ -51,7 +56,7 @@ class CopyEngine : public sc_core::sc_module, public OutputOwner, public QueueRe
   std::uint64_t lines_ = 0, lines_issued_ = 0, lines_done_ = 0;
   unsigned in_flight_ = 0;
   std::function<void()> done_;
-  sc_core::sc_event start_event_;
+  TimedEvent start_event_{clock_};
 };
 
 }  // namespace numagpu

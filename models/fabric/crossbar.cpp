@@ -99,7 +99,7 @@ void Crossbar::on_request(unsigned port, Payload& gp) {
   const std::uint64_t bytes = facts_.request_bytes(a);
   bytes_.add(bytes);
   follow_clock();
-  out.send(o, gp, pipe_of_output_[o]->reserve_delay(clock_.now_ps(), bytes, latency_ps_));
+  out.send_ps(o, gp, pipe_of_output_[o]->reserve_delay_ps(clock_.now_ps(), bytes, latency_ps_));
 }
 
 void Crossbar::on_request_accepted(unsigned port, Payload&) {
@@ -113,7 +113,7 @@ void Crossbar::on_response(unsigned, Payload& gp) {
   const std::uint64_t bytes = facts_.response_bytes(a);
   bytes_.add(bytes);
   follow_clock();
-  in.respond(back, gp, pipe_of_input_[back]->reserve_delay(clock_.now_ps(), bytes, latency_ps_));
+  in.respond_ps(back, gp, pipe_of_input_[back]->reserve_delay_ps(clock_.now_ps(), bytes, latency_ps_));
 }
 
 void Crossbar::report_queues(std::ostream& os) const {

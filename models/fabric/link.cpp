@@ -104,9 +104,9 @@ void Link::serve(int dir) {
     // initiator there whose request came in on input 1 - dir.
     const unsigned side = static_cast<unsigned>(1 - dir);
     if (c == kRequests) {
-      out.send(side, gp, transmit(dir, facts_.request_bytes(attr(gp))) + latency_);
+      out.send_ps(side, gp, transmit_ps(dir, facts_.request_bytes(attr(gp))) + latency_ps_);
     } else {
-      in.respond(side, gp, transmit(dir, facts_.response_bytes(attr(gp))) + latency_);
+      in.respond_ps(side, gp, transmit_ps(dir, facts_.response_bytes(attr(gp))) + latency_ps_);
     }
   }
   if (!d.wake_pending && waiting(dir) != 0) {
@@ -115,10 +115,10 @@ void Link::serve(int dir) {
   }
 }
 
-sc_time Link::transmit(int dir, std::uint64_t bytes) {
+std::uint64_t Link::transmit_ps(int dir, std::uint64_t bytes) {
   const std::uint64_t period = clock_.period_ps();
   const std::uint64_t now_ps = clock_.now_ps();
-  catch_up(now_ps / period);
+  catch_up(clock_.now());
   Direction& d = dirs_[dir];
   const std::uint64_t lanes = split_.lanes[dir];
   // time = bytes / (lanes * num / den) cycles = bytes * den * period / (lanes * num) ps
@@ -128,7 +128,7 @@ sc_time Link::transmit(int dir, std::uint64_t bytes) {
   d.busy.book(now_ps, d.free_ps);
   d.bytes->add(bytes);
   d.packets->add();
-  return clock_.ps_time(d.free_ps - now_ps);
+  return occupancy_ps;
 }
 
 Link::~Link() = default;
@@ -145,17 +145,17 @@ void Link::catch_up(Cycles until) {
 
 Cycles Link::quiet_until(Cycles c, Cycles until) const {
   // Everything up to `until` is booked, so the first busy cycle of either direction is known.
-  const std::uint64_t period = clock_.period_ps();
-  return std::min(dirs_[0].busy.first_busy_cycle(c, until, period),
-                  dirs_[1].busy.first_busy_cycle(c, until, period));
+  return std::min(dirs_[0].busy.first_busy_cycle(c, until, clock_),
+                  dirs_[1].busy.first_busy_cycle(c, until, clock_));
 }
 
 policy::LinkBalancer::Inputs Link::inputs_of(Cycles c) {
-  const std::uint64_t period = clock_.period_ps();
+  // In the period of that cycle (a clock change, GpuClock::retime).
+  const std::uint64_t start = clock_.cycle_start_ps(c), length = clock_.cycle_length_ps(c);
   policy::LinkBalancer::Inputs in;
-  in.busy_a = dirs_[0].busy.busy_in_cycle(c * period, period);
-  in.busy_b = dirs_[1].busy.busy_in_cycle(c * period, period);
-  in.drained = split_.quiescing && drain_at_ps_ <= c * period;
+  in.busy_a = dirs_[0].busy.busy_in_cycle(start, length);
+  in.busy_b = dirs_[1].busy.busy_in_cycle(start, length);
+  in.drained = split_.quiescing && drain_at_ps_ <= start;
   return in;
 }
 
@@ -183,8 +183,11 @@ void Link::record_change(Cycles cycle, const LaneSplit& before, const LaneSplit&
 void Link::sample_window(Cycles window) {
   if (!dirs_[0].utilization) return;
   const std::uint64_t now_ps = clock_.now_ps();
-  catch_up(clock_.now());
-  const std::uint64_t window_ps = window * clock_.period_ps();
+  const Cycles end = clock_.now();
+  catch_up(end);
+  // The window's own length: its cycles may have had another period (a clock change, GpuClock::retime).
+  const std::uint64_t window_ps =
+      clock_.cycle_start_ps(end) - clock_.cycle_start_ps(end - std::min(end, window));
   for (int i = 0; i < 2; ++i) {
     Direction& d = dirs_[i];
     const std::uint64_t busy_until_now = d.busy.busy_ps_until(now_ps);

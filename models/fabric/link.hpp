@@ -174,7 +174,7 @@ class Link : public sc_core::sc_module,
   void serve(int dir);
   void on_lanes_free(int dir);
   // Books a packet on direction `dir` starting now; returns the delay until it has fully left.
-  sc_core::sc_time transmit(int dir, std::uint64_t bytes);
+  std::uint64_t transmit_ps(int dir, std::uint64_t bytes);
   // Steps the lane control through every cycle before `until`.
   void catch_up(Cycles until);
   // What the lane control sees and what it changes (policy/policy_stepper.hpp).
@@ -187,7 +187,7 @@ class Link : public sc_core::sc_module,
   const GpuClock& clock_;
   LinkSpec spec_;
   MachineFacts facts_;
-  const sc_core::sc_time latency_ = clock_.cycles(spec_.latency);  // a traversal, made once per link
+  const std::uint64_t latency_ps_ = clock_.cycles_ps(spec_.latency);  // a traversal, made once per link
   // The lane control of a dynamic link (none on a static link): the balancer and its stepping.
   std::optional<policy::PolicyStepper<policy::LinkBalancer>> control_;
   LaneSplit split_;  // in force this cycle

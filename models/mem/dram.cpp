@@ -46,7 +46,7 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
   backlog_limit_ps_ = line_time_ps * spec.queue_depth;
   SC_HAS_PROCESS(Dram);
   SC_METHOD(unblock);
-  sensitive << unblock_event_;
+  sensitive << unblock_event_.event();
   dont_initialize();
 }
 
@@ -61,7 +61,7 @@ bool Dram::try_accept(unsigned, Payload& gp) {
   const std::uint64_t now_ps = clock_.now_ps();
   if (free_ps <= now_ps || free_ps - now_ps <= backlog_limit_ps_) return true;
   // Full: look again when this channel's backlog has drained to the limit.
-  unblock_event_.notify(clock_.ps_time(free_ps - now_ps - backlog_limit_ps_));
+  unblock_event_.notify_at_ps(free_ps - backlog_limit_ps_);
   return false;
 }
 
@@ -84,9 +84,9 @@ void Dram::on_request(unsigned port, Payload& gp) {
   BandwidthPipe& channel = *channels_[ch];
   const std::uint64_t now_ps = clock_.now_ps();
   const std::uint64_t start_ps = std::max<std::uint64_t>(now_ps, channel.free_at_ps());
-  const sc_time delay = channel.reserve_delay(now_ps, bytes, latency_ps_);
+  const std::uint64_t delay_ps = channel.reserve_delay_ps(now_ps, bytes, latency_ps_);
   busy_[ch].book(start_ps, channel.free_at_ps());
-  in.respond(port, gp, delay);
+  in.respond_ps(port, gp, delay_ps);
 }
 
 bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
@@ -122,10 +122,11 @@ void Dram::keep_busy_history() {
 }
 
 bool Dram::busy_in_cycle(Cycles cycle) {
-  const std::uint64_t period = clock_.period_ps();
+  // In the period of that cycle (a clock change, GpuClock::retime).
+  const std::uint64_t start = clock_.cycle_start_ps(cycle), length = clock_.cycle_length_ps(cycle);
   bool all = true;
   for (BusyTracker& b : busy_)
-    all = b.busy_in_cycle(cycle * period, period) && all;  // every channel consumes its past
+    all = b.busy_in_cycle(start, length) && all;  // every channel consumes its past
   return all;
 }
 
@@ -133,7 +134,7 @@ Cycles Dram::first_busy_cycle(Cycles from, Cycles limit) const {
   // No cycle before any channel's first busy one can have every channel busy: a safe (early) answer.
   Cycles first = limit;
   for (const BusyTracker& b : busy_)
-    first = std::min<Cycles>(first, b.first_busy_cycle(from, limit, clock_.period_ps()));
+    first = std::min<Cycles>(first, b.first_busy_cycle(from, limit, clock_));
   return first;
 }
 
@@ -145,7 +146,11 @@ void Dram::sample_window(Cycles window) {
   std::uint64_t busy_until_now = 0;
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);
-  const double window_ps = double(window) * double(clock_.period_ps()) * double(channels_.size());
+  // The window's own length: its cycles may have had another period (a clock change, GpuClock::retime).
+  const Cycles end = clock_.now();
+  const double window_ps =
+      double(clock_.cycle_start_ps(end) - clock_.cycle_start_ps(end - std::min(end, window))) *
+      double(channels_.size());
   utilization_->push(100.0 * double(busy_until_now - busy_ps_at_sample_) / window_ps);
   busy_ps_at_sample_ = busy_until_now;
 }

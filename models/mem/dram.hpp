@@ -16,6 +16,7 @@
 #include "common/machine_facts.hpp"
 #include "common/ports.hpp"
 #include "common/sim_context.hpp"
+#include "common/timed_event.hpp"
 #include "common/watchdog.hpp"
 #include "mem/dram_spec.hpp"
 #include "stats/registry.hpp"
@@ -74,6 +75,7 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   bool serve_blocking(Payload& gp, sc_core::sc_time& delay) override;
   unsigned channel_of(const Payload& gp) const;
   void unblock() {
+    const auto resumed = unblock_event_.resume();
     ++activations_;
     in.retry_blocked();
   }
@@ -90,7 +92,7 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   const sc_core::sc_time latency_ =
       clock_.cycles(spec_.latency);  // the access latency, made once (a hop's cost)
   const std::uint64_t latency_ps_ = clock_.cycles_ps(spec_.latency);
-  sc_core::sc_event unblock_event_;
+  TimedEvent unblock_event_{clock_};
   std::uint64_t in_service_ = 0;
   bool dropped_one_ = false;
   std::vector<BusyTracker> busy_;        // per channel: when it transferred

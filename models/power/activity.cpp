@@ -99,7 +99,26 @@ json activity_to_json(const Activity& a) {
            {"instances", std::move(instances)},
            {"config", a.config}};
   if (a.duration_ps) doc["duration_ps"] = a.duration_ps;
+  if (!a.clock_steps.empty()) {
+    json steps = json::array();
+    for (const Activity::ClockStep& s : a.clock_steps)
+      steps.push_back({{"cycle", s.cycle}, {"mhz", s.mhz}});
+    doc["clock_steps"] = std::move(steps);
+  }
   return doc;
+}
+
+double seconds_of_cycles(const Activity& a, std::uint64_t from, std::uint64_t cycles) {
+  if (a.clock_steps.empty()) return double(cycles) / (double(a.clock_mhz) * 1e6);
+  // Each step's share of [from, to) at its own clock.
+  const std::uint64_t to = from + cycles;
+  double s = 0;
+  for (std::size_t k = 0; k < a.clock_steps.size(); ++k) {
+    const std::uint64_t begin = std::max(from, a.clock_steps[k].cycle);
+    const std::uint64_t end = k + 1 < a.clock_steps.size() ? std::min(to, a.clock_steps[k + 1].cycle) : to;
+    if (end > begin) s += double(end - begin) / (double(a.clock_steps[k].mhz) * 1e6);
+  }
+  return s;
 }
 
 Activity activity_from_json(const json& doc) {
@@ -122,6 +141,20 @@ Activity activity_from_json(const json& doc) {
   if (doc.contains("duration_ps")) {
     a.duration_ps = count_field(doc, "(document)", "duration_ps");
     if (a.duration_ps == 0) fail("duration_ps", "expected a positive integer");
+  }
+  if (const auto it = doc.find("clock_steps"); it != doc.end()) {
+    if (!it->is_array() || it->empty()) fail("clock_steps", "expected a non-empty array");
+    for (std::size_t k = 0; k < it->size(); ++k) {
+      const std::string at = "clock_steps[" + std::to_string(k) + "]";
+      const json& step = (*it)[k];
+      if (!step.is_object()) fail(at, "expected an object with cycle and mhz");
+      Activity::ClockStep s{count_field(step, at, "cycle"), count_field(step, at, "mhz")};
+      if (s.mhz == 0) fail(at + ".mhz", "expected a positive integer");
+      if (k == 0 ? s.cycle != 0 : s.cycle <= a.clock_steps.back().cycle)
+        fail(at + ".cycle", k == 0 ? "expected 0 (the first clock is from the start)"
+                                   : "expected a cycle after the previous step's");
+      a.clock_steps.push_back(s);
+    }
   }
   a.sim_cycles = count_field(doc, "(document)", "sim_cycles");
   a.window_cycles = count_field(doc, "(document)", "window_cycles");

@@ -56,6 +56,14 @@ struct Activity {
   // The same in picoseconds when the clock changed during the run (System::set_clock_mhz), so that cycles
   // are not all clock_mhz's (clock_mhz is then the first clock); 0, and absent from the file, otherwise.
   std::uint64_t duration_ps = 0;
+  // With duration_ps, the clocks of the run: from `cycle` on, `mhz` (the first at cycle 0 is clock_mhz).
+  // The power model turns a span of cycles into time with them, and an SM's resident cycles are then also
+  // counted in picoseconds (counter resident_ps).
+  struct ClockStep {
+    std::uint64_t cycle = 0;
+    std::uint64_t mhz = 0;
+  };
+  std::vector<ClockStep> clock_steps;
   std::uint64_t sim_cycles = 0;     // when the last kernel completed (0 if it did not)
   std::uint64_t window_cycles = 0;  // sample window; 0: no windows
   unsigned sockets = 0;
@@ -68,6 +76,8 @@ struct ActivityError : std::runtime_error {
 };
 
 nlohmann::json activity_to_json(const Activity& activity);
+// The time of cycles [from, from + cycles): at clock_mhz, or through clock_steps after a clock change.
+double seconds_of_cycles(const Activity& activity, std::uint64_t from, std::uint64_t cycles);
 // Checks the structure (schema and version, types, window arrays of the right length that add up to the
 // totals, known kinds) and throws ActivityError("<json path>: <what was expected>") on the first problem.
 Activity activity_from_json(const nlohmann::json& doc);

@@ -113,7 +113,13 @@ InstanceEnergy instance_energy(const Instance& inst, long window, double seconds
     for (unsigned c = 0; c < t.sm_class_pj.size(); ++c)
       pj += n(std::string("instructions_") + kInstrClassNames[c]) * t.sm_class_pj[c];
     e.dynamic_j = pj * kPico;
-    const double resident_s = clock_hz > 0 ? n("resident_cycles") / clock_hz : 0.0;
+    // After a clock change the resident cycles' own time (resident_ps, activity_recorder.cpp), else cycles
+    // at the one clock.
+    const bool timed =
+        std::find(inst.counters.begin(), inst.counters.end(), "resident_ps") != inst.counters.end();
+    const double resident_s = timed          ? n("resident_ps") * kPico
+                              : clock_hz > 0 ? n("resident_cycles") / clock_hz
+                                             : 0.0;
     // A resident SM's power falls with the threads its warps leave idle (divergence, partial warps): by
     // resident_lane_w per thread the average warp instruction lacks. An activity file without the counter
     // (older runs) is taken as full warps.
@@ -174,8 +180,9 @@ InstanceEnergy instance_energy(const Instance& inst, long window, double seconds
 }
 
 json power_document(const Activity& a, const EnergyTable& t, const std::string& version) {
-  // After a clock change (activity duration_ps) static power is integrated over the simulated time, and a
-  // cycle count (resident cycles, windows) is turned into time by the run's average period.
+  // After a clock change (activity duration_ps, clock_steps) static power is integrated over the simulated
+  // time, a window's length is its cycles at the clock of each (clock_steps), and an SM's resident power is
+  // over its resident time (resident_ps): each interval at the clock that was in force.
   const double seconds =
       a.duration_ps ? double(a.duration_ps) * kPico : seconds_of(a.duration_cycles, a.clock_mhz);
   Group total;
@@ -240,13 +247,15 @@ json power_document(const Activity& a, const EnergyTable& t, const std::string& 
   // Per window: average power of the whole machine, by kind, per socket, of the fabric, and communication.
   json series = json::object();
   series["window_cycles"] = a.window_cycles;
-  json starts = json::array(), lengths = json::array(), total_w = json::array(), dynamic_w = json::array(),
-       static_w = json::array(), fabric_w = json::array(), comm_w = json::array();
+  json starts = json::array(), lengths = json::array(), spans = json::array(), total_w = json::array(),
+       dynamic_w = json::array(), static_w = json::array(), fabric_w = json::array(), comm_w = json::array();
   std::map<std::string, json> kinds_w;
   std::vector<json> sockets_w(a.sockets, json::array());
   for (std::size_t w = 0; w < a.windows.size(); ++w) {
-    const double ws =
-        a.duration_ps ? double(a.windows[w].cycles) / clock_hz : seconds_of(a.windows[w].cycles, a.clock_mhz);
+    const double ws = !a.clock_steps.empty()
+                          ? seconds_of_cycles(a, a.windows[w].start_cycle, a.windows[w].cycles)
+                      : a.duration_ps ? double(a.windows[w].cycles) / clock_hz
+                                      : seconds_of(a.windows[w].cycles, a.clock_mhz);
     Group all, fab;
     std::vector<Group> per_socket(a.sockets);
     double comm = 0;
@@ -259,6 +268,7 @@ json power_document(const Activity& a, const EnergyTable& t, const std::string& 
     }
     starts.push_back(a.windows[w].start_cycle);
     lengths.push_back(a.windows[w].cycles);
+    spans.push_back(ws);
     total_w.push_back(watts(all.total.energy_j(), ws));
     dynamic_w.push_back(watts(all.total.dynamic_j, ws));
     static_w.push_back(watts(all.total.static_j, ws));
@@ -272,6 +282,7 @@ json power_document(const Activity& a, const EnergyTable& t, const std::string& 
   }
   series["start_cycle"] = std::move(starts);
   series["cycles"] = std::move(lengths);
+  series["seconds"] = std::move(spans);
   series["total_w"] = std::move(total_w);
   series["dynamic_w"] = std::move(dynamic_w);
   series["static_w"] = std::move(static_w);

@@ -158,6 +158,11 @@ bool Sm::launch_cta(std::uint32_t slot) {
   return true;
 }
 
+std::uint64_t Sm::resident_ps_before(Cycles now) const {
+  return resident_ps_ +
+         (resident_open_ ? clock_.cycle_start_ps(now) - clock_.cycle_start_ps(resident_since_) : 0);
+}
+
 void Sm::warp_joins_block(const Warp& w, Cycles now) {
   const unsigned b = block_of(w);
   if (block_warps_[b]++ == 0) block_since_[b] = now;
@@ -480,6 +485,7 @@ void Sm::retire_if_done(Warp& w) {
   if (resident_ctas_ == 0 && resident_open_) {
     resident_open_ = false;
     resident_cycles_ += clock_.now() - resident_since_;
+    resident_ps_ += clock_.cycle_start_ps(clock_.now()) - clock_.cycle_start_ps(resident_since_);
   }
   if (resident_ctas_ == 0 && outstanding_ == 0 && !idle_reported_) {
     idle_reported_ = true;

@@ -67,6 +67,9 @@ class Sm : public sc_core::sc_module,
   std::uint64_t resident_cycles_before(Cycles now) const {
     return resident_cycles_ + (resident_open_ ? now - resident_since_ : 0);
   }
+  // The same time in picoseconds, each cycle as long as the clock then made it (a clock change: power
+  // integrates the resident power over it, docs/power.md).
+  std::uint64_t resident_ps_before(Cycles now) const;
   void report_queues(std::ostream& os) const override;
   void add_host_activity(HostActivity& total) const override { total.activations += activations_; }
 
@@ -223,6 +226,7 @@ class Sm : public sc_core::sc_module,
   bool resident_open_ = false;  // a CTA is resident since resident_since_
   Cycles resident_since_ = 0;
   std::uint64_t resident_cycles_ = 0;  // closed spans with a resident CTA
+  std::uint64_t resident_ps_ = 0;      // the same in picoseconds
   // Processing blocks as counted for Nsight's smsp__cycles_active (a block with a resident warp): warp slot i
   // belongs to block i mod sm.processing_blocks, as Volta binds a warp to one block's scheduler (the blocks
   // the issue model has: IssuePipes), or with one processing block i mod issue_width, one per issue slot.

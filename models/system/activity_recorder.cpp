@@ -12,6 +12,10 @@
 
 namespace numagpu {
 
+namespace {
+constexpr const char* kResidentPs = "resident_ps";  // an SM's resident cycles' time (power_model.cpp)
+}  // namespace
+
 ActivityRecorder::ActivityRecorder(const sc_core::sc_module_name& name, System& system, Cycles window_cycles)
     : sc_module(name), system_(system), window_(window_cycles) {
   build();
@@ -87,6 +91,8 @@ void ActivityRecorder::build() {
       probe(t, "issue_cycles", [m] { return m->issue_cycles_before_now(); });
       probe(t, "idle_cycles", [this, m] { return now_ - m->issue_cycles_before_now(); });
       probe(t, "resident_cycles", [this, m] { return m->resident_cycles_before(now_); });
+      // Only kept after a clock change (finish()): the resident cycles' own time.
+      probe(t, kResidentPs, [this, m] { return m->resident_ps_before(now_); });
     }
     auto cache = [&](const Cache& c, const char* kind, const CacheSpec& cs) {
       Tracked& t = track(c.name(), kind, sid);
@@ -293,7 +299,11 @@ power::Activity ActivityRecorder::finish() {
   a.clock_mhz = system_.spec().clock_mhz;
   a.duration_cycles = end;
   // After a clock change cycles are not all one period long: the time itself, for power (power_model.cpp).
-  if (system_.context().clock.retimed()) a.duration_ps = system_.context().clock.now_ps();
+  if (system_.context().clock.retimed()) {
+    a.duration_ps = system_.context().clock.now_ps();
+    for (const GpuClock::Step& s : system_.context().clock.steps())
+      if (s.cycle <= end) a.clock_steps.push_back({s.cycle, s.mhz});
+  }
   a.sim_cycles = system_.finish_cycle();
   a.window_cycles = window_ ? system_.window_cycles() : 0;  // the last window length, after coarsening
   a.sockets = system_.spec().sockets;
@@ -318,17 +328,30 @@ power::Activity ActivityRecorder::finish() {
   } else {
     now_ = end;
   }
+  // Times in picoseconds beside cycle counts only matter when cycles were not all one period long.
+  const bool retimed = system_.context().clock.retimed();
   for (Tracked& t : tracked_) {
-    t.instance.totals.resize(t.probes.size());
-    for (std::size_t c = 0; c < t.probes.size(); ++c)
-      t.instance.totals[c] = t.probes[c].value();
     const std::size_t counters = t.probes.size();
-    t.instance.windows.clear();
-    for (std::size_t w = 0; w < windows_.size(); ++w) {
-      t.instance.windows.emplace_back(t.counts.begin() + static_cast<std::ptrdiff_t>(w * counters),
-                                      t.counts.begin() + static_cast<std::ptrdiff_t>((w + 1) * counters));
+    std::vector<bool> keep(counters, true);
+    if (!retimed) {
+      for (std::size_t c = 0; c < counters; ++c)
+        keep[c] = t.instance.counters[c] != kResidentPs;
     }
-    a.instances.push_back(t.instance);
+    power::Instance inst = t.instance;
+    inst.counters.clear();
+    inst.totals.clear();
+    inst.windows.clear();
+    for (std::size_t c = 0; c < counters; ++c) {
+      if (!keep[c]) continue;
+      inst.counters.push_back(t.instance.counters[c]);
+      inst.totals.push_back(t.probes[c].value());
+    }
+    for (std::size_t w = 0; w < windows_.size(); ++w) {
+      std::vector<std::uint64_t>& row = inst.windows.emplace_back();
+      for (std::size_t c = 0; c < counters; ++c)
+        if (keep[c]) row.push_back(t.counts[w * counters + c]);
+    }
+    a.instances.push_back(std::move(inst));
   }
   a.windows = windows_;
   return a;

@@ -27,11 +27,11 @@ KernelDispatcher::KernelDispatcher(const sc_core::sc_module_name& name, SimConte
   for (std::size_t k = 0; k < items_.size(); ++k)
     register_item_stats(k);
   SC_HAS_PROCESS(KernelDispatcher);
-  SC_METHOD(launch);
-  sensitive << launch_event_;
+  SC_METHOD(on_launch_event);
+  sensitive << launch_event_.event();
   dont_initialize();
-  SC_METHOD(dispatch);
-  sensitive << dispatch_event_;
+  SC_METHOD(on_dispatch_event);
+  sensitive << dispatch_event_.event();
   dont_initialize();
 }
 
@@ -55,7 +55,7 @@ std::size_t KernelDispatcher::append(std::unique_ptr<KernelSequence> item) {
   if (started_ && finished_) {  // idle: the new item starts now
     finished_ = false;
     kernel_ = next_kernel();
-    if (kernel_) launch_event_.notify(sc_core::SC_ZERO_TIME);
+    if (kernel_) launch_event_.notify_in_ps(0);
   }
   return k;
 }
@@ -138,7 +138,7 @@ void KernelDispatcher::start() {
     if (on_finish) on_finish();
     return;
   }
-  launch_event_.notify(sc_core::SC_ZERO_TIME);
+  launch_event_.notify_in_ps(0);
 }
 
 void KernelDispatcher::launch() {
@@ -148,7 +148,7 @@ void KernelDispatcher::launch() {
       finished_ = true;
       if (on_finish) on_finish();
     } else {
-      launch_event_.notify(sc_core::SC_ZERO_TIME);
+      launch_event_.notify_in_ps(0);
     }
     return;
   }
@@ -168,7 +168,7 @@ void KernelDispatcher::launch() {
   if (overhead_cycles_ == 0) {
     dispatch();
   } else {
-    dispatch_event_.notify(clock_.cycles(overhead_cycles_));
+    dispatch_event_.notify_in_ps(clock_.cycles_ps(overhead_cycles_));
   }
 }
 
@@ -241,7 +241,7 @@ void KernelDispatcher::sm_idle(std::uint16_t, std::uint16_t) {
       if (on_finish) on_finish();
       return;
     }
-    launch_event_.notify(clock_.cycles(launch_cycles_));
+    launch_event_.notify_in_ps(clock_.cycles_ps(launch_cycles_));
   };
   if (on_boundary) {
     on_boundary(proceed);

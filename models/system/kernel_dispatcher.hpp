@@ -19,6 +19,7 @@
 
 #include "common/host_activity.hpp"
 #include "common/sim_context.hpp"
+#include "common/timed_event.hpp"
 #include "sm/sm.hpp"
 #include "stats/registry.hpp"
 #include "workload/program.hpp"
@@ -90,6 +91,15 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   // Its first CTAs go to the SMs, overhead_cycles_ later: the policies' first window after a launch and the
   // kernel's cycles include the overhead, with every SM idle.
   void dispatch();
+  // The two events' processes: at the event's exact time (common/timed_event.hpp), then as above.
+  void on_launch_event() {
+    const auto resumed = launch_event_.resume();
+    launch();
+  }
+  void on_dispatch_event() {
+    const auto resumed = dispatch_event_.resume();
+    dispatch();
+  }
   // The next kernel of the workload (moving on to the next item when one has no more); null at the end.
   const KernelProgram* next_kernel();
   // After abort(): the items up to abort_before_ end, reported aborted; the next kernel is the first after.
@@ -132,8 +142,8 @@ class KernelDispatcher : public sc_core::sc_module, public CtaSource, public Hos
   bool started_ = false;
   std::size_t abort_before_ = 0;  // abort(): items before this index end without running further
   std::string cut_short_;
-  sc_core::sc_event launch_event_;
-  sc_core::sc_event dispatch_event_;
+  TimedEvent launch_event_{clock_};
+  TimedEvent dispatch_event_{clock_};
   stats::Counter& l1_invalidations_;
   stats::Counter& coherence_cycles_;
   stats::Counter& ctas_dispatched_;

@@ -49,6 +49,29 @@ std::uint64_t clock_at_this_resolution(std::uint64_t mhz) {
   return mhz;
 }
 
+// The same for each run-time step (system.clock_steps), before anything is built.
+const SystemSpec& clock_steps_at_this_resolution(const SystemSpec& spec) {
+  for (std::size_t k = 0; k < spec.clock_steps.size(); ++k) {
+    const std::string error = GpuClock::period_error(spec.clock_steps[k].mhz);
+    if (!error.empty())
+      report::fail(report::kConfig, "system.clock_steps." + std::to_string(k) + ".mhz: " + error);
+  }
+  return spec;
+}
+
+// When cycle `c` starts with the configuration's clock and its steps (system.clock_steps).
+std::uint64_t planned_cycle_start_ps(const SystemSpec& spec, Cycles c) {
+  std::uint64_t ps = 0, mhz = spec.clock_mhz;
+  Cycles at = 0;
+  for (const ClockStep& step : spec.clock_steps) {
+    if (step.cycle >= c) break;
+    ps += (step.cycle - at) * (1000000 / mhz);
+    at = step.cycle;
+    mhz = step.mhz;
+  }
+  return ps + (c - at) * (1000000 / mhz);
+}
+
 // Banks are a power of two (checked by the configuration): log2 of their number.
 unsigned bank_index_bits(unsigned banks) {
   unsigned bits = 0;
@@ -144,7 +167,7 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
                Workload workload, std::ostream& diag)
     : sc_module(name),
       ctx_(clock_at_this_resolution(config.spec().clock_mhz)),
-      spec_(config.spec()),
+      spec_(clock_steps_at_this_resolution(config.spec())),
       rtl_waves_(spec_.rtl_waves, ctx_.clock.period_ps()),
       stats_(stats),
       diag_(diag),
@@ -279,6 +302,9 @@ System::System(const sc_core::sc_module_name& name, const Configuration& config,
   // clock only when it is a signal to measure (an sc_clock is read at once).
   SC_METHOD(reset_changed);
   SC_METHOD(measure_clock);
+  SC_METHOD(apply_clock_step);
+  sensitive << clock_step_event_.event();
+  dont_initialize();
   dispatcher_->on_finish = [this] { on_workload_finished(); };
   dispatcher_->on_boundary = [this](std::function<void()> proceed) { kernel_boundary(std::move(proceed)); };
   dispatcher_->on_launch = [this] {
@@ -574,7 +600,9 @@ std::string System::clock_setting(const sc_core::sc_time& period) {
 }
 
 Cycles System::set_clock_mhz(std::uint64_t mhz) {
-  return ctx_.clock.retime(mhz);
+  const Cycles from = ctx_.clock.retime(mhz);
+  windows_->follow_clock();
+  return from;
 }
 
 void System::check_clock(const sc_core::sc_time& period, const sc_core::sc_time& first_rise) const {
@@ -614,7 +642,32 @@ void System::measure_clock() {
     next_trigger(clock_in->posedge_event());
     return;
   }
-  check_clock(sc_core::sc_time_stamp() - clock_rise_, clock_rise_);  // then never again
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (clock_rises_ == 2) {
+    check_clock(now - clock_rise_, clock_rise_);
+    ++clock_rises_;
+  } else if (now - clock_rise_ != ctx_.clock.cycles(1)) {
+    // The host's generator changed its period: this edge ends the cycle in progress, the next cycles have
+    // the new one (a signal can change its spacing; an sc_clock cannot, and is read once above).
+    follow_clock_edge(now - clock_rise_);
+  }
+  clock_rise_ = now;
+  next_trigger(clock_in->posedge_event());
+}
+
+void System::follow_clock_edge(const sc_core::sc_time& period) {
+  const std::uint64_t ps = ctx_.clock.ps_of(period);
+  const std::string error = ps == 0 || 1000000 % ps != 0
+                                ? std::string("not the period of a whole number of MHz")
+                                : GpuClock::period_error(1000000 / ps);
+  if (!error.empty()) {
+    SC_REPORT_ERROR("numagpu/clock_in", (std::string(name()) + ".clock_in: its period changed to " +
+                                         period.to_string() + ", which the System cannot follow: " + error)
+                                            .c_str());
+    return;
+  }
+  ctx_.clock.retime_at_now(1000000 / ps);
+  windows_->follow_clock();
 }
 
 void System::reset_changed() {
@@ -719,6 +772,18 @@ void System::begin() {
   dispatcher_->start();
   watchdog_->start();
   windows_->start();
+  arm_clock_step();
+}
+
+void System::arm_clock_step() {
+  if (next_clock_step_ < spec_.clock_steps.size())
+    clock_step_event_.notify_at_ps(ctx_.clock.cycle_start_ps(spec_.clock_steps[next_clock_step_].cycle));
+}
+
+void System::apply_clock_step() {
+  const auto resumed = clock_step_event_.resume();
+  set_clock_mhz(spec_.clock_steps[next_clock_step_++].mhz);  // at the cycle's start: from this cycle
+  arm_clock_step();
 }
 
 void System::start_of_simulation() {
@@ -747,7 +812,7 @@ void System::run() {
   begin();
   try {
     if (spec_.max_cycles) {
-      sc_core::sc_start(ctx_.clock.cycles(spec_.max_cycles));
+      sc_core::sc_start(ctx_.clock.ps_time(planned_cycle_start_ps(spec_, spec_.max_cycles)));
     } else {
       sc_core::sc_start();
     }

@@ -19,6 +19,7 @@
 #include "common/delivery_scheduler.hpp"
 #include "common/protocol_checker.hpp"
 #include "common/sim_context.hpp"
+#include "common/timed_event.hpp"
 #include "common/txn.hpp"
 #include "common/watchdog.hpp"
 #include "common/window_sampler.hpp"
@@ -248,12 +249,20 @@ class System : public sc_core::sc_module {
   void start_of_simulation() override;
   void item_ended(std::size_t item, bool aborted);  // a launch()'s command, if it was one
   void reset_changed();
-  void measure_clock();  // a clock_in that is not an sc_clock: its first two rising edges
+  // A clock_in that is not an sc_clock: its first two rising edges, then every rising edge, to follow a
+  // change of its period (follow_clock_edge).
+  void measure_clock();
+  void follow_clock_edge(const sc_core::sc_time& period);
+  // system.clock_steps: the next step is applied at its cycle's start, then the one after it is armed.
+  void arm_clock_step();
+  void apply_clock_step();
   void check_clock(const sc_core::sc_time& period, const sc_core::sc_time& first_rise) const;
   bool launch_from_registers(std::unique_ptr<KernelProgram> program, std::function<void(bool)> done);
 
   SimContext ctx_;  // made first (its DeliveryScheduler too): every component below uses it
   SystemSpec spec_;
+  std::size_t next_clock_step_ = 0;  // in spec_.clock_steps
+  TimedEvent clock_step_event_{ctx_.clock};
   std::unique_ptr<FunctionalMemory> memory_;  // memory.functional
   RtlWaves rtl_waves_;  // before the policy blocks that write into it, so it outlives them
   stats::Registry& stats_;
@@ -293,7 +302,7 @@ class System : public sc_core::sc_module {
   std::unique_ptr<DataStore> store_view_;  // memory_ as the kernels' data see it
   std::unique_ptr<HostControl> control_;
   bool in_reset_ = false;
-  sc_core::sc_time clock_rise_;  // measure_clock(): the first rising edge seen
+  sc_core::sc_time clock_rise_;  // measure_clock(): the last rising edge seen
   unsigned clock_rises_ = 0;
   nlohmann::json config_resolved_;  // what write_stats() records (null: a spec made in code)
   std::string config_hash_;

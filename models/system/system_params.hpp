@@ -65,6 +65,21 @@ struct MemoryParams {
 // Where a host's component attaches (docs/tlm-edges.md).
 enum class ExternalAttach { kDram, kXbar, kSwitch };
 
+// A run-time clock change (system.clock_steps): from cycle `cycle` on, the clock is `mhz`.
+struct ClockStepParams {
+  Cycles cycle = 0;
+  std::uint64_t mhz = 1000;
+
+  template <class Keys>
+  void keys(Keys& k) {
+    k.integer("cycle", cycle, "The cycle (of the clock before it) from which the clock changes")
+        .range(1, std::uint64_t(1) << 50)
+        .unit("cycles")
+        .required();
+    k.integer("mhz", mhz, "The clock from that cycle on").range(1, 10000).unit("MHz").required();
+  }
+};
+
 // A plug point the host binds: the host's target in place of a socket's DRAM, or the host's initiator at a
 // socket's crossbar or a switch port.
 struct ExternalPortParams {
@@ -204,6 +219,7 @@ struct SystemParams {
   // system
   unsigned sockets = 4;
   std::uint64_t clock_mhz = 1000;
+  std::vector<ClockStepParams> clock_steps;
   // sm
   unsigned sms_per_socket = 64;
   SmSpec sm;
@@ -245,6 +261,10 @@ struct SystemParams {
     sys.integer("clock_mhz", clock_mhz, "GPU clock; every *_cycles parameter counts cycles of this clock")
         .range(1, 10000)
         .unit("MHz");
+    sys.list("clock_steps", clock_steps,
+             "Clock changes during the run, in cycle order: power and the policy blocks follow each "
+             "(docs/power.md, \"A clock that changes\")")
+        .items(0, 4096);
 
     Keys& s = k.section("sm", "Streaming multiprocessors");
     s.integer("per_socket", sms_per_socket, "SMs in each socket").range(1, 512);

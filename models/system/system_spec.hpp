@@ -34,9 +34,16 @@ struct ExternalPortSpec {
   std::string key;     // the configuration key it came from, for errors ("external.0"); empty: from code
 };
 
+// system.clock_steps: from `cycle` on, the clock is `mhz` (System::set_clock_mhz at that cycle's start).
+struct ClockStep {
+  Cycles cycle = 0;
+  std::uint64_t mhz = 1000;
+};
+
 struct SystemSpec {
   unsigned sockets = 4;
   std::uint64_t clock_mhz = 1000;
+  std::vector<ClockStep> clock_steps;  // in cycle order
   unsigned sms_per_socket = 64;
   unsigned l2_banks = 16;
   MachineFacts facts;  // line size, packet header, statistics window: given to every component

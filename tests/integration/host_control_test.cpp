@@ -459,6 +459,16 @@ TEST(HostClock, AClockChangeBetweenEdgesAppliesFromTheNextEdge) {
     wait(1, sc_core::SC_PS);
     EXPECT_EQ(clock.now(), 3u);
     EXPECT_EQ(clock.cycle_start_ps(3), 6000u);
+    // Cycles before the change keep their own period (the policy blocks' busy views and power ask them):
+    // cycle 1 is [1000, 2000) ps, cycle 2 [2000, 6000).
+    EXPECT_EQ(clock.cycle_start_ps(1), 1000u);
+    EXPECT_EQ(clock.cycle_length_ps(1), 1000u);
+    EXPECT_EQ(clock.cycle_length_ps(2), 4000u);
+    EXPECT_EQ(clock.first_cycle_from_ps(1500), 2u);
+    EXPECT_EQ(clock.first_cycle_from_ps(2500), 3u);
+    ASSERT_EQ(clock.steps().size(), 2u);
+    EXPECT_EQ(clock.steps()[1].cycle, 2u);
+    EXPECT_EQ(clock.steps()[1].start_ps, 2000u);
     EXPECT_THROW(h.gpu.set_clock_mhz(3), std::invalid_argument);  // 333333.3 ps: not a whole picosecond
   };
   sc_core::sc_start(1, SC_US);
@@ -546,6 +556,73 @@ struct Toggler : sc_core::sc_module {
   sc_core::sc_signal<bool> line{"line"};
   sc_time first_rise_;
 };
+
+// A host generator whose first `periods` periods are `first` long (rising at 0, first, ...), the rest `then`.
+struct ChangingToggler : sc_core::sc_module {
+  SC_HAS_PROCESS(ChangingToggler);
+  ChangingToggler(const sc_core::sc_module_name& name, sc_time first, unsigned rises, sc_time then)
+      : sc_module(name), first_(first), then_(then), rises_(rises) {
+    SC_THREAD(run);
+  }
+  void run() {
+    for (unsigned k = 0;; ++k) {
+      const sc_time period = k < rises_ ? first_ : then_;
+      line.write(true);
+      wait(period / 2);
+      line.write(false);
+      wait(period / 2);
+    }
+  }
+  sc_core::sc_signal<bool> line{"line"};
+  sc_time first_, then_;
+  unsigned rises_;
+};
+
+// The System at 500 MHz on a host clock signal whose period changes (docs/embedding.md, "Clock and reset").
+// Ten periods of 2 ns (rises at 0, 2, ..., 20 ns), then 4 ns: the rise at 24 ns shows the change (it learns
+// of it one edge late: it counted [20, 22) and [22, 24) as cycles 10 and 11), on its 2 ns grid, so cycle 12
+// starts there; cycles of 4 ns from then: at 43 ns, cycle 12 + (43 - 24) / 4 = 16, and cycle 10 was 2 ns.
+// The other way, 2 ns then 1 ns: the rise at 21 ns shows it, off the 2 ns grid: it ends cycle 10 ([20, 21),
+// cut short to 1 ns) and cycle 11 starts at 21 ns; at 25.5 ns, cycle 11 + 4 = 15.
+TEST(HostClock, AClockSignalWhosePeriodChangesIsFollowed) {
+  const std::string setting = System::clock_setting(sc_time(2, SC_NS));
+  struct Case {
+    sc_time then;
+    Cycles changed_at;
+    std::uint64_t changed_ps;
+    std::uint64_t mhz;
+    sc_time probe;
+    Cycles cycle_at_probe;
+  };
+  for (const Case& c : {Case{sc_time(4, SC_NS), 12, 24000, 250, sc_time(43, SC_NS), 16},
+                        Case{sc_time(1, SC_NS), 11, 21000, 1000, sc_time(25500, sc_core::SC_PS), 15}}) {
+    FreshSystemCKernel kernel;
+    ChangingToggler toggler("toggler", sc_time(2, SC_NS), 10, c.then);
+    stats::Registry reg;
+    System gpu("gpu", Configuration::from_yaml(kStream, {setting}), reg);
+    gpu.clock_in.bind(toggler.line);
+    sc_core::sc_start(c.probe);
+    const GpuClock& clock = gpu.context().clock;
+    ASSERT_EQ(clock.steps().size(), 2u) << c.then;
+    EXPECT_EQ(clock.steps()[1].cycle, c.changed_at) << c.then;
+    EXPECT_EQ(clock.steps()[1].start_ps, c.changed_ps) << c.then;
+    EXPECT_EQ(clock.steps()[1].mhz, c.mhz) << c.then;
+    EXPECT_EQ(clock.now(), c.cycle_at_probe) << c.then;
+    EXPECT_EQ(clock.cycle_length_ps(10), c.mhz == 1000 ? 1000u : 2000u) << c.then;  // cut short, or not
+  }
+}
+
+// A change to a spacing the System cannot count in (3 ns: 333.3 MHz, no whole-MHz clock) is an error naming
+// the port and the new period.
+TEST(HostClock, AClockSignalChangingToAPeriodItCannotFollowIsAnError) {
+  FreshSystemCKernel kernel;
+  ChangingToggler toggler("toggler", sc_time(2, SC_NS), 10, sc_time(3, SC_NS));
+  stats::Registry reg;
+  System gpu("gpu", Configuration::from_yaml(kStream, {System::clock_setting(sc_time(2, SC_NS))}), reg);
+  gpu.clock_in.bind(toggler.line);
+  const std::string message = error_of_start();
+  EXPECT_NE(message.find("gpu.clock_in: its period changed to 3 ns"), std::string::npos) << message;
+}
 
 TEST(HostClock, AClockSignalIsMeasuredOverTwoEdges) {
   const std::string setting = System::clock_setting(sc_time(2, SC_NS));

@@ -136,6 +136,57 @@ TEST(PowerRun, NoTrafficReportsOnlyStaticPower) {
     EXPECT_NEAR(w.get<double>(), 16.4, 1e-9);
 }
 
+// `spec` run to its end with an activity recorder of `window` cycles (0: none); its activity.
+power::Activity recorded_run(const SystemSpec& spec, Cycles window) {
+  std::ostringstream diag;
+  stats::Registry reg;
+  System system("system", spec, reg, diag);
+  ActivityRecorder recorder("activity", system, window);
+  system.run();
+  EXPECT_TRUE(system.context().health.ok()) << diag.str();
+  return recorder.finish();
+}
+
+// The same idle machine at 1000 MHz, going to 500 MHz halfway (system.clock_steps: cycle 5000). By hand:
+// 10000 cycles, 5000 x 1 ns + 5000 x 2 ns = 15 us; static power 16.4 W as above over 15 us: 246 uJ.
+TEST(PowerRun, AClockStepHalfwayCountsEachHalfAtItsClock) {
+  SystemSpec spec = small_spec(2);
+  spec.kernels.clear();
+  spec.max_cycles = 10000;
+  spec.clock_steps = {{5000, 500}};
+  const power::Activity a = recorded_run(spec, 0);
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(15, sc_core::SC_US));
+  EXPECT_EQ(a.duration_cycles, 10000u);
+  EXPECT_EQ(a.duration_ps, 15000000u);
+  ASSERT_EQ(a.clock_steps.size(), 2u);
+  EXPECT_EQ(a.clock_steps[1].cycle, 5000u);
+  EXPECT_EQ(a.clock_steps[1].mhz, 500u);
+  const json p = power::power_document(a, table({}), "test");
+  EXPECT_DOUBLE_EQ(p.at("duration_seconds").get<double>(), 15e-6);
+  EXPECT_NEAR(p.at("total").at("static_j").get<double>(), 246e-6, 1e-15);
+  EXPECT_NEAR(p.at("total").at("power_w").get<double>(), 16.4, 1e-9);
+}
+
+// Windows of 100 cycles on a run with traffic and a step to 500 MHz at cycle 300: the windows still end every
+// 100 cycles (the sampler follows the change), those before the step are 100 ns long and those after it
+// 200 ns (series.seconds), and they tile the run.
+TEST(PowerRun, WindowsAfterAClockStepAreTheirCyclesAtTheNewClock) {
+  SystemSpec spec = small_spec(2);
+  spec.kernels = {stream_kernel("k", 8, 2, 8)};
+  spec.clock_steps = {{300, 500}};
+  spec.facts.sample_cycles = 100;
+  const power::Activity a = recorded_run(spec, 100);
+  ASSERT_GT(a.duration_cycles, 500u);  // windows after the step
+  const json p = power::power_document(a, table({}), "test");
+  const json& seconds = p.at("series").at("seconds");
+  ASSERT_EQ(seconds.size(), a.windows.size());
+  for (std::size_t w = 0; w + 1 < a.windows.size(); ++w) {
+    EXPECT_EQ(a.windows[w].start_cycle, 100 * w) << w;
+    EXPECT_EQ(a.windows[w].cycles, 100u) << w;
+    EXPECT_NEAR(seconds[w].get<double>(), w < 3 ? 100e-9 : 200e-9, 1e-18) << w;
+  }
+}
+
 // A sample window every 500 cycles on a run with traffic: every counter's windows add up to its total (the
 // model checks it when reading activity.json back), and the windows tile the run.
 TEST(PowerRun, WindowsTileTheRunAndAddUpToTheTotals) {

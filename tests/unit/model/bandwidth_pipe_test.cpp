@@ -26,11 +26,11 @@ TEST(BandwidthPipe, WholeRate) {
 TEST(BandwidthPipe, ReserveDelayIsFromNowPlusTheExtra) {
   BandwidthPipe pipe(k1GHz, 64, 1);  // 64 B/cycle
   // At 5 ns, 128 B on an idle pipe: 2 cycles, plus a 3-cycle latency = 5000 ps from now.
-  EXPECT_EQ(pipe.reserve_delay(5000, 128, 3000), sc_time(5, SC_NS));
+  EXPECT_EQ(pipe.reserve_delay_ps(5000, 128, 3000), 5000u);
   // A second one at the same time waits for the first (free at 7 ns): done at 9 ns, + 3 = 7000 ps from now.
-  EXPECT_EQ(pipe.reserve_delay(5000, 128, 3000), sc_time(7, SC_NS));
-  // Later, on an idle pipe again: the first answer once more (the kept answer is not a stale one).
-  EXPECT_EQ(pipe.reserve_delay(20000, 128, 3000), sc_time(5, SC_NS));
+  EXPECT_EQ(pipe.reserve_delay_ps(5000, 128, 3000), 7000u);
+  // Later, on an idle pipe again: the first answer once more.
+  EXPECT_EQ(pipe.reserve_delay_ps(20000, 128, 3000), 5000u);
   EXPECT_EQ(pipe.free_at_ps(), 22000u);
   EXPECT_EQ(pipe.bytes_moved(), 384u);
 }
@@ -40,10 +40,10 @@ TEST(BandwidthPipe, ReserveDelayIsFromNowPlusTheExtra) {
 // free at 6000 ps; what was booked before is not moved.
 TEST(BandwidthPipe, FollowingANewPeriodChangesOnlyWhatIsBookedAfter) {
   BandwidthPipe pipe(k1GHz, 64, 1);
-  EXPECT_EQ(pipe.reserve_delay(0, 128, 0), sc_time(2, SC_NS));
+  EXPECT_EQ(pipe.reserve_delay_ps(0, 128, 0), 2000u);
   pipe.follow_period(2000);
   EXPECT_EQ(pipe.free_at_ps(), 2000u);
-  EXPECT_EQ(pipe.reserve_delay(2000, 128, 0), sc_time(4, SC_NS));
+  EXPECT_EQ(pipe.reserve_delay_ps(2000, 128, 0), 4000u);
   EXPECT_EQ(pipe.free_at_ps(), 6000u);
 }
 

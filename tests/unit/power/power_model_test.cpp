@@ -246,6 +246,49 @@ TEST(PowerModel, AfterAClockChangeStaticPowerFollowsTheSimulatedTime) {
   EXPECT_NEAR(changed.at("total").at("power_w").get<double>(), 1.6, 1e-12);
 }
 
+// Each interval at the clock that was in force (activity clock_steps, resident_ps). 3000 cycles, the first
+// 1500 at 1000 MHz (1.5 us), the rest at 500 MHz (1500 x 2 ns = 3 us): 4.5 us. One SM, 1 W static, 2 W
+// resident, resident from cycle 1000 to 2500: 500 cycles at 1 ns + 1000 at 2 ns = 2.5 us (resident_ps), not
+// 1500 cycles at the run's average clock (3000 / 4.5 us = 666.7 MHz: 2.25 us). Energy 1 x 4.5 + 2 x 2.5 =
+// 9.5 uJ. Windows of 1000 cycles: [0, 1000) 1 us; [1000, 2000) 500 x 1 + 500 x 2 = 1.5 us with 1.5 us
+// resident; [2000, 3000) 2 us with 500 x 2 = 1 us resident. Their powers: 1 W; (1.5 + 2 x 1.5) / 1.5 = 3 W;
+// (2 + 2 x 1) / 2 = 2 W (at the average clock each window would be 1.5 us: 1 W, 3 W, 2.33 W).
+TEST(PowerModel, AfterAClockChangeEachIntervalIsAtItsOwnClock) {
+  const EnergyTable t = table({"energy.sm.instruction_pj=0", "energy.sm.static_w=1", "energy.sm.resident_w=2",
+                               "energy.sm.resident_lane_w=0", "energy.board.constant_w=0"});
+  Activity a = one_microsecond(1);
+  a.duration_cycles = 3000;
+  a.duration_ps = 4500000;
+  a.clock_steps = {{0, 1000}, {1500, 500}};
+  a.window_cycles = 1000;
+  a.windows = {{0, 1000}, {1000, 1000}, {2000, 1000}};
+  Instance sm = instance("s.sm0", "sm", 0, {{"resident_cycles", 1500}, {"resident_ps", 2500000}});
+  sm.windows = {{0, 0}, {1000, 1500000}, {500, 1000000}};
+  a.instances.push_back(sm);
+  const json p = power_document(activity_from_json(activity_to_json(a)), t, "test");
+  EXPECT_DOUBLE_EQ(p.at("duration_seconds").get<double>(), 4.5e-6);
+  EXPECT_NEAR(p.at("total").at("energy_j").get<double>(), 9.5e-6, 1e-18);
+  const json& w = p.at("series").at("total_w");
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_NEAR(w[0].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(w[1].get<double>(), 3.0, 1e-12);
+  EXPECT_NEAR(w[2].get<double>(), 2.0, 1e-12);
+  EXPECT_NEAR(seconds_of_cycles(a, 1000, 1000), 1.5e-6, 1e-18);
+}
+
+// clock_steps that cannot be a run's: refused with the field's path.
+TEST(PowerModel, ClockStepsAreChecked) {
+  Activity a = one_microsecond(1);
+  a.duration_ps = 1000000;
+  a.clock_steps = {{0, 1000}, {0, 500}};
+  try {
+    activity_from_json(activity_to_json(a));
+    FAIL() << "read";
+  } catch (const ActivityError& e) {
+    EXPECT_NE(std::string(e.what()).find("clock_steps[1].cycle"), std::string::npos) << e.what();
+  }
+}
+
 // energy.board.power_limit_w flags a socket above it, without changing its power: a socket of only its
 // board's 10 W constant power (every other static power off) over 1 us averages 10 W: above a 9.5 W limit,
 // not above 10.5 W, nor with no limit (0).
