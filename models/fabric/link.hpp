@@ -107,6 +107,12 @@ class Link : public sc_core::sc_module,
   unsigned lanes(int dir) const { return split_.lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
   const std::vector<LaneChange>& lane_changes() const { return changes_; }
+  // A dynamic link's count of window decisions of kind `d` so far (0 on a static link, and for kNone, which
+  // skipped quiet windows make without showing a pulse: windows() minus the others).
+  std::uint64_t decisions_of(policy::LinkBalancer::Decision d) const {
+    const stats::Counter* c = decision_counts_[static_cast<std::size_t>(d)];
+    return c ? c->value() : 0;
+  }
   // Activity (models/power): a direction's busy time in [0, now_ps) (its BusyTracker), the lane control's
   // decisions, and stepping the lane control up to now so that its counters are current.
   std::uint64_t busy_ps_until(int dir, std::uint64_t now_ps) const {
@@ -183,6 +189,9 @@ class Link : public sc_core::sc_module,
   policy::LinkBalancer::Inputs inputs_of(Cycles c);
   void take_outputs(Cycles c, const policy::LinkBalancer::Outputs& out);
   void record_change(Cycles cycle, const LaneSplit& before, const LaneSplit& after);
+  // A dynamic link's decision statistics (`.decisions.*`), counted from the outputs' decision pulse, which
+  // both implementations of the balancer show alike.
+  void register_decisions(stats::Registry& stats);
 
   const GpuClock& clock_;
   LinkSpec spec_;
@@ -199,6 +208,9 @@ class Link : public sc_core::sc_module,
   std::vector<LaneChange> changes_;
   stats::Counter& turnarounds_;
   stats::Counter& turn_cycles_;
+  // Per decision kind (null for kNone and on static links); windows_decided_: every window, quiet ones too.
+  stats::Counter* decision_counts_[policy::LinkBalancer::kNumDecisions] = {};
+  stats::Counter* windows_decided_ = nullptr;
 };
 
 }  // namespace numagpu
