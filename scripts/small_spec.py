@@ -15,20 +15,21 @@ import sys
 import yaml
 
 
-def fail(message):
-    print(f"small_spec.py: error: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
 def small_args(path):
+    """The arguments a workload file's "`small`: ARGS" comment names."""
     try:
-        text = open(path).read()
+        with open(path) as f:
+            m = re.search(r"`small`:\s*(.+?)\s*$", f.read(), re.M)
     except OSError as e:
         fail(f"{path}: {e}")
-    m = re.search(r"`small`:\s*(.+?)\s*$", text, re.M)
     if not m:
         fail(f"{path}: no \"`small`: ARGS\" line")
     return m.group(1)
+
+
+def fail(message):
+    print(f"small_spec.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def main():

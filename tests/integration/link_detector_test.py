@@ -19,9 +19,10 @@ Hand derivation, with the paper's balancer (SampleTime 5000, SwitchTime 100, 99 
   keeps to_gpu0 busy in every cycle; to_switch0, with k ingress lanes carrying 8k B/cycle of packets, carries
   8k/9 B/cycle of acks on 16 - k lanes of 8 B, busy k / (9 (16 - k)) of the time: 11 % at k = 8, 78 % at
   k = 14, never saturated. So the first trigger is window 1 (turn from cycle 10001), and the turns begin at
-  cycles 10001, 15001, ..., 35001. A turn quiesces the lane until the packet on it has left (a 144 B packet
-  takes at most 144 / 56 < 3 cycles on 7-15 lanes) and then switches for 100 cycles: to_gpu0 has 8 + n lanes
-  from cycle 5000 (n + 1) + 1 + d + 100, 1 <= d <= 3.
+  cycles 10001, 15001, ..., 35001. A turn quiesces the lane until the packet on it has left and then switches
+  for 100 cycles: to_gpu0 has 8 + n lanes from cycle 5000 (n + 1) + 1 + d + 100, where d >= 1 (the drain is
+  seen at the earliest in the cycle after the turn starts) and d <= 3 (the lane comes from to_switch0, whose
+  packets are 16 B acks; even a 144 B packet would leave 7 lanes of 8 B within 144 / 56 < 3 cycles).
 - Window 7 (14 ingress lanes) triggers once more (78 % < 99 %): at least 7 windows turned toward to_gpu0.
 - Links 1-3 never turn toward their socket: their ingress carries only acks, at most 1/9 of the 64 B/cycle
   their egress can carry, 11 % of a direction.
