@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The link balancer's detector on a link-saturating microbenchmark (issue 49, point 5): the trigger fires in
 the window the hand derivation says, and the balancer turns lanes toward the saturated direction, one per
-window, on the paper system (configs/workloads/bench/link_one_way.yaml; about 1 s).
+window, on the paper system (configs/workloads/bench/link_one_way.yaml; about 1 s a run), and the RTL
+balancer (policy.impl=rtl, when built) counts the same decisions.
 
 The workload: sockets 1-3 store 49,152 lines (144 B write packets) into memory homed at socket 0; acks of
 16 B return. Link 0 (link_gpu0_switch0) carries them all into socket 0 (direction to_gpu0, the balancer's B),
@@ -139,6 +140,22 @@ def main():
         check(counter(d + ".decisions.windows") == (cycles - 1) // 5000,
               f"link {s}: {counter(d + '.decisions.windows')} windows decided in {cycles} cycles")
     check(70365 <= cycles < 110592, f"the run ends between the bounds, 70365 <= {cycles} < 110592")
+
+    # The RTL balancer (policy.impl=rtl, when this build has the Verilated blocks) shows the same decision
+    # pulses: every decision count is the reference model's.
+    rtl_out = os.path.join(work, "rtl")
+    rtl = subprocess.run([numagpu, "run", "-q", "-c", os.path.join(src, "configs/paper_4socket.yaml"), "-w",
+                          workload, "--set", "link.mode=dynamic", "--set", "link.sample_cycles=5000",
+                          "--set", "link.switch_cycles=100", "--set", "runtime.launch_cycles=0",
+                          "--set", "policy.impl=rtl", "-o", rtl_out], capture_output=True, text=True)
+    if rtl.returncode == 0:
+        rtl_stats = json.load(open(os.path.join(rtl_out, "stats.json")))["stats"]["system"]
+        for s in range(4):
+            link = f"link_gpu{s}_switch0"
+            check(rtl_stats[link]["decisions"] == stats["system"][link]["decisions"],
+                  f"{link}: the RTL balancer's decisions {rtl_stats[link]['decisions']} differ from the model's")
+    else:
+        print("policy.impl=rtl not available in this build: the RTL's decision counts are not compared")
 
     for f in failures:
         print("FAIL:", f)
