@@ -107,12 +107,6 @@ class Link : public sc_core::sc_module,
   unsigned lanes(int dir) const { return split_.lanes[dir]; }
   std::uint64_t bytes(int dir) const { return dirs_[dir].bytes->value(); }
   const std::vector<LaneChange>& lane_changes() const { return changes_; }
-  // A dynamic link's count of window decisions of kind `d` so far (0 on a static link, and for kNone, which
-  // skipped quiet windows make without showing a pulse: windows() minus the others).
-  std::uint64_t decisions_of(policy::LinkBalancer::Decision d) const {
-    const stats::Counter* c = decision_counts_[static_cast<std::size_t>(d)];
-    return c ? c->value() : 0;
-  }
   // Activity (models/power): a direction's busy time in [0, now_ps) (its BusyTracker), the lane control's
   // decisions, and stepping the lane control up to now so that its counters are current.
   std::uint64_t busy_ps_until(int dir, std::uint64_t now_ps) const {
