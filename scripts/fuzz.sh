@@ -10,6 +10,7 @@
 # FUZZ_MAX_LEN overrides it for every target), so mutations reach whole trace files and large configurations.
 #
 # Usage: scripts/fuzz.sh [--print-commands] BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]  (targets: config accelsim ngt metis hwcsv activity ptx)
+#   FUZZ_JOBS=N runs N targets at once (default 2)
 #   --print-commands: print each target's fuzzer command line and exit (no build needed; tests check it)
 # Example: cmake -S . -B build-fuzz -G Ninja -DNUMAGPU_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 &&
 #          cmake --build build-fuzz && scripts/fuzz.sh build-fuzz 60
@@ -123,20 +124,36 @@ for t in accelsim ngt metis hwcsv activity ptx; do cp "$root/fuzz/dict/$t.dict" 
   }' "$root/docs/configuration.md" | sort -u; } > "$work/config.dict"
 
 # --- run -----------------------------------------------------------------------------------------------------
+# FUZZ_JOBS targets at once (default 2, one per core of the CI machine): each libFuzzer process is single
+# threaded, so one at a time leaves a core idle for the whole run. Each target's summary is printed in order.
+run_target() {  # run_target TARGET: fuzz it; writes $work/TARGET.summary and $work/TARGET.status (0 or 1)
+  local t=$1 rc=0
+  mkdir -p "$work/corpus/$t"
+  {
+    echo "fuzz: $t for ${seconds}s ($(ls "$work/seeds/$t" | wc -l) seeds, $(grep -c '^[^#]' "$work/$t.dict") dictionary words, max_len ${FUZZ_MAX_LEN:-${max_len[$t]}})"
+    mapfile -t command < <(fuzzer_command "$t")
+    if ! "${command[@]}" > "$work/$t.log" 2>&1; then
+      rc=1
+    fi
+    grep -q "Dictionary: [1-9][0-9]* entries" "$work/$t.log" || { echo "fuzz: $t: the dictionary was not loaded"; rc=1; }
+    # The last status line: coverage, corpus, and "lim:", the input length libFuzzer had reached.
+    { grep -E '^#[0-9]+.*cov:' "$work/$t.log" | tail -n 1 || true; } | sed 's/^/fuzz: last status: /'
+    { grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb" "$work/$t.log" || true; } | tr '\n' ' ' |
+      sed 's/^/fuzz: /'
+    echo "corpus $(ls "$work/corpus/$t" | wc -l) inputs"
+  } > "$work/$t.summary"
+  echo "$rc" > "$work/$t.status"
+}
+fuzz_jobs=${FUZZ_JOBS:-2}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$fuzz_jobs" ]; do wait -n || true; done
+  run_target "$t" &
+done
+wait
 status=0
 for t in "${targets[@]}"; do
-  mkdir -p "$work/corpus/$t"
-  echo "fuzz: $t for ${seconds}s ($(ls "$work/seeds/$t" | wc -l) seeds, $(grep -c '^[^#]' "$work/$t.dict") dictionary words, max_len ${FUZZ_MAX_LEN:-${max_len[$t]}})"
-  mapfile -t command < <(fuzzer_command "$t")
-  if ! "${command[@]}" > "$work/$t.log" 2>&1; then
-    status=1
-  fi
-  grep -q "Dictionary: [1-9][0-9]* entries" "$work/$t.log" || { echo "fuzz: $t: the dictionary was not loaded" >&2; status=1; }
-  # The last status line: coverage, corpus, and "lim:", the input length libFuzzer had reached.
-  { grep -E '^#[0-9]+.*cov:' "$work/$t.log" | tail -n 1 || true; } | sed 's/^/fuzz: last status: /'
-  { grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb" "$work/$t.log" || true; } | tr '\n' ' ' |
-    sed 's/^/fuzz: /'
-  echo "corpus $(ls "$work/corpus/$t" | wc -l) inputs"
+  cat "$work/$t.summary"
+  [ "$(cat "$work/$t.status" 2>/dev/null)" = 0 ] || status=1
 done
 
 if [ -n "$(ls -A "$work/findings")" ] || [ "$status" -ne 0 ]; then

@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Draws a numagpu sweep's figures from its results.json alone (`numagpu plot study`, scripts/study.sh).
 
-Usage: plot_study.py RESULTS.json OUT_DIR
+Usage: plot_study.py RESULTS.json OUT_DIR [FIGURE3_RESULTS.json]
 
 The sweep's `study` field picks the figures (configs/experiments/*.yaml). Speedups are cycle ratios
 (baseline cycles / point cycles) of the same workload. Means are arithmetic means over workloads (the
 paper's "on average") and geometric means. Besides the PNGs, the numbers behind each figure are printed as a
 small table, which is what docs/validation.md quotes.
+
+The paper's method (§3.1): its §4-5 means leave out the workloads that reach 99 % of theoretical
+performance, the hypothetical 4x larger GPU, with the locality-optimized runtime alone; its final results
+include them all. A figure3 study says which workloads these are (its own table, or FIGURE3_RESULTS.json, the
+figure3 study of the same suite, for the other studies), and every table then has its means both ways: over
+all workloads, and "excl. 99 %" without them.
 """
 import json
 import math
@@ -59,6 +65,40 @@ class Table:
     def speedup(self, workload, label, base):
         a, b = self.stat(workload, base, "cycles"), self.stat(workload, label, "cycles")
         return None if not a or not b else a / b
+
+
+# §3.1: "we choose to exclude benchmarks that achieve >= 99% of the theoretical performance with software-only
+# locality optimizations" (the locality-optimized 4-socket GPU against the 4x larger one, Figure 3).
+THEORETICAL_SHARE = 0.99
+# The workloads the means leave out (set by main from a figure3 study); None: no figure3 study to say.
+AT_THEORETICAL = None
+
+
+def at_theoretical(results):
+    """The workloads of a figure3 study whose locality-optimized 4 sockets reach 99 % of the 4x larger GPU's
+    performance: bigger4x cycles / locality cycles >= 0.99 (a workload missing either point is kept)."""
+    t = Table(results, "system")
+    out = []
+    for w in t.workloads:
+        loc, big = t.stat(w, "locality", "cycles"), t.stat(w, "bigger4x", "cycles")
+        if loc and big and big >= THEORETICAL_SHARE * loc:
+            out.append(w)
+    return out
+
+
+def mean_rows(workloads, columns, geo=True):
+    """The means rows of a table whose columns hold one value per workload: over every workload, then, when a
+    figure3 study named workloads at 99 % of theoretical, without them ("excl. 99 %")."""
+    rows = [("mean (arith.)", [means(c)[0] for c in columns])]
+    if geo:
+        rows.append(("mean (geo.)", [means(c)[1] for c in columns]))
+    if AT_THEORETICAL:
+        keep = [k for k, w in enumerate(workloads) if w not in AT_THEORETICAL]
+        kept = [[c[k] for k in keep] for c in columns]
+        rows.append(("mean (arith.), excl. 99 %", [means(c)[0] for c in kept]))
+        if geo:
+            rows.append(("mean (geo.), excl. 99 %", [means(c)[1] for c in kept]))
+    return rows
 
 
 def means(values):
@@ -120,8 +160,7 @@ def speedup_study(results, out_dir, axis, base, labels, title, ylabel, file_name
     series = [(pretty, [t.speedup(w, lab, base) for w in workloads]) for lab, pretty in labels]
     print_table(f"{title}: speedup over {base}", [p for _, p in labels],
                 [(w, [s[1][k] for s in series]) for k, w in enumerate(workloads)] +
-                [("mean (arith.)", [means(s[1])[0] for s in series]),
-                 ("mean (geo.)", [means(s[1])[1] for s in series])])
+                mean_rows(workloads, [s[1] for s in series]))
     names, series_m = with_mean(t, workloads, series)
     fig, ax = plt.subplots(figsize=(min(12, max(7, 0.25 * len(names) * max(1, len(labels)))), 4.5))
     bars(ax, names, series_m, colors)
@@ -142,8 +181,7 @@ def figure3(results, out_dir):
     print_table("Figure 3: speedup over 1 socket", ["traditional 4 sockets", "locality-optimized 4 sockets",
                                                       "4x larger GPU"],
                 [(w, [trad[k], loc[k], big[k]]) for k, w in enumerate(workloads)] +
-                [("mean (arith.)", [means(trad)[0], means(loc)[0], means(big)[0]]),
-                 ("mean (geo.)", [means(trad)[1], means(loc)[1], means(big)[1]])])
+                mean_rows(workloads, [trad, loc, big]))
     names = workloads + ["mean"]
     fig, ax = plt.subplots(figsize=(10, 4))
     bars(ax, names, [("traditional (CTA + page interleave)", trad + [means(trad)[0]]),
@@ -186,8 +224,8 @@ def figure5(results, out_dir):
         sp = [r[1][2] for r in rows]
         print_table("Figure 5 on a suite: dynamic over static links",
                     ["static (M cycles)", "dynamic (M cycles)", "dynamic over static", "most lanes in one direction"],
-                    rows + [("mean (arith.)", [None, None, means(sp)[0], None]),
-                            ("mean (geo.)", [None, None, means(sp)[1], None])])
+                    rows + [(name, [None, None, v[0], None])
+                            for name, v in mean_rows([r[0] for r in rows], [sp])])
 
 
 def figure5_panels(ok, out_dir, file_name):
@@ -267,8 +305,7 @@ def caches(results, out_dir):
                 ["ideal coherence over SW invalidation", "write-back over write-through",
                  "NUMA-aware over static"],
                 [(w, [ideal[k], wb[k], over_static[k]]) for k, w in enumerate(ws)] +
-                [("mean (arith.)", [means(ideal)[0], means(wb)[0], means(over_static)[0]]),
-                 ("mean (geo.)", [means(ideal)[1], means(wb)[1], means(over_static)[1]])])
+                mean_rows(ws, [ideal, wb, over_static]))
     names, series = with_mean(t, ws, [("ideal coherence over software invalidation", ideal),
                                       ("write-back over write-through L2", wb)])
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -303,8 +340,11 @@ def combined(results, out_dir):
               ("dynamic+numa_aware", "both")]
     power = [[watts(w, lab) for lab, _ in combos] for w in t.workloads]
     geo = [means([row[i] for row in power])[1] for i in range(len(combos))]
-    print_table("Communication power at 10 pJ/bit (W)", [p for _, p in combos],
-                list(zip(t.workloads, power)) + [("mean (geo.)", geo)])
+    rows = list(zip(t.workloads, power)) + [("mean (geo.)", geo)]
+    if AT_THEORETICAL:
+        kept = [row for w, row in zip(t.workloads, power) if w not in AT_THEORETICAL]
+        rows.append(("mean (geo.), excl. 99 %", [means([row[i] for row in kept])[1] for i in range(len(combos))]))
+    print_table("Communication power at 10 pJ/bit (W)", [p for _, p in combos], rows)
     # Optional third L2 value (apps_combined): NUMA-aware caches with the L1s left unpartitioned.
     if any(p["labels"].get("l2") == "numa_aware_l1_open" for p in results["points"]):
         cols = [("static+numa_aware", "static+memside"), ("static+numa_aware_l1_open", "static+memside"),
@@ -314,8 +354,7 @@ def combined(results, out_dir):
                     ["caches over baseline", "caches, L1 open, over baseline", "L1 open over L1 split",
                      "both, L1 open, over baseline"],
                     list(zip(t.workloads, speedups)) +
-                    [("mean (arith.)", [means([r[i] for r in speedups])[0] for i in range(len(cols))]),
-                     ("mean (geo.)", [means([r[i] for r in speedups])[1] for i in range(len(cols))])])
+                    mean_rows(t.workloads, [[r[i] for r in speedups] for i in range(len(cols))]))
 
 
 def scaling(results, out_dir):
@@ -329,7 +368,7 @@ def scaling(results, out_dir):
     rows = [(w, [numa[2][k], numa[4][k], numa[8][k], single[2][k], single[4][k], single[8][k], eff[2][k],
                  eff[4][k], eff[8][k]]) for k, w in enumerate(ws)]
     allv = [numa[2], numa[4], numa[8], single[2], single[4], single[8], eff[2], eff[4], eff[8]]
-    rows += [("mean (arith.)", [means(v)[0] for v in allv]), ("mean (geo.)", [means(v)[1] for v in allv])]
+    rows += mean_rows(ws, allv)
     print_table("Scaling: speedup over 1 socket; efficiency = NUMA speedup / single-GPU speedup", cols, rows)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
     names = ws + ["mean"]
@@ -589,18 +628,29 @@ STUDIES = {"figure3": figure3, "figure5": figure5, "figure6": figure6, "caches":
 
 
 def main():
-    if len(sys.argv) != 3:
-        fail("usage: plot_study.py RESULTS.json OUT_DIR")
+    global AT_THEORETICAL
+    if len(sys.argv) not in (3, 4):
+        fail("usage: plot_study.py RESULTS.json OUT_DIR [FIGURE3_RESULTS.json]")
     results = load(sys.argv[1])
     study = results.get("study", "")
     if study not in STUDIES:
         fail(f"{sys.argv[1]}: study '{study}' has no figures (known: {', '.join(sorted(STUDIES))})")
+    reference = results if study == "figure3" else load(sys.argv[3]) if len(sys.argv) == 4 else None
+    if reference is not None and reference.get("study") != "figure3":
+        fail(f"{sys.argv[3]}: not a figure3 study (it is '{reference.get('study', '')}'): it cannot say which "
+             "workloads reach 99 % of theoretical")
+    if reference is not None:
+        AT_THEORETICAL = at_theoretical(reference)
     missing = [p["id"] for p in results["points"] if p["status"] != "ok"]
     if missing:
         print(f"plot_study.py: warning: {len(missing)} points not finished, left out: {' '.join(missing[:8])}",
               file=sys.stderr)
     os.makedirs(sys.argv[2], exist_ok=True)
     print(f"# {results.get('sweep')}: {results.get('description', '')}\n")
+    if AT_THEORETICAL is not None:
+        names = ", ".join(AT_THEORETICAL) if AT_THEORETICAL else "none"
+        print(f"At 99 % of theoretical (locality-optimized 4 sockets vs the 4x larger GPU, {reference.get('sweep')}; "
+              f"left out of the \"excl. 99 %\" means, as the paper's §4-5): {names}\n")
     STUDIES[study](results, sys.argv[2])
 
 

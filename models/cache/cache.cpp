@@ -339,10 +339,15 @@ void Cache::write_back_line(std::uint64_t line, Issuer issuer, std::uint32_t dir
   out.send(output_for(a.home_socket), wb, sc_core::SC_ZERO_TIME);
 }
 
-std::uint64_t Cache::flush_remote(std::function<void()> done) {
+std::uint64_t Cache::flush_remote(std::function<void()> done, bool invalidate) {
   std::vector<std::uint64_t> dirty;
   std::vector<std::uint32_t> dirty_sectors;
-  const std::uint64_t dropped = tags_.invalidate_class(TagArray::LineClass::kRemote, dirty, &dirty_sectors);
+  std::uint64_t dropped = 0;
+  if (invalidate) {
+    dropped = tags_.invalidate_class(TagArray::LineClass::kRemote, dirty, &dirty_sectors);
+  } else {
+    tags_.clean_class(TagArray::LineClass::kRemote, dirty, &dirty_sectors);
+  }
   coherence_invalidations_.add(dropped);
   coherence_writebacks_.add(dirty.size());
   if (sectored_) {

@@ -56,8 +56,9 @@ class Cache : public sc_core::sc_module, public InputOwner, public OutputOwner, 
   std::uint64_t set_usable_ways(unsigned ways) { return tags_.set_usable_ways(ways); }
   // Software coherence at a kernel boundary: drops every remote line, writing dirty ones back to their home
   // first; `done` runs when the last write-back is acknowledged (at once if there is none). Returns the
-  // number of lines dropped.
-  std::uint64_t flush_remote(std::function<void()> done);
+  // number of lines dropped. `invalidate` false: the paper's ideal coherence (Figure 9), the dirty remote
+  // lines are written back and every remote line stays valid (none dropped).
+  std::uint64_t flush_remote(std::function<void()> done, bool invalidate = true);
   std::uint64_t lines(TagArray::LineClass cls) const { return tags_.count(cls); }
   // numa_aware: the driver that owns this bank's way split (brought up to date before each allocation).
   void set_partition(PartitionDriver* driver) { partition_ = driver; }

@@ -84,6 +84,13 @@ struct PartitionSpec {
 // How the L2s of the sockets share data (docs/memory-system.md).
 enum class L2Organization { kMemside, kStatic, kShared, kNumaAware };
 
+// What a GPU-side L2 does with its remote lines at a kernel boundary (l2.coherence, docs/memory-system.md).
+enum class L2Coherence : std::uint8_t {
+  kSoftware,  // write the dirty ones back to their homes, then invalidate them all (the paper's §5 protocol)
+  kIdeal,     // write the dirty ones back, invalidate none: the paper's Figure 9 upper bound
+  kNone,      // neither: dirty remote lines reach their homes only when evicted (not a coherent machine)
+};
+
 struct L2Params : CacheParams {
   unsigned banks = 16;
   bool write_back = true;
@@ -91,7 +98,7 @@ struct L2Params : CacheParams {
   unsigned static_remote_ways = 0;     // static: remote ways per set; 0: half (the paper's 50-50)
   bool insert_remote_requests = true;  // remote_insert: twice
   PartitionSpec partition;
-  bool ideal_coherence = false;
+  L2Coherence coherence = L2Coherence::kSoftware;
 
   L2Params() : CacheParams(4194304, 16, 30, 64) {}
 
@@ -132,9 +139,14 @@ struct L2Params : CacheParams {
               "numa_aware: the L1s follow the partition controller's split too, scaled to their ways (the "
               "paper adapts both levels); false: the L1s keep every way for either class. Must be false "
               "with sm.shared_carveouts");
-    k.boolean("ideal_coherence", ideal_coherence,
-              "GPU-side L2s: skip the kernel-boundary write-back and invalidation of remote lines (the "
-              "paper's upper bound)");
+    k.choice(
+        "coherence", coherence,
+        {{"software", L2Coherence::kSoftware}, {"ideal", L2Coherence::kIdeal}, {"none", L2Coherence::kNone}},
+        "GPU-side L2s at each kernel boundary: software: write the dirty remote lines back to their homes "
+        "and invalidate every remote line (the paper's software coherence, §5); ideal: the paper's "
+        "Figure 9 upper bound, invalidations ignored and write-backs kept (the dirty remote lines are "
+        "written back and stay, clean); none: neither (dirty remote data reaches its home only when "
+        "evicted: a bound beyond the paper's, not a coherent machine)");
   }
 };
 

@@ -135,6 +135,20 @@ std::uint64_t TagArray::invalidate_class(LineClass cls, std::vector<std::uint64_
   return n;
 }
 
+std::uint64_t TagArray::clean_class(LineClass cls, std::vector<std::uint64_t>& dirty_lines,
+                                    std::vector<std::uint32_t>* dirty_sectors) {
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < key_.size(); ++i) {
+    if (key_[i] == 0 || class_of(meta_[i]) != cls || !(meta_[i] & kDirty)) continue;
+    dirty_lines.push_back(key_[i] - 1);
+    if (dirty_sectors) dirty_sectors->push_back(sectors_ > 1 ? dirty_sectors_[i] : 1u);
+    meta_[i] = static_cast<std::uint8_t>(meta_[i] & ~kDirty);
+    if (sectors_ > 1) dirty_sectors_[i] = 0;
+    ++n;
+  }
+  return n;
+}
+
 std::uint64_t TagArray::count(LineClass cls) const {
   std::uint64_t n = 0;
   for (std::size_t i = 0; i < key_.size(); ++i)

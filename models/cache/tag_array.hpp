@@ -59,6 +59,10 @@ class TagArray {
   // their dirty sector masks to `dirty_sectors` if given (1 per line when unsectored).
   std::uint64_t invalidate_class(LineClass cls, std::vector<std::uint64_t>& dirty_lines,
                                  std::vector<std::uint32_t>* dirty_sectors = nullptr);
+  // Cleans every dirty line of a class and keeps it valid (a write-back without the invalidation); the
+  // lines and their dirty sector masks are appended as by invalidate_class. Returns how many were dirty.
+  std::uint64_t clean_class(LineClass cls, std::vector<std::uint64_t>& dirty_lines,
+                            std::vector<std::uint32_t>* dirty_sectors = nullptr);
   // Valid lines of a class in the whole array (for tests and statistics).
   std::uint64_t count(LineClass cls) const;
 

@@ -218,6 +218,9 @@ int numagpu_main(int argc, char* argv[]) {
       ->required();
   plot_study_cmd->add_option("-o,--out", plot_options.out_dir,
                              "Directory for the figures (default: beside results.json)");
+  plot_study_cmd->add_option("--reference", plot_options.reference,
+                             "results.json of the figure3 study of the same workloads: the means are also given "
+                             "without its workloads at 99 % of theoretical (the paper's §3.1; docs/studies.md)");
 
   numagpu::PlotSweepOptions plot_sweep;
   CLI::App* plot_sweep_cmd = plot->add_subcommand(

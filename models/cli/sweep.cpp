@@ -517,7 +517,15 @@ int plot_command(const PlotOptions& o, std::ostream& out, std::ostream& err) {
       o.out_dir.empty() ? fs::path(absolute(o.results)).parent_path().string() : o.out_dir;
   if (!make_output_dir(out_dir, err)) return kExitBadInput;
   out << std::flush;
-  const ScriptResult r = run_python_script(embedded::kPlotStudy, {o.results, out_dir});
+  std::vector<std::string> args{o.results, out_dir};
+  if (!o.reference.empty()) {
+    if (!std::ifstream(o.reference)) {
+      err << "numagpu: error: --reference " << o.reference << ": cannot read\n";
+      return kExitBadInput;
+    }
+    args.push_back(o.reference);
+  }
+  const ScriptResult r = run_python_script(embedded::kPlotStudy, args);
   if (r.exit_code != 0) {
     err << "numagpu: error: plot: " << script_failure(r, "plot_study.py") << "\n";
     return kExitRunFailed;

@@ -53,6 +53,10 @@ int sweep_command(const SweepOptions& options, std::ostream& out, std::ostream& 
 struct PlotOptions {
   std::string results;  // results.json of a sweep
   std::string out_dir;  // where the figures go (default: beside results.json)
+  // results.json of the figure3 study of the same suite: its workloads at 99 % of theoretical are left out
+  // of a second row of means (the paper's §3.1 method); empty: means over every workload only (a figure3
+  // study is its own reference)
+  std::string reference;
 };
 
 // Draws the figures of a sweep's study kind (scripts/plot_study.py, run with python3-matplotlib) from its

@@ -104,7 +104,7 @@ std::uint32_t Sm::prepare_kernel(const KernelProgram& program, std::uint32_t ker
       spec_.cta_slots({warps_per_cta_, program.registers_per_thread(), program.shared_bytes_per_cta()});
   warps_.assign(std::size_t(slots) * warps_per_cta_, Warp{});
   schedule_.reset(static_cast<unsigned>(warps_.size()), pipes_.blocks(),
-                  spec_.scheduler == WarpScheduler::kLrr);
+                  spec_.scheduler != WarpScheduler::kGto);
   in_state_ = {};
   warps_left_in_slot_.assign(slots, 0);
   at_barrier_in_slot_.assign(slots, 0);
@@ -197,11 +197,12 @@ void Sm::settle(Warp& w, unsigned before, Cycles now) {
 }
 
 Sm::Warp* Sm::pick_not_greedy(unsigned block) {
-  // Loose round-robin: the next ready warp of the block after the one that issued last; greedy-then-oldest,
-  // once its greedy warp is not ready: the oldest ready warp.
-  const int w = spec_.scheduler == WarpScheduler::kLrr
-                    ? schedule_.next_ready_after(block, last_issued_[block])
-                    : schedule_.oldest_ready(block);
+  // Loose round-robin, and greedy-then-round-robin once its greedy warp is not ready: the next ready warp of
+  // the block after the one that issued last; greedy-then-oldest, once its greedy warp is not ready: the
+  // oldest ready warp.
+  const int w = spec_.scheduler == WarpScheduler::kGto
+                    ? schedule_.oldest_ready(block)
+                    : schedule_.next_ready_after(block, last_issued_[block]);
   return w < 0 ? nullptr : &warps_[static_cast<unsigned>(w)];
 }
 

@@ -134,7 +134,7 @@ class Sm : public sc_core::sc_module,
   // it is ready (inline: the common case), else pick_not_greedy.
   Warp* pick_ready(Cycles now, unsigned block) {
     Warp* greedy = greedy_[block];
-    if (spec_.scheduler == WarpScheduler::kGto && greedy && ready(*greedy, now)) return greedy;
+    if (spec_.scheduler != WarpScheduler::kLrr && greedy && ready(*greedy, now)) return greedy;
     return pick_not_greedy(block);
   }
   Warp* pick_not_greedy(unsigned block);

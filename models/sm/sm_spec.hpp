@@ -20,15 +20,23 @@ struct CtaFootprint {
 enum class WarpScheduler : std::uint8_t {
   kGto,  // greedy-then-oldest: the warp that issued last while it is ready, else the oldest ready one
   kLrr,  // loose round-robin: the first ready warp after the one that issued last, by warp number
+  // greedy-then-round-robin (the paper's Table 1): the warp that issued last while it is ready, else the
+  // first ready warp after it, by warp number
+  kGtrr,
 };
 
+// The defaults are the paper's SM (Milic et al., MICRO-50, Table 1 and §3.2: a GPU that "approximates the
+// latest NVIDIA Pascal architecture"), from NVIDIA's Tesla P100 whitepaper (GP100): two processing blocks per
+// SM, each with one warp scheduler, two dispatch units and 32 of the SM's 64 FP32 cores; Table 1's
+// greedy-then-round-robin scheduler. Issue width 2: one warp instruction per block a cycle (why:
+// configs/paper_4socket.yaml, docs/kernels.md "Timing").
 struct SmSpec {
   unsigned max_warps = 64;
-  unsigned issue_width = 1;  // warp instructions issued per cycle, from different warps
+  unsigned issue_width = 2;  // warp instructions issued per cycle, from different warps
   // Processing blocks (sub-cores): each has issue_width / processing_blocks issue slots and its share of the
   // lanes; warp slot w is bound to block w mod processing_blocks (sm/issue_pipes.hpp). 1: SM-wide issue.
-  unsigned processing_blocks = 1;
-  WarpScheduler scheduler = WarpScheduler::kGto;
+  unsigned processing_blocks = 2;
+  WarpScheduler scheduler = WarpScheduler::kGtrr;
   unsigned max_outstanding = 128;  // memory requests in flight (MSHR-like limit)
   unsigned max_ctas = 0;           // resident CTAs; 0: only max_warps limits them
   std::uint32_t registers = 0;     // 32-bit registers per SM; 0: no register limit
@@ -39,7 +47,8 @@ struct SmSpec {
   std::string shared_carveouts;
   std::vector<std::uint64_t> carveout_bytes;
   // Execution pipes (sm/issue_pipes.hpp): lanes per SM of each instruction class; 0: no limit but issue.
-  std::uint32_t fp32_lanes = 0, fp64_lanes = 0, int_lanes = 0, sfu_lanes = 0, tensor_lanes = 0,
+  // The default FP32 pipe is GP100's 64 cores (32 a block: one warp instruction a block a cycle).
+  std::uint32_t fp32_lanes = 64, fp64_lanes = 0, int_lanes = 0, sfu_lanes = 0, tensor_lanes = 0,
                 shared_lanes = 0;
   // Distinct addresses the SM's constant cache serves a cycle (sm/issue_pipes.hpp); 0: no limit.
   unsigned constant_cache_ports = 0;
@@ -147,10 +156,13 @@ struct SmSpec {
               "slots and pipes (docs/kernels.md, Timing). Must divide sm.issue_width. 1: one block, issue "
               "and pipes SM-wide")
         .range(1, 8);
-    k.choice("scheduler", scheduler, {{"gto", WarpScheduler::kGto}, {"lrr", WarpScheduler::kLrr}},
+    k.choice("scheduler", scheduler,
+             {{"gto", WarpScheduler::kGto}, {"lrr", WarpScheduler::kLrr}, {"gtrr", WarpScheduler::kGtrr}},
              "Each processing block's choice among its ready warps: gto (greedy-then-oldest: the warp that "
-             "issued last while it stays ready, else the oldest) or lrr (loose round-robin: the first ready "
-             "warp after the one that issued last, by warp slot)");
+             "issued last while it stays ready, else the oldest), lrr (loose round-robin: the first ready "
+             "warp after the one that issued last, by warp slot) or gtrr (greedy-then-round-robin, the "
+             "paper's Table 1: the warp that issued last while it stays ready, else the first ready warp "
+             "after it, by warp slot)");
     k.integer("max_outstanding", max_outstanding,
               "Memory requests an SM may have in flight before issue stalls")
         .range(1, 4096);

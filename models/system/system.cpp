@@ -611,9 +611,10 @@ std::uint64_t System::protocol_phases_checked() const {
 }
 
 // Software coherence of a GPU-side L2 at a kernel boundary: every bank drops its remote lines, writing dirty
-// ones back to their homes; the runtime proceeds when the last write-back is acknowledged.
+// ones back to their homes; the runtime proceeds when the last write-back is acknowledged. The ideal
+// (l2.coherence: ideal) writes back and drops nothing; none does neither.
 void System::kernel_boundary(std::function<void()> proceed) {
-  if (!spec_.l2.gpu_side || spec_.ideal_coherence) {
+  if (!spec_.l2.gpu_side || spec_.coherence == L2Coherence::kNone) {
     proceed();
     return;
   }
@@ -624,7 +625,7 @@ void System::kernel_boundary(std::function<void()> proceed) {
   for (auto& socket : sockets_) {
     for (auto& bank : socket->l2_banks) {
       ++*pending;
-      bank->flush_remote(finish_one);
+      bank->flush_remote(finish_one, spec_.coherence == L2Coherence::kSoftware);
     }
   }
   finish_one();

@@ -67,8 +67,8 @@ struct SystemSpec {
   runtime::CtaScheduleParams cta{runtime::CtaPolicy::kInterleave};
   unsigned chiplets_per_gpu = 1;  // sockets = GPUs x chiplets (hierarchical scheduling)
   Cycles launch_cycles = 0;
-  Cycles kernel_overhead_cycles = 0;  // runtime.kernel_overhead_cycles
-  bool ideal_coherence = false;       // GPU-side L2: skip the kernel-boundary write-back and invalidation
+  Cycles kernel_overhead_cycles = 0;               // runtime.kernel_overhead_cycles
+  L2Coherence coherence = L2Coherence::kSoftware;  // GPU-side L2 at a kernel boundary (l2.coherence)
   bool protocol_checks = false;
   bool step_idle_windows = false;   // debug: no closed-form skip of quiet policy windows
   std::uint64_t max_windows = 256;  // statistics windows kept before the window doubles (0: no limit)

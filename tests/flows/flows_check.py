@@ -33,3 +33,22 @@ class Checks:
                 print("FAIL:", f)
             sys.exit(1)
         print(f"{self.test}: {summary}")
+
+
+def script_module(src, name):
+    """scripts/NAME.py of the source tree SRC, loaded as a module (its functions called one by one)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, f"{src}/scripts/{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fresh_dir(path):
+    """PATH, emptied (a test's scratch directory)."""
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path

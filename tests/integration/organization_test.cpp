@@ -20,11 +20,16 @@ using testing::stream_kernel;
 
 struct Org {
   bool gpu_side;
-  bool ideal;
+  L2Coherence coherence;
   bool once;
   bool writes;
-  bool static_split = false;  // half the L2 ways for each class
+  bool static_split = false;     // half the L2 ways for each class
+  bool write_then_read = false;  // kernel 0 stores to the lines, kernel 1 loads them
 };
+
+constexpr L2Coherence kSoftware = L2Coherence::kSoftware;
+constexpr L2Coherence kIdeal = L2Coherence::kIdeal;
+constexpr L2Coherence kNoCoherence = L2Coherence::kNone;
 
 std::uint64_t counter(const stats::Registry& r, const std::string& path) {
   const auto* c = r.find_counter(path);
@@ -47,7 +52,7 @@ class OrganizationTest : public ::testing::Test {
     spec.page_bytes = std::uint64_t(1) << 30;
     spec.l2.gpu_side = o.gpu_side;
     spec.l2.insert_remote_requests = !o.once;
-    spec.ideal_coherence = o.ideal;
+    spec.coherence = o.coherence;
     if (o.static_split) {
       spec.l2.local_quota = spec.l2.ways / 2;
       spec.l2.remote_quota = spec.l2.ways - spec.l2.ways / 2;
@@ -56,6 +61,10 @@ class OrganizationTest : public ::testing::Test {
     k.base_address = std::uint64_t(1) << 30;  // page 1: homed at socket 1
     if (o.writes) k.write_percent = 100;
     spec.kernels = {k, k};
+    if (o.write_then_read) {
+      spec.kernels[0].write_percent = 100;
+      spec.kernels[1].write_percent = 0;
+    }
     sys = std::make_unique<System>("system", spec, reg, diag);
     sys->run();
     ASSERT_TRUE(sys->context().health.ok()) << diag.str();
@@ -71,7 +80,7 @@ class OrganizationTest : public ::testing::Test {
 // Memory-side L2: socket 0's 64 remote loads go straight to the link in each kernel (128 in all), and its L2
 // never sees them; socket 1's L2 serves all 128 lines: 128 misses in kernel 0, 128 hits in kernel 1.
 TEST_F(OrganizationTest, MemsideSendsEveryRemoteLoadToTheHome) {
-  run({false, false, false, false});
+  run({false, kSoftware, false, false});
   EXPECT_EQ(to_link(0), 128u);
   EXPECT_EQ(l2_sum(reg, 0, "read_misses.local_remote") + l2_sum(reg, 0, "read_hits.local_remote"), 0u);
   EXPECT_EQ(l2_sum(reg, 1, "read_misses.remote_local"), 64u);
@@ -82,17 +91,51 @@ TEST_F(OrganizationTest, MemsideSendsEveryRemoteLoadToTheHome) {
 // GPU-side (shared) with ideal coherence: socket 0's L2 caches the 64 remote lines in kernel 0 and hits on
 // all of them in kernel 1: only 64 requests cross the link, and nothing is invalidated.
 TEST_F(OrganizationTest, GpuSideL2KeepsRemoteLinesUnderIdealCoherence) {
-  run({true, true, false, false});
+  run({true, kIdeal, false, false});
   EXPECT_EQ(to_link(0), 64u);
   EXPECT_EQ(l2_sum(reg, 0, "read_misses.local_remote"), 64u);
   EXPECT_EQ(l2_sum(reg, 0, "read_hits.local_remote"), 64u);
   EXPECT_EQ(l2_sum(reg, 0, "coherence_invalidations"), 0u);
 }
 
+// The paper's ideal (Figure 9: invalidations ignored, write-backs kept) against software coherence and no
+// coherence, when kernel 0 stores to the 128 lines and kernel 1 loads them. Socket 0 stores its 64 remote
+// lines into its L2, dirty. Ideal: at the first boundary it writes the 64 back (64 requests on the link) and
+// keeps them, clean; kernel 1's 64 loads hit them; at the second boundary nothing is dirty: 64 coherence
+// write-backs, no invalidation, 64 requests on the link in all.
+TEST_F(OrganizationTest, IdealCoherenceWritesBackAndKeepsTheLines) {
+  run({true, kIdeal, false, false, false, true});
+  EXPECT_EQ(l2_sum(reg, 0, "coherence_writebacks"), 64u);
+  EXPECT_EQ(l2_sum(reg, 0, "coherence_invalidations"), 0u);
+  EXPECT_EQ(l2_sum(reg, 0, "read_hits.local_remote"), 64u);
+  EXPECT_EQ(to_link(0), 64u);
+}
+
+// Software: the first boundary writes the 64 back and drops them (64 on the link), kernel 1's 64 loads miss
+// and cross the link (64 more), the second boundary drops those 64 clean lines: 64 write-backs, 128
+// invalidations, 128 requests on the link.
+TEST_F(OrganizationTest, SoftwareCoherenceWritesBackAndDropsTheLines) {
+  run({true, kSoftware, false, false, false, true});
+  EXPECT_EQ(l2_sum(reg, 0, "coherence_writebacks"), 64u);
+  EXPECT_EQ(l2_sum(reg, 0, "coherence_invalidations"), 128u);
+  EXPECT_EQ(l2_sum(reg, 0, "read_hits.local_remote"), 0u);
+  EXPECT_EQ(to_link(0), 128u);
+}
+
+// None: neither boundary writes back or drops anything, kernel 1's loads hit the dirty lines, and nothing of
+// socket 0's crosses the link: the stores never reach their home (why it is not the paper's ideal).
+TEST_F(OrganizationTest, NoCoherenceNeverWritesTheRemoteLinesBack) {
+  run({true, kNoCoherence, false, false, false, true});
+  EXPECT_EQ(l2_sum(reg, 0, "coherence_writebacks"), 0u);
+  EXPECT_EQ(l2_sum(reg, 0, "coherence_invalidations"), 0u);
+  EXPECT_EQ(l2_sum(reg, 0, "read_hits.local_remote"), 64u);
+  EXPECT_EQ(to_link(0), 0u);
+}
+
 // Real software coherence: after each kernel socket 0's L2 drops its 64 remote lines (128 over the two
 // boundaries), so kernel 1 misses again: 128 requests cross the link. Reads leave nothing dirty.
 TEST_F(OrganizationTest, KernelBoundaryInvalidatesRemoteLines) {
-  run({true, false, false, false});
+  run({true, kSoftware, false, false});
   EXPECT_EQ(to_link(0), 128u);
   EXPECT_EQ(l2_sum(reg, 0, "read_hits.local_remote"), 0u);
   EXPECT_EQ(l2_sum(reg, 0, "coherence_invalidations"), 128u);
@@ -103,7 +146,7 @@ TEST_F(OrganizationTest, KernelBoundaryInvalidatesRemoteLines) {
 // The static organization behaves the same here: 64 remote lines per kernel fit in half of socket 0's L2
 // (8 of 16 ways x 32 sets x 4 banks = 1024 lines), so the counts are those of the shared one.
 TEST_F(OrganizationTest, StaticSplitInvalidatesTheSameRemoteLines) {
-  run({true, false, false, false, true});
+  run({true, kSoftware, false, false, true});
   EXPECT_EQ(to_link(0), 128u);
   EXPECT_EQ(l2_sum(reg, 0, "coherence_invalidations"), 128u);
 }
@@ -112,19 +155,19 @@ TEST_F(OrganizationTest, StaticSplitInvalidatesTheSameRemoteLines) {
 // they hit there: socket 1's DRAM reads only the 128 distinct lines once. once: they do not allocate at the
 // home, so kernel 1's 64 remote reads miss the home L2 again: 128 + 64 = 192 DRAM reads.
 TEST_F(OrganizationTest, RemoteInsertTwiceCachesAtTheHomeToo) {
-  run({true, false, false, false});
+  run({true, kSoftware, false, false});
   EXPECT_EQ(counter(reg, "system.socket1.dram.reads"), 128u);
 }
 
 TEST_F(OrganizationTest, RemoteInsertOnceSkipsTheHome) {
-  run({true, false, true, false});
+  run({true, kSoftware, true, false});
   EXPECT_EQ(counter(reg, "system.socket1.dram.reads"), 192u);
 }
 
 // Stores: socket 0's GPU-side write-back L2 takes its 64 remote stores dirty; at each boundary it writes
 // them back to socket 1 and drops them: 64 coherence write-backs per kernel, 128 in all, costing cycles.
 TEST_F(OrganizationTest, DirtyRemoteLinesAreWrittenBackAtTheBoundary) {
-  run({true, false, false, true});
+  run({true, kSoftware, false, true});
   EXPECT_EQ(l2_sum(reg, 0, "coherence_writebacks"), 128u);
   EXPECT_EQ(l2_sum(reg, 0, "coherence_invalidations"), 128u);
   EXPECT_GT(counter(reg, "system.runtime.coherence_cycles"), 0u);

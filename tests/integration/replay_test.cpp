@@ -393,6 +393,8 @@ namespace {
 Cycles compute_only(unsigned width, stats::Registry& reg) {
   SystemSpec spec = testing::small_spec(1);
   spec.sm.issue_width = width;
+  spec.sm.processing_blocks = 1;  // the slots are the SM's (the default is the paper's 2 blocks)
+  spec.sm.scheduler = WarpScheduler::kGto;
   KernelSpec k;
   k.name = "compute";
   k.trace_path = std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-2-compute.traceg";

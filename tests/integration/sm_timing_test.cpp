@@ -184,20 +184,64 @@ std::vector<std::unique_ptr<KernelProgram>> latency_kernels() {
   return p;
 }
 
-TEST_F(SmTiming, GreedyThenOldestRunsTheOldestWarpFirst) {
+// One block with one issue slot a cycle (the default SM is the paper's two blocks of one slot each).
+SystemSpec one_slot(WarpScheduler scheduler) {
   SystemSpec spec = small_spec(1);
-  spec.sm.scheduler = WarpScheduler::kGto;
+  spec.sm.issue_width = 1;
+  spec.sm.processing_blocks = 1;
+  spec.sm.scheduler = scheduler;
+  return spec;
+}
+
+TEST_F(SmTiming, GreedyThenOldestRunsTheOldestWarpFirst) {
+  SystemSpec spec = one_slot(WarpScheduler::kGto);
   const std::vector<double> c = run(spec, latency_kernels());
   ASSERT_GT(c[0], 100.0);  // the load's latency exceeds warp 0's work (the derivation's assumption)
   EXPECT_EQ(c[1] - c[0], 100.0);
 }
 
 TEST_F(SmTiming, LooseRoundRobinAlternatesWarps) {
-  SystemSpec spec = small_spec(1);
-  spec.sm.scheduler = WarpScheduler::kLrr;
+  SystemSpec spec = one_slot(WarpScheduler::kLrr);
   const std::vector<double> c = run(spec, latency_kernels());
   ASSERT_GT(c[0], 100.0);
   EXPECT_EQ(c[1] - c[0], 1.0);
+}
+
+// Greedy-then-round-robin (the paper's Table 1) against greedy-then-oldest: they differ in whom they pick
+// when the greedy warp stalls while an older and a younger warp are ready. One slot a cycle, three warps
+// (warp 0 the oldest): warp 0 issues one instruction that keeps it busy 3 cycles, then a load of line A;
+// warp 1 ten one-cycle instructions, then one that keeps it busy 100 cycles; warp 2 a hundred one-cycle
+// instructions. Cycle 0: warp 0 (ready again at 3). Cycle 1: warp 0 is busy, both pick warp 1 (the oldest
+// ready, and the next after warp 0), which stays greedy: its instructions at cycles 1-11 (ready again at
+// 111). Cycle 12: warps 0 and 2 are ready. GTO picks warp 0, the oldest: load A at cycle 12, then warp 2's
+// hundred instructions (cycles 13-112) while the load is out. GTRR picks warp 2, the next after warp 1: its
+// hundred instructions at cycles 12-111, then (cycle 112) the next ready warp after warp 2, wrapping around:
+// warp 0, whose load A issues at 112. With a load's latency over 101 cycles the load's issue decides the
+// end: 12 cycles after the lone load's kernel under GTO, 112 under GTRR.
+std::vector<std::unique_ptr<KernelProgram>> greedy_stall_kernels() {
+  Step busy3 = one_instruction();
+  busy3.cycles = 3;
+  Step busy100 = one_instruction();
+  busy100.cycles = 100;
+  std::vector<Step> warp1(10, one_instruction());
+  warp1.push_back(busy100);
+  std::vector<std::unique_ptr<KernelProgram>> p;
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{{load_line(1000)}}));
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{
+      {busy3, load_line(3000)}, warp1, std::vector<Step>(100, one_instruction())}));
+  return p;
+}
+
+TEST_F(SmTiming, GreedyThenRoundRobinTakesTheWarpAfterTheStalledOne) {
+  const std::vector<double> gtrr = run(one_slot(WarpScheduler::kGtrr), greedy_stall_kernels());
+  ASSERT_GT(gtrr[0], 120.0);  // the load's latency exceeds warp 2's work (the derivation's assumption)
+  EXPECT_EQ(gtrr[1] - gtrr[0], 112.0);
+}
+
+TEST_F(SmTiming, GreedyThenOldestTakesTheOldestWarpAfterTheStalledOne) {
+  const std::vector<double> gto = run(one_slot(WarpScheduler::kGto), greedy_stall_kernels());
+  ASSERT_GT(gto[0], 120.0);
+  EXPECT_EQ(gto[1] - gto[0], 12.0);
 }
 
 }  // namespace

@@ -31,7 +31,9 @@ std::string rejection(std::vector<std::string> sets) {
 
 // The paper's system: 128 B lines and 16 B headers, so a read response is 144 B on the wire; each socket
 // has one link of 16 lanes x 8 B, 8 lanes = 64 B/cycle inbound at the symmetric split; its crossbar port
-// to that link moves 16 x 8 = 128 B/cycle (all lanes, whichever way the balancer turns them).
+// to that link moves 16 x 8 = 128 B/cycle (all lanes, whichever way the balancer turns them). Both policies
+// call saturated what is busy 99 % of a window (99/100): the link balancer a direction (§4), the partition
+// controller the projected ingress (§5.1) and, the model's deviation (docs/studies.md), the DRAM.
 TEST(SystemConfig, PaperSystemDerivesThePapersPolicyParameters) {
   const SystemSpec s = spec_with({});
   EXPECT_EQ(s.facts.line_bytes, 128u);
@@ -43,7 +45,10 @@ TEST(SystemConfig, PaperSystemDerivesThePapersPolicyParameters) {
   EXPECT_EQ(p.resp_bytes, 144u);
   EXPECT_EQ(p.ingress_bytes_per_cycle, 64u);
   EXPECT_EQ(p.sample_cycles, 5000u);
+  EXPECT_EQ(p.sat_num * 100, 99 * p.sat_den);
   EXPECT_EQ(balancer_params(s, t.links[0].spec).lanes, 16u);
+  EXPECT_EQ(balancer_params(s, t.links[0].spec).sat_num * 100,
+            99 * balancer_params(s, t.links[0].spec).sat_den);
   const ByteRate port = link_port_rate(t.links[0].spec);
   EXPECT_EQ(port.num / port.den, 128u);
 }

@@ -142,6 +142,7 @@ TEST_F(SystemTest, StallCyclesCountEachCycleOnce) {
 TEST_F(SystemTest, BundledInstructionsTakeOneIssueSlotEach) {
   SystemSpec spec = small_spec(1);
   spec.sm.issue_width = 1;
+  spec.sm.processing_blocks = 1;  // one slot a cycle for the whole SM (the default is the paper's 2 x 1)
   KernelSpec k;
   k.name = "saxpy";
   k.kernel = "example/saxpy";
@@ -189,6 +190,7 @@ TEST_F(SystemTest, IsolatedLoadSeesTheSumOfHopLatencies) {
 TEST_F(SystemTest, ProcessingBlocksCountTheCyclesTheyHoldAWarp) {
   SystemSpec spec = small_spec(1);
   spec.sm.issue_width = 4;
+  spec.sm.processing_blocks = 1;  // a block per issue slot (the default is the paper's 2 blocks)
   spec.kernels = {stream_kernel("one", 1, 1, 1)};
   System sys("system", spec, reg, diag);
   sys.run();
@@ -207,6 +209,7 @@ TEST_F(SystemTest, ProcessingBlocksCountTheCyclesTheyHoldAWarp) {
 TEST_F(SystemTest, ProcessingBlocksCountACycleOnceForAllTheirWarps) {
   SystemSpec spec = small_spec(1);
   spec.sm.issue_width = 4;
+  spec.sm.processing_blocks = 1;  // a block per issue slot (the default is the paper's 2 blocks)
   spec.kernels = {stream_kernel("eight", 1, 8, 1)};
   System sys("system", spec, reg, diag);
   sys.run();

@@ -9,9 +9,7 @@
 // flag carry data (they steer branches and the atomics' effect); blocks of 512 threads, as Rodinia's BFS.
 //
 // Input: a METIS graph (default copter2.graph of libmetis-doc extruded to 2 layers: 110,952 vertices,
-// 1,519,904 edge entries) with edge weights from the file if its header's fmt says it has them (even if all
-// are 1), else uniform in 1..100 from a splitmix64 stream of `seed` (each undirected edge gets one weight,
-// the same from both ends).
+// 1,519,904 edge entries), weighted as lonestar/sssp_input.hpp says.
 //
 // Distances are int32, as the original's, with "unreached" at 2^30 - 1: a finite distance is at most
 // 2^30 - 2, so cost + weight stays below 2^31 (no overflow in SSSP1's sum) when a weight is at most 2^30
@@ -19,77 +17,21 @@
 // far vertices would read as unreached). With those, Bellman-Ford settles every distance in at most
 // n - 1 iterations and sees no change in the next: at most 2 n launches (the launch bound,
 // checks.max_launches).
-#include <limits>
-#include <queue>
-
-#include "kernels/application.hpp"
 #include "kernels/csr_frontier.hpp"
-#include "kernels/generate.hpp"
+#include "sssp_input.hpp"
 
 namespace numagpu::kernels {
 
 namespace {
 
 constexpr std::int64_t kThreads = 512;
-constexpr std::int32_t kInfinity = std::numeric_limits<std::int32_t>::max() / 2;  // 2^30 - 1
-constexpr std::uint64_t kMaxWeight = std::uint64_t(1) << 30;
-
-// The largest finite distance from vertex 0 (Dijkstra; weights are not negative), and its vertex.
-std::pair<std::int64_t, std::uint32_t> farthest(const CsrGraph& g) {
-  std::vector<std::int64_t> dist(g.vertices, std::numeric_limits<std::int64_t>::max());
-  using Item = std::pair<std::int64_t, std::uint32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
-  dist[0] = 0;
-  queue.push({0, 0});
-  Item far{0, 0};
-  while (!queue.empty()) {
-    const auto [d, v] = queue.top();
-    queue.pop();
-    if (d != dist[v]) continue;
-    far = std::max(far, Item{d, v});
-    for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
-      const std::int64_t nd = d + g.weight[e];
-      if (nd < dist[g.col[e]]) {
-        dist[g.col[e]] = nd;
-        queue.push({nd, g.col[e]});
-      }
-    }
-  }
-  return far;
-}
+using sssp::kInfinity;
 
 class SsspApp : public Application {
  public:
   SsspApp(const Args& a, const std::string& input)
-      : Application(a, input),
-        graph_(load_graph(input, std::uint32_t(a["layers"]),
-                          {kMaxWeight, "(lonestar/sssp adds weights to int32 distances below 2^30)"})) {
+      : Application(a, input), graph_(sssp::weighted_graph(a, input, "lonestar/sssp")) {
     CsrGraph& g = graph_;
-    if (g.has_edge_weights && a.given("seed"))
-      throw KernelError("argument 'seed': " + input +
-                        " gives its edge weights (fmt), so no weights are made up");
-    if (g.has_edge_weights) {
-      // No path can reach 2^30 - 1 when n - 1 edges of the heaviest weight stay below it; else find out.
-      const std::int64_t heaviest =
-          g.weight.empty() ? 0 : *std::max_element(g.weight.begin(), g.weight.end());
-      if (heaviest * (n_ - 1) >= kInfinity) {
-        const auto [d, v] = farthest(g);
-        if (d >= kInfinity)
-          throw KernelError("input " + input + ": vertex " + std::to_string(v + 1) + " is at distance " +
-                            std::to_string(d) +
-                            " from vertex 1, beyond the 2^30 - 2 that lonestar/sssp's "
-                            "int32 distances hold");
-      }
-    } else {  // one weight per undirected edge: hash of its two ends
-      const std::uint64_t seed = std::uint64_t(a["seed"]);
-      for (std::uint32_t v = 0; v < g.vertices; ++v) {
-        for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
-          const std::uint64_t lo = std::min(v, g.col[e]), hi = std::max(v, g.col[e]);
-          SplitMix64 r(seed ^ (lo * 0x9E3779B97F4A7C15ull + hi));
-          g.weight[e] = std::int32_t(1 + r.next() % 100);
-        }
-      }
-    }
     row_.values.assign(g.row_ptr.begin(), g.row_ptr.end());
     col_.values.assign(g.col.begin(), g.col.end());
     weight_.values = std::move(g.weight);
@@ -165,9 +107,7 @@ ApplicationEntry app_lonestar_sssp() {
           "SSSP, topology-driven Bellman-Ford with atomicMin (Harish and Narayanan's GPU algorithm, "
           "LonestarGPU's baseline): SSSP1 and SSSP2 until no distance changes, on a METIS mesh graph "
           "(default copter2.graph extruded to 2 layers)",
-          {{"layers", 2, 1, 64, "copies of the mesh stacked as an extruded volume (kernels/metis_graph.hpp)"},
-           {"seed", 1, 0, std::int64_t(1) << 62, "seed of the edge weights (graphs without weights)"}},
-          "/usr/share/doc/libmetis-dev/examples/graphs/copter2.graph",
+          sssp::graph_args(2), "/usr/share/doc/libmetis-dev/examples/graphs/copter2.graph",
           [](const Args& a, const std::string& input) { return std::make_unique<SsspApp>(a, input); }};
 }
 

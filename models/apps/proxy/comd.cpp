@@ -25,6 +25,15 @@
 // overflowed. Periodic neighbours are found by wrapped cell indices with an image shift instead of halo
 // copies.
 //
+// EAM (`eam=1`, CoMD's -e): copper's embedded-atom potential in three kernels, as CoMD's GPU ports split
+// eamForce: EAM_Force_1 sums over the neighbours within the cutoff the pair term phi(r) (its force and
+// half its energy) and the density rhobar = sum rho(r); EAM_Force_2 adds each atom's embedding energy
+// F(rhobar) and keeps F'(rhobar); EAM_Force_3 adds the embedding forces (F'(rhobar_i) + F'(rhobar_j))
+// rho'(r) along each pair, reading the neighbour's F' (CoMD exchanges it through the halo; here the
+// periodic neighbours are read in place). Each of phi, rho and F is a table read by CoMD's 4-point
+// interpolate(), four gathered loads a call. The lattice and cutoff are copper's (3.615 and 4.95 angstrom,
+// Cu_u6.eam's); the tables are generated (below), not read from the potential file.
+//
 // Input: generated, no data files: an FCC lattice of `nx`^3 unit cells (4 atoms each) in CoMD's LJ copper
 // units made reduced (sigma = 1, epsilon = 1, mass = 1; lattice 5.257 / 2.315 sigma, cutoff 2.5 sigma, as
 // CoMD's defaults), each atom displaced by up to 0.05 sigma and given a velocity of up to 0.1 in each
@@ -41,12 +50,24 @@ namespace {
 
 constexpr std::int64_t kMaxAtoms = 64;  // CoMD's MAXATOMS: slots of a link cell
 constexpr double kLattice = 5.257 / 2.315, kCutoff = 2.5, kDt = 0.005;
+// EAM: copper's FCC lattice and Cu_u6.eam's cutoff (angstrom), tables of 500 intervals (as that file's),
+// the density's table up to kRhoMax (an atom's rhobar in this lattice is about 20: 12 + 2.6 + 5.5 from
+// its first three shells).
+constexpr double kEamLattice = 3.615, kEamCutoff = 4.95, kRhoMax = 40.0;
+constexpr std::int64_t kTable = 500;
 
 class ComdApp : public Application {
  public:
   ComdApp(const Args& a, const std::string& input)
-      : Application(a, input), steps_(a["steps"]), box_(double(a["nx"]) * kLattice) {
+      : Application(a, input),
+        eam_(a["eam"] != 0),
+        warp_(a["warp"] != 0),
+        lattice_(eam_ ? kEamLattice : kLattice),
+        cutoff_(eam_ ? kEamCutoff : kCutoff),
+        steps_(a["steps"]),
+        box_(double(a["nx"]) * lattice_) {
     const std::int64_t nx = a["nx"];
+    if (warp_ && !eam_) throw KernelError("argument 'warp': warp_atom is a form of the EAM force (eam=1)");
     if (cells_ < 3) throw KernelError("argument 'nx': the box must hold at least 3 link cells a side");
     cell_size_ = box_ / double(cells_);
     // The FCC lattice: 4 atoms a unit cell, binned on the host as CoMD's initialization does (putAtomInBox).
@@ -58,8 +79,8 @@ class ComdApp : public Application {
       for (std::int64_t y = 0; y < nx; ++y)
         for (std::int64_t x = 0; x < nx; ++x)
           for (const auto& b : basis) {
-            double pos[3] = {(double(x) + b[0]) * kLattice, (double(y) + b[1]) * kLattice,
-                             (double(z) + b[2]) * kLattice};
+            double pos[3] = {(double(x) + b[0]) * lattice_, (double(y) + b[1]) * lattice_,
+                             (double(z) + b[2]) * lattice_};
             std::int64_t cell[3];
             for (int k = 0; k < 3; ++k) {
               pos[k] += (rng.uniform() - 0.5) * 0.1;
@@ -76,10 +97,25 @@ class ComdApp : public Application {
             set_[0].gid.values[at] = gid++;
           }
     atoms_ = gid;
+    if (eam_) {
+      // The three functions sampled at 500 intervals from entry 1 on (entry 0 is CoMD's values[-1]): a
+      // Morse pair term phi (well depth 0.3 eV at the nearest-neighbour distance r0), an exponential
+      // density rho, and Finnis-Sinclair's embedding F = -sqrt(rhobar): the shapes of an EAM potential, in
+      // place of the Cu_u6.eam file CoMD reads.
+      const double r0 = kEamLattice / std::sqrt(2.0);
+      for (std::int64_t k = 0; k < kTable + 4; ++k) {
+        const double rr = std::max(0.0, double(k - 1)) * kEamCutoff / kTable;
+        const double m = std::exp(-1.4 * (rr - r0));
+        phi_.values[std::size_t(k)] = 0.3 * (m * m - 2 * m);
+        rho_.values[std::size_t(k)] = std::exp(-2.0 * (rr / r0 - 1.0));
+        embed_.values[std::size_t(k)] = -std::sqrt(std::max(0.0, double(k - 1)) * kRhoMax / kTable);
+      }
+    }
   }
 
   void host() override {
-    launch("compute_force", compute_force());
+    if (warp_) launch("build_atom_list", build_atom_list());
+    force();
     for (std::int64_t step = 0; step < steps_; ++step) {
       launch("advance_velocity", advance_velocity());
       launch("advance_position", advance_position());
@@ -92,7 +128,8 @@ class ComdApp : public Application {
         total += n;
       }
       if (total != atoms_) throw KernelError("comd: atoms were lost in re-binning");
-      launch("compute_force", compute_force());
+      if (warp_) launch("build_atom_list", build_atom_list());
+      force();
       launch("advance_velocity", advance_velocity());
     }
   }
@@ -113,49 +150,265 @@ class ComdApp : public Application {
     return l;
   }
 
+  // Each atom j of the 27 neighbouring cells (periodic, the image shift uniform per cell; a uniform loop over
+  // the cell's count, each j's position a broadcast load) within the cutoff of the thread's atom (x, y, z)
+  // (a branch on computed values; r2 > 0 skips the atom itself): visit(j, dx, dy, dz, r2).
+  template <class Visit>
+  void for_each_neighbour(Cta& c, std::int64_t box, const V<double>& x, const V<double>& y,
+                          const V<double>& z, Visit&& visit) {
+    const Array<double>& r = set_[cur_].r;
+    const std::int64_t bx = box % cells_, by = box / cells_ % cells_, bz = box / (cells_ * cells_);
+    const double rc2 = cutoff_ * cutoff_;
+    for (std::int64_t dz = -1; dz <= 1; ++dz)
+      for (std::int64_t dy = -1; dy <= 1; ++dy)
+        for (std::int64_t dx = -1; dx <= 1; ++dx) {
+          // The neighbour cell, wrapped, and the image shift of its atoms (uniform over the CTA).
+          double shift[3];
+          std::int64_t nb[3];
+          const std::int64_t at[3] = {bx + dx, by + dy, bz + dz};
+          for (int k = 0; k < 3; ++k) {
+            nb[k] = (at[k] + cells_) % cells_;
+            shift[k] = at[k] < 0 ? -box_ : at[k] >= cells_ ? box_ : 0.0;
+          }
+          const std::int64_t nbox = nb[0] + (nb[1] + nb[2] * cells_) * cells_;
+          const V<std::int32_t> count = c.load(set_[cur_].count, c.uniform(nbox));
+          c.charge(InstrClass::kInt, 4);  // the neighbour cell's index and shift
+          c.uniform_loop(std::uint64_t(count[0]), [&](std::uint64_t j) {
+            const V<std::int64_t> jj = c.uniform(nbox * kMaxAtoms + std::int64_t(j));
+            const V<double> ddx = x - (c.load(r, jj * 3) + shift[0]);
+            const V<double> ddy = y - (c.load(r, jj * 3 + 1) + shift[1]);
+            const V<double> ddz = z - (c.load(r, jj * 3 + 2) + shift[2]);
+            const V<double> r2 = fma(ddx, ddx, fma(ddy, ddy, ddz * ddz));
+            c.if_(r2 <= rc2 && r2 > 0.0, [&] { visit(jj, ddx, ddy, ddz, r2); });
+          });
+        }
+  }
+
+  // The force: CoMD's ljForce, or with `eam` its eamForce as three kernels (CoMD's GPU ports split it so:
+  // the pair terms and densities, the embedding, the embedding forces).
+  void force() {
+    if (!eam_) {
+      launch("compute_force", compute_force());
+      return;
+    }
+    launch("EAM_Force_1", warp_ ? warp_atom_force(1) : eam_pair_and_density());
+    launch("EAM_Force_2", eam_embedding());
+    launch("EAM_Force_3", warp_ ? warp_atom_force(3) : eam_embedding_force());
+  }
+
   Launch compute_force() {
     return per_atom(64, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
       const Array<double>& r = set_[cur_].r;
       const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
       V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0), e(c, 0.0);
-      const std::int64_t bx = box % cells_, by = box / cells_ % cells_, bz = box / (cells_ * cells_);
-      const double rc2 = kCutoff * kCutoff;
-      for (std::int64_t dz = -1; dz <= 1; ++dz)
-        for (std::int64_t dy = -1; dy <= 1; ++dy)
-          for (std::int64_t dx = -1; dx <= 1; ++dx) {
-            // The neighbour cell, wrapped, and the image shift of its atoms (uniform over the CTA).
-            double shift[3];
-            std::int64_t nb[3];
-            const std::int64_t at[3] = {bx + dx, by + dy, bz + dz};
-            for (int k = 0; k < 3; ++k) {
-              nb[k] = (at[k] + cells_) % cells_;
-              shift[k] = at[k] < 0 ? -box_ : at[k] >= cells_ ? box_ : 0.0;
-            }
-            const std::int64_t nbox = nb[0] + (nb[1] + nb[2] * cells_) * cells_;
-            const V<std::int32_t> count = c.load(set_[cur_].count, c.uniform(nbox));
-            c.charge(InstrClass::kInt, 4);  // the neighbour cell's index and shift
-            c.uniform_loop(std::uint64_t(count[0]), [&](std::uint64_t j) {
-              const V<std::int64_t> jj = c.uniform(nbox * kMaxAtoms + std::int64_t(j));
-              const V<double> ddx = x - (c.load(r, jj * 3) + shift[0]);
-              const V<double> ddy = y - (c.load(r, jj * 3 + 1) + shift[1]);
-              const V<double> ddz = z - (c.load(r, jj * 3 + 2) + shift[2]);
-              const V<double> r2 = fma(ddx, ddx, fma(ddy, ddy, ddz * ddz));
-              c.if_(r2 <= rc2 && r2 > 0.0, [&] {
-                const V<double> ir2 = 1.0 / r2;  // CoMD's ljForce: r^-2, r^-6, the energy and force factor
-                const V<double> ir6 = ir2 * ir2 * ir2;
-                e = e + ir6 * (ir6 - 1.0) * 4.0;
-                const V<double> fr = ir6 * ir2 * (ir6 * 2.0 - 1.0) * 24.0;
-                fx = fma(fr, ddx, fx);
-                fy = fma(fr, ddy, fy);
-                fz = fma(fr, ddz, fz);
-              });
-            });
-          }
+      for_each_neighbour(c, box, x, y, z,
+                         [&](const V<std::int64_t>&, const V<double>& ddx, const V<double>& ddy,
+                             const V<double>& ddz, const V<double>& r2) {
+                           const V<double> ir2 = 1.0 / r2;  // CoMD's ljForce: r^-2, r^-6, energy and force
+                           const V<double> ir6 = ir2 * ir2 * ir2;
+                           e = e + ir6 * (ir6 - 1.0) * 4.0;
+                           const V<double> fr = ir6 * ir2 * (ir6 * 2.0 - 1.0) * 24.0;
+                           fx = fma(fr, ddx, fx);
+                           fy = fma(fr, ddy, fy);
+                           fz = fma(fr, ddz, fz);
+                         });
       c.store(f_, i * 3, fx);
       c.store(f_, i * 3 + 1, fy);
       c.store(f_, i * 3 + 2, fz);
       c.store(u_, i, e * 0.5);
     });
+  }
+
+  // CoMD's interpolate(): the table's value and derivative at x by its 4-point polynomial (the entries
+  // ii - 1 .. ii + 2 around ii = floor(x / dx), each a gathered load; tables start one entry early, as
+  // CoMD's values[-1]).
+  std::pair<V<double>, V<double>> interpolate(Cta& c, const Data<double>& table, double inv_dx,
+                                              const V<double>& at) {
+    const V<double> u = at * inv_dx;
+    const V<std::int64_t> ii = convert<std::int64_t>(u);  // u >= 0: truncation is floor
+    const V<double> frac = u - convert<double>(ii);
+    const V<double> vm = c.load(table, ii), v0 = c.load(table, ii, 1), v1 = c.load(table, ii, 2),
+                    v2 = c.load(table, ii, 3);
+    const V<double> g1 = v1 - vm, g2 = v2 - v0;
+    const V<double> value = v0 + frac * 0.5 * (g1 + frac * (v1 + vm - v0 * 2.0));
+    const V<double> slope = (g1 + frac * (g2 - g1)) * (0.5 * inv_dx);
+    return {value, slope};
+  }
+
+  // EAM_Force_1: pair forces and energy from phi(r), and the density rhobar = sum rho(r).
+  Launch eam_pair_and_density() {
+    return per_atom(72, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
+      const Array<double>& r = set_[cur_].r;
+      const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
+      V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0), e(c, 0.0), rho(c, 0.0);
+      for_each_neighbour(c, box, x, y, z,
+                         [&](const V<std::int64_t>&, const V<double>& ddx, const V<double>& ddy,
+                             const V<double>& ddz, const V<double>& r2) {
+                           const V<double> rr = sqrt(r2);
+                           const auto [phi, dphi] = interpolate(c, phi_, kTable / cutoff_, rr);
+                           const auto [rho_r, drho] = interpolate(c, rho_, kTable / cutoff_, rr);
+                           (void)drho;
+                           const V<double> fr = (V<double>(c, 0.0) - dphi) / rr;
+                           fx = fma(fr, ddx, fx);
+                           fy = fma(fr, ddy, fy);
+                           fz = fma(fr, ddz, fz);
+                           e = e + phi * 0.5;
+                           rho = rho + rho_r;
+                         });
+      c.store(f_, i * 3, fx);
+      c.store(f_, i * 3 + 1, fy);
+      c.store(f_, i * 3 + 2, fz);
+      c.store(u_, i, e);
+      c.store(rhobar_, i, rho);
+    });
+  }
+
+  // EAM_Force_2: the embedding energy F(rhobar) added, its derivative kept for the third kernel.
+  Launch eam_embedding() {
+    return per_atom(32, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
+      const auto [f, df] = interpolate(c, embed_, kTable / kRhoMax, c.load(rhobar_, i));
+      c.store(dfembed_, i, df);
+      c.store(u_, i, c.load(u_, i) + f);
+    });
+  }
+
+  // EAM_Force_3: the embedding forces, (F'(rhobar_i) + F'(rhobar_j)) rho'(r) along the pair.
+  Launch eam_embedding_force() {
+    return per_atom(64, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
+      const Array<double>& r = set_[cur_].r;
+      const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
+      const V<double> dfi = c.load(dfembed_, i);
+      V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0);
+      for_each_neighbour(c, box, x, y, z,
+                         [&](const V<std::int64_t>& j, const V<double>& ddx, const V<double>& ddy,
+                             const V<double>& ddz, const V<double>& r2) {
+                           const V<double> rr = sqrt(r2);
+                           const auto [rho_r, drho] = interpolate(c, rho_, kTable / cutoff_, rr);
+                           (void)rho_r;
+                           const V<double> fr = (V<double>(c, 0.0) - (dfi + c.load(dfembed_, j)) * drho) / rr;
+                           fx = fma(fr, ddx, fx);
+                           fy = fma(fr, ddy, fy);
+                           fz = fma(fr, ddz, fz);
+                         });
+      for (std::int64_t k = 0; k < 3; ++k)
+        c.store(f_, i * 3 + k, c.load(f_, i * 3 + k) + (k == 0 ? fx : k == 1 ? fy : fz));
+    });
+  }
+
+  // warp_atom (`warp=1`, CoMD-CUDA's -Wa method): the atom list, each atom's cell and slot in cell order (a
+  // slot taken by atomicAdd on the list's length), which the warp-per-atom kernels walk.
+  Launch build_atom_list() {
+    return per_atom(16, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
+      const V<std::int64_t> at = convert<std::int64_t>(fetch_add(c, list_n_, c.uniform(0)));
+      c.store(list_cells_, at, V<std::int32_t>(c, std::int32_t(box)));
+      c.store(list_atoms_, at, convert<std::int32_t>(i - box * kMaxAtoms));
+    });
+  }
+
+  // The sum of v over each warp's lanes, in every lane: a 5-step butterfly of shuffles and adds.
+  static V<double> warp_sum(const V<double>& v) {
+    Cta& c = v.cta();
+    V<double> r = v;
+    for (unsigned w = 0; w < c.warps(); ++w) {
+      double sum = 0;
+      const unsigned first = w * kWarpSize, last = std::min(c.threads(), first + kWarpSize);
+      for (unsigned t = first; t < last; ++t)
+        sum += v[t];
+      for (unsigned t = first; t < last; ++t)
+        r[t] = sum;
+    }
+    c.charge(InstrClass::kInt, 5);   // SHFL.BFLY
+    c.charge(InstrClass::kFp64, 5);  // DADD
+    return r;
+  }
+
+  // EAM_Force_1 (`step` 1) or EAM_Force_3 (3) as warp_atom: a warp an atom of the list (4 warps a CTA of
+  // 128), its lanes over each neighbour cell's slots (lane and lane + 32: whole cells read coalesced where
+  // thread_atom broadcasts one atom at a time), the terms of atom_force's per-pair work, the warp's sums
+  // reduced by shuffles and stored by lane 0.
+  Launch warp_atom_force(int step) {
+    constexpr std::int64_t kWarps = 4;
+    Launch l;
+    l.grid = {static_cast<std::uint32_t>((atoms_ + kWarps - 1) / kWarps), 1, 1};
+    l.block = {kWarps * kWarpSize, 1, 1};
+    l.regs_per_thread = 64;
+    l.body = [this, step](Cta& c) {
+      const Array<double>& r = set_[cur_].r;
+      const Array<std::int32_t>& count = set_[cur_].count;
+      const V<std::int64_t> lane = c.threadIdx_x() - (c.threadIdx_x() / kWarpSize) * kWarpSize;
+      const V<std::int64_t> id = c.threadIdx_x() / kWarpSize + std::int64_t(c.blockIdx.x) * kWarps;
+      c.exit_if(id >= atoms_);
+      const V<std::int64_t> box = convert<std::int64_t>(c.load(list_cells_, id));
+      const V<std::int64_t> i = box * kMaxAtoms + convert<std::int64_t>(c.load(list_atoms_, id));
+      const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
+      const V<double> dfi = step == 3 ? c.load(dfembed_, i) : V<double>(c, 0.0);
+      V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0), e(c, 0.0), rho(c, 0.0);
+      const double rc2 = cutoff_ * cutoff_;
+      const std::int64_t n = cells_;
+      for (std::int64_t dz = -1; dz <= 1; ++dz)
+        for (std::int64_t dy = -1; dy <= 1; ++dy)
+          for (std::int64_t dx = -1; dx <= 1; ++dx) {
+            // The neighbour cell, wrapped, and its image shift: per warp (each warp's atom has its cell).
+            const std::int64_t d[3] = {dx, dy, dz};
+            V<std::int64_t> nbox(c, 0);
+            V<double> shift[3] = {V<double>(c, 0.0), V<double>(c, 0.0), V<double>(c, 0.0)};
+            for (int k = 2; k >= 0; --k) {
+              const V<std::int64_t> at = map(box, InstrClass::kInt, [n, k, dk = d[k]](std::int64_t b) {
+                const std::int64_t axis[3] = {b % n, b / n % n, b / (n * n)};
+                return axis[k] + dk;
+              });
+              shift[k] = map(at, InstrClass::kInt, [n, this](std::int64_t a) {
+                return a < 0 ? -box_ : a >= n ? box_ : 0.0;
+              });
+              nbox = nbox * n + map(at, InstrClass::kInt, [n](std::int64_t a) { return (a + n) % n; });
+            }
+            const V<std::int64_t> in_cell = convert<std::int64_t>(c.load(count, nbox));
+            for (std::int64_t pass = 0; pass < kMaxAtoms / kWarpSize; ++pass) {
+              const V<std::int64_t> slot = lane + pass * kWarpSize;
+              c.if_(slot < in_cell, [&] {
+                const V<std::int64_t> j = nbox * kMaxAtoms + slot;
+                const V<double> ddx = x - (c.load(r, j * 3) + shift[0]);
+                const V<double> ddy = y - (c.load(r, j * 3 + 1) + shift[1]);
+                const V<double> ddz = z - (c.load(r, j * 3 + 2) + shift[2]);
+                const V<double> r2 = fma(ddx, ddx, fma(ddy, ddy, ddz * ddz));
+                c.if_(r2 <= rc2 && r2 > 0.0, [&] {
+                  const V<double> rr = sqrt(r2);
+                  const auto [rho_r, drho] = interpolate(c, rho_, kTable / cutoff_, rr);
+                  V<double> dphi(c, 0.0);
+                  if (step == 1) {
+                    const auto [phi, dp] = interpolate(c, phi_, kTable / cutoff_, rr);
+                    dphi = dp;
+                    e = e + phi * 0.5;
+                    rho = rho + rho_r;
+                  } else {
+                    dphi = (dfi + c.load(dfembed_, j)) * drho;
+                  }
+                  const V<double> fr = (V<double>(c, 0.0) - dphi) / rr;
+                  fx = fma(fr, ddx, fx);
+                  fy = fma(fr, ddy, fy);
+                  fz = fma(fr, ddz, fz);
+                });
+              });
+            }
+          }
+      fx = warp_sum(fx);
+      fy = warp_sum(fy);
+      fz = warp_sum(fz);
+      if (step == 1) {
+        e = warp_sum(e);
+        rho = warp_sum(rho);
+      }
+      c.if_(lane == 0, [&] {
+        const V<double> sum[3] = {fx, fy, fz};
+        for (std::int64_t k = 0; k < 3; ++k)
+          c.store(f_, i * 3 + k, step == 1 ? sum[k] : c.load(f_, i * 3 + k) + sum[k]);
+        if (step == 1) {
+          c.store(u_, i, e);
+          c.store(rhobar_, i, rho);
+        }
+      });
+    };
+    return l;
   }
 
   // p += dt / 2 * f (CoMD's advanceVelocity with dt / 2).
@@ -186,6 +439,7 @@ class ComdApp : public Application {
       const V<std::int64_t> k = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * 256;
       c.exit_if(k >= ncells_);
       c.store(set_[1 - cur_].count, k, V<std::int32_t>(c, 0));
+      if (warp_) c.if_(k == 0, [&] { c.store(list_n_, k, V<std::int32_t>(c, 0)); });  // the list rebuilt next
     };
     return l;
   }
@@ -245,29 +499,44 @@ class ComdApp : public Application {
     Data<std::int32_t> count;  // atoms a cell
   };
 
+  bool eam_, warp_;
+  double lattice_, cutoff_;
   std::int64_t steps_;
   double box_;
-  std::int64_t cells_ = std::int64_t(box_ / kCutoff), ncells_ = cells_ * cells_ * cells_, atoms_ = 0;
+  std::int64_t cells_ = std::int64_t(box_ / cutoff_), ncells_ = cells_ * cells_ * cells_, atoms_ = 0;
   std::uint64_t slots_ = std::uint64_t(ncells_) * kMaxAtoms;
   double cell_size_ = 0;
   int cur_ = 0;
   Atoms set_[2] = {{this, "0", slots_, std::uint64_t(ncells_)}, {this, "1", slots_, std::uint64_t(ncells_)}};
   Data<double> f_{this, "f", 3 * slots_};
   Array<double> u_ = array<double>("U", slots_);
+  // EAM only (one element otherwise): the tables, each atom's density and embedding derivative.
+  std::uint64_t eam_slots_ = eam_ ? slots_ : 1, eam_table_ = eam_ ? kTable + 4 : 1;
+  Data<double> phi_{this, "phi_table", eam_table_}, rho_{this, "rho_table", eam_table_},
+      embed_{this, "F_table", eam_table_};
+  Data<double> rhobar_{this, "rhobar", eam_slots_}, dfembed_{this, "dfEmbed", eam_slots_};
+  // warp_atom only (one element otherwise): the atom list (cell and slot an atom) and its length.
+  std::uint64_t list_slots_ = warp_ ? slots_ : 1;
+  Data<std::int32_t> list_cells_{this, "atom_list_cells", list_slots_},
+      list_atoms_{this, "atom_list_atoms", list_slots_};
+  Data<std::int32_t> list_n_{this, "atom_list_n", 1};
 };
 
 }  // namespace
 
 ApplicationEntry app_proxy_comd() {
-  return {"proxy/comd",
-          "A CoMD-like (ExMatEx) Lennard-Jones molecular dynamics step on link cells of 64 atom slots: "
-          "compute_force, advance_velocity, advance_position, a counting re-bin (clear_counts, redistribute) "
-          "per time step, on a generated FCC lattice of nx^3 unit cells",
-          {{"nx", 24, 4, 48, "FCC unit cells per side (4 atoms each)"},
-           {"steps", 2, 1, 10000, "time steps"},
-           {"seed", 1, 0, std::int64_t(1) << 62, "seed of the displacements and velocities"}},
-          "",
-          [](const Args& a, const std::string& input) { return std::make_unique<ComdApp>(a, input); }};
+  return {
+      "proxy/comd",
+      "A CoMD-like (ExMatEx) Lennard-Jones molecular dynamics step on link cells of 64 atom slots: "
+      "compute_force, advance_velocity, advance_position, a counting re-bin (clear_counts, redistribute) "
+      "per time step, on a generated FCC lattice of nx^3 unit cells",
+      {{"nx", 24, 4, 64, "FCC unit cells per side (4 atoms each)"},
+       {"steps", 2, 1, 10000, "time steps"},
+       {"seed", 1, 0, std::int64_t(1) << 62, "seed of the displacements and velocities"},
+       {"eam", 0, 0, 1, "1: CoMD's EAM potential (copper, three force kernels) instead of Lennard-Jones"},
+       {"warp", 0, 0, 1, "1 (with eam=1): CoMD-CUDA's warp_atom, a warp an atom of an atom list (CoMD-Wa)"}},
+      "",
+      [](const Args& a, const std::string& input) { return std::make_unique<ComdApp>(a, input); }};
 }
 
 }  // namespace numagpu::kernels

@@ -8,6 +8,12 @@
 // CUDA port lays it for coalescing), each node's element corners (nodeElemStart/Count and nodeElemCornerList,
 // CSR), and the three symmetry planes' node lists.
 //
+// Lulesh-Unstruct (the paper's HPC-Lulesh-Unstruct, `mesh=B`): the same program on a mesh whose numbering
+// is an unstructured mesh's rather than the lattice's (number_mesh below): LULESH's kernels never use the
+// lattice (its documentation: the regular Cartesian default mesh is "for simplicity only"; the indirection
+// arrays are what a complex geometry requires), so what changes is where each element's nodes and each
+// node's corners lie in memory, which is what a NUMA GPU's placement and caches see.
+//
 // The host program is LULESH's time loop, `iterations` steps, each the main kernels of its CUDA version in
 // reduced form:
 //   CalcVolumeForceForElems (per element): gathers its 8 nodes' coordinates through nodelist, loads p, q
@@ -53,11 +59,13 @@ class LuleshApp : public Application {
       : Application(a, input), iterations_(a["iterations"]), s_(a["s"]) {
     const std::int64_t sn = s_ + 1;
     const double h = 1.125 / double(s_);  // LULESH's domain: a cube of side 1.125
+    // The numbering: the lattice's (element i + (j + k s) s, node i + (j + k sn) sn), or an unstructured one.
+    number_mesh(a["mesh"], std::uint64_t(a["seed"]));
     // Nodes and their coordinates.
     for (std::int64_t k = 0; k < sn; ++k)
       for (std::int64_t j = 0; j < sn; ++j)
         for (std::int64_t i = 0; i < sn; ++i) {
-          const std::size_t n = std::size_t(i + (j + k * sn) * sn);
+          const std::size_t n = std::size_t(node_id_[std::size_t(i + (j + k * sn) * sn)]);
           x_.values[n] = double(i) * h;
           y_.values[n] = double(j) * h;
           z_.values[n] = double(k) * h;
@@ -67,10 +75,11 @@ class LuleshApp : public Application {
     for (std::int64_t k = 0; k < s_; ++k)
       for (std::int64_t j = 0; j < s_; ++j)
         for (std::int64_t i = 0; i < s_; ++i) {
-          const std::int64_t e = i + (j + k * s_) * s_, n0 = i + (j + k * sn) * sn;
+          const std::int64_t e = elem_id_[std::size_t(i + (j + k * s_) * s_)], n0 = i + (j + k * sn) * sn;
           for (std::int64_t c = 0; c < 8; ++c) {
-            nodelist_.values[std::size_t(c * ne_ + e)] = std::int32_t(n0 + corner[c]);
-            mass_.values[std::size_t(n0 + corner[c])] += h * h * h / 8;
+            const std::int32_t n = node_id_[std::size_t(n0 + corner[c])];
+            nodelist_.values[std::size_t(c * ne_ + e)] = n;
+            mass_.values[std::size_t(n)] += h * h * h / 8;
           }
         }
     // Node -> element corners (CSR), in element order: entry = corner * numElem + element.
@@ -89,16 +98,17 @@ class LuleshApp : public Application {
     // The symmetry planes x = 0, y = 0, z = 0: (s+1)^2 nodes each, one of each plane after another.
     for (std::int64_t b = 0, at = 0; b < sn; ++b)
       for (std::int64_t a2 = 0; a2 < sn; ++a2) {
-        symm_.values[std::size_t(at++)] = std::int32_t((a2 + b * sn) * sn);  // x = 0: i = 0
-        symm_.values[std::size_t(at++)] = std::int32_t(a2 + b * sn * sn);    // y = 0: j = 0
-        symm_.values[std::size_t(at++)] = std::int32_t(a2 + b * sn);         // z = 0: k = 0
+        symm_.values[std::size_t(at++)] = node_id_[std::size_t((a2 + b * sn) * sn)];  // x = 0: i = 0
+        symm_.values[std::size_t(at++)] = node_id_[std::size_t(a2 + b * sn * sn)];    // y = 0: j = 0
+        symm_.values[std::size_t(at++)] = node_id_[std::size_t(a2 + b * sn)];         // z = 0: k = 0
       }
-    // Element state: Sedov's energy in element 0 (LULESH's einit scaled by (s / 45)^3).
+    // Element state: Sedov's energy in the element at the origin (LULESH's einit scaled by (s / 45)^3).
     const double scale = double(s_) / 45.0;
-    e_.values[0] = 3.948746e+7 * scale * scale * scale;
-    p_.values[0] = (kGamma - 1) * e_.values[0] / (h * h * h);
+    const std::size_t origin = std::size_t(elem_id_[0]);
+    e_.values[origin] = 3.948746e+7 * scale * scale * scale;
+    p_.values[origin] = (kGamma - 1) * e_.values[origin] / (h * h * h);
     volo_.values.assign(std::size_t(ne_), h * h * h);
-    dt_ = 0.5 * std::cbrt(h * h * h) / std::sqrt(2.0 * e_.values[0]);  // LULESH's initial deltatime
+    dt_ = 0.5 * std::cbrt(h * h * h) / std::sqrt(2.0 * e_.values[origin]);  // LULESH's initial deltatime
   }
 
   void host() override {
@@ -124,6 +134,63 @@ class LuleshApp : public Application {
   double dt() const { return dt_; }
 
  private:
+  // elem_id_ / node_id_: the number of lattice element / node (i, j, k). mesh = 0: the lattice's own order.
+  // mesh = B > 0: the numbering of an unstructured mesh as a multi-block mesh generator writes one: the cube
+  // cut into B^3 blocks, the blocks taken in a random order, each block's elements numbered along its own
+  // random order of the three axes, and the nodes numbered as they are first met walking the elements'
+  // corners in that order (a mesh file's node table). Neighbours stay near each other in memory within a
+  // block, not across blocks, and no element's nodes follow a fixed stride.
+  void number_mesh(std::int64_t blocks, std::uint64_t seed) {
+    const std::int64_t sn = s_ + 1;
+    elem_id_.resize(std::size_t(ne_));
+    node_id_.assign(std::size_t(nn_), -1);
+    if (blocks == 0) {
+      for (std::int64_t e = 0; e < ne_; ++e)
+        elem_id_[std::size_t(e)] = std::int32_t(e);
+      for (std::int64_t n = 0; n < nn_; ++n)
+        node_id_[std::size_t(n)] = std::int32_t(n);
+      return;
+    }
+    std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+    auto draw = [&state](std::uint64_t bound) {  // splitmix64, so the numbering is the same on every host
+      state += 0x9E3779B97F4A7C15ull;
+      std::uint64_t z = state;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return (z ^ (z >> 31)) % bound;
+    };
+    const std::int64_t side = (s_ + blocks - 1) / blocks;  // elements a block side (the last ones shorter)
+    std::vector<std::int64_t> order(std::size_t(blocks * blocks * blocks));
+    for (std::size_t b = 0; b < order.size(); ++b)
+      order[b] = std::int64_t(b);
+    for (std::size_t b = order.size(); b > 1; --b)  // Fisher-Yates
+      std::swap(order[b - 1], order[draw(b)]);
+    const std::int64_t corner[8] = {0, 1, 1 + sn, sn, sn * sn, 1 + sn * sn, 1 + sn + sn * sn, sn + sn * sn};
+    const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    std::int32_t next_elem = 0, next_node = 0;
+    for (std::int64_t b : order) {
+      const std::int64_t lo[3] = {b % blocks * side, b / blocks % blocks * side,
+                                  b / (blocks * blocks) * side};
+      const int* axis = axes[draw(6)];  // axis[0] varies fastest
+      std::int64_t len[3];
+      for (int d = 0; d < 3; ++d)
+        len[d] = std::max<std::int64_t>(0, std::min(side, s_ - lo[d]));
+      std::int64_t at[3];
+      for (at[2] = 0; at[2] < len[axis[2]]; ++at[2])
+        for (at[1] = 0; at[1] < len[axis[1]]; ++at[1])
+          for (at[0] = 0; at[0] < len[axis[0]]; ++at[0]) {
+            std::int64_t ijk[3];
+            for (int d = 0; d < 3; ++d)
+              ijk[axis[d]] = lo[axis[d]] + at[d];
+            const std::int64_t e = ijk[0] + (ijk[1] + ijk[2] * s_) * s_;
+            const std::int64_t n0 = ijk[0] + (ijk[1] + ijk[2] * sn) * sn;
+            elem_id_[std::size_t(e)] = next_elem++;
+            for (std::int64_t c : corner)
+              if (node_id_[std::size_t(n0 + c)] < 0) node_id_[std::size_t(n0 + c)] = next_node++;
+          }
+    }
+  }
+
   Launch shape(std::int64_t n, std::int64_t block, unsigned regs) const {
     return one_thread_per_item(n, block, regs);
   }
@@ -390,6 +457,7 @@ class LuleshApp : public Application {
   std::int64_t ne_ = s_ * s_ * s_, nn_ = (s_ + 1) * (s_ + 1) * (s_ + 1);
   std::int64_t blocks_ = (ne_ + kReduceBlock - 1) / kReduceBlock;
   std::uint64_t nodes_ = std::uint64_t(nn_), elems_ = std::uint64_t(ne_);
+  std::vector<std::int32_t> elem_id_, node_id_;  // number_mesh
   double dt_ = 0, time_ = 0;
   // The nodes' state.
   Data<double> x_{this, "x", nodes_}, y_{this, "y", nodes_}, z_{this, "z", nodes_};
@@ -418,15 +486,19 @@ class LuleshApp : public Application {
 }  // namespace
 
 ApplicationEntry app_proxy_lulesh() {
-  return {"proxy/lulesh",
-          "A LULESH-like (CORAL) Lagrangian hydrodynamics time step on the Sedov problem: volume forces per "
-          "element corner, node force gather, acceleration, boundary conditions, velocity and position, "
-          "kinematics, EOS and a time-constraint reduction the host reads, on an s^3 hex mesh through "
-          "explicit nodelist indirection",
-          {{"s", 48, 2, 160, "elements per side of the cube (s^3 elements, (s+1)^3 nodes)"},
-           {"iterations", 2, 1, 100000, "time steps (9 launches each)"}},
-          "",
-          [](const Args& a, const std::string& input) { return std::make_unique<LuleshApp>(a, input); }};
+  return {
+      "proxy/lulesh",
+      "A LULESH-like (CORAL) Lagrangian hydrodynamics time step on the Sedov problem: volume forces per "
+      "element corner, node force gather, acceleration, boundary conditions, velocity and position, "
+      "kinematics, EOS and a time-constraint reduction the host reads, on an s^3 hex mesh through "
+      "explicit nodelist indirection",
+      {{"s", 48, 2, 160, "elements per side of the cube (s^3 elements, (s+1)^3 nodes)"},
+       {"iterations", 2, 1, 100000, "time steps (9 launches each)"},
+       {"mesh", 0, 0, 64,
+        "0: the lattice's numbering; B: an unstructured mesh's numbering of B^3 blocks (Lulesh-Unstruct)"},
+       {"seed", 1, 0, 1000000, "the unstructured numbering's random block order and axes"}},
+      "",
+      [](const Args& a, const std::string& input) { return std::make_unique<LuleshApp>(a, input); }};
 }
 
 }  // namespace numagpu::kernels

@@ -224,29 +224,6 @@ TEST(Apps, NwSweepsTheAntiDiagonalsOfBlocks) {
   EXPECT_EQ(t.barrier_counts(), (std::set<unsigned>{34}));
 }
 
-// hpgmg with n = 16 (levels 16 and 8), one V-cycle of one smooth: smooth, residual, restriction on level 16;
-// 4 smooths on level 8; prolongation and a smooth on level 16. The restriction reads all of level 16's
-// residual (16^3 floats = 128 lines) and writes level 8's b and x (8^3 floats = 16 lines each).
-TEST(Apps, HpgmgVCycleVisitsTheLevelsDownAndUp) {
-  const AppWalk w = walk_app("proxy/hpgmg", "n=16 cycles=1 smooths=1");
-  ASSERT_EQ(w.names(), (std::vector<std::string>{"smooth", "residual", "restriction", "smooth", "smooth",
-                                                 "smooth", "smooth", "prolongation", "smooth"}));
-  const Traffic& r = w.launches[2].traffic;
-  EXPECT_EQ(r.in(r.loaded, "r_16"), 128u);
-  EXPECT_EQ(r.loaded.size(), 128u);
-  EXPECT_EQ(r.in(r.stored, "b_8"), 16u);
-  EXPECT_EQ(r.in(r.stored, "x0_8"), 16u);
-  // The first smooth reads x0_16 (and b_16) whole and writes x1_16 whole, which then holds the solution;
-  // the prolongation adds the correction to x1_16 in place, and the last smooth writes x0_16.
-  const Traffic& s0 = w.launches[0].traffic;
-  EXPECT_EQ(s0.in(s0.loaded, "x0_16"), 128u);
-  EXPECT_EQ(s0.in(s0.stored, "x1_16"), 128u);
-  const Traffic& p = w.launches[7].traffic;
-  EXPECT_EQ(p.in(p.stored, "x1_16"), 128u);
-  const Traffic& s1 = w.launches[8].traffic;
-  EXPECT_EQ(s1.in(s1.stored, "x0_16"), 128u);
-}
-
 // spmv on a path 1-2-3 plus the diagonal: row lengths 2, 3, 2, sorted 1, 0, 2; one warp with bound 3;
 // diagonals 0 and 1 hold 3 rows, diagonal 2 one, each padded to 32 entries: 96 entries, 3 lines of index and
 // 3 of data. Each of the 3 active threads runs 3 iterations (index, data, x: 9 load steps) and loads its

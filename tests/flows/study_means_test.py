@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""The paper's means (issue 49): scripts/plot_study.py gives every study table's means over all workloads and
+without those at 99 % of theoretical, which a figure3 study decides (§3.1 of "Beyond the Socket": the
+locality-optimized 4-socket GPU reaches 99 % of the 4x larger GPU's performance). Hand-made tables, the
+expected numbers derived by hand below.
+
+Usage: study_means_test.py SOURCE_DIR WORKDIR
+"""
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flows_check import Checks, fresh_dir, require, script_module  # noqa: E402
+
+require("matplotlib", "study_means_test", "python3-matplotlib").use("Agg")
+src, work = sys.argv[1], fresh_dir(sys.argv[2])
+check = Checks("study_means_test")
+study = script_module(src, "plot_study")
+study.save = lambda fig, out_dir, name: None
+
+
+def sweep(kind, axis, cycles):
+    """A results table: cycles[workload][label]."""
+    points = [{"id": f"{w}.{lab}", "workload": w, "labels": {axis: lab}, "status": "ok", "stats": {"cycles": c}}
+              for w, by in cycles.items() for lab, c in by.items()]
+    return {"format": "numagpu-sweep-results", "study": kind, "sweep": kind, "points": points}
+
+
+# Figure 3: bigger4x cycles / locality cycles. a: 250 / 500 = 0.5; b: 258 / 260 = 0.992 (>= 0.99, left out);
+# c: 296 / 300 = 0.987 (just below, kept); d: 250 / 240 = 1.04 (surpasses the 4x GPU, left out).
+figure3 = sweep("figure3", "system", {
+    "a": {"single": 1000, "traditional": 2000, "locality": 500, "bigger4x": 250},
+    "b": {"single": 1000, "traditional": 2000, "locality": 260, "bigger4x": 258},
+    "c": {"single": 1000, "traditional": 2000, "locality": 300, "bigger4x": 296},
+    "d": {"single": 1000, "traditional": 2000, "locality": 240, "bigger4x": 250},
+})
+check(study.at_theoretical(figure3) == ["b", "d"], f"at theoretical: {study.at_theoretical(figure3)}")
+
+# Figure 6, dynamic 5K/100 over static: a 1200/1000 = 1.2, b 1.0, c 1500/1000 = 1.5, d 900/1000 = 0.9.
+# All four: (1.2 + 1.0 + 1.5 + 0.9) / 4 = 1.15; geometric (1.2 x 1.5 x 0.9)^(1/4) = 1.62^(1/4) = 1.128.
+# Without b and d: (1.2 + 1.5) / 2 = 1.35; geometric sqrt(1.8) = 1.342.
+figure6 = sweep("figure6", "link", {
+    "a": {"static": 1200, "s5k_w100": 1000}, "b": {"static": 1000, "s5k_w100": 1000},
+    "c": {"static": 1500, "s5k_w100": 1000}, "d": {"static": 900, "s5k_w100": 1000},
+})
+
+
+def rows(printed):
+    """{row name: [cells]} of the printed Markdown tables."""
+    out = {}
+    for line in printed.splitlines():
+        if line.startswith("| ") and not line.startswith("| workload"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            out[cells[0]] = cells[1:]
+    return out
+
+
+def printed_by(function, results):
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        function(results, work)
+    return text.getvalue()
+
+
+study.AT_THEORETICAL = study.at_theoretical(figure3)
+r = rows(printed_by(study.figure6, figure6))
+for name, expected in (("mean (arith.)", 1.15), ("mean (geo.)", 1.128), ("mean (arith.), excl. 99 %", 1.35),
+                       ("mean (geo.), excl. 99 %", 1.342)):
+    got = float(r[name][0]) if name in r else None
+    check(got is not None and abs(got - expected) < 0.006, f"{name}: {got}, expected {expected:.3f}")
+
+# No figure3 study to say: the means over all workloads only.
+study.AT_THEORETICAL = None
+r = rows(printed_by(study.figure6, figure6))
+check("mean (arith.)" in r and not any("excl." in k for k in r), f"rows without a reference: {list(r)}")
+
+# The whole script: a figure3 study is its own reference (locality-optimized over 1 socket, b and d left out:
+# (1000/500 + 1000/300) / 2 = (2 + 3.333) / 2 = 2.67); another study takes it as its third argument, and a
+# reference that is not a figure3 study is refused.
+for name, table in (("figure3", figure3), ("figure6", figure6)):
+    with open(os.path.join(work, f"{name}.json"), "w") as f:
+        json.dump(table, f)
+script = [sys.executable, f"{src}/scripts/plot_study.py"]
+p = subprocess.run(script + [f"{work}/figure3.json", f"{work}/out"], capture_output=True, text=True)
+r = rows(p.stdout)
+got = r.get("mean (arith.), excl. 99 %", [None, None])[1]
+check(p.returncode == 0 and got == "2.67", f"figure3 alone: exit {p.returncode}, excl. mean {got}: {p.stderr}")
+check("At 99 % of theoretical" in p.stdout and ": b, d" in p.stdout, "figure3 does not name b and d")
+p = subprocess.run(script + [f"{work}/figure6.json", f"{work}/out", f"{work}/figure3.json"], capture_output=True,
+                   text=True)
+check(p.returncode == 0 and "mean (arith.), excl. 99 %" in p.stdout, f"figure6 with its reference: {p.stderr}")
+p = subprocess.run(script + [f"{work}/figure6.json", f"{work}/out", f"{work}/figure6.json"], capture_output=True,
+                   text=True)
+check(p.returncode == 2 and "not a figure3 study" in p.stderr, f"a figure6 reference: exit {p.returncode}")
+
+check.finish("means with and without the workloads at 99 % of theoretical")
