@@ -434,8 +434,210 @@ def ladm(results, out_dir):
     save(fig, out_dir, "ladm_traffic.png")
 
 
+# The gap experiments of issue 49, point 5 (docs/studies.md, "Gap experiments").
+
+def ratio(a, b):
+    return None if not a or not b else a / b
+
+
+def print_mixed_table(title, columns, rows):
+    """print_table with counts (ints) printed whole and everything else as fmt does."""
+    print(f"## {title}")
+    print("| workload | " + " | ".join(columns) + " |")
+    print("|---|" + "---|" * len(columns))
+    for name, values in rows:
+        print(f"| {name} | " + " | ".join(f"{v:,}" if isinstance(v, int) else fmt(v) for v in values) + " |")
+    print()
+
+
+def l2_split(results, out_dir):
+    """Oracle sweep of the static L2 split: per application, the best static split (remote ways) and its gain
+    over the paper's 50-50 split and over the NUMA-aware caches."""
+    t = Table(results, "l2")
+    labels = {p["labels"].get("l2", "") for p in results["points"]}
+    splits = sorted((int(lab[len("static_r"):]), lab) for lab in labels if re.fullmatch(r"static_r\d+", lab))
+    if not splits or "static_r8" not in labels:
+        fail("l2_split: the sweep needs static_r<N> points, static_r8 (the 50-50 split) among them")
+    ws = list(t.workloads)
+    cyc = lambda w, lab: t.stat(w, lab, "cycles")  # noqa: E731
+    per_split = [(f"{r} remote", [ratio(cyc(w, "static_r8"), cyc(w, lab)) for w in ws]) for r, lab in splits]
+    others = [(lab, [ratio(cyc(w, "static_r8"), cyc(w, lab)) for w in ws])
+              for lab in ("memside", "shared", "numa_aware", "numa_aware_l1_open") if lab in labels]
+    series = per_split + others
+    print_table("L2 split: speedup over the 50-50 static split (8 of 16 ways remote)", [n for n, _ in series],
+                [(w, [v[k] for _, v in series]) for k, w in enumerate(ws)] +
+                [("mean (arith.)", [means(v)[0] for _, v in series]),
+                 ("mean (geo.)", [means(v)[1] for _, v in series])])
+    # NUMA-aware splits the L1s too; numa_aware_l1_open (when the sweep has it) splits the L2 only, as the
+    # static organization does.
+    open_l1 = "numa_aware_l1_open" in labels
+    rows, oracle, numa, oracle_numa, oracle_open = [], [], [], [], []
+    for w in ws:
+        done = [(cyc(w, lab), r) for r, lab in splits if cyc(w, lab)]
+        if not done:
+            continue
+        best_cycles, best_r = min(done)  # ties: the fewest remote ways
+        o = ratio(cyc(w, "static_r8"), best_cycles)
+        n = ratio(cyc(w, "static_r8"), cyc(w, "numa_aware"))
+        on = ratio(cyc(w, "numa_aware"), best_cycles)
+        oracle.append(o)
+        numa.append(n)
+        oracle_numa.append(on)
+        oracle_open.append(ratio(cyc(w, "numa_aware_l1_open"), best_cycles))
+        rows.append((w, [best_r, o, n, on] + ([oracle_open[-1]] if open_l1 else [])))
+    geo = [means(v)[1] for _, v in per_split]
+    best_single = max(range(len(splits)), key=lambda k: geo[k] or 0)
+    print_mixed_table("L2 split: the oracle (each application's best static split) against 50-50 and NUMA-aware",
+                ["best split (remote ways)", "oracle over 50-50", "NUMA-aware over 50-50",
+                 "oracle over NUMA-aware"] + (["oracle over NUMA-aware, L1s open"] if open_l1 else []),
+                rows + [("mean (arith.)", [None, means(oracle)[0], means(numa)[0], means(oracle_numa)[0]] +
+                         ([means(oracle_open)[0]] if open_l1 else [])),
+                        ("mean (geo.)", [None, means(oracle)[1], means(numa)[1], means(oracle_numa)[1]] +
+                         ([means(oracle_open)[1]] if open_l1 else []))])
+    print(f"Best single split for every application (geo. mean over 50-50): {splits[best_single][0]} remote ways, "
+          f"{fmt(geo[best_single], 3)}x; the paper's NUMA-aware over static: 1.22x.\n")
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(13, 4.5), gridspec_kw={"width_ratios": [1, 1.6]})
+    xs = [r for r, _ in splits]
+    for w in ws:
+        ax.plot(xs, [ratio(cyc(w, "static_r8"), cyc(w, lab)) for _, lab in splits], color="#999999",
+                linewidth=0.7)
+    ax.plot(xs, [means(v)[0] for _, v in per_split], color="black", linewidth=2, marker="o", label="mean (arith.)")
+    ax.axhline(1.22, color="red", linestyle="--", linewidth=1, label="the paper's NUMA-aware over 50-50")
+    ax.set_xlabel("remote ways of 16 (static split)")
+    ax.set_ylabel("speedup over the 50-50 split (×)")
+    ax.set_title("Every application (grey) and the mean", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    names = [r[0] for r in rows] + ["mean"]
+    bars(bx, names, [("oracle static split", oracle + [means(oracle)[0]]),
+                     ("NUMA-aware", numa + [means(numa)[0]])], ["#6baed6", "#08519c"])
+    bx.axhline(1.22, color="red", linestyle="--", linewidth=1)
+    bx.set_ylabel("speedup over the 50-50 split (×)")
+    bx.set_title("The best static split per application, and NUMA-aware", fontsize=10)
+    bx.legend(fontsize=8)
+    save(fig, out_dir, "l2_split.png")
+
+
+def rank(values):
+    order = sorted(range(len(values)), key=lambda k: values[k])
+    ranks = [0.0] * len(values)
+    k = 0
+    while k < len(order):  # ties share their mean rank
+        j = k
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[k]]:
+            j += 1
+        for m in range(k, j + 1):
+            ranks[order[m]] = (k + j) / 2
+        k = j + 1
+    return ranks
+
+
+def spearman(x, y):
+    pairs = [(a, b) for a, b in zip(x, y) if a is not None and b is not None]
+    if len(pairs) < 3:
+        return None
+    rx, ry = rank([a for a, _ in pairs]), rank([b for _, b in pairs])
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx, syy = sum((a - mx) ** 2 for a in rx), sum((b - my) ** 2 for b in ry)
+    return None if not sxx or not syy else sxy / math.sqrt(sxx * syy)
+
+
+def balancer_triggers(results, out_dir):
+    """The balancer's decisions per application (summed over the links) against its gain over static links."""
+    t = Table(results, "link")
+    dynamic = [lab for lab in dict.fromkeys(p["labels"].get("link", "") for p in results["points"])
+               if lab != "static"]
+    if "static" not in {p["labels"].get("link", "") for p in results["points"]} or not dynamic:
+        fail("balancer_triggers: the sweep needs a static point and a dynamic one per workload")
+    dyn = dynamic[0]
+    rows = []
+    for w in t.workloads:
+        st = lambda name: t.stat(w, dyn, name) or 0  # noqa: E731
+        windows = st("windows")
+        triggers = st("turn_decisions") + st("blocked_decisions")
+        both = st("rebalance_decisions") + st("balanced_decisions")
+        rows.append((w, [t.speedup(w, dyn, "static"), windows, triggers,
+                         None if not windows else 100.0 * triggers / windows, st("turnarounds"),
+                         st("blocked_decisions"), both, None if not windows else 100.0 * both / windows,
+                         st("busy_decisions")]))
+    rows.sort(key=lambda r: -(r[1][0] or 0))
+    gains = [r[1][0] for r in rows]
+    print_mixed_table(f"Balancer decisions ({dyn}, summed over the 4 links) against its gain over static links",
+                ["dynamic over static", "windows", "triggers", "triggers % of windows", "lanes turned",
+                 "blocked", "both saturated", "both saturated % of windows", "busy turning"],
+                rows + [("mean (arith.)", [means(gains)[0]] + [None] * 8),
+                        ("mean (geo.)", [means(gains)[1]] + [None] * 8)])
+    rho = spearman([r[1][3] for r in rows], gains)
+    quiet = [r[0] for r in rows if (r[1][3] or 0) < 1]
+    idle = [r[0] for r in rows if (r[1][3] or 0) >= 1 and (r[1][0] or 0) < 1.02]
+    print(f"Spearman rank correlation of triggers per window with the gain: {fmt(rho)}.")
+    print(f"Triggers in under 1 % of windows (the balancer has nothing to do): {', '.join(quiet) or 'none'}.")
+    print(f"Triggers in 1 % or more, gain under 2 % (turns that do not pay): {', '.join(idle) or 'none'}.\n")
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for w, v in rows:
+        if v[0] is not None and v[3] is not None:
+            ax.scatter(v[3], v[0], color="#08519c")
+            ax.annotate(w, (v[3], v[0]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xlabel("windows with one direction saturated alone (% of link windows)")
+    ax.set_ylabel("dynamic over static links (×)")
+    ax.set_title(f"Link balancer: triggers against gain ({dyn})", fontsize=10)
+    ax.grid(alpha=0.3)
+    save(fig, out_dir, "balancer_triggers.png")
+
+
+def switch_cycles_of(label):
+    m = re.fullmatch(r"s\d+k?_w(\d+)(k?)", label)
+    return None if not m else int(m.group(1)) * (1000 if m.group(2) else 1)
+
+
+def switch_time(results, out_dir):
+    """Dynamic lanes against static links as the cost of a lane turn grows."""
+    t = Table(results, "link")
+    labels = sorted({(switch_cycles_of(p["labels"].get("link", "")), p["labels"].get("link", ""))
+                     for p in results["points"] if switch_cycles_of(p["labels"].get("link", ""))})
+    if not labels:
+        fail("switch_time: the sweep needs dynamic points labelled s<SampleTime>_w<SwitchTime>")
+    ws = list(t.workloads)
+    series = [(f"{w_} cycles", [t.speedup(w, lab, "static") for w in ws]) for w_, lab in labels]
+    print_table("SwitchTime: dynamic over static links", [n for n, _ in series],
+                [(w, [v[k] for _, v in series]) for k, w in enumerate(ws)] +
+                [("mean (arith.)", [means(v)[0] for _, v in series]),
+                 ("mean (geo.)", [means(v)[1] for _, v in series])])
+    base = next((lab for w_, lab in labels if w_ == 100), None)
+    if base:
+        rel = [(n, [t.speedup(w, lab, base) for w in ws]) for (w_, lab), (n, _) in zip(labels, series)]
+        print_table("SwitchTime: against the paper's 100 cycles (speedup over SwitchTime 100)",
+                    [n for n, _ in rel],
+                    [("mean (arith.)", [means(v)[0] for _, v in rel]), ("mean (geo.)", [means(v)[1] for _, v in rel]),
+                     ("worst application", [min([x for x in v if x is not None] or [None], key=lambda x: x or 0)
+                                            for _, v in rel])])
+    busy = [(n, [t.stat(w, lab, "busy_decisions") for w in ws]) for (w_, lab), (n, _) in zip(labels, series)]
+    turned = [(n, [t.stat(w, lab, "turnarounds") for w in ws]) for (w_, lab), (n, _) in zip(labels, series)]
+    print_mixed_table("SwitchTime: lanes turned and windows passed while turning (summed over applications)",
+                [n for n, _ in series],
+                [("lanes turned", [sum(x for x in v if x) for _, v in turned]),
+                 ("windows busy turning", [sum(x for x in v if x) for _, v in busy])])
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    xs = [w_ for w_, _ in labels]
+    for k, w in enumerate(ws):
+        ax.plot(xs, [v[k] for _, v in series], color="#999999", linewidth=0.7)
+    ax.plot(xs, [means(v)[0] for _, v in series], color="black", linewidth=2, marker="o", label="mean (arith.)")
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.axvline(100, color="red", linestyle="--", linewidth=1, label="the paper's 100 cycles")
+    ax.set_xscale("log")
+    ax.set_xlabel("SwitchTime (cycles per lane turn)")
+    ax.set_ylabel("dynamic over static links (×)")
+    ax.set_title("Dynamic lanes as a turn gets dearer (SampleTime 5K)", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    save(fig, out_dir, "switch_time.png")
+
+
 STUDIES = {"figure3": figure3, "figure5": figure5, "figure6": figure6, "caches": caches, "combined": combined,
-           "scaling": scaling, "ladm": ladm}
+           "scaling": scaling, "ladm": ladm, "l2_split": l2_split, "balancer_triggers": balancer_triggers,
+           "switch_time": switch_time}
 
 
 def main():

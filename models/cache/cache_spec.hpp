@@ -95,6 +95,7 @@ struct L2Params : CacheParams {
   unsigned banks = 16;
   bool write_back = true;
   L2Organization organization = L2Organization::kMemside;
+  unsigned static_remote_ways = 0;     // static: remote ways per set; 0: half (the paper's 50-50)
   bool insert_remote_requests = true;  // remote_insert: twice
   PartitionSpec partition;
   L2Coherence coherence = L2Coherence::kSoftware;
@@ -115,9 +116,14 @@ struct L2Params : CacheParams {
          {"shared", L2Organization::kShared},
          {"numa_aware", L2Organization::kNumaAware}},
         "memside: caches only data homed at its socket, remote requests are served by the home's L2 (the "
-        "baseline); static: GPU-side, half the ways for local data and half for remote data; shared: "
+        "baseline); static: GPU-side, a fixed split of the ways between local and remote data (half each "
+        "unless l2.static_remote_ways); shared: "
         "GPU-side, local and remote lines compete for all ways; numa_aware: GPU-side, the partition "
         "controller moves the split between local and remote ways");
+    k.integer("static_remote_ways", static_remote_ways,
+              "static: ways of each set for remote data, the rest for local data (1 to ways - 1); 0: half, "
+              "the paper's 50-50 split (remote data takes the odd way of an odd count)")
+        .range(0, 64);
     k.choice("remote_insert", insert_remote_requests, {{"twice", true}, {"once", false}},
              "GPU-side L2s: twice: a remote read is cached at the home L2 and at the requester's; once: "
              "requests from other sockets do not allocate in the home L2 (LADM)");

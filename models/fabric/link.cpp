@@ -50,6 +50,7 @@ Link::Link(const sc_core::sc_module_name& name, SimContext& ctx, const LinkSpec&
   if (balancer) {
     split_ = LaneSplit::of(balancer->outputs());
     control_.emplace(std::move(balancer));
+    register_decisions(stats);
   } else {
     split_.lanes[0] = spec.lanes / 2;
     split_.lanes[1] = spec.lanes - spec.lanes / 2;
@@ -159,7 +160,38 @@ policy::LinkBalancer::Inputs Link::inputs_of(Cycles c) {
   return in;
 }
 
+void Link::register_decisions(stats::Registry& stats) {
+  // Named after the directions: the balancer's A is direction 0, its B direction 1. A "trigger" of the
+  // paper's rule is a window with one direction saturated alone (turn_* or, at the last lane, blocked_*).
+  using D = policy::LinkBalancer::Decision;
+  const std::string base = std::string(name()) + ".decisions.";
+  const auto add = [&](D d, const std::string& kind, const char* what) {
+    decision_counts_[static_cast<std::size_t>(d)] = &stats.counter(base + kind, "windows", what);
+  };
+  const std::string& a = spec_.dir_names[0];
+  const std::string& b = spec_.dir_names[1];
+  add(D::kTurnToA, "turn_" + a, "Windows with this direction saturated alone: a lane turned toward it");
+  add(D::kTurnToB, "turn_" + b, "Windows with this direction saturated alone: a lane turned toward it");
+  add(D::kBlockedToA, "blocked_" + a,
+      "Windows with this direction saturated alone and the other at its last lane: nothing turned");
+  add(D::kBlockedToB, "blocked_" + b,
+      "Windows with this direction saturated alone and the other at its last lane: nothing turned");
+  add(D::kRebalanceToA, "rebalance_" + a,
+      "Windows with both directions saturated, the other holding more lanes: a lane turned back toward this "
+      "one");
+  add(D::kRebalanceToB, "rebalance_" + b,
+      "Windows with both directions saturated, the other holding more lanes: a lane turned back toward this "
+      "one");
+  add(D::kBalanced, "balanced", "Windows with both directions saturated and the lanes already symmetric");
+  add(D::kBusyTurning, "busy_turning", "Windows that ended while a lane was still turning: no decision");
+  windows_decided_ = &stats.counter(base + "windows", "windows",
+                                    "Balancer windows decided since the start (quiet ones too)");
+}
+
 void Link::take_outputs(Cycles c, const policy::LinkBalancer::Outputs& out) {
+  if (out.decision_valid) {
+    if (stats::Counter* n = decision_counts_[static_cast<std::size_t>(out.decision)]) n->add();
+  }
   const LaneSplit before = split_;
   split_ = LaneSplit::of(out);
   if (split_ != before) record_change(c + 1, before, split_);
@@ -199,6 +231,8 @@ void Link::sample_window(Cycles window) {
 
 void Link::finish() {
   catch_up(clock_.now());
+  // Set, not added: finish may run twice (the watchdog's and the workload's end).
+  if (windows_decided_) windows_decided_->add(control_->impl().decisions() - windows_decided_->value());
 }
 
 void Link::report_queues(std::ostream& os) const {

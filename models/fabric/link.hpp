@@ -183,6 +183,9 @@ class Link : public sc_core::sc_module,
   policy::LinkBalancer::Inputs inputs_of(Cycles c);
   void take_outputs(Cycles c, const policy::LinkBalancer::Outputs& out);
   void record_change(Cycles cycle, const LaneSplit& before, const LaneSplit& after);
+  // A dynamic link's decision statistics (`.decisions.*`), counted from the outputs' decision pulse, which
+  // both implementations of the balancer show alike.
+  void register_decisions(stats::Registry& stats);
 
   const GpuClock& clock_;
   LinkSpec spec_;
@@ -199,6 +202,9 @@ class Link : public sc_core::sc_module,
   std::vector<LaneChange> changes_;
   stats::Counter& turnarounds_;
   stats::Counter& turn_cycles_;
+  // Per decision kind (null for kNone and on static links); windows_decided_: every window, quiet ones too.
+  stats::Counter* decision_counts_[policy::LinkBalancer::kNumDecisions] = {};
+  stats::Counter* windows_decided_ = nullptr;
 };
 
 }  // namespace numagpu

@@ -120,8 +120,13 @@ void derive_caches(const SystemParams& p, SystemSpec& s) {
   s.l2.gpu_side = p.l2.organization != L2Organization::kMemside;
   if (p.l2.organization == L2Organization::kStatic) {
     if (s.l2.ways < 2) fail("l2.ways", "the static organization splits the ways in two: it needs at least 2");
-    s.l2.local_quota = s.l2.ways / 2;
-    s.l2.remote_quota = s.l2.ways - s.l2.ways / 2;
+    const unsigned remote = p.l2.static_remote_ways ? p.l2.static_remote_ways : s.l2.ways - s.l2.ways / 2;
+    if (remote >= s.l2.ways) {
+      fail("l2.static_remote_ways", str(remote) + " leaves no way of the " + str(s.l2.ways) +
+                                        " (l2.ways) for local data: at most " + str(s.l2.ways - 1));
+    }
+    s.l2.local_quota = s.l2.ways - remote;
+    s.l2.remote_quota = remote;
   }
   s.l2.insert_remote_requests = p.l2.insert_remote_requests;
   s.l2_numa_aware = p.l2.organization == L2Organization::kNumaAware;

@@ -66,6 +66,32 @@ TEST(DeriveSpec, L2BanksAndOrganizations) {
   EXPECT_EQ(blamed(p), "l2.ways");  // numa_aware needs a way per class
 }
 
+// l2.static_remote_ways moves the static organization's split: remote data gets that many ways of each set
+// and local data the rest; 0 keeps the paper's half and half, and a split must leave each class a way.
+TEST(DeriveSpec, StaticSplitFollowsRemoteWays) {
+  SystemParams p = one_kernel();
+  p.l2.organization = L2Organization::kStatic;
+  p.l2.static_remote_ways = 12;
+  SystemSpec s = derive_system_spec(p);
+  EXPECT_EQ(s.l2.remote_quota, 12u);
+  EXPECT_EQ(s.l2.local_quota, 4u);  // 16 - 12
+  p.l2.static_remote_ways = 1;
+  s = derive_system_spec(p);
+  EXPECT_EQ(s.l2.remote_quota, 1u);
+  EXPECT_EQ(s.l2.local_quota, 15u);
+  p.l2.static_remote_ways = 16;  // no way left for local data
+  EXPECT_EQ(blamed(p), "l2.static_remote_ways");
+  p.l2.static_remote_ways = 0;  // the default: 16 / 2 each
+  s = derive_system_spec(p);
+  EXPECT_EQ(s.l2.remote_quota, 8u);
+  EXPECT_EQ(s.l2.local_quota, 8u);
+  p.l2.static_remote_ways = 12;  // only the static organization reads it
+  p.l2.organization = L2Organization::kShared;
+  s = derive_system_spec(p);
+  EXPECT_EQ(s.l2.remote_quota, ~0u);
+  EXPECT_EQ(s.l2.local_quota, ~0u);
+}
+
 // rtl.waves dumps the Verilated policy blocks: it needs them to be the RTL, and to exist.
 TEST(DeriveSpec, RtlWavesNeedVerilatedBlocks) {
   SystemParams p = one_kernel();
