@@ -62,10 +62,13 @@ void expect(bool ok, const std::string& what) {
   if (!ok) ++failures;
 }
 
-// The System finished in its drained cycle: cycles x period <= time < (cycles + 1) x period.
+// The System finished in its drained cycle. Its last transaction ends at an exact time within that cycle,
+// cycles x period <= t < (cycles + 1) x period; the host sees it at the first 1 ns tick not before t
+// (docs/embedding.md, "Time resolution"), which can be the next cycle's start, (cycles + 1) x period, itself.
 bool time_is_cycles(const sc_core::sc_time& at, std::uint64_t cycles, double period_ns) {
-  const double ns = at.to_seconds() * 1e9;
-  return ns >= double(cycles) * period_ns && ns < double(cycles + 1) * period_ns;
+  // sc_time comparisons, in whole ticks: seconds as a double would put 1524 ns a rounding error past itself.
+  return at >= sc_core::sc_time(double(cycles) * period_ns, sc_core::SC_NS) &&
+         at <= sc_core::sc_time(double(cycles + 1) * period_ns, sc_core::SC_NS);
 }
 
 }  // namespace
