@@ -82,7 +82,8 @@ TEST(LaspStatements, StencilMovesAPlaneAndBackpropSharesAGridRow) {
   // a whole 128 x 128 plane (64 KiB) per z step: row 1 strided, stride-aware (64 KiB is 16 sockets x 4 KiB).
   // A CTA reads 64 floats (256 B) of a row: MinTBBatch 4096 / 256 = 16, and ceil(64 / 16) = 4 CTAs a socket
   // round up to one batch of 16.
-  const Stated& stencil =
+  // A copy: the map first_launches returns is a temporary, gone at the end of this statement.
+  const Stated stencil =
       first_launches("parboil/stencil", "nx=128 ny=128 nz=8 iterations=1").at("block2D_hybrid_coarsen_x");
   EXPECT_EQ(stencil["A0"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(stencil["A0"].placement, PlacementPolicy::kStrideAware);
