@@ -12,6 +12,7 @@ namespace numagpu::kernels {
 namespace {
 
 using testing::AppWalk;
+using testing::Steps;
 using testing::TempGraph;
 using testing::Traffic;
 using testing::walk_app;
@@ -321,16 +322,12 @@ TEST(AppsTable2, HpgmgVCycleExchangesGhostsBetweenBoxes) {
   // (warps 0 and 1: 2 load and 2 store steps), an edge 8 and a corner 1 (warp 0: 1 and 1): per box 6 x 2 +
   // 12 + 8 = 32 of each, 256 in all; the cells copied, 6 x 64 + 12 x 8 + 8 = 488, are the 10^3 - 8^3 ghosts.
   const Traffic& e = w.launches[2].traffic;
-  EXPECT_EQ(e.ctas, 208u);
-  EXPECT_EQ(e.load_steps, 256u);
-  EXPECT_EQ(e.store_steps, 256u);
+  EXPECT_EQ(e.steps(), (Steps{208u, 256u, 256u}));
   // The smooth on level 8: (1, 2, 8) = 16 CTAs of 8 x 4 threads (one warp), each thread walking 8 cells of
   // its column: a cell's operator loads x, alpha and, per direction, two betas and two neighbours (14), then
   // rhs, x, x_prev and Dinv (4): 18 load steps and 1 store a cell: 16 x 8 x 18 = 2,304 and 128.
   const Traffic& s = w.launches[3].traffic;
-  EXPECT_EQ(s.ctas, 16u);
-  EXPECT_EQ(s.load_steps, 2304u);
-  EXPECT_EQ(s.store_steps, 128u);
+  EXPECT_EQ(s.steps(), (Steps{16u, 2304u, 128u}));
   // The residual: the operator's 14 and rhs: 16 x 8 x 15 = 1,920 loads; the restriction on level 4: 8 CTAs
   // of 4 x 4 threads, 4 cells a column, 8 children each: 8 x 4 x 8 = 256 loads, 32 stores; zero_vector 32
   // stores; the interpolation on level 8: 16 x 8 cells a thread x 2 loads = 256, and 128 stores.

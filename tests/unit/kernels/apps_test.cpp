@@ -13,6 +13,7 @@ namespace numagpu::kernels {
 namespace {
 
 using testing::AppWalk;
+using testing::Steps;
 using testing::TempGraph;
 using testing::Traffic;
 using testing::walk_app;
@@ -61,9 +62,7 @@ TEST(Apps, CfdFluxOfTwoElementsCountedByHand) {
   expected.insert(expected.end(), rk.begin(), rk.end());
   ASSERT_EQ(w.names(), expected);
   const Traffic& flux = w.launches[3].traffic;
-  EXPECT_EQ(flux.ctas, 1u);
-  EXPECT_EQ(flux.load_steps, 156u);
-  EXPECT_EQ(flux.store_steps, 30u);
+  EXPECT_EQ(flux.steps(), (Steps{1u, 156u, 30u}));
   EXPECT_EQ(flux.loaded.size(), 126u);
   EXPECT_EQ(flux.in(flux.loaded, "normals"), 72u);
   EXPECT_EQ(flux.stored.size(), 30u);
@@ -302,9 +301,7 @@ TEST(Apps, LudShrinksItsGridsBlockStepByBlockStep) {
   EXPECT_EQ(w.launches[2].traffic.ctas, 4u);
   EXPECT_EQ(w.launches[4].traffic.ctas, 1u);
   const Traffic& t = w.launches[5].traffic;
-  EXPECT_EQ(t.ctas, 1u);
-  EXPECT_EQ(t.load_steps, 24u);
-  EXPECT_EQ(t.store_steps, 8u);
+  EXPECT_EQ(t.steps(), (Steps{1u, 24u, 8u}));
   EXPECT_EQ(t.loaded.size(), 40u);
   EXPECT_EQ(t.stored.size(), 16u);
 }
@@ -377,9 +374,7 @@ TEST(Apps, ComdStepMatchesAllPairsForces) {
             (std::vector<std::string>{"compute_force", "advance_velocity", "advance_position", "clear_counts",
                                       "redistribute", "compute_force", "advance_velocity"}));
   const Traffic& t = w.launches[2].traffic;
-  EXPECT_EQ(t.ctas, 27u);
-  EXPECT_EQ(t.load_steps, 54u + 27u * 6u);
-  EXPECT_EQ(t.store_steps, 27u * 3u);
+  EXPECT_EQ(t.steps(), (Steps{27u, 54u + 27u * 6u, 27u * 3u}));
   EXPECT_EQ(t.in(t.loaded, "r0"), 61u);
   EXPECT_EQ(t.in(t.loaded, "p0"), 61u);
   EXPECT_EQ(t.in(t.loaded, "n_atoms0"), 1u);
@@ -564,18 +559,12 @@ TEST(Apps, MiniamrRefinesAroundTheSphereAndExchangesAcrossLevels) {
   const AppWalk w = walk_app("proxy/miniamr", "block=4 blocks=2 levels=1 vars=1 steps=1 refine_every=1");
   ASSERT_EQ(w.names(), (std::vector<std::string>{"split", "exchange", "stencil"}));
   const Traffic& s = w.launches[0].traffic;
-  EXPECT_EQ(s.ctas, 32u);
-  EXPECT_EQ(s.load_steps, 32u * 7u);
-  EXPECT_EQ(s.store_steps, 32u * 4u);
+  EXPECT_EQ(s.steps(), (Steps{32u, 32u * 7u, 32u * 4u}));
   const Traffic& x = w.launches[1].traffic;
-  EXPECT_EQ(x.ctas, 216u);
-  EXPECT_EQ(x.load_steps, 772u);
-  EXPECT_EQ(x.store_steps, 156u);
+  EXPECT_EQ(x.steps(), (Steps{216u, 772u, 156u}));
   // stencil: 36 CTAs, each its block (1), the planes z = 0 and 1 (2), then per plane 5 loads and a store.
   const Traffic& st = w.launches[2].traffic;
-  EXPECT_EQ(st.ctas, 36u);
-  EXPECT_EQ(st.load_steps, 36u * (1u + 2u + 4u * 5u));
-  EXPECT_EQ(st.store_steps, 36u * 4u);
+  EXPECT_EQ(st.steps(), (Steps{36u, 36u * (1u + 2u + 4u * 5u), 36u * 4u}));
 }
 
 TEST(Apps, UnknownNamesAndArgumentsAreRefused) {

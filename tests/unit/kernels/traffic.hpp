@@ -23,6 +23,9 @@ namespace numagpu::kernels::testing {
 constexpr unsigned kTrafficLine = 128;                          // the line size the tests coalesce to
 constexpr std::uint64_t kTrafficBase = std::uint64_t(1) << 32;  // where the kernels' arrays start
 
+// The expected value of Traffic::steps(): {CTAs, load steps, store steps}.
+using Steps = std::array<std::uint64_t, 3>;
+
 struct Traffic {
   std::set<std::uint64_t> loaded, stored, atomic;  // distinct lines (line-aligned addresses) per step kind
   std::uint64_t load_steps = 0, store_steps = 0, atomic_steps = 0;
@@ -36,6 +39,8 @@ struct Traffic {
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> arrays;  // name -> [first, end) byte
 
   std::uint64_t of(InstrClass c) const { return instructions[static_cast<unsigned>(c)]; }
+  // CTAs, load steps and store steps: the three counts most tests derive by hand, compared in one assertion.
+  std::array<std::uint64_t, 3> steps() const { return {ctas, load_steps, store_steps}; }
   // The distinct barrier counts of the warps (one element: every warp alike).
   std::set<unsigned> barrier_counts() const { return {barriers.begin(), barriers.end()}; }
   // Distinct lines of `set` (line-aligned addresses) inside the array `name`.
