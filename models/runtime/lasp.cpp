@@ -63,7 +63,8 @@ const Allocation* allocation_based_at(const std::vector<Allocation>& allocations
 
 LocalityClass classify(const IndexTerms& index, bool two_d) {
   if (index.variant == LoopVariant::kUnitM) return LocalityClass::kIntraThread;  // line 1
-  if (index.data_dependent) return LocalityClass::kUnclassified;  // X[Y[tid]]: no row of Table II
+  // X[Y[tid]], or a loop term of no stride * m form: no row of Table II (rows 1-5 need stride * m).
+  if (index.data_dependent || index.variant == LoopVariant::kIrregular) return LocalityClass::kUnclassified;
   // Line 3: the invariant group places every CTA at a datablock of its own (both block ids in 2-D).
   if (index.invariant_bx && (index.invariant_by || !two_d)) return LocalityClass::kNoLocality;
   if (!two_d) return LocalityClass::kUnclassified;

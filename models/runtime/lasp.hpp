@@ -27,6 +27,9 @@ enum class LoopVariant {
   kUnitM,      // exactly m (stride 1 element): each thread walks consecutive elements (ITL)
   kM,          // stride * m, no gridDim.x in the stride: threadblocks move along a row
   kMGridDimX,  // stride * m with gridDim.x in the stride: a whole row is skipped per iteration
+  // Terms in m that are no stride * m: an offset read from a table (JDS's ptr[m]) or m divided (m / 2, a
+  // copy's cell split by idiv into rows): no row of Table II has that form (row 7, Unclassified).
+  kIrregular,
 };
 
 // The decomposed index of one array access.

@@ -14,5 +14,8 @@ inline constexpr IndexTerms kPerThread{true, false, false, LoopVariant::kNone, 0
 inline constexpr IndexTerms kOwnRun{true, false, true, LoopVariant::kUnitM, 0};
 // a[b[...]]: an index read from another array (a neighbour's id), no loop term: unclassified (row 7).
 inline constexpr IndexTerms kGathered{false, false, true, LoopVariant::kNone, 0};
+// a[ptr[m] + tx + bx * blockDim.x]: each iteration's offset read from a table (JDS's jds_ptr), not stride x
+// m: no row of Table II matches (row 7).
+inline constexpr IndexTerms kTableStepped{true, false, false, LoopVariant::kIrregular, 0};
 
 }  // namespace numagpu::runtime::terms

@@ -16,6 +16,7 @@
 #include <numeric>
 
 #include "kernels/application.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -86,6 +87,17 @@ class SpmvApp : public Application {
     l.grid = {static_cast<std::uint32_t>((rows_ + kBlock - 1) / kBlock), 1, 1};
     l.block = {kBlock, 1, 1};
     l.regs_per_thread = 20;
+    // LASP's index terms of spmv_jds (LADM §III-C): data[jds_ptr[k] + ix] and index[jds_ptr[k] + ix] with
+    // ix = tx + 192 bx: the loop's offset is read from a table (jds_ptr, constant memory), not stride x k,
+    // so the access matches no row of Table II: row 7 (the paper's Table IV lists SpMV-jds as ITL, which
+    // this index does not show: k does not walk a thread's own elements). A CTA reads 192 consecutive
+    // entries of a diagonal per iteration (768 B, the datablock H-CODA's batches follow). perm[ix]: row 1,
+    // no loop; x[index[j]] and y[perm[ix]]: gathered, row 7. data, stated first of the two largest, decides:
+    // kernel-wide, RTWICE.
+    l.accesses = {lasp_access(data_, runtime::terms::kTableStepped, kBlock * 4),
+                  lasp_access(index_, runtime::terms::kTableStepped, kBlock * 4),
+                  lasp_access(perm_, runtime::terms::kPerThread, kBlock * 4),
+                  lasp_access(x_, runtime::terms::kGathered), lasp_access(y_, runtime::terms::kGathered)};
     l.body = [this](Cta& c) {
       const V<std::int64_t> ix = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * kBlock;
       c.exit_if(ix >= rows_);

@@ -43,6 +43,7 @@
 
 #include "kernels/application.hpp"
 #include "kernels/generate.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -150,6 +151,24 @@ class ComdApp : public Application {
     return l;
   }
 
+  // LASP's index terms (LADM §III-C). A per-atom kernel's thread owns atom i = tx + 64 bx: its r, p, f at
+  // 3 i + k (CoMD's real3: three statements, k a constant) and its U, rhobar, dfEmbed at i are row 1 without
+  // a loop, `block` CTA threads reading `bytes` each. The neighbours' atoms are read at the boxes CoMD takes
+  // from its neighbour table (ljForce's nbrBoxes[iBox][j]; computed here by wrapping, the same numbers): a
+  // data-dependent component (row 7), as are the interpolation tables (at computed distances) and every
+  // array reached through an atomic's result or the atom list's entries.
+  static runtime::ArrayAccess own(const Array<double>& a, std::int64_t components) {
+    return lasp_access(a, runtime::terms::kPerThread, std::uint64_t(kMaxAtoms * components) * 8);
+  }
+  template <class T>
+  static runtime::ArrayAccess gathered(const Array<T>& a) {
+    return lasp_access(a, runtime::terms::kGathered);
+  }
+  // The cell's atom count at blockIdx.x (per_atom's exit test): row 1, 4 B a CTA.
+  runtime::ArrayAccess cell_count() const {
+    return lasp_access(set_[cur_].count, runtime::terms::kPerThread, 4);
+  }
+
   // Each atom j of the 27 neighbouring cells (periodic, the image shift uniform per cell; a uniform loop over
   // the cell's count, each j's position a broadcast load) within the cutoff of the thread's atom (x, y, z)
   // (a branch on computed values; r2 > 0 skips the atom itself): visit(j, dx, dy, dz, r2).
@@ -197,7 +216,7 @@ class ComdApp : public Application {
   }
 
   Launch compute_force() {
-    return per_atom(64, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
+    Launch l = per_atom(64, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
       const Array<double>& r = set_[cur_].r;
       const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
       V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0), e(c, 0.0);
@@ -217,6 +236,10 @@ class ComdApp : public Application {
       c.store(f_, i * 3 + 2, fz);
       c.store(u_, i, e * 0.5);
     });
+    // LASP: r mostly at the neighbours' atoms (27 cells' against its own 3 reads): gathered; r and f are the
+    // largest, r (first) decides: kernel-wide, RTWICE. f and U: the thread's own atom.
+    l.accesses = {gathered(set_[cur_].r), own(f_, 3), own(u_, 1), cell_count()};
+    return l;
   }
 
   // CoMD's interpolate(): the table's value and derivative at x by its 4-point polynomial (the entries
@@ -237,7 +260,7 @@ class ComdApp : public Application {
 
   // EAM_Force_1: pair forces and energy from phi(r), and the density rhobar = sum rho(r).
   Launch eam_pair_and_density() {
-    return per_atom(72, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
+    Launch l = per_atom(72, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
       const Array<double>& r = set_[cur_].r;
       const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
       V<double> fx(c, 0.0), fy(c, 0.0), fz(c, 0.0), e(c, 0.0), rho(c, 0.0);
@@ -261,20 +284,28 @@ class ComdApp : public Application {
       c.store(u_, i, e);
       c.store(rhobar_, i, rho);
     });
+    // LASP: as compute_force's, and rhobar the thread's own; the tables gathered.
+    l.accesses = {gathered(set_[cur_].r), own(f_, 3),     own(u_, 1),  own(rhobar_, 1),
+                  gathered(phi_),         gathered(rho_), cell_count()};
+    return l;
   }
 
   // EAM_Force_2: the embedding energy F(rhobar) added, its derivative kept for the third kernel.
   Launch eam_embedding() {
-    return per_atom(32, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
+    Launch l = per_atom(32, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
       const auto [f, df] = interpolate(c, embed_, kTable / kRhoMax, c.load(rhobar_, i));
       c.store(dfembed_, i, df);
       c.store(u_, i, c.load(u_, i) + f);
     });
+    // LASP: every array at the thread's own atom (row 1, no loop; equal sizes, rhobar first decides:
+    // align-aware batches of 512 B datablocks); the embedding table gathered.
+    l.accesses = {own(rhobar_, 1), own(dfembed_, 1), own(u_, 1), gathered(embed_), cell_count()};
+    return l;
   }
 
   // EAM_Force_3: the embedding forces, (F'(rhobar_i) + F'(rhobar_j)) rho'(r) along the pair.
   Launch eam_embedding_force() {
-    return per_atom(64, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
+    Launch l = per_atom(64, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
       const Array<double>& r = set_[cur_].r;
       const V<double> x = c.load(r, i * 3), y = c.load(r, i * 3 + 1), z = c.load(r, i * 3 + 2);
       const V<double> dfi = c.load(dfembed_, i);
@@ -293,16 +324,23 @@ class ComdApp : public Application {
       for (std::int64_t k = 0; k < 3; ++k)
         c.store(f_, i * 3 + k, c.load(f_, i * 3 + k) + (k == 0 ? fx : k == 1 ? fy : fz));
     });
+    // LASP: r and dfEmbed mostly at the neighbours' atoms: gathered (r decides: kernel-wide, RTWICE); f the
+    // thread's own; the density table gathered.
+    l.accesses = {gathered(set_[cur_].r), own(f_, 3), gathered(dfembed_), gathered(rho_), cell_count()};
+    return l;
   }
 
   // warp_atom (`warp=1`, CoMD-CUDA's -Wa method): the atom list, each atom's cell and slot in cell order (a
   // slot taken by atomicAdd on the list's length), which the warp-per-atom kernels walk.
   Launch build_atom_list() {
-    return per_atom(16, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
+    Launch l = per_atom(16, [this](Cta& c, std::int64_t box, const V<std::int64_t>& i) {
       const V<std::int64_t> at = convert<std::int64_t>(fetch_add(c, list_n_, c.uniform(0)));
       c.store(list_cells_, at, V<std::int32_t>(c, std::int32_t(box)));
       c.store(list_atoms_, at, convert<std::int32_t>(i - box * kMaxAtoms));
     });
+    // LASP: the list's entries at the slot an atomic on its length returned: gathered (kernel-wide, RTWICE).
+    l.accesses = {gathered(list_cells_), gathered(list_atoms_), cell_count()};
+    return l;
   }
 
   // The sum of v over each warp's lanes, in every lane: a 5-step butterfly of shuffles and adds.
@@ -332,6 +370,11 @@ class ComdApp : public Application {
     l.grid = {static_cast<std::uint32_t>((atoms_ + kWarps - 1) / kWarps), 1, 1};
     l.block = {kWarps * kWarpSize, 1, 1};
     l.regs_per_thread = 64;
+    // LASP: atom_list_cells[tx / 32 + 4 bx]: row 1 without a loop, 16 B a CTA; r (the largest), f and the
+    // rest at the listed atom or its neighbours: gathered, so r decides: kernel-wide, RTWICE.
+    l.accesses = {gathered(set_[cur_].r), gathered(f_),
+                  lasp_access(list_cells_, runtime::terms::kPerThread, kWarps * 4),
+                  lasp_access(list_atoms_, runtime::terms::kPerThread, kWarps * 4)};
     l.body = [this, step](Cta& c) {
       const Array<double>& r = set_[cur_].r;
       const Array<std::int32_t>& count = set_[cur_].count;
@@ -413,20 +456,24 @@ class ComdApp : public Application {
 
   // p += dt / 2 * f (CoMD's advanceVelocity with dt / 2).
   Launch advance_velocity() {
-    return per_atom(24, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
+    Launch l = per_atom(24, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
       for (std::int64_t k = 0; k < 3; ++k)
         c.store(set_[cur_].p, i * 3 + k,
                 fma(c.load(f_, i * 3 + k), V<double>(c, 0.5 * kDt), c.load(set_[cur_].p, i * 3 + k)));
     });
+    l.accesses = {own(set_[cur_].p, 3), own(f_, 3), cell_count()};  // LASP: the own atom's, row 1
+    return l;
   }
 
   // r += dt * p / m (mass 1).
   Launch advance_position() {
-    return per_atom(24, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
+    Launch l = per_atom(24, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
       for (std::int64_t k = 0; k < 3; ++k)
         c.store(set_[cur_].r, i * 3 + k,
                 fma(c.load(set_[cur_].p, i * 3 + k), V<double>(c, kDt), c.load(set_[cur_].r, i * 3 + k)));
     });
+    l.accesses = {own(set_[cur_].r, 3), own(set_[cur_].p, 3), cell_count()};  // LASP: the own atom's, row 1
+    return l;
   }
 
   // The other set's counts zeroed (a cudaMemset: one thread per cell, 256 a block).
@@ -435,6 +482,8 @@ class ComdApp : public Application {
     l.grid = {static_cast<std::uint32_t>((ncells_ + 255) / 256), 1, 1};
     l.block = {256, 1, 1};
     l.regs_per_thread = 8;
+    // LASP: the other set's counts at tx + 256 bx: row 1 without a loop, 1 KiB a CTA.
+    l.accesses = {lasp_access(set_[1 - cur_].count, runtime::terms::kPerThread, 256 * 4)};
     l.body = [this](Cta& c) {
       const V<std::int64_t> k = c.threadIdx_x() + std::int64_t(c.blockIdx.x) * 256;
       c.exit_if(k >= ncells_);
@@ -447,7 +496,7 @@ class ComdApp : public Application {
   // Each atom wraps its position into the box, finds its cell, takes a slot there with atomicAdd and
   // copies itself into the other set.
   Launch redistribute() {
-    return per_atom(40, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
+    Launch l = per_atom(40, [this](Cta& c, std::int64_t, const V<std::int64_t>& i) {
       const int to = 1 - cur_;
       V<double> pos[3] = {c.load(set_[cur_].r, i * 3), c.load(set_[cur_].r, i * 3 + 1),
                           c.load(set_[cur_].r, i * 3 + 2)};
@@ -469,6 +518,18 @@ class ComdApp : public Application {
         c.store(set_[to].gid, j, c.load(set_[cur_].gid, i));
       });
     });
+    // LASP: the current set at the thread's own atom (row 1; its r, stated first of the largest, decides:
+    // align-aware batches), the other set at the slot an atomic on the new cell's count returned: gathered.
+    const int to = 1 - cur_;
+    l.accesses = {own(set_[cur_].r, 3),
+                  own(set_[cur_].p, 3),
+                  lasp_access(set_[cur_].gid, runtime::terms::kPerThread, kMaxAtoms * 4),
+                  gathered(set_[to].r),
+                  gathered(set_[to].p),
+                  gathered(set_[to].gid),
+                  gathered(set_[to].count),
+                  cell_count()};
+    return l;
   }
 
   // old = atomicAdd(&a[index], 1) per active thread: the old values are read in thread order (the order in

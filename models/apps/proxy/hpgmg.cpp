@@ -127,6 +127,18 @@ class HpgmgApp : public Application {
     return {std::move(i), std::move(j), std::move(at)};
   }
 
+  // LASP's index terms (LADM §III-C) of a grid walked by the column kernels: the cell (i + 1) + (j + 1)
+  // stride_j + stride_k + bz vol + k stride_k with i = tx + bx bdx and j = ty + 4 by holds both block ids in
+  // the loop-invariant group (blockIdx.z too, which Algorithm 1 does not read) and k, the induction variable,
+  // times a stride in the loop-variant one: Table II row 1 strided by `stride` cells (a plane of the box, or
+  // two for the restriction's fine grid). The datablock: `cells` doubles, a row of the CTA's tile.
+  static runtime::ArrayAccess along_k(const Array<double>& a, std::int64_t stride, std::int64_t cells) {
+    return lasp_access(a, {true, true, false, runtime::LoopVariant::kM, std::uint64_t(stride)},
+                       std::uint64_t(cells) * 8);
+  }
+  // The tile's row of one column kernel on `lv`: blockDim.x cells.
+  static std::int64_t tile_row(const Level& lv) { return std::min(lv.d, kBi); }
+
   // A x at cell `at`: a alpha x - b h2inv sum over the 3 directions of beta(+) (x+ - x) - beta(-) (x - x-).
   static V<double> apply_op(Cta& c, const Level& lv, const Array<double>& x, const V<std::int64_t>& at) {
     const V<double> xc = c.load(x, at);
@@ -146,6 +158,12 @@ class HpgmgApp : public Application {
   Launch stencil(Level& lv, bool smooth) {
     Launch l = columns(lv, smooth ? 64 : 48);
     const int cur = lv.cur;
+    // LASP: every grid at the column's cell (and the 7-point neighbours, constants apart): row 1 strided by
+    // a plane; all a level's grids are equal, x (stated first) decides.
+    for (const Array<double>* a : {&lv.x[cur], smooth ? &lv.x[1 - cur] : &lv.res, &lv.rhs, &lv.alpha,
+                                   &lv.beta[0], &lv.beta[1], &lv.beta[2]})
+      l.accesses.push_back(along_k(*a, lv.stride_k, tile_row(lv)));
+    if (smooth) l.accesses.push_back(along_k(lv.dinv, lv.stride_k, tile_row(lv)));
     l.body = [&lv, cur, smooth](Cta& c) {
       const V<std::int64_t> base = column(c, lv).at;
       const Array<double>& x = lv.x[cur];
@@ -172,6 +190,11 @@ class HpgmgApp : public Application {
     Level& f = levels_[fine];
     Level& cl = levels_[fine + 1];
     Launch l = columns(cl, 32);
+    // LASP: the fine residual at (2 i + 1 + di) + ... + 2 k f.stride_k: row 1 strided by two fine planes, a
+    // CTA's row 2 bi fine cells (the larger array, the fine level's, decides); the coarse rhs row 1
+    // strided by a coarse plane.
+    l.accesses = {along_k(f.res, 2 * f.stride_k, 2 * tile_row(cl)),
+                  along_k(cl.rhs, cl.stride_k, tile_row(cl))};
     l.body = [&f, &cl](Cta& c) {
       const Column col = column(c, cl);
       const V<std::int64_t>&base = col.at, &i = col.i, &j = col.j;
@@ -194,6 +217,9 @@ class HpgmgApp : public Application {
   // The set-up: x, rhs, alpha, the betas and Dinv of each cell written (their values steer nothing).
   Launch initialize(Level& lv) {
     Launch l = columns(lv, 24);
+    for (const Array<double>* a :
+         {&lv.x[0], &lv.rhs, &lv.alpha, &lv.beta[0], &lv.beta[1], &lv.beta[2], &lv.dinv})
+      l.accesses.push_back(along_k(*a, lv.stride_k, tile_row(lv)));  // LASP: row 1 strided by a plane
     l.body = [&lv](Cta& c) {
       const V<std::int64_t> base = column(c, lv).at;
       c.uniform_loop(std::uint64_t(lv.d), [&](std::uint64_t k) {
@@ -210,6 +236,7 @@ class HpgmgApp : public Application {
   Launch zero(Level& lv) {
     lv.cur = 0;
     Launch l = columns(lv, 16);
+    l.accesses = {along_k(lv.x[0], lv.stride_k, tile_row(lv))};  // LASP: row 1 strided by a plane
     l.body = [&lv](Cta& c) {
       const V<std::int64_t> base = column(c, lv).at;
       c.uniform_loop(std::uint64_t(lv.d), [&](std::uint64_t k) {
@@ -224,6 +251,10 @@ class HpgmgApp : public Application {
     Level& f = levels_[fine];
     Level& cl = levels_[fine + 1];
     Launch l = columns(f, 24);
+    // LASP: the fine x row 1 strided by a plane (the larger array, it decides); the coarse parent at
+    // (i / 2 + 1) + ... + (k / 2) cl.stride_k: k halved is no stride x k: row 7.
+    l.accesses = {along_k(f.x[f.cur], f.stride_k, tile_row(f)),
+                  lasp_access(cl.x[cl.cur], {true, true, false, runtime::LoopVariant::kIrregular, 0})};
     l.body = [&f, &cl, xf = f.cur, xc = cl.cur](Cta& c) {
       const Column col = column(c, f);
       const V<std::int64_t>&base = col.at, &i = col.i, &j = col.j;
@@ -242,6 +273,10 @@ class HpgmgApp : public Application {
   // The 26 neighbours in order dk, dj, di from -1 to 1 (the box itself skipped).
   Launch exchange(const Level& lv, const Array<double>& x) {
     Launch l = one_thread_per_item(box_count() * 26 * kCopyThreads, kCopyThreads, 16);
+    // LASP: x at local + box vol (the ghosts) and local + nb vol (the neighbour's layer), box and nb
+    // functions of blockIdx.x; local splits the pass's cell t + 256 pass into (i, j, k) by divisions by the
+    // region's extents: no stride x pass, so no row of Table II (row 7; kernel-wide, RTWICE).
+    l.accesses = {lasp_access(x, {true, false, false, runtime::LoopVariant::kIrregular, 0})};
     l.body = [this, &lv, &x](Cta& c) {
       const std::int64_t box = c.blockIdx.x / 26, which = c.blockIdx.x % 26;
       const std::int64_t dir = which < 13 ? which : which + 1;  // 0..26 without 13, the box itself

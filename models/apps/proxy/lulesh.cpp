@@ -45,6 +45,7 @@
 #include <limits>
 
 #include "kernels/application.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -220,6 +221,24 @@ class LuleshApp : public Application {
   }
 
   // The 8 nodes of elements `e` (nodelist, corner-major).
+  // LASP's index terms (LADM §III-C). Every kernel is one thread per item i = tx + bx blockDim.x (1-D grids):
+  // an array at i is row 1 without a loop (terms::kPerThread); a corner-major array at e + k numElem over the
+  // 8 corners k (the loop) is row 1 strided by numElem; an array at a node or corner read from nodelist or
+  // nodeElemCornerList is gathered (row 7). `block` threads read `block` elements: the datablock.
+  template <class T>
+  static runtime::ArrayAccess per_item(const Array<T>& a, std::int64_t block) {
+    return lasp_access(a, runtime::terms::kPerThread, std::uint64_t(block) * sizeof(T));
+  }
+  template <class T>
+  runtime::ArrayAccess per_corner(const Array<T>& a, std::int64_t block) const {
+    return lasp_access(a, {true, false, false, runtime::LoopVariant::kM, std::uint64_t(ne_)},
+                       std::uint64_t(block) * sizeof(T));
+  }
+  template <class T>
+  static runtime::ArrayAccess gathered(const Array<T>& a) {
+    return lasp_access(a, runtime::terms::kGathered);
+  }
+
   std::vector<V<std::int64_t>> nodes_of(Cta& c, const V<std::int64_t>& e) const {
     std::vector<V<std::int64_t>> n;
     for (std::int64_t k = 0; k < 8; ++k)
@@ -236,6 +255,18 @@ class LuleshApp : public Application {
 
   Launch volume_force() {
     Launch l = shape(ne_, kElemBlock, 96);
+    // LASP: the corner forces (the largest arrays, 8 doubles an element) and nodelist at e + k numElem: row 1
+    // strided by numElem; the coordinates at the nodes: gathered; p, q, v at e: row 1.
+    l.accesses = {per_corner(fxe_, kElemBlock),
+                  per_corner(fye_, kElemBlock),
+                  per_corner(fze_, kElemBlock),
+                  per_corner(nodelist_, kElemBlock),
+                  gathered(x_),
+                  gathered(y_),
+                  gathered(z_),
+                  per_item(p_, kElemBlock),
+                  per_item(q_, kElemBlock),
+                  per_item(v_, kElemBlock)};
     l.body = [this](Cta& c) {
       const V<std::int64_t> e = thread(c, kElemBlock);
       c.exit_if(e >= ne_);
@@ -277,6 +308,17 @@ class LuleshApp : public Application {
 
   Launch add_node_forces() {
     Launch l = shape(nn_, kNodeBlock, 32);
+    // LASP: the corner forces at the corners nodeElemCornerList names (the largest arrays): gathered, so
+    // kernel-wide and RTWICE; nodeElemCornerList[i], i from nodeElemStart[n] one a step: the thread's own run
+    // (row 6); nodeElemStart and the node forces at n: row 1.
+    l.accesses = {gathered(fxe_),
+                  gathered(fye_),
+                  gathered(fze_),
+                  lasp_access(corners_, runtime::terms::kOwnRun),
+                  per_item(start_, kNodeBlock),
+                  per_item(fx_, kNodeBlock),
+                  per_item(fy_, kNodeBlock),
+                  per_item(fz_, kNodeBlock)};
     l.body = [this](Cta& c) {
       const V<std::int64_t> n = thread(c, kNodeBlock);
       c.exit_if(n >= nn_);
@@ -300,6 +342,8 @@ class LuleshApp : public Application {
 
   Launch acceleration() {
     Launch l = shape(nn_, kNodeBlock, 16);
+    for (const Data<double>* a : {&mass_, &fx_, &fy_, &fz_, &xdd_, &ydd_, &zdd_})
+      l.accesses.push_back(per_item(*a, kNodeBlock));  // LASP: all at n, row 1
     l.body = [this](Cta& c) {
       const V<std::int64_t> n = thread(c, kNodeBlock);
       c.exit_if(n >= nn_);
@@ -315,6 +359,9 @@ class LuleshApp : public Application {
   Launch boundary() {
     const std::int64_t planar = (s_ + 1) * (s_ + 1);
     Launch l = shape(planar, kNodeBlock, 12);
+    // LASP: the accelerations at the plane's nodes (the larger arrays): gathered, kernel-wide, RTWICE;
+    // symm[3 i + d]: LULESH's symmX[i], symmY[i], symmZ[i], three statements (d a constant, no loop): row 1.
+    l.accesses = {gathered(xdd_), gathered(ydd_), gathered(zdd_), per_item(symm_, 3 * kNodeBlock)};
     l.body = [this, planar](Cta& c) {
       const V<std::int64_t> i = thread(c, kNodeBlock);
       c.exit_if(i >= planar);
@@ -327,6 +374,8 @@ class LuleshApp : public Application {
 
   Launch velocity_position() {
     Launch l = shape(nn_, kNodeBlock, 24);
+    for (const Data<double>* a : {&x_, &y_, &z_, &xd_, &yd_, &zd_, &xdd_, &ydd_, &zdd_})
+      l.accesses.push_back(per_item(*a, kNodeBlock));  // LASP: all at n, row 1
     l.body = [this](Cta& c) {
       const V<std::int64_t> n = thread(c, kNodeBlock);
       c.exit_if(n >= nn_);
@@ -346,6 +395,17 @@ class LuleshApp : public Application {
 
   Launch kinematics() {
     Launch l = shape(ne_, kElemBlock, 80);
+    // LASP: nodelist at e + k numElem (the largest array, 8 ints an element): row 1 strided by numElem; the
+    // nodes' coordinates and velocities: gathered; the element arrays at e: row 1.
+    l.accesses = {per_corner(nodelist_, kElemBlock),
+                  gathered(x_),
+                  gathered(y_),
+                  gathered(z_),
+                  gathered(xd_),
+                  gathered(yd_),
+                  gathered(zd_)};
+    for (const Data<double>* a : {&volo_, &v_, &vnew_, &delv_, &vdov_, &arealg_})
+      l.accesses.push_back(per_item(*a, kElemBlock));
     l.body = [this](Cta& c) {
       const V<std::int64_t> e = thread(c, kElemBlock);
       c.exit_if(e >= ne_);
@@ -379,6 +439,8 @@ class LuleshApp : public Application {
 
   Launch eos() {
     Launch l = shape(ne_, kNodeBlock, 64);
+    for (const Data<double>* a : {&vnew_, &delv_, &vdov_, &arealg_, &p_, &q_, &volo_, &e_, &ss_, &v_})
+      l.accesses.push_back(per_item(*a, kNodeBlock));  // LASP: all at i, row 1
     l.body = [this](Cta& c) {
       const V<std::int64_t> i = thread(c, kNodeBlock);
       c.exit_if(i >= ne_);
@@ -407,6 +469,11 @@ class LuleshApp : public Application {
   Launch time_constraints() {
     Launch l = shape(ne_, kReduceBlock, 32);
     l.shared_bytes = 2 * kReduceBlock * sizeof(double);
+    // LASP: ss, vdov, arealg at i and the blocks' minima at bx: row 1.
+    for (const Data<double>* a : {&ss_, &vdov_, &arealg_})
+      l.accesses.push_back(per_item(*a, kReduceBlock));
+    l.accesses.push_back(per_item(dtc_block_, 1));
+    l.accesses.push_back(per_item(dth_block_, 1));
     l.body = [this](Cta& c) {
       const V<std::int64_t> t = c.threadIdx_x();
       const V<std::int64_t> i = thread(c, kReduceBlock);
@@ -434,6 +501,10 @@ class LuleshApp : public Application {
     l.block = {kOneBlock, 1, 1};
     l.regs_per_thread = 24;
     l.shared_bytes = 2 * kOneBlock * sizeof(double);
+    // LASP: the blocks' minima at t + 1024 m: no block id (one CTA): row 7, kernel-wide.
+    for (const Data<double>* a : {&dtc_block_, &dth_block_})
+      l.accesses.push_back(
+          lasp_access(*a, {false, false, false, runtime::LoopVariant::kM, kOneBlock}, 8 * kOneBlock));
     l.body = [this](Cta& c) {
       const V<std::int64_t> t = c.threadIdx_x();
       V<double> dtc(c, kBig), dth(c, kBig);

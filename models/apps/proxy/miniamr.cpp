@@ -31,6 +31,7 @@
 #include <tuple>
 
 #include "kernels/application.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -234,6 +235,17 @@ class MiniAmrApp : public Application {
   V<std::int64_t> base(const V<std::int64_t>& slot, std::int64_t v) const {
     return (slot * vars_ + v) * cells_;
   }
+  // LASP's index terms (LADM §III-C): a grid's cell base(slot, v) + cell(...) = (slot vars + v) cells + ...
+  // takes its block from a table (slot = block_list[blockIdx.x], or a neighbour's, parent's or child's slot):
+  // a data-dependent component (X[Y[bx]]), so row 7 whatever its loops over v and z add.
+  runtime::ArrayAccess grid_by_slot(const Array<double>& g) const {
+    return lasp_access(g, {false, false, true, runtime::LoopVariant::kM, std::uint64_t(cells_)});
+  }
+  // A per-block table read at blockIdx.x (or at a slot read from one: gathered).
+  static runtime::ArrayAccess at_block(const Array<std::int32_t>& t) {
+    return lasp_access(t, {true, false, false, runtime::LoopVariant::kNone, 0});
+  }
+
   Launch shape(std::int64_t ctas, unsigned regs) const {
     Launch l;
     l.grid = {static_cast<std::uint32_t>(ctas), 1, 1};
@@ -244,6 +256,11 @@ class MiniAmrApp : public Application {
 
   Launch exchange() {
     Launch l = shape(nblocks_ * 6, 32);
+    // LASP: the grid at its own and its neighbours' slots: row 7 (the largest array decides: kernel-wide,
+    // RTWICE); block_list[bx / 6]: row 1; the face tables at slot 6 + f: gathered.
+    l.accesses = {grid_by_slot(grid_[cur_]), at_block(list_), lasp_access(type_, runtime::terms::kGathered),
+                  lasp_access(nb_, runtime::terms::kGathered),
+                  lasp_access(quarter_, runtime::terms::kGathered)};
     l.body = [this](Cta& c) {
       const std::int64_t entry = c.blockIdx.x / 6, f = c.blockIdx.x % 6, axis = f / 2;
       const V<std::int64_t> slot = convert<std::int64_t>(c.load(list_, c.uniform(entry)));
@@ -294,6 +311,8 @@ class MiniAmrApp : public Application {
 
   Launch stencil() {
     Launch l = shape(nblocks_, 32);
+    // LASP: both grids at the listed slot: row 7; block_list[bx]: row 1.
+    l.accesses = {grid_by_slot(grid_[cur_]), grid_by_slot(grid_[1 - cur_]), at_block(list_)};
     l.body = [this](Cta& c) {
       const V<std::int64_t> slot = convert<std::int64_t>(c.load(list_, c.uniform(c.blockIdx.x)));
       const V<std::int64_t> x = c.threadIdx_x() + 1, y = c.threadIdx_y() + 1;
@@ -323,6 +342,8 @@ class MiniAmrApp : public Application {
   // Child n of the refinement takes its cells from its parent's covering cells (injection).
   Launch split(std::int64_t n) {
     Launch l = shape(n, 24);
+    // LASP: the grid at the parent's and the child's slots: row 7; the split records at bx: row 1.
+    l.accesses = {grid_by_slot(grid_[cur_]), at_block(parent_), at_block(child_), at_block(octant_)};
     l.body = [this](Cta& c) {
       const V<std::int64_t> e = c.uniform(c.blockIdx.x);
       const V<std::int64_t> parent = convert<std::int64_t>(c.load(parent_, e));

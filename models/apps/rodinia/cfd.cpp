@@ -61,13 +61,19 @@ class CfdApp : public Application {
     launch("initialize_variables", std::move(init));
     for (std::int64_t it = 0; it < iterations_; ++it) {
       launch("copy", copy_variables());
-      launch("compute_step_factor", per_element(24, [this](Cta& c, const V<std::int64_t>& i) {
-               V<float> s = variables(c, variables_, i);
-               s = s * c.load(areas_, i);
-               s = sqrt(s) + sqrt(s);
-               c.charge(InstrClass::kFp32, 12);  // velocity, speed squared, pressure, speed of sound
-               c.store(step_factors_, i, s);
-             }));
+      Launch factor = per_element(24, [this](Cta& c, const V<std::int64_t>& i) {
+        V<float> s = variables(c, variables_, i);
+        s = s * c.load(areas_, i);
+        s = sqrt(s) + sqrt(s);
+        c.charge(InstrClass::kFp32, 12);  // velocity, speed squared, pressure, speed of sound
+        c.store(step_factors_, i, s);
+      });
+      // LASP: variables[i + v nelr] (the largest array, 5 reads): row 1 strided by nelr; areas[i] and
+      // step_factors[i]: row 1 without a loop.
+      factor.accesses = {lasp_access(variables_, by_variable(), kBlock * 4),
+                         lasp_access(areas_, runtime::terms::kPerThread, kBlock * 4),
+                         lasp_access(step_factors_, runtime::terms::kPerThread, kBlock * 4)};
+      launch("compute_step_factor", std::move(factor));
       for (std::int64_t j = 0; j < kRk; ++j) {
         launch("compute_flux", compute_flux());
         Launch step = per_element(20, [this, j](Cta& c, const V<std::int64_t>& i) {
@@ -113,6 +119,10 @@ class CfdApp : public Application {
   }
 
   // cudaMemcpy device to device of nelr x NVAR floats: a copy kernel of one float per thread, 256 a block.
+  // It states nothing for LASP, deliberately: euler3d.cu's copy<float>() is a cudaMemcpy, no __global__
+  // function, so LADM's compiler pass has no index to classify (its locality table has rows only for the
+  // accesses of kernels, §III-A). Stated as this stand-in's index (row 1), it would be the first launch to
+  // state old_variables and place it kernel-wide, where LASP places it by time_step's nelr stride.
   Launch copy_variables() {
     const std::int64_t count = nelr_ * kNvar;
     Launch l;

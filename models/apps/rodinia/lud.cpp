@@ -54,6 +54,11 @@ class LudApp : public Application {
     l.block = {kB, 1, 1};
     l.regs_per_thread = 20;
     l.shared_bytes = kB * kB * 4;
+    // LASP: m[offset n + offset + tx + i n] over the rows i (lud_kernel.cu's array_offset += matrix_dim):
+    // no block id in the loop-invariant group (one CTA; offset is a kernel argument), n x m in the
+    // loop-variant one: neither Algorithm 1's NL (which needs blockIdx.x) nor a 2-D sharing: row 7.
+    l.accesses = {
+        lasp_access(m_, {false, false, false, runtime::LoopVariant::kM, std::uint64_t(n_)}, kB * 4)};
     l.body = [this, offset](Cta& c) {
       const V<std::int64_t> tx = c.threadIdx_x();
       Cta::Shared<float> s(c, kB * kB);
@@ -85,6 +90,13 @@ class LudApp : public Application {
     l.block = {2 * kB, 1, 1};
     l.regs_per_thread = 24;
     l.shared_bytes = 3 * kB * kB * 4;
+    // LASP: the row block m[offset n + offset + (bx + 1) 16 + tx + i n] and the column block
+    // m[(offset + (bx + 1) 16) n + offset + tx + i n], i the loop over the block's rows, are 32 of the 48
+    // reads and all 31 stores; both hold blockIdx.x in the loop-invariant group (1-D grid) and n x m in the
+    // loop-variant one: row 1 strided by a row of n floats. (The diagonal block's 16 reads hold no block
+    // id.) Per row a block's 16 threads read 16 floats, 64 B, the row block's of consecutive CTAs side by
+    // side: the datablock.
+    l.accesses = {lasp_access(m_, {true, false, false, runtime::LoopVariant::kM, std::uint64_t(n_)}, kB * 4)};
     l.body = [this, offset](Cta& c) {
       const V<std::int64_t> t = c.threadIdx_x();
       const std::int64_t other = offset + (std::int64_t(c.blockIdx.x) + 1) * kB;
@@ -141,6 +153,12 @@ class LudApp : public Application {
     l.block = {kB, kB, 1};
     l.regs_per_thread = 24;
     l.shared_bytes = 2 * kB * kB * 4;
+    // LASP: the CTA's own block, read and written at (ty + offset + (by + 1) 16) n + offset + (bx + 1) 16
+    // + tx (2 of the kernel's 4 accesses, no loop), holds both block ids: row 1 without a stride. (The
+    // perimeter row m[(ty + offset) n + offset + (bx + 1) 16 + tx] holds blockIdx.x only, a grid column's
+    // share, row 3; the perimeter column blockIdx.y only, row 2; LASP takes one class per array here, the
+    // block's own.) A CTA's 16 threads in x read 16 floats (64 B) of each of its rows.
+    l.accesses = {lasp_access(m_, {true, true, false, runtime::LoopVariant::kNone, 0}, kB * 4)};
     l.body = [this, offset](Cta& c) {
       const V<std::int64_t> tx = c.threadIdx_x(), ty = c.threadIdx_y();
       const std::int64_t row0 = offset + (std::int64_t(c.blockIdx.y) + 1) * kB;

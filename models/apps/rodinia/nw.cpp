@@ -38,6 +38,14 @@ class NwApp : public Application {
     l.block = {kB, 1, 1};
     l.regs_per_thread = 24;
     l.shared_bytes = ((kB + 1) * (kB + 1) + kB * kB) * 4;
+    // LASP's index terms (LADM §III-C), from needle_kernel.cu's indices in prime variables: the block's
+    // origin is cols (16 biy) + 16 bix with bix and biy functions of blockIdx.x and the launch's diagonal
+    // (a kernel argument), so the loop-invariant group holds blockIdx.x (1-D grid); the loops over the
+    // block's rows (ty, the induction variable) add cols x ty: reference[index + cols ty] and
+    // matrix[index + ty cols] (the stores, 16 of the 19 accesses a thread makes to the matrix) are Table II
+    // row 1 strided by a row of cols ints. A CTA's 16 threads read 16 ints (64 B) a row per iteration: its
+    // datablock.
+    l.accesses = {lasp_access(reference_, row_stride(), kB * 4), lasp_access(matrix_, row_stride(), kB * 4)};
     l.body = [this, i, upper, width](Cta& c) {
       const std::int64_t bx = c.blockIdx.x;
       const std::int64_t bix = upper ? bx : bx + width - i, biy = upper ? i - 1 - bx : width - bx - 1;
@@ -77,6 +85,12 @@ class NwApp : public Application {
         c.store(matrix_, index + ty * cols_, temp.load((tx + 1) + (ty + 1) * (kB + 1)));
     };
     return l;
+  }
+
+  // No datablock locality strided by one row of the matrix (cols elements), blockIdx.x in the invariant
+  // group.
+  runtime::IndexTerms row_stride() const {
+    return {true, false, false, runtime::LoopVariant::kM, std::uint64_t(cols_)};
   }
 
   std::int64_t n_, cols_ = n_ + 1;

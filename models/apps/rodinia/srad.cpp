@@ -102,6 +102,11 @@ class SradApp : public Application {
     l.block = {kThreads, 1, 1};
     l.regs_per_thread = 16;
     l.shared_bytes = 2 * kThreads * 4;
+    // LASP: sums[ei mul] and sums2[ei mul] with ei = tx + 512 bx (mul a kernel argument): blockIdx.x in the
+    // loop-invariant group, no loop: row 1 without a stride (the two stores at bx mul 512 too). A CTA reads
+    // 512 floats mul apart: its datablock is 512 x mul floats (2 KiB at the first launch, mul = 1).
+    for (const Array<float>* a : {&sums_, &sums2_})
+      l.accesses.push_back(lasp_access(*a, runtime::terms::kPerThread, std::uint64_t(kThreads * 4 * mul)));
     l.body = [this, blocks, no, mul](Cta& c) {
       const std::int64_t bx = c.blockIdx.x;
       const V<std::int64_t> tx = c.threadIdx_x();

@@ -45,6 +45,11 @@ TEST(Algorithm1, ClassifiesTheOtherRows) {
   EXPECT_EQ(classify({false, false, true, LoopVariant::kUnitM, 1}, false), LocalityClass::kIntraThread);
   // X[Y[tid]]: data-dependent, no intra-thread walk: row 7.
   EXPECT_EQ(classify({true, false, true, LoopVariant::kNone, 0}, false), LocalityClass::kUnclassified);
+  // JDS's data[ptr[m] + bx * bdx + tx]: the loop's offset read from a table is no stride x m, so row 1's
+  // form does not match although the invariant group holds bx (in 1-D, and with by in 2-D): row 7. Its
+  // own walk is not ITL either: the variant is not m.
+  EXPECT_EQ(classify({true, false, false, LoopVariant::kIrregular, 0}, false), LocalityClass::kUnclassified);
+  EXPECT_EQ(classify({true, true, false, LoopVariant::kIrregular, 0}, true), LocalityClass::kUnclassified);
   // A table every CTA reads the same way (no block id): no row matches.
   EXPECT_EQ(classify({false, false, false, LoopVariant::kM, 4}, false), LocalityClass::kUnclassified);
   EXPECT_EQ(classify({false, false, false, LoopVariant::kM, 4}, true), LocalityClass::kUnclassified);
