@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include "common/cycles.hpp"
+
 namespace numagpu {
 
 void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& f, const std::string& out_dir,
@@ -12,7 +14,8 @@ void print_summary(std::ostream& os, const SystemSpec& spec, const RunFacts& f, 
                 spec.workload_name.c_str(), spec.sockets, spec.sms_per_socket);
   os << buf;
   std::snprintf(buf, sizeof buf, "simulated   %llu cycles (%.3f us at %llu MHz), kernels %u/%u, IPC %.2f\n",
-                static_cast<unsigned long long>(f.sim_cycles), double(f.sim_cycles) / double(spec.clock_mhz),
+                static_cast<unsigned long long>(f.sim_cycles),
+                double(f.sim_cycles) * double(period_ps_of_mhz(spec.clock_mhz)) / 1e6,
                 static_cast<unsigned long long>(spec.clock_mhz), f.kernels_done, f.kernels_total,
                 f.sim_cycles ? double(f.instructions) / double(f.sim_cycles) : 0.0);
   os << buf;

@@ -15,9 +15,9 @@ std::uint64_t resolution_fs() {
 }  // namespace
 
 std::string GpuClock::period_error(std::uint64_t mhz) {
-  if (mhz == 0 || 1000000 % mhz != 0)
-    return std::to_string(mhz) + " MHz has a period that is not a whole number of picoseconds";
-  const std::uint64_t period_ps = 1000000 / mhz;
+  const std::uint64_t period_ps = period_ps_of_mhz(mhz);
+  if (period_ps == 0)
+    return std::to_string(mhz) + " MHz has no period of a picosecond or more (expected 1 to 1999999 MHz)";
   const std::uint64_t res_fs = resolution_fs();
   if (res_fs > 1000 && (period_ps * 1000) % res_fs != 0)
     return std::to_string(mhz) + " MHz has a period of " + std::to_string(period_ps) +
@@ -41,7 +41,7 @@ void GpuClock::set_period(std::uint64_t mhz) {
   const std::string error = period_error(mhz);
   if (!error.empty()) throw std::invalid_argument("clock: " + error);
   mhz_ = mhz;
-  period_ps_ = 1000000 / mhz;
+  period_ps_ = period_ps_of_mhz(mhz);
   period_ticks_ = period_ps_ * ticks_per_ps_ / ps_per_tick_;
 }
 

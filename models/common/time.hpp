@@ -40,9 +40,10 @@ inline const sc_core::sc_time& sim_now() {
 
 class GpuClock {
  public:
-  // Only frequencies whose period is a whole number of picoseconds and of ticks of the current SystemC
-  // time resolution are accepted (the System reports system.clock_mhz by name, period_error(); this guard
-  // is for programmatic users). The resolution is read here: set it before building the machine.
+  // The period is the nearest whole picosecond (period_ps_of_mhz); only frequencies whose period is a whole
+  // number of ticks of the current SystemC time resolution are accepted (the System reports system.clock_mhz
+  // by name, period_error(); this guard is for programmatic users). The resolution is read here: set it
+  // before building the machine.
   explicit GpuClock(std::uint64_t mhz = 1000);
 
   // Why `mhz` cannot be a clock at the current SystemC time resolution, or empty.
@@ -75,7 +76,7 @@ class GpuClock {
   std::uint64_t cycle_start_ps(Cycles c) const {
     if (c >= epoch_cycle_) return epoch_ps_ + (c - epoch_cycle_) * period_ps_;
     const Step& s = step_of_cycle(c);
-    return s.start_ps + (c - s.cycle) * (1000000 / s.mhz);
+    return s.start_ps + (c - s.cycle) * period_ps_of_mhz(s.mhz);
   }
   // Cycle `c`'s length in picoseconds.
   std::uint64_t cycle_length_ps(Cycles c) const {
@@ -88,7 +89,7 @@ class GpuClock {
     std::size_t k = steps_.size() - 1;
     while (k > 0 && steps_[k].start_ps > ps)
       --k;
-    const std::uint64_t period = 1000000 / steps_[k].mhz;
+    const std::uint64_t period = period_ps_of_mhz(steps_[k].mhz);
     return steps_[k].cycle + (ps - steps_[k].start_ps + period - 1) / period;
   }
 

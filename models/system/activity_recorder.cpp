@@ -299,8 +299,10 @@ power::Activity ActivityRecorder::finish() {
   a.clock_mhz = system_.spec().clock_mhz;
   a.duration_cycles = end;
   // After a clock change cycles are not all one period long: the time itself, for power (power_model.cpp).
-  if (system_.context().clock.retimed()) {
+  // So also when the period is not exactly 1/clock_mhz (common/cycles.hpp): the time is the period run's.
+  if (system_.context().clock.retimed() || 1000000 % a.clock_mhz != 0)
     a.duration_ps = system_.context().clock.now_ps();
+  if (system_.context().clock.retimed()) {
     for (const GpuClock::Step& s : system_.context().clock.steps())
       if (s.cycle <= end) a.clock_steps.push_back({s.cycle, s.mhz});
   }

@@ -102,6 +102,13 @@ RunFacts collect_facts(System& system, double wall_seconds) {
   }
   registry.scalar(prefix + "summary.sim_cycles", "cycles", "Cycle at which the last kernel completed")
       .set(double(f.sim_cycles));
+  // Only where the clock's period is not exactly 1/f (common/cycles.hpp): the period the run used.
+  if (1000000 % spec.clock_mhz != 0)
+    registry
+        .scalar(prefix + "summary.clock_period_ps", "ps",
+                "The clock's period, 1/system.clock_mhz rounded to a whole picosecond (only when it is not "
+                "exact)")
+        .set(double(period_ps_of_mhz(spec.clock_mhz)));
   // Placement of each declared allocation: its pages per socket (for first touch: pages touched so far).
   for (const runtime::AllocationReport& r : system.homes().policy().report()) {
     std::string name;

@@ -65,11 +65,11 @@ std::uint64_t planned_cycle_start_ps(const SystemSpec& spec, Cycles c) {
   Cycles at = 0;
   for (const ClockStep& step : spec.clock_steps) {
     if (step.cycle >= c) break;
-    ps += (step.cycle - at) * (1000000 / mhz);
+    ps += (step.cycle - at) * period_ps_of_mhz(mhz);
     at = step.cycle;
     mhz = step.mhz;
   }
-  return ps + (c - at) * (1000000 / mhz);
+  return ps + (c - at) * period_ps_of_mhz(mhz);
 }
 
 // Banks are a power of two (checked by the configuration): log2 of their number.
@@ -592,11 +592,12 @@ std::unique_ptr<KernelProgram> System::library_kernel(const std::string& kernel,
 std::string System::clock_setting(const sc_core::sc_time& period) {
   const double ps = period.to_seconds() * 1e12;
   const auto whole = static_cast<std::uint64_t>(ps + 0.5);
-  if (whole == 0 || std::abs(ps - double(whole)) > 1e-6 || 1000000 % whole != 0)
+  const std::uint64_t mhz = std::abs(ps - double(whole)) > 1e-6 ? 0 : mhz_of_period_ps(whole);
+  if (mhz == 0)
     throw std::invalid_argument("a clock of " + period.to_string() +
-                                " has no whole-MHz frequency with a whole-picosecond period "
-                                "(system.clock_mhz must divide 1000000)");
-  return "system.clock_mhz=" + std::to_string(1000000 / whole);
+                                " is not the period of a whole number of MHz rounded to the picosecond "
+                                "(system.clock_mhz's period is 1/f rounded to a whole picosecond)");
+  return "system.clock_mhz=" + std::to_string(mhz);
 }
 
 Cycles System::set_clock_mhz(std::uint64_t mhz) {
@@ -657,16 +658,16 @@ void System::measure_clock() {
 
 void System::follow_clock_edge(const sc_core::sc_time& period) {
   const std::uint64_t ps = ctx_.clock.ps_of(period);
-  const std::string error = ps == 0 || 1000000 % ps != 0
-                                ? std::string("not the period of a whole number of MHz")
-                                : GpuClock::period_error(1000000 / ps);
+  const std::uint64_t mhz = mhz_of_period_ps(ps);
+  const std::string error =
+      mhz == 0 ? std::string("not the period of a whole number of MHz") : GpuClock::period_error(mhz);
   if (!error.empty()) {
     SC_REPORT_ERROR("numagpu/clock_in", (std::string(name()) + ".clock_in: its period changed to " +
                                          period.to_string() + ", which the System cannot follow: " + error)
                                             .c_str());
     return;
   }
-  ctx_.clock.retime_at_now(1000000 / ps);
+  ctx_.clock.retime_at_now(mhz);
   windows_->follow_clock();
 }
 

@@ -258,7 +258,8 @@ struct SystemParams {
     sys.integer("sockets", sockets,
                 "GPU sockets (or chiplets): 1-8 on the paper's switch, up to 64 in a custom topology")
         .range(1, 64);
-    sys.integer("clock_mhz", clock_mhz, "GPU clock; every *_cycles parameter counts cycles of this clock")
+    sys.integer("clock_mhz", clock_mhz,
+                "GPU clock, of period 1/f to the nearest picosecond; *_cycles parameters count its cycles")
         .range(1, 10000)
         .unit("MHz");
     sys.list("clock_steps", clock_steps,

@@ -390,6 +390,8 @@ TEST(HostClock, ClockSettingIsTheMhzOfAPeriod) {
   EXPECT_EQ(System::clock_setting(sc_time(2, SC_NS)), "system.clock_mhz=500");
   EXPECT_EQ(System::clock_setting(sc_time(800, sc_core::SC_PS)), "system.clock_mhz=1250");
   EXPECT_THROW(System::clock_setting(sc_time(3, SC_NS)), std::invalid_argument);  // 333.3 MHz
+  // 1e6 / 714 = 1400.56: 1401 MHz, the nearest, whose period rounds to 714 ps (common/cycles.hpp).
+  EXPECT_EQ(System::clock_setting(sc_time(714, sc_core::SC_PS)), "system.clock_mhz=1401");
 }
 
 // A 2 ns sc_clock: the System at 500 MHz follows it and finishes at the cycle it reaches on its own clock,
@@ -469,7 +471,8 @@ TEST(HostClock, AClockChangeBetweenEdgesAppliesFromTheNextEdge) {
     ASSERT_EQ(clock.steps().size(), 2u);
     EXPECT_EQ(clock.steps()[1].cycle, 2u);
     EXPECT_EQ(clock.steps()[1].start_ps, 2000u);
-    EXPECT_THROW(h.gpu.set_clock_mhz(3), std::invalid_argument);  // 333333.3 ps: not a whole picosecond
+    EXPECT_THROW(h.gpu.set_clock_mhz(0), std::invalid_argument);  // no period
+    // 3 MHz (333,333.3 ps) runs at 333,333 ps, the nearest whole picosecond (common/cycles.hpp): no error.
   };
   sc_core::sc_start(1, SC_US);
   EXPECT_TRUE(p.finished) << p.diag.str();

@@ -106,6 +106,19 @@ void expect_times_are_cycles(const Outcome& o, double period_ns, const char* wha
   EXPECT_LT(o.end_ns, double(o.drained) * period_ns + 1000.0 + 1e-6) << what;  // stopped within the 1 us step
 }
 
+// A clock whose period is not a whole picosecond runs at the nearest one: 1400 MHz is 714.29 ps, run as
+// 714 ps. The run's times are its cycles at 714 ps: at 714.29 ps its end would lie 0.29 ps x cycles later,
+// past the window [N, N + 1) x 714 ps once N exceeds 714 / 0.29 = 2,462 cycles: the two-socket streams
+// with four times the accesses a warp (16) run longer than that.
+TEST(TimeResolution, AClockWithoutAWholePicosecondPeriodRunsAtTheNearest) {
+  SystemSpec spec = two_sockets();
+  spec.kernels = {stream_kernel("first", 16, 2, 16), stream_kernel("again", 16, 2, 16)};
+  spec.clock_mhz = 1400;
+  const Outcome o = run_at(spec, 1, sc_core::SC_PS);
+  expect_times_are_cycles(o, 0.714, "1400 MHz at 1 ps");
+  EXPECT_GT(o.drained, 2462u);  // long enough for the window above to tell 714 ps from 714.29 ps
+}
+
 // At 1 ps and finer the model's picoseconds are whole ticks: the same run, statistic for statistic.
 TEST(TimeResolution, OnePicosecondAndFinerGiveTheSameRun) {
   const SystemSpec spec = two_sockets();

@@ -2,6 +2,7 @@
 // derived by hand from the parameters in the test.
 #include <gtest/gtest.h>
 
+#include "common/cycles.hpp"
 #include "system/derive_spec.hpp"
 
 namespace numagpu {
@@ -172,14 +173,30 @@ TEST(DeriveSpec, KernelRulesBlameTheKernelsKey) {
   EXPECT_EQ(blamed(p), "workload.kernels.0.ctas");
 }
 
+// A clock's period is 1/f rounded to the nearest picosecond (common/cycles.hpp), and a whole-picosecond
+// period maps back to the whole-MHz clock that has it, if one does.
+TEST(DeriveSpec, AClockPeriodIsTheNearestWholePicosecond) {
+  EXPECT_EQ(period_ps_of_mhz(1000), 1000u);
+  EXPECT_EQ(period_ps_of_mhz(1600), 625u);
+  EXPECT_EQ(period_ps_of_mhz(1400), 714u);  // 714.29
+  EXPECT_EQ(period_ps_of_mhz(1447), 691u);  // 691.09
+  EXPECT_EQ(period_ps_of_mhz(1500), 667u);  // 666.67 rounds up
+  EXPECT_EQ(period_ps_of_mhz(10000), 100u);
+  EXPECT_EQ(period_ps_of_mhz(1), 1000000u);
+  // 1e6 / 714 = 1400.56: 1401, nearest; 1400 MHz runs at 714 ps too (a period can have two clocks).
+  EXPECT_EQ(mhz_of_period_ps(714), 1401u);
+  EXPECT_EQ(mhz_of_period_ps(667), 1499u);  // 1499.25: 1499 MHz's period is 667.11 -> 667 (so is 1500's)
+  EXPECT_EQ(mhz_of_period_ps(2000), 500u);
+  EXPECT_EQ(mhz_of_period_ps(2001), 0u);  // 500 MHz is 2000 ps, 499 MHz 2004 ps: nothing has 2001
+  EXPECT_EQ(mhz_of_period_ps(3000), 0u);  // 333 MHz is 3003 ps
+  EXPECT_EQ(mhz_of_period_ps(0), 0u);
+}
+
 TEST(DeriveSpec, FactsAreSharedAndChecked) {
   SystemParams p = one_kernel();
   p.l2.line_bytes = 64;
   EXPECT_EQ(blamed(p), "l2.line_bytes");  // both levels use one line size
   p.l2.line_bytes = 128;
-  p.clock_mhz = 1500;  // 666.67 ps: no whole-picosecond period
-  EXPECT_EQ(blamed(p), "system.clock_mhz");
-  p.clock_mhz = 1000;
   p.memory.page_bytes = 64;  // smaller than a 128 B line
   EXPECT_EQ(blamed(p), "memory.page_bytes");
 }
