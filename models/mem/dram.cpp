@@ -51,7 +51,8 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
 }
 
 unsigned Dram::channel_of(const Payload& gp) const {
-  return static_cast<unsigned>(channel_count_.remainder(line_size_.quotient(gp.get_address())));
+  return static_cast<unsigned>(
+      channel_count_.remainder(facts_.interleave.index(line_size_.quotient(gp.get_address()))));
 }
 
 bool Dram::try_accept(unsigned, Payload& gp) {

@@ -33,9 +33,10 @@ struct DramBench : numagpu::testing::ScriptedBench<DramBench> {
   Endpoint a{"a"}, b{"b"};  // two L2 banks' bindings (ports 0 and 1)
   std::unique_ptr<Dram> dram;
 
-  DramBench(const sc_core::sc_module_name& n, const DramSpec& s, std::function<void(DramBench&)> f)
+  DramBench(const sc_core::sc_module_name& n, const DramSpec& s, std::function<void(DramBench&)> f,
+            const MachineFacts& facts = numagpu::testing::kBenchFacts)
       : ScriptedBench(n, std::move(f)) {
-    dram = std::make_unique<Dram>("dram", ctx, s, numagpu::testing::kBenchFacts, reg);
+    dram = std::make_unique<Dram>("dram", ctx, s, facts, reg);
     a.init.bind(dram->in.socket);
     b.init.bind(dram->in.socket);
   }
@@ -88,6 +89,29 @@ TEST(DramBench, AChannelBackPressuresBeyondItsQueueDepth) {
   ASSERT_EQ(d.a.responses.size(), 4u);
   for (unsigned k = 1; k <= 4; ++k)
     EXPECT_EQ(d.a.responses[k - 1].ps, (100 + 4 * k) * kNs) << "read " << k;
+}
+
+// memory.interleave ipoly over 2 channels: P(x) = x + 1, so a line's channel is the parity of its bits.
+// Lines 0, 2, 4, 6, all channel 0 in the first test, go to channels 0, 1 (0b10), 1 (0b100) and 0 (0b110):
+// each channel moves two of them, ending at 4 and 8 cycles: 104, 108 on each, where one channel took them
+// all until 116.
+TEST(DramBench, IpolyInterleaveSpreadsOneChannelsStrideOverBoth) {
+  MachineFacts facts = numagpu::testing::kBenchFacts;
+  facts.interleave = LineInterleave::ipoly(1);
+  DramBench d(
+      "bench", spec(32),
+      [](DramBench& self) {
+        for (std::uint64_t n : {0, 2, 4, 6})
+          ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, n)));
+      },
+      facts);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(d.a.responses.size(), 4u);
+  // Responses leave in order of their times: line 0 and line 2 at 104, line 4 and line 6 at 108.
+  EXPECT_EQ(d.a.responses[0].ps, 104 * kNs);
+  EXPECT_EQ(d.a.responses[1].ps, 104 * kNs);
+  EXPECT_EQ(d.a.responses[2].ps, 108 * kNs);
+  EXPECT_EQ(d.a.responses[3].ps, 108 * kNs);
 }
 
 }  // namespace
