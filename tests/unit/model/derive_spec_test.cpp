@@ -220,8 +220,8 @@ TEST(DeriveSpec, IpolyInterleaveHashesOverTheLargerOfBanksAndChannels) {
   EXPECT_EQ(blamed(p), "dram.channels");
 }
 
-// dram.refresh_interval_ns / refresh_ns: kept in picoseconds (the channels' time), 3900 ns -> 3,900,000 ps and
-// 260 ns -> 260,000 ps; none by default; a refresh of 0 ns or not shorter than the interval is refused.
+// dram.refresh_interval_ns / refresh_ns: kept in picoseconds (the channels' time), 3900 ns -> 3,900,000 ps
+// and 260 ns -> 260,000 ps; none by default; a refresh of 0 ns or not shorter than the interval is refused.
 TEST(DeriveSpec, RefreshIsInPicosecondsAndShorterThanItsInterval) {
   SystemParams p = one_kernel();
   EXPECT_EQ(derive_system_spec(p).dram.refresh_interval_ps, 0u);
