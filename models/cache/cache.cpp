@@ -315,11 +315,10 @@ void Cache::fill(std::uint64_t line, bool dirty, TagArray::LineClass cls, std::u
   if (!victim) return;
   evictions_.add();
   if (victim->dirty) {
-    // Rebuild the victim's full line number from its tag line and this bank's index bits.
-    const std::uint64_t low_mask = (std::uint64_t(1) << bank_.index_bits) - 1;
+    // Rebuild the victim's full line number from its tag line and this bank's number.
     writebacks_.add();
-    write_back_line((victim->line << bank_.index_bits) | (line & low_mask), Issuer::kCacheWriteback,
-                    victim->dirty_sectors);
+    write_back_line(facts_.interleave.line_of(victim->line, bank_.index, bank_.index_bits),
+                    Issuer::kCacheWriteback, victim->dirty_sectors);
   }
 }
 
@@ -359,10 +358,10 @@ std::uint64_t Cache::flush_remote(std::function<void()> done, bool invalidate) {
   }
   flush_pending_ += dirty.size();
   flush_done_ = std::move(done);
-  // Tag lines of this bank carry the bank bits shifted out; put them back (all lines here share them).
-  const std::uint64_t bank_bits = bank_.index;
+  // Tag lines of this bank carry the bank bits shifted out; put them back from the bank's number.
   for (std::size_t k = 0; k < dirty.size(); ++k) {
-    write_back_line((dirty[k] << bank_.index_bits) | bank_bits, Issuer::kCoherenceFlush, dirty_sectors[k]);
+    write_back_line(facts_.interleave.line_of(dirty[k], bank_.index, bank_.index_bits),
+                    Issuer::kCoherenceFlush, dirty_sectors[k]);
   }
   return dropped;
 }

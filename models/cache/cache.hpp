@@ -33,8 +33,10 @@ class TxnPool;
 class HomeMap;
 class PartitionDriver;
 
-// Which bank of an interleaved cache this is: the low `index_bits` bits of a line number select the bank
-// (they are not used again for the set), and this bank holds the lines whose bits equal `index`.
+// Which bank of an interleaved cache this is: the low `index_bits` bits of a line's interleave index
+// (MachineFacts::interleave) select the bank, and this bank holds the lines whose bits equal `index`. A tag
+// line is the line without its low `index_bits` bits (not used again for the set): with the bank's number
+// they give the line back (LineInterleave::line_of).
 struct CacheBank {
   unsigned index_bits = 0;
   std::uint64_t index = 0;

@@ -27,6 +27,11 @@ class BandwidthPipe {
     bytes_moved_ += bytes;
     return free_at_ps() - now_ps + extra_ps;
   }
+  // Occupies the pipe for `duration_ps` without moving bytes (a DRAM refresh), starting no earlier than
+  // `from_ps` and after everything reserved before.
+  void hold(std::uint64_t from_ps, std::uint64_t duration_ps) {
+    free_at_scaled_ = std::max(free_at_scaled_, from_ps * num_) + duration_ps * num_;
+  }
   // When the pipe is next free (rounded up to the picosecond, then to the SystemC tick).
   sc_core::sc_time free_at() const;
   std::uint64_t free_at_ps() const { return (free_at_scaled_ + num_ - 1) / num_; }  // the same, in ps

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/cycles.hpp"
+#include "common/line_interleave.hpp"
 #include "common/mem_op.hpp"
 
 namespace numagpu {
@@ -19,6 +20,8 @@ struct MachineFacts {
   // line.
   bool sectored = false;
   static constexpr unsigned kSectorBytes = 32;  // the unit of NumaAttr::sectors
+  // Which L2 slice and DRAM channel a line goes to (memory.interleave): index(line) mod their counts.
+  LineInterleave interleave = LineInterleave();
 
   // The data a request or response carries: its sectors when sectored, else the line.
   template <class Attr>

@@ -71,7 +71,8 @@ void Crossbar::end_of_elaboration() {
 // L2 (its bank sends a miss back through here).
 unsigned Crossbar::route(unsigned in_port, const Payload& gp) const {
   const NumaAttr& a = attr(gp);
-  const unsigned bank = static_cast<unsigned>(bank_count_.remainder(line_size_.quotient(gp.get_address())));
+  const unsigned bank = static_cast<unsigned>(
+      bank_count_.remainder(facts_.interleave.index(line_size_.quotient(gp.get_address()))));
   if (a.home_socket == socket_) {
     const bool network1 = inputs_[XbarIn::kLink].contains(in_port) && !spec_.shared_request_network;
     return outputs_[network1 ? XbarOut::kBankNet1 : XbarOut::kBankNet0].first + bank;

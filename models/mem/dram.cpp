@@ -39,6 +39,11 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
                                                         spec.bandwidth_den * spec.channels));
   }
   busy_.resize(spec.channels);
+  if (spec.refresh_interval_ps) {
+    refresh_due_ps_.assign(spec.channels, spec.refresh_interval_ps);
+    refreshes_ = &stats.counter(std::string(this->name()) + ".refreshes", "refreshes",
+                                "All-bank refreshes, summed over the channels");
+  }
   // One line on one channel, rounded up to the picosecond.
   const std::uint64_t line_num = facts.line_bytes * spec.bandwidth_den * spec.channels;
   const std::uint64_t line_time_ps =
@@ -51,7 +56,30 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
 }
 
 unsigned Dram::channel_of(const Payload& gp) const {
-  return static_cast<unsigned>(channel_count_.remainder(line_size_.quotient(gp.get_address())));
+  return static_cast<unsigned>(
+      channel_count_.remainder(facts_.interleave.index(line_size_.quotient(gp.get_address()))));
+}
+
+// A refresh due while the channel is moving data waits for that transfer to end (the controller does not cut
+// a burst) and then holds the channel for refresh_ps; one due while it is idle holds it from when it is due.
+// Refreshes in a stretch the channel sat idle only matter through the last of them (each ends before the next
+// is due, refresh_ps < refresh_interval_ps), so they are counted and skipped.
+void Dram::refresh_until(unsigned ch, std::uint64_t at_ps) {
+  if (refresh_due_ps_.empty()) return;
+  std::uint64_t& due = refresh_due_ps_[ch];
+  BandwidthPipe& channel = *channels_[ch];
+  for (;;) {
+    const std::uint64_t until = std::max(at_ps, channel.free_at_ps());
+    if (due > until) return;
+    if (channel.free_at_ps() <= due) {  // idle when due: skip to the last refresh due by `until`
+      const std::uint64_t skipped = (until - due) / spec_.refresh_interval_ps;
+      refreshes_->add(skipped);
+      due += skipped * spec_.refresh_interval_ps;
+    }
+    channel.hold(due, spec_.refresh_ps);
+    refreshes_->add();
+    due += spec_.refresh_interval_ps;
+  }
 }
 
 bool Dram::try_accept(unsigned, Payload& gp) {
@@ -83,6 +111,7 @@ void Dram::on_request(unsigned port, Payload& gp) {
   const unsigned ch = channel_of(gp);
   BandwidthPipe& channel = *channels_[ch];
   const std::uint64_t now_ps = clock_.now_ps();
+  refresh_until(ch, now_ps);
   const std::uint64_t start_ps = std::max<std::uint64_t>(now_ps, channel.free_at_ps());
   const std::uint64_t delay_ps = channel.reserve_delay_ps(now_ps, bytes, latency_ps_);
   busy_[ch].book(start_ps, channel.free_at_ps());
@@ -107,6 +136,7 @@ bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
   if (facts_.sectored) (write ? write_sectors_ : read_sectors_)->add(bytes / MachineFacts::kSectorBytes);
   const unsigned ch = channel_of(gp);
   const sc_time at = sim_now() + delay;
+  refresh_until(ch, clock_.ps_of(at));
   const std::uint64_t start_ps = std::max<std::uint64_t>(clock_.ps_of(at), channels_[ch]->free_at_ps());
   channels_[ch]->reserve(at, bytes);
   const std::uint64_t done_ps = channels_[ch]->free_at_ps();

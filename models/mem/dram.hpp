@@ -1,7 +1,8 @@
 // A socket's DRAM: channels selected by line address, each moving bandwidth/channels bytes per cycle, plus a
 // fixed access latency. A request moves its line, or in a sectored machine only its sectors. A channel whose
-// backlog exceeds `queue_depth` line transfers back-pressures its inputs until it drains. Utilization per
-// sample window (the channels' transfer time in it) is a time series.
+// backlog exceeds `queue_depth` line transfers back-pressures its inputs until it drains. With refresh set,
+// every refresh interval each channel stops for the refresh time once the transfer under way is done.
+// Utilization per sample window (the channels' transfer time in it) is a time series.
 #pragma once
 
 #include <cstdint>
@@ -74,6 +75,9 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   // caller's time (now + delay) and delay grows by the wait for the channel, the transfer and the latency.
   bool serve_blocking(Payload& gp, sc_core::sc_time& delay) override;
   unsigned channel_of(const Payload& gp) const;
+  // Books on channel `ch` the refreshes due by the time a transfer asked for at `at_ps` could start.
+  void refresh_until(unsigned ch, std::uint64_t at_ps);
+  std::vector<std::uint64_t> refresh_due_ps_;  // per channel: when its next refresh is due
   void unblock() {
     const auto resumed = unblock_event_.resume();
     ++activations_;
@@ -104,6 +108,7 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   stats::Counter& write_bytes_;
   stats::Counter* read_sectors_ = nullptr;  // sectored machines only
   stats::Counter* write_sectors_ = nullptr;
+  stats::Counter* refreshes_ = nullptr;       // only with refresh
   stats::TimeSeries* utilization_ = nullptr;  // only when sampling is enabled
 };
 

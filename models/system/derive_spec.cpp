@@ -184,6 +184,27 @@ void derive_crossbar_and_dram(const SystemParams& p, SystemSpec& s) {
   s.dram.channels = p.dram.channels;
   s.dram.latency = (p.dram.latency_ns * s.clock_mhz + 999) / 1000;  // ns -> cycles, rounded up
   s.dram.queue_depth = p.dram.queue_depth;
+  if (p.dram.refresh_interval_ns) {
+    if (p.dram.refresh_ns == 0 || p.dram.refresh_ns >= p.dram.refresh_interval_ns) {
+      fail("dram.refresh_ns", str(p.dram.refresh_ns) + " ns: a refresh takes more than 0 and less than " +
+                                  "dram.refresh_interval_ns (" + str(p.dram.refresh_interval_ns) + " ns)");
+    }
+    s.dram.refresh_interval_ps = p.dram.refresh_interval_ns * 1000;
+    s.dram.refresh_ps = p.dram.refresh_ns * 1000;
+  }
+  if (p.memory.ipoly_interleave) {
+    // One hash for both: a bank's lines then all go to the channel index mod channels.
+    if (!power_of_two(s.dram.channels))
+      fail("dram.channels",
+           str(s.dram.channels) + " is not a power of two (memory.interleave: ipoly needs one)");
+    const unsigned partitions = std::max(s.dram.channels, s.l2_banks);
+    const unsigned bits = static_cast<unsigned>(__builtin_ctz(partitions));
+    if (bits > LineInterleave::kMaxBits) {
+      fail("memory.interleave", "ipoly hashes over at most " + str(1u << LineInterleave::kMaxBits) +
+                                    " partitions; l2.banks and dram.channels ask for " + str(partitions));
+    }
+    s.facts.interleave = LineInterleave::ipoly(bits);
+  }
 
   s.dram.inject_drop_response = p.inject_fault == InjectedFault::kDropResponse;
   s.dram.inject_stuck = p.inject_fault == InjectedFault::kStuckDram;

@@ -27,6 +27,7 @@ struct MemoryParams {
   std::uint64_t page_bytes = 4096;
   bool functional = false;
   unsigned address_bits = 48;
+  bool ipoly_interleave = false;
 
   template <class Keys>
   void keys(Keys& k) {
@@ -59,6 +60,12 @@ struct MemoryParams {
               "TLM_ADDRESS_ERROR_RESPONSE (docs/tlm-edges.md)")
         .range(12, 64)
         .unit("bits");
+    k.choice(
+        "interleave", ipoly_interleave, {{"plain", false}, {"ipoly", true}},
+        "How a line picks its L2 bank and DRAM channel (docs/memory-system.md, Interleaving): plain, its "
+        "line number mod l2.banks and mod dram.channels; ipoly, the same of its line number's remainder "
+        "modulo a primitive polynomial over GF(2) of degree log2 of the larger count (Rau, ISCA 1991; "
+        "both counts powers of two), which spreads every power-of-two stride over all banks and channels");
   }
 };
 

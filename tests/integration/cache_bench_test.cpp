@@ -32,9 +32,10 @@ struct CacheBench : numagpu::testing::ScriptedBench<CacheBench> {
     return c;
   }
 
-  CacheBench(const sc_core::sc_module_name& n, const CacheSpec& s, std::function<void(CacheBench&)> f)
+  CacheBench(const sc_core::sc_module_name& n, const CacheSpec& s, std::function<void(CacheBench&)> f,
+             const MachineFacts& facts = numagpu::testing::kBenchFacts, CacheBank bank = {})
       : ScriptedBench(n, std::move(f)) {
-    cache = std::make_unique<Cache>("cache", ctx, s, numagpu::testing::kBenchFacts, 0, pool, reg);
+    cache = std::make_unique<Cache>("cache", ctx, s, facts, 0, pool, reg, bank);
     up.init.bind(cache->in.socket);
     cache->out.socket.bind(mem.targ);
     mem.respond_after = sc_time(50, SC_NS);
@@ -119,6 +120,34 @@ TEST(CacheBench, WritesPassThroughWithoutAllocatingAndAFullSetEvictsItsLruLine) 
   ASSERT_EQ(b.up.responses.size(), 8u);
   EXPECT_EQ(b.up.responses[6].ps, 610 * kNs);  // the hit on 0 at 600
   EXPECT_EQ(b.mem.arrivals[6].ps, 710 * kNs);  // the read of 2 again
+}
+
+// Bank 1 of 2 of a write-back L2 under memory.interleave ipoly (P(x) = x + 1: a line's bank is the parity of
+// its bits). The bank keeps line >> 1 as its tag line, whose low bit is the set (2 sets of 4 ways). Lines
+// 1, 4, 8, 13 and 16 have odd parity (bank 1) and tag lines 0, 2, 4, 6 and 8 (set 0). Writing the first four
+// fills set 0 with dirty lines; writing 16 evicts the least recently used, line 1, which goes down as a
+// write of line 1 (address 128). Its low bit comes from the bank's number and the tag line (1 ^ parity of
+// 0): taking it from the line being filled (16, low bit 0) would write back line 0.
+TEST(CacheBench, AnIpolyBankWritesItsVictimBackToItsOwnLine) {
+  MachineFacts facts = numagpu::testing::kBenchFacts;
+  facts.interleave = LineInterleave::ipoly(1);
+  CacheSpec spec = CacheBench::spec();
+  spec.write_back = true;
+  CacheBench b(
+      "bench", spec,
+      [](CacheBench& self) {
+        for (std::uint64_t line : {1, 4, 8, 13, 16}) {
+          self.write(line);
+          sc_core::wait(100, SC_NS);
+        }
+      },
+      facts, CacheBank{1, 1});
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  EXPECT_EQ(b.counter("evictions"), 1u);
+  EXPECT_EQ(b.counter("writebacks"), 1u);
+  ASSERT_EQ(b.mem.arrivals.size(), 1u);  // write-allocate without fetching: only the victim goes down
+  EXPECT_EQ(attr(*b.mem.arrivals[0].gp).op, MemOp::kWrite);
+  EXPECT_EQ(b.mem.arrivals[0].gp->get_address(), 128u);
 }
 
 }  // namespace

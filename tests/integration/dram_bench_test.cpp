@@ -33,9 +33,10 @@ struct DramBench : numagpu::testing::ScriptedBench<DramBench> {
   Endpoint a{"a"}, b{"b"};  // two L2 banks' bindings (ports 0 and 1)
   std::unique_ptr<Dram> dram;
 
-  DramBench(const sc_core::sc_module_name& n, const DramSpec& s, std::function<void(DramBench&)> f)
+  DramBench(const sc_core::sc_module_name& n, const DramSpec& s, std::function<void(DramBench&)> f,
+            const MachineFacts& facts = numagpu::testing::kBenchFacts)
       : ScriptedBench(n, std::move(f)) {
-    dram = std::make_unique<Dram>("dram", ctx, s, numagpu::testing::kBenchFacts, reg);
+    dram = std::make_unique<Dram>("dram", ctx, s, facts, reg);
     a.init.bind(dram->in.socket);
     b.init.bind(dram->in.socket);
   }
@@ -88,6 +89,69 @@ TEST(DramBench, AChannelBackPressuresBeyondItsQueueDepth) {
   ASSERT_EQ(d.a.responses.size(), 4u);
   for (unsigned k = 1; k <= 4; ++k)
     EXPECT_EQ(d.a.responses[k - 1].ps, (100 + 4 * k) * kNs) << "read " << k;
+}
+
+// memory.interleave ipoly over 2 channels: P(x) = x + 1, so a line's channel is the parity of its bits.
+// Lines 0, 2, 4, 6, all channel 0 in the first test, go to channels 0, 1 (0b10), 1 (0b100) and 0 (0b110):
+// each channel moves two of them, ending at 4 and 8 cycles: 104, 108 on each, where one channel took them
+// all until 116.
+TEST(DramBench, IpolyInterleaveSpreadsOneChannelsStrideOverBoth) {
+  MachineFacts facts = numagpu::testing::kBenchFacts;
+  facts.interleave = LineInterleave::ipoly(1);
+  DramBench d(
+      "bench", spec(32),
+      [](DramBench& self) {
+        for (std::uint64_t n : {0, 2, 4, 6})
+          ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, n)));
+      },
+      facts);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(d.a.responses.size(), 4u);
+  // Responses leave in order of their times: line 0 and line 2 at 104, line 4 and line 6 at 108.
+  EXPECT_EQ(d.a.responses[0].ps, 104 * kNs);
+  EXPECT_EQ(d.a.responses[1].ps, 104 * kNs);
+  EXPECT_EQ(d.a.responses[2].ps, 108 * kNs);
+  EXPECT_EQ(d.a.responses[3].ps, 108 * kNs);
+}
+
+// Refresh every 20 cycles for 6 (the bench's 1 GHz: 20 and 6 ns). A refresh due while its channel moves data
+// waits for the transfer; one due while it is idle starts when due; the request after it waits for it.
+// Channel 0 (port a): line 0 at cycle 0 moves 0-4 (104). Line 2 at 18 moves 18-22 (122): the refresh due at
+// 20 is not yet booked. Line 4 at 21: the refresh due at 20 waited for 22 and runs 22-28; the line moves
+// 28-32 (132). Line 6 at 100: refreshes were due at 40, 60, 80 (the channel idle since 32) and 100, which
+// runs 100-106; the line moves 106-110 (210). Channel 1 (port b): line 1 at 21, the channel idle since 0:
+// the refresh due at 20 runs 20-26; the line moves 26-30 (130). Refreshes: 5 on channel 0, 1 on channel 1.
+TEST(DramBench, ARefreshHoldsItsChannelOnceTheTransferUnderWayEnds) {
+  DramSpec s = spec(32);
+  s.refresh_interval_ps = 20 * kNs;
+  s.refresh_ps = 6 * kNs;
+  DramBench d("bench", s, [](DramBench& self) {
+    ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, 0)));
+    sc_core::wait(18, SC_NS);
+    ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, 2)));
+    sc_core::wait(3, SC_NS);
+    ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, 4)));
+    ASSERT_TRUE(self.b.send(self.line(MemOp::kRead, 1)));
+    sc_core::wait(79, SC_NS);
+    ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, 6)));
+  });
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(d.a.responses.size(), 4u);
+  EXPECT_EQ(d.a.responses[0].ps, 104 * kNs);
+  EXPECT_EQ(d.a.responses[1].ps, 122 * kNs);
+  EXPECT_EQ(d.a.responses[2].ps, 132 * kNs);
+  EXPECT_EQ(d.a.responses[3].ps, 210 * kNs);
+  ASSERT_EQ(d.b.responses.size(), 1u);
+  EXPECT_EQ(d.b.responses[0].ps, 130 * kNs);
+  EXPECT_EQ(d.counter("refreshes"), 6u);
+}
+
+// Without refresh (the default) the DRAM registers no refresh counter: other configurations' statistics
+// are unchanged.
+TEST(DramBench, WithoutRefreshThereIsNoRefreshCounter) {
+  DramBench d("bench", spec(32), [](DramBench&) {});
+  sc_core::sc_start(sc_time(10, SC_NS));
+  EXPECT_EQ(d.reg.find_counter("bench.dram.refreshes"), nullptr);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ class Stream : public Kernel {
         threads_(ubench::whole_warps(a["threads"])),
         ctas_(a["ctas"]),
         per_cta_(a["per_cta"] != 0),
+        sum_(a["sum"] != 0),
         data_(array<float>("data", count_)) {}
 
   Launch launch() override {
@@ -42,8 +43,10 @@ class Stream : public Kernel {
       const std::uint64_t chunks = (count_ + span - 1) / span, start = per_cta_ ? c.blockIdx.x % chunks : 0;
       V<float> sum(c, 0.0f);
       for (std::int64_t p = 0; p < passes_; ++p)
-        for (std::uint64_t k = 0; k < chunks; ++k)
-          sum = sum + c.load(data_, tid, static_cast<std::int64_t>((start + k) % chunks * span));
+        for (std::uint64_t k = 0; k < chunks; ++k) {
+          const V<float> v = c.load(data_, tid, static_cast<std::int64_t>((start + k) % chunks * span));
+          if (sum_) sum = sum + v;
+        }
     };
     return l;
   }
@@ -51,7 +54,7 @@ class Stream : public Kernel {
  private:
   std::uint64_t count_;
   std::int64_t passes_, threads_, ctas_;
-  bool per_cta_;
+  bool per_cta_, sum_;
   Array<float> data_;
 };
 
@@ -65,7 +68,10 @@ LibraryEntry ubench_stream() {
        {"passes", 1, 1, 1 << 16, "times the array is read"},
        ubench::threads_arg(1024),
        ubench::ctas_arg(),
-       {"per_cta", 0, 0, 1, "1: every CTA reads the whole array; 0: the grid reads it once between them"}},
+       {"per_cta", 0, 0, 1, "1: every CTA reads the whole array; 0: the grid reads it once between them"},
+       {"sum", 1, 0, 1,
+        "1: each thread adds what it loads (a FADD a load); 0: nothing reads the loads, so with "
+        "sm.nonblocking_loads a warp puts all of them in flight (the memory system's queues under load)"}},
       [](const Args& a) { return std::make_unique<Stream>(a); }};
 }
 

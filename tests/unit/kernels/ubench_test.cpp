@@ -81,6 +81,18 @@ TEST(Ubench, StreamReadsEachLineOnceAPass) {
   EXPECT_EQ(shared.loaded.size(), 128u);
 }
 
+// sum: each load's value is added (one FADD a load, 256 for the grid-shared stream above: 8 warps x 16 x 2);
+// sum=0 issues the same 256 loads and no FADD (nothing reads them: docs/microbenchmarks.md, Gaps).
+TEST(Ubench, StreamWithoutSumIssuesItsLoadsAlone) {
+  const std::string args = "footprint_kib=16 passes=2 threads=128 ctas=2 per_cta=0";
+  const auto summed = walk("ubench/stream", args);
+  EXPECT_EQ(summed.of(InstrClass::kFp32), 256u);
+  const auto alone = walk("ubench/stream", args + " sum=0");
+  EXPECT_EQ(alone.load_steps, 256u);
+  EXPECT_EQ(alone.loaded.size(), 128u);
+  EXPECT_EQ(alone.of(InstrClass::kFp32), 0u);
+}
+
 // shared: one store and `length` loads a warp, each with `ways` passes through the banks. 3 loads: 4
 // accesses; 1-way 4 passes, 4-way 16, 32-way 128.
 TEST(Ubench, SharedAccessesTakeTheirConflictsPasses) {

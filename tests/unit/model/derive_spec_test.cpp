@@ -219,6 +219,40 @@ TEST(DeriveSpec, SectorsAreAConfigurationChoice) {
   EXPECT_EQ(blamed(p), "l1.sector_bytes");
 }
 
+// memory.interleave: plain (the default) keeps the line number; ipoly hashes over the larger of l2.banks and
+// dram.channels: 64 banks and 32 channels give a hash over 64 = 2^6 (line 64 -> x^6 mod x^6 + x + 1 = 3),
+// 16 banks and 32 channels one over 32 = 2^5. Channels that are not a power of two are refused at their key.
+TEST(DeriveSpec, IpolyInterleaveHashesOverTheLargerOfBanksAndChannels) {
+  SystemParams p = one_kernel();
+  EXPECT_FALSE(derive_system_spec(p).facts.interleave.hashed());
+  p.memory.ipoly_interleave = true;
+  p.l2.banks = 64;
+  p.dram.channels = 32;
+  SystemSpec s = derive_system_spec(p);
+  EXPECT_EQ(s.facts.interleave.bits(), 6u);
+  EXPECT_EQ(s.facts.interleave.index(64), 3u);
+  p.l2.banks = 16;
+  EXPECT_EQ(derive_system_spec(p).facts.interleave.bits(), 5u);
+  p.dram.channels = 24;
+  EXPECT_EQ(blamed(p), "dram.channels");
+}
+
+// dram.refresh_interval_ns / refresh_ns: kept in picoseconds (the channels' time), 3900 ns -> 3,900,000 ps
+// and 260 ns -> 260,000 ps; none by default; a refresh of 0 ns or not shorter than the interval is refused.
+TEST(DeriveSpec, RefreshIsInPicosecondsAndShorterThanItsInterval) {
+  SystemParams p = one_kernel();
+  EXPECT_EQ(derive_system_spec(p).dram.refresh_interval_ps, 0u);
+  p.dram.refresh_interval_ns = 3900;
+  p.dram.refresh_ns = 260;
+  const SystemSpec s = derive_system_spec(p);
+  EXPECT_EQ(s.dram.refresh_interval_ps, 3900000u);
+  EXPECT_EQ(s.dram.refresh_ps, 260000u);
+  p.dram.refresh_ns = 3900;
+  EXPECT_EQ(blamed(p), "dram.refresh_ns");
+  p.dram.refresh_ns = 0;
+  EXPECT_EQ(blamed(p), "dram.refresh_ns");
+}
+
 }  // namespace
 }  // namespace numagpu
 
