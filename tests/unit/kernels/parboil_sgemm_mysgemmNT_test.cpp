@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "kernels/cpp_program.hpp"
 #include "kernels/library.hpp"
@@ -63,7 +64,7 @@ TEST(ParboilSgemm, MediumDatasetTraffic) {
 // instruction.
 struct WarpIssue {
   std::array<std::uint64_t, kInstrClasses> classes{};
-  std::uint64_t bank_conflicts = 0, loads_before_first_fp32 = 0;
+  std::uint64_t bank_conflicts = 0, loads = 0, loads_before_first_fp32 = 0;
 };
 WarpIssue warp0(std::int64_t k, bool dependent) {
   Latencies l{};
@@ -87,43 +88,51 @@ WarpIssue warp0(std::int64_t k, bool dependent) {
       r.bank_conflicts += s.register_bank_conflicts;
       fp32_seen = fp32_seen || s.classes[static_cast<unsigned>(InstrClass::kFp32)] > 0;
     }
-    if (s.kind == Step::Kind::kLoad && !fp32_seen) ++r.loads_before_first_fp32;
+    if (s.kind == Step::Kind::kLoad) {
+      ++r.loads;
+      if (!fp32_seen) ++r.loads_before_first_fp32;
+    }
   }
   return r;
 }
 
-// With dependent latencies (the GV100) a step along k issues the SASS of nvcc for sm_70 (docs/kernels.md,
-// "sgemm against its SASS"): one step's difference (k = 16 less k = 8) is its loop body of 192
-// instructions less the two NOPs: 128 FFMA (fp32); 17 integer (MOV, IADD3 + IMAD + IMAD.WIDE.U32 for B, IMAD
-// + IMAD.WIDE for A's row 0, IADD3 + IMAD + IMAD.WIDE for row 1, six IMAD.WIDE for rows 2-7, IADD3 + ISETP
-// for the counter); 32 LDS.128 and 1 STS (shared); 9 LDG (memory); BRA (branch). One FFMA a step has its
-// three sources in one register bank. B's load and A's rows 0 to 5 are issued before the first FFMA: 7
-// loads (the first step; B then rows 0-3, the three LDS.128, rows 4 and 5).
-TEST(ParboilSgemm, WithDependentLatenciesAStepIssuesTheSassInstructionMix) {
-  const WarpIssue one = warp0(8, true), two = warp0(16, true);
+// One step along k (k = 16 less k = 8): its FP32, integer and shared instructions, its loads and its
+// register-bank conflicts; and the loads before the first FFMA of the first step.
+struct StepMix {
+  std::uint64_t fp32, int_, shared, loads, bank_conflicts, loads_before_first_fp32;
+  bool operator==(const StepMix& o) const {
+    return std::tie(fp32, int_, shared, loads, bank_conflicts, loads_before_first_fp32) ==
+           std::tie(o.fp32, o.int_, o.shared, o.loads, o.bank_conflicts, o.loads_before_first_fp32);
+  }
+};
+StepMix step_mix(bool dependent) {
+  const WarpIssue one = warp0(8, dependent), two = warp0(16, dependent);
   const auto step = [&](InstrClass c) {
     return two.classes[static_cast<unsigned>(c)] - one.classes[static_cast<unsigned>(c)];
   };
-  EXPECT_EQ(step(InstrClass::kFp32), 128u);
-  EXPECT_EQ(step(InstrClass::kInt), 17u);
-  EXPECT_EQ(step(InstrClass::kShared), 33u);
-  EXPECT_EQ(two.bank_conflicts - one.bank_conflicts, 1u);
-  EXPECT_EQ(one.loads_before_first_fp32, 7u);
+  return {step(InstrClass::kFp32),
+          step(InstrClass::kInt),
+          step(InstrClass::kShared),
+          two.loads - one.loads,
+          two.bank_conflicts - one.bank_conflicts,
+          one.loads_before_first_fp32};
+}
+
+// With dependent latencies (the GV100) a step along k issues the SASS of nvcc for sm_70 (docs/kernels.md,
+// "sgemm against its SASS"): its loop body of 192 instructions less the two NOPs: 128 FFMA (fp32); 17
+// integer (MOV, IADD3 + IMAD + IMAD.WIDE.U32 for B, IMAD + IMAD.WIDE for A's row 0, IADD3 + IMAD +
+// IMAD.WIDE for row 1, six IMAD.WIDE for rows 2-7, IADD3 + ISETP for the counter); 32 LDS.128 and 1 STS
+// (shared); 9 LDG. One FFMA a step has its three sources in one register bank. B's load and A's rows 0 to
+// 5 are issued before the first FFMA: 7 loads (B, rows 0-3, the three LDS.128, rows 4 and 5).
+TEST(ParboilSgemm, WithDependentLatenciesAStepIssuesTheSassInstructionMix) {
+  EXPECT_EQ(step_mix(true), (StepMix{128, 17, 33, 9, 1, 7}));
 }
 
 // Without dependent latencies (the paper system) the step is the source's as before: B's index n + (ty + i)
 // ldb is 3 integer instructions, each of the 8 A indices m + (i + j) lda one; no address instructions, no
 // bank conflicts, and all 8 loads of A (and B's) before the first FFMA.
 TEST(ParboilSgemm, WithoutDependentLatenciesAStepIsTheSources) {
-  const WarpIssue one = warp0(8, false), two = warp0(16, false);
-  const auto step = [&](InstrClass c) {
-    return two.classes[static_cast<unsigned>(c)] - one.classes[static_cast<unsigned>(c)];
-  };
-  EXPECT_EQ(step(InstrClass::kFp32), 128u);
-  EXPECT_EQ(step(InstrClass::kInt), 11u);
-  EXPECT_EQ(step(InstrClass::kShared), 33u);
-  EXPECT_EQ(two.bank_conflicts, 0u);
-  EXPECT_EQ(one.loads_before_first_fp32, 9u);
+  EXPECT_EQ(step_mix(false), (StepMix{128, 11, 33, 9, 0, 9}));
 }
 
 }  // namespace
