@@ -50,6 +50,8 @@ const OpSpec kOps[] = {
     {"fdiv", 14, 1, "fp32 division (nvcc's IEEE sequence)"},
     {"ddiv", 15, 1, "fp64 division (nvcc's sequence)"},
     {"ffma_iadd3", 16, 2, "FFMA and IADD3 interleaved (two pipes: the issue width), per instruction", false},
+    {"ffma_bank_conflict", 17, 1,
+     "FFMA with its three sources in one register bank (Jia et al.'s FFMA R6, R97, R99, RX, RX odd)", false},
 };
 
 }  // namespace
@@ -103,6 +105,11 @@ BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
          [ops, sms](const std::vector<double>& c) { return ops / (c[1] - c[0]) / sms; },
          ""});
   }
+
+  ratio("ffma_bank_conflict_slowdown", "compute",
+        "FFMA throughput with its sources in two register banks over that with all three in one (the "
+        "register-bank conflict)",
+        "ffma_throughput", "ffma_bank_conflict_throughput");
 
   // ---- shared memory: latency and bandwidth by bank-conflict degree ----
   for (unsigned ways = 1; ways <= 32; ways *= 2) {

@@ -67,16 +67,17 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   }
   out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
   out.classes.fill(0);
-  out.shared_replays = out.constant_passes = out.fp64_passes = 0;
+  out.shared_replays = out.constant_passes = out.fp64_passes = out.register_bank_conflicts = 0;
   if (p.kind == Step::Kind::kCompute) {
     std::uint64_t threads = 0;
     for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r) {
       const auto n = static_cast<std::uint32_t>(run_count(lines[r]));
       const auto code = static_cast<std::uint8_t>(run_class(lines[r]));
-      std::uint32_t* passes = code == kSharedReplayRun   ? &out.shared_replays
-                              : code == kConstantPassRun ? &out.constant_passes
-                              : code == kFp64PassRun     ? &out.fp64_passes
-                                                         : nullptr;
+      std::uint32_t* passes = code == kSharedReplayRun           ? &out.shared_replays
+                              : code == kConstantPassRun         ? &out.constant_passes
+                              : code == kFp64PassRun             ? &out.fp64_passes
+                              : code == kRegisterBankConflictRun ? &out.register_bank_conflicts
+                                                                 : nullptr;
       if (passes) {
         *passes += n;
         continue;
@@ -235,6 +236,11 @@ void Cta::charge_fp64_division_sequence() {
 void Cta::hold_fp64_pipe_once_more() {
   for (unsigned w = 0; w < mask_.size(); ++w)
     if (mask_[w]) add_passes(w, kFp64PassRun, 1);
+}
+
+void Cta::sources_in_one_register_bank() {
+  for (unsigned w = 0; w < mask_.size(); ++w)
+    if (mask_[w]) add_passes(w, kRegisterBankConflictRun, 1);
 }
 
 void Cta::charge_int_division_sequence(bool is_signed) {

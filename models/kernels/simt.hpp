@@ -173,8 +173,9 @@ inline std::uint64_t run_count(std::uint64_t word) {
 }
 // Passes that are not instructions (Step::shared_replays, Step::constant_passes, Step::fp64_passes) are runs
 // of three codes past the instruction classes, in the same words (run_word with the code in place of the
-// class; no lanes).
-inline constexpr std::uint8_t kSharedReplayRun = 0xF0, kConstantPassRun = 0xF1, kFp64PassRun = 0xF2;
+// class; no lanes); so are the register-bank conflicts (Step::register_bank_conflicts).
+inline constexpr std::uint8_t kSharedReplayRun = 0xF0, kConstantPassRun = 0xF1, kFp64PassRun = 0xF2,
+                              kRegisterBankConflictRun = 0xF3;
 static_assert(kInstrClasses < kSharedReplayRun, "the pass codes lie past every instruction class");
 
 struct WarpRecord {
@@ -305,6 +306,12 @@ class Cta {
   // One more pass of the FP64 pipe for each warp with an active thread, after its last instruction: an F2F
   // conversion's second (Step::fp64_passes).
   void hold_fp64_pipe_once_more();
+  // The instruction each active warp issued last reads its three register sources from one register bank
+  // (Step::register_bank_conflicts): a kernel that follows its compiled SASS says so where the SASS's
+  // register numbers put all three sources of an instruction, none held by the reuse cache, in one bank
+  // (Jia et al. 2018: two banks, a register's bank its number mod 2). The SM charges it only with
+  // sm.register_bank_conflict_cycles set.
+  void sources_in_one_register_bank();
   // One instruction of `cls` for every warp with an active thread, issued once operands_ready(w) (the latest
   // ready cycle of its operands in warp w) has come; each warp's result ready cycle into result[w] (when not
   // null; 0 for inactive warps). Without dependent latencies: charge(cls).
@@ -328,6 +335,17 @@ class Cta {
   V<T> texture_load(const Array<T>& a, const V<std::int64_t>& index);
   template <class T>
   void store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value, std::int64_t offset = 0);
+  // With dependent latencies: each active warp forms the address of `a`'s elements `index` now (its one
+  // integer instruction, once the index is ready), ahead of the access that uses it, as nvcc hoists an
+  // address's IMAD.WIDE above a barrier or other work; the warp does not wait for it here, and the access
+  // reuses it (no instruction of its own; as any reuse, it waits for the index only). Without dependent
+  // latencies: nothing.
+  template <class T>
+  void form_address_ahead(const Array<T>& a, const V<std::int64_t>& index) {
+    if (!dependent_) return;
+    for (unsigned w = 0; w < mask_.size(); ++w)
+      if (mask_[w]) form_warp_address(w, a.base, sizeof(T), index);
+  }
   template <class T>
   void atomic_add(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value);
   // atomicMin: as atomic_add, each active thread's element becomes the least of it and the thread's value.

@@ -16,6 +16,13 @@
 // cache serves `constant_ports` distinct addresses a cycle, however many of its warps read constants (a
 // warp's constant read takes one pass per distinct address it reads).
 //
+// Register-bank conflicts (sm.register_bank_conflict_cycles, C): an instruction whose three register
+// sources lie in one bank of its block's register file reads them one a cycle, holding the block's operand
+// reads, and so its issue, C cycles beyond its slot (Jia et al. 2018: two banks, a register's bank its number
+// mod 2). One register a bank a cycle reads two sources in one bank in two cycles, within the two cycles a
+// 16-lane block's FP32 pipe takes a warp instruction anyway, which is why only three in one bank show; the
+// model charges those only. 0: not modelled.
+//
 // Processing blocks (sm.processing_blocks, P): a Volta SM is four processing blocks, each with its own warp
 // scheduler, dispatch unit and execution lanes (16 FP32, 16 INT32, 8 FP64, its tensor cores and MUFU); a warp
 // is bound to one block. With P blocks each block has issue_width / P issue slots a cycle and lanes / P of
@@ -51,11 +58,13 @@ class IssuePipes {
   // limit); constant_ports: constant-cache passes a cycle (0: no limit); blocks: processing blocks, each with
   // issue_width / blocks slots and lanes / blocks of each pipe but the shared one (1..kMaxBlocks; the
   // configuration checks that it divides issue_width).
+  // bank_conflict_cycles: sm.register_bank_conflict_cycles (0: not modelled).
   IssuePipes(unsigned issue_width, const std::array<std::uint32_t, kInstrClasses>& lanes,
-             unsigned constant_ports = 0, unsigned blocks = 1)
+             unsigned constant_ports = 0, unsigned blocks = 1, unsigned bank_conflict_cycles = 0)
       : blocks_(std::clamp(blocks, 1u, kMaxBlocks)),
         issue_cost_(kTicks * blocks_ / std::max(blocks_, issue_width)),
-        constant_cost_(constant_ports ? (kTicks + constant_ports - 1) / constant_ports : 0) {
+        constant_cost_(constant_ports ? (kTicks + constant_ports - 1) / constant_ports : 0),
+        bank_conflict_cost_(std::uint64_t(bank_conflict_cycles) * kTicks) {
     for (unsigned c = 0; c < kInstrClasses; ++c) {
       // A block's share of the lanes: 32 lanes' time over lanes / blocks, rounded up to a tick. The
       // shared pipe is the SM's.
@@ -91,15 +100,17 @@ class IssuePipes {
 
   // A bundle of `instructions` instructions, `classes[c]` of them of class c (the rest unclassified), issued
   // from cycle `now`, with `shared_replays` extra passes of the shared pipe, `fp64_passes` extra passes of
-  // the FP64 pipe and `constant_passes` passes of the constant cache, in processing block `block`. Returns
-  // the cycle after its last instruction issued (when its warp may go on, at the earliest).
+  // the FP64 pipe and `constant_passes` passes of the constant cache, in processing block `block`, and
+  // `bank_conflicts` instructions with their three sources in one register bank. Returns the cycle after its
+  // last instruction issued (when its warp may go on, at the earliest).
   Cycle issue_bundle(Cycle now, std::uint32_t instructions,
                      const std::array<std::uint32_t, kInstrClasses>& classes,
                      std::uint32_t shared_replays = 0, std::uint32_t constant_passes = 0,
-                     std::uint32_t fp64_passes = 0, unsigned block = 0) {
+                     std::uint32_t fp64_passes = 0, unsigned block = 0, std::uint32_t bank_conflicts = 0) {
     const std::uint64_t start = now * kTicks;
     Block& blk = block_[block];
-    blk.issue_free = std::max(blk.issue_free, start) + std::uint64_t(instructions) * issue_cost_;
+    blk.issue_free = std::max(blk.issue_free, start) + std::uint64_t(instructions) * issue_cost_ +
+                     std::uint64_t(bank_conflicts) * bank_conflict_cost_;
     std::uint64_t end = blk.issue_free;
     constexpr unsigned kFp64 = static_cast<unsigned>(InstrClass::kFp64);
     for (unsigned c = 0; c < kInstrClasses; ++c) {
@@ -132,6 +143,7 @@ class IssuePipes {
   unsigned blocks_;
   std::uint64_t issue_cost_;                              // ticks a block's issue slot takes
   std::uint64_t constant_cost_;                           // ticks a constant-cache pass takes (0: no limit)
+  std::uint64_t bank_conflict_cost_;                      // ticks a register-bank conflict holds its block
   std::array<std::uint64_t, kInstrClasses> pipe_cost_{};  // ticks a warp instruction holds its block's pipe
   std::array<Block, kMaxBlocks> block_{};
   std::uint64_t shared_free_ = 0;    // the SM's shared pipe's first free pass, in ticks

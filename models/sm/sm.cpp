@@ -47,7 +47,8 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
       pool_(pool),
       homes_(homes),
       source_(source),
-      pipes_(spec.issue_width, pipe_lanes(spec), spec.constant_cache_ports, issue_blocks(spec)),
+      pipes_(spec.issue_width, pipe_lanes(spec), spec.constant_cache_ports, issue_blocks(spec),
+             spec.register_bank_conflict_cycles),
       scheduler_(ctx.deliveries),
       instructions_(stats.counter(stat(*this, "instructions"), "instructions", "Warp instructions issued")),
       loads_(stats.counter(stat(*this, "loads"), "requests", "Global load line requests issued")),
@@ -221,6 +222,7 @@ inline Sm::BlockStop Sm::issue_block(unsigned block, Cycles now) {
     step_.instructions = 1;                        // programs that bundle no instructions leave it so
     step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
     step_.shared_replays = step_.constant_passes = step_.fp64_passes = 0;  // and those with no passes, these
+    step_.register_bank_conflicts = 0;
     step_.scoreboarded = false;  // and those whose warps wait at every load, this
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       const unsigned before = state_of(*w);
@@ -250,8 +252,9 @@ inline Sm::BlockStop Sm::issue_block(unsigned block, Cycles now) {
     // the last of them has issued (sm/issue_pipes.hpp). Anything else takes one slot.
     Cycles issued_by = now;
     if (step_.kind == Step::Kind::kCompute)
-      issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
-                                      step_.constant_passes, step_.fp64_passes, block);
+      issued_by =
+          pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
+                              step_.constant_passes, step_.fp64_passes, block, step_.register_bank_conflicts);
     else
       pipes_.issue_one(now, block);
     // Issue cycles: every cycle from now through the last one whose slots the block has taken (a cycle in

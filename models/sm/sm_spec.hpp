@@ -56,6 +56,10 @@ struct SmSpec {
                 shared_lanes = 0;
   // Distinct addresses the SM's constant cache serves a cycle (sm/issue_pipes.hpp); 0: no limit.
   unsigned constant_cache_ports = 0;
+  // Cycles beyond its issue slot that a processing block's register file takes to read the sources of an
+  // instruction whose three register sources lie in one bank (Step::register_bank_conflicts; sm/
+  // issue_pipes.hpp); 0: not modelled.
+  unsigned register_bank_conflict_cycles = 0;
   // Dependent-instruction latencies (kernels/simt.hpp, Cta::issue): cycles from an instruction's issue until
   // one that reads its result may issue; 0: not modelled for that class.
   std::uint32_t fp32_latency = 0, fp64_latency = 0, int_latency = 0, sfu_latency = 0, tensor_latency = 0,
@@ -216,6 +220,14 @@ struct SmSpec {
               "Distinct addresses the SM's constant cache serves a cycle, shared by all its warps: a warp's "
               "__constant__ read takes one pass per distinct address it reads (C++ library kernels, with "
               "dependent latencies; docs/kernels.md); 0: no limit but the warp's own passes")
+        .range(0, 8);
+    k.integer(
+         "register_bank_conflict_cycles", register_bank_conflict_cycles,
+         "Cycles beyond its issue slot that a processing block's register file takes to read the sources "
+         "of an instruction whose three register sources lie in one bank (two banks, a register's bank "
+         "its number mod 2; a source the reuse cache holds is not read: Jia et al. 2018), during which "
+         "the block issues nothing. C++ library kernels that state their SASS's conflicts "
+         "(docs/kernels.md); 0: not modelled")
         .range(0, 8);
 #define NUMAGPU_LATENCY_DOC(what)                                                                 \
   "Cycles from the issue of " what                                                                \

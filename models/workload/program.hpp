@@ -41,6 +41,11 @@ struct Step {
   std::uint32_t shared_replays = 0;
   std::uint32_t constant_passes = 0;
   std::uint32_t fp64_passes = 0;
+  // Compute: the step's instructions whose three register sources lie in one register bank (Jia et al.
+  // 2018: a Volta block's register file is two banks; a source the reuse cache holds is not read), which
+  // hold their processing block's operand reads sm.register_bank_conflict_cycles more cycles. C++ kernels
+  // that state their SASS's conflicts only (Cta::sources_in_one_register_bank).
+  std::uint32_t register_bank_conflicts = 0;
   // Active threads summed over the step's instructions (a memory or barrier step: its one instruction's),
   // for the energy model's per-lane power; kFullWarps when the source does not say (synthetic patterns,
   // programs that do not count threads): every instruction with all 32 threads.

@@ -40,6 +40,9 @@ enum class Op : int {
   kFdiv,
   kDdiv,
   kFfmaIadd3,  // a step is an FFMA on a float chain and an IADD3 on an int chain: two pipes, two instructions
+  // An FFMA whose three register sources lie in one register bank, none held by the reuse cache (Jia et
+  // al.'s FFMA R6, R97, R99, RX with RX odd): Cta::sources_in_one_register_bank.
+  kFfmaBankConflict,
   kCount
 };
 
@@ -116,6 +119,13 @@ class Ops : public Kernel {
         case Op::kFfmaIadd3:
           run_mixed(c);
           break;
+        case Op::kFfmaBankConflict:
+          run<float>(c, [&c](const V<float>& x) {
+            V<float> r = fma(x, V<float>(c, 1.0f), V<float>(c, 0.5f));
+            c.sources_in_one_register_bank();
+            return r;
+          });
+          break;
         case Op::kCount:
           break;
       }
@@ -165,18 +175,20 @@ class Ops : public Kernel {
 }  // namespace
 
 LibraryEntry ubench_ops() {
-  return {"ubench/ops",
-          "microbenchmark: dependent chains of one operation (latency with one warp, throughput at full "
-          "occupancy; "
-          "docs/microbenchmarks.md)",
-          {{"op", 0, 0, static_cast<std::int64_t>(Op::kCount) - 1,
-            "0 ffma, 1 fadd, 2 fmul, 3 imad, 4 iadd3, 5 lop3, 6 shift, 7 mufu, 8 dfma, 9 hmma, 10 i2f+f2i, "
-            "11 f2f pair, 12 shfl, 13 idiv, 14 fdiv, 15 ddiv, 16 ffma+iadd3 pair"},
-           {"length", 64, 1, 1 << 16, "steps per chain"},
-           {"chains", 1, 1, 64, "independent chains per thread"},
-           ubench::threads_arg(32),
-           ubench::ctas_arg()},
-          [](const Args& a) { return std::make_unique<Ops>(a); }};
+  return {
+      "ubench/ops",
+      "microbenchmark: dependent chains of one operation (latency with one warp, throughput at full "
+      "occupancy; "
+      "docs/microbenchmarks.md)",
+      {{"op", 0, 0, static_cast<std::int64_t>(Op::kCount) - 1,
+        "0 ffma, 1 fadd, 2 fmul, 3 imad, 4 iadd3, 5 lop3, 6 shift, 7 mufu, 8 dfma, 9 hmma, 10 i2f+f2i, "
+        "11 f2f pair, 12 shfl, 13 idiv, 14 fdiv, 15 ddiv, 16 ffma+iadd3 pair, 17 ffma with its sources in "
+        "one register bank"},
+       {"length", 64, 1, 1 << 16, "steps per chain"},
+       {"chains", 1, 1, 64, "independent chains per thread"},
+       ubench::threads_arg(32),
+       ubench::ctas_arg()},
+      [](const Args& a) { return std::make_unique<Ops>(a); }};
 }
 
 }  // namespace numagpu::kernels

@@ -24,6 +24,21 @@ TEST(Ubench, OpsIssueOneInstructionOfTheOpsClassAStep) {
   EXPECT_EQ(walk("ubench/ops", "op=12 length=7").of(InstrClass::kInt), 7u);
 }
 
+// op 17: FFMA chains whose every FFMA has its three sources in one register bank: one warp, 2 chains of 5
+// steps issue 10 FFMAs, each stating one conflict (Step::register_bank_conflicts).
+TEST(Ubench, ABankConflictedFfmaStatesItsConflict) {
+  const CppKernelProgram p("ops", make_kernel("ubench/ops", "op=17 length=5 chains=2", testing::kTrafficBase),
+                           128);
+  Step s;
+  std::uint64_t fp32 = 0, conflicts = 0;
+  for (std::uint32_t i = 0; p.step(0, 0, i, s); ++i) {
+    fp32 += s.classes[static_cast<unsigned>(InstrClass::kFp32)];
+    conflicts += s.register_bank_conflicts;
+  }
+  EXPECT_EQ(fp32, 10u);
+  EXPECT_EQ(conflicts, 10u);
+}
+
 // With dependent latencies a chain's steps wait for one another: one warp, one FFMA chain of 10 at 4 cycles
 // issues at cycles 0, 4, ..., 36 and its clock ends at 37; two chains interleave (a, b, a, b, ...): each
 // step of a chain waits 4 cycles after its own last, and the other chain's issue fills one of them, so the

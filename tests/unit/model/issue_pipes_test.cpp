@@ -165,5 +165,28 @@ TEST(IssuePipes, TheSharedPipeAndConstantCacheStaySmWide) {
   EXPECT_EQ(p.issue_bundle(0, 1, classes(InstrClass::kInt, 1), 0, 1, 0, 3), 4u);
 }
 
+// Register-bank conflicts (sm.register_bank_conflict_cycles 2, the GV100's): a Volta-like SM of width 4 in 4
+// blocks with 64 FP32 lanes (16 a block: a warp FFMA holds its block's pipe 2 cycles). Without a conflict, a
+// block issues an FFMA every 2 cycles (the pipe): 10 FFMAs one at a time from cycle 0 are done issuing at
+// cycle 20. With each of them conflicted, its slot (1 cycle) and the 2 cycles of reads beyond it hold the
+// block 3 cycles: done at 30, 1.5 times as long. Block 1 is not held by block 0's conflicts. Without the key
+// (0) a conflict costs nothing.
+TEST(IssuePipes, ARegisterBankConflictHoldsItsBlockTwoCyclesMore) {
+  std::array<std::uint32_t, kInstrClasses> lanes{};
+  lanes[static_cast<unsigned>(InstrClass::kFp32)] = 64;
+  const auto run = [&](unsigned cycles, std::uint32_t conflicts) {
+    IssuePipes p(4, lanes, 0, 4, cycles);
+    IssuePipes::Cycle done = 0;
+    for (int i = 0; i < 10; ++i)
+      done =
+          p.issue_bundle(p.next_free_cycle(done, 0), 1, classes(InstrClass::kFp32, 1), 0, 0, 0, 0, conflicts);
+    EXPECT_EQ(p.next_free_cycle(0, 1), 0u);  // block 1 is free
+    return done;
+  };
+  EXPECT_EQ(run(2, 0), 20u);
+  EXPECT_EQ(run(2, 1), 30u);
+  EXPECT_EQ(run(0, 1), 20u);
+}
+
 }  // namespace
 }  // namespace numagpu
