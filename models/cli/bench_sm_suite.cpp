@@ -143,8 +143,9 @@ BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
   // ---- global memory latency: pointer chase over growing footprints (warm), and cold ----
   const unsigned kShortChase = 64, kLongChase = 576;
   auto chase = [&](const std::string& id, const std::string& group, std::uint64_t kib, bool warm,
-                   const std::string& what) {
-    const std::string a = arg("footprint_kib", kib) + arg("stride", 128) + arg("warm", warm ? 1 : 0);
+                   const std::string& what, bool texture = false) {
+    const std::string a = arg("footprint_kib", kib) + arg("stride", 128) + arg("warm", warm ? 1 : 0) +
+                          (texture ? arg("texture", 1) : std::string());
     add({id,
          group,
          "cycles",
@@ -298,13 +299,15 @@ BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
        {{"ubench/empty", arg("ctas", 1)}},
        [](const std::vector<double>& c) { return c[0]; },
        ""});
-  add({"texture_latency",
-       "texture",
-       "cycles",
-       "a texture fetch's latency",
-       {},
-       nullptr,
-       "not modelled: texture fetches are global loads (docs/kernels.md)"});
+  // The texture path: the same chases through tex1Dfetch (Arafa et al.'s texture benchmarks): a hit of the
+  // unified L1 / texture cache, and a cold line.
+  chase(
+      "texture_latency", "texture", 16, true,
+      "pointer chase through texture fetches, 16 KiB footprint warmed: texture-cache hits, cycles per fetch",
+      true);
+  chase("texture_miss_latency", "texture", 4096, false,
+        "pointer chase through texture fetches, cold lines (texture cache and L2 miss): cycles per fetch",
+        true);
 
   // ---- warp scheduler: a latency-bound benchmark under the two policies ----
   {

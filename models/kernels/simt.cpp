@@ -57,7 +57,8 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   const PackedStep& p = steps[index];
   out.kind = p.kind;
   out.cycles = p.cycles;
-  out.scoreboarded = p.kind == Step::Kind::kLoad && p.instructions != 0;
+  out.scoreboarded = p.kind == Step::Kind::kLoad && (p.instructions & kLoadGoesPast) != 0;
+  out.texture = p.kind == Step::Kind::kLoad && (p.instructions & kLoadTexture) != 0;
   if (p.kind == Step::Kind::kWait) {
     out.wait_through = p.instructions;
     out.instructions = 0;
@@ -68,6 +69,7 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   out.instructions = p.kind == Step::Kind::kCompute ? p.instructions : 1;
   out.classes.fill(0);
   out.shared_replays = out.constant_passes = out.fp64_passes = out.register_bank_conflicts = 0;
+  out.shuffle_passes = 0;
   if (p.kind == Step::Kind::kCompute) {
     std::uint64_t threads = 0;
     for (std::uint32_t r = p.first_line; r < p.first_line + p.line_count; ++r) {
@@ -77,6 +79,7 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
                               : code == kConstantPassRun         ? &out.constant_passes
                               : code == kFp64PassRun             ? &out.fp64_passes
                               : code == kRegisterBankConflictRun ? &out.register_bank_conflicts
+                              : code == kShufflePassRun          ? &out.shuffle_passes
                                                                  : nullptr;
       if (passes) {
         *passes += n;

@@ -148,12 +148,15 @@ struct PackedStep {
   std::uint8_t lanes = 0;
   std::uint16_t line_count = 0;
   std::uint32_t cycles = 0;
-  // A compute step: its instructions. A load: 1 when the warp goes past it (Step::scoreboarded). A wait
-  // step: the load it waits through (Step::wait_through).
+  // A compute step: its instructions. A load: its flags, kLoadGoesPast when the warp goes past it
+  // (Step::scoreboarded) and kLoadTexture for a texture fetch (Step::texture). A wait step: the load it waits
+  // through (Step::wait_through).
   std::uint32_t instructions = 0;
   std::uint32_t first_line = 0;
 };
 static_assert(sizeof(PackedStep) == 16, "a recorded step stays 16 bytes: lanes fits in kind's padding");
+// A recorded load's flags (PackedStep::instructions).
+inline constexpr std::uint32_t kLoadGoesPast = 1, kLoadTexture = 2;
 
 // A run of `count` consecutive warp instructions of class `cls`, each with `lanes` active threads, within
 // a compute step, as a word of WarpRecord::lines: the class in the low byte, the lanes (0-32) in the next
@@ -171,11 +174,11 @@ inline unsigned run_lanes(std::uint64_t word) {
 inline std::uint64_t run_count(std::uint64_t word) {
   return word >> kRunCountShift;
 }
-// Passes that are not instructions (Step::shared_replays, Step::constant_passes, Step::fp64_passes) are runs
-// of three codes past the instruction classes, in the same words (run_word with the code in place of the
-// class; no lanes); so are the register-bank conflicts (Step::register_bank_conflicts).
+// Passes that are not instructions (Step::shared_replays, Step::constant_passes, Step::fp64_passes,
+// Step::shuffle_passes) are runs of codes past the instruction classes, in the same words (run_word with the
+// code in place of the class; no lanes); so are the register-bank conflicts (Step::register_bank_conflicts).
 inline constexpr std::uint8_t kSharedReplayRun = 0xF0, kConstantPassRun = 0xF1, kFp64PassRun = 0xF2,
-                              kRegisterBankConflictRun = 0xF3;
+                              kRegisterBankConflictRun = 0xF3, kShufflePassRun = 0xF4;
 static_assert(kInstrClasses < kSharedReplayRun, "the pass codes lie past every instruction class");
 
 struct WarpRecord {
@@ -328,9 +331,10 @@ class Cta {
   // the address where it is used (LDG/STG [R + imm]), as an unrolled loop's constant offset is.
   template <class T>
   V<T> load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset = 0);
-  // A texture fetch (tex1Dfetch, tex2D) of element `index`: the model has no texture path, so it is a global
-  // load, but without the address instruction of load(): the texture unit takes the kernel's coordinates
-  // (TEX/TLD: an integer for tex1Dfetch, floats for tex2D), not a 64-bit address.
+  // A texture fetch (tex1Dfetch, tex2D) of element `index`: a load through the texture path (Step::texture:
+  // the SM's texture pipeline, sm.texture_latency, then the unified L1 / texture cache as a global load),
+  // without the address instruction of load(): the texture unit takes the kernel's coordinates (TEX/TLD: an
+  // integer for tex1Dfetch, floats for tex2D), not a 64-bit address.
   template <class T>
   V<T> texture_load(const Array<T>& a, const V<std::int64_t>& index);
   template <class T>
@@ -528,16 +532,17 @@ class Cta {
   // loops by the compiler.
   std::uint32_t form_warp_address(unsigned w, std::uint64_t base, std::uint64_t element_bytes,
                                   const V<std::int64_t>& index);
-  // A global load, through the texture path or not (`forms_address`: an LDG's address register; a texture
-  // fetch takes the kernel's coordinates and needs none).
+  // A global load (an LDG, which forms its address register) or a texture fetch (`texture`: it takes the
+  // kernel's coordinates and needs no address instruction).
   template <class T>
-  V<T> load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset, bool forms_address);
+  V<T> load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset, bool texture);
   // The branch of a construct on `cond`: one branch instruction per warp with an active thread.
   void branch_on(const V<bool>& cond);
   // Adds `n` instructions of `cls` to warp `w`'s current compute step (and its totals); `cycles` issue
   // cycles.
   void add_instructions(unsigned w, InstrClass cls, unsigned n, unsigned cycles);
-  // Adds `n` passes of kind `code` (kSharedReplayRun, kConstantPassRun, kFp64PassRun) to warp `w`'s current
+  // Adds `n` passes of kind `code` (kSharedReplayRun, kConstantPassRun, kFp64PassRun, kShufflePassRun) to
+  // warp `w`'s current
   // compute step:
   // they hold an SM structure, and are neither instructions nor the warp's own cycles (issue_one has those).
   void add_passes(unsigned w, std::uint8_t code, unsigned n);
@@ -902,17 +907,16 @@ void Cta::await(const F& operands_ready) {
 
 template <class T>
 V<T> Cta::load(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset) {
-  return load_from(a, index, offset, true);
+  return load_from(a, index, offset, false);
 }
 
 template <class T>
 V<T> Cta::texture_load(const Array<T>& a, const V<std::int64_t>& index) {
-  return load_from(a, index, 0, false);
+  return load_from(a, index, 0, true);
 }
 
 template <class T>
-V<T> Cta::load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset,
-                    bool forms_address) {
+V<T> Cta::load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset, bool texture) {
   V<T> r(*this, T{});
   scratch_.assign(threads_, 0);
   for (unsigned t = 0; t < threads_; ++t) {
@@ -921,13 +925,17 @@ V<T> Cta::load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_
     scratch_[t] = a.base + i * sizeof(T);
     if (a.data && i < a.data->size()) r[t] = (*a.data)[i];
   }
-  if (forms_address) form_address(a, index);
+  if (!texture) form_address(a, index);
   await([&](unsigned w) { return index.ready(w); });
   memory_step(Step::Kind::kLoad, scratch_, sizeof(T));
+  if (texture) {
+    for (unsigned w = 0; w < warps(); ++w)
+      if (mask_[w]) warps_[w].steps.back().instructions |= kLoadTexture;
+  }
   if (nonblocking_loads_) {  // the warp goes on; the value is pending until a reader waits for it
     for (unsigned w = 0; w < warps(); ++w) {
       if (!mask_[w]) continue;
-      warps_[w].steps.back().instructions = 1;  // Step::scoreboarded
+      warps_[w].steps.back().instructions |= kLoadGoesPast;
       r.ready_data()[w] = kPendingLoad | ++loads_issued_[w];
     }
     return r;
@@ -1081,7 +1089,7 @@ V<T> Cta::shuffle_xor(const V<T>& x, unsigned lane_mask) {
         issue_one(w, InstrClass::kInt, 1, dependent_ ? x.ready(w) : 0, kShuffleLatency);
     if (!dependent_) continue;
     r.ready_data()[w] = ready;
-    add_passes(w, kSharedReplayRun, 1);  // the shared pipe's pass (the LSU to L1TEX)
+    add_passes(w, kShufflePassRun, 1);  // the shared pipe's pass (the LSU to L1TEX), no bank read
   }
   return r;
 }

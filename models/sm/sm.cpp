@@ -48,7 +48,7 @@ Sm::Sm(const sc_core::sc_module_name& name, SimContext& ctx, const SmSpec& spec,
       homes_(homes),
       source_(source),
       pipes_(spec.issue_width, pipe_lanes(spec), spec.constant_cache_ports, issue_blocks(spec),
-             spec.register_bank_conflict_cycles),
+             spec.register_bank_conflict_cycles, spec.shared_bandwidth_fraction),
       scheduler_(ctx.deliveries),
       instructions_(stats.counter(stat(*this, "instructions"), "instructions", "Warp instructions issued")),
       loads_(stats.counter(stat(*this, "loads"), "requests", "Global load line requests issued")),
@@ -221,9 +221,10 @@ inline Sm::BlockStop Sm::issue_block(unsigned block, Cycles now) {
     if (!w) return BlockStop::kNoWarpReady;
     step_.instructions = 1;                        // programs that bundle no instructions leave it so
     step_.thread_instructions = Step::kFullWarps;  // and those that count no threads, this
-    step_.shared_replays = step_.constant_passes = step_.fp64_passes = 0;  // and those with no passes, these
+    step_.shared_replays = step_.constant_passes = step_.fp64_passes = step_.shuffle_passes = 0;  // no passes
     step_.register_bank_conflicts = 0;
     step_.scoreboarded = false;  // and those whose warps wait at every load, this
+    step_.texture = false;       // and those without texture fetches, this
     if (!program_->step(w->cta, w->index, w->next_step, step_)) {
       const unsigned before = state_of(*w);
       w->issued_all = true;
@@ -252,9 +253,9 @@ inline Sm::BlockStop Sm::issue_block(unsigned block, Cycles now) {
     // the last of them has issued (sm/issue_pipes.hpp). Anything else takes one slot.
     Cycles issued_by = now;
     if (step_.kind == Step::Kind::kCompute)
-      issued_by =
-          pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
-                              step_.constant_passes, step_.fp64_passes, block, step_.register_bank_conflicts);
+      issued_by = pipes_.issue_bundle(now, step_.instructions, step_.classes, step_.shared_replays,
+                                      step_.constant_passes, step_.fp64_passes, block,
+                                      step_.register_bank_conflicts, step_.shuffle_passes);
     else
       pipes_.issue_one(now, block);
     // Issue cycles: every cycle from now through the last one whose slots the block has taken (a cycle in
@@ -407,6 +408,8 @@ void Sm::execute(Warp& w, const Step& step, Cycles issued_by) {
     w.ready_at = kNever;
   }
   settle(w, before, now);
+  // A texture fetch's requests first pass the texture pipeline (sm.texture_latency), then go as a load's.
+  const Cycles texture_stages = step.texture && op == MemOp::kRead ? spec_.texture_latency : 0;
   for (unsigned i = 0; i < step.line_count; ++i) {
     Payload& gp = pool_.allocate(op, step.lines[i], facts_.line_bytes);
     NumaAttr& a = attr(gp);
@@ -422,7 +425,8 @@ void Sm::execute(Warp& w, const Step& step, Cycles issued_by) {
     // A first touch pays the page's fault and migration before the request can go (memory.migration_cycles).
     const Cycles fault = touch.first_touch ? homes_.migration_cycles() : 0;
     if (fault) first_touch_cycles_.add(fault);
-    out.send(0, gp, fault ? clock_.cycles(fault) : sc_core::SC_ZERO_TIME);
+    const Cycles delay = fault + texture_stages;
+    out.send(0, gp, delay ? clock_.cycles(delay) : sc_core::SC_ZERO_TIME);
   }
 }
 

@@ -54,6 +54,10 @@ struct SmSpec {
   // The default FP32 pipe is GP100's 64 cores (32 a block: one warp instruction a block a cycle).
   std::uint32_t fp32_lanes = 64, fp64_lanes = 0, int_lanes = 0, sfu_lanes = 0, tensor_lanes = 0,
                 shared_lanes = 0;
+  // The share of the shared-memory banks' peak (shared_lanes words a clock) that bank passes sustain
+  // (sm/issue_pipes.hpp): each holds the shared pipe 1 / fraction of a pass's time; a shuffle's pass, which
+  // reads no bank, does not. 1: the peak.
+  double shared_bandwidth_fraction = 1.0;
   // Distinct addresses the SM's constant cache serves a cycle (sm/issue_pipes.hpp); 0: no limit.
   unsigned constant_cache_ports = 0;
   // Cycles beyond its issue slot that a processing block's register file takes to read the sources of an
@@ -69,6 +73,11 @@ struct SmSpec {
   std::uint32_t int_div_latency = 0, fp32_div_latency = 0, fp64_div_latency = 0;
   // A warp shuffle's (kernels/simt.hpp, Cta::shuffle_xor): its result takes these cycles; 0: sm.int_latency.
   std::uint32_t shfl_latency = 0;
+  // The texture pipeline (Step::texture): cycles a texture fetch's requests spend in the SM's texture units
+  // (coordinates to addresses, the TEX stages before the tag stage) before they reach the unified L1 /
+  // texture cache, beyond what a global load's take; added to its hit and to its miss alike. 0: a texture
+  // fetch is a global load.
+  std::uint32_t texture_latency = 0;
 
   // Register and shared-memory allocation granules (NVIDIA's CUDA Occupancy Calculator, compute capability
   // 7.0: registers are allocated per warp in units of 256, shared memory per CTA in units of 256 bytes).
@@ -216,6 +225,13 @@ struct SmSpec {
               NUMAGPU_LANES_DOC("shared-memory (one pass through the banks per warp access)"))
         .range(0, 4096);
 #undef NUMAGPU_LANES_DOC
+    k.real(
+         "shared_bandwidth_fraction", shared_bandwidth_fraction,
+         "Share of the shared-memory pipe's peak (sm.shared_lanes x 4 B a clock) that shared-memory "
+         "accesses sustain: each pass through the banks (an access and each bank-conflict replay) holds the "
+         "pipe 1 / fraction of a clock per 32 lanes; a warp shuffle's pass reads no bank and keeps the peak "
+         "(docs/kernels.md, Timing). 1: the peak")
+        .range(0.01, 1.0);
     k.integer("constant_cache_ports", constant_cache_ports,
               "Distinct addresses the SM's constant cache serves a cycle, shared by all its warps: a warp's "
               "__constant__ read takes one pass per distinct address it reads (C++ library kernels, with "
@@ -261,6 +277,12 @@ struct SmSpec {
                                   "pipe; 0: as sm.int_latency)"))
         .range(0, 1000);
 #undef NUMAGPU_LATENCY_DOC
+    k.integer("texture_latency", texture_latency,
+              "Cycles a texture fetch (tex1Dfetch, tex2D of C++ library kernels) spends in the SM's texture "
+              "pipeline before its requests reach the unified L1 / texture cache, beyond a global load's: "
+              "added to its L1 hit and to its miss alike (docs/kernels.md, Timing); 0: a texture fetch is a "
+              "global load")
+        .range(0, 1000);
   }
 };
 

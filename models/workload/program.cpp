@@ -279,7 +279,7 @@ void dump_program(const KernelProgram& program, std::uint32_t kernel_id, unsigne
           case Step::Kind::kBarrier:
             in.kind = trace::OpKind::kBarrier;
             break;
-          case Step::Kind::kLoad:
+          case Step::Kind::kLoad:  // a texture fetch too: a trace has no texture mark (Step::texture)
             in.kind = trace::OpKind::kLoad;
             break;
           case Step::Kind::kStore:

@@ -46,6 +46,9 @@ struct Step {
   // hold their processing block's operand reads sm.register_bank_conflict_cycles more cycles. C++ kernels
   // that state their SASS's conflicts only (Cta::sources_in_one_register_bank).
   std::uint32_t register_bank_conflicts = 0;
+  // A warp shuffle takes a pass of the shared pipe that reads no bank (sm.shared_bandwidth_fraction does not
+  // slow it): one per shuffle.
+  std::uint32_t shuffle_passes = 0;
   // Active threads summed over the step's instructions (a memory or barrier step: its one instruction's),
   // for the energy model's per-lane power; kFullWarps when the source does not say (synthetic patterns,
   // programs that do not count threads): every instruction with all 32 threads.
@@ -58,6 +61,9 @@ struct Step {
   // on once that load and every one before it have returned all their lines.
   bool scoreboarded = false;
   std::uint32_t wait_through = 0;
+  // A load: a texture fetch (tex1Dfetch, tex2D; C++ kernels' Cta::texture_load). Its requests pass through
+  // the SM's texture pipeline (sm.texture_latency) before they reach the unified L1 / texture cache.
+  bool texture = false;
   unsigned line_count = 0;                       // memory: distinct lines, in first-touch order
   std::array<std::uint64_t, kMaxLines> lines{};  // line-aligned addresses
   // Per line, the 32 B sectors the threads' bytes touch (bit i: bytes [32 i, 32 i + 32) of the line); 0: all

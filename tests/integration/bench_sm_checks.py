@@ -53,6 +53,15 @@ CHECKED = {
     # constant read of n distinct addresses, are n requests, dividing throughput by n (Programming Guide).
     "shared_conflict32_slowdown": (TARGET, "Guide: a 32-way conflict is 32 requests, 1/32 of the throughput"),
     "constant_divergent32_slowdown": (TARGET, "Guide: 32 distinct constant addresses are 32 requests, 1/32"),
+    # Shared loads at full occupancy: Jia et al.'s measured rate of the banks, 12,080 of 13,800 GiB/s (Table
+    # 3.1) = 112 of the 128 B a clock per SM (sm.shared_bandwidth_fraction 0.875), and an n-way conflict is n
+    # serialized passes (the Guide): 112 / n.
+    "shared_bandwidth_1way": (TARGET, "Jia Table 3.1: 12,080 of 13,800 GiB/s = 112 B/clk/SM"),
+    "shared_bandwidth_2way": (TARGET, "112 / 2 (the Guide's serialization)"),
+    "shared_bandwidth_4way": (TARGET, "112 / 4"),
+    "shared_bandwidth_8way": (TARGET, "112 / 8"),
+    "shared_bandwidth_16way": (TARGET, "112 / 16"),
+    "shared_bandwidth_32way": (TARGET, "112 / 32"),
     # The L1's peak return bandwidth, 128 B a clock per SM (NVIDIA's forum answer): 64 warps each reading a
     # 128 B line of 32 KiB held in the L1.
     "l1_bandwidth": (TARGET, "NVIDIA forum: L1 return bandwidth 128 B a cycle (a peak)"),
@@ -67,14 +76,16 @@ CHECKED = {
     # A shuffle takes a pass of the SM-wide shared pipe (Nsight's LSU pipe issues shuffles to L1TEX): 32 lanes,
     # one warp a clock, the Guide's 32 shuffles a clock per SM.
     "shfl_throughput": (TARGET, "Guide: warp shuffle 32 a clock per SM = 1 warp instruction"),
+    # The texture path: the p-chase through tex1Dfetch. A hit is the texture pipeline (sm.texture_latency, 58)
+    # and the L1's 28; a cold fetch the pipeline and the 375 of a global load from DRAM (dram_latency above).
+    "texture_latency": (TARGET, "Arafa et al. 2019: Volta texture-cache hit 86 cycles = 58 + 28"),
+    "texture_miss_latency": (TARGET, "Arafa et al. 2019: Volta texture fetch from memory 436 cycles; 58 + 375 = 433"),
     # An empty kernel's elapsed cycles are runtime.kernel_overhead_cycles (AMALI's 2,119) and nothing else.
     "launch_overhead": (TARGET, "AMALI: empty-kernel intercept 2,119 cycles (the configured key)"),
 }
 
 # The model misses these today (docs/microbenchmarks.md, "Gaps"); the gap as measured on 2026-11-29.
 PENDING = {
-    "shared_bandwidth_1way": (TARGET, "Jia Table 3.1: 12,080 of 13,800 GiB/s = 112 B/clk/SM; the model 128"),
-    "shared_bandwidth_32way": (TARGET, "112 / 32 (the Guide's serialization); the model 128 / 32"),
     "dram_bandwidth_fraction": (TARGET, "Jia Table 3.1: 750 of 900 GiB/s, 83.3 %; the model streams at ~100 %"),
 }
 

@@ -292,6 +292,42 @@ TEST_F(SmTiming, WithoutTheScoreboardAWarpWaitsAtEachLoad) {
   EXPECT_EQ(c[1] - c[0], 101.0);
 }
 
+// The texture pipeline (sm.texture_latency, Step::texture). Four kernels of one warp, each load of its own
+// cold line (so each misses alike) and each waited at: a global load; a texture fetch; a texture fetch then a
+// global load; two global loads. A texture fetch's request leaves the SM texture_latency cycles after its
+// issue and then takes what a global load's takes, so the second kernel is texture_latency (37) cycles longer
+// than the first, and the third 37 longer than the fourth (only the fetch pays it, not the load after it).
+// With texture_latency 0 a texture fetch is a global load: no difference.
+std::vector<std::unique_ptr<KernelProgram>> texture_kernels() {
+  auto fetch = [](std::uint64_t line) {
+    Step s = load_line(line);
+    s.texture = true;
+    return s;
+  };
+  std::vector<std::unique_ptr<KernelProgram>> p;
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{{load_line(4000)}}));
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{{fetch(5000)}}));
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{{fetch(6000), load_line(7000)}}));
+  p.push_back(std::make_unique<Steps>(std::vector<std::vector<Step>>{{load_line(8000), load_line(9000)}}));
+  return p;
+}
+
+TEST_F(SmTiming, ATextureFetchPassesTheTexturePipelineFirst) {
+  SystemSpec spec = small_spec(1);
+  spec.sm.texture_latency = 37;
+  const std::vector<double> c = run(spec, texture_kernels());
+  EXPECT_EQ(c[1] - c[0], 37.0);
+  EXPECT_EQ(c[2] - c[3], 37.0);
+}
+
+TEST_F(SmTiming, WithoutATexturePipelineATextureFetchIsAGlobalLoad) {
+  SystemSpec spec = small_spec(1);
+  spec.sm.texture_latency = 0;
+  const std::vector<double> c = run(spec, texture_kernels());
+  EXPECT_EQ(c[1], c[0]);
+  EXPECT_EQ(c[2], c[3]);
+}
+
 // A warp with more scoreboarded loads in flight than its ring holds (Sm::kPendingLoads, 32): 40 loads of
 // cold lines, a wait for the last and one instruction, against the same 40 loads each waited at. L is a
 // lone cold load's latency (the reference kernel's cycles less an empty kernel's). Loads 1..32 issue at t0 ..

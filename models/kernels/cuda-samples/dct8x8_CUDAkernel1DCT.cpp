@@ -14,8 +14,8 @@
 // image's size matters.
 //
 // Simplifications: the source image is a cudaArray read through tex2D, the texture path of the real GPU
-// (with the cudaArray's own, block-linear layout): it is modelled as global loads from a row-major
-// width x height float array. Dst is pitched as cudaMallocPitch makes it (rows rounded up to 512 bytes,
+// (with the cudaArray's own, block-linear layout): it is modelled as texture fetches (Cta::texture_load: the
+// texture pipeline's latency, sm.texture_latency, then the L1) from a row-major width x height float array. Dst is pitched as cudaMallocPitch makes it (rows rounded up to 512 bytes,
 // which leaves a 512-float row unpadded). Each constant-memory read of the DCT matrix is a Cta::constant_load
 // (one integer instruction, no global traffic; with dependent latencies its issue takes a pass per distinct
 // address of the warp: 4 for DCTv8matrix[i * 8 + ty], whose warp spans 4 rows, 8 for [i * 8 + tx]). The two

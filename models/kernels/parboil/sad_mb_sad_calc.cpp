@@ -25,8 +25,8 @@
 // a branch, so the arrays carry no data.
 //
 // Simplified: the reference frame is read through a 2-D texture (tex2D, clamped addressing) on the GPU;
-// here it is a row-major array of width x height shorts read with global loads at the clamped
-// coordinates (the texture cache and its 2-D locality are not modelled). The 12 FRAME_GET reads per row of
+// here it is a row-major array of width x height shorts read with texture fetches (Cta::texture_load: the
+// texture pipeline's latency, then the L1) at the clamped coordinates (the 2-D layout is not modelled). The 12 FRAME_GET reads per row of
 // the 4 x 4 SAD touch 4 distinct words: charged as 4 shared broadcast loads (nvcc loads each once).
 // Per row: 12 x (subtract, absolute value, add) = 36 integer instructions; per texel one address add. These
 // are computed with values: each texel's coordinate add feeds its fetch's address, the 4 pixel reads are

@@ -22,7 +22,8 @@
 // membership values; the membership array carries data so tests can check it.
 //
 // Simplifications: the feature reads go through tex1Dfetch (the texture path) on the real GPU: they are
-// modelled as global loads (on Volta the texture and L1 caches are one). The constant-memory reads of the
+// Cta::texture_load fetches, the texture pipeline's latency (sm.texture_latency) and then the L1 (on Volta
+// the texture and L1 caches are one). The constant-memory reads of the
 // centers (c_clusters, 680 bytes) are Cta::constant_load reads (one integer instruction each, no global
 // traffic; the index is uniform: one pass), whose values the subtraction waits for. The distance's
 // accumulation (ans += diff * diff) is a chain of FMAs per cluster, as in the source.

@@ -444,9 +444,9 @@ TEST(Simt, ALoadTheWarpGoesPastIsWaitedForByItsFirstReader) {
 // A warp shuffle (Cta::shuffle_xor): thread t gets x of lane (t's lane ^ mask) of its own warp, or its own x
 // past the CTA's threads. By hand, 40 threads (warp 1 has lanes 0..7), x = tid, mask 1: y[0] = 1, y[1] = 0,
 // y[38] = 39, y[39] = 38. Timing, int latency 4 and sm.shfl_latency 21: y issues at 0 in each warp, one int
-// instruction and one pass of the shared pipe (Step::shared_replays), ready at 0 + 21; z = y + 1 waits for
-// it, issues at 21 (ready 25): the step is 2 instructions over 22 cycles. With the shuffle latency 0, the int
-// latency: y ready at 4, z issues at 4: 5 cycles.
+// instruction and one pass of the shared pipe that reads no bank (Step::shuffle_passes, not a bank
+// replay), ready at 0 + 21; z = y + 1 waits for it, issues at 21 (ready 25): the step is 2 instructions over
+// 22 cycles. With the shuffle latency 0, the int latency: y ready at 4, z issues at 4: 5 cycles.
 TEST(Simt, AShuffleReadsItsWarpsLanesAndTakesTheSharedPipe) {
   for (const std::uint16_t latency : {std::uint16_t(21), std::uint16_t(0)}) {
     Latencies l = volta_like();
@@ -467,7 +467,8 @@ TEST(Simt, AShuffleReadsItsWarpsLanesAndTakesTheSharedPipe) {
       c.records()[w].unpack(0, s);
       EXPECT_EQ(s.instructions, 2u) << w;
       EXPECT_EQ(s.classes[static_cast<unsigned>(InstrClass::kInt)], 2u) << w;
-      EXPECT_EQ(s.shared_replays, 1u) << w;
+      EXPECT_EQ(s.shuffle_passes, 1u) << w;
+      EXPECT_EQ(s.shared_replays, 0u) << w;
       EXPECT_EQ(s.cycles, ready + 1) << w;
     }
   }
@@ -519,6 +520,33 @@ TEST(Simt, GlobalAddressesAreOneIntegerInstructionAndReused) {
       EXPECT_EQ(w[0].steps[0].cycles, 4u);
       EXPECT_EQ(w[0].steps[1].kind, Step::Kind::kLoad);
     }
+  }
+}
+
+// A texture fetch is recorded as a load marked texture (Step::texture: the SM's texture pipeline), a global
+// load is not; the scoreboard's mark (Step::scoreboarded) stands beside it. One warp: a global load, then a
+// texture fetch, each read by nothing; with the scoreboard both are scoreboarded, without it neither.
+TEST(Simt, ATextureFetchIsALoadMarkedTexture) {
+  for (const bool nonblocking : {false, true}) {
+    Array<std::int32_t> a{"a", 1 << 20, 64, nullptr};
+    Latencies l = volta_like();
+    l[kNonblockingLoads] = nonblocking ? 1 : 0;
+    Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, l);
+    const V<std::int64_t> tid = c.threadIdx_x();
+    c.load(a, tid);
+    c.texture_load(a, tid);
+    std::vector<Step> loads;
+    const WarpRecord& r = c.records()[0];
+    for (std::size_t i = 0; i < r.steps.size(); ++i) {
+      Step s;
+      r.unpack(i, s);
+      if (s.kind == Step::Kind::kLoad) loads.push_back(s);
+    }
+    ASSERT_EQ(loads.size(), 2u);
+    EXPECT_FALSE(loads[0].texture);
+    EXPECT_TRUE(loads[1].texture);
+    EXPECT_EQ(loads[0].scoreboarded, nonblocking);
+    EXPECT_EQ(loads[1].scoreboarded, nonblocking);
   }
 }
 

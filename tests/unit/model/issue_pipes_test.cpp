@@ -104,6 +104,24 @@ TEST(IssuePipes, BankConflictReplaysHoldTheSharedPipe) {
   EXPECT_EQ(p.issue_bundle(1, 1, classes(InstrClass::kShared, 1)), 5u);
 }
 
+TEST(IssuePipes, BanksThatSustainSevenEighthsOfThePeakTakeEightCyclesForSevenPasses) {
+  // 32 shared lanes, fraction 7/8 (0.875): a bank pass holds the pipe 8/7 of a cycle. Seven conflict-free
+  // shared loads at cycle 0 take 7 x 8/7 = 8 cycles: done by 8 (at the peak: by 7). A 4-way conflict then
+  // (1 instruction, 3 replays) at cycle 0: 4 more passes, 8 + 32/7 = 12.57, done by 13. A shuffle's pass
+  // reads no bank and takes one cycle at the peak: 12.57 + 1 = 13.57, done by 14.
+  std::array<std::uint32_t, kInstrClasses> lanes{};
+  lanes[static_cast<unsigned>(InstrClass::kShared)] = 32;
+  IssuePipes p(8, lanes, 0, 1, 0, 0.875);
+  EXPECT_EQ(p.issue_bundle(0, 7, classes(InstrClass::kShared, 7)), 8u);
+  EXPECT_EQ(p.issue_bundle(0, 1, classes(InstrClass::kShared, 1), 3), 13u);
+  EXPECT_EQ(p.issue_bundle(0, 1, classes(InstrClass::kInt, 1), 0, 0, 0, 0, 0, 1), 14u);
+  // At the peak (fraction 1) the same: 7, 11, 12.
+  IssuePipes peak(8, lanes, 0, 1, 0, 1.0);
+  EXPECT_EQ(peak.issue_bundle(0, 7, classes(InstrClass::kShared, 7)), 7u);
+  EXPECT_EQ(peak.issue_bundle(0, 1, classes(InstrClass::kShared, 1), 3), 11u);
+  EXPECT_EQ(peak.issue_bundle(0, 1, classes(InstrClass::kInt, 1), 0, 0, 0, 0, 0, 1), 12u);
+}
+
 TEST(IssuePipes, ConversionsToAndFromDoubleHoldTheFp64PipeTwice) {
   // 32 FP64 lanes: one pass a cycle. An F2F (one fp64 instruction and one extra pass) at cycle 0 holds the
   // pipe for cycles 0..1, done by 2 (a DFMA alone would be done by 1). Another warp's DFMA at cycle 1 waits
