@@ -69,7 +69,7 @@ TEST(GpuClock, ConvertsCyclesAndTime) {
   EXPECT_EQ(clock.to_cycles(sc_time(5, SC_NS)), 2u);                      // 2.5 cycles, rounded down
   EXPECT_EQ(clock.to_cycles_ceil(sc_time(5, SC_NS)), 3u);                 // rounded up
   EXPECT_EQ(clock.cycles_fraction(4, 3), sc_time(2667, sc_core::SC_PS));  // 2666.67 ps, rounded up
-  EXPECT_THROW(GpuClock(3), std::invalid_argument);                       // 333333.3 ps: not whole
+  EXPECT_EQ(GpuClock(3).period_ps(), 333333u);  // 333333.3 ps: the nearest whole picosecond
   EXPECT_THROW(GpuClock(0), std::invalid_argument);
 }
 
