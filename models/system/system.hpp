@@ -213,8 +213,9 @@ class System : public sc_core::sc_module {
   // goes high again, when the System is idle and takes new kernels.
   sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> clock_in{"clock_in"};
   sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> reset_n{"reset_n"};
-  // "system.clock_mhz=<MHz>" for a clock of `period` (a --set for Configuration); throws
-  // std::invalid_argument when the period is not a whole number of MHz with a whole-picosecond period.
+  // "system.clock_mhz=<MHz>" for a clock of `period` (a --set for Configuration): the whole MHz nearest
+  // 1/period whose period, rounded to a picosecond, is `period` (714 ps: 1401); throws std::invalid_argument
+  // when there is none (3 ns: 333 MHz runs at 3,003 ps).
   static std::string clock_setting(const sc_core::sc_time& period);
   // A run-time clock change (docs/embedding.md, "Changing the clock during the run"): from the next cycle
   // boundary the System's cycles are `mhz`'s period long (GpuClock::retime). The SMs, caches, crossbar and
