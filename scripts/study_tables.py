@@ -6,8 +6,8 @@ Usage: study_tables.py RESULTS.json PLOT_OUTPUT.md REPO_ROOT DEST_DIR NAME
 Copies the sweep's results table as DEST_DIR/NAME.json and NAME.csv and the tables `numagpu plot study`
 printed as NAME.md, keeping only what the model computed, so that the copies are the same on every machine
 and every regeneration: file paths (the spec, each point's config and workload file) become relative to
-REPO_ROOT, the host-dependent wall_seconds column is dropped, and the plot's "wrote FILE.png" lines (which
-name the output directory) are left out. The configuration hashes are dropped too: they change with every new
+REPO_ROOT, the host-dependent wall_seconds and cpu_seconds columns are dropped, and the plot's "wrote
+FILE.png" lines (which name the output directory) are left out. The configuration hashes are dropped too: they change with every new
 configuration key (a new key's default enters the resolved configuration), which moves no result, and the
 tables are there for the results.
 """
@@ -53,11 +53,12 @@ def main():
             if key in p:
                 p[key] = relative(p[key], root)
         p.pop("wall_seconds", None)
+        p.pop("cpu_seconds", None)
         p.pop("config_hash", None)
         p.pop("inputs_hash", None)  # like the configuration hash: an identity, not a result
 
     header = rows[0] if rows else []
-    drop = {header.index(c) for c in ("wall_seconds", "config_hash") if c in header}
+    drop = {header.index(c) for c in ("wall_seconds", "cpu_seconds", "config_hash") if c in header}
     out_csv = io.StringIO()
     writer = csv.writer(out_csv, lineterminator="\n")
     for row in rows:

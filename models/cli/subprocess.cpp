@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -125,13 +126,17 @@ pid_t start(const Command& command) {
 
 std::optional<std::pair<pid_t, ExitStatus>> wait_any(bool block) {
   int status = 0;
-  const pid_t pid = ::waitpid(-1, &status, block ? 0 : WNOHANG);
+  rusage usage{};
+  const pid_t pid = ::wait4(-1, &status, block ? 0 : WNOHANG, &usage);
   if (pid == 0) return std::nullopt;
   if (pid < 0) {
     if (errno == EINTR) return std::nullopt;
     throw std::system_error(errno, std::generic_category(), "waiting for a child");
   }
-  return std::pair{pid, decode(status)};
+  ExitStatus s = decode(status);
+  const auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  s.cpu_seconds = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  return std::pair{pid, s};
 }
 
 Output run(const Command& command, std::string_view input) {

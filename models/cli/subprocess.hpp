@@ -46,6 +46,9 @@ struct Command {
 struct ExitStatus {
   int code = 0;
   int signal = 0;
+  // The child's user plus system CPU time, where the wait reports it (wait_any): on a shared machine a
+  // point's wall time says more about its neighbours than about its own cost.
+  double cpu_seconds = 0;
   bool ok() const { return signal == 0 && code == 0; }
   // As a shell reports it: the exit code, or 128 + the signal.
   int shell_code() const { return signal != 0 ? 128 + signal : code; }

@@ -263,6 +263,8 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
       row["status"] = "ok";
       ++summary.ok;
       row["wall_seconds"] = info ? info->value("wall_seconds", 0.0) : 0.0;
+      // Points run before numagpu recorded it have no CPU time: left out rather than shown as 0.
+      if (info && info->contains("cpu_seconds")) row["cpu_seconds"] = (*info)["cpu_seconds"];
       // power.json only when a statistic asks for it (a `power.` path).
       std::optional<json> power;
       if (std::any_of(spec.stats.begin(), spec.stats.end(),
@@ -379,7 +381,7 @@ std::string results_csv(const json& results) {
   csv << "point,workload";
   for (const json& a : results["axes"])
     csv << "," << csv_field(a.get<std::string>());
-  csv << ",status,config_hash,overrides,wall_seconds";
+  csv << ",status,config_hash,overrides,wall_seconds,cpu_seconds";
   for (const std::string& c : stat_columns)
     csv << "," << csv_field(c);
   csv << "\n";
@@ -393,7 +395,8 @@ std::string results_csv(const json& results) {
     for (const json& o : p["overrides"])
       overrides += (overrides.empty() ? "" : " ") + o.get<std::string>();
     csv << "," << csv_field(p["status"]) << "," << csv_field(p["config_hash"]) << "," << csv_field(overrides)
-        << "," << (p.contains("wall_seconds") ? p["wall_seconds"].dump() : "");
+        << "," << (p.contains("wall_seconds") ? p["wall_seconds"].dump() : "") << ","
+        << (p.contains("cpu_seconds") ? p["cpu_seconds"].dump() : "");
     for (const std::string& c : stat_columns) {
       const auto& [stat, match] = column_source[c];
       json v = p["stats"].contains(stat) ? p["stats"][stat] : json();

@@ -387,6 +387,7 @@ RunnerSummary run_points(const std::vector<const SweepPoint*>& points, const Run
     const bool ok = exited && code == 0 && missing_output.empty() && changed_input.empty();
     json record = point_record(p, point_command(p, o.executable, point_dir(o.out_dir, p.id)));
     record["wall_seconds"] = wall;
+    record["cpu_seconds"] = status.cpu_seconds;
     record["exit_code"] = code;
     if (ok) record["outputs"] = outputs;
     std::string failure;

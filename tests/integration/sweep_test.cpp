@@ -256,6 +256,13 @@ TEST_F(SweepTest, RunsEveryPointCollectsTheTableAndSkipsFinishedPoints) {
   EXPECT_EQ(a8["stats"]["placement"], "page_interleave") << "config.* reads the resolved configuration";
   const SweepSpec spec = load_sweep_spec(options.spec_file);
   EXPECT_EQ(a8["config_hash"], spec.find("w.a8")->config_hash);
+  // Each point's CPU time, as the kernel reported it when the point was reaped: a run is one thread (SystemC
+  // runs its processes as coroutines of one thread), so it cannot exceed the point's wall time.
+  for (const json* p : {&a4, &a8}) {
+    ASSERT_TRUE((*p)["cpu_seconds"].is_number()) << p->dump();
+    EXPECT_GE((*p)["cpu_seconds"].get<double>(), 0.0);
+    EXPECT_LE((*p)["cpu_seconds"].get<double>(), (*p)["wall_seconds"].get<double>() + 0.01);
+  }
 
   // Each point's outputs in its own directory, no temporary left behind.
   for (const char* id : {"w.a4", "w.a8"}) {
@@ -271,8 +278,8 @@ TEST_F(SweepTest, RunsEveryPointCollectsTheTableAndSkipsFinishedPoints) {
   std::string header, row;
   std::getline(csv, header);
   EXPECT_EQ(header,
-            "point,workload,accesses,status,config_hash,overrides,wall_seconds,dram_reads,dram_read_bytes,"
-            "kernels,placement");
+            "point,workload,accesses,status,config_hash,overrides,wall_seconds,cpu_seconds,dram_reads,"
+            "dram_read_bytes,kernels,placement");
   std::getline(csv, row);
   EXPECT_EQ(row.rfind("w.a4,w,a4,ok," + a4["config_hash"].get<std::string>() +
                           ",system.sockets=1 sm.per_socket=1 memory.placement=page_interleave "
@@ -682,9 +689,10 @@ TEST(ResultsCsv, SeriesAndWildcardMatchesGetTheirOwnCells) {
     "points": [{"id": "p", "workload": "w", "labels": {"a": "l"}, "status": "ok", "config_hash": "h",
                 "overrides": ["k=v, w"], "wall_seconds": 1.5,
                 "stats": {"u": {"x.g2.u": 1, "x.g10.u": 2}, "t": {"values": [1, 2.5, null]}}}]})");
+  // A point recorded before numagpu kept CPU times has no cpu_seconds: its cell stays empty.
   EXPECT_EQ(results_csv(r),
-            "point,workload,a,status,config_hash,overrides,wall_seconds,u[x.g2.u],u[x.g10.u],t\n"
-            "p,w,l,ok,h,\"k=v, w\",1.5,1,2,1;2.5;\n");
+            "point,workload,a,status,config_hash,overrides,wall_seconds,cpu_seconds,u[x.g2.u],u[x.g10.u],t\n"
+            "p,w,l,ok,h,\"k=v, w\",1.5,,1,2,1;2.5;\n");
 }
 
 }  // namespace
