@@ -173,7 +173,7 @@ class MiniContactApp : public Application {
       c.atomic_add(count_, h, V<std::int32_t>(c, 1));
     };
     // LASP: a face's 4 nodes at 4 f + k and its box at 6 f + d are the face's records (an int4 and two
-    // float3 in a GPU code; k and d are field offsets, not a loop moving the thread through the array), so
+    // double3s in a GPU code; k and d are field offsets, not a loop moving the thread through the array), so
     // all of them are at f = tx + 128 bx: row 1 (128 x 16 B and 128 x 48 B a CTA), and face_bucket[f]. The
     // nodes' coordinates at the nodes just read and the bucket's count at the hash: gathered (row 7). box,
     // the largest, chooses: align-aware batches of 4096 / gcd(4096, 6144) = 2 CTAs' multiples, RTWICE.
