@@ -31,6 +31,29 @@ struct Stated {
   }
 };
 
+// What a kernel's statement decides as a whole: the array that chose, LASP's scheduler (its batch when it
+// batches), CRB's insertion, and H-CODA's batch.
+struct Chosen {
+  std::string winner;
+  CtaPolicy policy = CtaPolicy::kContiguous;
+  std::uint32_t batch = 0;  // kBatch only
+  RemoteInsert remote_insert = RemoteInsert::kTwice;
+  std::uint32_t hcoda_batch = 1;
+  bool operator==(const Chosen& o) const {
+    return winner == o.winner && policy == o.policy && batch == o.batch && remote_insert == o.remote_insert &&
+           hcoda_batch == o.hcoda_batch;
+  }
+};
+void PrintTo(const Chosen& c, std::ostream* os) {
+  *os << "{" << c.winner << ", policy " << static_cast<int>(c.policy) << ", batch " << c.batch << ", "
+      << runtime::name(c.remote_insert) << ", H-CODA batch " << c.hcoda_batch << "}";
+}
+Chosen chosen(const Stated& s) {
+  const runtime::CtaScheduleParams& p = s.decision.schedule;
+  return {s.decision.winner, p.policy, p.policy == CtaPolicy::kBatch ? p.batch : 0, s.decision.remote_insert,
+          s.hcoda.batch};
+}
+
 // The first launch of each kernel name of `app`, as LASP decides it on 4 x 4 chiplets. The walk runs no CTA:
 // a host program that checks what its kernels computed (`host_checks`: CoMD's atom count after re-binning)
 // stops at its first check, and the launches until then are kept.
@@ -357,15 +380,12 @@ TEST(LaspStatements, RsbenchWalksItsPolesWithinAThread) {
   // kernel-wide pages. H-CODA: the poles have no datablock of their own, batches of one CTA.
   const Stated rsbench =
       first_launches("proxy/rsbench", "lookups=512 nuclides=68").at("xs_lookup_kernel_baseline");
-  EXPECT_EQ(rsbench.decision.winner, "poles");
+  EXPECT_EQ(chosen(rsbench), (Chosen{"poles", CtaPolicy::kContiguous, 0, RemoteInsert::kOnce, 1}));
   EXPECT_EQ(rsbench["poles"].locality, LocalityClass::kIntraThread);
   EXPECT_EQ(rsbench["mats"].locality, LocalityClass::kIntraThread);
   EXPECT_EQ(rsbench["windows"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(rsbench["verification"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(rsbench["verification"].placement, PlacementPolicy::kKernelWide);
-  EXPECT_EQ(rsbench.decision.schedule.policy, CtaPolicy::kContiguous);
-  EXPECT_EQ(rsbench.decision.remote_insert, RemoteInsert::kOnce);
-  EXPECT_EQ(rsbench.hcoda.batch, 1u);
 }
 
 TEST(LaspStatements, McbsParticlesAreRowOneAndItsMeshIsGathered) {
@@ -375,64 +395,52 @@ TEST(LaspStatements, McbsParticlesAreRowOneAndItsMeshIsGathered) {
   // aware, ceil(157 / 16) = 10 CTAs a socket rounded up to a multiple of MinTBBatch 4096 / (128 x 8) = 4:
   // 12. The mesh at the particle's zone: gathered (row 7). RTWICE.
   const auto small = first_launches("proxy/mcb", "particles=20000 nx=64 ny=64 steps=1");
-  EXPECT_EQ(small.at("source").decision.winner, "x");
-  EXPECT_EQ(small.at("source").decision.schedule.batch, 12u);
-  EXPECT_EQ(small.at("source").hcoda.batch, 4u);
+  EXPECT_EQ(chosen(small.at("source")), (Chosen{"x", CtaPolicy::kBatch, 12, RemoteInsert::kTwice, 4}));
   const Stated& track = small.at("track");
-  EXPECT_EQ(track.decision.winner, "x");
+  EXPECT_EQ(chosen(track), (Chosen{"x", CtaPolicy::kBatch, 12, RemoteInsert::kTwice, 4}));
   EXPECT_EQ(track["zone"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(track["zone_bounds"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(track["facet_neighbours"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(track["tally"].locality, LocalityClass::kUnclassified);
-  EXPECT_EQ(track.decision.schedule.policy, CtaPolicy::kBatch);
-  EXPECT_EQ(track.decision.schedule.batch, 12u);
-  EXPECT_EQ(track.decision.remote_insert, RemoteInsert::kTwice);
   // 1,000 particles on the same mesh: x is 8,000 B, zone_bounds (131,072 B) chooses: kernel-wide CTAs,
   // RTWICE, and H-CODA's batches of one CTA (a gathered array has no datablock).
   const Stated sparse = first_launches("proxy/mcb", "particles=1000 nx=64 ny=64 steps=1").at("track");
-  EXPECT_EQ(sparse.decision.winner, "zone_bounds");
-  EXPECT_EQ(sparse.decision.schedule.policy, CtaPolicy::kContiguous);
-  EXPECT_EQ(sparse.decision.remote_insert, RemoteInsert::kTwice);
-  EXPECT_EQ(sparse.hcoda.batch, 1u);
+  EXPECT_EQ(chosen(sparse), (Chosen{"zone_bounds", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
 }
 
 TEST(LaspStatements, MiniContactBinsFacesByRecordAndSearchesThroughBuckets) {
   // proxy/minicontact at n = 8: 12 x 64 = 768 faces, 2 x (6 x 64 + 2) = 772 nodes, 1,024 buckets (the
   // power of two at least 768). update_nodes: x and vx at n (row 1): 7 CTAs of 128, 1 a socket rounded up
-  // to MinTBBatch 4096 / 1,024 = 4.
+  // to MinTBBatch 4096 / 1,024 = 4 (H-CODA's batch).
   const auto contact = first_launches("proxy/minicontact", "n=8 steps=1");
-  EXPECT_EQ(contact.at("update_nodes").decision.winner, "x");
-  EXPECT_EQ(contact.at("update_nodes").decision.schedule.batch, 4u);
+  EXPECT_EQ(chosen(contact.at("update_nodes")), (Chosen{"x", CtaPolicy::kBatch, 4, RemoteInsert::kTwice, 4}));
   // face_bounds: the box (6 doubles a face, 36,864 B, the largest) and the 4 node ids (16 B a face) are the
   // face's records at f = tx + 128 bx: row 1, kernel-wide pages; the nodes' coordinates at those ids:
   // gathered. 6 CTAs with 6,144 B box datablocks: MinTBBatch 4096 / gcd(4096, 6144) = 2, and 1 CTA a socket
   // rounds up to 2 (H-CODA the same 2).
   const Stated& bounds = contact.at("face_bounds");
-  EXPECT_EQ(bounds.decision.winner, "box");
+  EXPECT_EQ(chosen(bounds), (Chosen{"box", CtaPolicy::kBatch, 2, RemoteInsert::kTwice, 2}));
   EXPECT_EQ(bounds["box"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(bounds["box"].placement, PlacementPolicy::kKernelWide);
   EXPECT_EQ(bounds["face_nodes"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(bounds["x"].locality, LocalityClass::kUnclassified);
-  EXPECT_EQ(bounds.decision.schedule.batch, 2u);
-  EXPECT_EQ(bounds.hcoda.batch, 2u);
   // scan_block_sums: one CTA, each thread its run of block_sums at tx run + m: ITL, RONCE.
   EXPECT_EQ(contact.at("scan_block_sums")["block_sums"].locality, LocalityClass::kIntraThread);
-  EXPECT_EQ(contact.at("scan_block_sums").decision.remote_insert, RemoteInsert::kOnce);
+  EXPECT_EQ(chosen(contact.at("scan_block_sums")),
+            (Chosen{"block_sums", CtaPolicy::kContiguous, 0, RemoteInsert::kOnce, 1}));
   // scatter_faces: bucket_fill (1,024 ints, above face_bucket's 768) at the face's bucket: gathered,
   // kernel-wide, RTWICE.
-  EXPECT_EQ(contact.at("scatter_faces").decision.winner, "bucket_fill");
+  EXPECT_EQ(chosen(contact.at("scatter_faces")),
+            (Chosen{"bucket_fill", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
   EXPECT_EQ(contact.at("scatter_faces")["face_bucket"].locality, LocalityClass::kNoLocality);
-  EXPECT_EQ(contact.at("scatter_faces").decision.schedule.policy, CtaPolicy::kContiguous);
   // search: a bucket's faces walked from its start one a step (ITL), every face array at those faces
   // (gathered); the box, the largest, chooses: kernel-wide, RTWICE; the step's contact count: a fixed slot.
   const Stated& search = contact.at("search");
-  EXPECT_EQ(search.decision.winner, "box");
+  EXPECT_EQ(chosen(search), (Chosen{"box", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
   EXPECT_EQ(search["box"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(search["bucket_faces"].locality, LocalityClass::kIntraThread);
   EXPECT_EQ(search["contact_gap"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(search["contacts"].locality, LocalityClass::kUnclassified);
-  EXPECT_EQ(search.decision.schedule.policy, CtaPolicy::kContiguous);
-  EXPECT_EQ(search.decision.remote_insert, RemoteInsert::kTwice);
 }
 
 TEST(LaspStatements, RabbitctsVolumeIsEachCtasOwnAndItsImageATexture) {
@@ -442,13 +450,9 @@ TEST(LaspStatements, RabbitctsVolumeIsEachCtasOwnAndItsImageATexture) {
   // batches of 32. The image is a texture, which LADM's pass does not see: only the volume is stated.
   const Stated ct = first_launches("proxy/rabbitct", "L=128 projections=1").at("backproject");
   EXPECT_EQ(ct.decision.arrays.size(), 1u);
-  EXPECT_EQ(ct.decision.winner, "volume");
+  EXPECT_EQ(chosen(ct), (Chosen{"volume", CtaPolicy::kBatch, 128, RemoteInsert::kTwice, 32}));
   EXPECT_EQ(ct["volume"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(ct["volume"].placement, PlacementPolicy::kKernelWide);
-  EXPECT_EQ(ct.decision.schedule.policy, CtaPolicy::kBatch);
-  EXPECT_EQ(ct.decision.schedule.batch, 128u);
-  EXPECT_EQ(ct.decision.remote_insert, RemoteInsert::kTwice);
-  EXPECT_EQ(ct.hcoda.batch, 32u);
 }
 
 TEST(LaspStatements, WorklistSsspsWalkTheirRunsOrPopOneItemAThread) {
@@ -458,14 +462,12 @@ TEST(LaspStatements, WorklistSsspsWalkTheirRunsOrPopOneItemAThread) {
   // RONCE. col at e from row_ptr[src]: ITL; dist, row_ptr and the output worklist: gathered; wl_size at
   // the argument `in`: a fixed slot, no row on a 1-D grid.
   const Stated wln = first_launches("lonestar/sssp_wln", "layers=1", k4.path()).at("drelax");
-  EXPECT_EQ(wln.decision.winner, "wl_in");
+  EXPECT_EQ(chosen(wln), (Chosen{"wl_in", CtaPolicy::kContiguous, 0, RemoteInsert::kOnce, 1}));
   EXPECT_EQ(wln["wl_in"].locality, LocalityClass::kIntraThread);
   EXPECT_EQ(wln["col"].locality, LocalityClass::kIntraThread);
   EXPECT_EQ(wln["dist"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(wln["wl_out"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(wln["wl_size"].locality, LocalityClass::kUnclassified);
-  EXPECT_EQ(wln.decision.schedule.policy, CtaPolicy::kContiguous);
-  EXPECT_EQ(wln.decision.remote_insert, RemoteInsert::kOnce);
 
   // lonestar/sssp_wlc on K4: initialize's dist at v = tx + 1024 bx: row 1. drelax3's first launch is
   // iteration 0's push of the source (the walk runs no CTA, so no iteration follows): its input is worklist
@@ -476,14 +478,10 @@ TEST(LaspStatements, WorklistSsspsWalkTheirRunsOrPopOneItemAThread) {
   const auto wlc = first_launches("lonestar/sssp_wlc", "layers=1", k4.path());
   EXPECT_EQ(wlc.at("initialize")["dist"].locality, LocalityClass::kNoLocality);
   const Stated& relax = wlc.at("drelax3");
-  EXPECT_EQ(relax.decision.winner, "wl_out");
+  EXPECT_EQ(chosen(relax), (Chosen{"wl_out", CtaPolicy::kBatch, 2, RemoteInsert::kTwice, 2}));
   EXPECT_EQ(relax["wl_out"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(relax["wl_in"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(relax["col"].locality, LocalityClass::kUnclassified);
-  EXPECT_EQ(relax.decision.schedule.policy, CtaPolicy::kBatch);
-  EXPECT_EQ(relax.decision.schedule.batch, 2u);
-  EXPECT_EQ(relax.hcoda.batch, 2u);
-  EXPECT_EQ(relax.decision.remote_insert, RemoteInsert::kTwice);
 }
 
 TEST(LaspStatements, DmrStridesItsBadFlagsByTheGridAndGathersItsMesh) {
@@ -495,14 +493,12 @@ TEST(LaspStatements, DmrStridesItsBadFlagsByTheGridAndGathersItsMesh) {
   // claim arrays are the threads' local memory: unstated. (The walk runs no CTA, so no bad triangle is
   // taken and the host stops before refine_commit.)
   const Stated mark = first_launches("lonestar/dmr", "points=2000").at("refine_mark");
-  EXPECT_EQ(mark.decision.winner, "tri_vertices");
+  EXPECT_EQ(chosen(mark), (Chosen{"tri_vertices", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
   EXPECT_EQ(mark["tri_vertices"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(mark["isbad"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(mark["isbad"].placement, PlacementPolicy::kStrideAware);
   EXPECT_EQ(mark["isbad"].stride_bytes, 83968u);
   EXPECT_THROW(mark["local_claim"], std::out_of_range);
-  EXPECT_EQ(mark.decision.schedule.policy, CtaPolicy::kContiguous);
-  EXPECT_EQ(mark.decision.remote_insert, RemoteInsert::kTwice);
   // 8 CTAs: a stride of 8 x 256 x 4 = 8 KiB, narrower than 16 pages: plain page interleaving.
   const Stated few = first_launches("lonestar/dmr", "points=2000 blocks=8").at("refine_mark");
   EXPECT_EQ(few["isbad"].placement, PlacementPolicy::kPageInterleave);
@@ -512,20 +508,15 @@ TEST(LaspStatements, BitcoinAndIm2colMatchNoRow) {
   // other/bitcoin writes its results at the constants 0 and 1: no block id, no loop, a 1-D grid: row 7,
   // kernel-wide, RTWICE; H-CODA's batches of one CTA.
   const Stated miner = first_launches("other/bitcoin", "hashes=2 launches=1").at("search");
-  EXPECT_EQ(miner.decision.winner, "results");
+  EXPECT_EQ(chosen(miner), (Chosen{"results", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
   EXPECT_EQ(miner["results"].locality, LocalityClass::kUnclassified);
-  EXPECT_EQ(miner.decision.schedule.policy, CtaPolicy::kContiguous);
-  EXPECT_EQ(miner.hcoda.batch, 1u);
   // ml/conv's im2col (1 image, 32 to 32 channels on 32 x 32 maps, 3 x 3): both indices divide Caffe's
   // grid-stride induction variable by the map's width and height: row 7. The column buffer (288 x 1,024
   // floats) is larger than the image (32 x 1,024): kernel-wide, RTWICE; H-CODA batches 4096 / (512 x 4) = 2.
   const Stated im2col = first_launches("ml/conv", "batch=1 cin=32 cout=32 hw=32").at("im2col");
-  EXPECT_EQ(im2col.decision.winner, "col_buffer");
+  EXPECT_EQ(chosen(im2col), (Chosen{"col_buffer", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 2}));
   EXPECT_EQ(im2col["col_buffer"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(im2col["bottom"].locality, LocalityClass::kUnclassified);
-  EXPECT_EQ(im2col.decision.schedule.policy, CtaPolicy::kContiguous);
-  EXPECT_EQ(im2col.decision.remote_insert, RemoteInsert::kTwice);
-  EXPECT_EQ(im2col.hcoda.batch, 2u);
 }
 
 }  // namespace
