@@ -17,5 +17,8 @@ inline constexpr IndexTerms kGathered{false, false, true, LoopVariant::kNone, 0}
 // a[ptr[m] + tx + bx * blockDim.x]: each iteration's offset read from a table (JDS's jds_ptr), not stride x
 // m: no row of Table II matches (row 7).
 inline constexpr IndexTerms kTableStepped{true, false, false, LoopVariant::kIrregular, 0};
+// a[0], a[in]: one slot at a constant or a kernel argument (a counter, a flag, a worklist's end): no block
+// id and no loop term, so no row of Table II on a 1-D grid (row 7; Algorithm 1's line 3 needs blockIdx.x).
+inline constexpr IndexTerms kFixedSlot{false, false, false, LoopVariant::kNone, 0};
 
 }  // namespace numagpu::runtime::terms

@@ -39,6 +39,7 @@
 
 #include "apps/lonestar/worklist.hpp"  // atomicAdd returning the old value
 #include "kernels/application.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -406,7 +407,30 @@ class DmrApp : public Application {
                  });
       });
     };
+    // LASP's index terms (LADM §III-C). isbad at t = g + m 256 gridDim.x, g = tx + 256 bx (the topology-
+    // driven walk): blockIdx.x in the loop-invariant group, stride x m with gridDim.x in the stride: Table
+    // II row 1 strided by the grid's threads (a CTA's 256 x 4 B a step). A triangle's vertices and
+    // neighbours are its records (uint3s: e = 0..2 field offsets) at triangles from the walk and the
+    // cavity search, the points at those vertices, the owner marks at the cavity's triangles: gathered,
+    // row 7; the counts and the round's work counter at fixed slots. The claim arrays (local_claim*) stand
+    // for the thread's local memory (the original keeps the cavity in a local array), which is no global
+    // pointer the kernel is passed: LADM's pass never sees them, and nothing is stated for them.
+    // tri_vertices (12 B a triangle slot, equal to tri_neighbours and stated first; above the per-round work
+    // counters from 1,666 points, at `rounds`' default) chooses: kernel-wide, RTWICE.
+    l.accesses = mesh_accesses();
+    l.accesses.push_back(lasp_access(
+        bad_, {true, false, false, runtime::LoopVariant::kMGridDimX, std::uint64_t(total_threads())},
+        kThreads * 4));
+    l.accesses.push_back(lasp_access(work_, runtime::terms::kFixedSlot));
     return l;
+  }
+
+  // The mesh as both kernels reach it (the claim's triangles, their vertices' points, the marks): gathered.
+  std::vector<runtime::ArrayAccess> mesh_accesses() const {
+    using runtime::terms::kGathered;
+    return {lasp_access(v_, kGathered),     lasp_access(n_, kGathered),
+            lasp_access(px_, kGathered),    lasp_access(py_, kGathered),
+            lasp_access(owner_, kGathered), lasp_access(count_, runtime::terms::kFixedSlot)};
   }
 
   Launch commit(std::int64_t round) {
@@ -502,6 +526,13 @@ class DmrApp : public Application {
       store_list(c, bad_, news, &bad_val, 0);
       c.charge(InstrClass::kFp64, 30);  // a new triangle's angles (per triangle, charged once: a bound)
     };
+    // LASP: the owner marks at the claim's triangles, the new point at the counts' old value, the new and
+    // reused triangles' records and bad flags at their slots: gathered (row 7); counts and full at fixed
+    // slots; the claim arrays, local memory, unstated (as in refine_mark). tri_vertices chooses:
+    // kernel-wide, RTWICE.
+    l.accesses = mesh_accesses();
+    l.accesses.push_back(lasp_access(bad_, runtime::terms::kGathered));
+    l.accesses.push_back(lasp_access(full_, runtime::terms::kFixedSlot));
     return l;
   }
 

@@ -15,6 +15,7 @@
 //
 // Input and weights: lonestar/sssp_input.hpp (default copter2.graph extruded to 2 layers). Launch bound:
 // as sssp_wln's, n iterations (each settles every vertex one edge further), and initialize and the source's.
+#include "runtime/lasp_terms.hpp"
 #include "sssp_input.hpp"
 #include "worklist.hpp"
 
@@ -54,6 +55,8 @@ class SsspWlcApp : public worklist::SsspApp {
       c.exit_if(v >= n_);
       c.store(dist_, v, V<std::int32_t>(c, sssp::kInfinity));
     };
+    // LASP: dist at v = tx + 1024 bx, no loop: row 1 (4 KiB a CTA): align-aware, RTWICE.
+    l.accesses = {lasp_access(dist_, runtime::terms::kPerThread, 1024 * 4)};
     return l;
   }
 
@@ -67,6 +70,9 @@ class SsspWlcApp : public worklist::SsspApp {
         c.store(wl_[0], convert<std::int64_t>(slot), V<std::int32_t>(c, 0));
       });
     };
+    // The same kernel as every iteration's (drelax3's iteration 0 branch): LADM's table is per kernel, so it
+    // states what drelax3 states, with worklist 0, which the push fills, as its output.
+    l.accesses = relax_accesses(1);
     return l;
   }
 
@@ -115,7 +121,26 @@ class SsspWlcApp : public worklist::SsspApp {
         push_items(c, push, dst, 1 - in);
       }
     };
+    l.accesses = relax_accesses(in);
     return l;
+  }
+
+  // LASP's index terms of drelax3 (LADM §III-C): the input worklist at id = tx + 512 bx, no loop: row 1
+  // (512 x 4 B a CTA). Every edge a thread processes is taken from the CTA's shared window (gather_offsets
+  // and src, filled by the scan), so col and weight at that edge, dist at its source and destination, and
+  // row_ptr at the popped vertex are data-dependent with no loop term (row 7), as is the output worklist at
+  // the CTA's base plus its offset; wl_size at the kernel argument `in`: a fixed slot. The worklists (two
+  // entries an edge) are the largest; the input, stated first, chooses: align-aware batches of multiples of
+  // 4096 / 2048 = 2 CTAs, RTWICE.
+  std::vector<runtime::ArrayAccess> relax_accesses(int in) const {
+    using runtime::terms::kGathered;
+    return {lasp_access(wl_[in], runtime::terms::kPerThread, kBlock * 4),
+            lasp_access(row_, kGathered),
+            lasp_access(col_, kGathered),
+            lasp_access(weight_, kGathered),
+            lasp_access(dist_, kGathered),
+            lasp_access(wl_[1 - in], kGathered),
+            lasp_access(size_, runtime::terms::kFixedSlot)};
   }
 
   // Worklist2::push_1item: a CTA-wide sum of the pushes, one atomicAdd by the last thread, the base

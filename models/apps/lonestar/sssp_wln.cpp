@@ -18,6 +18,7 @@
 // Launch bound: after iteration k every vertex whose shortest path has k edges is settled (each iteration
 // relaxes every edge out of a vertex improved in the one before), so at most n - 1 iterations push
 // something and the n-th finds the worklist empty: n launches.
+#include "runtime/lasp_terms.hpp"
 #include "sssp_input.hpp"
 #include "worklist.hpp"
 
@@ -84,6 +85,20 @@ class SsspWlnApp : public worklist::SsspApp {
                  item = item + 1;
                });
     };
+    // LASP's index terms (LADM §III-C): the input worklist at id per + m, id = tx + 256 bx and per the
+    // run's length from the worklist's size (a value read from memory), m the run's induction variable:
+    // the loop-variant group is exactly m, ITL (row 6). col and weight at e, from row_ptr[src] one edge a
+    // step: ITL. row_ptr and dist at src or dst, the output worklist at the atomicAdd's old value:
+    // gathered (row 7); wl_size at the kernel argument `in`: a fixed slot. The worklists and the edge arrays
+    // are equal (one entry an edge); the input worklist, stated first, chooses: kernel-wide, RONCE.
+    using runtime::terms::kGathered, runtime::terms::kOwnRun;
+    l.accesses = {lasp_access(wl_[in], kOwnRun),
+                  lasp_access(row_, kGathered),
+                  lasp_access(col_, kOwnRun),
+                  lasp_access(weight_, kOwnRun),
+                  lasp_access(dist_, kGathered),
+                  lasp_access(wl_[1 - in], kGathered),
+                  lasp_access(size_, runtime::terms::kFixedSlot)};
     return l;
   }
 

@@ -81,6 +81,15 @@ class ConvApp : public Application {
         }
       }
     };
+    // LASP's index terms (LADM §III-C). In Caffe the body runs in CUDA_KERNEL_LOOP, a grid-stride loop
+    // whose induction variable is `index` (one trip at CAFFE_GET_BLOCKS's grid): both arrays' indices hold
+    // index / width, index / width / height and their remainders (c_im, h_col, w_col), a division of the
+    // induction variable, which is no stride x m (as hpgmg's k / 2): no row of Table II (row 7) for the
+    // image and the column buffer, whatever the inner i, j loops add. The column buffer, the larger (Cin K^2
+    // rows of H W against Cin planes of H W), chooses: kernel-wide, RTWICE; its datablock for H-CODA: the
+    // CTA's 512 consecutive columns of a row for each (i, j), 2 KiB.
+    constexpr runtime::IndexTerms kDivided{true, false, false, runtime::LoopVariant::kIrregular, 0};
+    l.accesses = {lasp_access(images_, kDivided), lasp_access(col_, kDivided, kThreads * 4)};
     return l;
   }
 

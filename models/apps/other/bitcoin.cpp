@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "kernels/application.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -156,6 +157,10 @@ class BitcoinApp : public Application {
         });
       });
     };
+    // LASP's index terms (LADM §III-C): the kernel's one global array, the results, is written at the
+    // constants 0 and 1 (the nonce loop moves no index): no block id and no loop term, so no row of Table II
+    // on this 1-D grid (row 7): kernel-wide CTAs and pages, RTWICE, as unstated; H-CODA's batches of one CTA.
+    l.accesses = {lasp_access(results_, runtime::terms::kFixedSlot)};
     return l;
   }
 

@@ -22,6 +22,7 @@
 
 #include "kernels/application.hpp"
 #include "kernels/generate.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -112,7 +113,22 @@ class McbApp : public Application {
       c.store(alive_, p, V<std::int32_t>(c, 1));
       c.store(seed_, p, seed);
     };
+    // LASP's index terms (LADM §III-C): every particle array at p = tx + 128 bx, no loop: Table II row 1 (a
+    // CTA's 128 x 8 B of a double array, 128 x 4 B of an int32 one). x and the other doubles are the
+    // largest; x, stated first, chooses: align-aware kernel-wide, RTWICE.
+    l.accesses = particle_accesses();
     return l;
+  }
+
+  // The particle arrays, each at p (row 1, no loop), in the order the kernels touch them.
+  std::vector<runtime::ArrayAccess> particle_accesses() const {
+    std::vector<runtime::ArrayAccess> r;
+    for (const Array<double>* a : {&x_, &y_, &ux_, &uy_, &weight_})
+      r.push_back(lasp_access(*a, runtime::terms::kPerThread, kThreads * 8));
+    r.push_back(lasp_access(zone_, runtime::terms::kPerThread, kThreads * 4));
+    r.push_back(lasp_access(alive_, runtime::terms::kPerThread, kThreads * 4));
+    r.push_back(lasp_access(seed_, runtime::terms::kPerThread, kThreads * 8));
+    return r;
   }
 
   Launch track() {
@@ -190,6 +206,16 @@ class McbApp : public Application {
       c.store(alive_, p, alive);
       c.store(seed_, p, seed);
     };
+    // LASP's index terms: the particle's state at p, read at the start and written at the end, outside the
+    // event loop: row 1. The mesh's arrays at the particle's zone, a value loaded from zone[p] and then from
+    // the facet table (zone_bounds at 4 zone + 0..3 and the facet table at 4 zone + facet: a zone's record
+    // and a computed facet, not an induction variable): gathered, row 7, and so is the tally's atomicAdd.
+    // The larger of zone_bounds (32 B a zone) and the particle doubles (8 B a particle) chooses: the mesh
+    // once zones exceed a quarter of the particles (kernel-wide, RTWICE), else x (align-aware, RTWICE).
+    l.accesses = particle_accesses();
+    for (const Array<double>* a : {&sigma_, &bounds_, &tally_, &absorb_})
+      l.accesses.push_back(lasp_access(*a, runtime::terms::kGathered));
+    l.accesses.push_back(lasp_access(neighbours_, runtime::terms::kGathered));
     return l;
   }
 

@@ -35,12 +35,14 @@
 
 #include "apps/lonestar/worklist.hpp"  // atomicAdd returning the old value, cub::BlockScan's sum
 #include "kernels/application.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
 namespace {
 
 constexpr std::int64_t kBlock = 128, kScanThreads = 1024;
+using runtime::terms::kGathered, runtime::terms::kPerThread;
 
 class MiniContactApp : public Application {
  public:
@@ -126,6 +128,8 @@ class MiniContactApp : public Application {
       c.exit_if(n >= nodes_);
       c.store(x_, n, c.load(x_, n) + c.load(vx_, n));  // dt = 1
     };
+    // LASP: x and vx at n = tx + 128 bx, no loop: row 1 (128 x 8 B a CTA); x (first) chooses: align-aware.
+    l.accesses = {lasp_access(x_, kPerThread, kBlock * 8), lasp_access(vx_, kPerThread, kBlock * 8)};
     return l;
   }
 
@@ -137,6 +141,8 @@ class MiniContactApp : public Application {
       c.store(count_, b, V<std::int32_t>(c, 0));
       c.store(fill_, b, V<std::int32_t>(c, 0));
     };
+    // LASP: both at b = tx + 128 bx: row 1, 128 x 4 B a CTA.
+    l.accesses = {lasp_access(count_, kPerThread, kBlock * 4), lasp_access(fill_, kPerThread, kBlock * 4)};
     return l;
   }
 
@@ -166,6 +172,18 @@ class MiniContactApp : public Application {
       c.store(face_bucket_, f, convert<std::int32_t>(h));
       c.atomic_add(count_, h, V<std::int32_t>(c, 1));
     };
+    // LASP: a face's 4 nodes at 4 f + k and its box at 6 f + d are the face's records (an int4 and two
+    // double3s in a GPU code; k and d are field offsets, not a loop moving the thread through the array), so
+    // all of them are at f = tx + 128 bx: row 1 (128 x 16 B and 128 x 48 B a CTA), and face_bucket[f]. The
+    // nodes' coordinates at the nodes just read and the bucket's count at the hash: gathered (row 7). box,
+    // the largest, chooses: align-aware batches of 4096 / gcd(4096, 6144) = 2 CTAs' multiples, RTWICE.
+    l.accesses = {lasp_access(face_nodes_, kPerThread, kBlock * 16),
+                  lasp_access(x_, kGathered),
+                  lasp_access(y_, kGathered),
+                  lasp_access(z_, kGathered),
+                  lasp_access(box_, kPerThread, kBlock * 48),
+                  lasp_access(face_bucket_, kPerThread, kBlock * 4),
+                  lasp_access(count_, kGathered)};
     return l;
   }
 
@@ -185,6 +203,9 @@ class MiniContactApp : public Application {
         c.store(block_sum_, c.uniform(c.blockIdx.x), V<std::int32_t>(c, std::int32_t(sum.total)));
       });
     };
+    // LASP: the counts and starts at b = tx + 1024 bx: row 1 (4 KiB a CTA); block_sums[bx]: row 1 (4 B).
+    l.accesses = {lasp_access(count_, kPerThread, kScanThreads * 4),
+                  lasp_access(start_, kPerThread, kScanThreads * 4), lasp_access(block_sum_, kPerThread, 4)};
     return l;
   }
 
@@ -212,6 +233,10 @@ class MiniContactApp : public Application {
         i = i + 1;
       });
     };
+    // LASP: one CTA; block_sums at tx run + m, m the run's induction variable: the loop-variant group is
+    // exactly m, ITL (row 6): kernel-wide, RONCE under CRB.
+    l.accesses = {
+        lasp_access(block_sum_, runtime::IndexTerms{false, false, false, runtime::LoopVariant::kUnitM, 0})};
     return l;
   }
 
@@ -223,6 +248,8 @@ class MiniContactApp : public Application {
       const V<std::int32_t> offset = c.load(block_sum_, c.uniform(c.blockIdx.x));
       c.store(start_, b, c.load(start_, b) + offset);
     };
+    // LASP: bucket_start at b = tx + 1024 bx: row 1 (4 KiB a CTA); block_sums[bx]: row 1.
+    l.accesses = {lasp_access(start_, kPerThread, kScanThreads * 4), lasp_access(block_sum_, kPerThread, 4)};
     return l;
   }
 
@@ -236,6 +263,11 @@ class MiniContactApp : public Application {
       const V<std::int64_t> at = convert<std::int64_t>(c.load(start_, h)) + convert<std::int64_t>(slot);
       c.store(bucket_faces_, at, convert<std::int32_t>(f));
     };
+    // LASP: face_bucket[f], f = tx + 128 bx: row 1; the fill pointer and start at the face's bucket and the
+    // slot at start + the atomic's old value: gathered (row 7). The bucket arrays (a power of two at least
+    // the faces) are the largest; bucket_fill, stated first, chooses: kernel-wide, RTWICE.
+    l.accesses = {lasp_access(face_bucket_, kPerThread, kBlock * 4), lasp_access(fill_, kGathered),
+                  lasp_access(start_, kGathered), lasp_access(bucket_faces_, kGathered)};
     return l;
   }
 
@@ -319,6 +351,25 @@ class MiniContactApp : public Application {
       c.store(contact_gap_, n, best_gap);
       c.if_(best_face >= 0, [&] { c.atomic_add(contacts_, c.uniform(step), V<std::int32_t>(c, 1)); });
     };
+    // LASP: the node's body, contact face and gap at n = tx + 128 bx: row 1. Each cell's bucket start and
+    // count at the hash: gathered; bucket_faces[i], i from the bucket's start one face a step: the
+    // loop-variant group is exactly m, ITL (a CSR row's walk). Every face array at f = bucket_faces[i] (the
+    // box and the 4 nodes are f's records) and the coordinates at the face's nodes, read for every
+    // candidate (the node's own 3 reads are the fewer): gathered. contacts[step]: a fixed slot. box, the
+    // largest, chooses: kernel-wide, RTWICE.
+    l.accesses = {lasp_access(x_, kGathered),
+                  lasp_access(y_, kGathered),
+                  lasp_access(z_, kGathered),
+                  lasp_access(body_, kPerThread, kBlock * 4),
+                  lasp_access(start_, kGathered),
+                  lasp_access(count_, kGathered),
+                  lasp_access(bucket_faces_, runtime::terms::kOwnRun),
+                  lasp_access(face_body_, kGathered),
+                  lasp_access(box_, kGathered),
+                  lasp_access(face_nodes_, kGathered),
+                  lasp_access(contact_face_, kPerThread, kBlock * 4),
+                  lasp_access(contact_gap_, kPerThread, kBlock * 8),
+                  lasp_access(contacts_, runtime::terms::kFixedSlot)};
     return l;
   }
 

@@ -88,6 +88,14 @@ class RabbitctApp : public Application {
         c.store(volume_, voxel, c.load(volume_, voxel) + value / (wp * wp));
       });
     };
+    // LASP's index terms (LADM §III-C): the voxel i + (j + k L) L with i = tx + 32 bx, j = ty + 32 by and
+    // k = blockIdx.z holds both block ids in the loop-invariant group (blockIdx.z too, which Algorithm 1
+    // does not read) and there is no loop: Table II row 1 without a stride. A CTA row reads 32 floats
+    // (128 B), its datablock: align-aware batches of multiples of 4096 / 128 = 32 CTAs, kernel-wide
+    // placement, RTWICE. The image is read through the texture unit (RabbitCT binds it to a texture, a
+    // cudaArray, not a global pointer the kernel indexes): LADM's pass sees no access to it, so nothing is
+    // stated and LASP's default places it (and its (u, v) are data: row 7 had it been a pointer).
+    l.accesses = {lasp_access(volume_, {true, true, false, runtime::LoopVariant::kNone, 0}, kBlock * 4)};
     return l;
   }
 

@@ -30,6 +30,7 @@
 
 #include "kernels/application.hpp"
 #include "kernels/generate.hpp"
+#include "runtime/lasp_terms.hpp"
 
 namespace numagpu::kernels {
 
@@ -204,6 +205,26 @@ class RsbenchApp : public Application {
   void host() override {
     Launch l = one_thread_per_item(lookups_, kThreads, 64);
     l.body = [this](Cta& c) { lookup(c); };
+    // LASP's index terms (LADM §III-C), i = tx + 256 bx the lookup. verification[i]: Table II row 1 without
+    // a loop (256 x 8 B a CTA). mat and nuc are data (the LCG's draw, mats' entry), so every index built on
+    // them is data-dependent; what decides is the loop-variant group. mats and concs at mat max_nucs + k, k
+    // the nuclide loop's induction variable: exactly m, ITL (row 6); pseudo_K0RS at nuc numL + l, l the
+    // phase factors' loop over numL (an input): m, ITL; poles at nuc max_poles + p (a Pole is a record: its
+    // nine doubles are field offsets), p from the window's start one pole a step: m, ITL. num_nucs[mat],
+    // n_windows[nuc] and windows at nuc max_windows + window (a Window record, the window computed from E):
+    // gathered, no loop term (row 7). The poles are by far the largest array: the kernel is ITL,
+    // kernel-wide CTAs and pages and RONCE under CRB (§III-E).
+    {
+      using runtime::terms::kGathered, runtime::terms::kOwnRun;
+      l.accesses = {lasp_access(*verification_, runtime::terms::kPerThread, kThreads * 8),
+                    lasp_access(*num_nucs_, kGathered),
+                    lasp_access(*mats_, kOwnRun),
+                    lasp_access(*concs_, kOwnRun),
+                    lasp_access(*n_windows_, kGathered),
+                    lasp_access(*k0rs_, kOwnRun),
+                    lasp_access(*windows_, kGathered),
+                    lasp_access(*poles_, kOwnRun)};
+    }
     launch("xs_lookup_kernel_baseline", std::move(l));
     std::int64_t sum = 0;  // the verification hash the host reduces
     for (std::int64_t v : verification_->values)

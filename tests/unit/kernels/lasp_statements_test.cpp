@@ -31,6 +31,29 @@ struct Stated {
   }
 };
 
+// What a kernel's statement decides as a whole: the array that chose, LASP's scheduler (its batch when it
+// batches), CRB's insertion, and H-CODA's batch.
+struct Chosen {
+  std::string winner;
+  CtaPolicy policy = CtaPolicy::kContiguous;
+  std::uint32_t batch = 0;  // kBatch only
+  RemoteInsert remote_insert = RemoteInsert::kTwice;
+  std::uint32_t hcoda_batch = 1;
+  bool operator==(const Chosen& o) const {
+    return winner == o.winner && policy == o.policy && batch == o.batch && remote_insert == o.remote_insert &&
+           hcoda_batch == o.hcoda_batch;
+  }
+};
+void PrintTo(const Chosen& c, std::ostream* os) {
+  *os << "{" << c.winner << ", policy " << static_cast<int>(c.policy) << ", batch " << c.batch << ", "
+      << runtime::name(c.remote_insert) << ", H-CODA batch " << c.hcoda_batch << "}";
+}
+Chosen chosen(const Stated& s) {
+  const runtime::CtaScheduleParams& p = s.decision.schedule;
+  return {s.decision.winner, p.policy, p.policy == CtaPolicy::kBatch ? p.batch : 0, s.decision.remote_insert,
+          s.hcoda.batch};
+}
+
 // The first launch of each kernel name of `app`, as LASP decides it on 4 x 4 chiplets. The walk runs no CTA:
 // a host program that checks what its kernels computed (`host_checks`: CoMD's atom count after re-binning)
 // stops at its first check, and the launches until then are kept.
@@ -346,6 +369,154 @@ TEST(LaspStatements, ProxiesStateTheirGridsTheirMeshesAndTheirAtoms) {
   EXPECT_EQ(miniamr.at("stencil")["grid0"].locality, LocalityClass::kUnclassified);
   EXPECT_EQ(miniamr.at("stencil")["block_list"].locality, LocalityClass::kNoLocality);
   EXPECT_EQ(miniamr.at("exchange").decision.schedule.policy, CtaPolicy::kContiguous);
+}
+
+TEST(LaspStatements, RsbenchWalksItsPolesWithinAThread) {
+  // proxy/rsbench at 512 lookups on H-M small (68 nuclides, 1,000 poles a nuclide on average): 2 CTAs of
+  // 256. poles[nuc max_poles + p], p from the window's start one pole a step: the loop-variant group is
+  // exactly p, ITL (row 6); at least 68 x 1,000 poles x 72 B = 4.9 MB, far above the rest (verification:
+  // 512 x 8 B), so the kernel is ITL: kernel-wide (contiguous) CTAs, RONCE. mats[mat max_nucs + k]: ITL
+  // too; windows at a window computed from E: gathered (row 7); verification[tx + 256 bx]: row 1, no loop,
+  // kernel-wide pages. H-CODA: the poles have no datablock of their own, batches of one CTA.
+  const Stated rsbench =
+      first_launches("proxy/rsbench", "lookups=512 nuclides=68").at("xs_lookup_kernel_baseline");
+  EXPECT_EQ(chosen(rsbench), (Chosen{"poles", CtaPolicy::kContiguous, 0, RemoteInsert::kOnce, 1}));
+  EXPECT_EQ(rsbench["poles"].locality, LocalityClass::kIntraThread);
+  EXPECT_EQ(rsbench["mats"].locality, LocalityClass::kIntraThread);
+  EXPECT_EQ(rsbench["windows"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(rsbench["verification"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(rsbench["verification"].placement, PlacementPolicy::kKernelWide);
+}
+
+TEST(LaspStatements, McbsParticlesAreRowOneAndItsMeshIsGathered) {
+  // proxy/mcb at 20,000 particles on 64 x 64 zones: 157 CTAs of 128. source and track read every particle
+  // array at p = tx + 128 bx (row 1, no loop); x (8 B a particle, 160,000 B) is larger than the mesh's
+  // zone_bounds (4 doubles a zone, 131,072 B) and, stated first of the particle doubles, chooses: align-
+  // aware, ceil(157 / 16) = 10 CTAs a socket rounded up to a multiple of MinTBBatch 4096 / (128 x 8) = 4:
+  // 12. The mesh at the particle's zone: gathered (row 7). RTWICE.
+  const auto small = first_launches("proxy/mcb", "particles=20000 nx=64 ny=64 steps=1");
+  EXPECT_EQ(chosen(small.at("source")), (Chosen{"x", CtaPolicy::kBatch, 12, RemoteInsert::kTwice, 4}));
+  const Stated& track = small.at("track");
+  EXPECT_EQ(chosen(track), (Chosen{"x", CtaPolicy::kBatch, 12, RemoteInsert::kTwice, 4}));
+  EXPECT_EQ(track["zone"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(track["zone_bounds"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(track["facet_neighbours"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(track["tally"].locality, LocalityClass::kUnclassified);
+  // 1,000 particles on the same mesh: x is 8,000 B, zone_bounds (131,072 B) chooses: kernel-wide CTAs,
+  // RTWICE, and H-CODA's batches of one CTA (a gathered array has no datablock).
+  const Stated sparse = first_launches("proxy/mcb", "particles=1000 nx=64 ny=64 steps=1").at("track");
+  EXPECT_EQ(chosen(sparse), (Chosen{"zone_bounds", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
+}
+
+TEST(LaspStatements, MiniContactBinsFacesByRecordAndSearchesThroughBuckets) {
+  // proxy/minicontact at n = 8: 12 x 64 = 768 faces, 2 x (6 x 64 + 2) = 772 nodes, 1,024 buckets (the
+  // power of two at least 768). update_nodes: x and vx at n (row 1): 7 CTAs of 128, 1 a socket rounded up
+  // to MinTBBatch 4096 / 1,024 = 4 (H-CODA's batch).
+  const auto contact = first_launches("proxy/minicontact", "n=8 steps=1");
+  EXPECT_EQ(chosen(contact.at("update_nodes")), (Chosen{"x", CtaPolicy::kBatch, 4, RemoteInsert::kTwice, 4}));
+  // face_bounds: the box (6 doubles a face, 36,864 B, the largest) and the 4 node ids (16 B a face) are the
+  // face's records at f = tx + 128 bx: row 1, kernel-wide pages; the nodes' coordinates at those ids:
+  // gathered. 6 CTAs with 6,144 B box datablocks: MinTBBatch 4096 / gcd(4096, 6144) = 2, and 1 CTA a socket
+  // rounds up to 2 (H-CODA the same 2).
+  const Stated& bounds = contact.at("face_bounds");
+  EXPECT_EQ(chosen(bounds), (Chosen{"box", CtaPolicy::kBatch, 2, RemoteInsert::kTwice, 2}));
+  EXPECT_EQ(bounds["box"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(bounds["box"].placement, PlacementPolicy::kKernelWide);
+  EXPECT_EQ(bounds["face_nodes"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(bounds["x"].locality, LocalityClass::kUnclassified);
+  // scan_block_sums: one CTA, each thread its run of block_sums at tx run + m: ITL, RONCE.
+  EXPECT_EQ(contact.at("scan_block_sums")["block_sums"].locality, LocalityClass::kIntraThread);
+  EXPECT_EQ(chosen(contact.at("scan_block_sums")),
+            (Chosen{"block_sums", CtaPolicy::kContiguous, 0, RemoteInsert::kOnce, 1}));
+  // scatter_faces: bucket_fill (1,024 ints, above face_bucket's 768) at the face's bucket: gathered,
+  // kernel-wide, RTWICE.
+  EXPECT_EQ(chosen(contact.at("scatter_faces")),
+            (Chosen{"bucket_fill", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
+  EXPECT_EQ(contact.at("scatter_faces")["face_bucket"].locality, LocalityClass::kNoLocality);
+  // search: a bucket's faces walked from its start one a step (ITL), every face array at those faces
+  // (gathered); the box, the largest, chooses: kernel-wide, RTWICE; the step's contact count: a fixed slot.
+  const Stated& search = contact.at("search");
+  EXPECT_EQ(chosen(search), (Chosen{"box", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
+  EXPECT_EQ(search["box"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(search["bucket_faces"].locality, LocalityClass::kIntraThread);
+  EXPECT_EQ(search["contact_gap"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(search["contacts"].locality, LocalityClass::kUnclassified);
+}
+
+TEST(LaspStatements, RabbitctsVolumeIsEachCtasOwnAndItsImageATexture) {
+  // proxy/rabbitct at L = 128: a grid of 4 x 4 x 128 CTAs of 32 x 32 (2-D: 512 rows). volume at
+  // i + (j + k L) L holds bx and by, no loop: row 1 without a stride, kernel-wide pages. A CTA row reads 32
+  // floats (128 B): MinTBBatch 4096 / 128 = 32; 2,048 CTAs / 16 = 128 a socket, a multiple of 32. H-CODA:
+  // batches of 32. The image is a texture, which LADM's pass does not see: only the volume is stated.
+  const Stated ct = first_launches("proxy/rabbitct", "L=128 projections=1").at("backproject");
+  EXPECT_EQ(ct.decision.arrays.size(), 1u);
+  EXPECT_EQ(chosen(ct), (Chosen{"volume", CtaPolicy::kBatch, 128, RemoteInsert::kTwice, 32}));
+  EXPECT_EQ(ct["volume"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(ct["volume"].placement, PlacementPolicy::kKernelWide);
+}
+
+TEST(LaspStatements, WorklistSsspsWalkTheirRunsOrPopOneItemAThread) {
+  testing::TempGraph k4(kK4);
+  // lonestar/sssp_wln on K4: worklists of one entry an edge (12 ints), as col and weight. drelax's input
+  // worklist at id per + m (each thread's run): ITL, stated first of the four equal arrays: kernel-wide,
+  // RONCE. col at e from row_ptr[src]: ITL; dist, row_ptr and the output worklist: gathered; wl_size at
+  // the argument `in`: a fixed slot, no row on a 1-D grid.
+  const Stated wln = first_launches("lonestar/sssp_wln", "layers=1", k4.path()).at("drelax");
+  EXPECT_EQ(chosen(wln), (Chosen{"wl_in", CtaPolicy::kContiguous, 0, RemoteInsert::kOnce, 1}));
+  EXPECT_EQ(wln["wl_in"].locality, LocalityClass::kIntraThread);
+  EXPECT_EQ(wln["col"].locality, LocalityClass::kIntraThread);
+  EXPECT_EQ(wln["dist"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(wln["wl_out"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(wln["wl_size"].locality, LocalityClass::kUnclassified);
+
+  // lonestar/sssp_wlc on K4: initialize's dist at v = tx + 1024 bx: row 1. drelax3's first launch is
+  // iteration 0's push of the source (the walk runs no CTA, so no iteration follows): its input is worklist
+  // 1 (wl_out) and its output worklist 0, which the push fills. The input at id = tx + 512 bx: row 1, and
+  // the worklists (24 ints, two entries an edge) are the largest, the input stated first: one CTA, rounded
+  // up to MinTBBatch 4096 / (512 x 4) = 2 (H-CODA 2), RTWICE. Every edge comes from the CTA's shared window:
+  // col, weight and dist gathered.
+  const auto wlc = first_launches("lonestar/sssp_wlc", "layers=1", k4.path());
+  EXPECT_EQ(wlc.at("initialize")["dist"].locality, LocalityClass::kNoLocality);
+  const Stated& relax = wlc.at("drelax3");
+  EXPECT_EQ(chosen(relax), (Chosen{"wl_out", CtaPolicy::kBatch, 2, RemoteInsert::kTwice, 2}));
+  EXPECT_EQ(relax["wl_out"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(relax["wl_in"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(relax["col"].locality, LocalityClass::kUnclassified);
+}
+
+TEST(LaspStatements, DmrStridesItsBadFlagsByTheGridAndGathersItsMesh) {
+  // lonestar/dmr on 2,000 points (40,020 triangle slots, 10 x the input's 4,002), 82 CTAs of 256.
+  // refine_mark walks isbad at g + m 256 gridDim.x: row 1 strided by 82 x 256 ints = 83,968 B, at least 16
+  // sockets x 4 KiB: stride-aware. The triangles' records, the points and the owner marks at triangles
+  // found by the walk: gathered; tri_vertices (12 B a slot, 480,240 B, stated before the equal
+  // tri_neighbours, above the 100,000 rounds' work counters' 400,000 B) chooses: kernel-wide, RTWICE. The
+  // claim arrays are the threads' local memory: unstated. (The walk runs no CTA, so no bad triangle is
+  // taken and the host stops before refine_commit.)
+  const Stated mark = first_launches("lonestar/dmr", "points=2000").at("refine_mark");
+  EXPECT_EQ(chosen(mark), (Chosen{"tri_vertices", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
+  EXPECT_EQ(mark["tri_vertices"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(mark["isbad"].locality, LocalityClass::kNoLocality);
+  EXPECT_EQ(mark["isbad"].placement, PlacementPolicy::kStrideAware);
+  EXPECT_EQ(mark["isbad"].stride_bytes, 83968u);
+  EXPECT_THROW(mark["local_claim"], std::out_of_range);
+  // 8 CTAs: a stride of 8 x 256 x 4 = 8 KiB, narrower than 16 pages: plain page interleaving.
+  const Stated few = first_launches("lonestar/dmr", "points=2000 blocks=8").at("refine_mark");
+  EXPECT_EQ(few["isbad"].placement, PlacementPolicy::kPageInterleave);
+}
+
+TEST(LaspStatements, BitcoinAndIm2colMatchNoRow) {
+  // other/bitcoin writes its results at the constants 0 and 1: no block id, no loop, a 1-D grid: row 7,
+  // kernel-wide, RTWICE; H-CODA's batches of one CTA.
+  const Stated miner = first_launches("other/bitcoin", "hashes=2 launches=1").at("search");
+  EXPECT_EQ(chosen(miner), (Chosen{"results", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 1}));
+  EXPECT_EQ(miner["results"].locality, LocalityClass::kUnclassified);
+  // ml/conv's im2col (1 image, 32 to 32 channels on 32 x 32 maps, 3 x 3): both indices divide Caffe's
+  // grid-stride induction variable by the map's width and height: row 7. The column buffer (288 x 1,024
+  // floats) is larger than the image (32 x 1,024): kernel-wide, RTWICE; H-CODA batches 4096 / (512 x 4) = 2.
+  const Stated im2col = first_launches("ml/conv", "batch=1 cin=32 cout=32 hw=32").at("im2col");
+  EXPECT_EQ(chosen(im2col), (Chosen{"col_buffer", CtaPolicy::kContiguous, 0, RemoteInsert::kTwice, 2}));
+  EXPECT_EQ(im2col["col_buffer"].locality, LocalityClass::kUnclassified);
+  EXPECT_EQ(im2col["bottom"].locality, LocalityClass::kUnclassified);
 }
 
 }  // namespace
