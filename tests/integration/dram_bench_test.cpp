@@ -154,5 +154,45 @@ TEST(DramBench, WithoutRefreshThereIsNoRefreshCounter) {
   EXPECT_EQ(d.reg.find_counter("bench.dram.refreshes"), nullptr);
 }
 
+// With banks (spec.hbm): the module's timing is the channel's (tests/unit/model/hbm_channel_test.cpp) at the
+// DRAM's clock, plus `latency` after the last data. The DRAM clock here is the bench's 1 GHz, so a command
+// cycle is a bench cycle. Map: 7 column bits (a 128 B line), 2 bank bits, then the row: within channel 0
+// (even lines), line 0 is the channel's line 0 (bank 0), line 2 its line 1 (bank 1). Bank groups 2: banks 0
+// and 1 differ. A reads line 0 and B line 2 at cycle 0, 4 bursts of 32 B each. Bank 0 activates at 0, bank
+// 1 at 3 (tRRD); bank 0 reads at 12, 14, 16, 18 (tCCDL 2), bank 1 in between at 15, 17, 19, 21; the last
+// data ends CL + 1 later: 31 and 34, answered 100 later: 131 and 134.
+TEST(DramBench, WithBanksAResponseLeavesLatencyAfterItsLastBurst) {
+  DramSpec s = spec(32);
+  HbmSpec& h = s.hbm;
+  h.banks = 4;
+  h.bank_groups = 2;
+  h.clock_mhz = 1000;
+  h.burst_bytes = 32;
+  h.queue_entries = 64;
+  h.bank_bits = {7, 8};
+  h.row_bits = {};
+  h.map_bits = 9;
+  h.t.ccd = 1;
+  h.t.ccdl = 2;
+  h.t.rrd = 3;
+  h.t.rcd = 12;
+  h.t.ras = 28;
+  h.t.rp = 12;
+  h.t.rc = 40;
+  h.t.cl = 12;
+  h.t.burst = 1;
+  DramBench d("bench", s, [](DramBench& self) {
+    ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, 0)));
+    ASSERT_TRUE(self.b.send(self.line(MemOp::kRead, 2)));
+  });
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(d.a.responses.size(), 1u);
+  ASSERT_EQ(d.b.responses.size(), 1u);
+  EXPECT_EQ(d.a.responses[0].ps, 131 * kNs);
+  EXPECT_EQ(d.b.responses[0].ps, 134 * kNs);
+  EXPECT_EQ(d.counter("row_empty"), 2u);
+  EXPECT_EQ(d.counter("row_hits"), 0u);
+}
+
 }  // namespace
 }  // namespace numagpu
