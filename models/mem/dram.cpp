@@ -267,7 +267,9 @@ void Dram::hbm_advance(unsigned ch, HbmChannel::Cycle end) {
 
 void Dram::hbm_schedule_wake(unsigned ch) {
   hbm_next_[ch] = hbm_[ch].next_event();
-  if (hbm_next_[ch] != HbmChannel::kIdle) hbm_event_.notify_at_ps(hbm_ps_of(hbm_next_[ch]));
+  // A request takes part from the command cycle it arrived in, which may have begun before now.
+  if (hbm_next_[ch] != HbmChannel::kIdle)
+    hbm_event_.notify_at_ps(std::max(hbm_ps_of(hbm_next_[ch]), clock_.now_ps()));
 }
 
 void Dram::hbm_wake() {

@@ -161,12 +161,12 @@ TEST(DramBench, WithoutRefreshThereIsNoRefreshCounter) {
 // and 1 differ. A reads line 0 and B line 2 at cycle 0, 4 bursts of 32 B each. Bank 0 activates at 0, bank
 // 1 at 3 (tRRD); bank 0 reads at 12, 14, 16, 18 (tCCDL 2), bank 1 in between at 15, 17, 19, 21; the last
 // data ends CL + 1 later: 31 and 34, answered 100 later: 131 and 134.
-TEST(DramBench, WithBanksAResponseLeavesLatencyAfterItsLastBurst) {
+DramSpec with_banks(std::uint64_t clock_mhz) {
   DramSpec s = spec(32);
   HbmSpec& h = s.hbm;
   h.banks = 4;
   h.bank_groups = 2;
-  h.clock_mhz = 1000;
+  h.clock_mhz = clock_mhz;
   h.burst_bytes = 32;
   h.queue_entries = 64;
   h.bank_bits = {7, 8};
@@ -181,7 +181,11 @@ TEST(DramBench, WithBanksAResponseLeavesLatencyAfterItsLastBurst) {
   h.t.rc = 40;
   h.t.cl = 12;
   h.t.burst = 1;
-  DramBench d("bench", s, [](DramBench& self) {
+  return s;
+}
+
+TEST(DramBench, WithBanksAResponseLeavesLatencyAfterItsLastBurst) {
+  DramBench d("bench", with_banks(1000), [](DramBench& self) {
     ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, 0)));
     ASSERT_TRUE(self.b.send(self.line(MemOp::kRead, 2)));
   });
@@ -192,6 +196,19 @@ TEST(DramBench, WithBanksAResponseLeavesLatencyAfterItsLastBurst) {
   EXPECT_EQ(d.b.responses[0].ps, 134 * kNs);
   EXPECT_EQ(d.counter("row_empty"), 2u);
   EXPECT_EQ(d.counter("row_hits"), 0u);
+}
+
+// A request arriving inside a command cycle takes part from that cycle. At 400 MHz (2.5 ns a command cycle)
+// a read of line 0 at 1 ns is in cycle 0: activate at 0, reads at 12, 14, 16, 18 (one bank: tCCDL 2), last
+// data ending 18 + CL + 1 = 31 cycles = 77.5 ns, answered 100 ns later: 177.5 ns.
+TEST(DramBench, WithBanksARequestInsideACommandCycleTakesPartFromIt) {
+  DramBench d("bench", with_banks(400), [](DramBench& self) {
+    sc_core::wait(1, SC_NS);
+    ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, 0)));
+  });
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(d.a.responses.size(), 1u);
+  EXPECT_EQ(d.a.responses[0].ps, 177500u);
 }
 
 }  // namespace
