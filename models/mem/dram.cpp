@@ -104,10 +104,13 @@ bool Dram::try_accept(unsigned, Payload& gp) {
     // Room in the channel's scheduler queue for the request's column commands, counting those accepted and
     // not yet arrived. A full queue frees room when a bank takes a request, at a wake-up (hbm_wake retries).
     const unsigned ch = channel_of(gp);
-    hbm_advance(ch, hbm_cycle_at(clock_.now_ps()));
+    hbm_advance(ch, hbm_cycle_at(clock_.now_ps()) + 1);
     const unsigned bursts = static_cast<unsigned>((facts_.data_bytes(attr(gp)) + spec_.hbm.burst_bytes - 1) /
                                                   spec_.hbm.burst_bytes);
-    if (!hbm_[ch].has_room(hbm_reserved_[ch] + bursts)) return false;
+    if (!hbm_[ch].has_room(hbm_reserved_[ch] + bursts)) {
+      hbm_event_.notify_at_ps(std::max(hbm_ps_of(hbm_[ch].next_event()), clock_.now_ps()));
+      return false;
+    }
     hbm_reserved_[ch] += bursts;
     return true;
   }
@@ -137,9 +140,10 @@ void Dram::on_request(unsigned port, Payload& gp) {
   }
   const unsigned ch = channel_of(gp);
   if (!hbm_.empty()) {
+    // A command cycle is decided as it begins: a request arriving in it takes part from the next one.
     const HbmChannel::Request r = hbm_request(gp, bytes, write, port, false);
     hbm_reserved_[ch] -= r.bursts;
-    hbm_advance(ch, hbm_cycle_at(clock_.now_ps()));
+    hbm_advance(ch, hbm_cycle_at(clock_.now_ps()) + 1);
     hbm_[ch].enqueue(r);
     hbm_schedule_wake(ch);
     return;
@@ -175,7 +179,7 @@ bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
     // Queued at the caller's time (beyond the queue's bound: a blocking caller cannot be held), then the
     // channel decided ahead until its last data.
     const HbmChannel::Request r = hbm_request(gp, bytes, write, 0, true);
-    hbm_advance(ch, hbm_cycle_at(clock_.ps_of(at)));
+    hbm_advance(ch, hbm_cycle_at(clock_.ps_of(at)) + 1);
     hbm_[ch].enqueue(r);
     HbmSlot& slot = hbm_slots_[r.tag];
     while (!slot.done_ps)
@@ -226,7 +230,7 @@ HbmChannel::Request Dram::hbm_request(const Payload& gp, std::uint64_t bytes, bo
 }
 
 // Books a channel's bursts on its busy tracker and answers what completes: a response `latency` after the
-// request's last data (never before now: a channel decided late answers at once after its latency).
+// request's last data (never before now, which hbm_wake_ps keeps from happening).
 class Dram::HbmSink final : public HbmChannel::Sink {
  public:
   HbmSink(Dram& dram, unsigned ch) : dram_(dram), ch_(ch) {}
@@ -241,7 +245,7 @@ class Dram::HbmSink final : public HbmChannel::Sink {
       return;
     }
     const std::uint64_t now_ps = dram_.clock_.now_ps();
-    dram_.in.respond_ps(slot.port, *slot.gp, std::max(end_ps, now_ps) - now_ps + dram_.latency_ps_);
+    dram_.in.respond_ps(slot.port, *slot.gp, std::max(end_ps + dram_.latency_ps_, now_ps) - now_ps);
     slot = HbmSlot{};
     dram_.hbm_free_slots_.push_back(static_cast<std::uint32_t>(tag));
   }
@@ -267,9 +271,22 @@ void Dram::hbm_advance(unsigned ch, HbmChannel::Cycle end) {
 
 void Dram::hbm_schedule_wake(unsigned ch) {
   hbm_next_[ch] = hbm_[ch].next_event();
-  // A request takes part from the command cycle it arrived in, which may have begun before now.
-  if (hbm_next_[ch] != HbmChannel::kIdle)
-    hbm_event_.notify_at_ps(std::max(hbm_ps_of(hbm_next_[ch]), clock_.now_ps()));
+  if (hbm_next_[ch] != HbmChannel::kIdle) hbm_event_.notify_at_ps(hbm_wake_ps(hbm_next_[ch]));
+}
+
+// When to decide a channel whose next command may issue in cycle `next`. Deciding later changes no decision:
+// an arrival first decides its channel up to its own cycle, so every decision sees the requests that had
+// arrived by then, whenever it is made. What must not be late is a response (no earlier than now): a command
+// in cycle `next` or after has its data CL (WL for a write) + burst later and its response `latency` after
+// that, so the channel is decided by then. Exactly at `next` when that matters sooner: a held request waits
+// for room the channel's next step may free, and a partition controller steps the busy history per cycle.
+std::uint64_t Dram::hbm_wake_ps(HbmChannel::Cycle next) const {
+  const HbmTiming& t = spec_.hbm.t;
+  const std::uint64_t now_ps = clock_.now_ps();
+  std::uint64_t at_ps = hbm_ps_of(next);
+  if (!hbm_exact_wake_ && in.held_requests() == 0)
+    at_ps = hbm_ps_of(next + std::min(t.cl, t.wl) + t.burst) + latency_ps_;
+  return std::max(at_ps, now_ps);
 }
 
 void Dram::hbm_wake() {
@@ -284,11 +301,12 @@ void Dram::hbm_wake() {
     }
     next = std::min(next, hbm_next_[ch]);
   }
-  if (next != HbmChannel::kIdle) hbm_event_.notify_at_ps(hbm_ps_of(next));
   if (in.held_requests()) in.retry_blocked();
+  if (next != HbmChannel::kIdle) hbm_event_.notify_at_ps(hbm_wake_ps(next));
 }
 
 void Dram::keep_busy_history() {
+  hbm_exact_wake_ = true;
   for (BusyTracker& b : busy_)
     b.keep_history();
 }
@@ -315,6 +333,8 @@ Cycles Dram::first_busy_cycle(Cycles from, Cycles limit) const {
 void Dram::sample_window(Cycles window) {
   if (!utilization_) return;
   const std::uint64_t now_ps = clock_.now_ps();
+  for (unsigned ch = 0; ch < hbm_.size(); ++ch)  // the bursts decided up to now booked (hbm_wake_ps)
+    hbm_advance(ch, hbm_cycle_at(now_ps) + 1);
   std::uint64_t busy_until_now = 0;
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);

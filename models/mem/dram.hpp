@@ -129,6 +129,8 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   void hbm_advance(unsigned ch, HbmChannel::Cycle end);
   void hbm_schedule_wake(unsigned ch);  // after channel `ch` changed: the wake-up at the first next event
   void hbm_wake();                      // the wake-up: decides every channel's due cycles
+  std::uint64_t hbm_wake_ps(HbmChannel::Cycle next) const;
+  bool hbm_exact_wake_ = false;  // wake at each command cycle (a partition controller steps busy_in_cycle)
   std::uint64_t hbm_ps_of(HbmChannel::Cycle c) const {  // a command-clock cycle's start, rounded up
     return (c * 1000000 + spec_.hbm.clock_mhz - 1) / spec_.hbm.clock_mhz;
   }

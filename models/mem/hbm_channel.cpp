@@ -12,7 +12,9 @@ HbmChannel::HbmChannel(const HbmSpec& spec)
 void HbmChannel::enqueue(const Request& r) {
   queue_.push_back({r, next_order_++});
   queued_bursts_ += r.bursts;
-  ++banks_[r.bank].waiting;
+  Bank& b = banks_[r.bank];
+  if (!b.busy && b.waiting == 0) ++free_waiting_;
+  ++b.waiting;
 }
 
 HbmChannel::Cycle HbmChannel::ready_cycle(const Bank& b, unsigned index, Cycle from) const {
@@ -26,13 +28,11 @@ HbmChannel::Cycle HbmChannel::ready_cycle(const Bank& b, unsigned index, Cycle f
 
 HbmChannel::Cycle HbmChannel::next_event() const {
   if (idle()) return kIdle;
+  if (free_waiting_) return cursor_;  // a free bank takes a request now
   Cycle next = kIdle;
   for (unsigned i = 0; i < banks_.size(); ++i) {
     const Bank& b = banks_[i];
-    if (b.busy)
-      next = std::min(next, ready_cycle(b, i, cursor_));
-    else if (b.waiting)
-      return cursor_;  // a free bank takes a request now
+    if (b.busy) next = std::min(next, ready_cycle(b, i, cursor_));
   }
   return std::max(cursor_, std::min(next, refresh_due_));
 }
@@ -40,28 +40,32 @@ HbmChannel::Cycle HbmChannel::next_event() const {
 // Per bank, in one pass over the queue (oldest first): the oldest request for the bank's open row, else the
 // oldest for the bank.
 void HbmChannel::assign_free_banks() {
-  if (queue_.empty()) return;
+  if (!free_waiting_) return;
   constexpr std::size_t kNone = ~std::size_t(0);
-  std::vector<std::size_t> pick(banks_.size(), kNone);
-  std::vector<bool> hit(banks_.size(), false);
+  std::vector<std::size_t>& pick = pick_;
+  std::vector<char>& hit = hit_;
+  pick.assign(banks_.size(), kNone);
+  hit.assign(banks_.size(), 0);
   for (std::size_t q = 0; q < queue_.size(); ++q) {
     const Request& r = queue_[q].r;
     const Bank& b = banks_[r.bank];
     if (b.busy || hit[r.bank]) continue;
     if (b.open && b.row == r.row) {
       pick[r.bank] = q;
-      hit[r.bank] = true;
+      hit[r.bank] = 1;
     } else if (pick[r.bank] == kNone) {
       pick[r.bank] = q;
     }
   }
-  std::vector<std::size_t> taken;
+  std::vector<std::size_t>& taken = taken_;
+  taken.clear();
   for (unsigned i = 0; i < banks_.size(); ++i) {
     if (pick[i] == kNone) continue;
     Bank& b = banks_[i];
     b.cur = queue_[pick[i]];
     b.busy = true;
     --b.waiting;
+    --free_waiting_;
     ++busy_banks_;
     queued_bursts_ -= b.cur.r.bursts;
     if (!b.open)
@@ -142,6 +146,7 @@ void HbmChannel::step(Cycle c, Sink& sink) {
     if (--col->cur.r.bursts == 0) {
       col->busy = false;
       --busy_banks_;
+      if (col->waiting) ++free_waiting_;
       sink.done(col->cur.r.tag, data + t.burst);
     }
   }

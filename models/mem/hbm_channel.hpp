@@ -100,6 +100,7 @@ class HbmChannel {
   std::vector<Queued> queue_;          // oldest first
   unsigned queued_bursts_ = 0;
   unsigned busy_banks_ = 0;
+  unsigned free_waiting_ = 0;  // banks not busy with requests queued for them
   std::uint64_t next_order_ = 0;
   Cycle cursor_ = 0;           // cycles before it are decided
   Cycle next_col_ = 0;         // channel: earliest column command (tCCD, the bus)
@@ -108,6 +109,10 @@ class HbmChannel {
   Cycle next_act_ = 0;         // channel: earliest activate (tRRD)
   Cycle refresh_due_ = kIdle;  // the next refresh
   Counts counts_;
+  // assign_free_banks' scratch, kept to spare an allocation a step.
+  std::vector<std::size_t> pick_;
+  std::vector<char> hit_;
+  std::vector<std::size_t> taken_;
 };
 
 }  // namespace numagpu
