@@ -7,6 +7,8 @@ namespace numagpu {
 HbmChannel::HbmChannel(const HbmSpec& spec)
     : spec_(spec), banks_(spec.banks), group_next_col_(spec.bank_groups, 0) {
   if (spec.t.refresh_interval) refresh_due_ = spec.t.refresh_interval;
+  for (unsigned i = 0; i < banks_.size(); ++i)
+    banks_[i].group = i % spec.bank_groups;
 }
 
 void HbmChannel::enqueue(const Request& r) {
@@ -17,22 +19,21 @@ void HbmChannel::enqueue(const Request& r) {
   ++b.waiting;
 }
 
-HbmChannel::Cycle HbmChannel::ready_cycle(const Bank& b, unsigned index, Cycle from) const {
+HbmChannel::Cycle HbmChannel::ready_cycle(const Bank& b, Cycle from) const {
   if (needs_row_command(b)) {
     if (b.open) return std::max(from, b.next_pre);   // precharge
     return std::max({from, b.next_act, next_act_});  // activate
   }
   const Cycle turnaround = b.cur.r.write ? next_write_ : next_read_;
-  return std::max({from, b.next_col, next_col_, group_next_col_[index % spec_.bank_groups], turnaround});
+  return std::max({from, b.next_col, next_col_, group_next_col_[b.group], turnaround});
 }
 
 HbmChannel::Cycle HbmChannel::next_event() const {
   if (idle()) return kIdle;
   if (free_waiting_) return cursor_;  // a free bank takes a request now
   Cycle next = kIdle;
-  for (unsigned i = 0; i < banks_.size(); ++i) {
-    const Bank& b = banks_[i];
-    if (b.busy) next = std::min(next, ready_cycle(b, i, cursor_));
+  for (const Bank& b : banks_) {
+    if (b.busy) next = std::min(next, ready_cycle(b, cursor_));
   }
   return std::max(cursor_, std::min(next, refresh_due_));
 }
@@ -116,16 +117,13 @@ void HbmChannel::step(Cycle c, Sink& sink) {
   assign_free_banks();
   // One column command: the oldest request whose bank has its row open and whose timing allows it.
   Bank* col = nullptr;
-  unsigned col_index = 0;
   Bank* row = nullptr;
-  for (unsigned i = 0; i < banks_.size(); ++i) {
-    Bank& b = banks_[i];
-    if (!b.busy || ready_cycle(b, i, c) != c) continue;
+  for (Bank& b : banks_) {
+    if (!b.busy || ready_cycle(b, c) != c) continue;
     if (needs_row_command(b)) {
       if (!row || b.cur.order < row->cur.order) row = &b;
     } else if (!col || b.cur.order < col->cur.order) {
       col = &b;
-      col_index = i;
     }
   }
   if (col) {
@@ -133,7 +131,7 @@ void HbmChannel::step(Cycle c, Sink& sink) {
     const Cycle data = c + (write ? t.wl : t.cl);
     sink.burst(data, data + t.burst);
     next_col_ = c + std::max(t.ccd, t.burst);
-    Cycle& group = group_next_col_[col_index % spec_.bank_groups];
+    Cycle& group = group_next_col_[col->group];
     group = c + std::max(t.ccdl, t.burst);
     if (write) {
       next_read_ = std::max(next_read_, c + t.wl + t.burst + t.cdlr);

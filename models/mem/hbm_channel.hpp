@@ -86,9 +86,10 @@ class HbmChannel {
     bool busy = false;   // serving `cur`
     Queued cur;
     unsigned waiting = 0;  // queued requests for this bank
+    unsigned group = 0;    // its bank group: its number mod bank_groups
   };
   // The earliest cycle from `from` at which bank `b`'s current request's next command may issue.
-  Cycle ready_cycle(const Bank& b, unsigned index, Cycle from) const;
+  Cycle ready_cycle(const Bank& b, Cycle from) const;
   bool needs_row_command(const Bank& b) const { return !b.open || b.row != b.cur.r.row; }
   void assign_free_banks();
   void refresh_due_by(Cycle c);
