@@ -44,6 +44,17 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
     refreshes_ = &stats.counter(std::string(this->name()) + ".refreshes", "refreshes",
                                 "All-bank refreshes, summed over the channels");
   }
+  if (spec.hbm.banks) {
+    hbm_.assign(spec.channels, HbmChannel(spec.hbm));
+    hbm_next_.assign(spec.channels, HbmChannel::kIdle);
+    hbm_reserved_.assign(spec.channels, 0);
+    hbm_counted_.assign(spec.channels, HbmChannel::Counts{});
+    const std::string n = this->name();
+    row_hits_ = &stats.counter(n + ".row_hits", "requests", "Requests whose bank had their row open");
+    row_empty_ = &stats.counter(n + ".row_empty", "requests", "Requests whose bank had no row open");
+    row_conflicts_ =
+        &stats.counter(n + ".row_conflicts", "requests", "Requests whose bank had another row open");
+  }
   // One line on one channel, rounded up to the picosecond.
   const std::uint64_t line_num = facts.line_bytes * spec.bandwidth_den * spec.channels;
   const std::uint64_t line_time_ps =
@@ -53,6 +64,11 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx, const DramSpec&
   SC_METHOD(unblock);
   sensitive << unblock_event_.event();
   dont_initialize();
+  if (spec.hbm.banks) {
+    SC_METHOD(hbm_wake);
+    sensitive << hbm_event_.event();
+    dont_initialize();
+  }
 }
 
 unsigned Dram::channel_of(const Payload& gp) const {
@@ -84,6 +100,20 @@ void Dram::refresh_until(unsigned ch, std::uint64_t at_ps) {
 
 bool Dram::try_accept(unsigned, Payload& gp) {
   if (spec_.inject_stuck && in_service_ >= spec_.queue_depth) return false;
+  if (!hbm_.empty()) {
+    // Room in the channel's scheduler queue for the request's column commands, counting those accepted and
+    // not yet arrived. A full queue frees room when a bank takes a request, at a wake-up (hbm_wake retries).
+    const unsigned ch = channel_of(gp);
+    hbm_advance(ch, hbm_cycle_at(clock_.now_ps()) + 1);
+    const unsigned bursts = static_cast<unsigned>((facts_.data_bytes(attr(gp)) + spec_.hbm.burst_bytes - 1) /
+                                                  spec_.hbm.burst_bytes);
+    if (!hbm_[ch].has_room(hbm_reserved_[ch] + bursts)) {
+      hbm_event_.notify_at_ps(std::max(hbm_ps_of(hbm_[ch].next_event()), clock_.now_ps()));
+      return false;
+    }
+    hbm_reserved_[ch] += bursts;
+    return true;
+  }
   // In picoseconds: asked for every request, where sc_time conversions are out-of-line calls.
   const std::uint64_t free_ps = channels_[channel_of(gp)]->free_at_ps();
   const std::uint64_t now_ps = clock_.now_ps();
@@ -109,6 +139,15 @@ void Dram::on_request(unsigned port, Payload& gp) {
     return;
   }
   const unsigned ch = channel_of(gp);
+  if (!hbm_.empty()) {
+    // A command cycle is decided as it begins: a request arriving in it takes part from the next one.
+    const HbmChannel::Request r = hbm_request(gp, bytes, write, port, false);
+    hbm_reserved_[ch] -= r.bursts;
+    hbm_advance(ch, hbm_cycle_at(clock_.now_ps()) + 1);
+    hbm_[ch].enqueue(r);
+    hbm_schedule_wake(ch);
+    return;
+  }
   BandwidthPipe& channel = *channels_[ch];
   const std::uint64_t now_ps = clock_.now_ps();
   refresh_until(ch, now_ps);
@@ -136,6 +175,22 @@ bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
   if (facts_.sectored) (write ? write_sectors_ : read_sectors_)->add(bytes / MachineFacts::kSectorBytes);
   const unsigned ch = channel_of(gp);
   const sc_time at = sim_now() + delay;
+  if (!hbm_.empty()) {
+    // Queued at the caller's time (beyond the queue's bound: a blocking caller cannot be held), then the
+    // channel decided ahead until its last data.
+    const HbmChannel::Request r = hbm_request(gp, bytes, write, 0, true);
+    hbm_advance(ch, hbm_cycle_at(clock_.ps_of(at)) + 1);
+    hbm_[ch].enqueue(r);
+    HbmSlot& slot = hbm_slots_[r.tag];
+    while (!slot.done_ps)
+      hbm_advance(ch, hbm_[ch].next_event() + 1);
+    const std::uint64_t done_ps = slot.done_ps;
+    slot = HbmSlot{};
+    hbm_free_slots_.push_back(static_cast<std::uint32_t>(r.tag));
+    hbm_schedule_wake(ch);
+    delay = clock_.ps_time(done_ps) - sim_now() + latency_;
+    return true;
+  }
   refresh_until(ch, clock_.ps_of(at));
   const std::uint64_t start_ps = std::max<std::uint64_t>(clock_.ps_of(at), channels_[ch]->free_at_ps());
   channels_[ch]->reserve(at, bytes);
@@ -146,7 +201,112 @@ bool Dram::serve_blocking(Payload& gp, sc_time& delay) {
   return true;
 }
 
+// ---- the bank model ----
+
+// The channel-local address (the line's number within its channel, then the byte in the line) read through
+// the address map: the bank number's bits, and the row's.
+HbmChannel::Request Dram::hbm_request(const Payload& gp, std::uint64_t bytes, bool write, unsigned port,
+                                      bool blocking) {
+  const HbmSpec& h = spec_.hbm;
+  const std::uint64_t address = gp.get_address();
+  const std::uint64_t local = channel_count_.quotient(line_size_.quotient(address)) * facts_.line_bytes +
+                              line_size_.remainder(address);
+  HbmChannel::Request r;
+  for (unsigned i = 0; i < h.bank_bits.size(); ++i)
+    r.bank |= static_cast<unsigned>((local >> h.bank_bits[i]) & 1) << i;
+  for (unsigned i = 0; i < h.row_bits.size(); ++i)
+    r.row |= ((local >> h.row_bits[i]) & 1) << i;
+  r.row |= (local >> h.map_bits) << h.row_bits.size();
+  r.bursts = static_cast<unsigned>((bytes + h.burst_bytes - 1) / h.burst_bytes);
+  r.write = write;
+  if (hbm_free_slots_.empty()) {
+    hbm_free_slots_.push_back(static_cast<std::uint32_t>(hbm_slots_.size()));
+    hbm_slots_.emplace_back();
+  }
+  r.tag = hbm_free_slots_.back();
+  hbm_free_slots_.pop_back();
+  hbm_slots_[r.tag] = HbmSlot{port, const_cast<Payload*>(&gp), blocking, 0};
+  return r;
+}
+
+// Books a channel's bursts on its busy tracker and answers what completes: a response `latency` after the
+// request's last data (never before now, which hbm_wake_ps keeps from happening).
+class Dram::HbmSink final : public HbmChannel::Sink {
+ public:
+  HbmSink(Dram& dram, unsigned ch) : dram_(dram), ch_(ch) {}
+  void burst(HbmChannel::Cycle start, HbmChannel::Cycle end) override {
+    dram_.busy_[ch_].book(dram_.hbm_ps_of(start), dram_.hbm_ps_of(end));
+  }
+  void done(std::uint64_t tag, HbmChannel::Cycle data_end) override {
+    HbmSlot& slot = dram_.hbm_slots_[tag];
+    const std::uint64_t end_ps = dram_.hbm_ps_of(data_end);
+    if (slot.blocking) {
+      slot.done_ps = end_ps;
+      return;
+    }
+    const std::uint64_t now_ps = dram_.clock_.now_ps();
+    dram_.in.respond_ps(slot.port, *slot.gp, std::max(end_ps + dram_.latency_ps_, now_ps) - now_ps);
+    slot = HbmSlot{};
+    dram_.hbm_free_slots_.push_back(static_cast<std::uint32_t>(tag));
+  }
+
+ private:
+  Dram& dram_;
+  unsigned ch_;
+};
+
+void Dram::hbm_advance(unsigned ch, HbmChannel::Cycle end) {
+  HbmChannel& channel = hbm_[ch];
+  if (channel.decided_until() >= end) return;
+  HbmSink sink(*this, ch);
+  channel.advance(end, sink);
+  const HbmChannel::Counts& now = channel.counts();
+  HbmChannel::Counts& counted = hbm_counted_[ch];
+  row_hits_->add(now.row_hits - counted.row_hits);
+  row_empty_->add(now.row_empty - counted.row_empty);
+  row_conflicts_->add(now.row_conflicts - counted.row_conflicts);
+  if (refreshes_) refreshes_->add(now.refreshes - counted.refreshes);
+  counted = now;
+}
+
+void Dram::hbm_schedule_wake(unsigned ch) {
+  hbm_next_[ch] = hbm_[ch].next_event();
+  if (hbm_next_[ch] != HbmChannel::kIdle) hbm_event_.notify_at_ps(hbm_wake_ps(hbm_next_[ch]));
+}
+
+// When to decide a channel whose next command may issue in cycle `next`. Deciding later changes no decision:
+// an arrival first decides its channel up to its own cycle, so every decision sees the requests that had
+// arrived by then, whenever it is made. What must not be late is a response (no earlier than now): a command
+// in cycle `next` or after has its data CL (WL for a write) + burst later and its response `latency` after
+// that, so the channel is decided by then. Exactly at `next` when that matters sooner: a held request waits
+// for room the channel's next step may free, and a partition controller steps the busy history per cycle.
+std::uint64_t Dram::hbm_wake_ps(HbmChannel::Cycle next) const {
+  const HbmTiming& t = spec_.hbm.t;
+  const std::uint64_t now_ps = clock_.now_ps();
+  std::uint64_t at_ps = hbm_ps_of(next);
+  if (!hbm_exact_wake_ && in.held_requests() == 0)
+    at_ps = hbm_ps_of(next + std::min(t.cl, t.wl) + t.burst) + latency_ps_;
+  return std::max(at_ps, now_ps);
+}
+
+void Dram::hbm_wake() {
+  const auto resumed = hbm_event_.resume();
+  ++activations_;
+  const HbmChannel::Cycle now = hbm_cycle_at(clock_.now_ps());
+  HbmChannel::Cycle next = HbmChannel::kIdle;
+  for (unsigned ch = 0; ch < hbm_.size(); ++ch) {
+    if (hbm_next_[ch] <= now) {
+      hbm_advance(ch, now + 1);
+      hbm_next_[ch] = hbm_[ch].next_event();
+    }
+    next = std::min(next, hbm_next_[ch]);
+  }
+  if (in.held_requests()) in.retry_blocked();
+  if (next != HbmChannel::kIdle) hbm_event_.notify_at_ps(hbm_wake_ps(next));
+}
+
 void Dram::keep_busy_history() {
+  hbm_exact_wake_ = true;
   for (BusyTracker& b : busy_)
     b.keep_history();
 }
@@ -173,6 +333,8 @@ Cycles Dram::first_busy_cycle(Cycles from, Cycles limit) const {
 void Dram::sample_window(Cycles window) {
   if (!utilization_) return;
   const std::uint64_t now_ps = clock_.now_ps();
+  for (unsigned ch = 0; ch < hbm_.size(); ++ch)  // the bursts decided up to now booked (hbm_wake_ps)
+    hbm_advance(ch, hbm_cycle_at(now_ps) + 1);
   std::uint64_t busy_until_now = 0;
   for (BusyTracker& b : busy_)
     busy_until_now += b.busy_ps_until(now_ps);
@@ -190,10 +352,17 @@ void Dram::report_queues(std::ostream& os) const {
   std::size_t busy = 0;
   for (const auto& c : channels_)
     busy += c->free_at() > now ? 1 : 0;
+  std::size_t scheduled = 0;
+  for (const HbmChannel& c : hbm_) {
+    busy += c.idle() ? 0 : 1;
+    scheduled += c.queued();
+  }
   if (busy == 0 && in.held_requests() == 0 && in_service_ == 0) return;
   os << "  " << name() << ": busy channels " << busy << "/" << channels_.size() << ", held "
      << in.held_requests() << ", stuck in service " << in_service_ << ", responses queued "
-     << in.queued_responses() << "\n";
+     << in.queued_responses();
+  if (!hbm_.empty()) os << ", queued in the schedulers " << scheduled;
+  os << "\n";
 }
 
 }  // namespace numagpu

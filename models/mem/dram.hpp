@@ -2,7 +2,9 @@
 // fixed access latency. A request moves its line, or in a sectored machine only its sectors. A channel whose
 // backlog exceeds `queue_depth` line transfers back-pressures its inputs until it drains. With refresh set,
 // every refresh interval each channel stops for the refresh time once the transfer under way is done.
-// Utilization per sample window (the channels' transfer time in it) is a time series.
+// Utilization per sample window (the channels' transfer time in it) is a time series. With banks
+// (spec.hbm.banks > 0) a channel is instead an HBM channel's banks, rows and FR-FCFS scheduler
+// (mem/hbm_channel.hpp), and a response leaves `latency` after its last data.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "common/timed_event.hpp"
 #include "common/watchdog.hpp"
 #include "mem/dram_spec.hpp"
+#include "mem/hbm_channel.hpp"
 #include "stats/registry.hpp"
 
 namespace numagpu {
@@ -110,6 +113,38 @@ class Dram : public sc_core::sc_module, public InputOwner, public QueueReporter,
   stats::Counter* write_sectors_ = nullptr;
   stats::Counter* refreshes_ = nullptr;       // only with refresh
   stats::TimeSeries* utilization_ = nullptr;  // only when sampling is enabled
+
+  // ---- the bank model (spec_.hbm.banks > 0) ----
+  // A request in a channel's scheduler: where its response goes (a blocking one waits for done_ps).
+  struct HbmSlot {
+    unsigned port = 0;
+    Payload* gp = nullptr;
+    bool blocking = false;
+    std::uint64_t done_ps = 0;  // when its last data left the bus (blocking only)
+  };
+  class HbmSink;
+  HbmChannel::Request hbm_request(const Payload& gp, std::uint64_t bytes, bool write, unsigned port,
+                                  bool blocking);
+  // Decides channel `ch`'s cycles before `end` (DRAM command-clock cycles), answering what completes.
+  void hbm_advance(unsigned ch, HbmChannel::Cycle end);
+  void hbm_schedule_wake(unsigned ch);  // after channel `ch` changed: the wake-up at the first next event
+  void hbm_wake();                      // the wake-up: decides every channel's due cycles
+  std::uint64_t hbm_wake_ps(HbmChannel::Cycle next) const;
+  bool hbm_exact_wake_ = false;  // wake at each command cycle (a partition controller steps busy_in_cycle)
+  std::uint64_t hbm_ps_of(HbmChannel::Cycle c) const {  // a command-clock cycle's start, rounded up
+    return (c * 1000000 + spec_.hbm.clock_mhz - 1) / spec_.hbm.clock_mhz;
+  }
+  HbmChannel::Cycle hbm_cycle_at(std::uint64_t ps) const { return ps * spec_.hbm.clock_mhz / 1000000; }
+  std::vector<HbmChannel> hbm_;
+  std::vector<HbmChannel::Cycle> hbm_next_;  // per channel: its next_event()
+  std::vector<unsigned> hbm_reserved_;       // per channel: bursts accepted, not yet arrived
+  std::vector<HbmChannel::Counts> hbm_counted_;
+  std::vector<HbmSlot> hbm_slots_;
+  std::vector<std::uint32_t> hbm_free_slots_;
+  TimedEvent hbm_event_{clock_};
+  stats::Counter* row_hits_ = nullptr;
+  stats::Counter* row_empty_ = nullptr;
+  stats::Counter* row_conflicts_ = nullptr;
 };
 
 }  // namespace numagpu

@@ -176,6 +176,76 @@ void derive_carveouts(const SystemParams& p, SystemSpec& s) {
   }
 }
 
+// The bank model (mem/hbm_channel.hpp): its timing in DRAM command-clock cycles, and the address map read
+// into bit positions.
+void derive_dram_banks(const SystemParams& p, SystemSpec& s) {
+  const DramParams& d = p.dram;
+  HbmSpec& h = s.dram.hbm;
+  if (!power_of_two(d.banks)) fail("dram.banks", str(d.banks) + " is not a power of two");
+  if (d.bank_groups > d.banks || d.banks % d.bank_groups)
+    fail("dram.bank_groups", str(d.bank_groups) + " does not divide dram.banks (" + str(d.banks) + ")");
+  if (d.clock_mhz == 0) fail("dram.clock_mhz", "0: the bank model (dram.banks) needs the DRAM's clock");
+  // The channels' peak, channels x burst_bytes per burst_cycles at clock_mhz, is the configured bandwidth
+  // (within 1 %): bench-sm and the utilization statistics take dram.bandwidth_gbps as the peak.
+  const std::uint64_t mbps = std::uint64_t(d.channels) * d.burst_bytes * d.clock_mhz / d.burst_cycles;
+  const std::uint64_t want = d.bandwidth_gbps * 1000;
+  if ((mbps > want ? mbps - want : want - mbps) * 100 > want) {
+    fail("dram.burst_bytes", str(d.channels) + " channels x " + str(d.burst_bytes) + " B per " +
+                                 str(d.burst_cycles) + " cycle(s) at " + str(d.clock_mhz) +
+                                 " MHz = " + str(mbps / 1000) + " GB/s, not dram.bandwidth_gbps (" +
+                                 str(d.bandwidth_gbps) + ") within 1 %");
+  }
+  if (d.scheduler_queue * std::uint64_t(d.burst_bytes) < s.facts.line_bytes) {
+    fail("dram.scheduler_queue", str(d.scheduler_queue) + " column commands of " + str(d.burst_bytes) +
+                                     " B cannot hold one line (" + str(s.facts.line_bytes) + " B)");
+  }
+  unsigned bit = 0;
+  for (auto it = d.address_map.rbegin(); it != d.address_map.rend(); ++it) {
+    switch (*it) {
+      case '.':
+        continue;
+      case 'R':
+        h.row_bits.push_back(bit);
+        break;
+      case 'B':
+        h.bank_bits.push_back(bit);
+        break;
+      case 'C':
+      case 'S':
+        break;
+      default:
+        fail("dram.address_map", std::string("'") + *it + "' in \"" + d.address_map +
+                                     "\": expected R (row), B (bank), C (column), S (byte) or '.'");
+    }
+    ++bit;
+  }
+  if ((1ull << h.bank_bits.size()) != d.banks) {
+    fail("dram.address_map", "\"" + d.address_map + "\" has " + str(h.bank_bits.size()) +
+                                 " bank bits (B); dram.banks (" + str(d.banks) + ") needs " +
+                                 str(__builtin_ctz(d.banks)));
+  }
+  h.map_bits = bit;
+  h.banks = d.banks;
+  h.bank_groups = d.bank_groups;
+  h.clock_mhz = d.clock_mhz;
+  h.burst_bytes = d.burst_bytes;
+  h.queue_entries = d.scheduler_queue;
+  h.t = d.timing;
+  h.t.burst = d.burst_cycles;
+  if (h.t.rc < h.t.ras)
+    fail("dram.timing.rc", str(h.t.rc) + " is below dram.timing.ras (" + str(h.t.ras) + ")");
+  if (d.refresh_interval_ns) {
+    // In command-clock cycles, rounded up; the whole refresh (precharge and tRFC) ends before the next.
+    h.t.refresh_interval = (d.refresh_interval_ns * d.clock_mhz + 999) / 1000;
+    h.t.refresh = (d.refresh_ns * d.clock_mhz + 999) / 1000;
+    if (h.t.refresh + h.t.rp + h.t.ras >= h.t.refresh_interval) {
+      fail("dram.refresh_ns", str(d.refresh_ns) +
+                                  " ns with tRAS and tRP (dram.timing) does not end before "
+                                  "the next refresh (dram.refresh_interval_ns)");
+    }
+  }
+}
+
 void derive_crossbar_and_dram(const SystemParams& p, SystemSpec& s) {
   s.crossbar = p.crossbar;
   // GB/s -> bytes per cycle as an exact fraction: gbps * 1000 / clock_mhz.
@@ -192,6 +262,7 @@ void derive_crossbar_and_dram(const SystemParams& p, SystemSpec& s) {
     s.dram.refresh_interval_ps = p.dram.refresh_interval_ns * 1000;
     s.dram.refresh_ps = p.dram.refresh_ns * 1000;
   }
+  if (p.dram.banks) derive_dram_banks(p, s);
   if (p.memory.ipoly_interleave) {
     // One hash for both: a bank's lines then all go to the channel index mod channels.
     if (!power_of_two(s.dram.channels))

@@ -154,5 +154,63 @@ TEST(DramBench, WithoutRefreshThereIsNoRefreshCounter) {
   EXPECT_EQ(d.reg.find_counter("bench.dram.refreshes"), nullptr);
 }
 
+// With banks (spec.hbm): the module's timing is the channel's (tests/unit/model/hbm_channel_test.cpp) at the
+// DRAM's clock, plus `latency` after the last data. A command cycle is decided as it begins, so a request
+// takes part from the first cycle after the one it arrived in. The DRAM clock here is the bench's 1 GHz, so a
+// command cycle is a bench cycle. Map: 7 column bits (a 128 B line), 2 bank bits, then the row: within
+// channel 0 (even lines), line 0 is the channel's line 0 (bank 0), line 2 its line 1 (bank 1). Bank groups
+// 2: banks 0 and 1 differ. A reads line 0 and B line 2 at cycle 0, 4 bursts of 32 B each, taking part from
+// cycle 1. Bank 0 activates at 1, bank 1 at 4 (tRRD); bank 0 reads at 13, 15, 17, 19 (tCCDL 2), bank 1 in
+// between at 16, 18, 20, 22; the last data ends CL + 1 later: 32 and 35, answered 100 later: 132 and 135.
+DramSpec with_banks(std::uint64_t clock_mhz) {
+  DramSpec s = spec(32);
+  HbmSpec& h = s.hbm;
+  h.banks = 4;
+  h.bank_groups = 2;
+  h.clock_mhz = clock_mhz;
+  h.burst_bytes = 32;
+  h.queue_entries = 64;
+  h.bank_bits = {7, 8};
+  h.row_bits = {};
+  h.map_bits = 9;
+  h.t.ccd = 1;
+  h.t.ccdl = 2;
+  h.t.rrd = 3;
+  h.t.rcd = 12;
+  h.t.ras = 28;
+  h.t.rp = 12;
+  h.t.rc = 40;
+  h.t.cl = 12;
+  h.t.burst = 1;
+  return s;
+}
+
+TEST(DramBench, WithBanksAResponseLeavesLatencyAfterItsLastBurst) {
+  DramBench d("bench", with_banks(1000), [](DramBench& self) {
+    ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, 0)));
+    ASSERT_TRUE(self.b.send(self.line(MemOp::kRead, 2)));
+  });
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(d.a.responses.size(), 1u);
+  ASSERT_EQ(d.b.responses.size(), 1u);
+  EXPECT_EQ(d.a.responses[0].ps, 132 * kNs);
+  EXPECT_EQ(d.b.responses[0].ps, 135 * kNs);
+  EXPECT_EQ(d.counter("row_empty"), 2u);
+  EXPECT_EQ(d.counter("row_hits"), 0u);
+}
+
+// A request arriving inside a command cycle takes part from the next one. At 400 MHz (2.5 ns a command
+// cycle) a read of line 0 at 1 ns is in cycle 0: activate at 1, reads at 13, 15, 17, 19 (one bank: tCCDL 2),
+// last data ending 19 + CL + 1 = 32 cycles = 80 ns, answered 100 ns later: 180 ns.
+TEST(DramBench, WithBanksARequestInsideACommandCycleTakesPartFromTheNext) {
+  DramBench d("bench", with_banks(400), [](DramBench& self) {
+    sc_core::wait(1, SC_NS);
+    ASSERT_TRUE(self.a.send(self.line(MemOp::kRead, 0)));
+  });
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  ASSERT_EQ(d.a.responses.size(), 1u);
+  EXPECT_EQ(d.a.responses[0].ps, 180000u);
+}
+
 }  // namespace
 }  // namespace numagpu

@@ -385,5 +385,58 @@ TEST(Occupancy, AKernelThatCannotFitIsRefusedAtItsKey) {
   }
 }
 
+// The DRAM's bank model (dram.banks): each inconsistent key is blamed by name. The base is the GV100's: 32
+// channels x 32 B per 850 MHz cycle = 870.4 GB/s, 16 banks from the map's four B bits.
+SystemParams hbm() {
+  SystemParams p = one_kernel();
+  p.dram.bandwidth_gbps = 870;
+  p.dram.channels = 32;
+  p.dram.banks = 16;
+  p.dram.bank_groups = 4;
+  p.dram.clock_mhz = 850;
+  p.dram.address_map = "RRRRRRRRRRRRR.BBBCCCB.CCCSSSSS";
+  p.dram.timing.ras = 28;
+  p.dram.timing.rc = 40;
+  return p;
+}
+
+TEST(DeriveSpec, DramBanksReadTheAddressMap) {
+  const SystemSpec s = derive_system_spec(hbm());
+  // Least significant first: S 0-4, C 5-7, B 8, C 9-11, B 12-14, R 15-27.
+  EXPECT_EQ(s.dram.hbm.bank_bits, (std::vector<unsigned>{8, 12, 13, 14}));
+  ASSERT_EQ(s.dram.hbm.row_bits.size(), 13u);
+  EXPECT_EQ(s.dram.hbm.row_bits.front(), 15u);
+  EXPECT_EQ(s.dram.hbm.map_bits, 28u);
+  EXPECT_EQ(s.dram.hbm.banks, 16u);
+}
+
+TEST(DeriveSpec, DramBanksBlameTheInconsistentKey) {
+  EXPECT_EQ(blamed(hbm()), "");
+  SystemParams p = hbm();
+  p.dram.banks = 12;
+  EXPECT_EQ(blamed(p), "dram.banks");
+  p = hbm();
+  p.dram.bank_groups = 3;
+  EXPECT_EQ(blamed(p), "dram.bank_groups");
+  p = hbm();
+  p.dram.clock_mhz = 0;
+  EXPECT_EQ(blamed(p), "dram.clock_mhz");
+  p = hbm();
+  p.dram.clock_mhz = 1000;  // 1024 GB/s, not 870
+  EXPECT_EQ(blamed(p), "dram.burst_bytes");
+  p = hbm();
+  p.dram.address_map = "RRRR.BBBXCCB.CCCSSSSS";  // X is no bit's kind
+  EXPECT_EQ(blamed(p), "dram.address_map");
+  p = hbm();
+  p.dram.address_map = "RRRR.BBCCCB.CCCSSSSS";  // 3 bank bits for 16 banks
+  EXPECT_EQ(blamed(p), "dram.address_map");
+  p = hbm();
+  p.dram.scheduler_queue = 3;  // 3 x 32 B < a 128 B line: a line could never be queued
+  EXPECT_EQ(blamed(p), "dram.scheduler_queue");
+  p = hbm();
+  p.dram.timing.rc = 20;  // below tRAS
+  EXPECT_EQ(blamed(p), "dram.timing.rc");
+}
+
 }  // namespace
 }  // namespace numagpu
