@@ -523,6 +523,17 @@ TEST(Simt, GlobalAddressesAreOneIntegerInstructionAndReused) {
   }
 }
 
+// The load steps of a warp's record, unpacked.
+std::vector<Step> load_steps(const WarpRecord& r) {
+  std::vector<Step> loads;
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    Step s;
+    r.unpack(i, s);
+    if (s.kind == Step::Kind::kLoad) loads.push_back(s);
+  }
+  return loads;
+}
+
 // A texture fetch is recorded as a load marked texture (Step::texture: the SM's texture pipeline), a global
 // load is not; the scoreboard's mark (Step::scoreboarded) stands beside it. One warp: a global load, then a
 // texture fetch, each read by nothing; with the scoreboard both are scoreboarded, without it neither.
@@ -535,13 +546,7 @@ TEST(Simt, ATextureFetchIsALoadMarkedTexture) {
     const V<std::int64_t> tid = c.threadIdx_x();
     c.load(a, tid);
     c.texture_load(a, tid);
-    std::vector<Step> loads;
-    const WarpRecord& r = c.records()[0];
-    for (std::size_t i = 0; i < r.steps.size(); ++i) {
-      Step s;
-      r.unpack(i, s);
-      if (s.kind == Step::Kind::kLoad) loads.push_back(s);
-    }
+    const std::vector<Step> loads = load_steps(c.records()[0]);
     ASSERT_EQ(loads.size(), 2u);
     EXPECT_FALSE(loads[0].texture);
     EXPECT_TRUE(loads[1].texture);
@@ -565,13 +570,8 @@ TEST(Simt, AFilteredTextureFetchIsOneStepOverAllItsTaps) {
   const V<std::int32_t> v = c.texture_load_taps(a, {tid, far});
   EXPECT_EQ(v[9], 27);  // the first tap's value: element 9
   c.if_(tid < 16, [&] { c.texture_load_taps(a, {tid, far}); });
-  std::vector<Step> loads;
   const WarpRecord& r = c.records()[0];
-  for (std::size_t i = 0; i < r.steps.size(); ++i) {
-    Step s;
-    r.unpack(i, s);
-    if (s.kind == Step::Kind::kLoad) loads.push_back(s);
-  }
+  const std::vector<Step> loads = load_steps(r);
   ASSERT_EQ(loads.size(), 2u);
   for (const Step& s : loads) {
     EXPECT_TRUE(s.texture);
