@@ -21,6 +21,7 @@ config::Schema make_schema() {
   counter.string("benchmark", "The row's Benchmark; empty: any").default_value("");
   counter.string("function", "The function its Kernel column names (demangled)").required();
   counter.string("kernel", "The library kernel that stands for it").required();
+  counter.string("args", "Its arguments (name=value ...); empty: the kernel's defaults").default_value("");
   counter.integer("launches", "Launches simulated and compared with the row").range(1, 1000).default_value(1);
   config::Schema& cuda = counter.section("cuda", "Its CUDA version (examples/cuda/), for correlate --cuda");
   cuda.string("program", "The program, examples/cuda/PROGRAM.cu; empty: none").default_value("");
@@ -99,7 +100,8 @@ StudyKernelMap StudyKernelMap::load(const config::Layer& layer) {
   StudyKernelMap map;
   for (std::size_t i = 0; i < c.list_size("counters"); ++i) {
     const std::string at = "counters." + std::to_string(i) + ".";
-    StudyKernel k{library_kernel(c, at + "kernel"), "", unsigned(c.integer(at + "launches")), std::nullopt};
+    StudyKernel k{library_kernel(c, at + "kernel"), c.string(at + "args"), unsigned(c.integer(at + "launches")),
+                  std::nullopt};
     if (const std::string program = c.string(at + "cuda.program"); !program.empty()) {
       const bool plain =
           program.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==

@@ -356,12 +356,29 @@ void Cta::memory_step(Step::Kind kind, const std::vector<std::uint64_t>& address
     if (mask_[w]) warp_memory_step(w, kind, addresses_by_thread.data() + std::size_t(w) * kWarpSize, bytes);
 }
 
+void Cta::memory_step_multi(Step::Kind kind, const std::vector<std::uint64_t>& addresses, unsigned per_thread,
+                            unsigned bytes) {
+  for (unsigned w = 0; w < mask_.size(); ++w) {
+    if (!mask_[w]) continue;
+    warp_addresses_.clear();
+    const std::uint64_t* first = addresses.data() + std::size_t(w) * kWarpSize * per_thread;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      if ((mask_[w] >> lane) & 1u)
+        warp_addresses_.insert(warp_addresses_.end(), first + std::size_t(lane) * per_thread,
+                               first + std::size_t(lane + 1) * per_thread);
+    record_memory_step(w, kind, bytes);
+  }
+}
+
 void Cta::warp_memory_step(unsigned w, Step::Kind kind, const std::uint64_t* lane_addresses, unsigned bytes) {
-  std::vector<std::uint64_t>& addresses = warp_addresses_;
-  addresses.clear();
+  warp_addresses_.clear();
   for (unsigned lane = 0; lane < kWarpSize; ++lane)
-    if ((mask_[w] >> lane) & 1u) addresses.push_back(lane_addresses[lane]);
-  coalesce(addresses, bytes, line_bytes_, scratch_step_);
+    if ((mask_[w] >> lane) & 1u) warp_addresses_.push_back(lane_addresses[lane]);
+  record_memory_step(w, kind, bytes);
+}
+
+void Cta::record_memory_step(unsigned w, Step::Kind kind, unsigned bytes) {
+  coalesce(warp_addresses_, bytes, line_bytes_, scratch_step_);
   WarpRecord& r = warps_[w];
   PackedStep p;
   p.kind = kind;

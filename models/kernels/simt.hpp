@@ -337,6 +337,12 @@ class Cta {
   // integer for tex1Dfetch, floats for tex2D), not a 64-bit address.
   template <class T>
   V<T> texture_load(const Array<T>& a, const V<std::int64_t>& index);
+  // A filtered texture fetch: one instruction whose texture unit reads several texels a thread, `taps`
+  // (elements of `a`; a tex2D with linear filtering reads 4, CUDA C Programming Guide, "Linear
+  // Filtering"), the lines of every tap of the warp's active lanes in one request set. Its value is the
+  // first tap's: the filter's weights at a texel's centre are 1 for it and 0 for the others.
+  template <class T>
+  V<T> texture_load_taps(const Array<T>& a, const std::vector<V<std::int64_t>>& taps);
   template <class T>
   void store(const Array<T>& a, const V<std::int64_t>& index, const V<T>& value, std::int64_t offset = 0);
   // With dependent latencies: each active warp forms the address of `a`'s elements `index` now (its one
@@ -488,6 +494,12 @@ class Cta {
   };
   Tid make_tid();
   void memory_step(Step::Kind kind, const std::vector<std::uint64_t>& addresses_by_thread, unsigned bytes);
+  // As memory_step, with `per_thread` addresses a thread: thread t's at [t * per_thread, (t + 1) *
+  // per_thread).
+  void memory_step_multi(Step::Kind kind, const std::vector<std::uint64_t>& addresses, unsigned per_thread,
+                         unsigned bytes);
+  // Records warp w's memory step of the addresses in warp_addresses_ (coalesced into lines).
+  void record_memory_step(unsigned w, Step::Kind kind, unsigned bytes);
   // One warp's memory step: the lines its active lanes' addresses touch (lane_addresses indexed by lane).
   void warp_memory_step(unsigned w, Step::Kind kind, const std::uint64_t* lane_addresses, unsigned bytes);
   // One warp's passes through the banks for a shared access by its active lanes (lane_offsets by lane).
@@ -536,6 +548,10 @@ class Cta {
   // kernel's coordinates and needs no address instruction).
   template <class T>
   V<T> load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset, bool texture);
+  // The end of a load's record (the memory step just recorded): its texture mark, and the scoreboard or the
+  // wait for its value `r`.
+  template <class T>
+  V<T> finish_load(V<T>& r, bool texture);
   // The branch of a construct on `cond`: one branch instruction per warp with an active thread.
   void branch_on(const V<bool>& cond);
   // Adds `n` instructions of `cls` to warp `w`'s current compute step (and its totals); `cycles` issue
@@ -916,6 +932,25 @@ V<T> Cta::texture_load(const Array<T>& a, const V<std::int64_t>& index) {
 }
 
 template <class T>
+V<T> Cta::texture_load_taps(const Array<T>& a, const std::vector<V<std::int64_t>>& taps) {
+  if (taps.empty()) throw std::invalid_argument("texture_load_taps: a fetch reads at least one texel");
+  V<T> r(*this, T{});
+  const auto n = static_cast<unsigned>(taps.size());
+  scratch_.assign(std::size_t(threads_) * n, 0);
+  for (unsigned t = 0; t < threads_; ++t) {
+    if (!active(t)) continue;
+    for (unsigned k = 0; k < n; ++k)
+      scratch_[std::size_t(t) * n + k] = a.base + static_cast<std::uint64_t>(taps[k][t]) * sizeof(T);
+    const auto i = static_cast<std::uint64_t>(taps[0][t]);
+    if (a.data && i < a.data->size()) r[t] = (*a.data)[i];
+  }
+  for (const V<std::int64_t>& tap : taps)  // the texture unit takes every tap's coordinates
+    await([&](unsigned w) { return tap.ready(w); });
+  memory_step_multi(Step::Kind::kLoad, scratch_, n, sizeof(T));
+  return finish_load(r, true);
+}
+
+template <class T>
 V<T> Cta::load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_t offset, bool texture) {
   V<T> r(*this, T{});
   scratch_.assign(threads_, 0);
@@ -928,6 +963,11 @@ V<T> Cta::load_from(const Array<T>& a, const V<std::int64_t>& index, std::int64_
   if (!texture) form_address(a, index);
   await([&](unsigned w) { return index.ready(w); });
   memory_step(Step::Kind::kLoad, scratch_, sizeof(T));
+  return finish_load(r, texture);
+}
+
+template <class T>
+V<T> Cta::finish_load(V<T>& r, bool texture) {
   if (texture) {
     for (unsigned w = 0; w < warps(); ++w)
       if (mask_[w]) warps_[w].steps.back().instructions |= kLoadTexture;

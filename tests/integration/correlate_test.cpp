@@ -85,8 +85,11 @@ TEST(StudyKernelMap, MistakesAreReportedWhereTheyAreWritten) {
   const StudyKernelMap map =
       StudyKernelMap::load({"map.yaml",
                             "counters:\n  - {function: f, kernel: rodinia/hotspot, launches: 2}\n"
+                            "  - {function: g, kernel: rodinia/hotspot, args: \"pyramid=1\"}\n"
                             "power:\n  - {app: a, index: 3, kernel: rodinia/hotspot, args: \"x=1\"}\n"});
   EXPECT_EQ(map.counter_row("any", "_Z1fv")->launches, 2u);
+  EXPECT_EQ(map.counter_row("any", "_Z1fv")->args, "");
+  EXPECT_EQ(map.counter_row("any", "_Z1gv")->args, "pyramid=1");
   EXPECT_EQ(map.power_row("a_k3")->args, "x=1");
   EXPECT_FALSE(map.power_row("a_k1"));
   // "  - {function: f, kernel: " is 26 bytes: the name starts at column 27.
@@ -139,6 +142,15 @@ TEST(StudyKernelMap, CudaVersionsTranslateTheLibraryArguments) {
   ASSERT_TRUE(dct2 && dct2->cuda);
   EXPECT_EQ(cuda_program_args(*dct2), (std::vector<std::string>{"512", "512", "2"}));
   EXPECT_FALSE(study_kernel("any", "_Z14dynproc_kerneliPiS_S_iiiii")->cuda);
+  // The study's binaries where the library's defaults differ (docs/kernels.md, "kmeans and dct8x8 against
+  // their SASS"): kmeans' loop as its sm_70 SASS, dct 1DCT's source a filtered cudaArray; the CUDA
+  // versions' command lines do not take these arguments.
+  const auto kmeans = study_kernel("kmeans-rodinia-3.1", "_Z11kmeansPointPfiiiPiS_S_S0_");
+  ASSERT_TRUE(kmeans && kmeans->cuda);
+  EXPECT_EQ(kmeans->args, "unroll=4");
+  EXPECT_EQ(cuda_program_args(*kmeans), (std::vector<std::string>{"819200", "34", "5"}));
+  EXPECT_EQ(study_kernel("dct8x8", "_Z14CUDAkernel1DCTPfiiiy")->args, "block_linear=1 linear_filter=1");
+  EXPECT_EQ(dct2->args, "");
   try {
     StudyKernelMap::load(
         {"map.yaml",

@@ -21,6 +21,13 @@
 // stored transposed as the kernel reads them. They steer the `dist < min_dist` branch (divergence) and the
 // membership values; the membership array carries data so tests can check it.
 //
+// The feature loop's order (argument `unroll`): nvcc (11.8, -arch=sm_70) unrolls the loop over features by
+// 4 (nfeatures is a run-time value): four TLD fetches back to back, then the four centers' LDC, then the
+// four FADD and FFMA, and the nfeatures % 4 left over one at a time; a warp so has 4 fetches in flight.
+// unroll=4 issues that order; the default, 1, keeps the source's order (each fetch waited for before the
+// next; configurations that do not opt in are unchanged). The GV100 correlation runs unroll=4
+// (configs/correlate/gv100_kernels.yaml; docs/kernels.md, "kmeans and dct8x8 against their SASS").
+//
 // Simplifications: the feature reads go through tex1Dfetch (the texture path) on the real GPU: they are
 // Cta::texture_load fetches, the texture pipeline's latency (sm.texture_latency) and then the L1 (on Volta
 // the texture and L1 caches are one). The constant-memory reads of the
@@ -49,6 +56,7 @@ class KmeansPoint : public Kernel {
         nfeatures_(a["features"]),
         nclusters_(a["clusters"]),
         seed_(static_cast<std::uint64_t>(a["seed"])),
+        unroll_(a["unroll"]),
         features_(array<float>("features", std::uint64_t(npoints_ * nfeatures_), nfeatures_, npoints_,
                                &feature_values_)),
         membership_(array<int>("membership", std::uint64_t(npoints_), 0, 0, &membership_values_)) {
@@ -105,12 +113,24 @@ class KmeansPoint : public Kernel {
       c.uniform_loop(std::uint64_t(nclusters_), [&](std::uint64_t i) {
         const std::int64_t cluster_base_index = std::int64_t(i) * nfeatures_;
         V<float> ans(c, 0.0f);
-        c.uniform_loop(std::uint64_t(nfeatures_), [&](std::uint64_t j) {
-          const V<float> f = c.texture_load(features_, point_id + std::int64_t(j) * npoints_);  // tex1Dfetch
-          // c_clusters[cluster_base_index + j]: a constant-memory load (one address per warp: one pass)
-          const V<float> center = c.constant_load(centers_, c.uniform(cluster_base_index + std::int64_t(j)));
-          const V<float> diff = f - center;
-          ans = fma(diff, diff, ans);  // ans += diff * diff
+        // Features `first` .. first + count - 1 as one unrolled group: their fetches, then their centers,
+        // then the subtractions and FMAs (with unroll 1, one feature a group: the source's order).
+        const auto features = [&](std::int64_t first, std::int64_t count) {
+          std::vector<V<float>> f;
+          for (std::int64_t k = 0; k < count; ++k)
+            f.push_back(c.texture_load(features_, point_id + (first + k) * npoints_));  // tex1Dfetch
+          std::vector<V<float>> center;
+          for (std::int64_t k = 0; k < count; ++k)
+            center.push_back(c.constant_load(centers_, c.uniform(cluster_base_index + first + k)));
+          for (std::int64_t k = 0; k < count; ++k) {
+            const V<float> diff = f[std::size_t(k)] - center[std::size_t(k)];
+            ans = fma(diff, diff, ans);  // ans += diff * diff
+          }
+        };
+        c.uniform_loop(std::uint64_t(nfeatures_ / unroll_),
+                       [&](std::uint64_t g) { features(std::int64_t(g) * unroll_, unroll_); });
+        c.uniform_loop(std::uint64_t(nfeatures_ % unroll_), [&](std::uint64_t r) {
+          features(nfeatures_ / unroll_ * unroll_ + std::int64_t(r), 1);
         });
         const V<float> dist = ans;
         c.if_(dist < min_dist, [&] {
@@ -124,6 +144,7 @@ class KmeansPoint : public Kernel {
 
   std::int64_t npoints_, nfeatures_, nclusters_;
   std::uint64_t seed_;
+  std::int64_t unroll_;
   std::int64_t perdim_ = 0;
   std::vector<float> feature_values_, centers_;
   std::vector<int> membership_values_;
@@ -141,7 +162,10 @@ LibraryEntry rodinia_kmeans_kmeansPoint() {
       {{"points", 819200, 1, 1 << 26, "points (lines of the input file)"},
        {"features", 34, 1, 1024, "features per point"},
        {"clusters", 5, 1, 32, "cluster centers (constant memory holds at most 32 x 34)"},
-       {"seed", 1, 0, std::int64_t(1) << 62, "seed of the generated features"}},
+       {"seed", 1, 0, std::int64_t(1) << 62, "seed of the generated features"},
+       {"unroll", 1, 1, 8,
+        "features a group: the group's fetches, then its centers, then its FMAs (nvcc's sm_70 SASS: 4; 1: "
+        "the source's order, each fetch waited for before the next)"}},
       [](const Args& a) { return std::make_unique<KmeansPoint>(a); }};
 }
 

@@ -54,6 +54,34 @@ TEST(CudaSamplesDct8x8, Kernel1ReadsTheImageOnceAndWritesTheCoefficients) {
   expect_whole_image("cuda-samples/dct8x8_CUDAkernel1DCT", "Src", "Dst", {4096, 32768, 2, 114688, 147456});
 }
 
+// The same launch with the sample's cudaArray: its block-linear layout (a warp's 8 x 4 texels, 32 B x 4 rows
+// from a 32 B boundary, are one 128 B line: 4 sectors) and its linear filter (the taps (x, y), (x + 1, y),
+// (x, y + 1), (x + 1, y + 1), wrapped). Per warp, with 8 bx .. 8 bx + 7 and rows 8 by + 4 w .. + 3:
+// - the tile: 1 line, 4 sectors;
+// - column 8 bx + 8, the same 4 rows: the next 32 B column (the GOB's other half or the next GOB), 1 line,
+//   its first 16 B of 2 row pairs: 2 sectors;
+// - row 8 by + 4 w + 4, columns 8 bx .. 8 bx + 7: the next 4-row line, 1 row pair x 32 B: 2 sectors;
+// - texel (8 bx + 8, 8 by + 4 w + 4): a fourth line, 1 sector.
+// 4 lines and 9 sectors a warp: 4,096 x 2 x 4 = 32,768 line requests and 73,728 sectors; the surface (1 MiB:
+// 4 rows of 32 blocks of 8 KiB) is read whole, 8,192 lines. Without the filter (block_linear=1 alone) a warp
+// reads its tile only: 8,192 requests of 4 sectors, 32,768; row-major without the filter (the default), 4
+// lines of 1 sector (32 B of one row each), 32,768 requests and 32,768 sectors.
+TEST(CudaSamplesDct8x8, Kernel1CudaArrayIsBlockLinearAndFilteredOverTwoByTwoTexels) {
+  struct Case {
+    const char* args;
+    std::uint64_t requests, sectors;
+  };
+  for (const Case& c : {Case{"", 32768, 32768}, Case{"block_linear=1", 8192, 32768},
+                        Case{"block_linear=1 linear_filter=1", 32768, 73728}}) {
+    const testing::Traffic t = testing::walk("cuda-samples/dct8x8_CUDAkernel1DCT", c.args);
+    EXPECT_EQ(t.in(t.loaded, "Src"), 8192u) << c.args;
+    EXPECT_EQ(t.arrays.at("Src").second - t.arrays.at("Src").first, 1u << 20) << c.args;
+    EXPECT_EQ(t.load_line_visits, c.requests) << c.args;
+    EXPECT_EQ(t.load_sector_visits, c.sectors) << c.args;
+    EXPECT_EQ(t.in(t.stored, "Dst"), 8192u) << c.args;
+  }
+}
+
 // A 40 x 16 image: the source (row-major, 40 floats = 160 B a row) is 2,560 B, 20 lines; Dst's rows are
 // pitched to 512 B, so each of its 16 rows covers 160 B from a line boundary: 2 lines, 32 in all.
 TEST(CudaSamplesDct8x8, Kernel1PitchedDestination) {

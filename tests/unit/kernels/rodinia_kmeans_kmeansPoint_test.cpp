@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <string>
 
 #include "traffic.hpp"
 
@@ -40,6 +42,34 @@ TEST(RodiniaKmeans, SmallInputReadsEveryFeatureAndStoresEveryMembership) {
     const bool has_point = cta < 7 || (cta == 7 && warp <= 6);
     EXPECT_EQ(t.memory_steps[w], has_point ? 171u : 0u) << "cta " << cta << " warp " << warp;
     EXPECT_EQ(t.barriers[w], 0u);
+  }
+}
+
+// The feature loop's order, with the register scoreboard (nonblocking loads): a fetch's value is waited for
+// (a kWait step) only where the subtraction first reads it. unroll=1, the source's order: each fetch is
+// waited for before the next is issued, so one is in flight. unroll=4, nvcc's sm_70 SASS (4 TLD, 4 LDC, then
+// the FADD/FFMA pairs): 4 fetches issue before the first wait. 34 features = 8 groups of 4 and 2 one at a
+// time: a cluster's 34 fetches either way (170 loads a warp with a point, as above).
+TEST(RodiniaKmeans, UnrolledByFourAWarpHasFourFetchesInFlight) {
+  for (const int unroll : {1, 4}) {
+    std::unique_ptr<Kernel> k =
+        make_kernel("rodinia/kmeans_kmeansPoint", "points=256 unroll=" + std::to_string(unroll), 1 << 20);
+    Latencies l{};  // the scoreboard works with dependent latencies: the GV100's fp32 and int, 4
+    l[static_cast<unsigned>(InstrClass::kFp32)] = 4;
+    l[static_cast<unsigned>(InstrClass::kInt)] = 4;
+    l[kNonblockingLoads] = 1;
+    const CppKernelProgram p("kmeans", std::move(k), 128, l);
+    Step s;
+    unsigned loads = 0, most_in_a_row = 0, in_a_row = 0;
+    for (std::uint32_t i = 0; p.step(0, 0, i, s); ++i) {
+      if (s.kind == Step::Kind::kLoad) {
+        ++loads;
+        most_in_a_row = std::max(most_in_a_row, ++in_a_row);
+      }
+      if (s.kind == Step::Kind::kWait) in_a_row = 0;
+    }
+    EXPECT_EQ(loads, 170u) << unroll;
+    EXPECT_EQ(most_in_a_row, unsigned(unroll)) << unroll;
   }
 }
 

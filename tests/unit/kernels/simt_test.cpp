@@ -523,6 +523,17 @@ TEST(Simt, GlobalAddressesAreOneIntegerInstructionAndReused) {
   }
 }
 
+// The load steps of a warp's record, unpacked.
+std::vector<Step> load_steps(const WarpRecord& r) {
+  std::vector<Step> loads;
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    Step s;
+    r.unpack(i, s);
+    if (s.kind == Step::Kind::kLoad) loads.push_back(s);
+  }
+  return loads;
+}
+
 // A texture fetch is recorded as a load marked texture (Step::texture: the SM's texture pipeline), a global
 // load is not; the scoreboard's mark (Step::scoreboarded) stands beside it. One warp: a global load, then a
 // texture fetch, each read by nothing; with the scoreboard both are scoreboarded, without it neither.
@@ -535,19 +546,44 @@ TEST(Simt, ATextureFetchIsALoadMarkedTexture) {
     const V<std::int64_t> tid = c.threadIdx_x();
     c.load(a, tid);
     c.texture_load(a, tid);
-    std::vector<Step> loads;
-    const WarpRecord& r = c.records()[0];
-    for (std::size_t i = 0; i < r.steps.size(); ++i) {
-      Step s;
-      r.unpack(i, s);
-      if (s.kind == Step::Kind::kLoad) loads.push_back(s);
-    }
+    const std::vector<Step> loads = load_steps(c.records()[0]);
     ASSERT_EQ(loads.size(), 2u);
     EXPECT_FALSE(loads[0].texture);
     EXPECT_TRUE(loads[1].texture);
     EXPECT_EQ(loads[0].scoreboarded, nonblocking);
     EXPECT_EQ(loads[1].scoreboarded, nonblocking);
   }
+}
+
+// A filtered texture fetch (texture_load_taps) is one load step marked texture whose lines are those of
+// every tap of every active lane, and whose value is the first tap's. One warp of 32 threads, 4-byte
+// elements from a 128 B line boundary, taps tid and tid + 64: lanes 0..31 read elements 0..31 (line 0) and
+// 64..95 (line 2): one step of 2 lines, no address instruction. Lanes 0..15 alone (tid < 16): elements
+// 0..15 and 64..79, the first half of lines 0 and 2: still 2 lines, each 2 sectors (bytes 0..63).
+TEST(Simt, AFilteredTextureFetchIsOneStepOverAllItsTaps) {
+  std::vector<std::int32_t> data(128);
+  for (std::int32_t i = 0; i < 128; ++i)
+    data[std::size_t(i)] = 3 * i;
+  Array<std::int32_t> a{"a", 1 << 20, 128, &data};
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, volta_like());
+  const V<std::int64_t> tid = c.threadIdx_x(), far = tid + 64;
+  const V<std::int32_t> v = c.texture_load_taps(a, {tid, far});
+  EXPECT_EQ(v[9], 27);  // the first tap's value: element 9
+  c.if_(tid < 16, [&] { c.texture_load_taps(a, {tid, far}); });
+  const WarpRecord& r = c.records()[0];
+  const std::vector<Step> loads = load_steps(r);
+  ASSERT_EQ(loads.size(), 2u);
+  for (const Step& s : loads) {
+    EXPECT_TRUE(s.texture);
+    ASSERT_EQ(s.line_count, 2u);
+    EXPECT_EQ(s.lines[0], (1u << 20));
+    EXPECT_EQ(s.lines[1], (1u << 20) + 256u);
+  }
+  EXPECT_EQ(loads[0].sectors[0], 0b1111);
+  EXPECT_EQ(loads[1].sectors[0], 0b0011);
+  EXPECT_EQ(loads[1].sectors[1], 0b0011);
+  // tid + 64 is the kernel's own integer instruction; the fetches form no address.
+  EXPECT_EQ(count_of(r, InstrClass::kInt), 2u);  // tid + 64 and the compare tid < 16
 }
 
 // Which lanes hold an address, per warp, by hand (two warps of 32 threads, int latency 4). Warp 0:

@@ -30,8 +30,9 @@ struct Traffic {
   std::set<std::uint64_t> loaded, stored, atomic;  // distinct lines (line-aligned addresses) per step kind
   std::uint64_t load_steps = 0, store_steps = 0, atomic_steps = 0;
   std::uint64_t load_line_visits = 0, store_line_visits = 0;  // the steps' lines summed
-  std::vector<unsigned> barriers;                             // per warp, CTA-major
-  std::vector<unsigned> memory_steps;  // per warp, CTA-major: loads, stores and atomics
+  std::uint64_t load_sector_visits = 0;  // the load steps' 32 B sectors summed (Step::sectors; 0: all 4)
+  std::vector<unsigned> barriers;        // per warp, CTA-major
+  std::vector<unsigned> memory_steps;    // per warp, CTA-major: loads, stores and atomics
   std::uint64_t ctas = 0, warps_per_cta = 0;
   std::uint64_t shared_accesses = 0, shared_wavefronts = 0;
   std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};  // warp instructions
@@ -70,7 +71,11 @@ inline Traffic walk(const CppKernelProgram& p, const std::vector<runtime::Alloca
         if (s.kind == Step::Kind::kStore) ++t.store_steps, ++memory, t.store_line_visits += s.line_count;
         if (s.kind == Step::Kind::kAtomic) ++t.atomic_steps, ++memory;
         for (unsigned l = 0; l < s.line_count; ++l) {
-          if (s.kind == Step::Kind::kLoad) t.loaded.insert(s.lines[l]);
+          if (s.kind == Step::Kind::kLoad) {
+            t.loaded.insert(s.lines[l]);
+            t.load_sector_visits +=
+                s.sectors[l] ? unsigned(__builtin_popcount(s.sectors[l])) : kTrafficLine / 32;
+          }
           if (s.kind == Step::Kind::kStore) t.stored.insert(s.lines[l]);
           if (s.kind == Step::Kind::kAtomic) t.atomic.insert(s.lines[l]);
         }
