@@ -32,6 +32,7 @@ Cta::Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes, const Laten
   loads_issued_.assign(mask_.size(), 0);
   waited_through_.assign(mask_.size(), 0);
   passes_.assign(mask_.size(), 1);
+  replay_word_.assign(mask_.size(), ~std::uint64_t(0));
   for (unsigned w = 0; w < mask_.size(); ++w)
     mask_[w] = full_mask(std::min(kWarpSize, threads_ - w * kWarpSize));
   exited_.assign(mask_.size(), 0);
@@ -172,7 +173,23 @@ void Cta::add_passes(unsigned w, std::uint8_t code, unsigned n) {
   WarpRecord& r = warps_[w];
   // After issue_one, so the current step is the compute step of the instruction the passes belong to (or,
   // past a full step, a new one that holds only them). A pass code takes the class's byte, with no lanes.
-  append_run(r, open_compute_step(r), std::uint64_t(n) << kRunCountShift | code);
+  PackedStep& s = open_compute_step(r);
+  const std::uint64_t word = std::uint64_t(n) << kRunCountShift | code;
+  // With phases every wide shared load has replays, one word after each between the step's instructions
+  // (sgemm: 32 a step a warp): they go into the step's first replay word instead, since the SM takes a
+  // step's passes as one sum (WarpRecord::unpack). Without phases, as before: a word where it falls.
+  if (shared_phases_ && code == kSharedReplayRun) {
+    std::uint64_t& at = replay_word_[w];
+    if (at >= s.first_line && at < std::uint64_t(s.first_line) + s.line_count &&
+        static_cast<std::uint8_t>(run_class(r.lines[at])) == code) {
+      r.lines[at] += word & ~((std::uint64_t(1) << kRunCountShift) - 1);
+      return;
+    }
+    append_run(r, s, word);
+    at = r.lines.size() - 1;
+    return;
+  }
+  append_run(r, s, word);
 }
 
 void Cta::append_run(WarpRecord& r, PackedStep& s, std::uint64_t word) {

@@ -397,7 +397,12 @@ class Cta {
     T load_uniform(std::uint64_t index);
     // load_uniform as a value: the same broadcast, whose result the dependency model tracks (ready the
     // shared latency after its issue), for a uniform read that feeds a dependent chain.
-    V<T> broadcast(std::uint64_t index);
+    // `elements` > 1: one wide broadcast (LDS.64 / LDS.128) of that many consecutive elements from `index`
+    // (elements * sizeof(T) 8 or 16 bytes, `index`'s byte offset a multiple of that; otherwise
+    // std::logic_error), with that load's passes; the value returned is element `index`'s alone, for the
+    // kernels whose arrays carry no data (sgemm: one value for the four, no V per element to make). A kernel
+    // that reads the other elements' values uses broadcast_wide.
+    V<T> broadcast(std::uint64_t index, unsigned elements = 1);
     // broadcast as one wide load (LDS.64 / LDS.128): every active thread reads the N elements from `index`
     // (N * sizeof(T) 8 or 16 bytes, `index`'s byte offset a multiple of that; otherwise std::logic_error).
     // One shared instruction per warp; the N values share its ready cycle.
@@ -604,6 +609,7 @@ class Cta {
   Step scratch_step_;                          // the coalescer's output, reused
   std::vector<std::uint64_t> warp_addresses_;  // one warp's active addresses, reused
   std::vector<unsigned> passes_;               // shared_access's passes per warp
+  std::vector<std::uint64_t> replay_word_;     // per warp: its current step's replay word (with phases)
   std::vector<std::uint32_t> clock_;           // per warp: the cycle its next instruction may issue at
   std::vector<std::uint32_t> settled_;         // per warp: every result it issued is ready by then
   std::vector<std::uint32_t> loads_issued_;    // per warp: the loads it went past (nonblocking_loads_)
@@ -1094,9 +1100,13 @@ T Cta::Shared<T>::load_uniform(std::uint64_t index) {
 }
 
 template <class T>
-V<T> Cta::Shared<T>::broadcast(std::uint64_t index) {
+V<T> Cta::Shared<T>::broadcast(std::uint64_t index, unsigned elements) {
+  const std::uint64_t bytes = std::uint64_t(elements) * sizeof(T);
+  if (elements > 1 && ((bytes != 8 && bytes != 16) || index * sizeof(T) % bytes))
+    throw std::logic_error("Shared::broadcast: " + std::to_string(elements) + " elements from element " +
+                           std::to_string(index) + " are not one aligned 8- or 16-byte load");
   V<T> r(cta_, index < data_.size() ? data_[index] : T{});
-  cta_.shared_broadcast(cta_.dependent() ? r.ready_data() : nullptr);
+  cta_.shared_broadcast(cta_.dependent() ? r.ready_data() : nullptr, static_cast<unsigned>(bytes));
   return r;
 }
 

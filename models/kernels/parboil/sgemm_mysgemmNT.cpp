@@ -24,7 +24,8 @@
 // count, an instruction count of the binary with no free parameter, not from any timing.) Address
 // arithmetic other than what the index expressions below compute is not charged. The FMAs are computed with
 // values: 16 independent accumulator chains (c[0 .. 15]) along k, each FMA reading the loaded A element and
-// its LDS.128's result (Shared::broadcast_wide), and the final C * beta + alpha * c[i] stores them; the 16
+// its LDS.128's result (Shared::broadcast of 4 elements: one value for the four, the matrices carrying no
+// data; its passes those of a 16-byte broadcast), and the final C * beta + alpha * c[i] stores them; the 16
 // zeroing moves stay charged.
 //
 // Checked against the SASS (2026-11-29; docs/kernels.md, "sgemm against its SASS"): an equivalent kernel
@@ -32,7 +33,6 @@
 // and 56 registers. With dependent latencies (the GV100) a step is issued as that loop is (sass_step: its
 // order, its address arithmetic, its one FFMA with three sources in one register bank); without them (the
 // paper system) as the source reads (source_step, unchanged).
-#include <array>
 #include <vector>
 
 #include "kernels/library.hpp"
@@ -133,13 +133,14 @@ class SgemmNT : public Kernel {
       a_row.push_back(c.load(a_, m + (i + j) * lda));
     for (std::int64_t j = 0; j < kTileHeight; ++j) {
       const V<float>& a = a_row[std::size_t(j)];
-      // b_s[j][kk .. kk + 3]: one LDS.128, a broadcast; its four floats share its ready cycle.
-      std::vector<std::array<V<float>, 4>> row;
+      // b_s[j][kk .. kk + 3]: one LDS.128, a broadcast; its four floats share its ready cycle (and, the
+      // matrices carrying no data, its value).
+      std::vector<V<float>> row;
       row.reserve(kTileN / 4);
       for (std::int64_t kk = 0; kk < kTileN; kk += 4)
-        row.push_back(b_s.broadcast_wide<4>(std::uint64_t(j * kTileN + kk)));
+        row.push_back(b_s.broadcast(std::uint64_t(j * kTileN + kk), 4));
       for (std::int64_t kk = 0; kk < kTileN; ++kk)  // c[kk] += a * b_s[j][kk]: 16 FMAs, one per chain
-        sums[kk] = fma(a, row[kk / 4][kk % 4], sums[kk]);
+        sums[kk] = fma(a, row[kk / 4], sums[kk]);
     }
     c.syncthreads();
   }
@@ -179,12 +180,9 @@ class SgemmNT : public Kernel {
       load_row(j);
     constexpr std::int64_t kGroups = kTileHeight * kTileN / 4;  // 32 LDS.128 a step
     constexpr std::int64_t kAhead = 3;                          // groups in registers ahead of their FFMAs
-    // b_s[j][4q .. 4q + 3] of group 4j + q: one LDS.128, a broadcast.
-    std::vector<std::array<V<float>, 4>> group;
+    std::vector<V<float>> group;  // b_s[j][4q .. 4q + 3] of group 4j + q: one LDS.128, a broadcast
     group.reserve(kGroups);
-    const auto load_group = [&](std::int64_t g) {
-      group.push_back(b_s.broadcast_wide<4>(std::uint64_t(g * 4)));
-    };
+    const auto load_group = [&](std::int64_t g) { group.push_back(b_s.broadcast(std::uint64_t(g * 4), 4)); };
     for (std::int64_t g = 0; g < kAhead; ++g)
       load_group(g);
     load_row(4);
@@ -194,8 +192,7 @@ class SgemmNT : public Kernel {
     for (std::int64_t g = 0; g < kGroups; ++g) {
       const std::int64_t j = g / 4, q = g % 4;
       for (std::int64_t col = 4 * q; col < 4 * q + 4; ++col) {  // c[col] += a_j * b_s[j][col]
-        sums[std::size_t(col)] = fma(a_row[std::size_t(j)], group[std::size_t(g)][std::size_t(col - 4 * q)],
-                                     sums[std::size_t(col)]);
+        sums[std::size_t(col)] = fma(a_row[std::size_t(j)], group[std::size_t(g)], sums[std::size_t(col)]);
         // The one FFMA of the 128 whose three sources the SASS puts in one register bank, none held by
         // the reuse cache: row 2's first (FFMA R21, R16, R20, R26: b_s[2][0], A's row 2, c[0]).
         if (g == 8 && col == 0) c.sources_in_one_register_bank();

@@ -831,8 +831,9 @@ TEST(Simt, WideSharedLoadIsOneInstructionForFourFloats) {
 // - LDS.128 with lanes 0-15 on bytes 0, lanes 16-31 on bytes 32 (its second pattern, measured 2): lane n
 //   and n ^ 1 alike: phases of 16, each one address: 1 + 1.
 // - broadcast_wide<4> (LDS.128, one address): every lane pairs up, 2 phases of 16: 2; broadcast_wide<2>
-//   (LDS.64): one phase of 32: 1; broadcast (LDS): 1. With only lanes 0-7 active, broadcast_wide<4> fills
-//   one phase: 1.
+//   (LDS.64): one phase of 32: 1; broadcast (LDS): 1; broadcast(i, 4), the same LDS.128 as one value: 2
+//   (a misaligned or 12-byte one is refused). With only lanes 0-7 active, broadcast_wide<4> fills one
+//   phase: 1.
 // - a 16-byte store to one address (STS.128): a store does not pair up: 4 phases of 8, each one word per
 //   bank: 4.
 TEST(Simt, SharedPhasesServeWideAccessesByHalfAndQuarterWarps) {
@@ -860,6 +861,9 @@ TEST(Simt, SharedPhasesServeWideAccessesByHalfAndQuarterWarps) {
   EXPECT_EQ(passes_of([&] { (void)s.broadcast_wide<4>(8); }), 2u);
   EXPECT_EQ(passes_of([&] { (void)s.broadcast_wide<2>(8); }), 1u);
   EXPECT_EQ(passes_of([&] { (void)s.broadcast(8); }), 1u);
+  EXPECT_EQ(passes_of([&] { (void)s.broadcast(8, 4); }), 2u);  // broadcast_wide<4>'s passes, one value
+  EXPECT_THROW((void)s.broadcast(2, 4), std::logic_error);
+  EXPECT_THROW((void)s.broadcast(0, 3), std::logic_error);
   c.if_(t < 8, [&] { EXPECT_EQ(passes_of([&] { (void)s.broadcast_wide<4>(8); }), 1u); });
   Cta::Shared<Quad> quads(c, 4);
   EXPECT_EQ(passes_of([&] { quads.store(c.uniform(1), V<Quad>(c, Quad{})); }), 4u);
@@ -890,6 +894,13 @@ TEST(Simt, WithoutPhasesAWideBroadcastIsOnePassWithThemTwo) {
   c.records()[0].unpack(0, step);
   EXPECT_EQ(step.classes[static_cast<unsigned>(InstrClass::kShared)], 1u);
   EXPECT_EQ(step.shared_replays, 1u);
+  // A second one after the add: its replay joins the step's replay word (the SM sums a step's passes), so
+  // the step's runs are LDS, replays (2), FADD, LDS: 4 words, not 5.
+  (void)s.broadcast_wide<4>(12);
+  c.records()[0].unpack(0, step);
+  EXPECT_EQ(step.classes[static_cast<unsigned>(InstrClass::kShared)], 2u);
+  EXPECT_EQ(step.shared_replays, 2u);
+  EXPECT_EQ(c.records()[0].steps[0].line_count, 4u);
   EXPECT_THROW((void)s.broadcast_wide<4>(2), std::logic_error);
 }
 
