@@ -136,6 +136,35 @@ BenchSuite volta_suite(const SuiteFacts& f, bool scheduler_key_known) {
          ""});
   }
 
+  // Wide loads (LDS.64, LDS.128) and broadcasts, conflict free: bytes delivered to the lanes a cycle.
+  struct WideLoad {
+    const char* id;
+    unsigned width;  // bytes a lane
+    bool broadcast;
+    const char* what;
+  };
+  const WideLoad kWide[] = {
+      {"shared_lds64_bandwidth", 8, false, "LDS.64, lane l on bytes 8 l .. 8 l + 7 (conflict free)"},
+      {"shared_lds128_bandwidth", 16, false, "LDS.128, lane l on bytes 16 l .. 16 l + 15 (conflict free)"},
+      {"shared_lds32_broadcast_bandwidth", 4, true, "LDS, every lane on one word"},
+      {"shared_lds64_broadcast_bandwidth", 8, true, "LDS.64, every lane on the same 8 bytes"},
+      {"shared_lds128_broadcast_bandwidth", 16, true, "LDS.128, every lane on the same 16 bytes"},
+  };
+  for (const WideLoad& l : kWide) {
+    const std::string full = arg("width", l.width) + arg("broadcast", l.broadcast ? 1 : 0) +
+                             arg("threads", kFullThreads) + arg("ctas", full_ctas);
+    const double bytes = full_warps * 32.0 * l.width * (kLongRun - kShortRun);  // 32 lanes x width a load
+    const double sms = f.sms;
+    add({l.id,
+         "shared",
+         "B/clk/SM",
+         std::string(l.what) + " at full occupancy: bytes delivered to the lanes a cycle per SM",
+         {{"ubench/shared", full + arg("length", kShortRun)},
+          {"ubench/shared", full + arg("length", kLongRun)}},
+         [bytes, sms](const std::vector<double>& c) { return bytes / (c[1] - c[0]) / sms; },
+         ""});
+  }
+
   ratio("shared_conflict32_slowdown", "shared",
         "shared-memory bandwidth without a conflict over that with a 32-way conflict (the serialization)",
         "shared_bandwidth_1way", "shared_bandwidth_32way");

@@ -23,6 +23,7 @@ Cta::Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes, const Laten
       dependent_(std::any_of(latencies.begin(), latencies.begin() + kNonblockingLoads,
                              [](std::uint16_t l) { return l > 0; })),
       nonblocking_loads_(dependent_ && latencies[kNonblockingLoads] != 0),
+      shared_phases_(latencies[kSharedPhases] != 0),
       mask_((threads_ + kWarpSize - 1) / kWarpSize),
       warps_(mask_.size()),
       tid_(make_tid()) {
@@ -31,6 +32,7 @@ Cta::Cta(Dim3 grid, Dim3 block, Dim3 block_idx, unsigned line_bytes, const Laten
   loads_issued_.assign(mask_.size(), 0);
   waited_through_.assign(mask_.size(), 0);
   passes_.assign(mask_.size(), 1);
+  replay_word_.assign(mask_.size(), ~std::uint64_t(0));
   for (unsigned w = 0; w < mask_.size(); ++w)
     mask_[w] = full_mask(std::min(kWarpSize, threads_ - w * kWarpSize));
   exited_.assign(mask_.size(), 0);
@@ -171,7 +173,23 @@ void Cta::add_passes(unsigned w, std::uint8_t code, unsigned n) {
   WarpRecord& r = warps_[w];
   // After issue_one, so the current step is the compute step of the instruction the passes belong to (or,
   // past a full step, a new one that holds only them). A pass code takes the class's byte, with no lanes.
-  append_run(r, open_compute_step(r), std::uint64_t(n) << kRunCountShift | code);
+  PackedStep& s = open_compute_step(r);
+  const std::uint64_t word = std::uint64_t(n) << kRunCountShift | code;
+  // With phases every wide shared load has replays, one word after each between the step's instructions
+  // (sgemm: 32 a step a warp): they go into the step's first replay word instead, since the SM takes a
+  // step's passes as one sum (WarpRecord::unpack). Without phases, as before: a word where it falls.
+  if (shared_phases_ && code == kSharedReplayRun) {
+    std::uint64_t& at = replay_word_[w];
+    if (at >= s.first_line && at < std::uint64_t(s.first_line) + s.line_count &&
+        static_cast<std::uint8_t>(run_class(r.lines[at])) == code) {
+      r.lines[at] += word & ~((std::uint64_t(1) << kRunCountShift) - 1);
+      return;
+    }
+    append_run(r, s, word);
+    at = r.lines.size() - 1;
+    return;
+  }
+  append_run(r, s, word);
 }
 
 void Cta::append_run(WarpRecord& r, PackedStep& s, std::uint64_t word) {
@@ -408,17 +426,18 @@ void Cta::await_one(unsigned w, std::uint32_t at) {
   clock_[w] = at;
 }
 
-void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes) {
+void Cta::shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes, bool load) {
   for (unsigned w = 0; w < mask_.size(); ++w)
-    if (mask_[w]) passes_[w] = warp_shared_passes(w, byte_offsets.data() + std::size_t(w) * kWarpSize, bytes);
+    if (mask_[w])
+      passes_[w] = warp_shared_passes(w, byte_offsets.data() + std::size_t(w) * kWarpSize, bytes, load);
   // the caller issues the access (issue_one), after its operands
 }
 
-unsigned Cta::warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, unsigned bytes) {
+unsigned Cta::bank_passes(std::uint32_t lanes, const std::uint64_t* lane_offsets, unsigned bytes) {
   constexpr unsigned kBanks = 32, kBankBytes = 4;
-  // The distinct words the warp's active lanes touch (an access may straddle words), sorted; the bank with
-  // the most distinct words sets the passes; threads reading one word are served at once. Fixed storage:
-  // this runs for every shared access of every warp.
+  // The distinct words the lanes touch (an access may straddle words), sorted; the bank with the most
+  // distinct words sets the passes; threads reading one word are served at once. Fixed storage: this runs
+  // for every shared access of every warp.
   constexpr unsigned kMaxWords = 4 * kWarpSize;
   std::array<std::uint64_t, kMaxWords> words;
   unsigned n = 0;
@@ -426,8 +445,7 @@ unsigned Cta::warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, 
   std::array<std::uint64_t, kBanks> first_word;  // the first word seen in each bank of `used`
   std::uint32_t used = 0;
   bool conflict = false;
-  const std::uint32_t mask = mask_[w];
-  for (std::uint32_t m = mask; m; m &= m - 1) {
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
     const std::uint64_t first = lane_offsets[lane] / kBankBytes;
     const std::uint64_t last = (lane_offsets[lane] + bytes - 1) / kBankBytes;
@@ -451,18 +469,72 @@ unsigned Cta::warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, 
       passes = std::max(passes, ++per_bank[words[i] % kBanks]);
     }
   }
+  return passes;
+}
+
+namespace {
+
+// Lanes of a shared access's phase: the shared pipe moves 128 B a clock (32 banks of 4 B), so a phase is
+// as many lanes as 128 B of data hold: 32 for accesses of up to 4 bytes a lane, 16 for 8, 8 for 16.
+unsigned phase_lanes(unsigned bytes) {
+  return bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
+}
+
+// True when the active lanes of `lanes` pair up on addresses (NVIDIA's forum answer for CC 7.0-7.5: lane n
+// and n ^ 1 alike for every pair, or lane n and n ^ 2 alike; a uniform address does both): the data
+// returned for a pair is one lane's, so a phase carries twice the lanes.
+bool lanes_pair_up(std::uint32_t lanes, const std::uint64_t* lane_offsets) {
+  const auto pairs_by = [&](unsigned distance) {
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctz(m)), other = lane ^ distance;
+      if (((lanes >> other) & 1u) && lane_offsets[lane] != lane_offsets[other]) return false;
+    }
+    return true;
+  };
+  return pairs_by(1) || pairs_by(2);
+}
+
+// The phases of a warp access whose lanes are `lanes`, `width` lanes a phase, that hold an active lane.
+unsigned filled_phases(std::uint32_t lanes, unsigned width) {
+  unsigned phases = 0;
+  const std::uint32_t phase_mask = width >= kWarpSize ? ~0u : (1u << width) - 1;
+  for (unsigned first = 0; first < kWarpSize; first += width)
+    if ((lanes >> first) & phase_mask) ++phases;
+  return phases;
+}
+
+}  // namespace
+
+unsigned Cta::warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, unsigned bytes, bool load) {
+  const std::uint32_t lanes = mask_[w];
+  unsigned passes = 0;
+  if (!shared_phases_) {
+    passes = bank_passes(lanes, lane_offsets, bytes);
+  } else {
+    unsigned width = phase_lanes(bytes);
+    if (load && width < kWarpSize && lanes_pair_up(lanes, lane_offsets)) width *= 2;
+    const std::uint32_t phase_mask = width >= kWarpSize ? ~0u : (1u << width) - 1;
+    for (unsigned first = 0; first < kWarpSize; first += width) {
+      const std::uint32_t phase = lanes & (phase_mask << first);
+      if (phase) passes += bank_passes(phase, lane_offsets, bytes);
+    }
+  }
   counters_.shared_accesses += 1;
   counters_.shared_wavefronts += passes;
   return passes;
 }
 
-void Cta::shared_broadcast(std::uint32_t* result) {
+void Cta::shared_broadcast(std::uint32_t* result, unsigned bytes) {
   for (unsigned w = 0; w < mask_.size(); ++w) {
     if (!mask_[w]) continue;
-    const std::uint32_t ready = issue_one(w, InstrClass::kShared, 1, 0);
+    // One address: no bank conflict, and every lane pairs up; a phase per filled phase of twice the width.
+    const unsigned passes =
+        shared_phases_ ? filled_phases(mask_[w], std::min(2 * phase_lanes(bytes), kWarpSize)) : 1;
+    const std::uint32_t ready = issue_one(w, InstrClass::kShared, passes, 0);
+    add_passes(w, kSharedReplayRun, passes - 1);
     if (result) result[w] = ready;
     counters_.shared_accesses += 1;
-    counters_.shared_wavefronts += 1;
+    counters_.shared_wavefronts += passes;
   }
 }
 
@@ -605,7 +677,8 @@ void Cta::warp_global_access(unsigned w, std::uint32_t lanes, Step::Kind kind,
 std::uint32_t Cta::warp_shared_access(unsigned w, std::uint32_t lanes, const std::uint64_t* lane_offsets,
                                       unsigned bytes, std::uint32_t operands_ready) {
   mask_[w] = lanes;
-  const unsigned passes = warp_shared_passes(w, lane_offsets, bytes);
+  // The PTX front end does not tell a load from a store here; its paired-lane stores are rare.
+  const unsigned passes = warp_shared_passes(w, lane_offsets, bytes, true);
   const std::uint32_t ready = issue_one(w, InstrClass::kShared, passes, operands_ready);
   add_passes(w, kSharedReplayRun, passes - 1);
   return ready;

@@ -60,7 +60,10 @@ inline constexpr unsigned kShuffleLatency = kInstrClasses + 3;
 // After it, not a latency: 1 when global loads do not block their warp (sm.nonblocking_loads: the register
 // scoreboard of Cta::load; with dependent latencies only), 0 when a warp waits at each load.
 inline constexpr unsigned kNonblockingLoads = kInstrClasses + 4;
-using Latencies = std::array<std::uint16_t, kInstrClasses + 5>;
+// After it, not a latency either: 1 when a shared access is served in phases of 128 bytes
+// (sm.shared_access_phases; Cta::warp_shared_passes), 0 when the whole warp's banks are counted at once.
+inline constexpr unsigned kSharedPhases = kInstrClasses + 5;
+using Latencies = std::array<std::uint16_t, kInstrClasses + 6>;
 // Which latency an instruction's result takes: its class's, or a division's.
 inline constexpr unsigned kClassLatency = ~0u;
 
@@ -400,7 +403,17 @@ class Cta {
     T load_uniform(std::uint64_t index);
     // load_uniform as a value: the same broadcast, whose result the dependency model tracks (ready the
     // shared latency after its issue), for a uniform read that feeds a dependent chain.
-    V<T> broadcast(std::uint64_t index);
+    // `elements` > 1: one wide broadcast (LDS.64 / LDS.128) of that many consecutive elements from `index`
+    // (elements * sizeof(T) 8 or 16 bytes, `index`'s byte offset a multiple of that; otherwise
+    // std::logic_error), with that load's passes; the value returned is element `index`'s alone, for the
+    // kernels whose arrays carry no data (sgemm: one value for the four, no V per element to make). A kernel
+    // that reads the other elements' values uses broadcast_wide.
+    V<T> broadcast(std::uint64_t index, unsigned elements = 1);
+    // broadcast as one wide load (LDS.64 / LDS.128): every active thread reads the N elements from `index`
+    // (N * sizeof(T) 8 or 16 bytes, `index`'s byte offset a multiple of that; otherwise std::logic_error).
+    // One shared instruction per warp; the N values share its ready cycle.
+    template <std::size_t N>
+    std::array<V<T>, N> broadcast_wide(std::uint64_t index);
 
    private:
     // The read behind load and load_wide: N consecutive elements a thread, one instruction per warp.
@@ -502,15 +515,24 @@ class Cta {
   void record_memory_step(unsigned w, Step::Kind kind, unsigned bytes);
   // One warp's memory step: the lines its active lanes' addresses touch (lane_addresses indexed by lane).
   void warp_memory_step(unsigned w, Step::Kind kind, const std::uint64_t* lane_addresses, unsigned bytes);
-  // One warp's passes through the banks for a shared access by its active lanes (lane_offsets by lane).
-  unsigned warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, unsigned bytes);
+  // One warp's passes through the banks for a shared access by its active lanes (lane_offsets by lane),
+  // `bytes` wide each; `load`: a read (whose paired lanes may share a phase). Without phases
+  // (kSharedPhases 0) the whole warp at once: its most distinct words in one bank. With them (Volta's shared
+  // pipe moves 128 B a clock): the warp in phases of 128 / bytes lanes (LDS.32 one phase of 32, LDS.64 two
+  // half-warps, LDS.128 four quarter-warps), each phase its own bank passes, the phases one after another;
+  // a load whose lanes pair up (lane n and n ^ 1, or n and n ^ 2, on one address wherever both are active)
+  // returns each pair's data once, so its phases are twice as wide (a broadcast LDS.128: 2 phases).
+  unsigned warp_shared_passes(unsigned w, const std::uint64_t* lane_offsets, unsigned bytes, bool load);
+  // The bank passes of the lanes of `lanes` (a lane mask): the most distinct words one bank holds.
+  static unsigned bank_passes(std::uint32_t lanes, const std::uint64_t* lane_offsets, unsigned bytes);
   // Warp w waits until `at` (a stall in the compute step before its next memory step), as await() does.
   void await_one(unsigned w, std::uint32_t at);
   // A shared-memory access by the active threads: each warp's passes (bank conflicts) into passes_.
-  void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes);
-  // One shared access of one word by all active threads: one pass per warp; each warp's result ready cycle
-  // into result[w] when not null.
-  void shared_broadcast(std::uint32_t* result = nullptr);
+  void shared_access(const std::vector<std::uint64_t>& byte_offsets, unsigned bytes, bool load);
+  // One shared load of `bytes` a thread by all active threads from one address: one pass per warp (with
+  // phases, one per phase its active lanes fill: warp_shared_passes); each warp's result ready cycle into
+  // result[w] when not null.
+  void shared_broadcast(std::uint32_t* result = nullptr, unsigned bytes = 4);
   // Warp w issues one instruction of `cls` taking `cycles` issue cycles, its operands ready at
   // `operands_ready`; returns its result's ready cycle (0 without dependent latencies).
   std::uint32_t issue_one(unsigned w, InstrClass cls, unsigned cycles, std::uint32_t operands_ready,
@@ -581,6 +603,7 @@ class Cta {
   Latencies latency_{};
   bool dependent_ = false;          // any latency non-zero (before tid_: its values ask)
   bool nonblocking_loads_ = false;  // kNonblockingLoads set, with dependent latencies
+  bool shared_phases_ = false;      // kSharedPhases set
   // Value buffers not in use. Declared before tid_, so it is destroyed after every V of the CTA has given
   // its buffer back.
   struct BufferPool {
@@ -602,6 +625,7 @@ class Cta {
   Step scratch_step_;                          // the coalescer's output, reused
   std::vector<std::uint64_t> warp_addresses_;  // one warp's active addresses, reused
   std::vector<unsigned> passes_;               // shared_access's passes per warp
+  std::vector<std::uint64_t> replay_word_;     // per warp: its current step's replay word (with phases)
   std::vector<std::uint32_t> clock_;           // per warp: the cycle its next instruction may issue at
   std::vector<std::uint32_t> settled_;         // per warp: every result it issued is ready by then
   std::vector<std::uint32_t> loads_issued_;    // per warp: the loads it went past (nonblocking_loads_)
@@ -1038,6 +1062,12 @@ template <class T, std::size_t... I>
 std::array<V<T>, sizeof...(I)> zero_values(Cta& cta, std::index_sequence<I...>) {
   return {{((void)I, V<T>(cta, T{}))...}};
 }
+// The N elements of `data` from `first` (T{} past its end), each uniform over the CTA.
+template <class T, std::size_t... I>
+std::array<V<T>, sizeof...(I)> uniform_values(Cta& cta, const std::vector<T>& data, std::uint64_t first,
+                                              std::index_sequence<I...>) {
+  return {{V<T>(cta, first + I < data.size() ? data[first + I] : T{})...}};
+}
 }  // namespace detail
 
 template <class T>
@@ -1073,7 +1103,7 @@ void Cta::Shared<T>::read(const V<std::int64_t>& index, std::int64_t offset, std
     for (std::size_t k = 0; k < N; ++k)
       if (i + k < data_.size()) r[k][t] = data_[i + k];
   }
-  cta_.shared_access(offsets, kBytes);
+  cta_.shared_access(offsets, kBytes, true);
   for (unsigned w = 0; w < cta_.warps(); ++w) {
     if (cta_.warp_active(w)) {
       const std::uint32_t ready = cta_.issue_one(w, InstrClass::kShared, cta_.passes_[w], index.ready(w));
@@ -1094,7 +1124,7 @@ void Cta::Shared<T>::store(const V<std::int64_t>& index, const V<T>& value, std:
     offsets[t] = i * sizeof(T);
     if (i < data_.size()) data_[i] = value[t];
   }
-  cta_.shared_access(offsets, sizeof(T));
+  cta_.shared_access(offsets, sizeof(T), false);
   for (unsigned w = 0; w < cta_.warps(); ++w) {
     if (cta_.warp_active(w)) {
       cta_.issue_one(w, InstrClass::kShared, cta_.passes_[w], std::max(index.ready(w), value.ready(w)));
@@ -1110,9 +1140,28 @@ T Cta::Shared<T>::load_uniform(std::uint64_t index) {
 }
 
 template <class T>
-V<T> Cta::Shared<T>::broadcast(std::uint64_t index) {
+V<T> Cta::Shared<T>::broadcast(std::uint64_t index, unsigned elements) {
+  const std::uint64_t bytes = std::uint64_t(elements) * sizeof(T);
+  if (elements > 1 && ((bytes != 8 && bytes != 16) || index * sizeof(T) % bytes))
+    throw std::logic_error("Shared::broadcast: " + std::to_string(elements) + " elements from element " +
+                           std::to_string(index) + " are not one aligned 8- or 16-byte load");
   V<T> r(cta_, index < data_.size() ? data_[index] : T{});
-  cta_.shared_broadcast(cta_.dependent() ? r.ready_data() : nullptr);
+  cta_.shared_broadcast(cta_.dependent() ? r.ready_data() : nullptr, static_cast<unsigned>(bytes));
+  return r;
+}
+
+template <class T>
+template <std::size_t N>
+std::array<V<T>, N> Cta::Shared<T>::broadcast_wide(std::uint64_t index) {
+  static_assert(N * sizeof(T) == 8 || N * sizeof(T) == 16, "a wide shared load reads 8 or 16 bytes");
+  if (index * sizeof(T) % (N * sizeof(T)))
+    throw std::logic_error("Shared::broadcast_wide: element " + std::to_string(index) + " is not " +
+                           std::to_string(N * sizeof(T)) + "-byte aligned");
+  std::array<V<T>, N> r = detail::uniform_values<T>(cta_, data_, index, std::make_index_sequence<N>{});
+  cta_.shared_broadcast(cta_.dependent() ? r[0].ready_data() : nullptr, N * sizeof(T));
+  if (cta_.dependent())
+    for (std::size_t k = 1; k < N; ++k)
+      std::copy(r[0].ready_data(), r[0].ready_data() + cta_.warps(), r[k].ready_data());
   return r;
 }
 

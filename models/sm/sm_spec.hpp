@@ -58,6 +58,11 @@ struct SmSpec {
   // (sm/issue_pipes.hpp): each holds the shared pipe 1 / fraction of a pass's time; a shuffle's pass, which
   // reads no bank, does not. 1: the peak.
   double shared_bandwidth_fraction = 1.0;
+  // A shared access is served in phases of 128 bytes (kernels/simt.hpp, Cta::warp_shared_passes): LDS.64 by
+  // half-warps, LDS.128 by quarter-warps, bank conflicts counted within a phase, and a load whose lanes
+  // pair up on addresses (a broadcast among them) packs two lanes' data a phase. false: the whole warp's
+  // banks at once, a broadcast one pass whatever its width. C++ library kernels and PTX programs.
+  bool shared_access_phases = false;
   // Distinct addresses the SM's constant cache serves a cycle (sm/issue_pipes.hpp); 0: no limit.
   unsigned constant_cache_ports = 0;
   // Cycles beyond its issue slot that a processing block's register file takes to read the sources of an
@@ -232,6 +237,14 @@ struct SmSpec {
          "pipe 1 / fraction of a clock per 32 lanes; a warp shuffle's pass reads no bank and keeps the peak "
          "(docs/kernels.md, Timing). 1: the peak")
         .range(0.01, 1.0);
+    k.boolean("shared_access_phases", shared_access_phases,
+              "A shared-memory access is served in phases of 128 bytes, the banks' width a clock: an "
+              "access of 8 bytes a lane (LDS.64) by half-warps, of 16 (LDS.128) by quarter-warps, each "
+              "phase its own bank passes; a load whose lanes pair up on addresses (lane n with n ^ 1, or "
+              "with n ^ 2; a broadcast) returns a pair's data once, so its phases hold twice the lanes (a "
+              "broadcast LDS.128: 2 passes; NVIDIA's forum answer for compute capability 7.0-7.5, "
+              "docs/kernels.md). C++ library kernels and PTX programs; false: the whole warp's banks at "
+              "once, a broadcast 1 pass whatever its width");
     k.integer("constant_cache_ports", constant_cache_ports,
               "Distinct addresses the SM's constant cache serves a cycle, shared by all its warps: a warp's "
               "__constant__ read takes one pass per distinct address it reads (C++ library kernels, with "

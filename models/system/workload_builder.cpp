@@ -30,6 +30,7 @@ kernels::Latencies latencies_of(const SmSpec& sm) {
   set(kernels::kDivLatency + 2, sm.fp64_div_latency);
   set(kernels::kShuffleLatency, sm.shfl_latency);
   set(kernels::kNonblockingLoads, sm.nonblocking_loads ? 1 : 0);
+  set(kernels::kSharedPhases, sm.shared_access_phases ? 1 : 0);
   return latencies;
 }
 

@@ -62,6 +62,16 @@ CHECKED = {
     "shared_bandwidth_8way": (TARGET, "112 / 8"),
     "shared_bandwidth_16way": (TARGET, "112 / 16"),
     "shared_bandwidth_32way": (TARGET, "112 / 32"),
+    # Wide and broadcast loads (sm.shared_access_phases): the shared pipe returns 128 B a clock, one register
+    # for 32 lanes (NVIDIA's forum answer, thread 77228), so LDS.64 and LDS.128 without paired lanes deliver
+    # the 1-way rate, 112; a load whose lanes pair up (a broadcast) packs two lanes' registers: an LDS.64 or
+    # LDS.128 broadcast twice that, 224 (the answer's LDS.128: 4 requests become 2). A 32-bit broadcast is one
+    # pass, 112 (the Guide).
+    "shared_lds64_bandwidth": (TARGET, "forum 77228: LDS.64 two registers, one a clock: 112"),
+    "shared_lds128_bandwidth": (TARGET, "forum 77228: LDS.128 4 requests: 112"),
+    "shared_lds32_broadcast_bandwidth": (TARGET, "Guide: a broadcast word, one pass: 112"),
+    "shared_lds64_broadcast_bandwidth": (TARGET, "forum 77228: paired lanes pack the return: 2 x 112"),
+    "shared_lds128_broadcast_bandwidth": (TARGET, "forum 77228: LDS.128 4 requests become 2: 2 x 112"),
     # The L1's peak return bandwidth, 128 B a clock per SM (NVIDIA's forum answer): 64 warps each reading a
     # 128 B line of 32 KiB held in the L1.
     "l1_bandwidth": (TARGET, "NVIDIA forum: L1 return bandwidth 128 B a cycle (a peak)"),

@@ -24,7 +24,8 @@
 // count, an instruction count of the binary with no free parameter, not from any timing.) Address
 // arithmetic other than what the index expressions below compute is not charged. The FMAs are computed with
 // values: 16 independent accumulator chains (c[0 .. 15]) along k, each FMA reading the loaded A element and
-// its LDS.128's result (Shared::broadcast), and the final C * beta + alpha * c[i] stores them; the 16
+// its LDS.128's result (Shared::broadcast of 4 elements: one value for the four, the matrices carrying no
+// data; its passes those of a 16-byte broadcast), and the final C * beta + alpha * c[i] stores them; the 16
 // zeroing moves stay charged.
 //
 // Checked against the SASS (2026-11-29; docs/kernels.md, "sgemm against its SASS"): an equivalent kernel
@@ -137,7 +138,7 @@ class SgemmNT : public Kernel {
       std::vector<V<float>> row;
       row.reserve(kTileN / 4);
       for (std::int64_t kk = 0; kk < kTileN; kk += 4)
-        row.push_back(b_s.broadcast(std::uint64_t(j * kTileN + kk)));
+        row.push_back(b_s.broadcast(std::uint64_t(j * kTileN + kk), 4));
       for (std::int64_t kk = 0; kk < kTileN; ++kk)  // c[kk] += a * b_s[j][kk]: 16 FMAs, one per chain
         sums[kk] = fma(a, row[kk / 4], sums[kk]);
     }
@@ -181,7 +182,7 @@ class SgemmNT : public Kernel {
     constexpr std::int64_t kAhead = 3;                          // groups in registers ahead of their FFMAs
     std::vector<V<float>> group;  // b_s[j][4q .. 4q + 3] of group 4j + q: one LDS.128, a broadcast
     group.reserve(kGroups);
-    const auto load_group = [&](std::int64_t g) { group.push_back(b_s.broadcast(std::uint64_t(g * 4))); };
+    const auto load_group = [&](std::int64_t g) { group.push_back(b_s.broadcast(std::uint64_t(g * 4), 4)); };
     for (std::int64_t g = 0; g < kAhead; ++g)
       load_group(g);
     load_row(4);

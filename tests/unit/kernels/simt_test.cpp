@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -849,6 +850,94 @@ TEST(Simt, WideSharedLoadIsOneInstructionForFourFloats) {
     EXPECT_FLOAT_EQ(high[k][31], 3 * 8 + 4.0f + float(k));  // lane 31: ty 3
   }
   EXPECT_FLOAT_EQ(s.load(c.threadIdx_x(), 8)[0], 8.0f);  // s[0 + 8]
+}
+
+// sm.shared_access_phases (kSharedPhases): the warp in phases of 128 B, each its own bank passes; a load
+// whose lanes pair up (n and n ^ 1, or n and n ^ 2, on one address) packs two lanes a phase. By hand, one
+// warp of 32 lanes, 32 banks of 4 B:
+// - LDS (4 B) consecutive: one phase of 32, words 0..31: 1 pass; stride 32 words: 32 (one phase, as without).
+// - LDS.64 consecutive (floats 2 t, 2 t + 1): 2 phases of 16 lanes, each words 32 p .. 32 p + 31: 1 + 1.
+// - LDS.128 consecutive (floats 4 t ..): 4 phases of 8 lanes, each 128 B: 4 passes.
+// - LDS.128 with lane t on bytes 16 (t % 4) (NVIDIA's forum thread 77228, CC 7.5: 4 requests measured where
+//   one was expected): lanes 0 and 1 differ, 0 and 2 differ: no pairs; 4 phases of 8, each 4 groups on
+//   words 0..15, no bank twice: 4 passes. Counted over the whole warp it would be 1.
+// - LDS.128 with lanes t and t + 16 on bytes 32 (t % 16) (forum thread 373160's first pattern, measured 8
+//   wavefronts on CC 8.6 and 9.0): no pairs; phase 0 (lanes 0-7) reads words 0-3, 8-11, .., 56-59, so
+//   banks 0-3 hold words 0 and 32: 2 passes, 4 phases: 8. Whole warp: banks 0-3 hold 0, 32, 64, 96: 4.
+// - LDS.128 with lanes 0-15 on bytes 0, lanes 16-31 on bytes 32 (its second pattern, measured 2): lane n
+//   and n ^ 1 alike: phases of 16, each one address: 1 + 1.
+// - broadcast_wide<4> (LDS.128, one address): every lane pairs up, 2 phases of 16: 2; broadcast_wide<2>
+//   (LDS.64): one phase of 32: 1; broadcast (LDS): 1; broadcast(i, 4), the same LDS.128 as one value: 2
+//   (a misaligned or 12-byte one is refused). With only lanes 0-7 active, broadcast_wide<4> fills one
+//   phase: 1.
+// - a 16-byte store to one address (STS.128): a store does not pair up: 4 phases of 8, each one word per
+//   bank: 4.
+TEST(Simt, SharedPhasesServeWideAccessesByHalfAndQuarterWarps) {
+  struct Quad {
+    std::uint32_t v[4];
+  };
+  Latencies phases{};
+  phases[kSharedPhases] = 1;
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, phases);
+  Cta::Shared<float> s(c, 32 * 32);
+  const V<std::int64_t> t = c.threadIdx_x();
+  const auto passes_of = [&c](const std::function<void()>& access) {
+    const std::uint64_t before = c.counters().shared_wavefronts;
+    access();
+    return c.counters().shared_wavefronts - before;
+  };
+  const auto ix = [&t](std::int64_t (*f)(std::int64_t)) { return map(t, InstrClass::kInt, f); };
+  EXPECT_EQ(passes_of([&] { (void)s.load(t); }), 1u);
+  EXPECT_EQ(passes_of([&] { (void)s.load(ix([](std::int64_t x) { return x * 32; })); }), 32u);
+  EXPECT_EQ(passes_of([&] { (void)s.load_wide<2>(ix([](std::int64_t x) { return x * 2; })); }), 2u);
+  EXPECT_EQ(passes_of([&] { (void)s.load_wide<4>(ix([](std::int64_t x) { return x * 4; })); }), 4u);
+  EXPECT_EQ(passes_of([&] { (void)s.load_wide<4>(ix([](std::int64_t x) { return x % 4 * 4; })); }), 4u);
+  EXPECT_EQ(passes_of([&] { (void)s.load_wide<4>(ix([](std::int64_t x) { return x % 16 * 8; })); }), 8u);
+  EXPECT_EQ(passes_of([&] { (void)s.load_wide<4>(ix([](std::int64_t x) { return x / 16 * 8; })); }), 2u);
+  EXPECT_EQ(passes_of([&] { (void)s.broadcast_wide<4>(8); }), 2u);
+  EXPECT_EQ(passes_of([&] { (void)s.broadcast_wide<2>(8); }), 1u);
+  EXPECT_EQ(passes_of([&] { (void)s.broadcast(8); }), 1u);
+  EXPECT_EQ(passes_of([&] { (void)s.broadcast(8, 4); }), 2u);  // broadcast_wide<4>'s passes, one value
+  EXPECT_THROW((void)s.broadcast(2, 4), std::logic_error);
+  EXPECT_THROW((void)s.broadcast(0, 3), std::logic_error);
+  c.if_(t < 8, [&] { EXPECT_EQ(passes_of([&] { (void)s.broadcast_wide<4>(8); }), 1u); });
+  Cta::Shared<Quad> quads(c, 4);
+  EXPECT_EQ(passes_of([&] { quads.store(c.uniform(1), V<Quad>(c, Quad{})); }), 4u);
+}
+
+// Without phases (the default) the same accesses count the whole warp's banks: the forum's patterns 1 and 4
+// (above), a broadcast LDS.128 1. With phases and dependent latencies, a broadcast LDS.128's two passes are
+// two issue cycles of its warp and one replay of the shared pipe: x issues at 0 for 2 cycles, ready 0 + 2 -
+// 1 + 20 = 21; x[3] + 1 waits for it: issue 21, ready 25.
+TEST(Simt, WithoutPhasesAWideBroadcastIsOnePassWithThemTwo) {
+  {
+    Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine);
+    Cta::Shared<float> s(c, 64);
+    (void)s.load_wide<4>(map(c.threadIdx_x(), InstrClass::kInt, [](std::int64_t x) { return x % 4 * 4; }));
+    (void)s.broadcast_wide<4>(8);
+    EXPECT_EQ(c.counters().shared_wavefronts, 1u + 1u);
+  }
+  Latencies l = volta_like();
+  l[kSharedPhases] = 1;
+  Cta c({1, 1, 1}, {32, 1, 1}, {0, 0, 0}, kLine, l);
+  Cta::Shared<float> s(c, 64);
+  const std::array<V<float>, 4> x = s.broadcast_wide<4>(8);
+  const V<float> y = x[3] + 1.0f;
+  for (const V<float>& v : x)
+    EXPECT_EQ(v.ready(0), 21u);
+  EXPECT_EQ(y.ready(0), 25u);
+  Step step;
+  c.records()[0].unpack(0, step);
+  EXPECT_EQ(step.classes[static_cast<unsigned>(InstrClass::kShared)], 1u);
+  EXPECT_EQ(step.shared_replays, 1u);
+  // A second one after the add: its replay joins the step's replay word (the SM sums a step's passes), so
+  // the step's runs are LDS, replays (2), FADD, LDS: 4 words, not 5.
+  (void)s.broadcast_wide<4>(12);
+  c.records()[0].unpack(0, step);
+  EXPECT_EQ(step.classes[static_cast<unsigned>(InstrClass::kShared)], 2u);
+  EXPECT_EQ(step.shared_replays, 2u);
+  EXPECT_EQ(c.records()[0].steps[0].line_count, 4u);
+  EXPECT_THROW((void)s.broadcast_wide<4>(2), std::logic_error);
 }
 
 // fragment_op: n independent instructions reading the same inputs, one value ready when the last is. By

@@ -118,6 +118,34 @@ TEST(Ubench, SharedAccessesTakeTheirConflictsPasses) {
   }
 }
 
+// shared with `width` and `broadcast` (one warp, 3 loads and the store that names the words), by hand with
+// sm.shared_access_phases: LDS.64 consecutive 2 passes, LDS.128 consecutive 4, LDS.128 broadcast 2 (lanes
+// pair up), LDS.64 broadcast 1, LDS broadcast 1. The store that names the words is a 4-byte one of lane l's
+// first word: words 2 l (width 8) put words 0 and 32 in bank 0, 2 passes; words 4 l (width 16) words 0, 32,
+// 64, 96, 4 passes; a broadcast's, every lane on word 0, 1. Without phases the broadcast LDS.128 is 1 pass. A
+// wide load with a conflict, or a width other than 4, 8 or 16, is refused.
+TEST(Ubench, WideAndBroadcastSharedLoadsTakeTheirPhases) {
+  Latencies phases{};
+  phases[kSharedPhases] = 1;
+  const auto wavefronts = [](const std::string& args, const Latencies& l) {
+    const CppKernelProgram p("shared",
+                             make_kernel("ubench/shared", args + " length=3", testing::kTrafficBase), 128, l);
+    Step s;
+    for (std::uint32_t i = 0; p.step(0, 0, i, s); ++i) {
+    }
+    EXPECT_EQ(p.totals().shared_accesses, 4u) << args;
+    return p.totals().shared_wavefronts;
+  };
+  EXPECT_EQ(wavefronts("width=8", phases), 2u + 3u * 2u);
+  EXPECT_EQ(wavefronts("width=16", phases), 4u + 3u * 4u);
+  EXPECT_EQ(wavefronts("width=16 broadcast=1", phases), 1u + 3u * 2u);
+  EXPECT_EQ(wavefronts("width=8 broadcast=1", phases), 1u + 3u * 1u);
+  EXPECT_EQ(wavefronts("width=4 broadcast=1", phases), 1u + 3u * 1u);
+  EXPECT_EQ(wavefronts("width=16 broadcast=1", Latencies{}), 1u + 3u * 1u);
+  EXPECT_THROW(make_kernel("ubench/shared", "width=16 ways=2", testing::kTrafficBase), KernelError);
+  EXPECT_THROW(make_kernel("ubench/shared", "width=12", testing::kTrafficBase), KernelError);
+}
+
 // atomic: `length` atomics a warp. 2 CTAs of 2 warps, 3 each: 12 atomic steps. One address: one line; one
 // address a thread: 128 threads x 4 B = 4 lines.
 TEST(Ubench, AtomicsHitOneAddressOrOneAThread) {
