@@ -83,7 +83,6 @@ bool CppKernelProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t
   // The common case, a resident warp with steps left, reads the flat table only (kernels/resident_warps.hpp).
   if (const WarpRecordView* v = warps_.find(cta, warp); v && index < v->step_count) {
     v->unpack(index, out);
-    v->prefetch_following(index);
     return true;
   }
   auto it = resident_.find(cta);

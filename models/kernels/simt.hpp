@@ -193,15 +193,6 @@ struct WarpRecordView {
   const std::uint8_t* sectors = nullptr;  // WarpRecord::sectors
   // Step `index` (< step_count) as the SM takes it.
   void unpack(std::size_t index, Step& out) const;
-  // Asks the host to bring in what unpacking step `index + 1` reads (that step, and the lines or class runs
-  // after step `index`'s, where the recording put them), while the warp waits for its next issue; a hint that
-  // changes nothing else. Call only with `index` < step_count.
-  void prefetch_following(std::size_t index) const {
-    if (index + 1 >= step_count) return;
-    __builtin_prefetch(steps + index + 1);
-    const PackedStep& p = steps[index];
-    __builtin_prefetch(lines + p.first_line + p.line_count);
-  }
 };
 
 struct WarpRecord {
