@@ -6,6 +6,8 @@
 #include "common/bandwidth_pipe.hpp"
 #include "common/time.hpp"
 #include "common/txn.hpp"
+#include "kernels/cpp_program.hpp"
+#include "kernels/library.hpp"
 #include "policy/link_balancer.hpp"
 #include "workload/kernel.hpp"
 
@@ -59,6 +61,41 @@ void BM_WarpProgramStep(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_WarpProgramStep);
+
+// Reading a C++ kernel's recorded steps as the SMs take them (CppKernelProgram::step, docs/performance.md
+// "Fifth pass"): rodinia/hotspot's first `range(0)` CTAs (8 warps each) resident, one step of each warp in
+// turn, each warp going round its own steps (never past its last, so no CTA ends and no body runs again:
+// the bodies run before the timing). With 2,048 CTAs resident (about what the paper system's 4 sockets
+// hold) the records no longer fit the host's caches and a step costs its cache misses; with 16 they do.
+void BM_CppKernelProgramStep(benchmark::State& state) {
+  const auto resident = static_cast<std::uint32_t>(state.range(0));
+  auto program = [] {
+    return std::make_unique<kernels::CppKernelProgram>(
+        "calculate_temp", kernels::make_kernel("rodinia/hotspot", "", std::uint64_t(1) << 32), 128);
+  };
+  const auto counter = program(), p = program();
+  const std::uint32_t warps = p->warps_per_cta();
+  std::vector<std::uint32_t> steps(std::size_t(resident) * warps, 0), next(steps.size(), 0);
+  Step step;
+  for (std::uint32_t cta = 0; cta < resident; ++cta) {
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      std::uint32_t& n = steps[std::size_t(cta) * warps + w];
+      while (counter->step(cta, w, n, step))
+        ++n;
+      if (n > 0) p->step(cta, w, 0, step);  // runs the CTA's body
+    }
+  }
+  std::size_t k = 0;
+  for (auto _ : state) {
+    if (steps[k] != 0) {
+      p->step(static_cast<std::uint32_t>(k / warps), static_cast<std::uint32_t>(k % warps), next[k], step);
+      if (++next[k] == steps[k]) next[k] = 0;
+    }
+    benchmark::DoNotOptimize(step.kind);
+    if (++k == steps.size()) k = 0;
+  }
+}
+BENCHMARK(BM_CppKernelProgramStep)->Arg(16)->Arg(2048);
 
 // Cost of one cycle of a dynamic link's lane control (docs/fabric.md: a dynamic link steps its balancer for
 // every simulated cycle once something touches it).

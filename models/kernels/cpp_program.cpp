@@ -80,8 +80,19 @@ CppKernelProgram::CtaSteps& CppKernelProgram::run(std::uint32_t cta) const {
 }
 
 bool CppKernelProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t index, Step& out) const {
+  // The common case, a resident warp with steps left, reads the flat table only (kernels/resident_warps.hpp).
+  if (const WarpRecordView* v = warps_.find(cta, warp); v && index < v->step_count) {
+    v->unpack(index, out);
+    return true;
+  }
   auto it = resident_.find(cta);
-  CtaSteps& s = it != resident_.end() ? it->second : run(cta);
+  if (it == resident_.end()) {
+    CtaSteps& s = run(cta);
+    for (std::uint32_t w = 0; w < s.warps.size(); ++w)
+      warps_.add(cta, w, s.warps[w].view());
+    it = resident_.find(cta);
+  }
+  CtaSteps& s = it->second;
   const WarpRecord& w = s.warps[warp];
   if (index < w.steps.size()) {
     w.unpack(index, out);
@@ -90,6 +101,7 @@ bool CppKernelProgram::step(std::uint32_t cta, std::uint32_t warp, std::uint32_t
   // The warp has ended; once every warp of the CTA has, its steps are no longer needed.
   if (!s.ended[warp]) {
     s.ended[warp] = true;
+    warps_.remove(cta, warp);
     if (++s.ended_count == s.warps.size()) {
       if (bounds_) bounds_->held -= s.bytes;
       resident_.erase(cta);

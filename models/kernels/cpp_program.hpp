@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/library.hpp"
+#include "kernels/resident_warps.hpp"
 #include "workload/program.hpp"
 
 namespace numagpu::kernels {
@@ -74,6 +75,8 @@ class CppKernelProgram : public KernelProgram {
   Latencies latencies_;
   mutable bool prepared_ = false;
   mutable std::unordered_map<std::uint32_t, CtaSteps> resident_;
+  // The records of resident_'s warps that have steps left, for step()'s common case.
+  mutable ResidentWarps warps_;
   mutable Totals totals_;
   struct RecordHint {
     std::size_t steps = 0, lines = 0;  // the largest warp record of the last CTA run

@@ -55,7 +55,7 @@ bool Cta::any_active() const {
   return false;
 }
 
-void WarpRecord::unpack(std::size_t index, Step& out) const {
+void WarpRecordView::unpack(std::size_t index, Step& out) const {
   const PackedStep& p = steps[index];
   out.kind = p.kind;
   out.cycles = p.cycles;
@@ -98,9 +98,8 @@ void WarpRecord::unpack(std::size_t index, Step& out) const {
   }
   out.thread_instructions = p.lanes;
   out.line_count = p.line_count;
-  std::copy(lines.begin() + p.first_line, lines.begin() + p.first_line + p.line_count, out.lines.begin());
-  std::copy(sectors.begin() + p.first_line, sectors.begin() + p.first_line + p.line_count,
-            out.sectors.begin());
+  std::copy(lines + p.first_line, lines + p.first_line + p.line_count, out.lines.begin());
+  std::copy(sectors + p.first_line, sectors + p.first_line + p.line_count, out.sectors.begin());
 }
 
 std::uint64_t record_bytes(const WarpRecord& r) {

@@ -184,13 +184,31 @@ inline constexpr std::uint8_t kSharedReplayRun = 0xF0, kConstantPassRun = 0xF1, 
                               kRegisterBankConflictRun = 0xF3, kShufflePassRun = 0xF4;
 static_assert(kInstrClasses < kSharedReplayRun, "the pass codes lie past every instruction class");
 
+// A warp's recorded steps as reading them needs them: the storage of a WarpRecord's three arrays, without the
+// vectors that own it. CppKernelProgram keeps one per resident warp in a flat table
+// (kernels/resident_warps.hpp), so that taking a step touches that table and the step, not the CTA's and the
+// warp's records on the way: on a large run each of those is a miss in the host's caches, and steps are taken
+// hundreds of millions of times.
+struct WarpRecordView {
+  const PackedStep* steps = nullptr;
+  std::size_t step_count = 0;
+  const std::uint64_t* lines = nullptr;   // WarpRecord::lines
+  const std::uint8_t* sectors = nullptr;  // WarpRecord::sectors
+  // Step `index` (< step_count) as the SM takes it.
+  void unpack(std::size_t index, Step& out) const;
+};
+
 struct WarpRecord {
   std::vector<PackedStep> steps;
   // The memory steps' lines and the compute steps' class runs (run_word), in order.
   std::vector<std::uint64_t> lines;
   std::vector<std::uint8_t> sectors;  // per entry of `lines`, a line's 32 B sectors (Step::sectors); runs: 0
   // Step `index` as the SM takes it.
-  void unpack(std::size_t index, Step& out) const;
+  void unpack(std::size_t index, Step& out) const { view().unpack(index, out); }
+  // Valid while the record is not changed.
+  WarpRecordView view() const {
+    return WarpRecordView{steps.data(), steps.size(), lines.data(), sectors.data()};
+  }
   std::array<std::uint64_t, static_cast<unsigned>(InstrClass::kCount)> instructions{};  // warp instructions
 };
 
