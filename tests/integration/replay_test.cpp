@@ -1,5 +1,6 @@
 // Trace replay through the whole system: the coalescer, CTA barriers, and the real Accel-Sim sample.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -228,7 +229,7 @@ TEST(ReplayExit, AWarpEndsWhenItsLastLiveThreadExits) {
 
 // The same kernel converted to .ngt keeps every EXIT's mask and the block's 80 threads: the same counts.
 TEST(ReplayExit, NgtCarriesTheExitMasksAndTheThreadCount) {
-  const std::string ngt = ::testing::TempDir() + "kernel-3-exit.ngt";
+  const std::string ngt = ::testing::TempDir() + "kernel-3-exit_" + std::to_string(::getpid()) + ".ngt";
   trace::convert_accelsim_kernel(std::string(NUMAGPU_SOURCE_DIR) + "/tests/data/replay/kernel-3-exit.traceg",
                                  ngt);
   const ReplayCounts c = replay(ngt);
@@ -242,7 +243,9 @@ TEST(ReplayExit, NgtCarriesTheExitMasksAndTheThreadCount) {
 // A program dumped to .ngt (numagpu workload dump) gives back every warp's steps, step by step.
 void expect_dump_replays_identically(const std::string& path) {
   const std::unique_ptr<KernelProgram> a = load_trace_program(path, 128, nullptr);
-  const std::string ngt = ::testing::TempDir() + "dumped.ngt";
+  // One file per process: ctest runs each test as its own process, several at once (and two build trees' suites
+  // may run at once), in the same TempDir().
+  const std::string ngt = ::testing::TempDir() + "dumped_" + std::to_string(::getpid()) + ".ngt";
   dump_program(*a, 1, 128, ngt);
   const std::unique_ptr<KernelProgram> b = load_trace_program(ngt, 128, nullptr);
   ASSERT_EQ(a->ctas(), b->ctas());
@@ -368,7 +371,7 @@ TEST(Replay, GridLargerThanTheReplayLimitIsRefused) {
   const std::string grid = "-grid dim = (1,1,1)";
   ASSERT_NE(text.find(grid), std::string::npos);
   text.replace(text.find(grid), grid.size(), "-grid dim = (65536,257,1)");
-  const std::string path = ::testing::TempDir() + "huge_grid.traceg";
+  const std::string path = ::testing::TempDir() + "huge_grid_" + std::to_string(::getpid()) + ".traceg";
   std::ofstream(path) << text;
   try {
     load_trace_program(path, 128, nullptr);
