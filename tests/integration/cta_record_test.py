@@ -6,8 +6,10 @@ application's CTA body is recorded whole, in host time, before its warps run.
    of 65536 / 8 = 8192 iterations; CTA 0 alone passes 16 MiB, measured 22.5 MB at the first look past it);
    with the limit at 16 MiB the run ends with exactly one line at the kernel's arguments (file:line:col,
    workload.kernels.0.args), exit 2, nothing written, in seconds.
-2. SIGTERM while a CTA body is recorded: cudaTensorCoreGemm with k_tiles = 65536 on sms = 1 is one persistent
-   CTA whose k loop takes minutes to record (the limit off: 0). The signal, sent 2 s in, ends the run within a
+2. SIGTERM while a CTA body is recorded: cudaTensorCoreGemm with 8 x 16 tiles and k_tiles = 65536 on sms = 1
+   is one persistent CTA whose k loop takes seconds to record (the limit off: 0; measured 2026-11-29 on an
+   idle machine of CI's kind: the first cycle at 3.1-3.4 s; at 8 x 8 tiles, 1.6-2.0 s, which made a signal
+   sent 2 s in land after the recording on an idle machine). The signal, sent 1 s in, ends the run within a
    second (before this fix, not until the whole body was recorded): exit 143, statistics written, marked
    incomplete with stop_reason "interrupted" at cycle 0 (no simulated time passed while recording).
 2b. SIGTERM while a kernel's input is generated (mergeSort's sorted runs): the run ends within 3 s.
@@ -79,10 +81,10 @@ def main():
     # 2. SIGTERM during a CTA's recording.
     tc = os.path.join(work, "tc.yaml")
     write(tc, "workload:\n  name: tc\n  kernels:\n    - name: tc\n      kernel: cuda-samples/cudaTensorCoreGemm\n"
-              "      args: \"m_tiles=8 n_tiles=8 k_tiles=65536 sms=1\"\n")
+              "      args: \"m_tiles=8 n_tiles=16 k_tiles=65536 sms=1\"\n")
     out = os.path.join(work, "interrupt")
     status, waited, stderr = signal_after(
-        [numagpu, "run", "-q", "-w", tc, "--set", "checks.max_record_bytes=0", "-o", out], 2, "interrupt", failures)
+        [numagpu, "run", "-q", "-w", tc, "--set", "checks.max_record_bytes=0", "-o", out], 1, "interrupt", failures)
     if status != 128 + signal.SIGTERM or waited > 1.0:
         failures.append(f"interrupt: exit {status} {waited:.2f} s after SIGTERM, stderr {stderr!r}")
     else:
