@@ -218,9 +218,10 @@ int numagpu_main(int argc, char* argv[]) {
       ->required();
   plot_study_cmd->add_option("-o,--out", plot_options.out_dir,
                              "Directory for the figures (default: beside results.json)");
-  plot_study_cmd->add_option("--reference", plot_options.reference,
-                             "results.json of the figure3 study of the same workloads: the means are also given "
-                             "without its workloads at 99 % of theoretical (the paper's §3.1; docs/studies.md)");
+  plot_study_cmd->add_option(
+      "--reference", plot_options.reference,
+      "results.json of the figure3 study of the same workloads: the means are also given "
+      "without its workloads at 99 % of theoretical (the paper's §3.1; docs/studies.md)");
 
   numagpu::PlotSweepOptions plot_sweep;
   CLI::App* plot_sweep_cmd = plot->add_subcommand(
@@ -270,8 +271,10 @@ int numagpu_main(int argc, char* argv[]) {
   sweep
       ->add_option("--reuse", sweep_options.reuse,
                    "Another sweep's output directory: its finished points of exactly this configuration "
-                   "(the same configuration hash) are linked in instead of simulated again (repeatable)")
-      ->type_name("DIR")
+                   "(the same configuration hash) are linked in instead of simulated again; or an earlier "
+                   "sweep's results table (a .json file): its rows of this configuration that hold every "
+                   "requested statistic are taken as finished points (repeatable)")
+      ->type_name("DIR|RESULTS.json")
       ->allow_extra_args(false);
   sweep->add_flag("-q,--quiet", sweep_options.quiet, "Only failures and the final line");
 

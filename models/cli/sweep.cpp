@@ -24,6 +24,7 @@
 #include "cli/sweep_reuse.hpp"
 #include "cli/sweep_runner.hpp"
 #include "cli/sweep_spec.hpp"
+#include "cli/sweep_tabled.hpp"
 #include "stats/atomic_write.hpp"
 
 namespace numagpu {
@@ -201,7 +202,7 @@ int write_slurm(const SweepSpec& spec, const SweepOptions& o, const std::string&
   clean_stale_temps(out_dir, spec);
   std::vector<std::size_t> todo;
   for (const SweepPoint& p : spec.points)
-    if (!point_finished(out_dir, p)) todo.push_back(p.index);
+    if (!point_finished(out_dir, p, nullptr, &spec.stats)) todo.push_back(p.index);
   const std::string n = std::to_string(spec.points.size());
   if (todo.empty()) {
     out << "numagpu sweep: " << spec.name << ": all " << n
@@ -410,12 +411,21 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   // Reused points are chosen before anything is written, so that a conflict between sources is an error
   // that leaves the output directory as it was.
   std::map<std::string, std::string> reuse_plan;  // point id -> a finished point of another sweep
+  std::map<std::string, TableRow> table_plan;     // point id -> a row of an earlier results table
   if (!o.reuse.empty()) {
+    std::vector<std::string> dirs, tables;
+    for (const std::string& source : o.reuse)
+      (is_results_table(source) ? tables : dirs).push_back(source);
     try {
       std::vector<const SweepPoint*> todo;
       for (const SweepPoint& p : spec.points)
-        if (!point_finished(out_dir, p)) todo.push_back(&p);
-      reuse_plan = plan_reuse(finished_points_by_hash(o.reuse), todo, out_dir, err);
+        if (!point_finished(out_dir, p, nullptr, &spec.stats)) todo.push_back(&p);
+      if (!dirs.empty()) reuse_plan = plan_reuse(finished_points_by_hash(dirs), todo, out_dir, err);
+      // A run's own outputs first; a table only for what no directory holds.
+      std::vector<const SweepPoint*> rest;
+      for (const SweepPoint* p : todo)
+        if (!reuse_plan.count(p->id)) rest.push_back(p);
+      if (!tables.empty()) table_plan = plan_tabled_points(tables, rest, spec.stats);
     } catch (const std::exception& e) {
       err << "numagpu: error: --reuse: " << e.what() << "\n";
       return kExitBadInput;
@@ -465,8 +475,9 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   if (!o.collect_only) {
     std::vector<const SweepPoint*> todo;
     for (const SweepPoint& p : spec.points)
-      if (!point_finished(out_dir, p)) todo.push_back(&p);
-    const std::size_t reused = reuse_finished_points(reuse_plan, todo, out_dir, err);
+      if (!point_finished(out_dir, p, nullptr, &spec.stats)) todo.push_back(&p);
+    const std::size_t reused = reuse_finished_points(reuse_plan, todo, out_dir, err) +
+                               write_tabled_points(table_plan, todo, spec.stats, out_dir, err);
     ro.total = spec.points.size();
     ro.finished_before = spec.points.size() - todo.size();
     if (!o.quiet) {

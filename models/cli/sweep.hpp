@@ -42,7 +42,8 @@ struct SweepOptions {
   std::string executable;                  // numagpu binary the points run with (default: this process)
   std::vector<std::string> reuse;          // other sweeps' output directories whose finished points of the
                                            // same identity are linked in instead of run again
-                                           // (cli/sweep_reuse.hpp)
+                                           // (cli/sweep_reuse.hpp), or results tables (*.json) whose rows
+                                           // are (cli/sweep_tabled.hpp)
 };
 
 // The sweep spec's reference (Markdown), as docs/studies.md embeds it.

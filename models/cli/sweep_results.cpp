@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/sweep_tabled.hpp"
 #include "stats/atomic_write.hpp"
 
 #ifndef NUMAGPU_VERSION
@@ -201,6 +202,9 @@ std::string incomplete_point(const std::string& dir, json* stats) {
   const fs::path d(dir);
   const std::optional<json> record = read_json(d / "point.json");
   if (!record || !record->is_object()) return "point.json is missing or not valid JSON";
+  if (is_tabled_point(*record))
+    return "a tabled point, taken from " + record->value("reused_from", std::string("a results table")) +
+           " without run outputs (give that table to --reuse)";
   std::error_code ec;
   for (const char* name : kRunOutputs) {
     const auto size = fs::file_size(d / name, ec);
@@ -231,10 +235,13 @@ bool same_identity(const json& record, const SweepPoint& point) {
   return text("config_hash") == point.config_hash && text("inputs_hash") == point.inputs_hash;
 }
 
-bool point_finished(const std::string& out_dir, const SweepPoint& point, json* stats) {
+bool point_finished(const std::string& out_dir, const SweepPoint& point, json* stats,
+                    const std::vector<SweepStat>* wanted) {
   const std::string dir = point_dir(out_dir, point.id);
   const std::optional<json> info = read_json(fs::path(dir) / "point.json");
-  return info && same_identity(*info, point) && incomplete_point(dir, stats).empty();
+  if (!info || !same_identity(*info, point)) return false;
+  if (is_tabled_point(*info)) return wanted == nullptr || tabled_stats(*info, *wanted, nullptr);
+  return incomplete_point(dir, stats).empty();
 }
 
 CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir, std::ostream& err) {
@@ -257,8 +264,18 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
     row["inputs_hash"] = p.inputs_hash;
     row["stats"] = json::object();
     json doc;
-    if (point_finished(out_dir, p, &doc)) {
-      const fs::path dir = point_dir(out_dir, p.id);
+    const fs::path dir = point_dir(out_dir, p.id);
+    const std::optional<json> record = read_json(dir / "point.json");
+    json tabled;
+    if (record && same_identity(*record, p) && tabled_stats(*record, spec.stats, &tabled)) {
+      // A point taken from a results table (cli/sweep_tabled.hpp): its statistics are the table's.
+      row["status"] = "ok";
+      ++summary.ok;
+      row["reused_from"] = (*record)["reused_from"];
+      row["wall_seconds"] = record->value("wall_seconds", 0.0);
+      if (record->contains("cpu_seconds")) row["cpu_seconds"] = (*record)["cpu_seconds"];
+      row["stats"] = std::move(tabled);
+    } else if (point_finished(out_dir, p, &doc, &spec.stats)) {
       const std::optional<json> info = read_json(dir / "point.json");
       row["status"] = "ok";
       ++summary.ok;
@@ -287,11 +304,15 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
     } else {
       // A point directory of this identity whose outputs are damaged (an empty or cut stats.json, say): it
       // counts as missing, so that the next sweep (or --slurm array) runs it again.
-      const std::string dir = point_dir(out_dir, p.id);
-      if (const std::optional<json> info = read_json(fs::path(dir) / "point.json");
-          info && same_identity(*info, p))
-        err << "numagpu sweep: " << dir << ": incomplete (" << incomplete_point(dir)
+      if (record && same_identity(*record, p)) {
+        std::string why;
+        if (!is_tabled_point(*record))
+          why = incomplete_point(dir.string());
+        else
+          tabled_stats(*record, spec.stats, nullptr, &why);
+        err << "numagpu sweep: " << dir.string() << ": incomplete (" << why
             << "); the point counts as missing and runs again\n";
+      }
       row["status"] = "missing";
       ++summary.missing;
       summary.missing_ids.push_back(p.id);
@@ -301,8 +322,7 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
   }
   json stats = json::array();
   for (const SweepStat& s : spec.stats) {
-    static const char* const kReduce[] = {"none", "sum", "mean", "min", "max"};
-    stats.push_back({{"name", s.name}, {"path", s.path}, {"reduce", kReduce[static_cast<int>(s.reduce)]}});
+    stats.push_back({{"name", s.name}, {"path", s.path}, {"reduce", stat_reduce_name(s.reduce)}});
   }
   std::error_code ec;
   const fs::path spec_path = fs::absolute(spec.file, ec).lexically_normal();

@@ -39,9 +39,12 @@ std::string incomplete_point(const std::string& dir, nlohmann::json* stats = nul
 // its input files (cli/sweep_spec.hpp).
 bool same_identity(const nlohmann::json& record, const SweepPoint& point);
 
-// True when OUT/points/<id> holds a complete run (incomplete_point) of exactly this point's identity; a point
-// that is not finished runs again (and, under Slurm, is in the next array). `stats` as for incomplete_point.
-bool point_finished(const std::string& out_dir, const SweepPoint& point, nlohmann::json* stats = nullptr);
+// True when OUT/points/<id> holds a complete run (incomplete_point) of exactly this point's identity, or a
+// tabled point of it (cli/sweep_tabled.hpp) that holds every statistic of `wanted` (any, when null); a point
+// that is not finished runs again (and, under Slurm, is in the next array). `stats` as for incomplete_point
+// (a tabled point leaves it unset).
+bool point_finished(const std::string& out_dir, const SweepPoint& point, nlohmann::json* stats = nullptr,
+                    const std::vector<SweepStat>* wanted = nullptr);
 
 struct CollectSummary {
   std::size_t ok = 0, failed = 0, missing = 0;

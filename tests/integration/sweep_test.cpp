@@ -591,6 +591,99 @@ TEST_F(SweepTest, ReuseRefusesTwoSourcesWhoseResultsDiffer) {
       << out.str();
 }
 
+// --reuse RESULTS.json: a sweep resumed on a machine that has only the earlier part's results table (the
+// point directories stayed where they ran). Every row of the table that holds the spec's statistics is a
+// finished point; nothing is simulated, and the table's values come through unchanged.
+TEST_F(SweepTest, ReuseOfAResultsTableTakesItsRowsAsFinishedPoints) {
+  write_spec(kTinySpec);
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  const fs::path table = dir / "earlier.json";
+  fs::copy_file(fs::path(options.out_dir) / "results.json", table);
+  fs::remove_all(options.out_dir);  // the machine that ran it is gone; its table is all there is
+
+  options.out_dir = (dir / "resumed").string();
+  options.reuse = {table.string()};
+  options.quiet = false;
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points, 2 finished before (2 of them reused from --reuse); running 0"),
+            std::string::npos)
+      << out.str();
+  const fs::path a8 = fs::path(options.out_dir) / "points" / "w.a8";
+  EXPECT_FALSE(fs::exists(a8 / "stats.json")) << "a tabled point has no run outputs";
+  json r = results();
+  // One warp over 8 distinct lines, cold caches: 8 DRAM reads of 128 B (kTinySpec), as the table says.
+  EXPECT_EQ(point(r, "w.a8")["stats"]["dram_reads"], 8);
+  EXPECT_EQ(point(r, "w.a8")["stats"]["dram_read_bytes"], 8 * 128);
+  EXPECT_EQ(point(r, "w.a4")["stats"]["dram_reads"], 4);
+  EXPECT_EQ(point(r, "w.a8")["status"], "ok");
+  EXPECT_EQ(point(r, "w.a8")["reused_from"], fs::absolute(table).lexically_normal().string());
+
+  // A later sweep of the same directory, without --reuse, keeps them: they are finished.
+  options.reuse.clear();
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points, 2 finished before; running 0"), std::string::npos) << out.str();
+
+  // A statistic the table does not hold cannot come from it: the points run again and the table is complete.
+  write_spec(std::string(kTinySpec) + "  - {name: socket0_reads, path: system.socket0.dram.reads}\n");
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points; running 2"), std::string::npos) << out.str();
+  r = results();
+  EXPECT_EQ(point(r, "w.a8")["stats"]["dram_reads"], 8);
+  EXPECT_EQ(point(r, "w.a8")["stats"]["socket0_reads"], 8);  // one socket: all 8 reads are socket0's
+  EXPECT_TRUE(fs::exists(a8 / "stats.json"));
+  EXPECT_FALSE(point(r, "w.a8").contains("reused_from"));
+}
+
+// A table's rows are taken only for their identity, only when ok, and two tables that disagree are refused;
+// a file that is not a results table is one line.
+TEST_F(SweepTest, ReuseOfResultsTablesChecksIdentityStatusAndAgreement) {
+  write_spec(kTinySpec);
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  json table = json::parse(std::ifstream(fs::path(options.out_dir) / "results.json"));
+  fs::remove_all(options.out_dir);
+  for (json& row : table["points"]) {
+    if (row["id"] == "w.a4") row["status"] = "failed";        // not a result
+    if (row["id"] == "w.a8") row["stats"]["dram_reads"] = 7;  // edited: shows it is the table's
+  }
+  const fs::path edited = dir / "edited.json", other = dir / "other.json", bad = dir / "bad.json";
+  std::ofstream(edited) << table.dump(1);
+  for (json& row : table["points"])
+    if (row["id"] == "w.a8") row["stats"]["dram_reads"] = 6;
+  std::ofstream(other) << table.dump(1);
+  std::ofstream(bad) << "{\"format\": \"something else\"}";
+
+  options.out_dir = (dir / "second").string();
+  options.reuse = {edited.string(), other.string()};
+  EXPECT_EQ(sweep(), kExitBadInput);
+  EXPECT_NE(err.str().find("numagpu: error: --reuse: point w.a8: "), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("with different values of 'dram_reads'"), std::string::npos) << err.str();
+  EXPECT_FALSE(fs::exists(options.out_dir)) << "nothing written";
+
+  options.reuse = {bad.string()};
+  EXPECT_EQ(sweep(), kExitBadInput);
+  EXPECT_EQ(err.str(), "numagpu: error: --reuse: " + bad.string() +
+                           ": not a sweep's results table (results.json: format numagpu-sweep-results, with "
+                           "points and stats)\n");
+
+  options.reuse = {edited.string()};
+  options.quiet = false;
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points, 1 finished before (1 of them reused from --reuse); running 1"),
+            std::string::npos)
+      << out.str();
+  const json r = results();
+  EXPECT_EQ(point(r, "w.a8")["stats"]["dram_reads"], 7);  // the table's (edited) value, not a run's
+  EXPECT_EQ(point(r, "w.a4")["stats"]["dram_reads"], 4);  // simulated here: the failed row is not a result
+
+  // Another configuration (a changed setting) does not match the table's rows: both run.
+  options.out_dir = (dir / "third").string();
+  options.sets = {"memory.placement=first_touch"};
+  options.reuse = {edited.string()};
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points; running 2"), std::string::npos) << out.str();
+  EXPECT_EQ(point(results(), "w.a8")["stats"]["dram_reads"], 8);
+}
+
 // A source point without one of the outputs every run writes, or with one cut short, is not reused: the
 // point runs here, and says why.
 TEST_F(SweepTest, ReuseSkipsAnIncompleteSourceAndRunsThePoint) {
