@@ -42,6 +42,8 @@ def load(path):
     if not isinstance(table, dict) or table.get("format") != "numagpu-sweep-results" or \
             not isinstance(table.get("points"), list) or not isinstance(table.get("stats"), list):
         fail(f"{path}: not a sweep's results table (format numagpu-sweep-results, with points and stats)")
+    if any(not isinstance(row, dict) or not isinstance(row.get("id"), str) for row in table["points"]):
+        fail(f"{path}: a point without an id")
     return table
 
 

@@ -6,7 +6,7 @@ Usage: study_tables.py RESULTS.json PLOT_OUTPUT.md REPO_ROOT DEST_DIR NAME
 Copies the sweep's results table as DEST_DIR/NAME.json and NAME.csv and the tables `numagpu plot study`
 printed as NAME.md, keeping only what the model computed, so that the copies are the same on every machine
 and every regeneration: file paths (the spec, each point's config and workload file) become relative to
-REPO_ROOT, the host-dependent wall_seconds and cpu_seconds columns are dropped, and the plot's "wrote
+REPO_ROOT, the host-dependent wall_seconds and cpu_seconds columns are dropped (and a point's reused_from), and the plot's "wrote
 FILE.png" lines (which name the output directory) are left out. The configuration hashes are dropped too: they change with every new
 configuration key (a new key's default enters the resolved configuration), which moves no result, and the
 tables are there for the results.
@@ -56,6 +56,7 @@ def main():
         p.pop("cpu_seconds", None)
         p.pop("config_hash", None)
         p.pop("inputs_hash", None)  # like the configuration hash: an identity, not a result
+        p.pop("reused_from", None)  # where a point came from (a machine path), not a result
 
     header = rows[0] if rows else []
     drop = {header.index(c) for c in ("wall_seconds", "cpu_seconds", "config_hash") if c in header}

@@ -425,7 +425,7 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
       std::vector<const SweepPoint*> rest;
       for (const SweepPoint* p : todo)
         if (!reuse_plan.count(p->id)) rest.push_back(p);
-      if (!tables.empty()) table_plan = plan_tabled_points(tables, rest, spec.stats);
+      if (!tables.empty()) table_plan = plan_tabled_points(tables, rest, spec.stats, err);
     } catch (const std::exception& e) {
       err << "numagpu: error: --reuse: " << e.what() << "\n";
       return kExitBadInput;
@@ -448,7 +448,7 @@ int sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
           << "' (numagpu sweep --list shows them)\n";
       return kExitBadInput;
     }
-    if (point_finished(out_dir, *p)) {
+    if (point_finished(out_dir, *p, nullptr, &spec.stats)) {
       out << "numagpu sweep: point " << p->id << " is already finished\n";
       return kExitOk;
     }

@@ -203,7 +203,7 @@ std::string incomplete_point(const std::string& dir, json* stats) {
   const std::optional<json> record = read_json(d / "point.json");
   if (!record || !record->is_object()) return "point.json is missing or not valid JSON";
   if (is_tabled_point(*record))
-    return "a tabled point, taken from " + record->value("reused_from", std::string("a results table")) +
+    return "a tabled point, taken from " + tabled_source(*record) +
            " without run outputs (give that table to --reuse)";
   std::error_code ec;
   for (const char* name : kRunOutputs) {
@@ -271,9 +271,10 @@ CollectSummary collect_results(const SweepSpec& spec, const std::string& out_dir
       // A point taken from a results table (cli/sweep_tabled.hpp): its statistics are the table's.
       row["status"] = "ok";
       ++summary.ok;
-      row["reused_from"] = (*record)["reused_from"];
-      row["wall_seconds"] = record->value("wall_seconds", 0.0);
-      if (record->contains("cpu_seconds")) row["cpu_seconds"] = (*record)["cpu_seconds"];
+      row["reused_from"] = tabled_source(*record);
+      const json wall = record->value("wall_seconds", json());
+      row["wall_seconds"] = wall.is_number() ? wall : json(0.0);
+      if (const json cpu = record->value("cpu_seconds", json()); cpu.is_number()) row["cpu_seconds"] = cpu;
       row["stats"] = std::move(tabled);
     } else if (point_finished(out_dir, p, &doc, &spec.stats)) {
       const std::optional<json> info = read_json(dir / "point.json");

@@ -272,7 +272,7 @@ void salvage(const fs::path& tmp, const SweepSpec& spec, const std::string& out_
     std::getline(owner, pid);
   }
   const SweepPoint* p = id.empty() ? nullptr : spec.find(id);
-  if (p == nullptr || point_finished(out_dir, *p)) {
+  if (p == nullptr || point_finished(out_dir, *p, nullptr, &spec.stats)) {
     fs::remove_all(tmp, ec);
     return;
   }

@@ -30,10 +30,11 @@ json definition_of(const SweepStat& s) {
   return {{"path", s.path}, {"reduce", stat_reduce_name(s.reduce)}};
 }
 
-bool defines_all(const json& defs, const std::vector<SweepStat>& wanted) {
+// The first statistic of `wanted` that `defs` does not define alike ("" when it defines them all).
+std::string first_undefined(const json& defs, const std::vector<SweepStat>& wanted) {
   for (const SweepStat& s : wanted)
-    if (!defs.contains(s.name) || defs[s.name] != definition_of(s)) return false;
-  return true;
+    if (!defs.contains(s.name) || defs[s.name] != definition_of(s)) return s.name;
+  return "";
 }
 
 json read_table(const std::string& file) {
@@ -84,6 +85,11 @@ bool is_tabled_point(const json& record) {
   return record.is_object() && record.contains("tabled_stats") && record["tabled_stats"].is_object();
 }
 
+std::string tabled_source(const json& record) {
+  const std::string from = text(record, "reused_from");
+  return from.empty() ? "a results table" : from;
+}
+
 bool tabled_stats(const json& record, const std::vector<SweepStat>& wanted, json* values, std::string* why) {
   if (!is_tabled_point(record)) {
     if (why) *why = "not a tabled point";
@@ -96,7 +102,7 @@ bool tabled_stats(const json& record, const std::vector<SweepStat>& wanted, json
     if (it == held.end() || !it->is_object() || it->value("path", json()) != s.path ||
         it->value("reduce", json()) != stat_reduce_name(s.reduce)) {
       if (why)
-        *why = "its table (" + text(record, "reused_from") + ") has no statistic '" + s.name + "' of path " +
+        *why = "its table (" + tabled_source(record) + ") has no statistic '" + s.name + "' of path " +
                s.path + " and reduction " + stat_reduce_name(s.reduce);
       return false;
     }
@@ -108,12 +114,16 @@ bool tabled_stats(const json& record, const std::vector<SweepStat>& wanted, json
 
 std::map<std::string, TableRow> plan_tabled_points(const std::vector<std::string>& tables,
                                                    const std::vector<const SweepPoint*>& todo,
-                                                   const std::vector<SweepStat>& wanted) {
+                                                   const std::vector<SweepStat>& wanted, std::ostream& err) {
   // identity -> every usable row, in the order the tables were given
   std::map<std::string, std::vector<TableRow>> rows;
   for (const std::string& file : tables) {
     const json table = read_table(file);
-    if (!defines_all(definitions_of(table), wanted)) continue;  // none of its rows can stand for a point
+    if (const std::string missing = first_undefined(definitions_of(table), wanted); !missing.empty()) {
+      err << "numagpu sweep: --reuse " << file << ": not used: it has no statistic '" << missing
+          << "' as this spec defines it (path and reduction), so none of its rows can stand for a point\n";
+      continue;
+    }
     const std::string path = fs::absolute(file).lexically_normal().string();
     for (const json& row : table["points"])
       if (row.is_object() && row.value("status", json()) == "ok" && !text(row, "config_hash").empty() &&
@@ -156,8 +166,8 @@ std::size_t write_tabled_points(const std::map<std::string, TableRow>& plan,
       record["reused_from"] = hit->second.table;
       record["reused_row"] = text(row, "id");
       // The original run's host cost, so that a study's cost can still be summed over its points.
-      if (row.contains("wall_seconds")) record["wall_seconds"] = row["wall_seconds"];
-      if (row.contains("cpu_seconds")) record["cpu_seconds"] = row["cpu_seconds"];
+      for (const char* key : {"wall_seconds", "cpu_seconds"})
+        if (const json v = row.value(key, json()); v.is_number()) record[key] = v;
       json stats = json::object();
       for (const SweepStat& s : wanted) {
         json entry = definition_of(s);

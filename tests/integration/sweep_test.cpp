@@ -623,10 +623,21 @@ TEST_F(SweepTest, ReuseOfAResultsTableTakesItsRowsAsFinishedPoints) {
   ASSERT_EQ(sweep(), kExitOk) << err.str();
   EXPECT_NE(out.str().find("2 points, 2 finished before; running 0"), std::string::npos) << out.str();
 
-  // A statistic the table does not hold cannot come from it: the points run again and the table is complete.
+  // A statistic the table does not hold cannot come from it: the tabled points are not finished, so a Slurm
+  // array task runs its point, a local sweep the rest, and the table cannot serve again.
   write_spec(std::string(kTinySpec) + "  - {name: socket0_reads, path: system.socket0.dram.reads}\n");
+  options.point = "w.a8";
   ASSERT_EQ(sweep(), kExitOk) << err.str();
-  EXPECT_NE(out.str().find("2 points; running 2"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("already finished"), std::string::npos) << out.str();
+  EXPECT_TRUE(fs::exists(a8 / "stats.json"));
+  options.point.clear();
+  options.reuse = {table.string()};
+  ASSERT_EQ(sweep(), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("2 points, 1 finished before; running 1"), std::string::npos) << out.str();
+  EXPECT_NE(err.str().find("numagpu sweep: --reuse " + table.string() +
+                           ": not used: it has no statistic 'socket0_reads'"),
+            std::string::npos)
+      << err.str();
   r = results();
   EXPECT_EQ(point(r, "w.a8")["stats"]["dram_reads"], 8);
   EXPECT_EQ(point(r, "w.a8")["stats"]["socket0_reads"], 8);  // one socket: all 8 reads are socket0's
