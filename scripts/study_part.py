@@ -10,6 +10,7 @@ docs/figures/data/ (scripts/study_tables.py), a part keeps what --reuse needs an
 is summed from: every row's configuration and inputs hashes, wall_seconds and cpu_seconds. File paths
 become relative to REPO_ROOT, so the file is the same wherever it was written.
 
+A row that is not `ok` (failed, interrupted or missing) is kept as `missing`, without its failure text.
 Merging, by point id: a finished (`ok`) row replaces any earlier row of its id; an earlier `ok` row stays
 when the new table has the point missing or failed (a part that did not run it). The merged table's rows
 follow the new table's point order, then earlier rows the new table does not have. Both tables must define
@@ -61,6 +62,12 @@ def main(argv):
         for key in ("config_file", "workload_file", "reused_from"):
             if key in row:
                 row[key] = relative(row[key], root)
+        if row.get("status") != "ok":
+            # A point that failed or was interrupted is simply not done in a part; why is in the run's own
+            # output directory (its failure text names that machine's paths).
+            row["status"] = "missing"
+            row.pop("failure", None)
+            row.pop("exit_code", None)
 
     merged_rows = new["points"]
     if os.path.exists(part_path):
