@@ -635,9 +635,100 @@ def switch_time(results, out_dir):
     save(fig, out_dir, "switch_time.png")
 
 
+def ladm_schedule(results, out_dir):
+    """LADM's CTA schedule and page placement swapped one at a time against H-CODA's: each policy's speedup over
+    H-CODA and the measures of where its loads go (the L1 misses the requesting chiplet's own memory serves,
+    the mean load latency, the inter-GPU bytes)."""
+    known = [("h_coda", "H-CODA"), ("hcoda_schedule", "H-CODA schedule + LASP placement"),
+             ("lasp_schedule", "LASP schedule + page interleave"), ("ladm", "LADM")]
+    ran = {p["labels"].get("policy", "") for p in results["points"]}
+    if "h_coda" not in ran or "ladm" not in ran:
+        fail("ladm_schedule: the sweep needs h_coda and ladm points")
+    policies = [(lab, pretty) for lab, pretty in known if lab in ran]
+    t = Table(results, "policy")
+    ws = list(t.workloads)
+    others = [(lab, pretty) for lab, pretty in policies if lab != "h_coda"]
+    speedups = [(pretty, [t.speedup(w, lab, "h_coda") for w in ws]) for lab, pretty in others]
+    print_table("LADM's schedule and placement swapped: speedup over H-CODA", [p for p, _ in speedups],
+                [(w, [v[k] for _, v in speedups]) for k, w in enumerate(ws)])
+
+    def local_share(w, lab):
+        own, other = t.stat(w, lab, "l1_misses_chiplet"), t.stat(w, lab, "l1_misses_elsewhere")
+        return None if own is None or other is None or own + other == 0 else 100.0 * own / (own + other)
+
+    def latency(w, lab):
+        return ratio(t.stat(w, lab, "load_latency_sum"), t.stat(w, lab, "load_latency_count"))
+
+    def inter_mib(w, lab):
+        v = t.stat(w, lab, "inter_gpu_bytes")
+        return None if v is None else v / 2**20
+
+    measures = (("L1 read misses served by the requesting chiplet's memory (%)", local_share),
+                ("mean load latency (cycles)", latency), ("inter-GPU MiB (the links to the switch)", inter_mib))
+    for title, measure in measures:
+        print_table(f"LADM's schedule and placement swapped: {title}", [p for _, p in policies],
+                    [(w, [measure(w, lab) for lab, _ in policies]) for w in ws])
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4))
+    bars(ax, ws, speedups, ["#6baed6", "#fd8d3c", "#31a354"][:len(speedups)])
+    ax.set_ylabel("speedup over H-CODA (×)")
+    ax.set_title("One of LADM's two halves at a time", fontsize=10)
+    ax.legend(fontsize=8)
+    shares = [(pretty, [local_share(w, lab) for w in ws]) for lab, pretty in policies]
+    bars(bx, ws, shares, ["#bdbdbd", "#6baed6", "#fd8d3c", "#31a354"][:len(policies)], bottom_line=100.0 / 16)
+    top = max([v for _, vs in shares for v in vs if v is not None] + [100.0 / 16])
+    bx.set_ylim(0, 1.6 * top)  # room above the bars for the legend
+    bx.set_ylabel("L1 misses served by the own chiplet (%)")
+    bx.set_title("Where the loads go (line: 1 of 16 chiplets)", fontsize=10)
+    bx.legend(fontsize=7, ncol=2, loc="upper center")
+    save(fig, out_dir, "ladm_schedule.png")
+
+
+def ladm_crb(results, out_dir):
+    """RONCE against RTWICE at the home L2s: per workload, RONCE's speedup, the home L2s' hit rates of the
+    requests other chiplets send them and of their own chiplet's requests under each insertion, and RONCE's
+    DRAM reads and L2 evictions relative to RTWICE's."""
+    t = Table(results, "policy")
+    ran = {p["labels"].get("policy", "") for p in results["points"]}
+    if not {"lasp_twice", "lasp_once"} <= ran:
+        fail("ladm_crb: the sweep needs lasp_twice and lasp_once points")
+    ws = list(t.workloads)
+
+    def hit_rate(w, lab, cls):
+        hits, misses = t.stat(w, lab, f"home_{cls}_hits"), t.stat(w, lab, f"home_{cls}_misses")
+        return None if hits is None or misses is None or hits + misses == 0 else 100.0 * hits / (hits + misses)
+
+    rows = []
+    for w in ws:
+        rows.append((w, [t.speedup(w, "lasp_once", "lasp_twice"),
+                         hit_rate(w, "lasp_twice", "remote"), hit_rate(w, "lasp_once", "remote"),
+                         hit_rate(w, "lasp_twice", "local"), hit_rate(w, "lasp_once", "local"),
+                         ratio(t.stat(w, "lasp_once", "dram_reads"), t.stat(w, "lasp_twice", "dram_reads")),
+                         ratio(t.stat(w, "lasp_once", "l2_evictions"), t.stat(w, "lasp_twice", "l2_evictions"))]))
+    gains = [r[1][0] for r in rows]
+    print_table("RONCE against RTWICE at the home L2s",
+                ["RONCE over RTWICE", "other chiplets' hit % RTWICE", "other chiplets' hit % RONCE",
+                 "own chiplet's hit % RTWICE", "own chiplet's hit % RONCE", "DRAM reads RONCE / RTWICE",
+                 "L2 evictions RONCE / RTWICE"],
+                rows + [("mean (arith.)", [means(gains)[0]] + [None] * 6),
+                        ("mean (geo.)", [means(gains)[1]] + [None] * 6)])
+    fig, ax = plt.subplots(figsize=(9, 4))
+    bars(ax, ws, [("other chiplets' requests, RTWICE", [r[1][1] for r in rows]),
+                  ("other chiplets' requests, RONCE", [r[1][2] for r in rows]),
+                  ("own chiplet's requests, RTWICE", [r[1][3] for r in rows]),
+                  ("own chiplet's requests, RONCE", [r[1][4] for r in rows])],
+         ["#fdae6b", "#e6550d", "#9ecae1", "#08519c"], bottom_line=None)
+    ax.set_ylabel("home L2 read hit rate (%)")
+    ax.set_ylim(0, 120)  # room above the bars for the legend
+    ax.set_title("What RONCE gives up (other chiplets' re-reads) and gains (room for the own chiplet's lines)",
+                 fontsize=10)
+    ax.legend(fontsize=7, ncol=2, loc="upper center")
+    save(fig, out_dir, "ladm_crb.png")
+
+
 STUDIES = {"figure3": figure3, "figure5": figure5, "figure6": figure6, "caches": caches, "combined": combined,
            "scaling": scaling, "ladm": ladm, "l2_split": l2_split, "balancer_triggers": balancer_triggers,
-           "switch_time": switch_time}
+           "switch_time": switch_time, "ladm_schedule": ladm_schedule,
+           "ladm_crb": ladm_crb}
 
 
 def main():

@@ -26,7 +26,7 @@ kind=$(sed -n 's/^study:[[:space:]]*\([A-Za-z0-9_]*\).*/\1/p' "$spec" | head -1)
 reference=()
 suite_prefix=""
 [[ $name == apps_* ]] && suite_prefix=apps_
-if [[ $kind != figure3 && $kind != ladm && -f $figures/data/${suite_prefix}figure3.json ]]; then
+if [[ $kind != figure3 && $kind != ladm* && -f $figures/data/${suite_prefix}figure3.json ]]; then
   reference=(--reference "$figures/data/${suite_prefix}figure3.json")
 fi
 rm -rf "$out/figures" && mkdir -p "$out/figures"

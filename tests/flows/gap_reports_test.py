@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The gap experiments' reports (issue 49, point 5; scripts/plot_study.py kinds l2_split, balancer_triggers,
-switch_time) on results tables written by hand, so that every number they print is known: the oracle's best
-split and its gains, the trigger shares, the SwitchTime ratios. About 2 s; skipped (exit 77) without
-python3-matplotlib.
+switch_time, ladm_schedule) on results tables written by hand, so that every number they print is known: the
+oracle's best split and its gains, the trigger shares, the SwitchTime ratios, LADM's halves against H-CODA.
+About 2 s; skipped (exit 77) without python3-matplotlib.
 
 Usage: gap_reports_test.py PLOT_STUDY.py WORKDIR"""
 import json
@@ -112,6 +112,53 @@ def main():
     expect(row(text, "against the paper's 100", "mean (arith.)"), ["1.00", "1.00", "0.89", "0.80"],
            "switch against 100")
     expect("| workload | 10 cycles | 100 cycles | 1000 cycles | 20000 cycles |" in text, True, "switch order")
+
+    # LADM's halves swapped. Workload g: H-CODA 1000 cycles, H-CODA's schedule with LASP's placement 950
+    # (1000/950 = 1.05x), LASP's schedule with page interleaving 1100 (0.91x), LADM 1080 (0.93x). Its L1 misses:
+    # H-CODA 200 of 1000 at the own chiplet (20 %), LADM 60 of 1000 (6 %); load latency 512000 / 1000 loads =
+    # 512 cycles and 606000 / 1000 = 606; inter-GPU 120 and 105 MiB (120 x 2^20 bytes).
+    mib = 2**20
+    pts = [point("g", "policy", "h_coda", cycles=1000, l1_misses_chiplet=200, l1_misses_elsewhere=800,
+                 load_latency_sum=512000, load_latency_count=1000, inter_gpu_bytes=120 * mib),
+           point("g", "policy", "hcoda_schedule", cycles=950, l1_misses_chiplet=210, l1_misses_elsewhere=790,
+                 load_latency_sum=500000, load_latency_count=1000, inter_gpu_bytes=120 * mib),
+           point("g", "policy", "lasp_schedule", cycles=1100, l1_misses_chiplet=61, l1_misses_elsewhere=939,
+                 load_latency_sum=609000, load_latency_count=1000, inter_gpu_bytes=105 * mib),
+           point("g", "policy", "ladm", cycles=1080, l1_misses_chiplet=60, l1_misses_elsewhere=940,
+                 load_latency_sum=606000, load_latency_count=1000, inter_gpu_bytes=105 * mib)]
+    text = run(script, work, "halves", table("ladm_schedule", "policy", pts))
+    expect(row(text, "speedup over H-CODA", "g"), ["1.05", "0.91", "0.93"], "halves speedup")
+    expect(row(text, "requesting chiplet", "g"), ["20.00", "21.00", "6.10", "6.00"], "halves local share")
+    expect(row(text, "mean load latency", "g"), ["512.00", "500.00", "609.00", "606.00"], "halves latency")
+    expect(row(text, "inter-GPU MiB", "g"), ["120.00", "120.00", "105.00", "105.00"], "halves inter-GPU")
+    expect(os.path.isfile(os.path.join(work, "halves", "ladm_schedule.png")), True, "ladm_schedule.png")
+    # A sweep without LADM's points has nothing to compare: one line, non-zero.
+    with open(os.path.join(work, "halves_bad.json"), "w") as f:
+        json.dump(table("ladm_schedule", "policy", pts[:1]), f)
+    bad = subprocess.run(["/usr/bin/python3", script, os.path.join(work, "halves_bad.json"), work],
+                         capture_output=True, text=True)
+    expect((bad.returncode, "needs h_coda and ladm" in bad.stderr), (2, True), "halves without ladm")
+
+    # RONCE against RTWICE. Workload u: RTWICE 1000 cycles, RONCE 1250 (1000/1250 = 0.80x); other chiplets'
+    # requests at home hit 90 of 100 (90 %) under RTWICE and 30 of 100 (30 %) under RONCE; the home's own
+    # requests 50 of 200 (25 %) and 52 of 200 (26 %); DRAM reads 400 -> 600 (1.50), evictions 300 -> 150
+    # (0.50). Workload v: 800 -> 640 cycles (1.25x), own requests 40 -> 80 of 400 (10 % -> 20 %). Means of
+    # 0.80 and 1.25: 1.025 (printed 1.02, as Python rounds the binary 1.02499...) and geometric 1.00.
+    pts = [point("u", "policy", "lasp_twice", cycles=1000, home_remote_hits=90, home_remote_misses=10,
+                 home_local_hits=50, home_local_misses=150, dram_reads=400, l2_evictions=300),
+           point("u", "policy", "lasp_once", cycles=1250, home_remote_hits=30, home_remote_misses=70,
+                 home_local_hits=52, home_local_misses=148, dram_reads=600, l2_evictions=150),
+           point("v", "policy", "lasp_twice", cycles=800, home_remote_hits=10, home_remote_misses=10,
+                 home_local_hits=40, home_local_misses=360, dram_reads=100, l2_evictions=100),
+           point("v", "policy", "lasp_once", cycles=640, home_remote_hits=5, home_remote_misses=15,
+                 home_local_hits=80, home_local_misses=320, dram_reads=90, l2_evictions=50)]
+    text = run(script, work, "crb", table("ladm_crb", "policy", pts))
+    title = "RONCE against RTWICE"
+    expect(row(text, title, "u"), ["0.80", "90.00", "30.00", "25.00", "26.00", "1.50", "0.50"], "crb u")
+    expect(row(text, title, "v")[:5], ["1.25", "50.00", "25.00", "10.00", "20.00"], "crb v")
+    expect(row(text, title, "mean (arith.)")[0], "1.02", "crb mean")
+    expect(row(text, title, "mean (geo.)")[0], "1.00", "crb geo mean")
+    expect(os.path.isfile(os.path.join(work, "crb", "ladm_crb.png")), True, "ladm_crb.png")
 
     for f in failures:
         print("FAIL:", f)
