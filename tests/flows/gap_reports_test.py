@@ -139,23 +139,28 @@ def main():
                          capture_output=True, text=True)
     expect((bad.returncode, "needs h_coda and ladm" in bad.stderr), (2, True), "halves without ladm")
 
-    # RONCE against RTWICE. Workload u: RTWICE 1000 cycles, RONCE 1250 (1000/1250 = 0.80x); other chiplets'
-    # requests at home hit 90 of 100 (90 %) under RTWICE and 30 of 100 (30 %) under RONCE; the home's own
-    # requests 50 of 200 (25 %) and 52 of 200 (26 %); DRAM reads 400 -> 600 (1.50), evictions 300 -> 150
-    # (0.50). Workload v: 800 -> 640 cycles (1.25x), own requests 40 -> 80 of 400 (10 % -> 20 %). Means of
-    # 0.80 and 1.25: 1.025 (printed 1.02, as Python rounds the binary 1.02499...) and geometric 1.00.
-    pts = [point("u", "policy", "lasp_twice", cycles=1000, home_remote_hits=90, home_remote_misses=10,
-                 home_local_hits=50, home_local_misses=150, dram_reads=400, l2_evictions=300),
-           point("u", "policy", "lasp_once", cycles=1250, home_remote_hits=30, home_remote_misses=70,
-                 home_local_hits=52, home_local_misses=148, dram_reads=600, l2_evictions=150),
-           point("v", "policy", "lasp_twice", cycles=800, home_remote_hits=10, home_remote_misses=10,
-                 home_local_hits=40, home_local_misses=360, dram_reads=100, l2_evictions=100),
-           point("v", "policy", "lasp_once", cycles=640, home_remote_hits=5, home_remote_misses=15,
-                 home_local_hits=80, home_local_misses=320, dram_reads=90, l2_evictions=50)]
+    # RONCE against RTWICE. Workload u: RTWICE 1000 cycles, RONCE 1250 (1000/1250 = 0.80x). Its L2 reads under
+    # RTWICE: LOCAL-LOCAL 50 hits of 200, LOCAL-REMOTE 20 of 100, REMOTE-LOCAL 90 of 100, so REMOTE-LOCAL is
+    # 100 / 400 = 25 % of the reads, hits 90 %. Under RONCE: LOCAL-LOCAL 52 of 200 (26 %), LOCAL-REMOTE 20 of
+    # 100 (20 % under both), REMOTE-LOCAL 30 of 100 (30 %). DRAM reads 400 -> 600 (1.50), inter-GPU bytes
+    # 1000 -> 900 (0.90).
+    # Workload v: 800 -> 640 cycles (1.25x), REMOTE-LOCAL 10 of 20 -> 5 of 20 (50 % -> 25 %), 20 of the
+    # 20 + 40 + 400 = 460 reads (4.35 %), LOCAL-REMOTE 0 -> 10 of 40 (0 -> 25 %), LOCAL-LOCAL 40 -> 80 of 400
+    # (10 -> 20 %).
+    # Means of 0.80 and 1.25: 1.025 (printed 1.02, as Python rounds the binary 1.02499...), geometric 1.00.
+    def crb_point(w, lab, cycles, ll, lr, rl, dram, inter):
+        return point(w, "policy", lab, cycles=cycles, local_local_hits=ll[0], local_local_misses=ll[1] - ll[0],
+                     local_remote_hits=lr[0], local_remote_misses=lr[1] - lr[0], remote_local_hits=rl[0],
+                     remote_local_misses=rl[1] - rl[0], dram_reads=dram, inter_gpu_bytes=inter)
+    pts = [crb_point("u", "lasp_twice", 1000, (50, 200), (20, 100), (90, 100), 400, 1000),
+           crb_point("u", "lasp_once", 1250, (52, 200), (20, 100), (30, 100), 600, 900),
+           crb_point("v", "lasp_twice", 800, (40, 400), (0, 40), (10, 20), 100, 500),
+           crb_point("v", "lasp_once", 640, (80, 400), (10, 40), (5, 20), 90, 400)]
     text = run(script, work, "crb", table("ladm_crb", "policy", pts))
     title = "RONCE against RTWICE"
-    expect(row(text, title, "u"), ["0.80", "90.00", "30.00", "25.00", "26.00", "1.50", "0.50"], "crb u")
-    expect(row(text, title, "v")[:5], ["1.25", "50.00", "25.00", "10.00", "20.00"], "crb v")
+    expect(row(text, title, "u"),
+           ["0.80", "25.00", "90.00", "30.00", "20.00", "20.00", "25.00", "26.00", "1.50", "0.90"], "crb u")
+    expect(row(text, title, "v")[:8], ["1.25", "4.35", "50.00", "25.00", "0.00", "25.00", "10.00", "20.00"], "crb v")
     expect(row(text, title, "mean (arith.)")[0], "1.02", "crb mean")
     expect(row(text, title, "mean (geo.)")[0], "1.00", "crb geo mean")
     expect(os.path.isfile(os.path.join(work, "crb", "ladm_crb.png")), True, "ladm_crb.png")
