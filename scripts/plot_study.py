@@ -663,8 +663,13 @@ def ladm_schedule(results, out_dir):
         v = t.stat(w, lab, "inter_gpu_bytes")
         return None if v is None else v / 2**20
 
+    def busiest_mib(w, lab):
+        v = t.stat(w, lab, "busiest_gpu_link_bytes")
+        return None if v is None else v / 2**20
+
     measures = (("L1 read misses served by the requesting chiplet's memory (%)", local_share),
-                ("mean load latency (cycles)", latency), ("inter-GPU MiB (the links to the switch)", inter_mib))
+                ("mean load latency (cycles)", latency), ("inter-GPU MiB (the links to the switch)", inter_mib),
+                ("MiB on the busiest GPU link to the switch (one direction)", busiest_mib))
     for title, measure in measures:
         print_table(f"LADM's schedule and placement swapped: {title}", [p for _, p in policies],
                     [(w, [measure(w, lab) for lab, _ in policies]) for w in ws])

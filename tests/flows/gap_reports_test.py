@@ -116,21 +116,27 @@ def main():
     # LADM's halves swapped. Workload g: H-CODA 1000 cycles, H-CODA's schedule with LASP's placement 950
     # (1000/950 = 1.05x), LASP's schedule with page interleaving 1100 (0.91x), LADM 1080 (0.93x). Its L1 misses:
     # H-CODA 200 of 1000 at the own chiplet (20 %), LADM 60 of 1000 (6 %); load latency 512000 / 1000 loads =
-    # 512 cycles and 606000 / 1000 = 606; inter-GPU 120 and 105 MiB (120 x 2^20 bytes).
+    # 512 cycles and 606000 / 1000 = 606; inter-GPU 120 and 105 MiB (120 x 2^20 bytes), of which the busiest
+    # link carries 40 and 35 MiB.
     mib = 2**20
     pts = [point("g", "policy", "h_coda", cycles=1000, l1_misses_chiplet=200, l1_misses_elsewhere=800,
-                 load_latency_sum=512000, load_latency_count=1000, inter_gpu_bytes=120 * mib),
+                 load_latency_sum=512000, load_latency_count=1000, inter_gpu_bytes=120 * mib,
+                 busiest_gpu_link_bytes=40 * mib),
            point("g", "policy", "hcoda_schedule", cycles=950, l1_misses_chiplet=210, l1_misses_elsewhere=790,
-                 load_latency_sum=500000, load_latency_count=1000, inter_gpu_bytes=120 * mib),
+                 load_latency_sum=500000, load_latency_count=1000, inter_gpu_bytes=120 * mib,
+                 busiest_gpu_link_bytes=41 * mib),
            point("g", "policy", "lasp_schedule", cycles=1100, l1_misses_chiplet=61, l1_misses_elsewhere=939,
-                 load_latency_sum=609000, load_latency_count=1000, inter_gpu_bytes=105 * mib),
+                 load_latency_sum=609000, load_latency_count=1000, inter_gpu_bytes=105 * mib,
+                 busiest_gpu_link_bytes=36 * mib),
            point("g", "policy", "ladm", cycles=1080, l1_misses_chiplet=60, l1_misses_elsewhere=940,
-                 load_latency_sum=606000, load_latency_count=1000, inter_gpu_bytes=105 * mib)]
+                 load_latency_sum=606000, load_latency_count=1000, inter_gpu_bytes=105 * mib,
+                 busiest_gpu_link_bytes=35 * mib)]
     text = run(script, work, "halves", table("ladm_schedule", "policy", pts))
     expect(row(text, "speedup over H-CODA", "g"), ["1.05", "0.91", "0.93"], "halves speedup")
     expect(row(text, "requesting chiplet", "g"), ["20.00", "21.00", "6.10", "6.00"], "halves local share")
     expect(row(text, "mean load latency", "g"), ["512.00", "500.00", "609.00", "606.00"], "halves latency")
     expect(row(text, "inter-GPU MiB", "g"), ["120.00", "120.00", "105.00", "105.00"], "halves inter-GPU")
+    expect(row(text, "busiest GPU link", "g"), ["40.00", "41.00", "36.00", "35.00"], "halves busiest link")
     expect(os.path.isfile(os.path.join(work, "halves", "ladm_schedule.png")), True, "ladm_schedule.png")
     # A sweep without LADM's points has nothing to compare: one line, non-zero.
     with open(os.path.join(work, "halves_bad.json"), "w") as f:
