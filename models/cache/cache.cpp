@@ -31,7 +31,7 @@ Cache::Cache(const sc_core::sc_module_name& name, SimContext& ctx, const CacheSp
       homes_(homes),
       mshrs_(2 * spec.max_in_process),
       tags_(spec.size_bytes / (std::uint64_t(facts.line_bytes) * spec.ways), spec.ways, spec.replacement,
-            spec.sectors),
+            spec.sectors, spec.hashed_sets),
       atomics_(
           stats.counter(std::string(this->name()) + ".atomics", "requests", "Atomic operations received")),
       writebacks_(stats.counter(std::string(this->name()) + ".writebacks", "lines",

@@ -28,6 +28,7 @@ struct CacheSpec {
   unsigned local_quota = ~0u;          // ways per set local lines may hold (~0: no partitioning)
   unsigned remote_quota = ~0u;         // ways per set remote lines may hold
   bool insert_remote_requests = true;  // false (remote_insert: once): other sockets' requests do not allocate
+  bool hashed_sets = false;            // set_index: xor (TagArray's hashed set index)
 };
 
 // The keys both cache levels have. The defaults given to the constructor are each level's own.
@@ -97,6 +98,7 @@ struct L2Params : CacheParams {
   L2Organization organization = L2Organization::kMemside;
   unsigned static_remote_ways = 0;     // static: remote ways per set; 0: half (the paper's 50-50)
   bool insert_remote_requests = true;  // remote_insert: twice
+  bool hashed_sets = false;            // set_index: linear
   PartitionSpec partition;
   L2Coherence coherence = L2Coherence::kSoftware;
 
@@ -127,6 +129,11 @@ struct L2Params : CacheParams {
     k.choice("remote_insert", insert_remote_requests, {{"twice", true}, {"once", false}},
              "GPU-side L2s: twice: a remote read is cached at the home L2 and at the requester's; once: "
              "requests from other sockets do not allocate in the home L2 (LADM)");
+    k.choice("set_index", hashed_sets, {{"linear", false}, {"xor", true}},
+             "How a bank picks a line's set: linear, its tag line (the line without the bank bits) mod the "
+             "sets; xor, the XOR of the tag line's set-sized bit fields, so that lines alike in the bits a "
+             "page placement fixes (every line one socket is home to under page interleaving) still fill "
+             "every set (docs/memory-system.md, Not yet)");
     k.integer("partition_sample_cycles", partition.sample_cycles,
               "numa_aware: the partition controller decides once per window")
         .range(1, 100000000)

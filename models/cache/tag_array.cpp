@@ -6,7 +6,8 @@
 
 namespace numagpu {
 
-TagArray::TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement, unsigned sectors)
+TagArray::TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement, unsigned sectors,
+                   bool hashed_sets)
     : sets_(sets),
       ways_(ways),
       usable_ways_(ways),
@@ -26,6 +27,11 @@ TagArray::TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacemen
   if (sets == 0 || ways == 0) throw std::invalid_argument("TagArray: sets and ways must be positive");
   if (ways > 64) throw std::invalid_argument("TagArray: at most 64 ways");
   if (sectors == 0 || sectors > 32) throw std::invalid_argument("TagArray: 1 to 32 sectors per line");
+  if (hashed_sets && sets > 1) {
+    while ((std::uint64_t(1) << fold_bits_) < sets)
+      ++fold_bits_;
+    fold_mask_ = (std::uint64_t(1) << fold_bits_) - 1;
+  }
 }
 
 std::uint32_t TagArray::access_sectors(std::uint64_t line) {

@@ -31,8 +31,11 @@ class TagArray {
 
   // `replacement`: which candidate to evict. A line number must not be all ones. `sectors`: sectors per line
   // (1: unsectored; at most 32): each way then keeps a valid and a dirty sector mask (bit i: sector i).
+  // `hashed_sets`: a line's set is the XOR of its set-sized bit fields (from the lowest up) instead of the
+  // line mod the sets, so that lines alike in some of the set index's bits still spread over every set
+  // (l2.set_index: xor).
   TagArray(std::uint64_t sets, unsigned ways, ReplacementKind replacement = ReplacementKind::kLru,
-           unsigned sectors = 1);
+           unsigned sectors = 1, bool hashed_sets = false);
 
   // True on a hit; the policy learns of the hit (LRU: the line becomes most recently used).
   bool access(std::uint64_t line);
@@ -95,7 +98,13 @@ class TagArray {
   static LineClass class_of(std::uint8_t meta) {
     return (meta & kRemote) ? LineClass::kRemote : LineClass::kLocal;
   }
-  std::uint64_t set_of(std::uint64_t line) const { return set_mask_ ? (line & set_mask_) : line % sets_; }
+  std::uint64_t set_of(std::uint64_t line) const {
+    if (fold_bits_ == 0) return set_mask_ ? (line & set_mask_) : line % sets_;
+    std::uint64_t folded = 0;
+    for (std::uint64_t rest = line; rest; rest >>= fold_bits_)
+      folded ^= rest & fold_mask_;
+    return set_mask_ ? folded : folded % sets_;
+  }
   std::uint64_t first_way(std::uint64_t line) const { return set_of(line) * ways_; }
   // Index of `line`'s way in the flat arrays, or -1.
   std::int64_t find(std::uint64_t line) const {
@@ -128,6 +137,9 @@ class TagArray {
   }
 
   std::uint64_t sets_;
+  // Hashed set index: the width of a folded field (enough bits for every set) and its mask; 0: linear.
+  unsigned fold_bits_ = 0;
+  std::uint64_t fold_mask_ = 0;
   unsigned ways_;
   unsigned usable_ways_;       // ways_ unless set_usable_ways took some (the others are always invalid)
   std::uint64_t usable_mask_;  // the usable ways as a way mask (insert's candidates)

@@ -124,6 +124,7 @@ void derive_caches(const SystemParams& p, SystemSpec& s) {
     s.l2.remote_quota = remote;
   }
   s.l2.insert_remote_requests = p.l2.insert_remote_requests;
+  s.l2.hashed_sets = p.l2.hashed_sets;
   s.l2_numa_aware = p.l2.organization == L2Organization::kNumaAware;
   if (s.l2_numa_aware && s.l2.ways < 2) fail("l2.ways", "numa_aware needs at least 2 ways (one per class)");
   s.coherence = p.l2.coherence;

@@ -307,6 +307,40 @@ TEST(TagArrayLayout, NonPowerOfTwoSetCountsUseModulo) {
   EXPECT_TRUE(t.contains(1));
 }
 
+// The home lines of one socket under page interleaving, as an L2 bank of the LADM system sees them (32 sets
+// of one way here): 4 KiB pages over 16 sockets fix address bits 12-15, which are bits 1-4 of the bank's tag
+// line (128 B lines: line = address >> 7; 16 banks: tag line = line >> 4 = address >> 11). Socket 5's lines
+// t(k) = (k << 5) | (5 << 1), k = 0..31 (address bits 16-20 vary). Linear: set = t mod 32 = 10 for every k,
+// so one set holds them all and with one way only the last stays. xor: set = (t & 31) ^ ((t >> 5) & 31)
+// = 10 ^ k (t >> 10 is 0), 32 different sets, so all 32 stay.
+TEST(TagArrayLayout, HashedSetsSpreadLinesALinearIndexPutsInOneSet) {
+  TagArray linear(32, 1);
+  TagArray hashed(32, 1, ReplacementKind::kLru, 1, true);
+  for (std::uint64_t k = 0; k < 32; ++k) {
+    linear.insert((k << 5) | (5 << 1), false);
+    hashed.insert((k << 5) | (5 << 1), false);
+  }
+  unsigned linear_kept = 0, hashed_kept = 0;
+  for (std::uint64_t k = 0; k < 32; ++k) {
+    linear_kept += linear.contains((k << 5) | (5 << 1));
+    hashed_kept += hashed.contains((k << 5) | (5 << 1));
+  }
+  EXPECT_EQ(linear_kept, 1u);
+  EXPECT_TRUE(linear.contains((31u << 5) | (5 << 1)));
+  EXPECT_EQ(hashed_kept, 32u);
+  // The third field counts too: t(3) ^ (1 << 10) = 1130 folds to 10 ^ 3 ^ 1 = 8, the set of t(2) (10 ^ 2),
+  // which it evicts from its one way.
+  const auto displaced = hashed.insert(((3u << 5) | (5 << 1)) ^ (1u << 10), false);
+  ASSERT_TRUE(displaced.has_value());
+  EXPECT_EQ(displaced->line, (2u << 5) | (5 << 1));
+  // With 24 sets (not a power of two) the fold is 5 bits wide and taken mod 24: lines 0 and 24 fold to 0
+  // and 24 mod 24 = 0, one set: with one way the second evicts the first.
+  TagArray odd(24, 1, ReplacementKind::kLru, 1, true);
+  odd.insert(0, false);
+  const auto victim = odd.insert(24, false);
+  ASSERT_TRUE(victim.has_value());
+  EXPECT_EQ(victim->line, 0u);
+}
 // Line 0 is a valid line (the tag keeps line + 1, 0 meaning invalid), and line numbers above 2^32 work.
 TEST(TagArrayLayout, LineZeroAndLargeLinesAreOrdinaryLines) {
   TagArray t(4, 1);
