@@ -85,6 +85,8 @@ Placement::Placement(std::uint32_t sockets, const PlacementParams& params,
   // An allocation given its own policy is placed by it: place_once() leaves it.
   for (const Allocation& a : allocations_)
     placed_once_.push_back(a.policy.has_value());
+  requests_local_.assign(allocations_.size(), 0);
+  requests_remote_.assign(allocations_.size(), 0);
 }
 
 bool Placement::place_once(std::uint64_t base, PlacementPolicy policy, std::uint64_t stride_bytes) {
@@ -219,11 +221,26 @@ PageTouch Placement::touch(std::uint64_t address, SocketId toucher) {
   }
   const std::uint64_t page = address / params_.page_bytes;
   const PageRule rule = rule_of_page(page);
-  if (rule.policy != PlacementPolicy::kFirstTouch) return {static_home(rule, page, address), false};
+  if (rule.policy != PlacementPolicy::kFirstTouch) {
+    const SocketId home = static_home(rule, page, address);
+    count_request(rule, address, home == toucher);
+    return {home, false};
+  }
   // try_emplace, not emplace: emplace builds (allocates) a node before it looks, and all but the first
   // touch of a page find it there (a malloc and a free per request, 5 % of a run, docs/performance.md).
   const auto [it, inserted] = first_touch_.try_emplace(page, toucher);
+  count_request(rule, address, it->second == toucher);
   return {it->second, inserted};
+}
+
+void Placement::count_request(const PageRule& rule, std::uint64_t address, bool local) {
+  // The page's owner is the allocation of nearly every address; a page two allocations share needs the
+  // search by address.
+  const Allocation* a = rule.owner;
+  if (a == nullptr || address < a->base || address > last_byte(*a)) a = allocation_at(address);
+  if (a == nullptr) return;  // memory no allocation declares
+  const std::size_t i = static_cast<std::size_t>(a - allocations_.data());
+  ++(local ? requests_local_ : requests_remote_)[i];
 }
 
 std::optional<SocketId> Placement::peek(std::uint64_t address) const {
@@ -273,6 +290,9 @@ void Placement::add_page(const Allocation& a, std::uint64_t page, AllocationRepo
 AllocationReport Placement::report_of(const Allocation& a) const {
   AllocationReport out;
   out.name = a.name;
+  const std::size_t i = static_cast<std::size_t>(&a - allocations_.data());
+  out.requests_local = requests_local_[i];
+  out.requests_remote = requests_remote_[i];
   out.pages.assign(sockets_, 0);
   out.bytes.assign(sockets_, 0);
   const std::uint64_t last_page = last_byte(a) / params_.page_bytes;

@@ -80,6 +80,10 @@ struct AllocationReport {
   std::uint64_t mixed_pages = 0;      // pages whose bytes are homed on several sockets (line_interleave)
   std::uint64_t untouched_pages = 0;  // first_touch pages nobody has accessed yet (not homed)
   std::vector<std::uint64_t> bytes;   // per socket: the allocation's bytes homed there (homed pages only)
+  // Requests (touch(), one per line an SM asks for) to the allocation's bytes, homed at the requesting socket
+  // and elsewhere: how well the CTA schedule and this placement meet, per array.
+  std::uint64_t requests_local = 0;
+  std::uint64_t requests_remote = 0;
 };
 
 class Placement {
@@ -92,7 +96,8 @@ class Placement {
   Placement(std::uint32_t sockets, const PlacementParams& params, std::vector<Allocation> allocations = {});
 
   // Home of `address` when socket `toucher` accesses it. Homes a first-touch page at the toucher if nobody
-  // touched it before. Throws std::invalid_argument for toucher >= sockets() (whatever the policy).
+  // touched it before, and counts the request for the allocation holding `address` (local or remote; see
+  // AllocationReport). Throws std::invalid_argument for toucher >= sockets() (whatever the policy).
   PageTouch touch(std::uint64_t address, SocketId toucher);
   SocketId home(std::uint64_t address, SocketId toucher) { return touch(address, toucher).home; }
   // Home of `address` without accessing it: std::nullopt for a first-touch page nobody has touched yet.
@@ -138,6 +143,7 @@ class Placement {
   SocketId static_home(const PageRule& rule, std::uint64_t page, std::uint64_t address) const;
   SocketId element_home(const Allocation& a, PlacementPolicy policy, std::uint64_t element) const;
   void add_page(const Allocation& a, std::uint64_t page, AllocationReport& out) const;
+  void count_request(const PageRule& rule, std::uint64_t address, bool local);
   AllocationReport report_of(const Allocation& a) const;
 
   std::uint32_t sockets_;
@@ -146,6 +152,8 @@ class Placement {
   std::vector<std::size_t> by_base_;     // indices into allocations_, by ascending base (copy-safe)
   std::unordered_map<std::uint64_t, SocketId> first_touch_;  // page number -> home
   std::vector<bool> placed_once_;                            // per allocation: place_once() decided it
+  std::vector<std::uint64_t> requests_local_;                // per allocation: touch() homed at the toucher
+  std::vector<std::uint64_t> requests_remote_;               // per allocation: touch() homed elsewhere
 };
 
 // Configuration names: line_interleave, page_interleave, first_touch, kernel_wide, stride_aware, row_based,

@@ -120,6 +120,14 @@ RunFacts collect_facts(System& system, double wall_seconds) {
                   "Whole pages of the allocation homed at the socket")
           .set(double(r.pages[s]));
     }
+    registry
+        .scalar(prefix + "placement." + name + ".requests.local", "requests",
+                "Requests (lines the SMs ask for) to the allocation homed at the requesting socket")
+        .set(double(r.requests_local));
+    registry
+        .scalar(prefix + "placement." + name + ".requests.remote", "requests",
+                "Requests (lines the SMs ask for) to the allocation homed at another socket")
+        .set(double(r.requests_remote));
   }
   registry.scalar(prefix + "summary.ipc", "instructions/cycle", "Warp instructions per cycle, whole system")
       .set(f.sim_cycles ? double(f.instructions) / double(f.sim_cycles) : 0.0);

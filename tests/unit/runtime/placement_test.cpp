@@ -377,6 +377,34 @@ TEST(Placement, PerAllocationPolicies) {
   expect_report(p.report("rows"), Counts{1, 1}, Counts{256, 256});
 }
 
+// Requests are counted per allocation, local when homed at the requesting socket. Kernel-wide on 2 sockets,
+// A = bytes 0..383 and B = 384..1023 (the shared page 1 follows A's first byte there, A's element 64 of 96:
+// socket 1, as SharedPageIsPlacedByTheLowerAllocation derives). A: byte 10 (page 0, socket 0) by socket 0,
+// local; byte 300 (page 1, socket 1) by socket 0, remote, and by socket 1, local. B: byte 400 (page 1,
+// socket 1) by socket 0, remote; byte 1000 (page 3, first byte 768: B's element 96 of 160, socket 1) by
+// socket 1, local. Byte 5000 lies in no allocation (page interleaving, page 19: socket 1) and is counted
+// nowhere. First touch counts the first toucher's request local and a later toucher's remote.
+TEST(Placement, CountsEachAllocationsRequestsLocalAndRemote) {
+  Placement p(2, params(PlacementPolicy::kKernelWide), {alloc("A", 0, 384), alloc("B", 384, 640)});
+  EXPECT_EQ(p.home(10, 0), 0);
+  EXPECT_EQ(p.home(300, 0), 1);
+  EXPECT_EQ(p.home(300, 1), 1);
+  EXPECT_EQ(p.home(400, 0), 1);
+  EXPECT_EQ(p.home(1000, 1), 1);
+  EXPECT_EQ(p.home(5000, 0), 1);
+  EXPECT_EQ(p.report("A").requests_local, 2u);
+  EXPECT_EQ(p.report("A").requests_remote, 1u);
+  EXPECT_EQ(p.report("B").requests_local, 1u);
+  EXPECT_EQ(p.report("B").requests_remote, 1u);
+
+  Placement ft(2, params(PlacementPolicy::kFirstTouch), {alloc("a", 0, 512)});
+  ft.touch(0, 1);    // page 0 homed at socket 1: local
+  ft.touch(8, 0);    // page 0 again, from socket 0: remote
+  ft.touch(256, 0);  // page 1 homed at socket 0: local
+  EXPECT_EQ(ft.report("a").requests_local, 2u);
+  EXPECT_EQ(ft.report("a").requests_remote, 1u);
+}
+
 // One socket: every policy homes everything on socket 0.
 TEST(Placement, OneSocket) {
   for (PlacementPolicy policy :
