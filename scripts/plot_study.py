@@ -638,7 +638,7 @@ def switch_time(results, out_dir):
 def ladm_schedule(results, out_dir):
     """LADM's CTA schedule and page placement swapped one at a time against H-CODA's: each policy's speedup over
     H-CODA and the measures of where its loads go (the L1 misses the requesting chiplet's own memory serves,
-    the mean load latency, the inter-GPU bytes)."""
+    the mean load latency, the inter-GPU bytes) and, per array, the requests homed at the requesting chiplet."""
     known = [("h_coda", "H-CODA"), ("hcoda_schedule", "H-CODA schedule + LASP placement"),
              ("lasp_schedule", "LASP schedule + page interleave"), ("ladm", "LADM")]
     ran = {p["labels"].get("policy", "") for p in results["points"]}
@@ -673,6 +673,33 @@ def ladm_schedule(results, out_dir):
     for title, measure in measures:
         print_table(f"LADM's schedule and placement swapped: {title}", [p for _, p in policies],
                     [(w, [measure(w, lab) for lab, _ in policies]) for w in ws])
+
+    # Per array (the `requests` statistic, placement.<array>.requests.local/remote, when the sweep kept it):
+    # which of a workload's arrays the schedule and the placement meet on.
+    def requests(w, lab):
+        v = t.stat(w, lab, "requests")
+        return v if isinstance(v, dict) else {}
+
+    def arrays(w):
+        names = []
+        for lab, _ in policies:
+            for key in requests(w, lab):
+                if key.startswith("placement.") and key.endswith(".requests.local"):
+                    name = key[len("placement."):-len(".requests.local")]
+                    if name not in names:
+                        names.append(name)
+        return names
+
+    def array_share(w, lab, name):
+        v = requests(w, lab)
+        own, other = v.get(f"placement.{name}.requests.local"), v.get(f"placement.{name}.requests.remote")
+        return None if own is None or other is None or own + other == 0 else 100.0 * own / (own + other)
+
+    per_array = [(f"{w}: {name}", [array_share(w, lab, name) for lab, _ in policies])
+                 for w in ws for name in arrays(w)]
+    if per_array:
+        print_table("LADM's schedule and placement swapped: requests homed at the requesting chiplet, per array (%)",
+                    [p for _, p in policies], per_array)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4))
     bars(ax, ws, speedups, ["#6baed6", "#fd8d3c", "#31a354"][:len(speedups)])
     ax.set_ylabel("speedup over H-CODA (×)")

@@ -131,7 +131,15 @@ def main():
            point("g", "policy", "ladm", cycles=1080, l1_misses_chiplet=60, l1_misses_elsewhere=940,
                  load_latency_sum=606000, load_latency_count=1000, inter_gpu_bytes=105 * mib,
                  busiest_gpu_link_bytes=35 * mib)]
+    # Per array, where the points keep the requests statistic (H-CODA's and LADM's only here): array A, 90 of
+    # 100 requests local under H-CODA (90 %), 1 of 16 under LADM (6.25 %); array B only under LADM, 3 local and
+    # 1 remote (75 %). The policies without the statistic show "-".
+    pts[0]["stats"]["requests"] = {"placement.A.requests.local": 90, "placement.A.requests.remote": 10}
+    pts[3]["stats"]["requests"] = {"placement.A.requests.local": 1, "placement.A.requests.remote": 15,
+                                   "placement.B.requests.local": 3, "placement.B.requests.remote": 1}
     text = run(script, work, "halves", table("ladm_schedule", "policy", pts))
+    expect(row(text, "per array", "g: A"), ["90.00", "-", "-", "6.25"], "halves per array A")
+    expect(row(text, "per array", "g: B"), ["-", "-", "-", "75.00"], "halves per array B")
     expect(row(text, "speedup over H-CODA", "g"), ["1.05", "0.91", "0.93"], "halves speedup")
     expect(row(text, "requesting chiplet", "g"), ["20.00", "21.00", "6.10", "6.00"], "halves local share")
     expect(row(text, "mean load latency", "g"), ["512.00", "500.00", "609.00", "606.00"], "halves latency")
