@@ -1,7 +1,7 @@
 // CTA scheduling and page placement inside the simulator. 4 sockets, first-touch placement with 128 B pages
 // (one line each), 8 CTAs of one warp that each read one line: warp g reads line g, i.e. page g, declared
 // as allocation a<g>. With first touch, page g is homed at the socket that ran CTA g, so each allocation's
-// report names that socket, and no request ever crosses a link.
+// report names that socket and counts its one request local, and no request ever crosses a link.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -49,8 +49,13 @@ std::vector<int> run(runtime::CtaPolicy policy, std::uint32_t grid_x) {
     EXPECT_EQ(reg.find_counter("system.socket" + std::to_string(s) + ".xbar.requests_to_link")->value(), 0u);
   }
   std::vector<int> homes;
-  for (unsigned g = 0; g < 8; ++g)
+  for (unsigned g = 0; g < 8; ++g) {
     homes.push_back(home_of(sys, g));
+    // The SM asks for line g once, from the socket that first-touched it: one local request, none remote.
+    const auto r = sys.homes().policy().report("a" + std::to_string(g));
+    EXPECT_EQ(r.requests_local, 1u) << "a" << g;
+    EXPECT_EQ(r.requests_remote, 0u) << "a" << g;
+  }
   return homes;
 }
 
