@@ -159,7 +159,18 @@ done
 if [ -n "$(ls -A "$work/findings")" ] || [ "$status" -ne 0 ]; then
   echo "fuzz: FINDINGS (logs in $work/*.log):" >&2
   ls -l "$work/findings" >&2
-  for t in "${targets[@]}"; do grep -E "ERROR|numagpu fuzz:|SUMMARY|Test unit written" "$work/$t.log" >&2 || true; done
+  for t in "${targets[@]}"; do
+    grep -E "ERROR|numagpu fuzz:|SUMMARY|Test unit written|terminate called|what\(\)" "$work/$t.log" >&2 || true
+  done
+  # CI keeps only its log: print each finding's first frames and the input itself (base64, when small enough
+  # to carry in a log), so it can be replayed on another machine without the CI's files:
+  #   base64 -d > finding && build-fuzz/<target>_fuzzer finding
+  for f in "$work/findings"/*; do
+    [ -f "$f" ] || continue
+    echo "fuzz: finding $(basename "$f") ($(stat -c %s "$f") bytes):" >&2
+    if [ "$(stat -c %s "$f")" -le 16384 ]; then base64 -w 120 "$f" >&2; fi
+  done
+  for t in "${targets[@]}"; do grep -E "^    #[0-9]+ " "$work/$t.log" | head -n 12 >&2 || true; done
   exit 1
 fi
 echo "fuzz: no findings"

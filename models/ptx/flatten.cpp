@@ -12,6 +12,9 @@ namespace {
 
 constexpr std::uint32_t kConstBase = 0x8000'0000u;  // placeholder register numbers of immediates
 constexpr std::size_t kMaxInstructions = 1u << 18;  // a kernel larger once its calls are inlined is refused
+// Calls are inlined by recursion, one level per nested call; a deeper chain is refused instead of exhausting
+// the host's stack (compiled CUDA nests a few levels; 64 leaves room for unoptimised code).
+constexpr std::size_t kMaxCallDepth = 64;
 
 std::uint64_t align_up(std::uint64_t v, std::uint64_t a) {
   return a ? (v + a - 1) / a * a : v;
@@ -246,6 +249,10 @@ class Flattener {
     if (!f.defined) refuse(line, column, "unsupported call of '" + f.name + "' (not defined in the module)");
     if (std::find(stack_.begin(), stack_.end(), fi) != stack_.end())
       refuse(line, column, "unsupported recursive call of '" + f.name + "'");
+    if (stack_.size() > kMaxCallDepth)  // the entry plus kMaxCallDepth nested calls
+      refuse(line, column,
+             "unsupported call of '" + f.name + "': more than " + std::to_string(kMaxCallDepth) +
+                 " nested calls");
     stack_.push_back(fi);
     Instance inst;
     inst.function = fi;

@@ -765,11 +765,15 @@ class Parser {
 
  public:
   // ---- used by decode.cpp ----
-  RawOperand operand() {
+  // An operand nests at most a few levels deep in PTX ({a, b} vectors of plain operands, !p, p|q); deeper
+  // nesting is refused before it recurses, so no input can exhaust the parser's stack.
+  static constexpr int kMaxOperandNesting = 4;
+  RawOperand operand(int nesting = 0) {
     RawOperand r;
     const Token& t = peek();
     r.line = t.line;
     r.column = t.column;
+    if (nesting > kMaxOperandNesting) fail(t, "operand nested too deeply at " + describe(t));
     if (accept('[')) {
       r.kind = RawOperand::Kind::kAddress;
       const Token& b = peek();
@@ -802,13 +806,13 @@ class Parser {
     if (accept('{')) {
       r.kind = RawOperand::Kind::kVector;
       do
-        r.elements.push_back(operand());
+        r.elements.push_back(operand(nesting + 1));
       while (accept(','));
       expect('}');
       return r;
     }
     if (accept('!')) {
-      r = operand();
+      r = operand(nesting + 1);
       if (r.kind != RawOperand::Kind::kReg) fail(t, "expected a predicate after '!'");
       r.negate = true;
       return r;
@@ -830,7 +834,7 @@ class Parser {
       pair.line = r.line;
       pair.column = r.column;
       pair.elements.push_back(r);
-      pair.elements.push_back(operand());
+      pair.elements.push_back(operand(nesting + 1));
       return pair;
     }
     return r;
@@ -1363,14 +1367,14 @@ class Parser {
                       t == Type::kB32 || t == Type::kB64 || t == Type::kF32 || t == Type::kF64;
       if (!ok || md.vec != 1) unsupported();
       finish();
-      std::size_t first = 0;
-      if (in.op == K::kAtom) {
-        in.dst[0] = dreg(ops.at(0));
-        in.ndst = 1;
-        first = 1;
-      }
+      // atom's destination, then the address and one value (two for cas); red has no destination.
+      const std::size_t first = in.op == K::kAtom ? 1 : 0;
       const std::size_t values = static_cast<AtomOp>(in.mode) == AtomOp::kCas ? 2 : 1;
       need(first + 1 + values);
+      if (in.op == K::kAtom) {
+        in.dst[0] = dreg(ops[0]);
+        in.ndst = 1;
+      }
       in.addr = address(ops[first]);
       for (std::size_t i = 0; i < values; ++i)
         in.src[i] = src(ops[first + 1 + i], t);

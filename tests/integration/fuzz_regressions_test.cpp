@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "ptx/kernel.hpp"
+#include "ptx/module.hpp"
 
 extern "C" int sc_main(int, char*[]) {
   return 0;
@@ -66,6 +68,29 @@ TEST(FuzzRegressions, HwCsv) {
 TEST(FuzzRegressions, Metis) {
   ASSERT_FALSE(inputs_of("metis").empty());
   replay_all("metis", metis_input);
+}
+
+// PTX, as fuzz/ptx_fuzzer.cpp reads it: the module parsed and each kernel it defines flattened, or a
+// ParseError naming the file; any other exception (or a crash) is the regression.
+TEST(FuzzRegressions, Ptx) {
+  ASSERT_FALSE(inputs_of("ptx").empty());
+  for (const fs::path& file : inputs_of("ptx")) {
+    try {
+      const auto module = ptx::parse_module(bytes_of(file), "fuzz.ptx");
+      for (const auto& f : module->functions)
+        if (f.is_entry && f.defined) {
+          try {
+            ptx::Kernel kernel(module, f.name);
+          } catch (const ptx::ParseError& e) {
+            EXPECT_FALSE(check_error_line(e.what(), "fuzz.ptx").has_value()) << file << ": " << e.what();
+          }
+        }
+    } catch (const ptx::ParseError& e) {
+      EXPECT_FALSE(check_error_line(e.what(), "fuzz.ptx").has_value()) << file << ": " << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << file << ": " << e.what();
+    }
+  }
 }
 
 // The harness itself must notice a broken promise, or the fuzzers could find nothing of the kind.

@@ -2,7 +2,12 @@
 // file:line:column of each message.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <filesystem>
+#include <set>
+#include <sstream>
 #include <tuple>
+#include <vector>
 
 #include "ptx_test_support.hpp"
 
@@ -114,6 +119,84 @@ TEST(PtxParser, RefusesRecursionAndCallsOfFunctionsItDoesNotHave) {
       "}\n"
       "  ret;\n}\n";
   EXPECT_EQ(error_of(printf_call), "bad.ptx:14:3: unsupported call of 'vprintf' (not defined in the module)");
+}
+
+// Inputs that once exhausted the host's stack (found by fuzzing): nesting is bounded before it recurses.
+TEST(PtxParser, RefusesNestingDeeperThanPtxHasInsteadOfExhaustingTheStack) {
+  const std::string head =
+      ".version 6.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  .reg .b64 %rd<4>;\n"
+      "  .reg .b32 %r<4>; .reg .pred %p<2>;\n  mov.b64 %rd1, ";
+  // Line 8 is "  mov.b64 %rd1, " then the operand, which starts at column 17. Operands nest at most 4 levels
+  // below it: the one at nesting 5 (column 17 + 5) is refused, however deep the input goes.
+  const std::string deep_vector = std::string(100000, '{') + "%rd2" + std::string(100000, '}');
+  EXPECT_EQ(error_of(head + deep_vector + ";\n}\n"), "bad.ptx:8:22: operand nested too deeply at '{'");
+  const std::string deep_not = std::string(100000, '!') + "%p1";
+  EXPECT_EQ(error_of(head + deep_not + ";\n}\n"), "bad.ptx:8:22: operand nested too deeply at '!'");
+  std::string pairs = "%rd2";
+  for (int i = 0; i < 50000; ++i)
+    pairs += "|%rd2";
+  // "%rd2|" is 5 characters: the operand at nesting 5, the chain's 6th, starts at column 17 + 5 * 5.
+  EXPECT_EQ(error_of(head + pairs + ";\n}\n"), "bad.ptx:8:42: operand nested too deeply at '%rd2'");
+  // Still read: a vector of plain operands (one level).
+  EXPECT_EQ(error_of(head + "{%r1, %r2};\n  ret;\n}\n"), "no error");
+}
+
+// Every instruction the test kernels use (each distinct opcode text in tests/data/ptx), given any number of
+// operands of any kind, is decoded or refused with a ParseError: never another exception (an atom with no
+// operands once threw std::out_of_range, found by fuzzing).
+TEST(PtxParser, AnyOperandCountOfAnyInstructionIsDecodedOrRefused) {
+  std::set<std::string> opcodes;
+  for (const auto& entry : std::filesystem::directory_iterator(NUMAGPU_PTX_DATA)) {
+    if (entry.path().extension() != ".ptx") continue;
+    std::istringstream lines(read_data(entry.path().filename().string()));
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::string word;
+      words >> word;
+      if (!word.empty() && word[0] == '@') words >> word;  // a guard, then the instruction
+      if (!word.empty() && std::islower(static_cast<unsigned char>(word[0])) && word.back() != ':')
+        opcodes.insert(word);
+    }
+  }
+  ASSERT_GT(opcodes.size(), 100u);  // the kernels' ~185 distinct opcode texts
+  const std::string head =
+      ".version 6.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<4>;\n"
+      "  .reg .b64 %rd<4>;\n  .reg .pred %p<3>;\nL:\n  ";
+  const std::vector<std::string> kinds = {"%r1", "%rd1", "%p1|%p2", "{%r1, %r2}", "[%rd1]", "7", "L", "!%p1"};
+  std::size_t refused = 0, read = 0;
+  for (const std::string& op : opcodes)
+    for (const std::string& kind : kinds)
+      for (int n = 0; n <= 6; ++n) {
+        std::string operands;
+        for (int i = 0; i < n; ++i)
+          operands += (i ? ", " : " ") + kind;
+        const std::string text = head + op + operands + ";\n  ret;\n}\n";
+        try {
+          (error_of(text) == "no error" ? read : refused) += 1;
+        } catch (const std::exception& e) {
+          ADD_FAILURE() << op << operands << ": " << e.what();
+        }
+      }
+  EXPECT_GT(refused, 0u);
+  EXPECT_GT(read, 0u);
+}
+
+// A chain of N functions, each calling the next, from the entry: N nested calls, inlined by recursion.
+std::string call_chain(int n) {
+  std::string text = ".version 6.0\n.target sm_70\n.address_size 64\n";
+  for (int i = n; i >= 1; --i) {
+    text += ".func f" + std::to_string(i) + "()\n{\n";
+    if (i < n) text += "  call.uni f" + std::to_string(i + 1) + ", ();\n";
+    text += "  ret;\n}\n";
+  }
+  return text + ".visible .entry k()\n{\n  call.uni f1, ();\n  ret;\n}\n";
+}
+
+TEST(PtxParser, RefusesCallsNestedMoreThan64Deep) {
+  EXPECT_EQ(error_of(call_chain(64)), "no error");
+  // 65 functions: f65 is the first (lines 4-7), f64 next (lines 8-12, its call on line 10).
+  EXPECT_EQ(error_of(call_chain(65)), "bad.ptx:10:3: unsupported call of 'f65': more than 64 nested calls");
+  EXPECT_NE(error_of(call_chain(5000)).find("more than 64 nested calls"), std::string::npos);
 }
 
 TEST(PtxParser, CommentsScopesAndImmediatesInTheirForms) {
