@@ -63,6 +63,11 @@ if [[ ${#studies[@]} -eq 7 ]]; then
   for f in "$src"/docs/figures/data/apps_*.md "$src"/docs/figures/data/apps_*.json; do
     [[ -e $f ]] && cp "$f" "$scratch/figures/data/"
   done
+  # and the part files of the studies still running in parts (a status row counts their finished points)
+  mkdir -p "$scratch/figures/data/parts"
+  for f in "$src"/docs/figures/data/parts/*.json; do
+    [[ -e $f ]] && cp "$f" "$scratch/figures/data/parts/"
+  done
   /usr/bin/python3 "$src/scripts/check_quotes.py" "$src/docs/validation.md" "$src/tests/studies/validation_quotes.txt" \
     "$scratch/figures/data" || status=1
 fi
