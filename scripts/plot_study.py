@@ -182,6 +182,7 @@ def figure3(results, out_dir):
                                                       "4x larger GPU"],
                 [(w, [trad[k], loc[k], big[k]]) for k, w in enumerate(workloads)] +
                 mean_rows(workloads, [trad, loc, big]))
+    remote_share_table(t)
     names = workloads + ["mean"]
     fig, ax = plt.subplots(figsize=(10, 4))
     bars(ax, names, [("traditional (CTA + page interleave)", trad + [means(trad)[0]]),
@@ -195,6 +196,39 @@ def figure3(results, out_dir):
     ax.set_title("4-socket NUMA GPU vs 1 socket and a 4x larger GPU (sorted by the gap to 4x)", fontsize=10)
     ax.legend(fontsize=8)
     save(fig, out_dir, "figure3.png")
+
+
+def remote_share_table(t):
+    """What separates Figure 3's workloads: the share of the SMs' requests that go to another socket's memory,
+    and the bytes the links carry. A socket's crossbar counts its own SMs' requests and the requests arriving
+    from its links for its memory (xbar_requests), and sends to a link those homed elsewhere
+    (xbar_requests_to_link); summed over the sockets, the arriving requests are the ones sent, so the SMs'
+    requests are requests - to_link and the remote share is to_link / (requests - to_link). Printed only by a
+    study whose spec collects the crossbars' counters (configs/experiments/apps_figure3.yaml)."""
+    def share(w, label):
+        n, r = t.stat(w, label, "xbar_requests"), t.stat(w, label, "xbar_requests_to_link")
+        return None if not n or r is None or n <= r else 100.0 * r / (n - r)
+
+    def mib(w, label):
+        b = t.stat(w, label, "link_bytes")
+        return None if b is None else b / 2**20
+
+    def busiest_mib(w, label):  # the link direction that carries the most (which sets a link-bound run's time)
+        d = t.stat(w, label, "link_dir_bytes")
+        return None if not isinstance(d, dict) or not d else max(d.values()) / 2**20
+
+    if not any(share(w, "locality") is not None for w in t.workloads):
+        return
+    workloads = sorted(t.workloads, key=lambda w: share(w, "locality") or 0)
+    print_table("Remote requests and link bytes, 4 sockets (% of the SMs' requests homed on another socket; MiB "
+                "over all link directions, a transfer between sockets counted on both of its links, and on the "
+                "busiest direction)",
+                ["remote % locality-optimized", "remote % traditional", "link MiB locality-optimized",
+                 "link MiB traditional", "busiest direction MiB locality-optimized",
+                 "busiest direction MiB traditional"],
+                [(w, [share(w, "locality"), share(w, "traditional"), mib(w, "locality"), mib(w, "traditional"),
+                      busiest_mib(w, "locality"), busiest_mib(w, "traditional")])
+                 for w in workloads])
 
 
 def figure5(results, out_dir):

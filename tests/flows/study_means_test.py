@@ -98,4 +98,27 @@ p = subprocess.run(script + [f"{work}/figure6.json", f"{work}/out", f"{work}/fig
                    text=True)
 check(p.returncode == 2 and "not a figure3 study" in p.stderr, f"a figure6 reference: exit {p.returncode}")
 
-check.finish("means with and without the workloads at 99 % of theoretical")
+# Figure 3's remote share (docs/validation.md, "Figure 3 on the suite"): a socket's crossbar counts its SMs'
+# requests and the requests arriving from its links for its memory, and sends to a link those homed elsewhere.
+# Workload a, locality-optimized: the SMs send 1,000 requests, 250 homed elsewhere, which arrive at their homes'
+# crossbars: xbar_requests = 1,000 + 250 = 1,250, to_link = 250, remote share 250 / (1,250 - 250) = 25.00 %.
+# Traditional (pages interleaved over 4 sockets): 3 of 4 lines remote: 1,000 + 750 = 1,750 and 750: 75.00 %
+# (not 750 / 1,750 = 42.86 %, the share of the crossbars' requests). Link bytes 3 x 2^20 = 3.00 MiB in all, of
+# which the busiest direction carries 2^20 x 1.5 = 1.50 MiB (locality) and 2^20 x 2 = 2.00 MiB (traditional).
+# Workload b has no crossbar counters (a spec without them): no numbers, no failure.
+with_xbar = json.loads(json.dumps(figure3))
+for p in with_xbar["points"]:
+    if p["workload"] == "a" and p["labels"]["system"] == "locality":
+        p["stats"].update(xbar_requests=1250, xbar_requests_to_link=250, link_bytes=3 * 2**20,
+                          link_dir_bytes={"l0.to_gpu0": 3 * 2**19, "l0.to_switch0": 2**20,
+                                          "l1.to_gpu1": 2**19})
+    if p["workload"] == "a" and p["labels"]["system"] == "traditional":
+        p["stats"].update(xbar_requests=1750, xbar_requests_to_link=750, link_bytes=6 * 2**20,
+                          link_dir_bytes={"l0.to_gpu0": 2**21, "l1.to_gpu1": 2**21, "l2.to_gpu2": 2**21})
+study.AT_THEORETICAL = None
+r = rows(printed_by(study.figure3, with_xbar))
+check(r.get("a") == ["25.00", "75.00", "3.00", "6.00", "1.50", "2.00"], f"remote share row of a: {r.get('a')}")
+check("Remote requests" in printed_by(study.figure3, with_xbar), "no remote-share table with the counters")
+check("Remote requests" not in printed_by(study.figure3, figure3), "a remote-share table without the counters")
+
+check.finish("means with and without the workloads at 99 % of theoretical; Figure 3's remote share")
