@@ -254,12 +254,36 @@ def figure5(results, out_dir):
             most = max([max(v["values"]) for v in lanes if v and v.get("values")] or [None], key=lambda x: x or 0)
             mcycles = [None if not t.stat(w, lab, "cycles") else t.stat(w, lab, "cycles") / 1e6
                        for lab in ("static", "dynamic")]
-            rows.append((w, mcycles + [t.speedup(w, "dynamic", "static"), most]))
+            rows.append((w, mcycles + [t.speedup(w, "dynamic", "static"), most] +
+                         list(busiest_and_opposite(t.stat(w, "static", "util")))))
         sp = [r[1][2] for r in rows]
         print_table("Figure 5 on a suite: dynamic over static links",
-                    ["static (M cycles)", "dynamic (M cycles)", "dynamic over static", "most lanes in one direction"],
-                    rows + [(name, [None, None, v[0], None])
+                    ["static (M cycles)", "dynamic (M cycles)", "dynamic over static", "most lanes in one direction",
+                     "busiest direction % (static)", "its opposite % (static)"],
+                    rows + [(name, [None, None, v[0], None, None, None])
                             for name, v in mean_rows([r[0] for r in rows], [sp])])
+
+
+def busiest_and_opposite(util):
+    """What the balancer can use: the mean utilization over the run (%) of the static run's busiest link
+    direction, and of the other direction of the same link. Turning lanes gains where the first is high and
+    the second low (one-way traffic); where both are high there is no idle lane to turn. Each is the plain mean
+    of the direction's per-window utilization; (None, None) without utilization series."""
+    def mean(series):
+        values = series.get("values") or []
+        return sum(v or 0 for v in values) / len(values) if values else None
+
+    means = {k: mean(v) for k, v in (util or {}).items() if isinstance(v, dict)}
+    means = {k: v for k, v in means.items() if v is not None}
+    if not means:
+        return None, None
+    busiest = max(means, key=means.get)
+    m = re.search(r"link_gpu(\d+)_switch(\d+)\.to_(gpu\d+|switch\d+)\.", busiest)
+    if not m:
+        return means[busiest], None
+    gpu, switch, to = m.groups()
+    other = busiest.replace(f".to_{to}.", f".to_switch{switch}." if to.startswith("gpu") else f".to_gpu{gpu}.")
+    return means[busiest], means.get(other)
 
 
 def figure5_panels(ok, out_dir, file_name):

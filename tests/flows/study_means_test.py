@@ -121,4 +121,23 @@ check(r.get("a") == ["25.00", "75.00", "3.00", "6.00", "1.50", "2.00"], f"remote
 check("Remote requests" in printed_by(study.figure3, with_xbar), "no remote-share table with the counters")
 check("Remote requests" not in printed_by(study.figure3, figure3), "a remote-share table without the counters")
 
-check.finish("means with and without the workloads at 99 % of theoretical; Figure 3's remote share")
+# Figure 5 on a suite: the static run's busiest link direction and the other direction of the same link, each the
+# mean of its per-window utilization. gpu0's ingress: (90 + 70) / 2 = 80 %; its egress (10 + 30) / 2 = 20 %;
+# gpu1's directions 50 % and 60 %: the busiest is gpu0's ingress (80), its opposite gpu0's egress (20), not
+# gpu1's egress (60, the second busiest). Speedup 1,200 / 1,000 = 1.20; most lanes 12.
+util = {"system.link_gpu0_switch0.to_gpu0.utilization": {"values": [90, 70], "window_cycles": 1000},
+        "system.link_gpu0_switch0.to_switch0.utilization": {"values": [10, 30], "window_cycles": 1000},
+        "system.link_gpu1_switch0.to_gpu1.utilization": {"values": [50, 50], "window_cycles": 1000},
+        "system.link_gpu1_switch0.to_switch0.utilization": {"values": [60, 60], "window_cycles": 1000}}
+lanes = {"system.link_gpu0_switch0.to_gpu0.lanes": {"values": [8, 12], "window_cycles": 1000}}
+figure5 = {"format": "numagpu-sweep-results", "study": "figure5", "sweep": "figure5", "points": [
+    {"id": f"{w}.{lab}", "workload": w, "labels": {"link": lab}, "status": "ok",
+     "stats": {"cycles": c, "util": util if lab == "static" else {}, "lanes": lanes if lab == "dynamic" else {}}}
+    for w in ("a", "b") for lab, c in (("static", 1200), ("dynamic", 1000))]}
+study.figure5_panels = lambda ok, out_dir, file_name: None
+r = rows(printed_by(study.figure5, figure5))
+check(r.get("a") == ["0.00", "0.00", "1.20", "12.00", "80.00", "20.00"], f"figure5 row of a: {r.get('a')}")
+check(study.busiest_and_opposite({}) == (None, None), "busiest_and_opposite without series")
+
+check.finish("means with and without the workloads at 99 % of theoretical; Figure 3's remote share; Figure 5's "
+             "busiest link direction and its opposite")
