@@ -112,12 +112,12 @@ def fmt(x, digits=2):
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def print_table(title, columns, rows):
+def print_table(title, columns, rows, digits=2):
     print(f"## {title}")
     print("| workload | " + " | ".join(columns) + " |")
     print("|---|" + "---|" * len(columns))
     for name, values in rows:
-        print(f"| {name} | " + " | ".join(fmt(v) for v in values) + " |")
+        print(f"| {name} | " + " | ".join(fmt(v, digits) for v in values) + " |")
     print()
 
 
@@ -346,6 +346,29 @@ def figure6(results, out_dir):
                   ["#c7e9c0", "#41ab5d", "#238b45", "#005a32", "#9ecae1", "#3182bd", "#e41a1c"][-len(labels):]
                   if len(labels) == 7 else None,
                   sort_key=lambda t, w: -(t.speedup(w, "double", "static") or 0))
+    dynamic = [lab for lab in labels if lab != "double"]
+    if any(t.stat(w, lab, "turnaround_cycles") is not None for w in t.workloads for lab in dynamic):
+        turn_cost(t, dynamic, pretty)
+
+
+def turn_cost(t, dynamic, pretty):
+    """What turning lanes costs: the lane-cycles a dynamic run loses to turns (each turned lane's quiesce and
+    SwitchTime, the links' turnaround_cycles summed) as a share of all its lane-cycles, run cycles x lanes per
+    link x links. The paper's case against a short SampleTime is this cost: "bandwidth is lost due to the
+    overhead of turning the link"."""
+    def lost(w, lab):
+        c, lanes, series = (t.stat(w, lab, k) for k in ("cycles", "link_lanes", "egress_lanes"))
+        lost_cycles = t.stat(w, lab, "turnaround_cycles")
+        if lost_cycles is None or not c or not lanes or not series:
+            return None
+        return 100.0 * lost_cycles / (c * lanes * len(series))
+
+    ws = t.workloads
+    print_table("Turning lanes: lane-cycles lost to turns (quiesce + SwitchTime), % of all lane-cycles",
+                [pretty[lab] for lab in dynamic], [(w, [lost(w, lab) for lab in dynamic]) for w in ws], digits=3)
+    print_mixed_table("Lanes turned (summed over the links)", [pretty[lab] for lab in dynamic],
+                      [(w, [None if t.stat(w, lab, "turnarounds") is None else int(t.stat(w, lab, "turnarounds"))
+                            for lab in dynamic]) for w in ws])
 
 
 def caches(results, out_dir):

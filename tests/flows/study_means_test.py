@@ -139,5 +139,26 @@ r = rows(printed_by(study.figure5, figure5))
 check(r.get("a") == ["0.00", "0.00", "1.20", "12.00", "80.00", "20.00"], f"figure5 row of a: {r.get('a')}")
 check(study.busiest_and_opposite({}) == (None, None), "busiest_and_opposite without series")
 
+# Figure 6's turn cost: the lane-cycles lost to turns over all lane-cycles, run cycles x lanes per link x links.
+# Workload a at 5K/100: 4 links (its egress_lanes series name 4) of 16 lanes over 1,000 cycles are 64,000
+# lane-cycles; 3 turns of 100 SwitchTime + 60 quiesce lose 480 of them: 480 / 64,000 = 0.750 %. At 1K/100 it
+# loses 1,600: 2.500 %. Workload b's 5K point has no turnaround_cycles: no number ("-"), no failure.
+four = {f"system.link_gpu{k}_switch0.to_switch0.lanes": {"values": [8], "window_cycles": 1000} for k in range(4)}
+turns = json.loads(json.dumps(figure6))
+for p in turns["points"]:
+    if p["workload"] == "a" and p["labels"]["link"] == "s5k_w100":
+        p["stats"].update(turnaround_cycles=480, turnarounds=3, link_lanes=16, egress_lanes=four)
+    if p["workload"] == "b" and p["labels"]["link"] == "s5k_w100":
+        p["stats"].update(link_lanes=16, egress_lanes=four)
+turns["points"].append({"id": "a.s1k_w100", "workload": "a", "labels": {"link": "s1k_w100"}, "status": "ok",
+                        "stats": {"cycles": 1000, "turnaround_cycles": 1600, "turnarounds": 10, "link_lanes": 16,
+                                  "egress_lanes": four}})
+text = printed_by(study.figure6, turns)
+cost = text[text.index("## Turning lanes"):text.index("## Lanes turned")]
+r, n = rows(cost), rows(text[text.index("## Lanes turned"):])
+check(r.get("a") == ["2.500", "0.750"] and r.get("b") == ["-", "-"], f"turn cost rows: {r}")
+check(n.get("a") == ["10", "3"], f"lanes turned row of a: {n.get('a')}")
+check("## Turning lanes" not in printed_by(study.figure6, figure6), "a turn-cost table without the counters")
+
 check.finish("means with and without the workloads at 99 % of theoretical; Figure 3's remote share; Figure 5's "
-             "busiest link direction and its opposite")
+             "busiest link direction and its opposite; Figure 6's turn cost")
