@@ -183,6 +183,7 @@ def figure3(results, out_dir):
                 [(w, [trad[k], loc[k], big[k]]) for k, w in enumerate(workloads)] +
                 mean_rows(workloads, [trad, loc, big]))
     remote_share_table(t)
+    link_bound_time_table(t)
     names = workloads + ["mean"]
     fig, ax = plt.subplots(figsize=(10, 4))
     bars(ax, names, [("traditional (CTA + page interleave)", trad + [means(trad)[0]]),
@@ -229,6 +230,51 @@ def remote_share_table(t):
                 [(w, [share(w, "locality"), share(w, "traditional"), mib(w, "locality"), mib(w, "traditional"),
                       busiest_mib(w, "locality"), busiest_mib(w, "traditional")])
                  for w in workloads])
+
+
+def busiest_busy_cycles(series, window):
+    """Per window, the busy cycles of the busiest link direction, summed over the run: the time the links need
+    when, window by window, the most loaded direction is the bottleneck. series: {direction: {"window_cycles",
+    "values": [% busy per window]}}; each is first merged to `window` (a multiple of its own window, as the
+    statistics merge a long run's windows: the mean of the merged values). Both runs of a comparison are
+    taken at the same window, since a coarser window averages peaks away."""
+    merged = []
+    for s in series.values():
+        k = window // s["window_cycles"]
+        v = s["values"]
+        merged.append([sum(v[i:i + k]) / len(v[i:i + k]) for i in range(0, len(v), k)])
+    n = min(len(v) for v in merged)
+    return sum(max(v[i] for v in merged) for i in range(n)) / 100.0 * window
+
+
+def link_bound_time_table(t):
+    """Where a run's time goes when its links bound it: window by window, the busiest link direction's busy
+    cycles, summed (busiest_busy_cycles), under each runtime at the coarser of the two runs' windows. The run's
+    total bytes on its busiest direction miss traffic that is concentrated in time: a direction busy only in
+    some phases, while the others idle. Printed only by a study whose spec collects each direction's
+    utilization series (ingress_util and egress_util: configs/experiments/apps_figure3.yaml)."""
+    def series(w, label):
+        a, b = t.stat(w, label, "ingress_util"), t.stat(w, label, "egress_util")
+        return {**a, **b} if isinstance(a, dict) and isinstance(b, dict) and a and b else None
+
+    rows = []
+    for w in t.workloads:
+        loc, trad = series(w, "locality"), series(w, "traditional")
+        if not loc or not trad:
+            continue
+        window = max(s["window_cycles"] for s in list(loc.values()) + list(trad.values()))
+        bl, bt = busiest_busy_cycles(loc, window), busiest_busy_cycles(trad, window)
+        cl, ct = t.stat(w, "locality", "cycles"), t.stat(w, "traditional", "cycles")
+        rows.append((w, [bl / 1e6, bt / 1e6, None if not bt else bl / bt, None if not ct else cl / ct,
+                         None if not cl else 100.0 * bl / cl, None if not ct else 100.0 * bt / ct, window]))
+    if not rows:
+        return
+    rows.sort(key=lambda r: -(r[1][3] or 0))
+    print_mixed_table("Link-bound time, 4 sockets: per window, the busiest link direction's busy cycles, summed "
+                      "over the run (M cycles; both runs at the coarser of their statistics windows)",
+                      ["locality-optimized", "traditional", "locality over traditional",
+                       "run cycles, locality over traditional", "% of the run locality-optimized",
+                       "% of the run traditional", "window cycles"], rows)
 
 
 def figure5(results, out_dir):

@@ -115,10 +115,27 @@ for p in with_xbar["points"]:
     if p["workload"] == "a" and p["labels"]["system"] == "traditional":
         p["stats"].update(xbar_requests=1750, xbar_requests_to_link=750, link_bytes=6 * 2**20,
                           link_dir_bytes={"l0.to_gpu0": 2**21, "l1.to_gpu1": 2**21, "l2.to_gpu2": 2**21})
+# The link-bound time: per window the busiest direction's busy cycles, summed, both runs at the coarser window.
+# Traditional, windows of 1,000,000 cycles: X busy 50 % then 100 %, Y 100 % then 0 %; locality, one window of
+# 2,000,000: X 60 %, Y 20 %. At 2,000,000 the traditional's X is (50 + 100) / 2 = 75 %, Y (100 + 0) / 2 = 50 %:
+# 0.75 x 2,000,000 = 1.50 M cycles (at its own window it would read 1.0 + 1.0 = 2.00 M). Locality: 0.60 x
+# 2,000,000 = 1.20 M; 1.20 / 1.50 = 0.80. Workload b has no series: no row.
+for p in with_xbar["points"]:
+    if p["workload"] == "a" and p["labels"]["system"] == "traditional":
+        p["stats"].update(ingress_util={"X": {"window_cycles": 10**6, "values": [50, 100]}},
+                          egress_util={"Y": {"window_cycles": 10**6, "values": [100, 0]}})
+    if p["workload"] == "a" and p["labels"]["system"] == "locality":
+        p["stats"].update(ingress_util={"X": {"window_cycles": 2 * 10**6, "values": [60]}},
+                          egress_util={"Y": {"window_cycles": 2 * 10**6, "values": [20]}})
 study.AT_THEORETICAL = None
-r = rows(printed_by(study.figure3, with_xbar))
+text = printed_by(study.figure3, with_xbar)
+bound = rows(text[text.index("## Link-bound time"):])
+check(bound.get("a", [])[:3] == ["1.20", "1.50", "0.80"] and bound.get("a", [])[-1] == "2,000,000" and
+      "b" not in bound, f"link-bound time rows: {bound}")
+check("## Link-bound time" not in printed_by(study.figure3, figure3), "a link-bound table without the series")
+r = rows(text[:text.index("## Link-bound time")])
 check(r.get("a") == ["25.00", "75.00", "3.00", "6.00", "1.50", "2.00"], f"remote share row of a: {r.get('a')}")
-check("Remote requests" in printed_by(study.figure3, with_xbar), "no remote-share table with the counters")
+check("Remote requests" in text, "no remote-share table with the counters")
 check("Remote requests" not in printed_by(study.figure3, figure3), "a remote-share table without the counters")
 
 # Figure 5 on a suite: the static run's busiest link direction and the other direction of the same link, each the
@@ -160,5 +177,5 @@ check(r.get("a") == ["2.500", "0.750"] and r.get("b") == ["-", "-"], f"turn cost
 check(n.get("a") == ["10", "3"], f"lanes turned row of a: {n.get('a')}")
 check("## Turning lanes" not in printed_by(study.figure6, figure6), "a turn-cost table without the counters")
 
-check.finish("means with and without the workloads at 99 % of theoretical; Figure 3's remote share; Figure 5's "
-             "busiest link direction and its opposite; Figure 6's turn cost")
+check.finish("means with and without the workloads at 99 % of theoretical; Figure 3's remote share and link-bound "
+             "time; Figure 5's busiest link direction and its opposite; Figure 6's turn cost")
