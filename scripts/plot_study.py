@@ -184,6 +184,7 @@ def figure3(results, out_dir):
                 mean_rows(workloads, [trad, loc, big]))
     remote_share_table(t)
     link_bound_time_table(t)
+    link_intensity_table(t)
     names = workloads + ["mean"]
     fig, ax = plt.subplots(figsize=(10, 4))
     bars(ax, names, [("traditional (CTA + page interleave)", trad + [means(trad)[0]]),
@@ -230,6 +231,24 @@ def remote_share_table(t):
                 [(w, [share(w, "locality"), share(w, "traditional"), mib(w, "locality"), mib(w, "traditional"),
                       busiest_mib(w, "locality"), busiest_mib(w, "traditional")])
                  for w in workloads])
+
+
+def link_intensity_table(t):
+    """Which workloads scale under the traditional runtime: its link bytes per warp instruction (page
+    interleaving sends three lines in four to another socket, so this is how much each instruction leans on the
+    links) beside its speedup over one socket. Printed only by a study whose spec collects the SMs' warp
+    instructions (warp_instructions: configs/experiments/apps_figure3.yaml)."""
+    rows = []
+    for w in t.workloads:
+        b, n = t.stat(w, "traditional", "link_bytes"), t.stat(w, "traditional", "warp_instructions")
+        if b is None or not n:
+            continue
+        rows.append((w, [b / n, t.speedup(w, "traditional", "single")]))
+    if not rows:
+        return
+    rows.sort(key=lambda r: r[1][0])
+    print_table("Link bytes per warp instruction under the traditional runtime, and its speedup over 1 socket",
+                ["link bytes per warp instruction traditional", "traditional over 1 socket"], rows)
 
 
 def busiest_busy_cycles(series, window):

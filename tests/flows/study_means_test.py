@@ -133,7 +133,17 @@ bound = rows(text[text.index("## Link-bound time"):])
 check(bound.get("a", [])[:3] == ["1.20", "1.50", "0.80"] and bound.get("a", [])[-1] == "2,000,000" and
       "b" not in bound, f"link-bound time rows: {bound}")
 check("## Link-bound time" not in printed_by(study.figure3, figure3), "a link-bound table without the series")
-r = rows(text[:text.index("## Link-bound time")])
+# Link bytes per warp instruction, traditional: a moves 6 x 2^20 = 6,291,456 bytes in 1,048,576 instructions:
+# 6.00 B each; its traditional run takes 2,000 cycles against 1,000 on one socket: 0.50. Without the counter
+# (b, and the plain figure3 table) no row, no table.
+for p in with_xbar["points"]:
+    if p["workload"] == "a" and p["labels"]["system"] == "traditional":
+        p["stats"].update(warp_instructions=2**20)
+text = printed_by(study.figure3, with_xbar)
+intensity = rows(text[text.index("## Link bytes per warp instruction"):])
+check(intensity == {"a": ["6.00", "0.50"]}, f"link bytes per instruction rows: {intensity}")
+check("## Link bytes per warp" not in printed_by(study.figure3, figure3), "an intensity table without the counter")
+r = rows(text[:text.index("## Link-bound time")])  # the remote-share table's rows
 check(r.get("a") == ["25.00", "75.00", "3.00", "6.00", "1.50", "2.00"], f"remote share row of a: {r.get('a')}")
 check("Remote requests" in text, "no remote-share table with the counters")
 check("Remote requests" not in printed_by(study.figure3, figure3), "a remote-share table without the counters")
