@@ -185,6 +185,7 @@ def figure3(results, out_dir):
     remote_share_table(t)
     link_bound_time_table(t)
     link_intensity_table(t)
+    socket_spread_table(t)
     names = workloads + ["mean"]
     fig, ax = plt.subplots(figsize=(10, 4))
     bars(ax, names, [("traditional (CTA + page interleave)", trad + [means(trad)[0]]),
@@ -249,6 +250,44 @@ def link_intensity_table(t):
     rows.sort(key=lambda r: r[1][0])
     print_table("Link bytes per warp instruction under the traditional runtime, and its speedup over 1 socket",
                 ["link bytes per warp instruction traditional", "traditional over 1 socket"], rows)
+
+
+def socket_spread_table(t):
+    """How unevenly a runtime treats the sockets: per socket the SMs' mean load latency (load_latency_sum_sK
+    over load_latency_count_sK, K = 0, 1, ...), the slowest and the fastest socket's, and the share of the
+    DRAM reads on the socket whose DRAM reads most (dram_read_bytes, one value per socket). First touch can home
+    most of the data on one socket; the other sockets then find nearly every line remote, where interleaving
+    made three in four remote. Printed only by a study whose spec collects them (apps_figure3)."""
+    def latencies(w, label):
+        out, k = [], 0
+        while t.stat(w, label, f"load_latency_sum_s{k}") is not None:
+            n = t.stat(w, label, f"load_latency_count_s{k}")
+            if n:
+                out.append(t.stat(w, label, f"load_latency_sum_s{k}") / n)
+            k += 1
+        return out
+
+    def dram_share(w, label):
+        d = t.stat(w, label, "dram_read_bytes")
+        return None if not isinstance(d, dict) or not sum(d.values()) else 100.0 * max(d.values()) / sum(d.values())
+
+    rows = []
+    for w in t.workloads:
+        loc, trad = latencies(w, "locality"), latencies(w, "traditional")
+        if len(loc) < 2 or len(trad) < 2:
+            continue
+        cl, ct = t.stat(w, "locality", "cycles"), t.stat(w, "traditional", "cycles")
+        rows.append((w, [None if not ct else cl / ct, max(loc), max(trad), min(loc), min(trad),
+                         dram_share(w, "locality"), dram_share(w, "traditional")]))
+    if not rows:
+        return
+    rows.sort(key=lambda r: -(r[1][0] or 0))
+    print_table("Per socket, 4 sockets: the SMs' mean load latency (cycles) on the slowest and the fastest socket, "
+                "and the busiest DRAM's share of the DRAM reads (%)",
+                ["run cycles locality over traditional", "slowest socket's load latency locality-optimized",
+                 "slowest socket's load latency traditional", "fastest socket's load latency locality-optimized",
+                 "fastest socket's load latency traditional", "busiest DRAM % locality-optimized",
+                 "busiest DRAM % traditional"], rows)
 
 
 def busiest_busy_cycles(series, window):

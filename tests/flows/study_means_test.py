@@ -143,6 +143,22 @@ text = printed_by(study.figure3, with_xbar)
 intensity = rows(text[text.index("## Link bytes per warp instruction"):])
 check(intensity == {"a": ["6.00", "0.50"]}, f"link bytes per instruction rows: {intensity}")
 check("## Link bytes per warp" not in printed_by(study.figure3, figure3), "an intensity table without the counter")
+# Per socket: a's locality-optimized run, two sockets: 100 loads waiting 20,000 cycles in all (200 each) and
+# 300 waiting 15,000 (50 each): slowest 200.00, fastest 50.00; DRAM reads 3,000 and 1,000 bytes: the busiest
+# holds 3,000 / 4,000 = 75.00 %. Traditional: 100 each at 100 and 120 cycles, 500 and 500 bytes: 120.00,
+# 100.00, 50.00 %. Locality over traditional 500 / 2,000 cycles = 0.25. A socket with no loads is skipped.
+for p in with_xbar["points"]:
+    if p["workload"] == "a" and p["labels"]["system"] == "locality":
+        p["stats"].update(load_latency_sum_s0=20000, load_latency_count_s0=100, load_latency_sum_s1=15000,
+                          load_latency_count_s1=300, load_latency_sum_s2=0, load_latency_count_s2=0,
+                          dram_read_bytes={"s0": 3000, "s1": 1000})
+    if p["workload"] == "a" and p["labels"]["system"] == "traditional":
+        p["stats"].update(load_latency_sum_s0=10000, load_latency_count_s0=100, load_latency_sum_s1=12000,
+                          load_latency_count_s1=100, dram_read_bytes={"s0": 500, "s1": 500})
+text = printed_by(study.figure3, with_xbar)
+spread = rows(text[text.index("## Per socket"):])
+check(spread == {"a": ["0.25", "200.00", "120.00", "50.00", "100.00", "75.00", "50.00"]}, f"per-socket rows: {spread}")
+check("## Per socket" not in printed_by(study.figure3, figure3), "a per-socket table without the counters")
 r = rows(text[:text.index("## Link-bound time")])  # the remote-share table's rows
 check(r.get("a") == ["25.00", "75.00", "3.00", "6.00", "1.50", "2.00"], f"remote share row of a: {r.get('a')}")
 check("Remote requests" in text, "no remote-share table with the counters")
