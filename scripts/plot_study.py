@@ -757,6 +757,8 @@ def balancer_triggers(results, out_dir):
     quiet = [r[0] for r in rows if (r[1][3] or 0) < 1]
     idle = [r[0] for r in rows if (r[1][3] or 0) >= 1 and (r[1][0] or 0) < 1.02]
     print(f"Spearman rank correlation of triggers per window with the gain: {fmt(rho)}.")
+    print_table("Triggers against gain", ["Spearman rank correlation with the gain"],
+                [("triggers % of windows", [rho])])
     print(f"Triggers in under 1 % of windows (the balancer has nothing to do): {', '.join(quiet) or 'none'}.")
     print(f"Triggers in 1 % or more, gain under 2 % (turns that do not pay): {', '.join(idle) or 'none'}.\n")
     fig, ax = plt.subplots(figsize=(7, 4.5))

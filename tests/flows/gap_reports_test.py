@@ -99,6 +99,7 @@ def main():
     expect(row(text, title, "p")[:5], ["1.25", "200", "40", "20.00", "30"], "triggers p")
     expect(row(text, title, "q")[5:8], ["0", "100", "25.00"], "both saturated q")
     expect("Spearman rank correlation of triggers per window with the gain: 0.50." in text, True, "spearman")
+    expect(row(text, "Triggers against gain", "triggers % of windows"), ["0.50"], "spearman, as a table")
     expect("(the balancer has nothing to do): r." in text, True, "nothing to do")
     expect("(turns that do not pay): q." in text, True, "turns that do not pay")
 
