@@ -9,6 +9,7 @@
 #include "kernels/cpp_program.hpp"
 #include "kernels/library.hpp"
 #include "policy/link_balancer.hpp"
+#include "runtime/placement.hpp"
 #include "workload/kernel.hpp"
 
 namespace numagpu {
@@ -112,6 +113,33 @@ void BM_LinkBalancerStep(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_LinkBalancerStep);
+
+// Cost of one first-touch request's home lookup (runtime::Placement::touch, called for every line an SM asks
+// for) once the pages are homed: 4 sockets, eight 32 MiB allocations of 4 KiB pages (256 MiB, the paper's
+// Table 2 median footprint), lines visited in a scattered order as a large workload's requests are.
+void BM_FirstTouchLookup(benchmark::State& state) {
+  constexpr std::uint64_t kBytes = std::uint64_t(32) << 20;
+  std::vector<runtime::Allocation> allocations;
+  for (std::uint64_t i = 0; i < 8; ++i) {
+    runtime::Allocation a;
+    a.name = "a" + std::to_string(i);
+    a.base = i * kBytes;
+    a.bytes = kBytes;
+    allocations.push_back(a);
+  }
+  runtime::PlacementParams params;
+  params.policy = runtime::PlacementPolicy::kFirstTouch;
+  runtime::Placement placement(4, params, allocations);
+  const std::uint64_t lines = 8 * kBytes / 128;
+  for (std::uint64_t line = 0; line < lines; line += 32)  // one touch per page homes them all
+    placement.touch(line * 128, static_cast<runtime::SocketId>(line % 4));
+  std::uint64_t line = 0;
+  for (auto _ : state) {
+    line = (line + 40503) % lines;  // a stride coprime with the line count: every line, scattered
+    benchmark::DoNotOptimize(placement.touch(line * 128, 1));
+  }
+}
+BENCHMARK(BM_FirstTouchLookup);
 
 }  // namespace
 }  // namespace numagpu

@@ -66,7 +66,7 @@ const Allocation* first_overlapping(const std::vector<Allocation>& all,
 
 Placement::Placement(std::uint32_t sockets, const PlacementParams& params,
                      std::vector<Allocation> allocations)
-    : sockets_(sockets), params_(params), allocations_(std::move(allocations)) {
+    : sockets_(sockets), params_(params), allocations_(std::move(allocations)), first_touch_({}, {}) {
   if (sockets == 0 || sockets > kMaxSockets) {
     throw std::invalid_argument("placement: sockets must be 1.." + std::to_string(kMaxSockets) + " (got " +
                                 std::to_string(sockets) + ")");
@@ -87,6 +87,16 @@ Placement::Placement(std::uint32_t sockets, const PlacementParams& params,
     placed_once_.push_back(a.policy.has_value());
   requests_local_.assign(allocations_.size(), 0);
   requests_remote_.assign(allocations_.size(), 0);
+  first_touch_ = make_page_homes();
+}
+
+PageHomes Placement::make_page_homes() const {
+  std::vector<std::uint64_t> first_pages, page_counts;
+  for (const Allocation& a : allocations_) {
+    first_pages.push_back(a.base / params_.page_bytes);
+    page_counts.push_back(last_byte(a) / params_.page_bytes - first_pages.back() + 1);
+  }
+  return PageHomes(std::move(first_pages), std::move(page_counts));
 }
 
 bool Placement::place_once(std::uint64_t base, PlacementPolicy policy, std::uint64_t stride_bytes) {
@@ -228,9 +238,9 @@ PageTouch Placement::touch(std::uint64_t address, SocketId toucher) {
   }
   // try_emplace, not emplace: emplace builds (allocates) a node before it looks, and all but the first
   // touch of a page find it there (a malloc and a free per request, 5 % of a run, docs/performance.md).
-  const auto [it, inserted] = first_touch_.try_emplace(page, toucher);
-  count_request(rule, address, it->second == toucher);
-  return {it->second, inserted};
+  const auto [home, inserted] = first_touch_.home_or_decide(page, index_of(rule.owner), toucher);
+  count_request(rule, address, home == toucher);
+  return {home, inserted};
 }
 
 void Placement::count_request(const PageRule& rule, std::uint64_t address, bool local) {
@@ -247,9 +257,7 @@ std::optional<SocketId> Placement::peek(std::uint64_t address) const {
   const std::uint64_t page = address / params_.page_bytes;
   const PageRule rule = rule_of_page(page);
   if (rule.policy != PlacementPolicy::kFirstTouch) return static_home(rule, page, address);
-  const auto it = first_touch_.find(page);
-  if (it == first_touch_.end()) return std::nullopt;
-  return it->second;
+  return first_touch_.find(page, index_of(rule.owner));
 }
 
 // Books the part of `page` that lies in `a`: as a whole page when it has one home, otherwise (line interleave
@@ -262,13 +270,13 @@ void Placement::add_page(const Allocation& a, std::uint64_t page, AllocationRepo
   const PageRule rule = rule_of_page(page);
   ++out.pages_total;
   if (rule.policy == PlacementPolicy::kFirstTouch) {
-    const auto it = first_touch_.find(page);
-    if (it == first_touch_.end()) {
+    const auto home = first_touch_.find(page, index_of(rule.owner));
+    if (!home) {
       ++out.untouched_pages;
       return;
     }
-    ++out.pages[it->second];
-    out.bytes[it->second] += bytes;
+    ++out.pages[*home];
+    out.bytes[*home] += bytes;
     return;
   }
   const std::uint64_t g = params_.granule_bytes;

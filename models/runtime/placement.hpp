@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "runtime/ids.hpp"
+#include "runtime/page_homes.hpp"
 
 namespace numagpu::runtime {
 
@@ -104,7 +105,7 @@ class Placement {
   std::optional<SocketId> peek(std::uint64_t address) const;
 
   // Pages homed by first touch so far.
-  std::uint64_t first_touches() const { return first_touch_.size(); }
+  std::uint64_t first_touches() const { return first_touch_.decided(); }
   std::uint64_t migration_cycles() const { return params_.migration_cycles; }
 
   // Per allocation, in the order given to the constructor: pages per socket (first_touch: pages touched so
@@ -145,15 +146,19 @@ class Placement {
   void add_page(const Allocation& a, std::uint64_t page, AllocationReport& out) const;
   void count_request(const PageRule& rule, std::uint64_t address, bool local);
   AllocationReport report_of(const Allocation& a) const;
+  std::size_t index_of(const Allocation* a) const {
+    return a == nullptr ? PageHomes::kNoOwner : static_cast<std::size_t>(a - allocations_.data());
+  }
+  PageHomes make_page_homes() const;
 
   std::uint32_t sockets_;
   PlacementParams params_;
-  std::vector<Allocation> allocations_;  // as given
-  std::vector<std::size_t> by_base_;     // indices into allocations_, by ascending base (copy-safe)
-  std::unordered_map<std::uint64_t, SocketId> first_touch_;  // page number -> home
-  std::vector<bool> placed_once_;                            // per allocation: place_once() decided it
-  std::vector<std::uint64_t> requests_local_;                // per allocation: touch() homed at the toucher
-  std::vector<std::uint64_t> requests_remote_;               // per allocation: touch() homed elsewhere
+  std::vector<Allocation> allocations_;         // as given
+  std::vector<std::size_t> by_base_;            // indices into allocations_, by ascending base (copy-safe)
+  PageHomes first_touch_;                       // pages homed by first touch
+  std::vector<bool> placed_once_;               // per allocation: place_once() decided it
+  std::vector<std::uint64_t> requests_local_;   // per allocation: touch() homed at the toucher
+  std::vector<std::uint64_t> requests_remote_;  // per allocation: touch() homed elsewhere
 };
 
 // Configuration names: line_interleave, page_interleave, first_touch, kernel_wide, stride_aware, row_based,

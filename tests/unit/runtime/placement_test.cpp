@@ -184,6 +184,74 @@ TEST(FirstTouch, AppliesOutsideAllocations) {
   EXPECT_EQ(p.home((1 << 20) + 1, 0), 3);
 }
 
+// A page two allocations share has one home, kept under its owner (the lower allocation): A is bytes 0-383
+// and B 384-1023, so page 1 (bytes 256-511) is shared. s1 touches it through a byte of B, and a later
+// touch through a byte of A by s0 finds s1. The reports both book it: A's bytes 256-383 (128 B) and B's
+// 384-511 (128 B) on s1; B's pages 2 and 3 stay untouched; A's page 0 goes to s0.
+TEST(FirstTouch, SharedPageHasOneHome) {
+  Placement p(2, params(PlacementPolicy::kFirstTouch), {alloc("A", 0, 384), alloc("B", 384, 640)});
+  const PageTouch via_b = p.touch(400, 1);
+  EXPECT_EQ(via_b.home, 1);
+  EXPECT_TRUE(via_b.first_touch);
+  const PageTouch via_a = p.touch(300, 0);
+  EXPECT_EQ(via_a.home, 1);
+  EXPECT_FALSE(via_a.first_touch);
+  EXPECT_EQ(p.home(10, 0), 0);
+  EXPECT_EQ(p.first_touches(), 2u);
+  expect_report(p.report("A"), Counts{1, 1}, Counts{256, 128});
+  expect_report(p.report("B"), Counts{0, 1}, Counts{0, 128}, 0, /*untouched=*/2);
+}
+
+// Pages inside and outside allocations count alike: one inside (page 0 of "a"), two outside (pages 4096 and
+// 4097, at 1 MiB), each homed once whatever touches it after.
+TEST(FirstTouch, CountsPagesInsideAndOutsideAllocations) {
+  Placement p(4, params(PlacementPolicy::kFirstTouch), {alloc("a", 0, 256)});
+  EXPECT_EQ(p.home(5, 2), 2);
+  EXPECT_EQ(p.home(1 << 20, 1), 1);
+  EXPECT_EQ(p.home((1 << 20) + 256, 3), 3);
+  EXPECT_EQ(p.home((1 << 20) + 300, 0), 3);
+  EXPECT_EQ(p.home(200, 0), 2);
+  EXPECT_EQ(p.peek((1 << 20) + 512), std::nullopt);  // page 4098: untouched
+  EXPECT_EQ(p.first_touches(), 3u);
+}
+
+// An allocation of more pages than an array is made for (PageHomes::kMaxDensePages) keeps its homes in the
+// hash map, with the same answers: its first page, its last page and one in the middle.
+TEST(FirstTouch, HugeAllocationBehavesTheSame) {
+  const std::uint64_t pages = PageHomes::kMaxDensePages + 1;
+  Placement p(2, params(PlacementPolicy::kFirstTouch), {alloc("huge", 0, pages * kPage)});
+  EXPECT_EQ(p.home(0, 1), 1);
+  EXPECT_EQ(p.home((pages - 1) * kPage + 7, 0), 0);
+  EXPECT_EQ(p.home(kPage, 0), 0);
+  EXPECT_EQ(p.home(3, 0), 1);
+  EXPECT_EQ(p.peek(2 * kPage), std::nullopt);
+  EXPECT_EQ(p.first_touches(), 3u);
+}
+
+// The last page of the address space: its page number is the largest, and the allocation's array must
+// index it from the allocation's own first page (2 pages: top - 511 is page 2^56 - 2 of 256 B pages).
+TEST(FirstTouch, TopOfAddressSpace) {
+  const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+  Placement p(2, params(PlacementPolicy::kFirstTouch), {alloc("top", top - 511, 512)});
+  EXPECT_EQ(p.home(top, 1), 1);
+  EXPECT_EQ(p.home(top - 511, 0), 0);
+  EXPECT_EQ(p.home(top - 255, 0), 1);  // 2^64 - 256, the first byte of the last page
+  EXPECT_EQ(p.home(top - 256, 1), 0);  // the last byte of the page before
+  expect_report(p.report("top"), Counts{1, 1}, Counts{256, 256});
+}
+
+// A copy keeps its own homes: touching the copy does not home the original's pages.
+TEST(FirstTouch, CopiesAreIndependent) {
+  Placement original(2, params(PlacementPolicy::kFirstTouch), {alloc("a", 0, 512)});
+  EXPECT_EQ(original.home(0, 0), 0);
+  Placement copy = original;
+  EXPECT_EQ(copy.home(256, 1), 1);
+  EXPECT_EQ(copy.home(0, 1), 0);
+  EXPECT_EQ(original.peek(256), std::nullopt);
+  EXPECT_EQ(original.first_touches(), 1u);
+  EXPECT_EQ(copy.first_touches(), 2u);
+}
+
 // ---- kernel-wide ------------------------------------------------------------------------------------------
 
 // 10 pages = 2560 B = 640 elements, 4 sockets: chunks of 160 elements = 640 B, boundaries at bytes 640,
