@@ -201,6 +201,19 @@ def figure3(results, out_dir):
     save(fig, out_dir, "figure3.png")
 
 
+def busiest_direction_mib(t, w, label):
+    """MiB on the link direction that carries the most (which sets a link-bound run's time): the largest value
+    of link_dir_bytes (one per link direction)."""
+    d = t.stat(w, label, "link_dir_bytes")
+    return None if not isinstance(d, dict) or not d else max(d.values()) / 2**20
+
+
+def busiest_dram_share(t, w, label):
+    """The share (%) of the DRAM reads on the socket whose DRAM reads most (dram_read_bytes, one per socket)."""
+    d = t.stat(w, label, "dram_read_bytes")
+    return None if not isinstance(d, dict) or not sum(d.values()) else 100.0 * max(d.values()) / sum(d.values())
+
+
 def remote_share_table(t):
     """What separates Figure 3's workloads: the share of the SMs' requests that go to another socket's memory,
     and the bytes the links carry. A socket's crossbar counts its own SMs' requests and the requests arriving
@@ -216,10 +229,6 @@ def remote_share_table(t):
         b = t.stat(w, label, "link_bytes")
         return None if b is None else b / 2**20
 
-    def busiest_mib(w, label):  # the link direction that carries the most (which sets a link-bound run's time)
-        d = t.stat(w, label, "link_dir_bytes")
-        return None if not isinstance(d, dict) or not d else max(d.values()) / 2**20
-
     if not any(share(w, "locality") is not None for w in t.workloads):
         return
     workloads = sorted(t.workloads, key=lambda w: share(w, "locality") or 0)
@@ -230,7 +239,7 @@ def remote_share_table(t):
                  "link MiB traditional", "busiest direction MiB locality-optimized",
                  "busiest direction MiB traditional"],
                 [(w, [share(w, "locality"), share(w, "traditional"), mib(w, "locality"), mib(w, "traditional"),
-                      busiest_mib(w, "locality"), busiest_mib(w, "traditional")])
+                      busiest_direction_mib(t, w, "locality"), busiest_direction_mib(t, w, "traditional")])
                  for w in workloads])
 
 
@@ -267,10 +276,6 @@ def socket_spread_table(t):
             k += 1
         return out
 
-    def dram_share(w, label):
-        d = t.stat(w, label, "dram_read_bytes")
-        return None if not isinstance(d, dict) or not sum(d.values()) else 100.0 * max(d.values()) / sum(d.values())
-
     rows = []
     for w in t.workloads:
         loc, trad = latencies(w, "locality"), latencies(w, "traditional")
@@ -278,7 +283,7 @@ def socket_spread_table(t):
             continue
         cl, ct = t.stat(w, "locality", "cycles"), t.stat(w, "traditional", "cycles")
         rows.append((w, [None if not ct else cl / ct, max(loc), max(trad), min(loc), min(trad),
-                         dram_share(w, "locality"), dram_share(w, "traditional")]))
+                         busiest_dram_share(t, w, "locality"), busiest_dram_share(t, w, "traditional")]))
     if not rows:
         return
     rows.sort(key=lambda r: -(r[1][0] or 0))
@@ -822,6 +827,40 @@ def switch_time(results, out_dir):
     save(fig, out_dir, "switch_time.png")
 
 
+def runtime_split(results, out_dir):
+    """The locality-optimized runtime's two halves, the contiguous CTA schedule and first-touch placement,
+    applied one at a time (configs/experiments/apps_figure3_split.yaml): each configuration's speedup over the
+    traditional runtime (interleaved CTAs, interleaved pages), then where its loads go: the busiest DRAM's
+    share of the reads, the SMs' mean load latency and the MiB on the busiest link direction."""
+    known = [("traditional", "traditional"), ("schedule_only", "contiguous schedule only"),
+             ("placement_only", "first touch only"), ("locality", "locality-optimized (both)")]
+    ran = {p["labels"].get("system", "") for p in results["points"]}
+    if "traditional" not in ran or "locality" not in ran:
+        fail("runtime_split: the sweep needs traditional and locality points")
+    systems = [(lab, pretty) for lab, pretty in known if lab in ran]
+    t = Table(results, "system")
+    ws = list(t.workloads)
+    others = [(lab, pretty) for lab, pretty in systems if lab != "traditional"]
+    speedups = [(pretty, [t.speedup(w, lab, "traditional") for w in ws]) for lab, pretty in others]
+    print_table("The locality-optimized runtime's halves one at a time: speedup over traditional",
+                [p for p, _ in speedups], [(w, [v[k] for _, v in speedups]) for k, w in enumerate(ws)])
+
+    def latency(t_, w, lab):
+        return ratio(t_.stat(w, lab, "load_latency_sum"), t_.stat(w, lab, "load_latency_count"))
+
+    measures = (("busiest DRAM's share of the DRAM reads (%)", busiest_dram_share),
+                ("mean load latency (cycles)", latency), ("MiB on the busiest link direction", busiest_direction_mib))
+    for title, measure in measures:
+        print_table(f"The locality-optimized runtime's halves one at a time: {title}", [p for _, p in systems],
+                    [(w, [measure(t, w, lab) for lab, _ in systems]) for w in ws])
+    fig, ax = plt.subplots(figsize=(12, 4))
+    bars(ax, ws, speedups, ["#6baed6", "#fd8d3c", "#31a354"][:len(speedups)])
+    ax.set_ylabel("speedup over traditional (×)")
+    ax.set_title("The locality-optimized runtime's CTA schedule and page placement, one at a time", fontsize=10)
+    ax.legend(fontsize=8)
+    save(fig, out_dir, "runtime_split.png")
+
+
 def ladm_schedule(results, out_dir):
     """LADM's CTA schedule and page placement swapped one at a time against H-CODA's: each policy's speedup over
     H-CODA and the measures of where its loads go (the L1 misses the requesting chiplet's own memory serves,
@@ -958,7 +997,7 @@ def ladm_crb(results, out_dir):
 
 STUDIES = {"figure3": figure3, "figure5": figure5, "figure6": figure6, "caches": caches, "combined": combined,
            "scaling": scaling, "ladm": ladm, "l2_split": l2_split, "balancer_triggers": balancer_triggers,
-           "switch_time": switch_time, "ladm_schedule": ladm_schedule,
+           "switch_time": switch_time, "ladm_schedule": ladm_schedule, "runtime_split": runtime_split,
            "ladm_crb": ladm_crb}
 
 

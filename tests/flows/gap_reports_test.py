@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The gap experiments' reports (issue 49, point 5; scripts/plot_study.py kinds l2_split, balancer_triggers,
-switch_time, ladm_schedule) on results tables written by hand, so that every number they print is known: the
-oracle's best split and its gains, the trigger shares, the SwitchTime ratios, LADM's halves against H-CODA.
+switch_time, ladm_schedule, ladm_crb, runtime_split) on results tables written by hand, so that every number
+they print is known: the oracle's best split and its gains, the trigger shares, the SwitchTime ratios, LADM's
+halves against H-CODA, RONCE against RTWICE, the locality-optimized runtime's halves.
 About 2 s; skipped (exit 77) without python3-matplotlib.
 
 Usage: gap_reports_test.py PLOT_STUDY.py WORKDIR"""
@@ -179,6 +180,35 @@ def main():
     expect(row(text, title, "mean (arith.)")[0], "1.02", "crb mean")
     expect(row(text, title, "mean (geo.)")[0], "1.00", "crb geo mean")
     expect(os.path.isfile(os.path.join(work, "crb", "ladm_crb.png")), True, "ladm_crb.png")
+
+    # The locality-optimized runtime's halves one at a time (runtime_split). Workload x: traditional 1000 cycles,
+    # schedule only 1000 (1000/1000 = 1.00x), first touch only 1250 (0.80x), both 1250 (0.80x): the placement
+    # is the whole loss. Its DRAM reads: interleaved 100 per socket (busiest 100/400 = 25 %), first touch
+    # 400/50/25/25 (400/500 = 80 %). Load latency 3000 cycles over 10 loads = 300 (first touch: 5000/10 = 500).
+    # Busiest link direction: 2 MiB of {2, 1} MiB. Workload y: 900, 600 (1.50x), 900 (1.00x), 450 (2.00x).
+    mib = 2**20
+
+    def split_point(w, lab, cycles, dram, lat_sum):
+        return point(w, "system", lab, cycles=cycles, dram_read_bytes={f"s{k}": v for k, v in enumerate(dram)},
+                     load_latency_sum=lat_sum, load_latency_count=10, link_dir_bytes={"a": 2 * mib, "b": mib})
+    spread, even = [400, 50, 25, 25], [100] * 4
+    pts = [split_point("x", "traditional", 1000, even, 3000), split_point("x", "schedule_only", 1000, even, 3000),
+           split_point("x", "placement_only", 1250, spread, 5000), split_point("x", "locality", 1250, spread, 5000),
+           split_point("y", "traditional", 900, even, 3000), split_point("y", "schedule_only", 600, even, 3000),
+           split_point("y", "placement_only", 900, spread, 5000), split_point("y", "locality", 450, spread, 5000)]
+    text = run(script, work, "split", table("runtime_split", "system", pts))
+    title = "halves one at a time: speedup over traditional"
+    expect(row(text, title, "x"), ["1.00", "0.80", "0.80"], "split x")
+    expect(row(text, title, "y"), ["1.50", "1.00", "2.00"], "split y")
+    expect(row(text, "busiest DRAM's share", "x"), ["25.00", "25.00", "80.00", "80.00"], "split dram")
+    expect(row(text, "mean load latency", "x"), ["300.00", "300.00", "500.00", "500.00"], "split latency")
+    expect(row(text, "busiest link direction", "y")[0], "2.00", "split busiest MiB")
+    expect(os.path.isfile(os.path.join(work, "split", "runtime_split.png")), True, "runtime_split.png")
+    with open(os.path.join(work, "split_bad.json"), "w") as f:
+        json.dump(table("runtime_split", "system", pts[:3]), f)
+    bad = subprocess.run(["/usr/bin/python3", script, os.path.join(work, "split_bad.json"), work],
+                         capture_output=True, text=True)
+    expect((bad.returncode, "needs traditional and locality" in bad.stderr), (2, True), "split without locality")
 
     for f in failures:
         print("FAIL:", f)
