@@ -827,29 +827,46 @@ def switch_time(results, out_dir):
     save(fig, out_dir, "switch_time.png")
 
 
+def one_at_a_time(results, axis, known, kind, title):
+    """A sweep that changes a design's two halves one at a time: `known` lists the axis's labels, the baseline
+    first and the whole design last (both required: fails without them). Returns its Table, workloads, the
+    labels it ran and each label's speedup over the baseline (printed under `title`)."""
+    base, whole = known[0][0], known[-1][0]
+    ran = {p["labels"].get(axis, "") for p in results["points"]}
+    if base not in ran or whole not in ran:
+        fail(f"{kind}: the sweep needs {base} and {whole} points")
+    chosen = [(lab, pretty) for lab, pretty in known if lab in ran]
+    t = Table(results, axis)
+    ws = list(t.workloads)
+    speedups = [(pretty, [t.speedup(w, lab, base) for w in ws]) for lab, pretty in chosen if lab != base]
+    print_table(title, [p for p, _ in speedups], [(w, [v[k] for _, v in speedups]) for k, w in enumerate(ws)])
+    return t, ws, chosen, speedups
+
+
 def runtime_split(results, out_dir):
     """The locality-optimized runtime's two halves, the contiguous CTA schedule and first-touch placement,
     applied one at a time (configs/experiments/apps_figure3_split.yaml): each configuration's speedup over the
     traditional runtime (interleaved CTAs, interleaved pages), then where its loads go: the busiest DRAM's
-    share of the reads, the SMs' mean load latency and the MiB on the busiest link direction."""
-    known = [("traditional", "traditional"), ("schedule_only", "contiguous schedule only"),
-             ("placement_only", "first touch only"), ("locality", "locality-optimized (both)")]
-    ran = {p["labels"].get("system", "") for p in results["points"]}
-    if "traditional" not in ran or "locality" not in ran:
-        fail("runtime_split: the sweep needs traditional and locality points")
-    systems = [(lab, pretty) for lab, pretty in known if lab in ran]
-    t = Table(results, "system")
-    ws = list(t.workloads)
-    others = [(lab, pretty) for lab, pretty in systems if lab != "traditional"]
-    speedups = [(pretty, [t.speedup(w, lab, "traditional") for w in ws]) for lab, pretty in others]
-    print_table("The locality-optimized runtime's halves one at a time: speedup over traditional",
-                [p for p, _ in speedups], [(w, [v[k] for _, v in speedups]) for k, w in enumerate(ws)])
+    share of the reads, the SMs' mean load latency, the MiB on the busiest link direction and the busiest
+    socket's share of the warp instructions (how evenly the schedule spreads the work)."""
+    t, ws, systems, speedups = one_at_a_time(
+        results, "system", [("traditional", "traditional"), ("schedule_only", "contiguous schedule only"),
+                            ("placement_only", "first touch only"), ("locality", "locality-optimized (both)")],
+        "runtime_split", "The locality-optimized runtime's halves one at a time: speedup over traditional")
 
     def latency(t_, w, lab):
         return ratio(t_.stat(w, lab, "load_latency_sum"), t_.stat(w, lab, "load_latency_count"))
 
+    def busiest_socket_work(t_, w, lab):  # warp_instructions_s0, _s1, ...: the busiest socket's share (%)
+        per_socket, k = [], 0
+        while t_.stat(w, lab, f"warp_instructions_s{k}") is not None:
+            per_socket.append(t_.stat(w, lab, f"warp_instructions_s{k}"))
+            k += 1
+        return None if not per_socket or not sum(per_socket) else 100.0 * max(per_socket) / sum(per_socket)
+
     measures = (("busiest DRAM's share of the DRAM reads (%)", busiest_dram_share),
-                ("mean load latency (cycles)", latency), ("MiB on the busiest link direction", busiest_direction_mib))
+                ("mean load latency (cycles)", latency), ("MiB on the busiest link direction", busiest_direction_mib),
+                ("busiest socket's share of the warp instructions (%)", busiest_socket_work))
     for title, measure in measures:
         print_table(f"The locality-optimized runtime's halves one at a time: {title}", [p for _, p in systems],
                     [(w, [measure(t, w, lab) for lab, _ in systems]) for w in ws])
@@ -865,18 +882,10 @@ def ladm_schedule(results, out_dir):
     """LADM's CTA schedule and page placement swapped one at a time against H-CODA's: each policy's speedup over
     H-CODA and the measures of where its loads go (the L1 misses the requesting chiplet's own memory serves,
     the mean load latency, the inter-GPU bytes) and, per array, the requests homed at the requesting chiplet."""
-    known = [("h_coda", "H-CODA"), ("hcoda_schedule", "H-CODA schedule + LASP placement"),
-             ("lasp_schedule", "LASP schedule + page interleave"), ("ladm", "LADM")]
-    ran = {p["labels"].get("policy", "") for p in results["points"]}
-    if "h_coda" not in ran or "ladm" not in ran:
-        fail("ladm_schedule: the sweep needs h_coda and ladm points")
-    policies = [(lab, pretty) for lab, pretty in known if lab in ran]
-    t = Table(results, "policy")
-    ws = list(t.workloads)
-    others = [(lab, pretty) for lab, pretty in policies if lab != "h_coda"]
-    speedups = [(pretty, [t.speedup(w, lab, "h_coda") for w in ws]) for lab, pretty in others]
-    print_table("LADM's schedule and placement swapped: speedup over H-CODA", [p for p, _ in speedups],
-                [(w, [v[k] for _, v in speedups]) for k, w in enumerate(ws)])
+    t, ws, policies, speedups = one_at_a_time(
+        results, "policy", [("h_coda", "H-CODA"), ("hcoda_schedule", "H-CODA schedule + LASP placement"),
+                            ("lasp_schedule", "LASP schedule + page interleave"), ("ladm", "LADM")],
+        "ladm_schedule", "LADM's schedule and placement swapped: speedup over H-CODA")
 
     def local_share(w, lab):
         own, other = t.stat(w, lab, "l1_misses_chiplet"), t.stat(w, lab, "l1_misses_elsewhere")

@@ -34,6 +34,15 @@ def run(script, work, name, results):
     return out.stdout
 
 
+def refused(script, work, name, results, message):
+    """Whether the report refuses `results` with exit 2 and `message` on its error stream."""
+    path = os.path.join(work, name + ".json")
+    with open(path, "w") as f:
+        json.dump(results, f)
+    bad = subprocess.run(["/usr/bin/python3", script, path, work], capture_output=True, text=True)
+    return bad.returncode == 2 and message in bad.stderr
+
+
 def row(text, title, name):
     """The cells of row `name` in the table whose heading contains `title`."""
     lines = text.splitlines()
@@ -149,11 +158,8 @@ def main():
     expect(row(text, "busiest GPU link", "g"), ["40.00", "41.00", "36.00", "35.00"], "halves busiest link")
     expect(os.path.isfile(os.path.join(work, "halves", "ladm_schedule.png")), True, "ladm_schedule.png")
     # A sweep without LADM's points has nothing to compare: one line, non-zero.
-    with open(os.path.join(work, "halves_bad.json"), "w") as f:
-        json.dump(table("ladm_schedule", "policy", pts[:1]), f)
-    bad = subprocess.run(["/usr/bin/python3", script, os.path.join(work, "halves_bad.json"), work],
-                         capture_output=True, text=True)
-    expect((bad.returncode, "needs h_coda and ladm" in bad.stderr), (2, True), "halves without ladm")
+    expect(refused(script, work, "halves_bad", table("ladm_schedule", "policy", pts[:1]), "needs h_coda and ladm"),
+           True, "halves without ladm")
 
     # RONCE against RTWICE. Workload u: RTWICE 1000 cycles, RONCE 1250 (1000/1250 = 0.80x). Its L2 reads under
     # RTWICE: LOCAL-LOCAL 50 hits of 200, LOCAL-REMOTE 20 of 100, REMOTE-LOCAL 90 of 100, so REMOTE-LOCAL is
@@ -185,14 +191,16 @@ def main():
     # schedule only 1000 (1000/1000 = 1.00x), first touch only 1250 (0.80x), both 1250 (0.80x): the placement
     # is the whole loss. Its DRAM reads: interleaved 100 per socket (busiest 100/400 = 25 %), first touch
     # 400/50/25/25 (400/500 = 80 %). Load latency 3000 cycles over 10 loads = 300 (first touch: 5000/10 = 500).
-    # Busiest link direction: 2 MiB of {2, 1} MiB. Workload y: 900, 600 (1.50x), 900 (1.00x), 450 (2.00x).
+    # Busiest link direction: 2 MiB of {2, 1} MiB. Warp instructions on two sockets: 50/50 (busiest 50 %), x's
+    # schedule only 300/100 (300/400 = 75 %). Workload y: 900, 600 (1.50x), 900 (1.00x), 450 (2.00x).
     mib = 2**20
 
-    def split_point(w, lab, cycles, dram, lat_sum):
+    def split_point(w, lab, cycles, dram, lat_sum, work=(50, 50)):
         return point(w, "system", lab, cycles=cycles, dram_read_bytes={f"s{k}": v for k, v in enumerate(dram)},
-                     load_latency_sum=lat_sum, load_latency_count=10, link_dir_bytes={"a": 2 * mib, "b": mib})
+                     load_latency_sum=lat_sum, load_latency_count=10, link_dir_bytes={"a": 2 * mib, "b": mib},
+                     warp_instructions_s0=work[0], warp_instructions_s1=work[1])
     spread, even = [400, 50, 25, 25], [100] * 4
-    pts = [split_point("x", "traditional", 1000, even, 3000), split_point("x", "schedule_only", 1000, even, 3000),
+    pts = [split_point("x", "traditional", 1000, even, 3000), split_point("x", "schedule_only", 1000, even, 3000, (300, 100)),
            split_point("x", "placement_only", 1250, spread, 5000), split_point("x", "locality", 1250, spread, 5000),
            split_point("y", "traditional", 900, even, 3000), split_point("y", "schedule_only", 600, even, 3000),
            split_point("y", "placement_only", 900, spread, 5000), split_point("y", "locality", 450, spread, 5000)]
@@ -203,12 +211,10 @@ def main():
     expect(row(text, "busiest DRAM's share", "x"), ["25.00", "25.00", "80.00", "80.00"], "split dram")
     expect(row(text, "mean load latency", "x"), ["300.00", "300.00", "500.00", "500.00"], "split latency")
     expect(row(text, "busiest link direction", "y")[0], "2.00", "split busiest MiB")
+    expect(row(text, "share of the warp instructions", "x")[:2], ["50.00", "75.00"], "split work")
     expect(os.path.isfile(os.path.join(work, "split", "runtime_split.png")), True, "runtime_split.png")
-    with open(os.path.join(work, "split_bad.json"), "w") as f:
-        json.dump(table("runtime_split", "system", pts[:3]), f)
-    bad = subprocess.run(["/usr/bin/python3", script, os.path.join(work, "split_bad.json"), work],
-                         capture_output=True, text=True)
-    expect((bad.returncode, "needs traditional and locality" in bad.stderr), (2, True), "split without locality")
+    expect(refused(script, work, "split_bad", table("runtime_split", "system", pts[:3]),
+                   "needs traditional and locality"), True, "split without locality")
 
     for f in failures:
         print("FAIL:", f)
