@@ -44,6 +44,8 @@ class PageHomes {
       ++decided_;
       return {toucher, true};
     }
+    // try_emplace, not emplace: emplace builds (allocates) a node before it looks, and all but the first
+    // touch of a page find it there (docs/performance.md, second pass).
     const auto [it, inserted] = sparse_.try_emplace(page, toucher);
     if (inserted) ++decided_;
     return {it->second, inserted};

@@ -236,8 +236,7 @@ PageTouch Placement::touch(std::uint64_t address, SocketId toucher) {
     count_request(rule, address, home == toucher);
     return {home, false};
   }
-  // try_emplace, not emplace: emplace builds (allocates) a node before it looks, and all but the first
-  // touch of a page find it there (a malloc and a free per request, 5 % of a run, docs/performance.md).
+  // The page's owner, found above for its policy, is where PageHomes keeps the page's home.
   const auto [home, inserted] = first_touch_.home_or_decide(page, index_of(rule.owner), toucher);
   count_request(rule, address, home == toucher);
   return {home, inserted};
