@@ -34,6 +34,14 @@ def relative(path, root):
     return path if rel.startswith("..") else rel
 
 
+def is_same_file(path, part_path, root):
+    """Whether a row's reused_from names the part file (as the sweep was given it, or relative to root)."""
+    if not isinstance(path, str) or not path:
+        return False
+    target = os.path.realpath(part_path)
+    return os.path.realpath(path) == target or os.path.realpath(os.path.join(root, path)) == target
+
+
 def load(path):
     try:
         with open(path) as f:
@@ -58,6 +66,9 @@ def main(argv):
     results_path, root, part_path = argv[1:]
     new = load(results_path)
     new["spec"] = relative(new.get("spec"), root)
+    # Rows this part took from the part file itself (`--reuse PART.json` on a fresh machine) say nothing new:
+    # the part's own row stays, with its provenance, instead of a row that names the part as its source.
+    self_reused = {row["id"] for row in new["points"] if is_same_file(row.get("reused_from"), part_path, root)}
     for row in new["points"]:
         for key in ("config_file", "workload_file", "reused_from"):
             if key in row:
@@ -85,6 +96,8 @@ def main(argv):
             if current.get("status") != "ok":
                 if row.get("status") == "ok":
                     merged_rows[i] = row
+            elif row["id"] in self_reused and row.get("status") == "ok" and identity(row) == identity(current):
+                merged_rows[i] = row
             elif row.get("status") == "ok" and identity(row) == identity(current) and \
                     row.get("stats") != current.get("stats"):
                 fail(f"point {row['id']}: {part_path} and {results_path} hold runs of one configuration with "

@@ -83,6 +83,20 @@ done, _ = part([row("a.x", "ok", 150, 12, hash_="h2")], "six.json",
                stats=[{"name": "cycles", "path": "run.cycles", "reduce": "sum"}])
 check(done.returncode == 2 and "different statistics" in done.stderr, f"other stats refused: {done.stderr}")
 
+# A fresh machine's part resumed from the part file itself (`--reuse PART.json`): its a.x row names the part
+# as its source (the sweep's tabled point, with the part row's own 12 s). The part's row stays as it was, with
+# no reused_from naming itself; b.x, reused from elsewhere, keeps its source.
+out = os.path.join(work, "parts", "p.json")
+a_x = dict(row("a.x", "ok", 150, 12, hash_="h2"), reused_from=out)
+b_x = dict(row("b.x", "ok", 300, 5), reused_from=os.path.join(work, "elsewhere"))
+done, merged = part([a_x, b_x], "seven.json")
+rows = by_id(merged)
+check(done.returncode == 0 and "reused_from" not in rows["a.x"], f"no self-reference: {rows['a.x']}")
+check(rows["a.x"]["cpu_seconds"] == 12 and rows["a.x"]["stats"]["cycles"] == 150, "the part's row kept")
+elsewhere = os.path.relpath(os.path.realpath(os.path.join(work, "elsewhere")), os.path.realpath(src))
+elsewhere = os.path.join(work, "elsewhere") if elsewhere.startswith("..") else elsewhere  # made relative when inside
+check(rows["b.x"].get("reused_from") == elsewhere, f"another source is kept: {rows['b.x'].get('reused_from')}")
+
 # Not a results table.
 with open(os.path.join(work, "bad.json"), "w") as f:
     f.write("[1, 2]")
@@ -90,4 +104,4 @@ done = subprocess.run([sys.executable, os.path.join(src, "scripts/study_part.py"
                        src, os.path.join(work, "parts", "p.json")], capture_output=True, text=True)
 check(done.returncode == 2 and "not a sweep's results table" in done.stderr, f"bad table: {done.stderr}")
 
-check.finish("6 merges and 1 bad table as derived")
+check.finish("7 merges and 1 bad table as derived")
