@@ -12,7 +12,8 @@ become relative to REPO_ROOT, so the file is the same wherever it was written.
 
 A row that is not `ok` (failed, interrupted or missing) is kept as `missing`, without its failure text.
 Merging, by point id: a finished (`ok`) row replaces any earlier row of its id; an earlier `ok` row stays
-when the new table has the point missing or failed (a part that did not run it). The merged table's rows
+when the new table has the point missing or failed (a part that did not run it). A row the new table took from
+PART.json itself (`--reuse PART.json`) leaves the part's row as it was, with its own provenance. The merged table's rows
 follow the new table's point order, then earlier rows the new table does not have. Both tables must define
 the same statistics (name, path, reduction); two `ok` rows of one id and one identity with different
 statistics are an error (a run is deterministic: one of them is not this model's).
