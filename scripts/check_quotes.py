@@ -22,6 +22,24 @@ passage edited without its line here, fails the check. Expressions (Python) may 
   pct(speedup, digits=0)           a speedup as a signed change: 1.48 -> "+48 %", 0.96 -> "-4 %"
   int_(v)                          an integer with thousands separators: 52412 -> "52,412"
 and min, max, abs, len, sum, round, str, int, enumerate, sorted.
+
+LITERALS (tests/studies/validation_literals.txt, optional) makes the check one of coverage as well: every number
+in the regions it names must be computed by a quote's expression or stand in a passage it declares a literal,
+with the reason the number cannot come from a table. Its lines:
+
+  %cover FROM -> TO    a region: from the line that starts with FROM up to the line that starts with TO (TO
+                       empty: the end of DOCUMENT); repeatable
+  TAG: PASSAGE         a passage DOCUMENT says verbatim whose numbers are literals, TAG one of
+                       paper (a paper or datasheet says it), setup (a parameter of the system, workload or run),
+                       derivation (arithmetic in the text), threshold (the bound that defines a count),
+                       second-edition (the old model's result, tables docs/figures/data/*_second_edition.md),
+                       history (an earlier model's result the text recounts), host (a host time, its
+                       conditions stated in the text)
+
+A number is a run of digits (thousands commas, decimals) not inside a word ("minicontact2", "L2") and not
+followed by a letter other than x ("5K" is a setting, "1.8x" a result). Code spans, link targets, dates and
+references ("Figure 5", "Table 2", "row 7", "§3.2", "issue 49", "point 2" of a list), list numbers and links
+with their text are not numbers the page claims.
 """
 import json
 import math
@@ -132,10 +150,66 @@ def int_(v):
     return f"{int(v):,}"
 
 
+NUMBER = re.compile(r"(?<![\w.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\d,.]?\d)(?![A-Za-wyz_])")
+NOT_CLAIMS = re.compile(r"`[^`\n]*`|!?\[[^\]\n]*\]\([^)\n]*\)|\d{4}-\d{2}-\d{2}(?:/\d{2})?|(?m:^\s*\d+\.\s)|"
+                        r"(?:\b(?:Figures?|Tables?|rows?|Section|Algorithm|Equation|issue|stop|Step|point)\s+|§)"
+                        r"[\dIVX]+(?:\.\d+)?(?:(?:\s*(?:and|,|-|to)\s*)[\dIVX]+(?:\.\d+)?)*")
+LITERAL_TAGS = ("paper", "setup", "derivation", "threshold", "second-edition", "history", "host")
+
+
+def read_literals(path, document):
+    """The regions to cover and the literal passages of LITERALS (docstring); a passage DOCUMENT does not say
+    is stale and an error."""
+    regions, passages, errors = [], [], []
+    lines = document.split("\n")
+    for number, line in enumerate(open(path).read().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        if line.startswith("%cover "):
+            start, _, end = line[len("%cover "):].partition(" -> ")
+            begin = next((i for i, l in enumerate(lines) if l.startswith(start)), None)
+            stop = len(lines) if not end.strip() else next(
+                (i for i, l in enumerate(lines) if begin is not None and i > begin and l.startswith(end)), None)
+            if begin is None or stop is None:
+                fail(f"{path}:{number}: %cover: no line starts with {start if begin is None else end!r}")
+            regions.append((len("\n".join(lines[:begin])), len("\n".join(lines[:stop]))))
+            continue
+        tag, sep, passage = line.partition(": ")
+        if not sep or tag not in LITERAL_TAGS:
+            fail(f"{path}:{number}: expected 'TAG: passage' with TAG one of {', '.join(LITERAL_TAGS)}")
+        if passage not in document:
+            errors.append(f"{path}:{number}: stale literal, the document does not say: {passage}")
+        passages.append(passage)
+    return regions, passages, errors
+
+
+def mark_occurrences(covered, document, text, spans):
+    """Marks the characters of `spans` (offsets into `text`) at every occurrence of `text` in `document`."""
+    at = document.find(text)
+    while at >= 0:
+        for begin, end in spans:
+            covered[at + begin:at + end] = b"\1" * (end - begin)
+        at = document.find(text, at + 1)
+
+
+def uncovered_numbers(document, regions, covered):
+    """(line number, number, context) of each number in the regions that nothing covers."""
+    masked = NOT_CLAIMS.sub(lambda m: " " * len(m.group(0)), document)
+    found = []
+    for begin, end in regions:
+        for m in NUMBER.finditer(masked, begin, end):
+            if not all(covered[m.start():m.end()]):
+                line = document.count("\n", 0, m.start()) + 1
+                context = document[max(0, m.start() - 50):m.end() + 20].replace("\n", " ")
+                found.append((line, m.group(0), context))
+    return found
+
+
 def main():
-    if len(sys.argv) != 4:
-        fail("usage: check_quotes.py DOCUMENT QUOTES DATA_DIR")
-    document_path, quotes_path, data_dir = sys.argv[1:]
+    if len(sys.argv) not in (4, 5):
+        fail("usage: check_quotes.py DOCUMENT QUOTES DATA_DIR [LITERALS]")
+    document_path, quotes_path, data_dir = sys.argv[1:4]
+    literals_path = sys.argv[4] if len(sys.argv) == 5 else None
     document = open(document_path).read()
     tables = Tables(data_dir)
     helpers = {
@@ -152,22 +226,30 @@ def main():
     # One scope for everything, so that comprehensions in an expression see the helpers too.
     scope = {"__builtins__": {}, **builtins, **helpers}
     errors, count = [], 0
+    covered = bytearray(len(document))
     for number, line in enumerate(open(quotes_path).read().splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         count += 1
 
-        def render(match):
+        def render_expression(expression):
             try:
-                return str(eval(match.group(1), scope))
+                return str(eval(expression, scope))
             except SystemExit:
                 raise
             except Exception as e:  # a malformed expression is the quotes file's fault: say where
-                fail(f"{quotes_path}:{number}: {match.group(1)}: {e}")
+                fail(f"{quotes_path}:{number}: {expression}: {e}")
 
-        rendered = re.sub(r"\{([^{}]+)\}", render, line)
+        # Render piece by piece, keeping where each expression's text lands, for the coverage check.
+        rendered, spans = "", []
+        for i, piece in enumerate(re.split(r"\{([^{}]+)\}", line)):
+            text = piece if i % 2 == 0 else render_expression(piece)
+            if i % 2:
+                spans.append((len(rendered), len(rendered) + len(text)))
+            rendered += text
         if rendered not in document:
             errors.append(f"{quotes_path}:{number}: {document_path} does not say: {rendered}")
+        mark_occurrences(covered, document, rendered, spans)
     for e in errors:
         print(e, file=sys.stderr)
     if errors:
@@ -175,6 +257,22 @@ def main():
               file=sys.stderr)
         sys.exit(1)
     print(f"check_quotes.py: {count} quoted passages of {document_path} match the tables in {data_dir}")
+    if literals_path:
+        regions, passages, errors = read_literals(literals_path, document)
+        for passage in passages:
+            mark_occurrences(covered, document, passage, [(0, len(passage))])
+        missing = uncovered_numbers(document, regions, covered)
+        for line, number, context in missing:
+            errors.append(f"{document_path}:{line}: {number!r} is neither computed by a quote ({quotes_path}) nor "
+                          f"a declared literal ({literals_path}): ...{context}...")
+        for e in errors:
+            print(e, file=sys.stderr)
+        if errors:
+            print(f"check_quotes.py: {len(missing)} numbers unchecked, {len(errors) - len(missing)} stale literals",
+                  file=sys.stderr)
+            sys.exit(1)
+        print(f"check_quotes.py: every number in the {len(regions)} covered regions is quoted or a declared literal "
+              f"({len(passages)} literal passages)")
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ if [[ ${#studies[@]} -eq 7 ]]; then
     [[ -e $f ]] && cp "$f" "$scratch/figures/data/parts/"
   done
   /usr/bin/python3 "$src/scripts/check_quotes.py" "$src/docs/validation.md" "$src/tests/studies/validation_quotes.txt" \
-    "$scratch/figures/data" || status=1
+    "$scratch/figures/data" "$src/tests/studies/validation_literals.txt" || status=1
 fi
 [[ $status -eq 0 ]] && echo "ok: ${studies[*]}: docs/figures/data and the numbers docs/validation.md quotes are current"
 exit $status
