@@ -205,6 +205,16 @@ def uncovered_numbers(document, regions, covered):
     return found
 
 
+def report(errors, failed, passed):
+    """Prints the errors and the failure summary and exits 1, or prints the success line."""
+    for e in errors:
+        print(e, file=sys.stderr)
+    if errors:
+        print(f"check_quotes.py: {failed}", file=sys.stderr)
+        sys.exit(1)
+    print(f"check_quotes.py: {passed}")
+
+
 def main():
     if len(sys.argv) not in (4, 5):
         fail("usage: check_quotes.py DOCUMENT QUOTES DATA_DIR [LITERALS]")
@@ -250,13 +260,8 @@ def main():
         if rendered not in document:
             errors.append(f"{quotes_path}:{number}: {document_path} does not say: {rendered}")
         mark_occurrences(covered, document, rendered, spans)
-    for e in errors:
-        print(e, file=sys.stderr)
-    if errors:
-        print(f"check_quotes.py: {len(errors)} of {count} quoted passages differ from the tables in {data_dir}",
-              file=sys.stderr)
-        sys.exit(1)
-    print(f"check_quotes.py: {count} quoted passages of {document_path} match the tables in {data_dir}")
+    report(errors, f"{len(errors)} of {count} quoted passages differ from the tables in {data_dir}",
+           f"{count} quoted passages of {document_path} match the tables in {data_dir}")
     if literals_path:
         regions, passages, errors = read_literals(literals_path, document)
         for passage in passages:
@@ -265,14 +270,9 @@ def main():
         for line, number, context in missing:
             errors.append(f"{document_path}:{line}: {number!r} is neither computed by a quote ({quotes_path}) nor "
                           f"a declared literal ({literals_path}): ...{context}...")
-        for e in errors:
-            print(e, file=sys.stderr)
-        if errors:
-            print(f"check_quotes.py: {len(missing)} numbers unchecked, {len(errors) - len(missing)} stale literals",
-                  file=sys.stderr)
-            sys.exit(1)
-        print(f"check_quotes.py: every number in the {len(regions)} covered regions is quoted or a declared literal "
-              f"({len(passages)} literal passages)")
+        report(errors, f"{len(missing)} numbers unchecked, {len(errors) - len(missing)} stale literals",
+               f"every number in the {len(regions)} covered regions is quoted or a declared literal "
+               f"({len(passages)} literal passages)")
 
 
 if __name__ == "__main__":
