@@ -175,7 +175,7 @@ def read_literals(path, document):
             regions.append((len("\n".join(lines[:begin])), len("\n".join(lines[:stop]))))
             continue
         tag, sep, passage = line.partition(": ")
-        if not sep or tag not in LITERAL_TAGS:
+        if not sep or tag not in LITERAL_TAGS or not passage.strip():
             fail(f"{path}:{number}: expected 'TAG: passage' with TAG one of {', '.join(LITERAL_TAGS)}")
         if passage not in document:
             errors.append(f"{path}:{number}: stale literal, the document does not say: {passage}")
